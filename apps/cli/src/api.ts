@@ -1,0 +1,18 @@
+import type { Readable } from 'node:stream';
+import type { RouteDef, RouteInput, RouteOutput } from '@stoa/contract';
+
+/**
+ * What every CLI command talks to. Local mode runs the server's handlers in-process on a data folder; remote
+ * mode sends the same route calls over HTTP. Commands never know which.
+ */
+export interface Api {
+  readonly mode: 'local' | 'remote';
+  /** The project commands act on (from --project; default project otherwise). */
+  readonly project: string;
+  call<R extends RouteDef>(route: R, input: RouteInput<R>): Promise<RouteOutput<R>>;
+  /** Uploads a file's bytes; large ones go through a direct upload (SPEC F8), chosen automatically. */
+  upload(path: string, source: () => Readable, size: number, opts?: { expectedVersion?: number; onProgress?: (sent: number) => void }): Promise<unknown>;
+  /** Opens a file's bytes for download. */
+  download(path: string, opts?: { version?: number }): Promise<{ stream: Readable; size: number; name: string }>;
+  close(): Promise<void>;
+}

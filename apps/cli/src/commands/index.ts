@@ -1,0 +1,11 @@
+import type { Command } from 'commander';
+import { registerServe } from './serve.js';
+import { registerProjects } from './projects.js';
+import { registerFiles } from './files.js';
+
+/** Every command group; each area adds its `register…` here. */
+export function registerCommands(program: Command): void {
+  registerServe(program);
+  registerProjects(program);
+  registerFiles(program);
+}

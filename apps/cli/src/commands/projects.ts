@@ -1,0 +1,67 @@
+import type { Command } from 'commander';
+import { projectRoutes } from '@stoa/contract';
+import { action } from '../context.js';
+import { print, table } from '../output.js';
+
+export function registerProjects(program: Command): void {
+  const projects = program.command('projects').description('Projects (workspaces)');
+  projects.command('create <name>').description('Create a project; you become its admin').action(
+    action(async (api, g, name: string) => {
+      const p = await api.call(projectRoutes.createProject, { name });
+      print(!!g.json, p, () => `Created project ${p.name} (${p.id})`);
+    }),
+  );
+  projects.command('list').description('Projects you belong to').action(
+    action(async (api, g) => {
+      const ps = await api.call(projectRoutes.listProjects, {});
+      print(!!g.json, ps, () => table([['NAME', 'ID', 'ROLE'], ...ps.map((p) => [p.name, p.id, p.role ?? ''])]));
+    }),
+  );
+
+  const members = program.command('members').description('Members of the project and their roles');
+  members.command('add <user>').description('Add a member (creates the user if needed) or change the role').requiredOption('--role <role>', 'admin | editor | viewer').action(
+    action(async (api, g, user: string, opts: { role: string }) => {
+      const m = await api.call(projectRoutes.addMember, { project: api.project, user, role: opts.role as 'admin' });
+      print(!!g.json, m, () => `${m.name} is ${m.role} of ${api.project}`);
+    }),
+  );
+  members.command('list').description('List members').action(
+    action(async (api, g) => {
+      const ms = await api.call(projectRoutes.listMembers, { project: api.project });
+      print(!!g.json, ms, () => table([['NAME', 'ROLE', 'ID'], ...ms.map((m) => [m.name, m.role, m.userId])]));
+    }),
+  );
+  members.command('rm <user>').description('Remove a member').action(
+    action(async (api, g, user: string) => {
+      await api.call(projectRoutes.removeMember, { project: api.project, user });
+      print(!!g.json, { ok: true }, () => `Removed ${user}`);
+    }),
+  );
+
+  const tokens = program.command('tokens').description('API tokens');
+  tokens.command('create').description('Create a token for a member (--user) or an agent (--agent); shown once')
+    .option('--user <name>', 'member the token acts as').option('--agent <agentId>', 'agent the token acts as').option('--name <label>', 'a label for the token')
+    .action(
+      action(async (api, g, opts: { user?: string; agent?: string; name?: string }) => {
+        const t = await api.call(projectRoutes.createToken, { project: api.project, user: opts.user, agent: opts.agent, name: opts.name });
+        print(!!g.json, { token: t.token, id: t.id, ...(t.user ? { user: t.user } : {}), ...(t.agent ? { agent: t.agent } : {}) }, () => t.token);
+      }),
+    );
+  tokens.command('revoke <id>').description('Revoke a token by its ID').action(
+    action(async (api, g, id: string) => {
+      await api.call(projectRoutes.revokeToken, { project: api.project, id });
+      print(!!g.json, { ok: true }, () => `Revoked ${id}`);
+    }),
+  );
+
+  program.command('audit').description("People's uploads, moves and deletes, newest first (admins)")
+    .option('--limit <n>', 'entries to show', '50').option('--before <id>', 'older than this entry')
+    .action(
+      action(async (api, g, opts: { limit: string; before?: string }) => {
+        const r = await api.call(projectRoutes.audit, { project: api.project, limit: Number(opts.limit), before: opts.before ? Number(opts.before) : undefined });
+        print(!!g.json, r.entries, () =>
+          table([['WHEN', 'WHO', 'ACTION', 'PATH'], ...r.entries.map((e) => [e.at, e.actor.name ?? '', e.action, e.from && e.to ? `${e.from} → ${e.to}` : e.path ?? ''])]),
+        );
+      }),
+    );
+}

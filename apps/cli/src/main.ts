@@ -1,0 +1,40 @@
+import { Command, CommanderError } from 'commander';
+import { registerCommands } from './commands/index.js';
+import { reportError } from './output.js';
+
+/** Builds the `stoa` program. Exported for tests that run commands in-process. */
+export function buildProgram(): Command {
+  const program = new Command('stoa')
+    .description('Stoa: files, memory and a wiki shared by people and AI agents')
+    .version('0.1.0')
+    .option('--data <dir>', 'local mode: work in-process on this data folder (env STOA_DATA)')
+    .option('--url <url>', 'remote mode: the Stoa server (env STOA_URL)')
+    .option('--token <token>', 'remote mode: API token (env STOA_TOKEN)')
+    .option('--project <name|id>', 'project to act on (default: "default")')
+    .option('--agent <agentId>', 'act as this agent (local mode)')
+    .option('--conversation <convId>', 'conversation the agent acts in')
+    .option('--json', 'print JSON')
+    .showHelpAfterError()
+    .exitOverride();
+  program.configureOutput({ writeErr: (s) => process.stderr.write(s.startsWith('error:') ? s.replace(/^error:/, 'error usage:') : s) });
+  registerCommands(program);
+  for (const c of program.commands) c.exitOverride();
+  return program;
+}
+
+export async function main(argv: string[]): Promise<void> {
+  const program = buildProgram();
+  try {
+    await program.parseAsync(argv);
+  } catch (e) {
+    if (e instanceof CommanderError) {
+      if (e.code === 'commander.helpDisplayed' || e.code === 'commander.version' || e.code === 'commander.help') {
+        process.exitCode = 0;
+        return;
+      }
+      process.exitCode = 2;
+      return;
+    }
+    process.exitCode = reportError(e);
+  }
+}

@@ -1,0 +1,10 @@
+import type { FastifyInstance } from 'fastify';
+import type { Platform } from '@stoa/core';
+
+/**
+ * Areas that serve more than JSON routes (MCP at /mcp, WebDAV at /dav, live updates) register a mount function
+ * here; `buildApp` calls each once.
+ */
+export type ServerExtension = (app: FastifyInstance, platform: Platform) => Promise<void> | void;
+
+export const serverExtensions: ServerExtension[] = [];

@@ -1,0 +1,43 @@
+import type { FastifyInstance } from 'fastify';
+import { filesRoutes, StoaError } from '@stoa/contract';
+import { openFile, type Platform } from '@stoa/core';
+import { requestContext } from '../../http/auth.js';
+import { fastifyPath } from '../../http/mount.js';
+import { sendProblem } from '../../http/problem.js';
+import { contentDisposition, parseRange } from './content-disposition.js';
+
+/** GET file content: always an attachment (F12), nosniff, strong ETag (content hash), single byte ranges. */
+export function mountDownload(app: FastifyInstance, platform: Platform): void {
+  const route = filesRoutes.download;
+  app.get('/api/v1' + fastifyPath(route.path), async (req, reply) => {
+    try {
+      const input = route.input.parse({ ...(req.query as object), ...(req.params as object) });
+      const ctx = await requestContext(platform, req, input.project);
+      const range = parseRange(req.headers.range);
+      const ifRange = req.headers['if-range'];
+      const opened = await openFile(ctx, input.path, { version: input.version, range: range ?? undefined });
+      const etag = `"${opened.sha256}"`;
+      if (opened.range && ifRange && ifRange !== etag) {
+        opened.stream.destroy();
+        return sendProblem(reply, req, new StoaError('precondition_failed', 'the file changed since the range was asked for'));
+      }
+      reply.header('ETag', etag).header('Accept-Ranges', 'bytes').header('X-Content-Type-Options', 'nosniff')
+        .header('Content-Disposition', contentDisposition('attachment', opened.info.name))
+        .header('Content-Security-Policy', "default-src 'none'; sandbox").header('Cache-Control', 'private, no-cache')
+        .header('X-Stoa-Version', String(opened.version)).type(opened.info.type);
+      if (req.headers['if-none-match'] === etag && !opened.range) {
+        opened.stream.destroy();
+        return reply.code(304).send();
+      }
+      if (opened.range) {
+        reply.code(206).header('Content-Range', `bytes ${opened.range.start}-${opened.range.end}/${opened.size}`).header('Content-Length', String(opened.range.end - opened.range.start + 1));
+      } else {
+        reply.header('Content-Length', String(opened.size));
+      }
+      return reply.send(opened.stream);
+    } catch (e) {
+      if (e instanceof StoaError && e.code === 'range_not_satisfiable') reply.header('Content-Range', `bytes */${(e.details as any)?.size ?? '*'}`);
+      return sendProblem(reply, req, e);
+    }
+  });
+}

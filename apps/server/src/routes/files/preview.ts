@@ -1,0 +1,34 @@
+import type { FastifyInstance } from 'fastify';
+import { filesRoutes, StoaError } from '@stoa/contract';
+import { previewFile, type Platform } from '@stoa/core';
+import { requestContext } from '../../http/auth.js';
+import { fastifyPath } from '../../http/mount.js';
+import { sendProblem } from '../../http/problem.js';
+import { contentDisposition } from './content-disposition.js';
+
+/**
+ * Preview content (F11). Text of every kind, HTML and SVG included, is served as text/plain so it is shown
+ * as source and never rendered; a sandboxing CSP backs that up.
+ */
+export function mountPreview(app: FastifyInstance, platform: Platform): void {
+  const route = filesRoutes.preview;
+  app.get('/api/v1' + fastifyPath(route.path), async (req, reply) => {
+    try {
+      const input = route.input.parse({ ...(req.query as object), ...(req.params as object) });
+      const ctx = await requestContext(platform, req, input.project);
+      const infoOnly = input.info === 'true';
+      const p = await previewFile(ctx, input.path, { open: !infoOnly });
+      if (infoOnly) return reply.send({ file: p.info, kind: p.kind, reason: p.reason ?? null, limit: p.limit ?? null });
+      if (p.kind === 'none') {
+        if (p.reason === 'too_large') throw new StoaError('too_large', `"${p.info.name}" is larger than the ${p.limit}-byte preview limit; download it instead`, { limit: p.limit });
+        throw new StoaError('preview_unavailable', `no preview for ${p.info.type}; download it instead`);
+      }
+      return reply
+        .header('X-Content-Type-Options', 'nosniff').header('Content-Security-Policy', "default-src 'none'; img-src 'self'; style-src 'unsafe-inline'; sandbox")
+        .header('Content-Disposition', contentDisposition('inline', p.info.name)).header('Content-Length', String(p.info.size))
+        .header('Cache-Control', 'private, no-cache').type(p.contentType!).send(p.stream);
+    } catch (e) {
+      return sendProblem(reply, req, e);
+    }
+  });
+}

@@ -1,0 +1,40 @@
+import { bootstrap, createLoginCode, openPlatform, sweepBlobs, type Platform, type StoaConfig } from '@stoa/core';
+import type { FastifyInstance } from 'fastify';
+import { buildApp } from './app.js';
+
+export interface RunningServer {
+  app: FastifyInstance;
+  platform: Platform;
+  url: string;
+  adminToken: string | null;
+  loginUrl: string;
+  close(): Promise<void>;
+}
+
+/**
+ * Opens the platform, bootstraps a fresh data folder, listens, and starts the background sweeper
+ * (expired direct uploads, unreferenced blobs).
+ */
+export async function startServer(config: StoaConfig, opts: { port: number; host: string; logger?: boolean }): Promise<RunningServer> {
+  const platform = await openPlatform(config);
+  const boot = await bootstrap(platform);
+  const app = await buildApp({ platform, logger: opts.logger });
+  await app.listen({ port: opts.port, host: opts.host });
+  const addr = app.server.address();
+  const port = typeof addr === 'object' && addr ? addr.port : opts.port;
+  const shownHost = opts.host === '0.0.0.0' || opts.host === '::' ? '127.0.0.1' : opts.host.includes(':') ? `[${opts.host}]` : opts.host;
+  const url = config.publicUrl ?? `http://${shownHost}:${port}`;
+  const code = await createLoginCode(platform, boot.adminUserId);
+  const sweeper = setInterval(() => {
+    sweepBlobs(platform, { graceMs: 60 * 60_000 }).catch((e) => app.log.error({ err: e }, 'sweeper failed'));
+  }, 10 * 60_000);
+  sweeper.unref();
+  return {
+    app, platform, url, adminToken: boot.generatedToken, loginUrl: `${url}/login?code=${encodeURIComponent(code)}`,
+    close: async () => {
+      clearInterval(sweeper);
+      await app.close();
+      await platform.close();
+    },
+  };
+}

@@ -1,0 +1,9 @@
+import type { RouteDef } from '../route.js';
+import { filesRoutes } from './files.js';
+import { projectRoutes } from './projects.js';
+
+/**
+ * Every route of the HTTP API. Each area adds its route table here (one line), and the OpenAPI document,
+ * the server's validation and the SDK follow.
+ */
+export const allRoutes: RouteDef[] = [...Object.values(projectRoutes), ...Object.values(filesRoutes)];

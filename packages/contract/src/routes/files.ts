@@ -1,0 +1,105 @@
+import { z } from 'zod';
+import { defineRoute, projectParam } from '../route.js';
+import { FileSchema, OkSchema } from './common.js';
+
+const path = z.string().min(1).describe('File path from the storage root, e.g. "reports/2026/summary.md"');
+const expectedVersion = z.coerce.number().int().min(0).optional().describe('Optimistic concurrency: fail with version_conflict unless the file is at this version (0 = must not exist)');
+
+export const FolderSchema = z.object({ path: z.string(), name: z.string(), fileCount: z.number().int() });
+export const VersionSchema = z.object({
+  version: z.number().int(), size: z.number().int(), modified: z.string(), author: z.string().describe('Name of the person, or "agent: <name>"'),
+  authorDetail: z.object({ kind: z.string(), id: z.string().nullable(), label: z.string().nullable(), meta: z.record(z.string(), z.unknown()).nullable() }),
+  sha256: z.string(), current: z.boolean(),
+});
+export const UsageSchema = z.object({ used: z.number().int(), quota: z.number().int(), reserved: z.number().int(), files: z.number().int(), text: z.string().describe('e.g. "Used 12.4 MB of 1.0 GB"') });
+export const UploadTicketSchema = z.object({
+  uploadId: z.string(), path: z.string(), size: z.number().int(),
+  url: z.string().nullable().describe('Presigned object-storage URL to PUT the bytes to; null means PUT them to /projects/{project}/uploads/{uploadId}'),
+  headers: z.record(z.string(), z.string()), expiresAt: z.string(),
+});
+
+export const filesRoutes = {
+  list: defineRoute({
+    id: 'files.list', method: 'GET', path: '/projects/{project}/files', summary: 'List files under a folder, recursively, by path',
+    input: z.object({ project: projectParam, prefix: z.string().optional().describe('Folder to list ("" or absent = whole storage)'), cursor: z.string().optional(), limit: z.coerce.number().int().min(1).max(100000).optional() }),
+    output: z.object({ files: z.array(FileSchema), nextCursor: z.string().nullable() }),
+  }),
+  folder: defineRoute({
+    id: 'files.folder', method: 'GET', path: '/projects/{project}/folders', summary: 'One folder: its subfolders and a page of its files',
+    input: z.object({ project: projectParam, folder: z.string().optional().describe('Folder path; "" = root ("Project files")'), cursor: z.string().optional(), limit: z.coerce.number().int().min(1).optional() }),
+    output: z.object({ folder: z.string(), folders: z.array(FolderSchema), files: z.array(FileSchema), nextCursor: z.string().nullable(), total: z.number().int() }),
+  }),
+  tree: defineRoute({
+    id: 'files.tree', method: 'GET', path: '/projects/{project}/folders/tree', summary: 'Every folder (derived from file paths)',
+    input: z.object({ project: projectParam }), output: z.array(FolderSchema),
+  }),
+  find: defineRoute({
+    id: 'files.find', method: 'GET', path: '/projects/{project}/files/find', summary: 'Name search: case-insensitive substring of file names over the whole storage',
+    input: z.object({ project: projectParam, q: z.string().describe('Text to find in file names'), limit: z.coerce.number().int().min(1).optional() }),
+    output: z.object({ files: z.array(FileSchema), truncated: z.boolean() }),
+  }),
+  stat: defineRoute({
+    id: 'files.stat', method: 'GET', path: '/projects/{project}/files/stat', summary: 'Metadata of one file',
+    input: z.object({ project: projectParam, path }), output: FileSchema,
+  }),
+  move: defineRoute({
+    id: 'files.move', method: 'POST', path: '/projects/{project}/files/move', summary: 'Rename or move one file (metadata only; never overwrites)',
+    input: z.object({ project: projectParam, from: path, to: z.string().describe('New full path; ending in "/" moves into that folder keeping the name'), expectedVersion }),
+    output: FileSchema,
+  }),
+  remove: defineRoute({
+    id: 'files.delete', method: 'DELETE', path: '/projects/{project}/files', summary: 'Delete one file and its versions, permanently',
+    input: z.object({ project: projectParam, path, expectedVersion }), output: FileSchema,
+  }),
+  usage: defineRoute({
+    id: 'files.usage', method: 'GET', path: '/projects/{project}/usage', summary: 'Storage used and quota, in bytes',
+    input: z.object({ project: projectParam }), output: UsageSchema,
+  }),
+  versions: defineRoute({
+    id: 'files.versions', method: 'GET', path: '/projects/{project}/files/versions', summary: 'Versions of a file, newest first',
+    input: z.object({ project: projectParam, path }), output: z.array(VersionSchema),
+  }),
+  restore: defineRoute({
+    id: 'files.restore', method: 'POST', path: '/projects/{project}/files/restore', summary: 'Restore an earlier version (saved as a new version)',
+    input: z.object({ project: projectParam, path, version: z.coerce.number().int().min(1), expectedVersion }), output: FileSchema,
+  }),
+  upload: defineRoute({
+    id: 'files.upload', method: 'PUT', path: '/projects/{project}/files/content', summary: 'Upload (create or replace) one file; the body is the bytes',
+    description: 'Streams the request body to storage. Replacing an existing file with more than STOA_DIRECT_UPLOAD_BYTES fails with already_exists. Use POST /uploads for large files.',
+    input: z.object({ project: projectParam, path, expectedVersion, create: z.enum(['true', 'false']).optional().describe('"true": fail with already_exists if the file exists') }),
+    output: z.object({ file: FileSchema, created: z.boolean(), previousVersion: z.number().int().nullable() }),
+    raw: { request: 'application/octet-stream' },
+  }),
+  uploadForm: defineRoute({
+    id: 'files.uploadForm', method: 'POST', path: '/projects/{project}/files/upload', summary: 'Upload one or many files (multipart/form-data) into a folder, keeping their names',
+    input: z.object({ project: projectParam, folder: z.string().optional().describe('Target folder ("" = root)') }),
+    output: z.object({ files: z.array(FileSchema) }),
+    raw: { request: 'multipart/form-data' },
+  }),
+  download: defineRoute({
+    id: 'files.download', method: 'GET', path: '/projects/{project}/files/content', summary: 'Download a file (always as an attachment); supports Range and ETag',
+    input: z.object({ project: projectParam, path, version: z.coerce.number().int().min(1).optional() }),
+    output: z.unknown(), raw: { response: 'application/octet-stream' },
+  }),
+  preview: defineRoute({
+    id: 'files.preview', method: 'GET', path: '/projects/{project}/files/preview', summary: 'Preview content: text (as text/plain), images, PDF; 415/413 problem when there is none',
+    input: z.object({ project: projectParam, path, info: z.enum(['true', 'false']).optional().describe('"true": return the preview decision as JSON instead of the content') }),
+    output: z.unknown(), raw: { response: 'text/plain | image/* | application/pdf' },
+  }),
+  startUpload: defineRoute({
+    id: 'uploads.start', method: 'POST', path: '/projects/{project}/uploads', summary: 'Start a direct upload: reserve space and get where to send the bytes', status: 201,
+    input: z.object({ project: projectParam, path, size: z.number().int().min(0), sha256: z.string().optional() }), output: UploadTicketSchema,
+  }),
+  sendUpload: defineRoute({
+    id: 'uploads.send', method: 'PUT', path: '/projects/{project}/uploads/{uploadId}', summary: 'Send the bytes of a direct upload (when no presigned URL was given)',
+    input: z.object({ project: projectParam, uploadId: z.string() }), output: z.object({ size: z.number().int() }), raw: { request: 'application/octet-stream' },
+  }),
+  finishUpload: defineRoute({
+    id: 'uploads.finish', method: 'POST', path: '/projects/{project}/uploads/{uploadId}/finish', summary: 'Finish a direct upload: verify and commit the file',
+    input: z.object({ project: projectParam, uploadId: z.string() }), output: FileSchema,
+  }),
+  abortUpload: defineRoute({
+    id: 'uploads.abort', method: 'DELETE', path: '/projects/{project}/uploads/{uploadId}', summary: 'Abort a direct upload and release its reserved space',
+    input: z.object({ project: projectParam, uploadId: z.string() }), output: OkSchema,
+  }),
+};

@@ -1,0 +1,125 @@
+import { StoaError } from '@stoa/contract';
+import type { AgentAccess } from '../actors.js';
+import { newId } from '../ids.js';
+import { inTx, type Ctx } from '../platform.js';
+import { assertCan } from '../policies/can.js';
+import type { AgentsTable } from '@stoa/db';
+import type { Selectable } from 'kysely';
+
+export interface AgentInfo {
+  id: string;
+  name: string;
+  ownerId: string | null;
+  instructions: string;
+  files: 'on' | 'off';
+  write: 'own' | 'project';
+  read: 'project' | 'own';
+  folder: string;
+  published: { at: string; access: AgentAccess; instructions: string } | null;
+  created: string;
+  updated: string;
+}
+
+export function toAgentInfo(a: Selectable<AgentsTable>): AgentInfo {
+  const frozen = a.published_config ? (JSON.parse(a.published_config) as { access: AgentAccess; instructions: string }) : null;
+  return {
+    id: a.id, name: a.name, ownerId: a.owner_id, instructions: a.instructions, files: a.files_enabled === 1 ? 'on' : 'off',
+    write: a.write_scope as 'own' | 'project', read: a.read_scope as 'project' | 'own', folder: `agents/${a.id}/`,
+    published: frozen && a.published_at ? { at: a.published_at, ...frozen } : null, created: a.created_at, updated: a.updated_at,
+  };
+}
+
+export interface AgentSettingsInput {
+  name?: string;
+  instructions?: string;
+  files?: 'on' | 'off';
+  write?: 'own' | 'project';
+  read?: 'project' | 'own';
+}
+
+function validateSettings(input: AgentSettingsInput): void {
+  if (input.name !== undefined && (input.name.trim() === '' || input.name.length > 100)) throw new StoaError('bad_request', 'agent name must be 1–100 characters');
+  if (input.files !== undefined && input.files !== 'on' && input.files !== 'off') throw new StoaError('bad_request', '--files must be on or off');
+  if (input.write !== undefined && input.write !== 'own' && input.write !== 'project') throw new StoaError('bad_request', '--write must be own or project');
+  if (input.read !== undefined && input.read !== 'project' && input.read !== 'own') throw new StoaError('bad_request', '--read must be project or own');
+}
+
+/**
+ * Creates an agent with the defaults of SPEC A1 (file access off, writes own folder, reads whole project).
+ *
+ * @example
+ * const a = await createAgent(ctx, { name: 'Researcher', files: 'on' }); // a.id like 'agt_a3B9kLm2'
+ */
+export async function createAgent(ctx: Ctx, input: AgentSettingsInput & { name: string }): Promise<AgentInfo> {
+  assertCan(ctx.actor, 'agent.manage', { kind: 'project' });
+  validateSettings(input);
+  const now = ctx.platform.clock().toISOString();
+  const row = {
+    id: newId('agt'), project_id: ctx.project.id, owner_id: ctx.actor.kind === 'user' ? ctx.actor.userId : null, name: input.name.trim(),
+    instructions: input.instructions ?? '', files_enabled: input.files === 'on' ? 1 : 0, write_scope: input.write ?? 'own',
+    read_scope: input.read ?? 'project', published_config: null, published_at: null, created_at: now, updated_at: now, deleted_at: null,
+  };
+  await ctx.platform.db.kysely.insertInto('agents').values(row).execute();
+  return toAgentInfo(row);
+}
+
+export async function getAgentRow(ctx: Ctx, id: string): Promise<Selectable<AgentsTable>> {
+  const a = await ctx.platform.db.kysely.selectFrom('agents').selectAll().where('id', '=', id).where('project_id', '=', ctx.project.id).where('deleted_at', 'is', null).executeTakeFirst();
+  if (!a) throw new StoaError('not_found', `agent "${id}" does not exist`);
+  return a;
+}
+
+export async function showAgent(ctx: Ctx, id: string): Promise<AgentInfo> {
+  assertCan(ctx.actor, 'project.read', { kind: 'project' });
+  return toAgentInfo(await getAgentRow(ctx, id));
+}
+
+export async function listAgents(ctx: Ctx): Promise<AgentInfo[]> {
+  assertCan(ctx.actor, 'project.read', { kind: 'project' });
+  const rows = await ctx.platform.db.kysely.selectFrom('agents').selectAll().where('project_id', '=', ctx.project.id).where('deleted_at', 'is', null).orderBy('created_at').execute();
+  return rows.map(toAgentInfo);
+}
+
+/** Changes settings; renaming keeps the agent's folder (the folder is named by ID, SPEC §0). */
+export async function updateAgent(ctx: Ctx, id: string, input: AgentSettingsInput): Promise<AgentInfo> {
+  const a = await getAgentRow(ctx, id);
+  assertCan(ctx.actor, 'agent.manage', { kind: 'agent', ownerId: a.owner_id });
+  validateSettings(input);
+  const set = {
+    ...(input.name !== undefined ? { name: input.name.trim() } : {}),
+    ...(input.instructions !== undefined ? { instructions: input.instructions } : {}),
+    ...(input.files !== undefined ? { files_enabled: input.files === 'on' ? 1 : 0 } : {}),
+    ...(input.write !== undefined ? { write_scope: input.write } : {}),
+    ...(input.read !== undefined ? { read_scope: input.read } : {}),
+    updated_at: ctx.platform.clock().toISOString(),
+  };
+  await ctx.platform.db.kysely.updateTable('agents').set(set).where('id', '=', id).execute();
+  return toAgentInfo({ ...a, ...set });
+}
+
+/** Copies an agent: a new ID and a new, empty folder (files are not copied). */
+export async function copyAgent(ctx: Ctx, id: string): Promise<AgentInfo> {
+  const a = await getAgentRow(ctx, id);
+  return createAgent(ctx, { name: `${a.name} (copy)`, instructions: a.instructions, files: a.files_enabled === 1 ? 'on' : 'off', write: a.write_scope as 'own', read: a.read_scope as 'project' });
+}
+
+/** Deletes an agent; its folder and files stay (SPEC §0). Its tokens stop working. */
+export async function deleteAgent(ctx: Ctx, id: string): Promise<void> {
+  const a = await getAgentRow(ctx, id);
+  assertCan(ctx.actor, 'agent.manage', { kind: 'agent', ownerId: a.owner_id });
+  const now = ctx.platform.clock().toISOString();
+  await inTx(ctx.platform, async (trx) => {
+    await trx.updateTable('agents').set({ deleted_at: now }).where('id', '=', id).execute();
+    await trx.updateTable('tokens').set({ revoked_at: now }).where('agent_id', '=', id).where('revoked_at', 'is', null).execute();
+  });
+}
+
+/** Publishing freezes the access settings and instructions (SPEC A7); files are not copied. */
+export async function publishAgent(ctx: Ctx, id: string): Promise<AgentInfo> {
+  const a = await getAgentRow(ctx, id);
+  assertCan(ctx.actor, 'agent.manage', { kind: 'agent', ownerId: a.owner_id });
+  const frozen = { access: { enabled: a.files_enabled === 1, write: a.write_scope, read: a.read_scope }, instructions: a.instructions };
+  const now = ctx.platform.clock().toISOString();
+  await ctx.platform.db.kysely.updateTable('agents').set({ published_config: JSON.stringify(frozen), published_at: now }).where('id', '=', id).execute();
+  return toAgentInfo({ ...a, published_config: JSON.stringify(frozen), published_at: now });
+}

@@ -1,0 +1,75 @@
+import type { Q, Ctx } from '../platform.js';
+import { assertCan } from '../policies/can.js';
+
+export type AuditAction = 'file.upload' | 'file.move' | 'file.delete' | 'file.restore' | string;
+
+export interface AuditEntry {
+  id: number;
+  at: string;
+  actor: { kind: string; id: string | null; name: string | null };
+  action: string;
+  path: string | null;
+  from: string | null;
+  to: string | null;
+  size: number | null;
+  details: Record<string, unknown> | null;
+}
+
+/**
+ * Writes an audit entry in the caller's transaction. Only people's actions are audited (SPEC F15): agents'
+ * actions are in their conversation trace instead, so this is a no-op for agent actors.
+ */
+export async function recordAudit(
+  trx: Q,
+  ctx: Ctx,
+  e: { action: AuditAction; path?: string; from?: string; to?: string; size?: number; details?: Record<string, unknown> },
+): Promise<void> {
+  if (ctx.actor.kind !== 'user') return;
+  await trx
+    .insertInto('audit_log')
+    .values({
+      project_id: ctx.project.id,
+      at: ctx.platform.clock().toISOString(),
+      actor_kind: 'user',
+      actor_id: ctx.actor.userId,
+      actor_label: ctx.actor.name,
+      action: e.action,
+      path: e.path ?? null,
+      from_path: e.from ?? null,
+      to_path: e.to ?? null,
+      size: e.size ?? null,
+      details: e.details ? JSON.stringify(e.details) : null,
+    })
+    .execute();
+}
+
+/**
+ * The project's audit log, newest first, for admins. `before` is the cursor (an entry id).
+ *
+ * @example
+ * const { entries, nextCursor } = await listAudit(ctx, { limit: 50 });
+ */
+export async function listAudit(ctx: Ctx, input: { limit?: number; before?: number; action?: string; path?: string } = {}): Promise<{ entries: AuditEntry[]; nextCursor: number | null }> {
+  assertCan(ctx.actor, 'audit.read', { kind: 'project' });
+  const limit = Math.min(Math.max(input.limit ?? 100, 1), 1000);
+  let q = ctx.platform.db.kysely.selectFrom('audit_log').selectAll().where('project_id', '=', ctx.project.id);
+  if (input.before) q = q.where('id', '<', input.before);
+  if (input.action) q = q.where('action', '=', input.action);
+  if (input.path) q = q.where((eb) => eb.or([eb('path', '=', input.path!), eb('from_path', '=', input.path!), eb('to_path', '=', input.path!)]));
+  const rows = await q.orderBy('id', 'desc').limit(limit + 1).execute();
+  const page = rows.slice(0, limit);
+  return {
+    entries: page.map((r) => ({
+      id: Number(r.id),
+      at: r.at,
+      actor: { kind: r.actor_kind, id: r.actor_id, name: r.actor_label },
+      action: r.action,
+      path: r.path,
+      from: r.from_path,
+      to: r.to_path,
+      size: r.size === null ? null : Number(r.size),
+      details: r.details ? JSON.parse(r.details) : null,
+    })),
+    nextCursor: rows.length > limit ? Number(page[page.length - 1]!.id) : null,
+  };
+}

@@ -1,0 +1,58 @@
+import { resolve, join } from 'node:path';
+import { limitSettings, StoaError, type Limits } from '@stoa/contract';
+
+/** Everything Stoa reads from its environment, parsed once at start-up and passed in (never read at import). */
+export interface StoaConfig {
+  dataDir: string;
+  database: { kind: 'sqlite'; file: string } | { kind: 'postgres'; url: string };
+  storage:
+    | { kind: 'fs'; root: string }
+    | { kind: 's3'; bucket: string; prefix: string; endpoint?: string; region?: string; accessKeyId?: string; secretAccessKey?: string };
+  limits: Limits;
+  adminToken?: string;
+  /** Public base URL of the server, used in links it prints (login link, presigned fallbacks). */
+  publicUrl?: string;
+}
+
+/**
+ * Builds the configuration from a data folder and an environment.
+ *
+ * @example
+ * const config = loadConfig({ dataDir: './stoa-data', env: process.env });
+ */
+export function loadConfig(opts: { dataDir?: string; env: NodeJS.ProcessEnv }): StoaConfig {
+  const env = opts.env;
+  const dataDir = resolve(opts.dataDir ?? env.STOA_DATA ?? './stoa-data');
+  const limits = {} as Limits;
+  for (const [name, s] of Object.entries(limitSettings)) {
+    const raw = env[s.env];
+    if (raw === undefined || raw === '') {
+      limits[name as keyof Limits] = s.default;
+      continue;
+    }
+    const n = Number(raw);
+    if (!Number.isFinite(n) || n < 0 || !Number.isInteger(n)) {
+      throw new StoaError('bad_request', `setting ${s.env} must be a non-negative integer, got "${raw}"`);
+    }
+    limits[name as keyof Limits] = n;
+  }
+  const dbUrl = env.STOA_DATABASE_URL;
+  const database: StoaConfig['database'] =
+    dbUrl && /^postgres(ql)?:\/\//.test(dbUrl) ? { kind: 'postgres', url: dbUrl } : { kind: 'sqlite', file: join(dataDir, 'stoa.db') };
+  const storageUrl = env.STOA_STORAGE_URL;
+  let storage: StoaConfig['storage'] = { kind: 'fs', root: join(dataDir, 'blobs') };
+  if (storageUrl) {
+    const m = /^s3:\/\/([^/]+)\/?(.*)$/.exec(storageUrl);
+    if (!m) throw new StoaError('bad_request', 'STOA_STORAGE_URL must look like s3://BUCKET[/PREFIX]');
+    storage = {
+      kind: 's3',
+      bucket: m[1]!,
+      prefix: m[2] ?? '',
+      endpoint: env.STOA_S3_ENDPOINT || undefined,
+      region: env.STOA_S3_REGION || env.AWS_REGION || 'us-east-1',
+      accessKeyId: env.AWS_ACCESS_KEY_ID,
+      secretAccessKey: env.AWS_SECRET_ACCESS_KEY,
+    };
+  }
+  return { dataDir, database, storage, limits, adminToken: env.STOA_ADMIN_TOKEN || undefined, publicUrl: env.STOA_PUBLIC_URL || undefined };
+}

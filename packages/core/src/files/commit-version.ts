@@ -1,0 +1,109 @@
+import { sql } from 'kysely';
+import { StoaError } from '@stoa/contract';
+import type { PutResult } from '@stoa/blob';
+import type { Attribution } from '../actors.js';
+import { newId } from '../ids.js';
+import { baseName, dirOf } from '../paths.js';
+import type { Ctx, Q } from '../platform.js';
+import { quotaOf } from '../projects/projects.js';
+import { recordAudit } from '../audit/audit.js';
+import { runFileChangeHooks } from '../hooks.js';
+import { addToDirs } from './dirs.js';
+import { toFileInfo, type FileInfo, type FileRow } from './file-info.js';
+import { pruneVersions } from './prune-versions.js';
+
+export interface CommitInput {
+  path: string;
+  blob: PutResult;
+  mime: string;
+  attribution: Attribution;
+  /** 'create' fails if the file exists; 'replace' creates or replaces. */
+  mode: 'create' | 'replace';
+  /** Optimistic concurrency (B2): the version the writer based its change on. */
+  expectedVersion?: number | null;
+  /** Refuse to replace an existing file with content over this size (SPEC F8's "> 25 MB fails"). */
+  refuseReplaceOver?: number;
+  permissions?: string;
+  auditAction?: string | null;
+  /** Text of the new content when it is a small text file, for the search index hooks. */
+  text?: string;
+  /** Bytes already reserved for this write (direct uploads): released as the write is counted. */
+  reservedBytes?: number;
+}
+
+/** Reads the current row of a path, locking it on PostgreSQL so concurrent writers of one file queue up. */
+export async function lockFileRow(trx: Q, ctx: Ctx, path: string): Promise<FileRow | undefined> {
+  let q = trx.selectFrom('files').selectAll().where('project_id', '=', ctx.project.id).where('path', '=', path);
+  if (ctx.platform.db.dialect === 'postgres') q = q.forUpdate();
+  return (await q.executeTakeFirst()) as FileRow | undefined;
+}
+
+/**
+ * Adjusts the usage counter by `delta`, atomically refusing to go over the quota: the check and the update are
+ * one statement, so two parallel uploads that together exceed the quota cannot both succeed.
+ */
+export async function chargeUsage(trx: Q, ctx: Ctx, delta: number, releaseReserved = 0): Promise<void> {
+  if (delta === 0 && releaseReserved === 0) return;
+  const quota = quotaOf(ctx.platform, ctx.project);
+  let q = trx
+    .updateTable('projects')
+    .set({ used_bytes: sql`used_bytes + ${delta}`, reserved_bytes: sql`reserved_bytes - ${releaseReserved}` })
+    .where('id', '=', ctx.project.id);
+  if (delta > 0) q = q.where(sql<boolean>`used_bytes + reserved_bytes - ${releaseReserved} + ${delta} <= ${quota}`);
+  const r = await q.executeTakeFirst();
+  if (Number(r.numUpdatedRows) === 0) {
+    throw new StoaError('quota_exceeded', `not enough storage space: this needs ${delta} more bytes than the ${quota}-byte quota has free`);
+  }
+}
+
+/**
+ * Makes a stored blob the new current version of a path, in the caller's transaction: file row, version row,
+ * folder index, usage counter, retention, audit entry and index hooks commit together or not at all.
+ */
+export async function commitVersion(trx: Q, ctx: Ctx, input: CommitInput): Promise<{ file: FileInfo; created: boolean; previousVersion: number | null }> {
+  const now = ctx.platform.clock().toISOString();
+  const existing = await lockFileRow(trx, ctx, input.path);
+  if (input.expectedVersion !== undefined && input.expectedVersion !== null) {
+    const current = existing?.version ?? 0;
+    if (current !== input.expectedVersion) {
+      throw new StoaError('version_conflict', `"${input.path}" is at version ${current}, not ${input.expectedVersion}; read it again and retry`, { currentVersion: current });
+    }
+  }
+  if (existing && input.mode === 'create') throw new StoaError('already_exists', `file "${input.path}" already exists`);
+  if (existing && input.refuseReplaceOver !== undefined && input.blob.size > input.refuseReplaceOver) {
+    throw new StoaError('already_exists', `file "${input.path}" already exists; uploads over ${input.refuseReplaceOver} bytes do not replace files`);
+  }
+  await chargeUsage(trx, ctx, input.blob.size - Number(existing?.size ?? 0), input.reservedBytes ?? 0);
+  await trx.insertInto('blobs').values({ key: input.blob.key, size: input.blob.size, created_at: now }).onConflict((oc) => oc.column('key').doNothing()).execute();
+  const a = input.attribution;
+  const meta = a.meta ? JSON.stringify(a.meta) : null;
+  let row: FileRow;
+  if (existing) {
+    const version = existing.version + 1;
+    await trx
+      .updateTable('files')
+      .set({ size: input.blob.size, mime: input.mime, sha256: input.blob.sha256, blob_key: input.blob.key, version, modified_at: now, modified_by_kind: a.kind, modified_by_id: a.id, modified_by_label: a.label, ...(input.permissions ? { permissions: input.permissions } : {}) })
+      .where('id', '=', existing.id)
+      .execute();
+    row = { ...existing, size: input.blob.size, mime: input.mime, sha256: input.blob.sha256, blob_key: input.blob.key, version, modified_at: now, modified_by_kind: a.kind, modified_by_id: a.id, modified_by_label: a.label, permissions: input.permissions ?? existing.permissions };
+  } else {
+    row = {
+      id: newId('fil'), project_id: ctx.project.id, path: input.path, dir: dirOf(input.path), name: baseName(input.path),
+      name_lower: baseName(input.path).toLowerCase(), size: input.blob.size, mime: input.mime, sha256: input.blob.sha256,
+      blob_key: input.blob.key, version: 1, permissions: input.permissions ?? '644', created_by_kind: a.kind,
+      created_by_id: a.id, created_by_label: a.label, created_by_meta: meta, created_at: now, modified_at: now,
+      modified_by_kind: a.kind, modified_by_id: a.id, modified_by_label: a.label,
+    };
+    await trx.insertInto('files').values(row).execute();
+    await addToDirs(trx, ctx.project.id, input.path);
+  }
+  await trx.insertInto('file_versions').values({
+    id: newId('ver'), file_id: row.id, project_id: ctx.project.id, path: input.path, version: row.version, size: input.blob.size,
+    mime: input.mime, sha256: input.blob.sha256, blob_key: input.blob.key, author_kind: a.kind, author_id: a.id,
+    author_label: a.label, author_meta: meta, created_at: now,
+  }).execute();
+  await pruneVersions(trx, ctx, row.id, row.version);
+  if (input.auditAction !== null) await recordAudit(trx, ctx, { action: input.auditAction ?? 'file.upload', path: input.path, size: input.blob.size, details: { version: row.version } });
+  await runFileChangeHooks(trx, ctx, { kind: 'written', projectId: ctx.project.id, fileId: row.id, path: input.path, mime: input.mime, size: input.blob.size, version: row.version, text: input.text, at: now });
+  return { file: toFileInfo(row), created: !existing, previousVersion: existing?.version ?? null };
+}

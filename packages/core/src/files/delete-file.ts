@@ -1,0 +1,40 @@
+import { sql } from 'kysely';
+import { StoaError } from '@stoa/contract';
+import { normalizePath } from '../paths.js';
+import { inTx, type Ctx } from '../platform.js';
+import { assertCan } from '../policies/can.js';
+import { recordAudit } from '../audit/audit.js';
+import { runFileChangeHooks } from '../hooks.js';
+import { removeFromDirs } from './dirs.js';
+import { lockFileRow } from './commit-version.js';
+import { toFileInfo, type FileInfo } from './file-info.js';
+
+/**
+ * Deletes one file with all its versions, permanently (SPEC F13); the space is freed at once. Its blobs are
+ * collected by the sweeper once no version references them. A folder cannot be deleted as a whole.
+ *
+ * @example
+ * await deleteFile(ctx, { path: 'old/report.pdf' });
+ */
+export async function deleteFile(ctx: Ctx, input: { path: string; expectedVersion?: number | null }): Promise<FileInfo> {
+  const path = normalizePath(input.path);
+  assertCan(ctx.actor, 'file.delete', { kind: 'file', path });
+  return inTx(ctx.platform, async (trx) => {
+    const row = await lockFileRow(trx, ctx, path);
+    if (!row) {
+      const isFolder = await trx.selectFrom('dirs').select('path').where('project_id', '=', ctx.project.id).where('path', '=', path).executeTakeFirst();
+      if (isFolder) throw new StoaError('bad_request', `"${path}" is a folder; a folder cannot be deleted as a whole, delete its files one by one`);
+      throw new StoaError('not_found', `file "${path}" does not exist`);
+    }
+    if (input.expectedVersion != null && input.expectedVersion !== row.version) {
+      throw new StoaError('version_conflict', `"${path}" is at version ${row.version}, not ${input.expectedVersion}`, { currentVersion: row.version });
+    }
+    await trx.deleteFrom('file_versions').where('file_id', '=', row.id).execute();
+    await trx.deleteFrom('files').where('id', '=', row.id).execute();
+    await trx.updateTable('projects').set({ used_bytes: sql`used_bytes - ${Number(row.size)}` }).where('id', '=', ctx.project.id).execute();
+    await removeFromDirs(trx, ctx.project.id, path);
+    await recordAudit(trx, ctx, { action: 'file.delete', path, size: Number(row.size) });
+    await runFileChangeHooks(trx, ctx, { kind: 'deleted', projectId: ctx.project.id, fileId: row.id, path, mime: row.mime, size: Number(row.size), version: row.version, at: ctx.platform.clock().toISOString() });
+    return toFileInfo(row);
+  });
+}

@@ -1,0 +1,51 @@
+/** MIME type by extension (SPEC A4/F5); unknown → application/octet-stream. */
+const byExt: Record<string, string> = {
+  md: 'text/markdown', markdown: 'text/markdown', txt: 'text/plain', text: 'text/plain', log: 'text/plain',
+  csv: 'text/csv', tsv: 'text/tab-separated-values', json: 'application/json', jsonl: 'application/x-ndjson',
+  yaml: 'application/yaml', yml: 'application/yaml', toml: 'application/toml', xml: 'application/xml',
+  html: 'text/html', htm: 'text/html', css: 'text/css', svg: 'image/svg+xml', ini: 'text/plain', cfg: 'text/plain',
+  conf: 'text/plain', env: 'text/plain', rst: 'text/x-rst', tex: 'application/x-tex',
+  js: 'text/javascript', mjs: 'text/javascript', cjs: 'text/javascript', ts: 'text/x-typescript',
+  tsx: 'text/x-typescript', jsx: 'text/javascript', py: 'text/x-python', rb: 'text/x-ruby', go: 'text/x-go',
+  rs: 'text/x-rust', java: 'text/x-java', kt: 'text/x-kotlin', c: 'text/x-c', h: 'text/x-c', cpp: 'text/x-c++',
+  hpp: 'text/x-c++', cs: 'text/x-csharp', php: 'text/x-php', sh: 'text/x-shellscript', bash: 'text/x-shellscript',
+  sql: 'application/sql', swift: 'text/x-swift', lua: 'text/x-lua', r: 'text/x-r', scala: 'text/x-scala',
+  vue: 'text/plain', svelte: 'text/plain', graphql: 'application/graphql', proto: 'text/plain',
+  png: 'image/png', jpg: 'image/jpeg', jpeg: 'image/jpeg', gif: 'image/gif', webp: 'image/webp', ico: 'image/x-icon',
+  bmp: 'image/bmp', tif: 'image/tiff', tiff: 'image/tiff', avif: 'image/avif',
+  pdf: 'application/pdf', zip: 'application/zip', gz: 'application/gzip', tgz: 'application/gzip',
+  tar: 'application/x-tar', '7z': 'application/x-7z-compressed', rar: 'application/vnd.rar',
+  doc: 'application/msword', docx: 'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
+  xls: 'application/vnd.ms-excel', xlsx: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
+  ppt: 'application/vnd.ms-powerpoint', pptx: 'application/vnd.openxmlformats-officedocument.presentationml.presentation',
+  odt: 'application/vnd.oasis.opendocument.text', mp3: 'audio/mpeg', wav: 'audio/wav', ogg: 'audio/ogg',
+  flac: 'audio/flac', m4a: 'audio/mp4', mp4: 'video/mp4', webm: 'video/webm', mov: 'video/quicktime',
+  mkv: 'video/x-matroska', avi: 'video/x-msvideo', woff: 'font/woff', woff2: 'font/woff2', ttf: 'font/ttf',
+  wasm: 'application/wasm', exe: 'application/octet-stream', bin: 'application/octet-stream',
+};
+
+/**
+ * @example
+ * mimeForPath('notes/a.md') // 'text/markdown'
+ */
+export function mimeForPath(path: string): string {
+  const name = path.slice(path.lastIndexOf('/') + 1);
+  const dot = name.lastIndexOf('.');
+  if (dot <= 0) return 'application/octet-stream';
+  return byExt[name.slice(dot + 1).toLowerCase()] ?? 'application/octet-stream';
+}
+
+const textApplication = new Set([
+  'application/json', 'application/x-ndjson', 'application/yaml', 'application/toml', 'application/xml',
+  'application/sql', 'application/graphql', 'application/x-tex', 'image/svg+xml',
+]);
+
+/** Types whose bytes are text (agents may read them; preview shows them as text). */
+export function isTextMime(mime: string): boolean {
+  return mime.startsWith('text/') || textApplication.has(mime);
+}
+
+/** Types the UI previews as images (SPEC F11). SVG is deliberately not here: it is shown as source. */
+export function isPreviewImage(mime: string): boolean {
+  return mime === 'image/png' || mime === 'image/jpeg' || mime === 'image/gif' || mime === 'image/webp';
+}

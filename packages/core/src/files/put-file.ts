@@ -1,0 +1,101 @@
+import type { Readable } from 'node:stream';
+import { StoaError } from '@stoa/contract';
+import { BlobTooLargeError, type PutResult } from '@stoa/blob';
+import { attributionOf, type Attribution } from '../actors.js';
+import { normalizePath } from '../paths.js';
+import { inTx, type Ctx } from '../platform.js';
+import { assertCan } from '../policies/can.js';
+import { quotaOf } from '../projects/projects.js';
+import { commitVersion } from './commit-version.js';
+import { isTextMime, mimeForPath } from './mime.js';
+import type { FileInfo } from './file-info.js';
+import { withWriteRetry } from './write-retry.js';
+
+/** Text files up to this size hand their text to the index hooks (search over file contents). */
+export const INDEX_TEXT_BYTES = 1_048_576;
+
+export interface PutFileInput {
+  path: string;
+  source: Readable | Buffer | string;
+  /** 'replace' (default) creates or replaces; 'create' fails with already_exists if the file exists. */
+  mode?: 'create' | 'replace';
+  expectedVersion?: number | null;
+  /** Extra cap on the size (e.g. the agent write limit); exceeding it gives too_large. */
+  maxBytes?: number;
+  permissions?: string;
+  attribution?: Attribution;
+  /** MIME type to store; by extension when absent (SPEC A4). */
+  mime?: string;
+  auditAction?: string | null;
+}
+
+/** Free space for a write that may replace `replacingBytes` of an existing file. */
+export async function freeBytes(ctx: Ctx): Promise<number> {
+  const p = await ctx.platform.db.kysely.selectFrom('projects').select(['used_bytes', 'reserved_bytes']).where('id', '=', ctx.project.id).executeTakeFirstOrThrow();
+  return Math.max(0, quotaOf(ctx.platform, ctx.project) - Number(p.used_bytes) - Number(p.reserved_bytes));
+}
+
+/**
+ * Stores a file: streams the bytes into a content-addressed blob (never the whole file in memory), then commits
+ * the new version in one transaction. A refusal leaves nothing behind but an unreferenced blob, which the
+ * sweeper collects.
+ *
+ * @example
+ * await putFile(ctx, { path: 'reports/2026/summary.md', source: '# Summary' });
+ */
+export async function putFile(ctx: Ctx, input: PutFileInput): Promise<{ file: FileInfo; created: boolean; previousVersion: number | null }> {
+  const path = normalizePath(input.path);
+  assertCan(ctx.actor, 'file.write', { kind: 'file', path });
+  if (input.expectedVersion !== undefined && input.expectedVersion !== null && (!Number.isInteger(input.expectedVersion) || input.expectedVersion < 0)) {
+    throw new StoaError('bad_request', 'expected version must be a non-negative integer');
+  }
+  const existing = await ctx.platform.db.kysely.selectFrom('files').select(['size']).where('project_id', '=', ctx.project.id).where('path', '=', path).executeTakeFirst();
+  if (existing && input.mode === 'create') throw new StoaError('already_exists', `file "${path}" already exists`);
+  const quotaCap = (await freeBytes(ctx)) + Number(existing?.size ?? 0);
+  const cap = input.maxBytes !== undefined ? Math.min(input.maxBytes, quotaCap) : quotaCap;
+  const blob = await storeBlob(ctx, input.source, cap, input.maxBytes !== undefined && input.maxBytes <= quotaCap ? input.maxBytes : undefined);
+  const mime = input.mime ?? mimeForPath(path);
+  const text = isTextMime(mime) && blob.size <= INDEX_TEXT_BYTES && ctx.platform.hooks.onFileChange.length > 0 ? (await ctx.platform.blobs.read(blob.key)).toString('utf8') : undefined;
+  const attribution = input.attribution ?? attributionOf(ctx.actor);
+  return withWriteRetry(() =>
+    inTx(ctx.platform, (trx) =>
+      commitVersion(trx, ctx, {
+        path, blob, mime, attribution, mode: input.mode ?? 'replace', expectedVersion: input.expectedVersion,
+        refuseReplaceOver: ctx.actor.kind === 'user' ? ctx.platform.config.limits.directUploadBytes : undefined,
+        permissions: input.permissions, auditAction: input.auditAction, text,
+      }),
+    ),
+  );
+}
+
+/**
+ * Streams bytes into the blob store under a cap. Over the cap: too_large when the cap is the caller's own
+ * limit, quota_exceeded when it is the free space.
+ */
+export async function storeBlob(ctx: Ctx, source: Readable | Buffer | string, cap: number, ownLimit?: number): Promise<PutResult> {
+  try {
+    const blob = await ctx.platform.blobs.put(source, { maxBytes: cap });
+    await touchBlob(ctx, blob);
+    // The sweeper may have removed identical old bytes just before the touch: the touch waited for its lock,
+    // so checking now tells the truth, and storing again is safe because the fresh row protects the blob.
+    if (await ctx.platform.blobs.stat(blob.key)) return blob;
+    if (typeof source === 'string' || Buffer.isBuffer(source)) return await ctx.platform.blobs.put(source);
+    throw new StoaError('unavailable', 'the file could not be stored; please retry');
+  } catch (e) {
+    if (e instanceof BlobTooLargeError) {
+      if (ownLimit !== undefined && ownLimit <= cap) throw new StoaError('too_large', `content is larger than the limit of ${ownLimit} bytes`, { limit: ownLimit });
+      throw new StoaError('quota_exceeded', `not enough storage space: ${cap} bytes are free`, { free: cap });
+    }
+    throw e;
+  }
+}
+
+/** Marks a blob as in use now, so the sweeper's grace period starts again (see files/sweeper.ts). */
+export async function touchBlob(ctx: Ctx, blob: PutResult): Promise<void> {
+  const now = ctx.platform.clock().toISOString();
+  await ctx.platform.db.kysely
+    .insertInto('blobs')
+    .values({ key: blob.key, size: blob.size, created_at: now })
+    .onConflict((oc) => oc.column('key').doUpdateSet({ created_at: now }))
+    .execute();
+}

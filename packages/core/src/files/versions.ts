@@ -1,0 +1,65 @@
+import { StoaError } from '@stoa/contract';
+import { attributionOf, createdByTag } from '../actors.js';
+import { normalizePath } from '../paths.js';
+import { inTx, type Ctx } from '../platform.js';
+import { assertCan } from '../policies/can.js';
+import { commitVersion } from './commit-version.js';
+import { findFileRow, statFile } from './read-file.js';
+import type { FileInfo } from './file-info.js';
+import { withWriteRetry } from './write-retry.js';
+import { INDEX_TEXT_BYTES } from './put-file.js';
+import { isTextMime } from './mime.js';
+
+export interface VersionInfo {
+  version: number;
+  size: number;
+  modified: string;
+  /** Who saved it: "" for people is not enough here, so the author's name (or "agent: <name>"). */
+  author: string;
+  authorDetail: { kind: string; id: string | null; label: string | null; meta: Record<string, unknown> | null };
+  sha256: string;
+  current: boolean;
+}
+
+/**
+ * Versions of a file, newest first (SPEC X8, B3; `files versions --json`).
+ *
+ * @example
+ * const versions = await listVersions(ctx, 'notes.md');
+ */
+export async function listVersions(ctx: Ctx, rawPath: string): Promise<VersionInfo[]> {
+  const info = await statFile(ctx, rawPath);
+  const rows = await ctx.platform.db.kysely.selectFrom('file_versions').selectAll().where('file_id', '=', info.id).orderBy('version', 'desc').execute();
+  return rows.map((r) => ({
+    version: r.version,
+    size: Number(r.size),
+    modified: r.created_at,
+    author: r.author_kind === 'user' ? r.author_label ?? '' : createdByTag(r.author_kind, r.author_label),
+    authorDetail: { kind: r.author_kind, id: r.author_id, label: r.author_label, meta: r.author_meta ? JSON.parse(r.author_meta) : null },
+    sha256: r.sha256,
+    current: r.version === info.version,
+  }));
+}
+
+/**
+ * Restores an earlier version as a new version (the history is kept, nothing is rewritten).
+ */
+export async function restoreVersion(ctx: Ctx, input: { path: string; version: number; expectedVersion?: number | null }): Promise<FileInfo> {
+  const path = normalizePath(input.path);
+  assertCan(ctx.actor, 'file.write', { kind: 'file', path });
+  if (!Number.isInteger(input.version) || input.version < 1) throw new StoaError('bad_request', 'version must be a positive integer');
+  const row = await findFileRow(ctx, path);
+  if (!row) throw new StoaError('not_found', `file "${path}" does not exist`);
+  const v = await ctx.platform.db.kysely.selectFrom('file_versions').selectAll().where('file_id', '=', row.id).where('version', '=', input.version).executeTakeFirst();
+  if (!v) throw new StoaError('not_found', `version ${input.version} of "${path}" does not exist`);
+  const text = isTextMime(v.mime) && Number(v.size) <= INDEX_TEXT_BYTES && ctx.platform.hooks.onFileChange.length > 0 ? (await ctx.platform.blobs.read(v.blob_key)).toString('utf8') : undefined;
+  const result = await withWriteRetry(() =>
+    inTx(ctx.platform, (trx) =>
+      commitVersion(trx, ctx, {
+        path, blob: { key: v.blob_key, size: Number(v.size), sha256: v.sha256 }, mime: v.mime, attribution: attributionOf(ctx.actor),
+        mode: 'replace', expectedVersion: input.expectedVersion, auditAction: 'file.restore', text,
+      }),
+    ),
+  );
+  return result.file;
+}

@@ -1,0 +1,52 @@
+import { createHash } from 'node:crypto';
+import { newId, newToken } from '../ids.js';
+import { inTx, type Platform } from '../platform.js';
+
+export const DEFAULT_PROJECT = 'default';
+export const ADMIN_USER = 'admin';
+
+export function hashToken(token: string): string {
+  return createHash('sha256').update(token).digest('hex');
+}
+
+/**
+ * Makes a fresh data folder usable: one organization, a project `default`, the bootstrap admin user, and the
+ * admin's token. Returns a newly generated token (to print once) when none existed, or null.
+ * With `STOA_ADMIN_TOKEN` set, that token is accepted for the admin and nothing is generated.
+ */
+export async function bootstrap(platform: Platform): Promise<{ adminUserId: string; generatedToken: string | null }> {
+  const now = platform.clock().toISOString();
+  return inTx(platform, async (trx) => {
+    let org = await trx.selectFrom('organizations').select('id').executeTakeFirst();
+    if (!org) {
+      org = { id: newId('org') };
+      await trx.insertInto('organizations').values({ id: org.id, name: 'Stoa', created_at: now }).execute();
+    }
+    let admin = await trx.selectFrom('users').select('id').where('name', '=', ADMIN_USER).executeTakeFirst();
+    if (!admin) {
+      admin = { id: newId('usr') };
+      await trx.insertInto('users').values({ id: admin.id, name: ADMIN_USER, display_name: 'Administrator', created_at: now }).execute();
+    }
+    const anyProject = await trx.selectFrom('projects').select('id').executeTakeFirst();
+    if (!anyProject) {
+      const id = newId('prj');
+      await trx.insertInto('projects').values({ id, org_id: org.id, name: DEFAULT_PROJECT, quota_bytes: null, created_at: now }).execute();
+      await trx.insertInto('members').values({ project_id: id, user_id: admin.id, role: 'admin', created_at: now }).execute();
+    }
+    let generatedToken: string | null = null;
+    if (platform.config.adminToken) {
+      const hash = hashToken(platform.config.adminToken);
+      const exists = await trx.selectFrom('tokens').select('id').where('token_hash', '=', hash).executeTakeFirst();
+      if (!exists) {
+        await trx.insertInto('tokens').values({ id: newId('tok'), token_hash: hash, user_id: admin.id, agent_id: null, name: 'STOA_ADMIN_TOKEN', created_at: now, last_used_at: null, revoked_at: null }).execute();
+      }
+    } else {
+      const has = await trx.selectFrom('tokens').select('id').where('user_id', '=', admin.id).where('revoked_at', 'is', null).executeTakeFirst();
+      if (!has) {
+        generatedToken = newToken();
+        await trx.insertInto('tokens').values({ id: newId('tok'), token_hash: hashToken(generatedToken), user_id: admin.id, agent_id: null, name: 'bootstrap', created_at: now, last_used_at: null, revoked_at: null }).execute();
+      }
+    }
+    return { adminUserId: admin.id, generatedToken };
+  });
+}

@@ -1,0 +1,115 @@
+/**
+ * One lexical search for wiki pages, memory files, file contents and names, and document chunks.
+ *
+ * Text is tokenised in the application (Intl.Segmenter, case folding, English/Russian stemming, CJK bigrams;
+ * see tokenize.ts) and the token streams are stored in SQLite FTS5 or a PostgreSQL tsvector, ranked by the
+ * same BM25 formula on both. Every write runs on the Kysely instance it is given, so callers index inside the
+ * transaction that changes the document.
+ */
+import { sql, type Kysely } from 'kysely';
+import { pgRank, pgUpsert } from './pg-backend.js';
+import { makeSnippet } from './snippet.js';
+import { sqliteRank, sqliteUpsert } from './sqlite-backend.js';
+import { indexTerms, queryTerms } from './terms.js';
+import { DEFAULT_TUNING, type SearchTuning } from './tuning.js';
+import type { SearchDocInput, SearchHit, SearchQuery } from './types.js';
+
+export type { SearchDocInput, SearchHit, SearchQuery } from './types.js';
+export { makeSnippet, markHighlights, type Snippet } from './snippet.js';
+export { tokenize, normalizeTerm, foldWord, type Token, type CjkMode } from './tokenize.js';
+export { queryTerms } from './terms.js';
+export { DEFAULT_TUNING, type SearchTuning } from './tuning.js';
+
+export type SearchDialect = 'sqlite' | 'postgres';
+
+/** Default and largest page size of `searchDocs`. */
+export const DEFAULT_SEARCH_LIMIT = 20;
+export const MAX_SEARCH_LIMIT = 100;
+/** Length of `SearchHit.snippet` before the "…" marks. */
+export const SNIPPET_CHARS = 200;
+
+/**
+ * Indexes a document, replacing the earlier entry with the same (projectId, kind, refId).
+ *
+ * @example
+ * await db.transaction().execute(async (trx) => {
+ *   // … save the wiki page …
+ *   await indexDoc(trx, 'sqlite', { projectId, kind: 'wiki', refId: page.id, path: 'handbook/refunds',
+ *     title: 'Refunds', body: markdown, visibility: 'project', updatedAt: nowIso() });
+ * });
+ */
+export async function indexDoc(db: Kysely<any>, dialect: SearchDialect, doc: SearchDocInput, tuning: SearchTuning = DEFAULT_TUNING): Promise<void> {
+  const terms = indexTerms(doc.title, doc.body, tuning);
+  if (dialect === 'sqlite') await sqliteUpsert(db, doc, terms);
+  else await pgUpsert(db, doc, terms);
+}
+
+/**
+ * Removes a document from the index; removing one that is not there is not an error.
+ *
+ * @example
+ * await removeDoc(trx, 'postgres', projectId, 'wiki', page.id);
+ */
+export async function removeDoc(db: Kysely<any>, _dialect: SearchDialect, projectId: string, kind: string, refId: string): Promise<void> {
+  // On SQLite the search_docs_fts_delete trigger removes the FTS row in the same statement.
+  await sql`delete from search_docs where project_id = ${projectId} and kind = ${kind} and ref_id = ${refId}`.execute(db);
+}
+
+/**
+ * Changes the stored path of indexed documents after a move, without re-tokenising them: the document at
+ * `from` and, with `nested`, every document below `from/` (wiki moves carry nested pages). Returns the count.
+ *
+ * @example
+ * await renameDocPath(trx, 'sqlite', projectId, 'wiki', 'handbook', 'guide', { nested: true });
+ */
+export async function renameDocPath(
+  db: Kysely<any>, _dialect: SearchDialect, projectId: string, kind: string, from: string, to: string,
+  opts: { nested?: boolean } = {},
+): Promise<number> {
+  const below = `${from}/`;
+  const n = Array.from(below).length;
+  const nested = opts.nested ? sql`or substr(path, 1, ${n}) = ${below}` : sql``;
+  const result = await sql`
+    update search_docs set path = case when path = ${from} then ${to} else ${`${to}/`} || substr(path, ${n + 1}) end
+    where project_id = ${projectId} and kind = ${kind} and (path = ${from} ${nested})`.execute(db);
+  return Number(result.numAffectedRows ?? 0);
+}
+
+/**
+ * Changes who may see an indexed document (e.g. a wiki page moved to a channel) without re-tokenising it.
+ *
+ * @example
+ * await setDocVisibility(trx, 'sqlite', projectId, 'wiki', page.id, 'channel:conv_1');
+ */
+export async function setDocVisibility(db: Kysely<any>, _dialect: SearchDialect, projectId: string, kind: string, refId: string, visibility: string): Promise<void> {
+  await sql`update search_docs set visibility = ${visibility}
+    where project_id = ${projectId} and kind = ${kind} and ref_id = ${refId}`.execute(db);
+}
+
+/**
+ * Ranked search, best first, with a snippet per hit. The query is free text (never query syntax). Documents
+ * that contain every query term come before those containing only some (AND, then OR to fill the page);
+ * within each group BM25 with the title weighted above the body decides. Visibility, kinds and the path
+ * prefix are filtered in SQL before the limit, so a hidden document never appears nor takes a result's place.
+ *
+ * @example
+ * const hits = await searchDocs(db, 'sqlite', { projectId, query: 'refund policy', visibility: ['project', 'channel:conv_1'], limit: 10 });
+ * hits[0] // { kind: 'wiki', refId: 'pg_1', path: 'handbook/refunds', title: 'Refunds', snippet: '…', score: 7.3, highlights: [[0, 7]], updatedAt: '…' }
+ */
+export async function searchDocs(db: Kysely<any>, dialect: SearchDialect, q: SearchQuery, tuning: SearchTuning = DEFAULT_TUNING): Promise<SearchHit[]> {
+  const terms = queryTerms(q.query, tuning);
+  if (terms.length === 0 || q.visibility.length === 0 || q.kinds?.length === 0) return [];
+  const limit = Math.max(1, Math.min(MAX_SEARCH_LIMIT, Math.floor(q.limit ?? DEFAULT_SEARCH_LIMIT)));
+  const offset = Math.max(0, Math.floor(q.offset ?? 0));
+  const req = { projectId: q.projectId, terms, kinds: q.kinds, visibility: q.visibility, pathPrefix: q.pathPrefix, limit, offset };
+  const rows = dialect === 'sqlite' ? await sqliteRank(db, req, tuning) : await pgRank(db, req, tuning);
+  if (rows.length === 0) return [];
+  // Bodies are fetched for the page only, not carried through the ranking sort.
+  const bodies = await sql<{ id: number; body: string }>`
+    select id, body from search_docs where id in (${sql.join(rows.map((r) => r.id))})`.execute(db);
+  const byId = new Map(bodies.rows.map((b) => [Number(b.id), b.body]));
+  return rows.map((r) => {
+    const { snippet, highlights } = makeSnippet(byId.get(r.id) ?? '', terms, SNIPPET_CHARS, tuning.cjk);
+    return { kind: r.kind, refId: r.refId, path: r.path, title: r.title, snippet, score: r.score, highlights, updatedAt: r.updatedAt };
+  });
+}

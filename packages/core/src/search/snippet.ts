@@ -1,0 +1,134 @@
+import { DEFAULT_CJK_MODE, tokenize, type CjkMode, type Token } from './tokenize.js';
+
+/** A passage of a document with the matched words marked as [start, end) UTF-16 offsets into `snippet`. */
+export interface Snippet {
+  snippet: string;
+  highlights: Array<[number, number]>;
+}
+
+/** Text is tokenised in pieces of this size, so a huge file stops being read once every term was seen. */
+const CHUNK_CHARS = 8_000;
+/** Snippets look no further than this into a document (a 2 MB file costs ~0.1 s to segment whole). */
+const SCAN_LIMIT_CHARS = 400_000;
+/** How far a cut may move to land on a space instead of inside a word. */
+const SNAP_CHARS = 24;
+
+const isSpace = (c: string | undefined) => c !== undefined && /\s/.test(c);
+const isLowSurrogate = (c: number) => c >= 0xdc00 && c <= 0xdfff;
+
+function chunkEnd(text: string, from: number): number {
+  let end = Math.min(text.length, from + CHUNK_CHARS);
+  if (end === text.length) return end;
+  for (let i = end; i < Math.min(text.length, end + 200); i++) if (isSpace(text[i])) return i;
+  while (end < text.length && isLowSurrogate(text.charCodeAt(end))) end++;
+  return end;
+}
+
+/** The matched tokens of the text, scanning only as far as needed to have seen every wanted term. */
+function findMatches(text: string, wanted: Set<string>, cjk: CjkMode): Token[] {
+  const matched: Token[] = [];
+  const seen = new Set<string>();
+  for (let from = 0; from < Math.min(text.length, SCAN_LIMIT_CHARS) && seen.size < wanted.size;) {
+    const end = chunkEnd(text, from);
+    for (const t of tokenize(text.slice(from, end), cjk)) {
+      if (!wanted.has(t.term)) continue;
+      matched.push({ term: t.term, start: t.start + from, end: t.end + from });
+      seen.add(t.term);
+    }
+    from = end;
+  }
+  return matched;
+}
+
+/** The run of matches, at most maxChars long, that covers the most distinct terms (then the most matches). */
+function bestWindow(matched: Token[], maxChars: number): [number, number] | undefined {
+  let best: [number, number] | undefined;
+  let bestScore = -1;
+  const counts = new Map<string, number>();
+  let r = 0;
+  for (let l = 0; l < matched.length; l++) {
+    while (r < matched.length && matched[r]!.end - matched[l]!.start <= maxChars) {
+      counts.set(matched[r]!.term, (counts.get(matched[r]!.term) ?? 0) + 1);
+      r++;
+    }
+    const score = counts.size * 1_000 + (r - l);
+    if (r > l && score > bestScore) { bestScore = score; best = [matched[l]!.start, matched[r - 1]!.end]; }
+    const lt = matched[l]!.term;
+    const c = (counts.get(lt) ?? 1) - 1;
+    if (c <= 0) counts.delete(lt); else counts.set(lt, c);
+    if (r <= l) r = l + 1;
+  }
+  return best;
+}
+
+/**
+ * Cuts a passage of at most `maxChars` characters (plus "…" at a cut end) around the densest cluster of query
+ * terms, with whitespace collapsed, and returns where the matched words are. Returning ranges instead of
+ * inserting markers lets the web UI use <mark>, the CLI «…», and JSON clients whatever they like
+ * (see `markHighlights`). `terms` are index terms, as from `queryTerms` (a plain string is tokenised).
+ * Without a match in `text` (say, only the title matched) the passage is the start of the text.
+ *
+ * @example
+ * makeSnippet('Refunds are paid within five days of the request.', ['paid'], 30)
+ * // { snippet: 'Refunds are paid within five…', highlights: [[12, 16]] }
+ */
+export function makeSnippet(text: string, terms: string | Iterable<string>, maxChars = 200, cjk: CjkMode = DEFAULT_CJK_MODE): Snippet {
+  const wanted = new Set(typeof terms === 'string' ? tokenize(terms, cjk).map((t) => t.term) : terms);
+  const matched = wanted.size > 0 ? findMatches(text, wanted, cjk) : [];
+  const window = bestWindow(matched, maxChars) ?? [0, 0];
+  const spare = Math.max(0, maxChars - (window[1] - window[0]));
+  let start = Math.max(0, window[0] - Math.floor(spare / 3));
+  let end = Math.min(text.length, start + maxChars);
+  start = Math.max(0, Math.min(start, end - maxChars));
+  // Move the cuts onto spaces when one is near and no match is lost; CJK text has none and is cut anywhere.
+  if (start > 0 && !isSpace(text[start - 1])) {
+    for (let i = start; i < Math.min(window[0], start + SNAP_CHARS); i++) if (isSpace(text[i])) { start = i + 1; break; }
+  }
+  if (end < text.length && !isSpace(text[end])) {
+    for (let i = end; i > Math.max(window[1], end - SNAP_CHARS); i--) if (isSpace(text[i - 1])) { end = i - 1; break; }
+  }
+  if (start > 0 && isLowSurrogate(text.charCodeAt(start))) start++;
+  if (end < text.length && isLowSurrogate(text.charCodeAt(end))) end--;
+
+  // Collapse whitespace (markdown line breaks, indentation) and remember where each source offset went.
+  let out = start > 0 ? '…' : '';
+  const map = new Map<number, number>();
+  for (let i = start; i < end; i++) {
+    const c = text[i]!;
+    if (isSpace(c)) {
+      if (out.length > 0 && !out.endsWith(' ') && !out.endsWith('…')) out += ' ';
+      map.set(i, out.length);
+    } else {
+      map.set(i, out.length);
+      out += c;
+    }
+  }
+  out = out.trimEnd();
+  if (end < text.length) out += '…';
+
+  const highlights: Array<[number, number]> = [];
+  for (const m of matched) {
+    if (m.start < start || m.end > end) continue;
+    const s = map.get(m.start)!;
+    const e = map.get(m.end - 1)! + 1;
+    const last = highlights[highlights.length - 1];
+    if (last && s <= last[1]) last[1] = Math.max(last[1], e); else highlights.push([s, e]);
+  }
+  return { snippet: out, highlights };
+}
+
+/**
+ * Inserts markers around the highlight ranges of a snippet (for plain-text output).
+ *
+ * @example
+ * markHighlights({ snippet: 'paid within', highlights: [[0, 4]] }) // '«paid» within'
+ */
+export function markHighlights(s: Snippet, open = '«', close = '»'): string {
+  let out = '';
+  let at = 0;
+  for (const [a, b] of s.highlights) {
+    out += s.snippet.slice(at, a) + open + s.snippet.slice(a, b) + close;
+    at = b;
+  }
+  return out + s.snippet.slice(at);
+}

@@ -1,0 +1,154 @@
+import { stemmer as stemEnglish } from '@orama/stemmers/english';
+import { stemmer as stemRussian } from '@orama/stemmers/russian';
+import { STOPWORDS } from './stopwords.js';
+
+/** One indexed term with the span of the original text it came from (UTF-16 offsets, `end` exclusive). */
+export interface Token {
+  term: string;
+  start: number;
+  end: number;
+  /** The folded word is on the stop list (the term is still emitted; the caller decides). */
+  stop?: true;
+}
+
+/**
+ * How Chinese, Japanese and Korean runs are indexed. `words` = the segmenter's dictionary words only;
+ * `bigrams` = overlapping character pairs; `unigrams` = single characters. Chosen by bench/search-quality.ts.
+ */
+export type CjkMode = 'words' | 'bigrams' | 'words+bigrams' | 'unigrams+bigrams' | 'words+unigrams+bigrams';
+
+/** The default CJK mode (see bench/README-search.md for the measurements behind it). */
+export const DEFAULT_CJK_MODE: CjkMode = 'words+bigrams';
+
+// The segmenter is locale-independent for word breaks (ICU uses one dictionary for Chinese and Japanese), so
+// one instance serves every language; creating it per call costs more than the segmenting itself.
+const SEGMENTER = new Intl.Segmenter('und', { granularity: 'word' });
+
+const CJK = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}\u30fc\u3005]/u;
+const CJK_RUN = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}\u30fc\u3005]+/gu;
+const LATIN_WORD = /^\p{Script=Latin}+$/u;
+const CYRILLIC_WORD = /^\p{Script=Cyrillic}+$/u;
+const CYRILLIC = /\p{Script=Cyrillic}/u;
+// Marks may be stripped only where they are accents on a base letter; in Indic, Thai or Arabic script they are
+// vowels and the word would change.
+const MARKS_SAFE = /^[\p{Script=Latin}\p{Script=Greek}\p{Script=Common}\p{Script=Inherited}]+$/u;
+const MARKS = /\p{M}+/gu;
+const INVISIBLE = /[\p{Cc}\p{Cf}]+/gu;
+// Identifiers and file names ("foo_bar", "report.final") are one segmenter word; their parts are indexed too.
+const PART_SEPARATOR = /[._]+/;
+
+/** Longer "words" (hashes are 64, base64 blobs are longer) are dropped: nobody types them and they bloat the index. */
+export const MAX_TERM_LENGTH = 100;
+
+/**
+ * Case-folds one word: NFKC (full-width → ASCII, half-width kana → full), lower case, no invisible characters,
+ * accents stripped for Latin and Greek, stress marks stripped and ё → е for Cyrillic; CJK untouched (dakuten
+ * are marks there).
+ *
+ * @example
+ * foldWord('Naïve') // 'naive'
+ * foldWord('Ёлка')  // 'елка'
+ */
+export function foldWord(word: string): string {
+  let w = word.normalize('NFKC').toLowerCase().replace(INVISIBLE, '');
+  if (CJK.test(w)) return w;
+  if (CYRILLIC.test(w)) {
+    w = w.normalize('NFD').replace(/[\u0300\u0301]/g, '').normalize('NFC').replace(/ё/g, 'е');
+  } else if (MARKS_SAFE.test(w)) {
+    w = w.normalize('NFD').replace(MARKS, '').normalize('NFC');
+  }
+  if (LATIN_WORD.test(w.replace(/['’]/g, ''))) w = w.replace(/['’]s$/, '').replace(/['’]/g, '');
+  return w;
+}
+
+/** Matches the Porter step-4 "(s|t)ion" rule (m > 1 before the suffix, counting the s/t). */
+const PORTER_M_GT_1 = /^([^aeiou][^aeiouy]*)?[aeiouy][aeiou]*[^aeiou][^aeiouy]*[aeiouy][aeiou]*[^aeiou][^aeiouy]*/;
+
+/**
+ * English Porter stem via @orama/stemmers, with one correction: its step 4 drops the "s"/"t" of "-sion"/"-tion"
+ * ("connection" → "connec" while "connected" → "connect"), so the two forms never met. We put it back.
+ */
+function stemEnglishFixed(word: string): string {
+  const stem = stemEnglish(word);
+  const m = /^(.+?[st])ions?$/.exec(word);
+  if (!m) return stem;
+  const base = m[1]!;
+  if (stem === base.slice(0, -1)) return base;
+  if ((stem === word || stem === word.replace(/s$/, '')) && PORTER_M_GT_1.test(base)) return base;
+  return stem;
+}
+
+/**
+ * Folds and stems one word: Latin words with the English stemmer, Cyrillic words with the Russian one,
+ * everything else (numbers, mixed words, other scripts) folded only.
+ *
+ * @example
+ * normalizeTerm('Connections') // 'connect'
+ * normalizeTerm('книги')       // 'книг'
+ */
+export function normalizeTerm(word: string): string {
+  const w = foldWord(word);
+  if (LATIN_WORD.test(w)) return stemEnglishFixed(w);
+  if (CYRILLIC_WORD.test(w)) return stemRussian(w);
+  return w;
+}
+
+function pushWord(out: Token[], word: string, start: number): void {
+  const folded = foldWord(word);
+  if (!folded || folded.length > MAX_TERM_LENGTH) return;
+  const term = LATIN_WORD.test(folded) ? stemEnglishFixed(folded) : CYRILLIC_WORD.test(folded) ? stemRussian(folded) : folded;
+  const token: Token = { term, start, end: start + word.length };
+  if (STOPWORDS.has(folded)) token.stop = true;
+  out.push(token);
+  if (PART_SEPARATOR.test(word) && /\p{L}/u.test(word)) {
+    let offset = 0;
+    for (const part of word.split(PART_SEPARATOR)) {
+      const at = word.indexOf(part, offset);
+      offset = at + part.length;
+      if (part && part.length < word.length) pushWord(out, part, start + at);
+    }
+  }
+}
+
+function pushCjkRun(out: Token[], run: string, start: number, mode: CjkMode): void {
+  const chars = Array.from(run);
+  const offsets: number[] = [];
+  let o = start;
+  for (const c of chars) { offsets.push(o); o += c.length; }
+  offsets.push(o);
+  const unigrams = mode.includes('unigrams');
+  const bigrams = mode.includes('bigrams');
+  for (let i = 0; i < chars.length; i++) {
+    if (unigrams) out.push({ term: foldWord(chars[i]!), start: offsets[i]!, end: offsets[i + 1]! });
+    if (bigrams && i + 1 < chars.length) out.push({ term: foldWord(chars[i]! + chars[i + 1]!), start: offsets[i]!, end: offsets[i + 2]! });
+  }
+  // A lone character has no bigram; without it a one-character query ("库") could never match.
+  if (bigrams && !unigrams && chars.length === 1) out.push({ term: foldWord(chars[0]!), start, end: offsets[1]! });
+}
+
+/**
+ * Splits text into index terms with their offsets in the original text, sorted by start offset.
+ * Words come from `Intl.Segmenter` (word granularity, word-like segments only), are folded and stemmed;
+ * runs of CJK characters additionally (or instead) yield character n-grams per `cjk`.
+ *
+ * @example
+ * tokenize('Connected, мир!').map((t) => t.term)   // ['connect', 'мир']
+ * tokenize('我们的数据库').map((t) => t.term)        // ['我们', '我们', '们的', '的', '的数', '数据', '数据', '据库', '库']
+ */
+export function tokenize(text: string, cjk: CjkMode = DEFAULT_CJK_MODE): Token[] {
+  const out: Token[] = [];
+  const wantWords = cjk.includes('words');
+  for (const seg of SEGMENTER.segment(text)) {
+    if (!seg.isWordLike) continue;
+    if (CJK.test(seg.segment)) {
+      if (wantWords && seg.segment.length <= MAX_TERM_LENGTH) out.push({ term: foldWord(seg.segment), start: seg.index, end: seg.index + seg.segment.length });
+      continue;
+    }
+    pushWord(out, seg.segment, seg.index);
+  }
+  if (cjk !== 'words' && CJK.test(text)) {
+    for (const m of text.matchAll(CJK_RUN)) pushCjkRun(out, m[0], m.index, cjk);
+    out.sort((a, b) => a.start - b.start || a.end - b.end);
+  }
+  return out;
+}

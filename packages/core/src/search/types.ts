@@ -1,0 +1,66 @@
+/** A document to index. `visibility` is opaque here: searches return it only to callers that list it. */
+export interface SearchDocInput {
+  projectId: string;
+  /** 'wiki' | 'memory' | 'file' | 'chunk' | … */
+  kind: string;
+  /** The id of the indexed thing in its own table; (projectId, kind, refId) is unique. */
+  refId: string;
+  path: string;
+  title: string;
+  /** Original text; snippets are cut from it. */
+  body: string;
+  /** e.g. 'project', 'channel:conv_1', 'agent:agt_x'. */
+  visibility: string;
+  /** ISO-8601 UTC. */
+  updatedAt: string;
+}
+
+/** A search request. Only documents whose visibility is in `visibility` can match (checked in SQL). */
+export interface SearchQuery {
+  projectId: string;
+  /** Free text in any language; never parsed as query syntax. */
+  query: string;
+  kinds?: string[];
+  /** Allowed visibility values; an empty list finds nothing. */
+  visibility: string[];
+  /** 'handbook' matches 'handbook' and 'handbook/…' (not 'handbook2'); a trailing '/' matches only below it. */
+  pathPrefix?: string;
+  /** Default 20, at most 100. */
+  limit?: number;
+  offset?: number;
+}
+
+/** One hit, best first. `highlights` are [start, end) UTF-16 offsets into `snippet`. */
+export interface SearchHit {
+  kind: string;
+  refId: string;
+  path: string;
+  title: string;
+  snippet: string;
+  /** Higher is better; BM25 on both back ends (comparable within one result list). */
+  score: number;
+  highlights: Array<[number, number]>;
+  updatedAt: string;
+}
+
+/** A ranked row before its snippet is cut (internal to the back ends). */
+export interface RankedRow {
+  id: number;
+  kind: string;
+  refId: string;
+  path: string;
+  title: string;
+  updatedAt: string;
+  score: number;
+}
+
+/** Filters shared by the back ends, already normalised. */
+export interface RankRequest {
+  projectId: string;
+  terms: string[];
+  kinds?: string[];
+  visibility: string[];
+  pathPrefix?: string;
+  limit: number;
+  offset: number;
+}

@@ -1,0 +1,60 @@
+import Database from 'better-sqlite3';
+import { Kysely, PostgresDialect, sql } from 'kysely';
+import pg from 'pg';
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { ImmediateSqliteDialect } from './dialect.js';
+import { migrateToLatest } from './migrate.js';
+import type { DB } from './schema.js';
+
+export type Dialect = 'sqlite' | 'postgres';
+
+/** A database handle: the Kysely instance plus what the core needs to know about its dialect. */
+export interface StoaDb {
+  kysely: Kysely<DB>;
+  dialect: Dialect;
+  close(): Promise<void>;
+}
+
+export type DbConfig = { kind: 'sqlite'; file: string } | { kind: 'postgres'; url: string; poolSize?: number };
+
+// PostgreSQL returns BIGINT (int8) as strings by default; every int8 we store (sizes, counters) fits in a double.
+pg.types.setTypeParser(20, (v) => Number(v));
+
+/**
+ * Opens the database, applies pending migrations and returns the handle.
+ *
+ * @example
+ * const db = await openDb({ kind: 'sqlite', file: './stoa-data/stoa.db' });
+ */
+export async function openDb(config: DbConfig): Promise<StoaDb> {
+  let kysely: Kysely<DB>;
+  let dialect: Dialect;
+  if (config.kind === 'sqlite') {
+    if (config.file !== ':memory:') mkdirSync(dirname(config.file), { recursive: true });
+    const database = new Database(config.file);
+    database.pragma('journal_mode = WAL');
+    database.pragma('synchronous = NORMAL');
+    database.pragma('busy_timeout = 30000');
+    database.pragma('foreign_keys = ON');
+    kysely = new Kysely<DB>({ dialect: new ImmediateSqliteDialect({ database }) });
+    dialect = 'sqlite';
+  } else {
+    const pool = new pg.Pool({ connectionString: config.url, max: config.poolSize ?? 10 });
+    kysely = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
+    dialect = 'postgres';
+  }
+  await migrateToLatest(kysely, dialect);
+  return {
+    kysely,
+    dialect,
+    close: () => kysely.destroy(),
+  };
+}
+
+/** Current time as stored in every timestamp column: ISO-8601 UTC text, sortable on both back ends. */
+export function nowIso(clock: () => Date = () => new Date()): string {
+  return clock().toISOString();
+}
+
+export { sql };

@@ -1,0 +1,1 @@
+export { StoaClient, parseResponse, type ClientOptions } from './client.js';
