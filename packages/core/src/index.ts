@@ -30,3 +30,4 @@ export * from './files/direct-upload.js';
 export * from './files/sweeper.js';
 export { StoaError, isStoaError, type ErrorCode } from '@stoa/contract';
 export * from './projects/login.js';
+export * from './areas.js';

@@ -6,6 +6,7 @@ import type { StoaConfig } from './config.js';
 import type { Actor } from './actors.js';
 import type { ProjectRow } from './projects/project-row.js';
 import { createHooks, type Hooks } from './hooks.js';
+import { installAreas } from './areas.js';
 
 /** The long-lived parts every operation uses: database, blob store, configuration, clock and hooks. */
 export interface Platform {
@@ -48,7 +49,7 @@ export async function openPlatform(config: StoaConfig, opts: { clock?: () => Dat
               ? { accessKeyId: config.storage.accessKeyId, secretAccessKey: config.storage.secretAccessKey }
               : undefined,
         });
-  return {
+  const platform: Platform = {
     db,
     blobs,
     config,
@@ -59,6 +60,8 @@ export async function openPlatform(config: StoaConfig, opts: { clock?: () => Dat
       await db.close();
     },
   };
+  installAreas(platform);
+  return platform;
 }
 
 /** Runs `fn` in one database transaction (SQLite: BEGIN IMMEDIATE; PostgreSQL: READ COMMITTED + row locks). */
