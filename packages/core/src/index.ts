@@ -31,3 +31,4 @@ export * from './files/sweeper.js';
 export { StoaError, isStoaError, type ErrorCode } from '@stoa/contract';
 export * from './projects/login.js';
 export * from './areas.js';
+export * from './testing.js';

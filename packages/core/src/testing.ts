@@ -1,0 +1,75 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createTestDb, type StoaDb } from '@stoa/db';
+import { createFsBlobStore } from '@stoa/blob';
+import { limitSettings, type Limits } from '@stoa/contract';
+import type { StoaConfig } from './config.js';
+import { createHooks } from './hooks.js';
+import { installAreas } from './areas.js';
+import type { Ctx, Platform } from './platform.js';
+import { bootstrap, DEFAULT_PROJECT } from './projects/bootstrap.js';
+import { addMember } from './projects/members.js';
+import { contextFor, localAdminPrincipal } from './context.js';
+import type { Role } from './actors.js';
+import { findProject } from './projects/projects.js';
+
+export interface TestPlatform {
+  platform: Platform;
+  /** The bootstrap admin's context in the default project. */
+  admin: () => Promise<Ctx>;
+  /** A member with a role (created on first use) in the default project. */
+  userCtx: (name: string, role: Role) => Promise<Ctx>;
+  /** Context of an agent (optionally in a conversation). */
+  agentCtx: (agentId: string, conversationId?: string) => Promise<Ctx>;
+  dataDir: string;
+  cleanup: () => Promise<void>;
+}
+
+/**
+ * A fresh platform for one test: an empty migrated database of the given kind (SQLite file or a new PostgreSQL
+ * database that cleanup drops), a temp blob folder, bootstrapped like a fresh data folder.
+ *
+ * @example
+ * const t = await createTestPlatform('sqlite', { quotaBytes: 1000 });
+ * const ctx = await t.admin();
+ */
+export async function createTestPlatform(kind: 'sqlite' | 'postgres' = 'sqlite', limits: Partial<Limits> = {}, opts: { clock?: () => Date } = {}): Promise<TestPlatform> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'stoa-test-'));
+  const { db, cleanup: dropDb, url, file } = await createTestDb(kind);
+  const all = Object.fromEntries(Object.entries(limitSettings).map(([k, s]) => [k, s.default])) as Limits;
+  const config: StoaConfig = {
+    dataDir,
+    database: kind === 'sqlite' ? { kind: 'sqlite', file: file! } : { kind: 'postgres', url: url! },
+    storage: { kind: 'fs', root: join(dataDir, 'blobs') },
+    limits: { ...all, ...limits },
+  };
+  const platform = platformFrom(db, config, opts.clock);
+  await bootstrap(platform);
+  const principal = await localAdminPrincipal(platform);
+  return {
+    platform,
+    dataDir,
+    admin: () => contextFor(platform, principal, {}),
+    userCtx: async (name, role) => {
+      const admin = await contextFor(platform, principal, {});
+      const m = await addMember(admin, { user: name, role });
+      return contextFor(platform, { kind: 'user', userId: m.userId, name, superuser: false }, {});
+    },
+    agentCtx: async (agentId, conversationId) => {
+      const project = await findProject(platform, DEFAULT_PROJECT);
+      return contextFor(platform, { kind: 'agent', agentId, projectId: project.id }, { conversationId: conversationId ?? null });
+    },
+    cleanup: async () => {
+      await dropDb();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+function platformFrom(db: StoaDb, config: StoaConfig, clock?: () => Date): Platform {
+  const blobs = createFsBlobStore({ root: (config.storage as { root: string }).root });
+  const platform: Platform = { db, blobs, config, clock: clock ?? (() => new Date()), hooks: createHooks(), close: async () => undefined };
+  installAreas(platform);
+  return platform;
+}
