@@ -1,0 +1,98 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { testDbKinds } from '@stoa/db';
+import { createTestPlatform, type TestPlatform } from '../testing.js';
+import type { Ctx } from '../platform.js';
+import { putFile } from './put-file.js';
+import { findFiles, folderTree, listFilesRecursive, listFolder } from './list-files.js';
+import { formatBytes, usage } from './usage.js';
+
+describe('usage text (SPEC F4)', () => {
+  it.each([
+    [0, '0 B'], [999, '999 B'], [1024, '1.0 KB'], [13_002_342, '12.4 MB'], [1073741824, '1.0 GB'], [1536 * 1024 * 1024, '1.5 GB'],
+  ])('%i bytes → %s', (n, text) => {
+    expect(formatBytes(n)).toBe(text);
+  });
+});
+
+describe.each(testDbKinds())('listing, search and usage on %s', (kind) => {
+  let t: TestPlatform;
+  let ctx: Ctx;
+  beforeAll(async () => {
+    t = await createTestPlatform(kind);
+    ctx = await t.userCtx('lena', 'viewer');
+    const w = await t.userCtx('wes', 'editor');
+    for (let i = 0; i < 25; i++) await putFile(w, { path: `many/file-${String(i).padStart(2, '0')}.txt`, source: String(i) });
+    await putFile(w, { path: 'many/sub/deep.txt', source: 'd' });
+    await putFile(w, { path: 'many/other/x.txt', source: 'x' });
+    await putFile(w, { path: 'docs/отчёт.md', source: 'r' });
+    await putFile(w, { path: 'archive/2025/ОТЧЁТ-старый.md', source: 'o' });
+    await putFile(w, { path: 'cn/年度报告.md', source: 'c' });
+    await putFile(w, { path: 'misc/Report_Final.PDF', source: 'p' });
+    await putFile(w, { path: 'misc/100%_done.txt', source: 'p' });
+    await putFile(w, { path: 'misc/a_b.txt', source: 'p' });
+    await putFile(w, { path: 'misc/axb.txt', source: 'p' });
+  });
+  afterAll(() => t.cleanup());
+
+  it('a folder page lists its subfolders and files by name, with a cursor over more than one page', async () => {
+    const first = await listFolder(ctx, { folder: 'many', limit: 10 });
+    expect(first.folders.map((f) => [f.name, f.fileCount])).toEqual([['other', 1], ['sub', 1]]);
+    expect(first.total).toBe(25);
+    const names: string[] = first.files.map((f) => f.name);
+    let cursor = first.nextCursor;
+    let pages = 1;
+    while (cursor) {
+      const p = await listFolder(ctx, { folder: 'many', limit: 10, cursor });
+      expect(p.folders).toEqual([]);
+      names.push(...p.files.map((f) => f.name));
+      cursor = p.nextCursor;
+      pages++;
+    }
+    expect(pages).toBe(3);
+    expect(names).toEqual(Array.from({ length: 25 }, (_, i) => `file-${String(i).padStart(2, '0')}.txt`));
+  });
+
+  it('the root folder lists top-level folders only (folders derived from paths)', async () => {
+    const root = await listFolder(ctx, { folder: '' });
+    expect(root.folders.map((f) => f.path)).toEqual(['archive', 'cn', 'docs', 'many', 'misc']);
+    expect(root.files).toEqual([]);
+    expect((await folderTree(ctx)).map((d) => d.path)).toEqual(['archive', 'archive/2025', 'cn', 'docs', 'many', 'many/other', 'many/sub', 'misc']);
+  });
+
+  it('recursive listing by path with a cursor, under a prefix that is a whole segment', async () => {
+    const seen: string[] = [];
+    let cursor: string | null = null;
+    do {
+      const p: { files: Array<{ path: string }>; nextCursor: string | null } = await listFilesRecursive(ctx, { prefix: 'many', limit: 7, cursor });
+      seen.push(...p.files.map((f) => f.path));
+      cursor = p.nextCursor;
+    } while (cursor);
+    expect(seen.length).toBe(27);
+    expect(seen).toEqual([...seen].sort());
+    expect((await listFilesRecursive(ctx, { prefix: 'man' })).files).toEqual([]);
+  });
+
+  it('name search is a case-insensitive substring over the whole storage, with full paths', async () => {
+    expect((await findFiles(ctx, { text: 'ОТЧЁТ' })).files.map((f) => f.path)).toEqual(['archive/2025/ОТЧЁТ-старый.md', 'docs/отчёт.md']);
+    expect((await findFiles(ctx, { text: 'отчёт' })).files.map((f) => f.path)).toEqual(['archive/2025/ОТЧЁТ-старый.md', 'docs/отчёт.md']);
+    expect((await findFiles(ctx, { text: 'report' })).files.map((f) => f.path)).toEqual(['misc/Report_Final.PDF']);
+    expect((await findFiles(ctx, { text: '报告' })).files.map((f) => f.path)).toEqual(['cn/年度报告.md']);
+    expect((await findFiles(ctx, { text: 'deep' })).files.map((f) => f.path)).toEqual(['many/sub/deep.txt']);
+  });
+
+  it('name search matches the name, not folders, and treats % and _ literally', async () => {
+    expect((await findFiles(ctx, { text: 'many' })).files).toEqual([]);
+    expect((await findFiles(ctx, { text: '100%' })).files.map((f) => f.path)).toEqual(['misc/100%_done.txt']);
+    expect((await findFiles(ctx, { text: 'a_b' })).files.map((f) => f.path)).toEqual(['misc/a_b.txt']);
+  });
+
+  it('usage counts current sizes and reads "Used … of 1.0 GB"', async () => {
+    const u = await usage(ctx);
+    expect(u.quota).toBe(1073741824);
+    expect(u.files).toBe(34);
+    expect(u.used).toBe(10 * 1 + 15 * 2 + 9);
+    expect(u.text).toBe('Used 49 B of 1.0 GB');
+    await putFile(await t.userCtx('wes', 'editor'), { path: 'big.bin', source: Buffer.alloc(13_002_342 - 49) });
+    expect((await usage(ctx)).text).toBe('Used 12.4 MB of 1.0 GB');
+  });
+});
