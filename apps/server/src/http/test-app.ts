@@ -1,0 +1,42 @@
+import type { FastifyInstance } from 'fastify';
+import type { Limits } from '@stoa/contract';
+import { addMember, createTestPlatform, createToken, type Role, type TestPlatform } from '@stoa/core';
+import { buildApp } from '../app.js';
+
+export interface TestApp {
+  app: FastifyInstance;
+  t: TestPlatform;
+  /** A bearer token of the bootstrap admin. */
+  adminToken: string;
+  /** A bearer token of a member with a role (the user is created on first use). */
+  tokenFor(name: string, role: Role): Promise<string>;
+  /** `Authorization` header for a token. */
+  auth(token: string): { authorization: string };
+  close(): Promise<void>;
+}
+
+/**
+ * Test helper: a fresh platform (see createTestPlatform) behind `buildApp`, without the web UI, plus tokens.
+ *
+ * @example
+ * const s = await createTestApp('sqlite', { quotaBytes: 1000 });
+ * const res = await s.app.inject({ url: '/api/v1/projects/default/usage', headers: s.auth(s.adminToken) });
+ */
+export async function createTestApp(kind: 'sqlite' | 'postgres' = 'sqlite', limits: Partial<Limits> = {}): Promise<TestApp> {
+  const t = await createTestPlatform(kind, limits);
+  const app = await buildApp({ platform: t.platform, webRoot: null });
+  const admin = await t.admin();
+  const adminToken = (await createToken(admin, { user: 'admin', name: 'test' })).token;
+  return {
+    app, t, adminToken,
+    tokenFor: async (name, role) => {
+      await addMember(admin, { user: name, role });
+      return (await createToken(admin, { user: name })).token;
+    },
+    auth: (token) => ({ authorization: `Bearer ${token}` }),
+    close: async () => {
+      await app.close();
+      await t.cleanup();
+    },
+  };
+}
