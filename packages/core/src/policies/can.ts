@@ -2,6 +2,7 @@ import { StoaError } from '@stoa/contract';
 import type { Actor, Role } from '../actors.js';
 import { isInside } from '../paths.js';
 import { effectiveScopes } from './agent-scopes.js';
+import { memoryDecision, type MemoryAction, type MemoryResource } from './memory.js';
 
 /**
  * The one policy module: `can(actor, action, resource)` answers for every area. A `null` answer means allowed;
@@ -10,9 +11,11 @@ import { effectiveScopes } from './agent-scopes.js';
 export type Action =
   | 'file.read' | 'file.write' | 'file.delete' | 'file.move'
   | 'audit.read' | 'project.admin' | 'project.read'
-  | 'member.manage' | 'token.create' | 'agent.manage';
+  | 'member.manage' | 'token.create' | 'agent.manage'
+  | MemoryAction
+  | 'wiki.read' | 'wiki.write';
 
-export type Resource = { kind: 'file'; path: string } | { kind: 'project' } | { kind: 'agent'; ownerId: string | null };
+export type Resource = { kind: 'file'; path: string } | { kind: 'project' } | { kind: 'agent'; ownerId: string | null } | MemoryResource;
 
 const roleRank: Record<Role, number> = { viewer: 1, editor: 2, admin: 3 };
 
@@ -49,7 +52,17 @@ function agentFileDecision(actor: Extract<Actor, { kind: 'agent' }>, action: Act
  */
 export function can(actor: Actor, action: Action, resource: Resource): StoaError | null {
   if (resource.kind === 'file' && actor.kind === 'agent') return agentFileDecision(actor, action, resource.path);
+  if (resource.kind === 'memory') return action === 'memory.read' || action === 'memory.write' ? memoryDecision(actor, action, resource) : new StoaError('forbidden');
   switch (action) {
+    // The wiki is shared by every member and every agent of the project (SPEC W5, W7); channel pages are
+    // narrowed further by participation in wiki/visibility.ts.
+    case 'wiki.read':
+      if (actor.kind === 'agent') return null;
+      return hasRole(actor, 'viewer') ? null : new StoaError('forbidden', 'you are not a member of this project');
+    case 'wiki.write':
+      if (actor.kind === 'agent') return null;
+      if (!hasRole(actor, 'viewer')) return new StoaError('forbidden', 'you are not a member of this project');
+      return hasRole(actor, 'editor') ? null : new StoaError('forbidden', 'viewers may read the wiki but not change it; an editor or admin can');
     case 'file.read':
     case 'project.read':
       return hasRole(actor, 'viewer') ? null : new StoaError('forbidden', 'you are not a member of this project');

@@ -1,0 +1,115 @@
+import { StoaError } from '@stoa/contract';
+import { inTx, type Ctx } from '../platform.js';
+import { appendText, authorOf, lockMemoryState, mq, readMemoryState, writeMemoryVersion, type MemoryState } from './store.js';
+import { memoryRefusal, memoryTarget, type MemoryRef } from './target.js';
+import type { MemoryDoc, MemoryTarget, MemoryVersionInfo } from './types.js';
+
+function docOf(target: MemoryTarget, s: { version: number; content: string; modified: string | null; author: MemoryDoc['author'] }, editable: boolean): MemoryDoc {
+  return {
+    file: target.file, version: s.version, content: s.content, modified: s.modified, author: s.author, editable,
+    ...(target.agentId ? { agent: target.agentId } : {}), ...(target.conversationId ? { conversation: target.conversationId } : {}),
+  };
+}
+
+function currentDoc(target: MemoryTarget, s: MemoryState, editable: boolean): MemoryDoc {
+  const saved = s.row && s.version > 0;
+  return docOf(target, {
+    version: s.version, content: s.content, modified: saved ? s.row!.updated_at : null,
+    author: saved ? authorOf(s.row!.author_kind, s.row!.author_id, s.row!.author_label) : s.version === 0 && target.kind === 'soul' ? { kind: 'system', id: null, name: 'instructions' } : null,
+  }, editable);
+}
+
+/**
+ * The newest version of a memory file. A never-saved SOUL.md is version 0 holding the agent's instructions;
+ * a never-saved AGENTS.md or MEMORY.md is version 0 and empty.
+ *
+ * @example
+ * await getMemory(ctx, { file: 'AGENTS.md' }) // { file: 'AGENTS.md', version: 3, content: '…', editable: false, … }
+ */
+export async function getMemory(ctx: Ctx, ref: MemoryRef): Promise<MemoryDoc> {
+  const target = await memoryTarget(ctx, ref, 'memory.read');
+  const s = await readMemoryState(ctx.platform.db.kysely, ctx, target);
+  return currentDoc(target, s, (await memoryRefusal(ctx, target, 'memory.write')) === null);
+}
+
+/**
+ * Saves a whole new text as the next version. With `base`, the save is refused with `memory_version_conflict`
+ * (HTTP 409, the current version in `details.currentVersion`) unless the file is still at that version — so a
+ * save never overwrites someone else's save made since the writer opened the file (SPEC M4).
+ *
+ * @example
+ * await setMemory(ctx, { file: 'MEMORY.md', conversation: 'general' }, 'Renewal: 2 November\n', { base: 4 });
+ */
+export async function setMemory(ctx: Ctx, ref: MemoryRef, content: string, opts: { base?: number } = {}): Promise<MemoryDoc> {
+  const target = await memoryTarget(ctx, ref, 'memory.write');
+  return inTx(ctx.platform, async (trx) => {
+    const locked = await lockMemoryState(trx, ctx, target);
+    if (opts.base !== undefined && opts.base !== locked.version) throw conflict(target, locked, opts.base);
+    const v = await writeMemoryVersion(trx, ctx, target, locked, content, 'set');
+    return docOf(target, { version: v.version, content, modified: v.created_at, author: authorOf(v.author_kind, v.author_id, v.author_label, v.author_meta) }, true);
+  });
+}
+
+/** The refusal of a save based on an older version. */
+export function conflict(target: MemoryTarget, current: MemoryState, base: number): StoaError {
+  return new StoaError('memory_version_conflict', `${target.file} is at version ${current.version}, not ${base}: someone saved it since you opened it; reload it and save again`, {
+    file: target.file, currentVersion: current.version, baseVersion: base,
+    current: { version: current.version, modified: current.row && current.version > 0 ? current.row.updated_at : null, author: current.row && current.version > 0 ? authorOf(current.row.author_kind, current.row.author_id, current.row.author_label) : null },
+  });
+}
+
+/**
+ * Adds text at the end of the newest version, on the server, inside one transaction holding the file's row:
+ * it never conflicts and never loses a line, however many write at once (SPEC M5).
+ *
+ * @example
+ * await appendMemory(agentCtx, { file: 'MEMORY.md' }, 'The ACME renewal moved to 2 November');
+ */
+export async function appendMemory(ctx: Ctx, ref: MemoryRef, text: string, opts: { op?: string } = {}): Promise<MemoryDoc> {
+  if (text === '') throw new StoaError('bad_request', 'nothing to append: the text is empty');
+  const target = await memoryTarget(ctx, ref, 'memory.write');
+  return inTx(ctx.platform, async (trx) => {
+    const locked = await lockMemoryState(trx, ctx, target);
+    const content = appendText(locked.content, text);
+    const v = await writeMemoryVersion(trx, ctx, target, locked, content, opts.op ?? 'append');
+    return docOf(target, { version: v.version, content, modified: v.created_at, author: authorOf(v.author_kind, v.author_id, v.author_label, v.author_meta) }, true);
+  });
+}
+
+/**
+ * History: every saved version, newest first, with author and time (SPEC M3). SOUL.md ends with version 0,
+ * the agent's instructions.
+ *
+ * @example
+ * await memoryHistory(ctx, { file: 'SOUL.md', agent: 'agt_a3B9kLm2' }) // [{ version: 2, author: { name: 'alice' }, … }, …, { version: 0, op: 'instructions' }]
+ */
+export async function memoryHistory(ctx: Ctx, ref: MemoryRef): Promise<MemoryVersionInfo[]> {
+  const target = await memoryTarget(ctx, ref, 'memory.read');
+  const s = await readMemoryState(ctx.platform.db.kysely, ctx, target);
+  const rows = s.row
+    ? await mq(ctx.platform.db.kysely).selectFrom('memory_versions').select(['version', 'created_at', 'author_kind', 'author_id', 'author_label', 'author_meta', 'op', 'content'])
+      .where('file_id', '=', s.row.id).orderBy('version', 'desc').execute()
+    : [];
+  const out: MemoryVersionInfo[] = rows.map((r) => ({ version: r.version, modified: r.created_at, author: authorOf(r.author_kind, r.author_id, r.author_label, r.author_meta), op: r.op, chars: [...r.content].length }));
+  if (target.kind === 'soul') out.push({ version: 0, modified: null, author: { kind: 'system', id: null, name: 'instructions' }, op: 'instructions', chars: [...(target.agentInstructions ?? '')].length });
+  return out;
+}
+
+/**
+ * One version's text ("Show" in History, SPEC M3). Version 0 of SOUL.md is the agent's instructions.
+ *
+ * @example
+ * (await showMemoryVersion(ctx, { file: 'AGENTS.md' }, 2)).content
+ */
+export async function showMemoryVersion(ctx: Ctx, ref: MemoryRef, version: number): Promise<MemoryDoc> {
+  const target = await memoryTarget(ctx, ref, 'memory.read');
+  const editable = (await memoryRefusal(ctx, target, 'memory.write')) === null;
+  if (version === 0 && target.kind === 'soul') return docOf(target, { version: 0, content: target.agentInstructions ?? '', modified: null, author: { kind: 'system', id: null, name: 'instructions' } }, editable);
+  if (version === 0) return docOf(target, { version: 0, content: '', modified: null, author: null }, editable);
+  const s = await readMemoryState(ctx.platform.db.kysely, ctx, target);
+  const v = s.row
+    ? await mq(ctx.platform.db.kysely).selectFrom('memory_versions').selectAll().where('file_id', '=', s.row.id).where('version', '=', version).executeTakeFirst()
+    : undefined;
+  if (!v) throw new StoaError('not_found', `${target.file} has no version ${version} (the newest is ${s.version})`);
+  return docOf(target, { version: v.version, content: v.content, modified: v.created_at, author: authorOf(v.author_kind, v.author_id, v.author_label, v.author_meta) }, editable);
+}

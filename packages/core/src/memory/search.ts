@@ -1,0 +1,78 @@
+import type { Ctx } from '../platform.js';
+import { searchDocs } from '../search/index.js';
+import { mq } from './store.js';
+import { FILE_OF, type MemoryFileName, type MemoryKind } from './types.js';
+
+function isAdmin(ctx: Ctx): boolean {
+  return ctx.actor.kind === 'user' && (ctx.actor.superuser === true || ctx.actor.role === 'admin');
+}
+
+/**
+ * The search visibility values of the memory files the caller may read, by the rules of policies/memory.ts:
+ * `memory:workspace` (AGENTS.md), `memory:soul:<agent>` (every agent's for members, its own for an agent),
+ * `memory:conversation:<id>` (conversations the caller takes part in; all of them for admins).
+ * The unified search adds these to its own list to cover memory; an empty list means nothing is visible.
+ *
+ * @example
+ * await memoryVisibility(agentCtx) // ['memory:workspace', 'memory:soul:agt_a3B9kLm2', 'memory:conversation:conv_x']
+ */
+export async function memoryVisibility(ctx: Ctx): Promise<string[]> {
+  const a = ctx.actor;
+  if (a.kind === 'user' && !a.superuser && a.role === null) return [];
+  const db = ctx.platform.db.kysely;
+  const out = ['memory:workspace'];
+  if (a.kind === 'agent') out.push(`memory:soul:${a.agentId}`);
+  else {
+    const agents = await db.selectFrom('agents').select('id').where('project_id', '=', ctx.project.id).where('deleted_at', 'is', null).execute();
+    for (const g of agents) out.push(`memory:soul:${g.id}`);
+  }
+  let convs = db.selectFrom('conversations').select('id').where('project_id', '=', ctx.project.id);
+  if (!isAdmin(ctx)) {
+    const me = a.kind === 'user' ? a.userId : a.agentId;
+    convs = convs.where('id', 'in', db.selectFrom('conversation_members').select('conversation_id').where('member_id', '=', me));
+  }
+  for (const c of await convs.execute()) out.push(`memory:conversation:${c.id}`);
+  return out;
+}
+
+/** One memory search hit, best first. */
+export interface MemorySearchHit {
+  file: MemoryFileName;
+  agent?: string;
+  conversation?: string;
+  /** As under `.stoa/memory/`: 'SOUL.md', 'AGENTS.md', '<conversation id>/MEMORY.md'. */
+  path: string;
+  title: string;
+  snippet: string;
+  score: number;
+  highlights: Array<[number, number]>;
+  version: number;
+  modified: string;
+}
+
+/**
+ * Ranked search over the memory files the caller may read, with snippets, in any language the search module
+ * tokenises (English, Russian, Chinese…). Files the caller may not read never appear nor take a place.
+ *
+ * @example
+ * await searchMemory(ctx, { query: 'renewal' }) // [{ file: 'MEMORY.md', conversation: 'conv_x', snippet: '…ACME renewal moved…', … }]
+ */
+export async function searchMemory(ctx: Ctx, input: { query: string; limit?: number }): Promise<MemorySearchHit[]> {
+  const visibility = await memoryVisibility(ctx);
+  const hits = await searchDocs(ctx.platform.db.kysely, ctx.platform.db.dialect, { projectId: ctx.project.id, query: input.query, kinds: ['memory'], visibility, limit: input.limit });
+  if (hits.length === 0) return [];
+  const rows = await mq(ctx.platform.db.kysely).selectFrom('memory_files').select(['id', 'kind', 'scope_id', 'version', 'updated_at'])
+    .where('id', 'in', hits.map((h) => h.refId)).execute();
+  const byId = new Map(rows.map((r) => [r.id, r]));
+  const out: MemorySearchHit[] = [];
+  for (const h of hits) {
+    const r = byId.get(h.refId);
+    if (!r) continue;
+    const kind = r.kind as MemoryKind;
+    out.push({
+      file: FILE_OF[kind], ...(kind === 'soul' ? { agent: r.scope_id } : {}), ...(kind === 'memory' ? { conversation: r.scope_id } : {}),
+      path: h.path, title: h.title, snippet: h.snippet, score: h.score, highlights: h.highlights, version: r.version, modified: r.updated_at,
+    });
+  }
+  return out;
+}

@@ -1,0 +1,118 @@
+import { StoaError } from '@stoa/contract';
+import { attributionOf } from '../actors.js';
+import { newId } from '../ids.js';
+import type { Ctx, Q } from '../platform.js';
+import { indexDoc } from '../search/index.js';
+import type { MemoryAuthor, MemoryFilesTable, MemoryTarget, MemoryVersionsTable, MQ } from './types.js';
+
+/** The memory tables through a typed handle (the foundation's DB type does not list area tables). */
+export function mq(q: Q): MQ {
+  return q as unknown as MQ;
+}
+
+/** The current state of a file; a never-saved file is version 0 (SOUL.md: the agent's instructions). */
+export interface MemoryState {
+  row: MemoryFilesTable | undefined;
+  version: number;
+  content: string;
+}
+
+function stateOf(target: MemoryTarget, row: MemoryFilesTable | undefined): MemoryState {
+  if (!row || row.version === 0) return { row, version: 0, content: target.kind === 'soul' ? target.agentInstructions ?? '' : '' };
+  return { row, version: row.version, content: row.content };
+}
+
+/**
+ * Reads the newest text without locking.
+ *
+ * @example
+ * const { version, content } = await readMemoryState(db, ctx, target);
+ */
+export async function readMemoryState(q: Q, ctx: Ctx, target: MemoryTarget): Promise<MemoryState> {
+  const row = await mq(q).selectFrom('memory_files').selectAll().where('project_id', '=', ctx.project.id)
+    .where('kind', '=', target.kind).where('scope_id', '=', target.scopeId).executeTakeFirst();
+  return stateOf(target, row);
+}
+
+/**
+ * Reads the newest text and holds the file's row until the transaction ends, so concurrent writers of one file
+ * queue up: the row is created (version 0) if missing — `on conflict do nothing` makes two first writers agree
+ * on one row — and then locked (`for update` on PostgreSQL; SQLite's BEGIN IMMEDIATE already serialises writers).
+ */
+export async function lockMemoryState(trx: Q, ctx: Ctx, target: MemoryTarget): Promise<MemoryState & { row: MemoryFilesTable }> {
+  const now = ctx.platform.clock().toISOString();
+  await mq(trx).insertInto('memory_files').values({
+    id: newId('mem'), project_id: ctx.project.id, kind: target.kind, scope_id: target.scopeId, version: 0, content: '',
+    updated_at: now, author_kind: null, author_id: null, author_label: null,
+  }).onConflict((oc) => oc.columns(['project_id', 'kind', 'scope_id']).doNothing()).execute();
+  let q = mq(trx).selectFrom('memory_files').selectAll().where('project_id', '=', ctx.project.id)
+    .where('kind', '=', target.kind).where('scope_id', '=', target.scopeId);
+  if (ctx.platform.db.dialect === 'postgres') q = q.forUpdate();
+  const row = await q.executeTakeFirstOrThrow();
+  return { ...stateOf(target, row), row };
+}
+
+/** Where a file appears in search results and under `.stoa/memory/` (SPEC M6 layout). */
+export function memoryPath(target: MemoryTarget): string {
+  if (target.kind === 'soul') return 'SOUL.md';
+  if (target.kind === 'agents') return 'AGENTS.md';
+  return `${target.scopeId}/MEMORY.md`;
+}
+
+/**
+ * The search visibility value of a file. Memory values are namespaced (`memory:…`) so no other area's
+ * visibility rule can ever reveal a memory file; `memoryVisibility` (search.ts) lists those a caller may read.
+ */
+export function memoryVisibilityOf(target: MemoryTarget): string {
+  if (target.kind === 'soul') return `memory:soul:${target.scopeId}`;
+  if (target.kind === 'agents') return 'memory:workspace';
+  return `memory:conversation:${target.scopeId}`;
+}
+
+function titleOf(target: MemoryTarget): string {
+  if (target.kind === 'soul') return `SOUL.md of ${target.agentName ?? target.scopeId}`;
+  if (target.kind === 'agents') return 'AGENTS.md';
+  return `MEMORY.md of ${target.conversationName ? `#${target.conversationName}` : target.scopeId}`;
+}
+
+/** Author of a stored version or file row. */
+export function authorOf(kind: string | null, id: string | null, label: string | null, meta: string | null = null): MemoryAuthor | null {
+  if (!kind) return null;
+  const m = meta ? (JSON.parse(meta) as { conversationId?: string | null }) : null;
+  return { kind, id, name: label, ...(kind === 'agent' ? { conversationId: m?.conversationId ?? null } : {}) };
+}
+
+/**
+ * Saves `content` as the next version of a locked file, in the caller's transaction: the version row, the new
+ * current text and the search index entry commit together (DESIGN "Consistency").
+ */
+export async function writeMemoryVersion(trx: Q, ctx: Ctx, target: MemoryTarget, locked: MemoryState & { row: MemoryFilesTable }, content: string, op: string): Promise<MemoryVersionsTable> {
+  const max = ctx.platform.config.limits.agentWriteBytes;
+  if (Buffer.byteLength(content, 'utf8') > max) throw new StoaError('too_large', `a memory file may hold at most ${max} bytes`);
+  const now = ctx.platform.clock().toISOString();
+  const a = attributionOf(ctx.actor);
+  const version = locked.version + 1;
+  const v: MemoryVersionsTable = {
+    file_id: locked.row.id, project_id: ctx.project.id, version, content, op, author_kind: a.kind, author_id: a.id,
+    author_label: a.label, author_meta: a.meta ? JSON.stringify({ conversationId: a.meta.conversationId ?? null, toolCallId: a.meta.toolCallId ?? null }) : null, created_at: now,
+  };
+  await mq(trx).insertInto('memory_versions').values(v).execute();
+  await mq(trx).updateTable('memory_files').set({ version, content, updated_at: now, author_kind: a.kind, author_id: a.id, author_label: a.label })
+    .where('id', '=', locked.row.id).execute();
+  await indexDoc(trx, ctx.platform.db.dialect, {
+    projectId: ctx.project.id, kind: 'memory', refId: locked.row.id, path: memoryPath(target), title: titleOf(target),
+    body: content, visibility: memoryVisibilityOf(target), updatedAt: now,
+  });
+  return v;
+}
+
+/**
+ * The text `append` produces: the new text on lines of its own after the newest text, ending in a newline.
+ *
+ * @example
+ * appendText('a\nb', 'c') // 'a\nb\nc\n'
+ */
+export function appendText(current: string, text: string): string {
+  const sep = current === '' || current.endsWith('\n') ? '' : '\n';
+  return current + sep + text + (text.endsWith('\n') ? '' : '\n');
+}
