@@ -1,0 +1,91 @@
+/**
+ * The one HTTP client of the web UI: adds the bearer token, encodes query strings, and turns
+ * `application/problem+json` answers into {@link ApiError} with the server's stable `code`.
+ *
+ * @example
+ * const usage = await api<Usage>('GET', '/projects/default/usage');
+ */
+const TOKEN_KEY = 'stoa.token';
+
+export class ApiError extends Error {
+  readonly code: string;
+  readonly status: number;
+  readonly details: Record<string, unknown>;
+  constructor(code: string, status: number, message: string, details: Record<string, unknown> = {}) {
+    super(message);
+    this.code = code;
+    this.status = status;
+    this.details = details;
+  }
+}
+
+export function getToken(): string | null {
+  return localStorage.getItem(TOKEN_KEY);
+}
+
+export function setToken(token: string | null): void {
+  if (token) localStorage.setItem(TOKEN_KEY, token);
+  else localStorage.removeItem(TOKEN_KEY);
+}
+
+/** Listeners told when the server says the token is not (or no longer) valid. */
+const unauthorizedListeners = new Set<() => void>();
+export function onUnauthorized(fn: () => void): () => void {
+  unauthorizedListeners.add(fn);
+  return () => unauthorizedListeners.delete(fn);
+}
+
+export type Query = Record<string, string | number | boolean | undefined | null>;
+
+export function apiUrl(path: string, query?: Query): string {
+  const qs = new URLSearchParams();
+  for (const [k, v] of Object.entries(query ?? {})) if (v !== undefined && v !== null) qs.set(k, String(v));
+  const s = qs.toString();
+  return `/api/v1${path}${s ? `?${s}` : ''}`;
+}
+
+/** Encodes one path parameter (a project name may hold any character). */
+export const seg = (s: string): string => encodeURIComponent(s);
+
+export interface CallOptions { query?: Query; body?: unknown; raw?: BodyInit; headers?: Record<string, string>; signal?: AbortSignal }
+
+/** Sends a request and returns the raw response, throwing {@link ApiError} for any error status. */
+export async function request(method: string, path: string, opts: CallOptions = {}): Promise<Response> {
+  const headers: Record<string, string> = { ...(opts.headers ?? {}) };
+  const token = getToken();
+  if (token) headers.Authorization = `Bearer ${token}`;
+  let body: BodyInit | undefined = opts.raw;
+  if (opts.body !== undefined) {
+    headers['Content-Type'] = 'application/json';
+    body = JSON.stringify(opts.body);
+  }
+  let res: Response;
+  try {
+    res = await fetch(apiUrl(path, opts.query), { method, headers, body, signal: opts.signal });
+  } catch (e) {
+    if ((e as Error).name === 'AbortError') throw e;
+    throw new ApiError('network', 0, (e as Error).message);
+  }
+  if (!res.ok) throw await toApiError(res);
+  return res;
+}
+
+async function toApiError(res: Response): Promise<ApiError> {
+  let problem: Record<string, unknown> = {};
+  try {
+    problem = (await res.json()) as Record<string, unknown>;
+  } catch {
+    /* not JSON: keep the status only */
+  }
+  const code = typeof problem.code === 'string' ? problem.code : `http_${res.status}`;
+  if (res.status === 401) for (const fn of unauthorizedListeners) fn();
+  const message = typeof problem.detail === 'string' ? problem.detail : typeof problem.title === 'string' ? problem.title : res.statusText;
+  return new ApiError(code, res.status, message, problem);
+}
+
+/** A JSON call. */
+export async function api<T>(method: string, path: string, opts: CallOptions = {}): Promise<T> {
+  const res = await request(method, path, opts);
+  if (res.status === 204) return undefined as T;
+  return (await res.json()) as T;
+}

@@ -1,0 +1,99 @@
+import { useCallback, useEffect, useState } from 'react';
+import { getToken, onUnauthorized, setToken } from './api/client.js';
+import { filesApi } from './api/files.js';
+import { useI18n } from './i18n/index.js';
+import type { MessageKey } from './i18n/en.js';
+import { navigate, useRoute, type Page } from './router.js';
+import { SessionContext, sessionFor, type Session } from './session.js';
+import { errorText } from './format.js';
+import { LanguagePicker } from './components/language-picker.js';
+import { LoginPage } from './pages/login-page.js';
+import { FilesPage } from './pages/files/files-page.js';
+import { MemoryPage } from './pages/memory/memory-page.js';
+import { WikiPage } from './pages/wiki/wiki-page.js';
+import { AgentsPage } from './pages/agents-page.js';
+import { AuditPage } from './pages/audit-page.js';
+
+const PROJECT_KEY = 'stoa.project';
+const nav: Array<{ page: Page; key: MessageKey }> = [
+  { page: 'files', key: 'nav.files' }, { page: 'wiki', key: 'nav.wiki' }, { page: 'memory', key: 'nav.memory' },
+  { page: 'agents', key: 'nav.agents' }, { page: 'audit', key: 'nav.audit' },
+];
+
+/** The shell: sign-in, the project and its role, the navigation, and the page of the current route. */
+export function App() {
+  const { t } = useI18n();
+  const route = useRoute();
+  const [session, setSession] = useState<Session | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const [epoch, setEpoch] = useState(0);
+
+  const load = useCallback(async () => {
+    if (!getToken()) return navigate('/login', true);
+    try {
+      const [me, projects] = await Promise.all([filesApi.me(), filesApi.projects()]);
+      const wanted = localStorage.getItem(PROJECT_KEY);
+      const project = projects.find((p) => p.id === wanted) ?? projects.find((p) => p.name === 'default') ?? projects[0];
+      if (!project) throw new Error('no project');
+      setSession(sessionFor(me, projects, project));
+      setError(null);
+    } catch (e) {
+      setError(errorText(e, t));
+    }
+  }, [t]);
+
+  useEffect(() => onUnauthorized(() => {
+    setToken(null);
+    setSession(null);
+    navigate('/login', true);
+  }), []);
+  useEffect(() => {
+    if (route.page !== 'login') void load();
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [epoch]);
+
+  if (route.page === 'login') return <LoginPage onSignedIn={() => setEpoch((n) => n + 1)} />;
+  if (!session) return <div className="boot">{error ? <p className="error" role="alert">{error}</p> : t('common.loading')}</div>;
+
+  const pickProject = (id: string) => {
+    const p = session.projects.find((x) => x.id === id);
+    if (!p) return;
+    localStorage.setItem(PROJECT_KEY, p.id);
+    setSession(sessionFor(session.me, session.projects, p));
+  };
+  const logout = () => {
+    setToken(null);
+    setSession(null);
+    navigate('/login');
+  };
+
+  return (
+    <SessionContext.Provider value={session}>
+      <header className="topbar">
+        <span className="brand">{t('app.title')}</span>
+        <nav>
+          {nav.map((n) => (
+            <a key={n.page} href={`/${n.page}`} className={route.page === n.page ? 'active' : ''} aria-current={route.page === n.page ? 'page' : undefined}
+              onClick={(e) => { e.preventDefault(); navigate(`/${n.page}`); }}>{t(n.key)}</a>
+          ))}
+        </nav>
+        <span className="spacer" />
+        {session.projects.length > 1 && (
+          <select aria-label={t('nav.project')} value={session.project.id} onChange={(e) => pickProject(e.target.value)}>
+            {session.projects.map((p) => <option key={p.id} value={p.id}>{p.name}</option>)}
+          </select>
+        )}
+        <span className="who" title={session.role}>{session.me.name} · {session.role}</span>
+        <LanguagePicker />
+        <button className="link" onClick={logout}>{t('nav.logout')}</button>
+      </header>
+      <main key={session.project.id}>
+        {route.page === 'files' && <FilesPage />}
+        {route.page === 'memory' && <MemoryPage />}
+        {route.page === 'wiki' && <WikiPage path={route.rest} />}
+        {route.page === 'agents' && <AgentsPage />}
+        {route.page === 'audit' && <AuditPage />}
+      </main>
+    </SessionContext.Provider>
+  );
+}

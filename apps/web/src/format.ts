@@ -1,0 +1,33 @@
+import type { Lang, T } from './i18n/index.js';
+import { ApiError } from './api/client.js';
+import type { MessageKey } from './i18n/en.js';
+
+/** Bytes like the Files header (F4): binary multiples, one decimal: "12.4 MB", "1.0 GB"; same as the server. */
+export function formatBytes(n: number): string {
+  const units = ['B', 'KB', 'MB', 'GB', 'TB'];
+  let v = n;
+  let i = 0;
+  while (v >= 1024 && i < units.length - 1) {
+    v /= 1024;
+    i++;
+  }
+  return i === 0 ? `${n} B` : `${v.toFixed(1)} ${units[i]}`;
+}
+
+/** A date and time in the UI language. */
+export function formatDate(iso: string, lang: Lang): string {
+  const d = new Date(iso);
+  if (Number.isNaN(d.getTime())) return iso;
+  return d.toLocaleString(lang === 'zh' ? 'zh-CN' : lang, { dateStyle: 'medium', timeStyle: 'short' });
+}
+
+/** A message for an error: the translated meaning of its code, then the server's detail. */
+export function errorText(e: unknown, t: T): string {
+  if (e instanceof ApiError) {
+    const key = `error.${e.code}` as MessageKey;
+    const title = t(key);
+    const known = title !== key;
+    return known ? (e.message && e.message !== title ? `${title}: ${e.message}` : title) : e.message || t('error.other');
+  }
+  return e instanceof Error ? e.message : t('error.other');
+}

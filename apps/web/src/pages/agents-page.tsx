@@ -1,0 +1,92 @@
+import { useCallback, useEffect, useState } from 'react';
+import { agentsApi, type Agent, type AgentSettings } from '../api/agents.js';
+import { useI18n } from '../i18n/index.js';
+import { useSession } from '../session.js';
+import { errorText, formatDate } from '../format.js';
+
+/** The three file-access settings of SPEC A1, as selects. */
+function AccessFields(props: { value: AgentSettings; disabled: boolean; onChange: (s: AgentSettings) => void }) {
+  const { t } = useI18n();
+  const v = props.value;
+  return (
+    <>
+      <label>{t('agents.fileAccess')}
+        <select disabled={props.disabled} value={v.files ?? 'off'} onChange={(e) => props.onChange({ ...v, files: e.target.value as 'on' | 'off' })}>
+          <option value="on">{t('agents.on')}</option><option value="off">{t('agents.off')}</option>
+        </select>
+      </label>
+      <label>{t('agents.write')}
+        <select disabled={props.disabled} value={v.write ?? 'own'} onChange={(e) => props.onChange({ ...v, write: e.target.value as 'own' | 'project' })}>
+          <option value="own">{t('agents.own')}</option><option value="project">{t('agents.project')}</option>
+        </select>
+      </label>
+      <label>{t('agents.read')}
+        <select disabled={props.disabled} value={v.read ?? 'project'} onChange={(e) => props.onChange({ ...v, read: e.target.value as 'project' | 'own' })}>
+          <option value="project">{t('agents.project')}</option><option value="own">{t('agents.own')}</option>
+        </select>
+      </label>
+    </>
+  );
+}
+
+/** One agent row: ID to copy, its folder, and its file-access settings, saved on change. */
+function AgentRow({ agent, canManage, onSaved, onError }: { agent: Agent; canManage: boolean; onSaved: (a: Agent) => void; onError: (e: unknown) => void }) {
+  const { project } = useSession();
+  const { lang } = useI18n();
+  const save = (s: AgentSettings) => agentsApi.update(project.id, agent.id, { files: s.files, write: s.write, read: s.read }).then(onSaved, onError);
+  return (
+    <tr data-agent={agent.id}>
+      <td><strong>{agent.name}</strong><div className="muted">{agent.instructions.slice(0, 120)}</div></td>
+      <td><code>{agent.id}</code></td>
+      <td><code>{agent.folder}</code></td>
+      <td className="access"><AccessFields value={agent} disabled={!canManage} onChange={(s) => void save(s)} /></td>
+      <td>{agent.published ? formatDate(agent.published.at, lang) : '—'}</td>
+    </tr>
+  );
+}
+
+/** Agents (SPEC §0, A1): the list with IDs and folders, creation, and the file-access settings. */
+export function AgentsPage() {
+  const { t } = useI18n();
+  const { project, canEdit } = useSession();
+  const [agents, setAgents] = useState<Agent[] | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const [draft, setDraft] = useState<AgentSettings & { name: string }>({ name: '', instructions: '', files: 'off', write: 'own', read: 'project' });
+  const fail = useCallback((e: unknown) => setError(errorText(e, t)), [t]);
+
+  useEffect(() => {
+    agentsApi.list(project.id).then(setAgents, fail);
+  }, [project.id, fail]);
+
+  const create = async (e: React.FormEvent) => {
+    e.preventDefault();
+    if (!draft.name.trim()) return;
+    try {
+      const a = await agentsApi.create(project.id, { ...draft, name: draft.name.trim() });
+      setAgents((l) => [...(l ?? []), a]);
+      setDraft({ ...draft, name: '', instructions: '' });
+      setError(null);
+    } catch (err) {
+      fail(err);
+    }
+  };
+
+  return (
+    <div className="agents-page">
+      <h1>{t('agents.title')}</h1>
+      {error && <p className="notice error" role="alert">{error}</p>}
+      <form className="card agent-form" onSubmit={create}>
+        <label>{t('agents.name')} <input value={draft.name} disabled={!canEdit} onChange={(e) => setDraft({ ...draft, name: e.target.value })} /></label>
+        <label>{t('agents.instructions')} <textarea rows={2} value={draft.instructions} disabled={!canEdit} onChange={(e) => setDraft({ ...draft, instructions: e.target.value })} /></label>
+        <AccessFields value={draft} disabled={!canEdit} onChange={(s) => setDraft({ ...draft, ...s })} />
+        <button type="submit" disabled={!canEdit || !draft.name.trim()}>{t('agents.create')}</button>
+      </form>
+      {agents === null ? <p>{t('common.loading')}</p> : agents.length === 0 ? <p className="empty">{t('agents.none')}</p> : (
+        <table className="grid">
+          <thead><tr><th>{t('agents.name')}</th><th>{t('agents.id')}</th><th>{t('agents.folder')}</th><th>{t('agents.fileAccess')}</th><th>{t('agents.published')}</th></tr></thead>
+          <tbody>{agents.map((a) => <AgentRow key={a.id} agent={a} canManage={canEdit} onSaved={(n) => setAgents((l) => l!.map((x) => (x.id === n.id ? n : x)))} onError={fail} />)}</tbody>
+        </table>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,177 @@
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { downloadFile, filesApi, type FileInfo, type Folder, type FolderPage, type Usage } from '../../api/files.js';
+import { uploadFile } from '../../api/upload.js';
+import { useI18n } from '../../i18n/index.js';
+import { useSession } from '../../session.js';
+import { errorText, formatBytes } from '../../format.js';
+import { ConfirmDialog } from '../../components/confirm-dialog.js';
+import { FolderTree } from './folder-tree.js';
+import { FileTable } from './file-table.js';
+import { PreviewPanel } from './preview-panel.js';
+import { NewFolderForm } from './new-folder-form.js';
+
+type Notice = { kind: 'error' | 'info'; text: string } | null;
+const parentOf = (p: string) => (p.includes('/') ? p.slice(0, p.lastIndexOf('/')) : '');
+
+/**
+ * The Files page (F4–F14): usage header, folder tree, the selected folder's table, name search over the whole
+ * storage, upload, new (client-only) folders, rename/move, delete, preview with versions.
+ */
+export function FilesPage() {
+  const { t } = useI18n();
+  const { project, canEdit } = useSession();
+  const pid = project.id;
+  const [folder, setFolder] = useState('');
+  const [serverFolders, setServerFolders] = useState<Folder[]>([]);
+  // F9: a new folder lives only in this component's state until a file is uploaded into it; a reload forgets it.
+  const [localFolders, setLocalFolders] = useState<string[]>([]);
+  const [page, setPage] = useState<FolderPage | null>(null);
+  const [usage, setUsage] = useState<Usage | null>(null);
+  const [query, setQuery] = useState('');
+  const [results, setResults] = useState<{ q: string; files: FileInfo[]; truncated: boolean } | null>(null);
+  const [preview, setPreview] = useState<FileInfo | null>(null);
+  const [notice, setNotice] = useState<Notice>(null);
+  const [uploading, setUploading] = useState<{ done: number; total: number } | null>(null);
+  const [toDelete, setToDelete] = useState<FileInfo | null>(null);
+  const [showNewFolder, setShowNewFolder] = useState(false);
+  const [epoch, setEpoch] = useState(0);
+  const input = useRef<HTMLInputElement>(null);
+  const fail = useCallback((e: unknown) => setNotice({ kind: 'error', text: typeof e === 'string' ? e : errorText(e, t) }), [t]);
+  const refresh = () => setEpoch((n) => n + 1);
+
+  useEffect(() => {
+    let gone = false;
+    Promise.all([filesApi.tree(pid), filesApi.folder(pid, folder), filesApi.usage(pid)]).then(([tree, pg, u]) => {
+      if (gone) return;
+      setServerFolders(tree);
+      setPage(pg);
+      setUsage(u);
+    }, fail);
+    return () => { gone = true; };
+  }, [pid, folder, epoch, fail]);
+
+  useEffect(() => {
+    const q = query.trim();
+    if (!q) return setResults(null);
+    let gone = false;
+    const timer = setTimeout(() => {
+      filesApi.find(pid, q).then((r) => !gone && setResults({ q, ...r }), fail);
+    }, 200);
+    return () => { gone = true; clearTimeout(timer); };
+  }, [pid, query, epoch, fail]);
+
+  const allFolders = useMemo(() => [...new Set([...serverFolders.map((f) => f.path), ...localFolders])], [serverFolders, localFolders]);
+  const subfolders = useMemo(() => {
+    const known = new Set((page?.folders ?? []).map((f) => f.path));
+    const extra = allFolders.filter((p) => parentOf(p) === folder && p !== folder && !known.has(p)).map((p) => ({ path: p, name: p.slice(p.lastIndexOf('/') + 1), fileCount: 0 }));
+    return [...(page?.folders ?? []), ...extra].sort((a, b) => a.name.localeCompare(b.name));
+  }, [page, allFolders, folder]);
+
+  const select = (p: string) => {
+    setQuery('');
+    setFolder(p);
+  };
+
+  const upload = async (list: FileList | null) => {
+    const files = [...(list ?? [])];
+    if (!files.length) return;
+    setNotice(null);
+    let done = 0;
+    try {
+      for (const f of files) {
+        setUploading({ done, total: files.length });
+        await uploadFile(pid, folder, f);
+        done++;
+      }
+      setNotice({ kind: 'info', text: t('files.uploaded', { n: done }) });
+    } catch (e) {
+      fail(e);
+    } finally {
+      setUploading(null);
+      if (input.current) input.current.value = '';
+      refresh();
+    }
+  };
+
+  const move = async (f: FileInfo, to: string) => {
+    try {
+      const moved = await filesApi.move(pid, f.path, to);
+      setNotice({ kind: 'info', text: t('files.moved', { path: moved.path }) });
+      if (preview?.path === f.path) setPreview(moved);
+      refresh();
+      return true;
+    } catch (e) {
+      fail(e);
+      return false;
+    }
+  };
+
+  const remove = async (f: FileInfo) => {
+    setToDelete(null);
+    try {
+      await filesApi.remove(pid, f.path);
+      setNotice({ kind: 'info', text: t('files.deleted', { path: f.path }) });
+      if (preview?.path === f.path) setPreview(null);
+      refresh();
+    } catch (e) {
+      fail(e);
+    }
+  };
+
+  const reopenPreview = async () => {
+    if (!preview) return;
+    try {
+      setPreview(await filesApi.stat(pid, preview.path));
+      refresh();
+    } catch (e) {
+      fail(e);
+    }
+  };
+
+  const searching = results !== null && query.trim() !== '';
+  const shownFiles = searching ? results.files : page?.files ?? [];
+  const isLocal = !searching && folder !== '' && !serverFolders.some((f) => f.path === folder);
+
+  return (
+    <div className="files-page">
+      <div className="page-head">
+        <h1>{t('files.title')}</h1>
+        {usage && <p className="usage" data-used={usage.used} data-quota={usage.quota}>{t('files.usage', { used: formatBytes(usage.used), quota: formatBytes(usage.quota) })}</p>}
+      </div>
+      <div className="files-layout">
+        <FolderTree folders={allFolders} selected={searching ? '\u0000' : folder} onSelect={select} />
+        <section className="files-main">
+          <div className="toolbar">
+            <input type="search" className="file-search" placeholder={t('files.search')} aria-label={t('files.search')} value={query} onChange={(e) => setQuery(e.target.value)} />
+            <span className="spacer" />
+            <input ref={input} type="file" multiple hidden onChange={(e) => void upload(e.target.files)} data-testid="upload-input" />
+            <button disabled={!canEdit || uploading !== null} onClick={() => input.current?.click()}>⬆ {t('files.upload')}</button>
+            <button disabled={!canEdit} onClick={() => setShowNewFolder(true)}>＋ {t('files.newFolder')}</button>
+          </div>
+          {showNewFolder && (
+            <NewFolderForm parent={folder} onCancel={() => setShowNewFolder(false)} onCreate={(p) => {
+              setLocalFolders((l) => (l.includes(p) ? l : [...l, p]));
+              setShowNewFolder(false);
+              select(p);
+            }} onError={fail} />
+          )}
+          {!canEdit && <p className="hint">{t('files.viewerHint')}</p>}
+          {uploading && <p className="notice info" role="status">{t('files.uploading', { done: uploading.done + 1, total: uploading.total })}</p>}
+          {notice && <p className={`notice ${notice.kind}`} role={notice.kind === 'error' ? 'alert' : 'status'}>{notice.text} <button className="link" aria-label={t('common.close')} onClick={() => setNotice(null)}>✕</button></p>}
+          {searching && <h2 className="results-title">{t('files.searchResults', { q: results.q })}</h2>}
+          {searching && results.truncated && <p className="notice warn">{t('files.searchTruncated', { n: results.files.length })}</p>}
+          {!searching && page?.nextCursor && <p className="notice warn" role="alert">{t('files.tooMany', { shown: page.files.length, total: page.total })}</p>}
+          <FileTable folders={searching ? [] : subfolders} files={shownFiles} showPaths={searching} selectedPath={preview?.path ?? null}
+            actions={{
+              canEdit, onOpen: setPreview, onFolder: select, onMove: move, onDelete: setToDelete,
+              onDownload: (f) => downloadFile(pid, f.path, f.name).catch(fail),
+            }} />
+          {searching && results.files.length === 0 && <p className="empty">{t('files.noMatches')}</p>}
+          {!searching && page && shownFiles.length === 0 && subfolders.length === 0 && <p className="empty">{isLocal ? t('files.emptyLocal') : t('files.empty')}</p>}
+        </section>
+        {preview && <PreviewPanel project={pid} file={preview} canEdit={canEdit} onClose={() => setPreview(null)} onChanged={reopenPreview} onError={fail} />}
+      </div>
+      {toDelete && <ConfirmDialog message={t('files.deleteConfirm', { path: toDelete.path })} confirmLabel={t('files.delete')} onConfirm={() => void remove(toDelete)} onCancel={() => setToDelete(null)} />}
+    </div>
+  );
+}

@@ -1,0 +1,55 @@
+import { useEffect, useRef, useState } from 'react';
+import { api, setToken } from '../api/client.js';
+import { useI18n } from '../i18n/index.js';
+import { navigate } from '../router.js';
+import { LanguagePicker } from '../components/language-picker.js';
+
+/**
+ * /login?code=… redeems the one-time link that `stoa serve` prints, keeps the token and goes to Files.
+ * Without a code (or when it fails) a token can be pasted instead.
+ */
+export function LoginPage({ onSignedIn }: { onSignedIn: () => void }) {
+  const { t } = useI18n();
+  const code = new URLSearchParams(location.search).get('code');
+  const [state, setState] = useState<'idle' | 'redeeming' | 'failed'>(code ? 'redeeming' : 'idle');
+  const [token, setTokenText] = useState('');
+  const once = useRef(false);
+
+  useEffect(() => {
+    // A code works once: StrictMode's double effect must not spend it twice.
+    if (!code || once.current) return;
+    once.current = true;
+    api<{ token: string }>('POST', '/auth/login', { body: { code } })
+      .then((r) => {
+        setToken(r.token);
+        navigate('/files', true);
+        onSignedIn();
+      })
+      .catch(() => setState('failed'));
+  }, [code, onSignedIn]);
+
+  const submit = (e: React.FormEvent) => {
+    e.preventDefault();
+    if (!token.trim()) return;
+    setToken(token.trim());
+    navigate('/files', true);
+    onSignedIn();
+  };
+
+  return (
+    <div className="login">
+      <div className="login-box">
+        <div className="login-top"><h1>{t('login.title')}</h1><LanguagePicker /></div>
+        {state === 'redeeming' && <p>{t('login.redeeming')}</p>}
+        {state === 'failed' && <p className="error" role="alert">{t('login.failed')}</p>}
+        {state !== 'redeeming' && (
+          <form onSubmit={submit}>
+            <p>{t('login.help')}</p>
+            <label>{t('login.token')} <input type="password" value={token} onChange={(e) => setTokenText(e.target.value)} autoComplete="off" /></label>
+            <button type="submit">{t('login.submit')}</button>
+          </form>
+        )}
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,3 @@
+export function MemoryPage() {
+  return <div>memory</div>;
+}

@@ -1,0 +1,3 @@
+export function WikiPage({ path }: { path: string }) {
+  return <div>wiki {path}</div>;
+}

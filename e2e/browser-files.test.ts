@@ -1,0 +1,153 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { fileRow, hasChromium, startUiServer, uploadViaUi, type UiServer } from './browser-helpers.js';
+
+// The Files page in a real Chromium against a real server (SPEC F4–F13). STOA_UI_MAX_FILES is 4 here so the
+// "too many files" warning can be seen with a handful of files.
+describe.skipIf(!hasChromium)('web UI: Files', () => {
+  let s: UiServer;
+  let page: Page;
+
+  beforeAll(async () => {
+    s = await startUiServer({ uiMaxFiles: 4 });
+    ({ page } = await s.signedIn());
+  });
+  afterAll(async () => s?.close());
+
+  it('signs in with the one-time login link, which works only once', async () => {
+    await page.getByRole('tree').getByText('Project files').waitFor();
+    await page.getByText('Used 0 B of 1.0 GB').waitFor();
+    expect(await page.evaluate(() => localStorage.getItem('stoa.token'))).toMatch(/\S{16,}/);
+    const link = await s.loginLink();
+    const other = await s.browser.newContext();
+    const p2 = await other.newPage();
+    await p2.goto(link);
+    await p2.waitForURL(/\/files$/);
+    await p2.goto(link);
+    await p2.getByRole('alert').getByText('invalid, used or expired').waitFor();
+    await other.close();
+  });
+
+  it('uploads several files into the selected folder and shows their size and type', async () => {
+    await uploadViaUi(page, [
+      { name: 'notes.txt', body: 'hello world' },
+      { name: 'page.html', body: '<h1>Hi</h1><script>window.__pwned = 1; document.title = "pwned"</script><img src=x onerror="window.__pwned=2">' },
+    ]);
+    await page.getByText('Uploaded 2 file(s)').waitFor();
+    const row = fileRow(page, 'notes.txt');
+    await row.waitFor();
+    expect(await row.locator('td.num').innerText()).toBe('11 B');
+    expect(await row.locator('td.type').innerText()).toBe('text/plain');
+    expect(await fileRow(page, 'page.html').locator('td.type').innerText()).toBe('text/html');
+    await page.locator('.usage', { hasText: 'Used 1' }).waitFor();
+  });
+
+  it('previews a text file as text in the side panel', async () => {
+    await fileRow(page, 'notes.txt').getByRole('button', { name: 'notes.txt', exact: true }).click();
+    const panel = page.getByRole('complementary', { name: 'Preview' });
+    await panel.locator('pre.preview-text', { hasText: 'hello world' }).waitFor();
+    expect(await panel.locator('.preview-path').innerText()).toBe('notes.txt');
+    expect(await panel.locator('.preview-type').innerText()).toBe('text/plain');
+  });
+
+  it('shows an HTML file as source: the literal <script> is on the page and nothing of it runs', async () => {
+    await fileRow(page, 'page.html').getByRole('button', { name: 'page.html', exact: true }).click();
+    const pre = page.locator('pre.preview-text', { hasText: '<script>' });
+    await pre.waitFor();
+    expect(await pre.innerText()).toContain('<script>window.__pwned = 1;');
+    expect(await page.evaluate(() => (window as any).__pwned)).toBeUndefined();
+    expect(await page.title()).not.toBe('pwned');
+    expect(await page.locator('.preview-body script, .preview-body img').count()).toBe(0);
+  });
+
+  it('downloads a file as an attachment with its name', async () => {
+    const [download] = await Promise.all([page.waitForEvent('download'), fileRow(page, 'notes.txt').getByRole('button', { name: 'Download notes.txt' }).click()]);
+    expect(download.suggestedFilename()).toBe('notes.txt');
+  });
+
+  it('renames and moves by editing the full path; a path ending in "/" keeps the name', async () => {
+    await fileRow(page, 'notes.txt').getByRole('button', { name: 'Rename / move notes.txt' }).click();
+    await page.getByRole('textbox', { name: 'Rename / move' }).fill('docs/renamed.txt');
+    await page.getByRole('button', { name: 'Save' }).click();
+    await page.getByText('Moved to docs/renamed.txt').waitFor();
+    await fileRow(page, 'notes.txt').waitFor({ state: 'detached' });
+    await page.getByRole('tree').getByRole('button', { name: 'docs' }).click();
+    await fileRow(page, 'docs/renamed.txt').waitFor();
+
+    await fileRow(page, 'docs/renamed.txt').getByRole('button', { name: 'Rename / move renamed.txt' }).click();
+    await page.getByRole('textbox', { name: 'Rename / move' }).fill('archive/');
+    await page.getByRole('button', { name: 'Save' }).click();
+    await page.getByText('Moved to archive/renamed.txt').waitFor();
+  });
+
+  it('refuses a move onto an existing file and overwrites nothing', async () => {
+    await page.getByRole('tree').getByRole('button', { name: 'Project files' }).click();
+    await fileRow(page, 'page.html').getByRole('button', { name: 'Rename / move page.html' }).click();
+    await page.getByRole('textbox', { name: 'Rename / move' }).fill('archive/renamed.txt');
+    await page.getByRole('button', { name: 'Save' }).click();
+    await page.getByRole('alert').getByText('A file already exists there').waitFor();
+    await page.getByRole('button', { name: 'Cancel' }).click();
+    await fileRow(page, 'page.html').waitFor();
+  });
+
+  it('searches names over the whole storage with full paths; clearing returns to the folder', async () => {
+    await page.getByRole('searchbox', { name: 'Search files' }).fill('RENAMED');
+    await page.getByText('Search results for "RENAMED"').waitFor();
+    const row = fileRow(page, 'archive/renamed.txt');
+    expect(await row.locator('.full-path').innerText()).toBe('archive/renamed.txt');
+    await page.getByRole('searchbox', { name: 'Search files' }).fill('');
+    await fileRow(page, 'page.html').waitFor();
+    await page.getByText('Search results for').waitFor({ state: 'detached' });
+  });
+
+  it('deletes only after confirmation', async () => {
+    await fileRow(page, 'page.html').getByRole('button', { name: 'Delete page.html' }).click();
+    const dialog = page.getByRole('dialog');
+    await dialog.getByText('Delete "page.html" permanently?').waitFor();
+    await dialog.getByRole('button', { name: 'Cancel' }).click();
+    await fileRow(page, 'page.html').waitFor();
+    await fileRow(page, 'page.html').getByRole('button', { name: 'Delete page.html' }).click();
+    await page.getByRole('dialog').getByRole('button', { name: 'Delete' }).click();
+    await page.getByText('Deleted page.html').waitFor();
+    expect(await fileRow(page, 'page.html').count()).toBe(0);
+    await page.getByText('Used 11 B of 1.0 GB').waitFor();
+  });
+
+  it('creates a nested new folder that exists only in this browser until a file is uploaded into it', async () => {
+    await page.getByRole('button', { name: 'New folder' }).click();
+    await page.getByRole('textbox', { name: 'Folder name' }).fill('reports/2026');
+    await page.getByRole('button', { name: 'Create' }).click();
+    await page.getByText('exists only in this browser').waitFor();
+    expect(await page.locator('.tree-row.selected').innerText()).toContain('2026');
+    await uploadViaUi(page, [{ name: 'q1.csv', body: 'a,b\n1,2\n' }]);
+    await fileRow(page, 'reports/2026/q1.csv').waitFor();
+
+    await page.getByRole('button', { name: 'New folder' }).click();
+    await page.getByRole('textbox', { name: 'Folder name' }).fill('scratch');
+    await page.getByRole('button', { name: 'Create' }).click();
+    await page.getByRole('tree').getByRole('button', { name: 'scratch' }).waitFor();
+    await page.reload();
+    await page.getByRole('tree').getByRole('button', { name: 'reports' }).click();
+    await page.getByRole('tree').getByRole('button', { name: '2026' }).waitFor();
+    expect(await page.getByRole('tree').getByRole('button', { name: 'scratch' }).count()).toBe(0);
+  });
+
+  it('lists versions of a re-uploaded file and restores an earlier one', async () => {
+    await page.getByRole('tree').getByRole('button', { name: '2026' }).click();
+    await uploadViaUi(page, [{ name: 'q1.csv', body: 'a,b\n1,2\n3,4\n' }]);
+    await page.getByText('Uploaded 1 file(s)').waitFor();
+    await fileRow(page, 'reports/2026/q1.csv').getByRole('button', { name: 'q1.csv', exact: true }).click();
+    const panel = page.getByRole('complementary', { name: 'Preview' });
+    await panel.locator('pre', { hasText: '3,4' }).waitFor();
+    await panel.locator('tr[data-version="1"]').getByRole('button', { name: 'Restore' }).click();
+    await panel.locator('tr[data-version="3"]').waitFor();
+    await panel.locator('pre.preview-text').filter({ hasNotText: '3,4' }).waitFor();
+  });
+
+  it('warns above the table when a folder holds more files than the UI shows', async () => {
+    await page.getByRole('tree').getByRole('button', { name: 'Project files' }).click();
+    await uploadViaUi(page, ['a', 'b', 'c', 'd', 'e'].map((n) => ({ name: `${n}.md`, body: `# ${n}` })));
+    await page.getByText('Only the first 4 of 5 files are shown here. Use search to find the others.').waitFor();
+    expect(await page.locator('table.files tbody tr[data-path]').count()).toBe(4);
+  });
+});
