@@ -31,7 +31,7 @@ export interface AppOptions {
  */
 export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   const { platform } = opts;
-  const app = Fastify({ logger: opts.logger ?? false, bodyLimit: 16 * 1024 * 1024, maxParamLength: 2048, trustProxy: true });
+  const app = Fastify({ logger: opts.logger ?? false, bodyLimit: 16 * 1024 * 1024, routerOptions: { maxParamLength: 2048 }, trustProxy: true });
   app.setErrorHandler((err, req, reply) => sendProblem(reply, req, err));
   app.setNotFoundHandler((req, reply) => {
     if (req.url.startsWith('/api/')) return sendProblem(reply, req, new StoaError('not_found', `no route ${req.method} ${req.url.split('?')[0]}`));

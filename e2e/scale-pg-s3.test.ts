@@ -1,0 +1,117 @@
+/**
+ * "When one machine is not enough": two stateless Stoa servers over one shared database (PostgreSQL when
+ * STOA_TEST_PG=1, else one SQLite file) and one S3-compatible bucket (a real s3rver). Whatever one server
+ * writes, the other serves; the quota holds across both.
+ */
+import { CreateBucketCommand, S3Client } from '@aws-sdk/client-s3';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { randomBytes, createHash } from 'node:crypto';
+import S3rver from 's3rver';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestDb, testDbKinds } from '@stoa/db';
+import { bootstrap, loadConfig, openPlatform, type Platform } from '@stoa/core';
+import { buildApp } from '@stoa/server';
+import type { FastifyInstance } from 'fastify';
+
+const kind = testDbKinds().at(-1)!;
+const TOKEN = 'stoa_test_admin_token_for_scale';
+let s3: S3rver;
+let dir: string;
+let dropDb: () => Promise<void>;
+const servers: Array<{ app: FastifyInstance; platform: Platform; url: string }> = [];
+
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'stoa-scale-'));
+  s3 = new S3rver({ address: '127.0.0.1', port: 0, silent: true, directory: join(dir, 's3') });
+  const { port } = await s3.run();
+  const endpoint = `http://127.0.0.1:${port}`;
+  const admin = new S3Client({ endpoint, region: 'us-east-1', forcePathStyle: true, credentials: { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' } });
+  await admin.send(new CreateBucketCommand({ Bucket: 'stoa' }));
+  admin.destroy();
+  const test = await createTestDb(kind);
+  await test.db.close();
+  dropDb = test.cleanup;
+  const env = {
+    ...(kind === 'postgres' ? { STOA_DATABASE_URL: test.url } : {}),
+    STOA_STORAGE_URL: 's3://stoa/prod', STOA_S3_ENDPOINT: endpoint, STOA_S3_REGION: 'us-east-1',
+    AWS_ACCESS_KEY_ID: 'S3RVER', AWS_SECRET_ACCESS_KEY: 'S3RVER', STOA_ADMIN_TOKEN: TOKEN,
+    STOA_QUOTA_BYTES: '100000', STOA_DIRECT_UPLOAD_BYTES: '20000',
+  };
+  for (let i = 0; i < 2; i++) {
+    // Both servers get the same data folder name only for SQLite's sake; their blobs are in S3.
+    const config = loadConfig({ dataDir: kind === 'sqlite' ? join(test.file!, '..') : join(dir, `node${i}`), env });
+    const platform = await openPlatform(config);
+    await bootstrap(platform);
+    const app = await buildApp({ platform, webRoot: null });
+    const url = await app.listen({ port: 0, host: '127.0.0.1' });
+    servers.push({ app, platform, url });
+  }
+});
+
+afterAll(async () => {
+  for (const s of servers) {
+    await s.app.close();
+    await s.platform.close();
+  }
+  await dropDb?.();
+  await s3?.close();
+  await rm(dir, { recursive: true, force: true });
+});
+
+const auth = { authorization: `Bearer ${TOKEN}` };
+const content = (i: number, p: string) => `${servers[i]!.url}/api/v1/projects/default/files/content?path=${encodeURIComponent(p)}`;
+
+describe(`two servers, one ${kind} database, one S3 bucket`, () => {
+  it('serves from one server what the other stored, and sees deletes at once', async () => {
+    const body = randomBytes(5000);
+    const put = await fetch(content(0, 'shared/данные.bin'), { method: 'PUT', headers: auth, body });
+    expect(put.status).toBe(201);
+    const got = await fetch(content(1, 'shared/данные.bin'), { headers: auth });
+    expect(got.status).toBe(200);
+    expect(Buffer.from(await got.arrayBuffer()).equals(body)).toBe(true);
+    const del = await fetch(`${servers[1]!.url}/api/v1/projects/default/files?path=${encodeURIComponent('shared/данные.bin')}`, { method: 'DELETE', headers: auth });
+    expect(del.status).toBe(200);
+    const gone = await fetch(content(0, 'shared/данные.bin'), { headers: auth });
+    expect(gone.status).toBe(404);
+    expect((await gone.json()).code).toBe('not_found');
+  });
+
+  it('takes a large upload straight to object storage through a presigned URL, finished on the other server', async () => {
+    const body = randomBytes(30000);
+    const sha256 = createHash('sha256').update(body).digest('hex');
+    const start = await fetch(`${servers[0]!.url}/api/v1/projects/default/uploads`, { method: 'POST', headers: { ...auth, 'content-type': 'application/json' }, body: JSON.stringify({ project: 'default', path: 'big/raw.bin', size: body.length, sha256 }) });
+    expect(start.status).toBe(201);
+    const ticket = await start.json();
+    expect(ticket.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\//);
+    const usage = await (await fetch(`${servers[1]!.url}/api/v1/projects/default/usage`, { headers: auth })).json();
+    expect(usage.reserved).toBe(body.length);
+    const sent = await fetch(ticket.url, { method: 'PUT', headers: ticket.headers, body });
+    expect(sent.ok).toBe(true);
+    const fin = await fetch(`${servers[1]!.url}/api/v1/projects/default/uploads/${ticket.uploadId}/finish`, { method: 'POST', headers: { ...auth, 'content-type': 'application/json' }, body: '{}' });
+    expect(fin.status).toBe(200);
+    expect((await fin.json()).sha256).toBe(sha256);
+    const after = await (await fetch(`${servers[0]!.url}/api/v1/projects/default/usage`, { headers: auth })).json();
+    expect(after.reserved).toBe(0);
+    expect(after.used).toBeGreaterThanOrEqual(body.length);
+    const got = await fetch(content(0, 'big/raw.bin'), { headers: { ...auth, range: 'bytes=100-199' } });
+    expect(got.status).toBe(206);
+    expect(Buffer.from(await got.arrayBuffer()).equals(body.subarray(100, 200))).toBe(true);
+  });
+
+  it('holds the quota across servers: parallel uploads that together exceed it cannot all succeed', async () => {
+    const used = (await (await fetch(`${servers[0]!.url}/api/v1/projects/default/usage`, { headers: auth })).json()).used as number;
+    const size = 19000;
+    const fit = Math.floor((100000 - used) / size);
+    const tries = fit + 2;
+    const results = await Promise.all(
+      Array.from({ length: tries }, (_, n) => fetch(content(n % 2, `race/${n}.bin`), { method: 'PUT', headers: auth, body: randomBytes(size) }).then((r) => r.status)),
+    );
+    expect(results.filter((s) => s === 201).length).toBe(fit);
+    expect(results.filter((s) => s === 413).length).toBe(tries - fit);
+    const final = await (await fetch(`${servers[1]!.url}/api/v1/projects/default/usage`, { headers: auth })).json();
+    expect(final.used).toBe(used + fit * size);
+    expect(final.used).toBeLessThanOrEqual(100000);
+  });
+});
