@@ -1,0 +1,93 @@
+import { z } from 'zod';
+import { defineRoute, projectParam } from '../route.js';
+
+const access = z.object({ enabled: z.boolean(), write: z.enum(['own', 'project']), read: z.enum(['project', 'own']) });
+export const AgentSchema = z.object({
+  id: z.string().describe('Agent ID: "agt_" + 8 letters/digits'),
+  name: z.string(), ownerId: z.string().nullable(), instructions: z.string(),
+  files: z.enum(['on', 'off']).describe('File access (SPEC A1, default off)'),
+  write: z.enum(['own', 'project']).describe('Where the agent writes (default own folder)'),
+  read: z.enum(['project', 'own']).describe('What the agent reads (default whole project)'),
+  folder: z.string().describe('The agent\'s own folder, "agents/<ID>/"'),
+  published: z.object({ at: z.string(), access, instructions: z.string() }).nullable().describe('Frozen configuration of the publication (SPEC A7), null when never published'),
+  created: z.string(), updated: z.string(),
+});
+export const ConversationSchema = z.object({
+  id: z.string(), kind: z.enum(['channel', 'dm', 'dialog']), name: z.string().nullable(),
+  members: z.array(z.object({ kind: z.enum(['user', 'agent']), id: z.string(), name: z.string() })), created: z.string(),
+});
+export const TraceEntrySchema = z.object({
+  id: z.string().describe('Tool call ID'), at: z.string(), agentId: z.string().nullable(), agentName: z.string().nullable(),
+  tool: z.string(), args: z.string().describe('Arguments in short (long strings are cut)'),
+  result: z.string().describe('Answer in short, or the refusal'), refused: z.boolean(), durationMs: z.number(),
+  path: z.string().nullable().describe('File the call touched, from the storage root'), version: z.number().int().nullable(),
+});
+export const ToolResultSchema = z.object({
+  text: z.string().describe('What the model reads: the answer, or "Refused: <reason>"'),
+  refused: z.boolean(), callId: z.string(), path: z.string().nullable(), version: z.number().int().nullable(),
+});
+
+const settings = {
+  instructions: z.string().optional().describe('Instructions (system prompt) of the agent'),
+  files: z.enum(['on', 'off']).optional().describe('File access on/off'),
+  write: z.enum(['own', 'project']).optional().describe('Where the agent writes: own folder | whole project'),
+  read: z.enum(['project', 'own']).optional().describe('What the agent reads: whole project | own folder'),
+};
+const agentId = z.string().min(1).describe('Agent ID');
+
+export const agentRoutes = {
+  create: defineRoute({
+    id: 'agents.create', method: 'POST', path: '/projects/{project}/agents', summary: 'Create an agent', status: 201,
+    input: z.object({ project: projectParam, name: z.string().min(1).describe('Name of the agent'), ...settings }), output: AgentSchema,
+  }),
+  list: defineRoute({ id: 'agents.list', method: 'GET', path: '/projects/{project}/agents', summary: 'Agents of the project', input: z.object({ project: projectParam }), output: z.array(AgentSchema) }),
+  show: defineRoute({ id: 'agents.show', method: 'GET', path: '/projects/{project}/agents/{id}', summary: 'One agent', input: z.object({ project: projectParam, id: agentId }), output: AgentSchema }),
+  update: defineRoute({
+    id: 'agents.update', method: 'PATCH', path: '/projects/{project}/agents/{id}', summary: 'Change an agent (renaming keeps its folder)',
+    input: z.object({ project: projectParam, id: agentId, name: z.string().min(1).optional(), ...settings }), output: AgentSchema,
+  }),
+  copy: defineRoute({ id: 'agents.copy', method: 'POST', path: '/projects/{project}/agents/{id}/copy', summary: 'Copy an agent: new ID, new empty folder', status: 201, input: z.object({ project: projectParam, id: agentId }), output: AgentSchema }),
+  remove: defineRoute({ id: 'agents.delete', method: 'DELETE', path: '/projects/{project}/agents/{id}', summary: 'Delete an agent (its folder and files stay)', input: z.object({ project: projectParam, id: agentId }), output: z.object({ ok: z.literal(true) }) }),
+  publish: defineRoute({
+    id: 'agents.publish', method: 'POST', path: '/projects/{project}/agents/{id}/publish', summary: 'Publish: freeze the access settings and instructions (SPEC A7)',
+    description: 'Tokens created with `published: true` for this agent act with the frozen settings; other tokens act with the live ones.',
+    input: z.object({ project: projectParam, id: agentId }), output: AgentSchema,
+  }),
+};
+
+export const conversationRoutes = {
+  create: defineRoute({
+    id: 'conversations.create', method: 'POST', path: '/projects/{project}/conversations', summary: 'Create a channel, direct conversation or agent dialog', status: 201,
+    input: z.object({
+      project: projectParam, channel: z.string().optional().describe('Channel name; absent for a dialog or direct conversation'),
+      members: z.array(z.string()).optional().describe('User names/IDs and agent IDs; you are always a participant'),
+      kind: z.enum(['channel', 'dm', 'dialog']).optional(),
+    }),
+    output: ConversationSchema,
+  }),
+  list: defineRoute({ id: 'conversations.list', method: 'GET', path: '/projects/{project}/conversations', summary: 'Conversations you take part in (admins: all)', input: z.object({ project: projectParam }), output: z.array(ConversationSchema) }),
+  trace: defineRoute({
+    id: 'conversations.trace', method: 'GET', path: '/projects/{project}/conversations/{id}/trace', summary: 'Tool calls made in a conversation, oldest first',
+    input: z.object({ project: projectParam, id: z.string().min(1), limit: z.coerce.number().int().min(1).max(10000).optional(), after: z.string().optional().describe('Cursor: the last call ID seen') }),
+    output: z.object({ entries: z.array(TraceEntrySchema), nextCursor: z.string().nullable() }),
+  }),
+};
+
+export const toolRoutes = {
+  list: defineRoute({
+    id: 'tools.list', method: 'GET', path: '/projects/{project}/tools', summary: 'Schemas of the agent file tools (for function-calling frameworks)',
+    input: z.object({ project: projectParam, format: z.enum(['mcp', 'openai', 'anthropic']).optional().describe('Shape of the schemas (default mcp)') }),
+    output: z.array(z.unknown()),
+  }),
+  call: defineRoute({
+    id: 'tools.call', method: 'POST', path: '/projects/{project}/tools/{name}/call', summary: 'Run one tool call as the calling agent and get the text for the model',
+    description: 'With an agent token the call acts as that agent in the conversation of X-Stoa-Conversation (or `conversation`). A refusal is a normal 200 answer whose text starts with "Refused:". With a user token (editor or admin) the call is a runtime write that is not an agent of the project: files get "Created by: agent" with the process, node and conversation IDs given.',
+    input: z.object({
+      project: projectParam, name: z.string().describe('Tool name, e.g. ws_write_file'),
+      arguments: z.record(z.string(), z.unknown()).default({}).describe('Tool arguments as the model produced them'),
+      conversation: z.string().optional().describe('Conversation the call belongs to (else X-Stoa-Conversation)'),
+      process: z.string().optional().describe('Runtime process ID (attribution)'), node: z.string().optional().describe('Runtime node ID (attribution)'),
+    }),
+    output: ToolResultSchema,
+  }),
+};

@@ -1,0 +1,3 @@
+export * from './schemas.js';
+export * from './descriptions.js';
+export * from './export.js';

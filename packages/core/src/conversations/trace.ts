@@ -1,0 +1,88 @@
+import { StoaError } from '@stoa/contract';
+import type { Kysely } from 'kysely';
+import type { Ctx } from '../platform.js';
+import { assertCan } from '../policies/can.js';
+import { findConversation, isParticipant } from './conversations.js';
+
+interface ToolCallRow {
+  seq?: number; id: string; project_id: string; conversation_id: string | null; agent_id: string | null; agent_name: string | null;
+  tool: string; args: string; result: string; refused: number; duration_ms: number; path: string | null; version: number | null; at: string;
+}
+type TraceDb = Kysely<{ tool_calls: ToolCallRow }>;
+
+export interface TraceEntry {
+  id: string;
+  at: string;
+  agentId: string | null;
+  agentName: string | null;
+  tool: string;
+  args: string;
+  result: string;
+  refused: boolean;
+  durationMs: number;
+  path: string | null;
+  version: number | null;
+}
+
+/** Arguments in short for the trace: long strings are cut and say how long they were. */
+export function shortArgs(args: unknown, max = 120): string {
+  const cut = (v: unknown): unknown => {
+    if (typeof v === 'string') return v.length > max ? `${v.slice(0, max)}…(${v.length} chars)` : v;
+    if (Array.isArray(v)) return v.slice(0, 20).map(cut);
+    if (v && typeof v === 'object') return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, cut(x)]));
+    return v;
+  };
+  return JSON.stringify(cut(args) ?? {});
+}
+
+/** The answer in short for the trace. */
+export function shortResult(text: string, max = 300): string {
+  return text.length > max ? `${text.slice(0, max)}…(${text.length} chars)` : text;
+}
+
+/**
+ * Records one tool call in its conversation's trace (SPEC F15: agent actions are visible here, not in the audit
+ * log). Calls made outside a conversation are kept with no conversation.
+ *
+ * @example
+ * await recordToolCall(ctx, { id: 'call_…', tool: 'ws_write_file', args: '{"path":"a.md"}', result: 'Wrote …', refused: false, durationMs: 3.2 });
+ */
+export async function recordToolCall(ctx: Ctx, e: Omit<TraceEntry, 'at' | 'agentId' | 'agentName'> & { conversationId: string | null }): Promise<void> {
+  const db = ctx.platform.db.kysely as unknown as TraceDb;
+  const a = ctx.actor;
+  await db.insertInto('tool_calls').values({
+    id: e.id, project_id: ctx.project.id, conversation_id: e.conversationId || null,
+    agent_id: a.kind === 'agent' ? a.agentId : null, agent_name: a.kind === 'agent' ? a.name : `runtime via ${a.name}`,
+    tool: e.tool, args: e.args, result: e.result, refused: e.refused ? 1 : 0, duration_ms: e.durationMs, path: e.path, version: e.version,
+    at: ctx.platform.clock().toISOString(),
+  }).execute();
+}
+
+/**
+ * The tool calls of a conversation, oldest first, for its participants and the project's admins.
+ *
+ * @example
+ * const { entries } = await listTrace(ctx, 'conv_…');
+ */
+export async function listTrace(ctx: Ctx, ref: string, input: { limit?: number; after?: string } = {}): Promise<{ entries: TraceEntry[]; nextCursor: string | null }> {
+  assertCan(ctx.actor, 'project.read', { kind: 'project' });
+  const conv = await findConversation(ctx, ref);
+  const admin = ctx.actor.kind === 'user' && (ctx.actor.superuser || ctx.actor.role === 'admin');
+  if (!admin && !(await isParticipant(ctx, conv.id))) throw new StoaError('forbidden', 'only participants of a conversation and admins may read its trace');
+  const db = ctx.platform.db.kysely as unknown as TraceDb;
+  const limit = Math.min(Math.max(input.limit ?? 1000, 1), 10000);
+  let q = db.selectFrom('tool_calls').selectAll().where('project_id', '=', ctx.project.id).where('conversation_id', '=', conv.id);
+  if (input.after) {
+    const after = await db.selectFrom('tool_calls').select('seq').where('id', '=', input.after).executeTakeFirst();
+    if (after) q = q.where('seq', '>', after.seq!);
+  }
+  const rows = await q.orderBy('seq').limit(limit + 1).execute();
+  const page = rows.slice(0, limit);
+  return {
+    entries: page.map((r) => ({
+      id: r.id, at: r.at, agentId: r.agent_id, agentName: r.agent_name, tool: r.tool, args: r.args, result: r.result,
+      refused: Number(r.refused) === 1, durationMs: Number(r.duration_ms), path: r.path, version: r.version === null ? null : Number(r.version),
+    })),
+    nextCursor: rows.length > limit ? page[page.length - 1]!.id : null,
+  };
+}

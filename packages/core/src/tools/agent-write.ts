@@ -1,0 +1,122 @@
+import { StoaError } from '@stoa/contract';
+import type { PutResult } from '@stoa/blob';
+import type { Attribution } from '../actors.js';
+import { inTx, type Ctx, type Q } from '../platform.js';
+import { assertCan } from '../policies/can.js';
+import { commitVersion, lockFileRow } from '../files/commit-version.js';
+import { isTextMime, mimeForPath } from '../files/mime.js';
+import { INDEX_TEXT_BYTES } from '../files/put-file.js';
+import { withWriteRetry } from '../files/write-retry.js';
+import type { FileInfo, FileRow } from '../files/file-info.js';
+import { removeFromDirs } from '../files/dirs.js';
+import { runFileChangeHooks } from '../hooks.js';
+import { sql } from 'kysely';
+import { countWrite, type WindowKey } from './write-window.js';
+
+/** The current content of the file being changed, read inside the write's transaction. */
+export interface CurrentFile {
+  row: FileRow;
+  text: string;
+}
+
+export interface AgentWriteInput {
+  /** Path from the storage root (already resolved into the caller's write scope). */
+  path: string;
+  /** 'create' fails if the file exists; 'replace' creates or replaces. */
+  mode: 'create' | 'replace';
+  /**
+   * The new content: a string, or a function of the current content (append, str_replace). A function runs
+   * inside the transaction after the file's row is locked, so concurrent edits of one file apply one after
+   * another to the newest content and none is lost (DESIGN "Consistency", B2).
+   */
+  content: string | ((current: CurrentFile | null) => string);
+  expectedVersion?: number;
+  permissions?: string;
+  attribution: Attribution;
+  window: WindowKey;
+  /** Called in the transaction after the commit (e.g. to store the create_file description). */
+  after?: (trx: Q, file: FileInfo) => Promise<void>;
+}
+
+export interface AgentWriteResult {
+  file: FileInfo;
+  created: boolean;
+  previousVersion: number | null;
+  changes: { used: number; max: number };
+}
+
+/** Stores bytes as a blob and marks its row in use, in the transaction (so the sweeper cannot take it meanwhile). */
+async function storeInTx(trx: Q, ctx: Ctx, text: string): Promise<PutResult> {
+  const buf = Buffer.from(text, 'utf8');
+  const blob = await ctx.platform.blobs.put(buf);
+  const now = ctx.platform.clock().toISOString();
+  await trx.insertInto('blobs').values({ key: blob.key, size: blob.size, created_at: now }).onConflict((oc) => oc.column('key').doUpdateSet({ created_at: now })).execute();
+  if (!(await ctx.platform.blobs.stat(blob.key))) return ctx.platform.blobs.put(buf);
+  return blob;
+}
+
+/**
+ * One change by a file tool, in one transaction: lock the file's row, compute the content from the newest
+ * version, count the change against the conversation's limit, store and commit. Anything refused rolls back,
+ * the count included. Agent writes are not audited (SPEC F15): they are in the conversation trace.
+ *
+ * @example
+ * await agentWrite(ctx, { path: 'agents/agt_a3B9kLm2/log.md', mode: 'replace', content: (cur) => (cur?.text ?? '') + 'line\n', attribution, window });
+ */
+export async function agentWrite(ctx: Ctx, input: AgentWriteInput): Promise<AgentWriteResult> {
+  assertCan(ctx.actor, 'file.write', { kind: 'file', path: input.path });
+  const mime = mimeForPath(input.path);
+  return withWriteRetry(() =>
+    inTx(ctx.platform, async (trx) => {
+      const row = await lockFileRow(trx, ctx, input.path);
+      if (row && input.mode === 'create') throw new StoaError('already_exists', `file "${input.path}" already exists (version ${row.version}); use str_replace or full_file_rewrite to change it`);
+      let text: string;
+      if (typeof input.content === 'string') {
+        text = input.content;
+      } else {
+        let current: CurrentFile | null = null;
+        if (row) {
+          if (!isTextMime(row.mime)) throw new StoaError('not_a_text_file', `"${input.path}" is a binary file (${row.mime}, ${row.size} bytes); it cannot be edited as text`);
+          current = { row, text: (await ctx.platform.blobs.read(row.blob_key)).toString('utf8') };
+        }
+        text = input.content(current);
+      }
+      const changes = await countWrite(trx, ctx, input.window);
+      const blob = await storeInTx(trx, ctx, text);
+      const r = await commitVersion(trx, ctx, {
+        path: input.path, blob, mime, attribution: input.attribution, mode: input.mode, expectedVersion: input.expectedVersion,
+        permissions: input.permissions, auditAction: null, text: isTextMime(mime) && blob.size <= INDEX_TEXT_BYTES ? text : undefined,
+      });
+      if (input.after) await input.after(trx, r.file);
+      return { ...r, changes: { used: changes.used, max: changes.max } };
+    }),
+  );
+}
+
+/**
+ * Deletes one file for a tool call, counting the change in the same transaction (SPEC A4: deletes count too).
+ *
+ * @example
+ * await agentDelete(ctx, { path: 'agents/agt_a3B9kLm2/old.md', window });
+ */
+export async function agentDelete(ctx: Ctx, input: { path: string; expectedVersion?: number; window: WindowKey }): Promise<{ file: FileRow; changes: { used: number; max: number } }> {
+  assertCan(ctx.actor, 'file.delete', { kind: 'file', path: input.path });
+  return inTx(ctx.platform, async (trx) => {
+    const row = await lockFileRow(trx, ctx, input.path);
+    if (!row) {
+      const isFolder = await trx.selectFrom('dirs').select('path').where('project_id', '=', ctx.project.id).where('path', '=', input.path).executeTakeFirst();
+      if (isFolder) throw new StoaError('bad_request', `"${input.path}" is a folder; a folder cannot be deleted as a whole, delete its files one by one`);
+      throw new StoaError('not_found', `file "${input.path}" does not exist`);
+    }
+    if (input.expectedVersion !== undefined && input.expectedVersion !== row.version) {
+      throw new StoaError('version_conflict', `"${input.path}" is at version ${row.version}, not ${input.expectedVersion}; read it again and retry`, { currentVersion: row.version });
+    }
+    const changes = await countWrite(trx, ctx, input.window);
+    await trx.deleteFrom('file_versions').where('file_id', '=', row.id).execute();
+    await trx.deleteFrom('files').where('id', '=', row.id).execute();
+    await trx.updateTable('projects').set({ used_bytes: sql`used_bytes - ${Number(row.size)}` }).where('id', '=', ctx.project.id).execute();
+    await removeFromDirs(trx, ctx.project.id, input.path);
+    await runFileChangeHooks(trx, ctx, { kind: 'deleted', projectId: ctx.project.id, fileId: row.id, path: input.path, mime: row.mime, size: Number(row.size), version: row.version, at: ctx.platform.clock().toISOString() });
+    return { file: row, changes: { used: changes.used, max: changes.max } };
+  });
+}

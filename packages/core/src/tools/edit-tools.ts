@@ -1,0 +1,110 @@
+import { StoaError, type ToolArgs } from '@stoa/contract';
+import type { Kysely } from 'kysely';
+import { listFilesRecursive } from '../files/list-files.js';
+import { agentWrite } from './agent-write.js';
+import { binaryAnswer, cutForModel, readForAgent } from './read-text.js';
+import { underFolder } from './resolve-path.js';
+import { lineAt, nearMiss, occurrences } from './near-miss.js';
+import { budget, checkWriteSize, type ToolAnswer, type ToolEnv } from './tool-env.js';
+import { listFolderOf, wsDeleteFile } from './ws-tools.js';
+
+type NotesDb = Kysely<{ file_notes: { file_id: string; description: string } }>;
+
+/**
+ * `list_files` (SPEC X1): the files the caller may read as JSON with `filePath`, `url` and metadata.
+ *
+ * @example
+ * JSON.parse((await listFilesJson(env, {})).text).files[0].filePath // 'agents/agt_a3B9kLm2/notes.md'
+ */
+export async function listFilesJson(env: ToolEnv, args: ToolArgs<'list_files'>): Promise<ToolAnswer> {
+  const folder = listFolderOf(env, args.prefix);
+  const { files, nextCursor } = await listFilesRecursive(env.ctx, { prefix: folder, limit: env.limits.agentListMax });
+  const notes = new Map<string, string>();
+  if (files.length > 0) {
+    const db = env.ctx.platform.db.kysely as unknown as NotesDb;
+    for (let i = 0; i < files.length; i += 500) {
+      const ids = files.slice(i, i + 500).map((f) => f.id);
+      for (const n of await db.selectFrom('file_notes').selectAll().where('file_id', 'in', ids).execute()) notes.set(n.file_id, n.description);
+    }
+  }
+  const base = (env.ctx.platform.config.publicUrl ?? '').replace(/\/+$/, '');
+  const out = files.map((f) => ({
+    filePath: f.path,
+    url: `${base}/api/v1/projects/${env.ctx.project.id}/files/content?path=${encodeURIComponent(f.path)}`,
+    size: f.size, type: f.type, modified: f.modified, version: f.version, permissions: f.permissions, createdBy: f.createdBy,
+    ...(notes.has(f.id) ? { description: notes.get(f.id) } : {}),
+  }));
+  return { text: JSON.stringify({ files: out, truncated: nextCursor !== null }) };
+}
+
+/** `read_file` (SPEC X6, B5): optional line range with a header "lines a–b of N". */
+export async function readFileLines(env: ToolEnv, args: ToolArgs<'read_file'>): Promise<ToolAnswer> {
+  const r = await readForAgent(env.ctx, args.file_path, env.scopes);
+  if ('binary' in r) return { text: binaryAnswer(r.row), path: r.row.path, version: r.row.version };
+  const lines = r.text.split('\n');
+  if (lines.length > 0 && lines[lines.length - 1] === '') lines.pop();
+  const n = lines.length;
+  const from = args.offset ?? 1;
+  if (n > 0 && from > n) throw new StoaError('bad_request', `offset ${from} is past the end of "${r.row.path}", which has ${n} line${n === 1 ? '' : 's'}`);
+  const to = n === 0 ? 0 : Math.min(n, args.limit !== undefined ? from + args.limit - 1 : n);
+  const body = n === 0 ? '' : lines.slice(from - 1, to).join('\n');
+  const header = `[${r.row.path} · version ${r.row.version} · lines ${n === 0 ? 0 : from}–${to} of ${n}]`;
+  const hint = `read further with offset ${to + 1}`;
+  return { text: `${header}\n${cutForModel(body, env.limits.agentReadChars, hint)}`, path: r.row.path, version: r.row.version };
+}
+
+/** `create_file` (SPEC X2): a new file; refused if it exists. */
+export async function createFile(env: ToolEnv, args: ToolArgs<'create_file'>): Promise<ToolAnswer> {
+  checkWriteSize(env, args.file_contents);
+  const path = underFolder(args.file_path, env.scopes.write, env.scopes);
+  const r = await agentWrite(env.ctx, {
+    path, mode: 'create', content: args.file_contents, permissions: args.permissions ?? '644', expectedVersion: args.expected_version,
+    attribution: env.attribution, window: env.window,
+    after: args.file_description ? async (trx, file) => {
+      await (trx as unknown as NotesDb).insertInto('file_notes').values({ file_id: file.id, description: args.file_description! }).execute();
+    } : undefined,
+  });
+  return { text: `Created ${path} (${r.file.size} bytes, type ${r.file.type}, permissions ${r.file.permissions}); version ${r.file.version}; ${budget(r.changes)}.`, path, version: r.file.version };
+}
+
+/** `str_replace` (SPEC X3, B5): exactly one match, applied to the newest content inside the transaction. */
+export async function strReplace(env: ToolEnv, args: ToolArgs<'str_replace'>): Promise<ToolAnswer> {
+  checkWriteSize(env, args.new_str, 'new_str');
+  const path = underFolder(args.file_path, env.scopes.write, env.scopes);
+  let line = 0;
+  const r = await agentWrite(env.ctx, {
+    path, mode: 'replace', expectedVersion: args.expected_version, attribution: env.attribution, window: env.window,
+    content: (cur) => {
+      if (!cur) throw new StoaError('not_found', `file "${path}" does not exist; create it with create_file`);
+      const at = occurrences(cur.text, args.old_str);
+      if (at.length > 1) {
+        const lines = at.slice(0, 10).map((o) => lineAt(cur.text, o)).join(', ');
+        throw new StoaError('bad_request', `old_str occurs ${at.length} times in "${path}" (at lines ${lines}${at.length > 10 ? ', …' : ''}); it must occur exactly once — include more surrounding text to make it unique`, { matches: at.length });
+      }
+      if (at.length === 0) {
+        const hint = cur.text.length === 0 ? 'the file is empty' : nearMiss(cur.text, args.old_str);
+        throw new StoaError('not_found', `old_str was not found in "${path}" (version ${cur.row.version}); ${hint ? `nearest near-miss: ${hint}` : 'nothing similar either — read the file again'}`, { matches: 0 });
+      }
+      line = lineAt(cur.text, at[0]!);
+      return cur.text.slice(0, at[0]!) + args.new_str + cur.text.slice(at[0]! + args.old_str.length);
+    },
+  });
+  return { text: `Replaced 1 occurrence at line ${line} of ${path}; version ${r.file.version}; ${budget(r.changes)}.`, path, version: r.file.version };
+}
+
+/** `full_file_rewrite` (SPEC X4): the whole content replaced (created if missing). */
+export async function fullFileRewrite(env: ToolEnv, args: ToolArgs<'full_file_rewrite'>): Promise<ToolAnswer> {
+  checkWriteSize(env, args.file_contents);
+  const path = underFolder(args.file_path, env.scopes.write, env.scopes);
+  const r = await agentWrite(env.ctx, {
+    path, mode: 'replace', content: args.file_contents, permissions: args.permissions, expectedVersion: args.expected_version,
+    attribution: env.attribution, window: env.window,
+  });
+  return { text: `${r.created ? 'Created' : 'Rewrote'} ${path} (${r.file.size} bytes, permissions ${r.file.permissions}); version ${r.file.version}; ${budget(r.changes)}.`, path, version: r.file.version };
+}
+
+/** `delete_file` (SPEC X5): same rules as ws_delete_file. */
+export async function deleteFileTool(env: ToolEnv, args: ToolArgs<'delete_file'>): Promise<ToolAnswer> {
+  return wsDeleteFile(env, { path: args.file_path, expected_version: args.expected_version });
+}
+

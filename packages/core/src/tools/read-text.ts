@@ -1,0 +1,61 @@
+import { StoaError } from '@stoa/contract';
+import type { Ctx } from '../platform.js';
+import { can } from '../policies/can.js';
+import { findFileRow } from '../files/read-file.js';
+import { isTextMime } from '../files/mime.js';
+import type { FileRow } from '../files/file-info.js';
+import { describeScope, readCandidates } from './resolve-path.js';
+import type { ToolScopes } from './caller.js';
+
+export type ReadOutcome = { row: FileRow; text: string } | { row: FileRow; binary: true };
+
+/**
+ * Finds a file for a read tool: own folder first, then the read scope (SPEC A4), and reads it if it is text
+ * and within STOA_AGENT_READ_BYTES. Binary files give only their row (type and size).
+ *
+ * @example
+ * const r = await readForAgent(ctx, 'reports/summary.md', scopes); // own file agents/<ID>/reports/summary.md
+ */
+export async function readForAgent(ctx: Ctx, raw: string, scopes: ToolScopes): Promise<ReadOutcome> {
+  const candidates = readCandidates(raw, scopes);
+  let row: FileRow | null = null;
+  for (const path of candidates) {
+    if (can(ctx.actor, 'file.read', { kind: 'file', path })) continue;
+    row = await findFileRow(ctx, path);
+    if (row) break;
+  }
+  if (!row) {
+    const where = candidates.length > 1 ? `in ${describeScope(scopes.own)} nor from the storage root` : `in ${describeScope(scopes.read)}`;
+    throw new StoaError('not_found', `file "${raw}" was not found ${where}${scopes.read === '' ? '' : ' (you may read only your own folder)'}; list files with ws_list_files`);
+  }
+  if (!isTextMime(row.mime)) return { row, binary: true };
+  const max = ctx.platform.config.limits.agentReadBytes;
+  if (Number(row.size) > max) throw new StoaError('too_large', `"${row.path}" is ${row.size} bytes, over the ${max}-byte limit for reading files; it cannot be read`, { limit: max });
+  return { row, text: (await ctx.platform.blobs.read(row.blob_key)).toString('utf8') };
+}
+
+/** The answer for a binary file: type and size only (SPEC A4). */
+export function binaryAnswer(row: FileRow): string {
+  return `"${row.path}" is a binary file: type ${row.mime}, ${row.size} bytes. Only text files can be read; its content is not shown.`;
+}
+
+/**
+ * Cuts text to `max` characters (Unicode code points) and ends it with a marker saying how much was cut.
+ *
+ * @example
+ * cutForModel('x'.repeat(60000), 50000) // 50,000 × 'x' + '\n\n[truncated: 10000 of 60000 characters cut …]'
+ */
+export function cutForModel(text: string, max: number, hint = 'use read_file with offset and limit to read the rest'): string {
+  if (text.length <= max) return text;
+  let units = 0;
+  let cps = 0;
+  for (const ch of text) {
+    if (cps === max) break;
+    units += ch.length;
+    cps++;
+  }
+  if (units >= text.length) return text;
+  let total = cps;
+  for (const _ of text.slice(units)) total++;
+  return `${text.slice(0, units)}\n\n[truncated: ${total - cps} of ${total} characters cut; ${hint}]`;
+}

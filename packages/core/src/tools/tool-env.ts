@@ -1,0 +1,40 @@
+import { StoaError, type Limits } from '@stoa/contract';
+import type { Attribution } from '../actors.js';
+import type { Ctx } from '../platform.js';
+import type { ToolScopes } from './caller.js';
+import type { WindowKey } from './write-window.js';
+
+/** What one tool call runs with; built by runTool. */
+export interface ToolEnv {
+  ctx: Ctx;
+  scopes: ToolScopes;
+  limits: Limits;
+  callId: string;
+  attribution: Attribution;
+  window: WindowKey;
+}
+
+/** A tool's answer: the text for the model, plus the file it touched (for the trace and the HTTP answer). */
+export interface ToolAnswer {
+  text: string;
+  path?: string;
+  version?: number;
+}
+
+/** "change 3 of 20 in this conversation" — so the model knows its budget. */
+export function budget(c: { used: number; max: number }): string {
+  return `change ${c.used} of ${c.max} in this conversation`;
+}
+
+/** Refuses content over STOA_AGENT_WRITE_BYTES before anything is stored or counted. */
+export function checkWriteSize(env: ToolEnv, text: string, what = 'content'): void {
+  const n = Buffer.byteLength(text, 'utf8');
+  const max = env.limits.agentWriteBytes;
+  if (n > max) throw new TooLarge(`${what} is ${n} bytes; at most ${max} bytes may be written per call — split it into smaller writes (e.g. append in parts)`, max);
+}
+
+class TooLarge extends StoaError {
+  constructor(message: string, limit: number) {
+    super('too_large', message, { limit });
+  }
+}
