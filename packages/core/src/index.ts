@@ -15,6 +15,8 @@ export * from './projects/tokens.js';
 export * from './audit/audit.js';
 export * from './agents/agents.js';
 export * from './conversations/conversations.js';
+export * from './conversations/trace.js';
+export * from './tools/index.js';
 export * from './files/mime.js';
 export * from './files/file-info.js';
 export * from './files/put-file.js';
