@@ -14,6 +14,8 @@ export interface ContextOptions {
   conversationId?: string | null;
   processId?: string;
   nodeId?: string;
+  /** Act with the agent's published (frozen) settings (SPEC A7); publication tokens set this. */
+  published?: boolean;
 }
 
 /**
@@ -25,7 +27,7 @@ export interface ContextOptions {
  */
 export async function contextFor(platform: Platform, principal: Principal, opts: ContextOptions = {}): Promise<Ctx> {
   if (principal.kind === 'agent') {
-    const actor = await loadAgentActor(platform, principal.agentId, opts);
+    const actor = await loadAgentActor(platform, principal.agentId, { ...opts, published: principal.published ?? opts.published });
     const row = await platform.db.kysely.selectFrom('projects').selectAll().where('id', '=', principal.projectId).executeTakeFirstOrThrow();
     const project = toProjectRow(row);
     if (opts.project && opts.project !== project.id && opts.project !== project.name) {

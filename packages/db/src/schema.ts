@@ -17,6 +17,8 @@ export interface AgentsTable {
 export interface TokensTable {
   id: string; token_hash: string; user_id: string | null; agent_id: string | null; name: string | null;
   created_at: string; last_used_at: string | null; revoked_at: string | null;
+  /** Agent tokens created for the agent's publication act with its frozen settings (SPEC A7). */
+  published: Generated<number>;
 }
 export interface ConversationsTable { id: string; project_id: string; kind: string; name: string | null; created_at: string }
 export interface ConversationMembersTable { conversation_id: string; member_kind: string; member_id: string }
