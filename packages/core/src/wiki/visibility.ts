@@ -1,0 +1,88 @@
+import { StoaError } from '@stoa/contract';
+import type { Actor } from '../actors.js';
+import { findConversation } from '../conversations/conversations.js';
+import type { Ctx, Q } from '../platform.js';
+import { assertCan } from '../policies/can.js';
+import type { PageRow } from './schema.js';
+
+/** Search-index visibility of a workspace page (every member and every agent of the project). */
+export const WORKSPACE_VISIBILITY = 'project';
+
+/** Search-index visibility of a page that belongs to one channel. */
+export function channelVisibility(channelId: string): string {
+  return `channel:${channelId}`;
+}
+
+/** Visibility value of a page row. */
+export function pageVisibility(row: Pick<PageRow, 'channel_id'>): string {
+  return row.channel_id ? channelVisibility(row.channel_id) : WORKSPACE_VISIBILITY;
+}
+
+/**
+ * Whether the actor sees every channel of the project: project admins and the installation's superuser. SPEC
+ * W5 shows a channel page "only to those who can see the channel"; admins see every conversation of their
+ * project (conversations.listConversations) and every MEMORY.md (policies/memory.ts), so they see its pages
+ * too. Editors, viewers and agents see the pages of the conversations they take part in.
+ */
+function seesAllChannels(actor: Actor): boolean {
+  return actor.kind === 'user' && (actor.superuser === true || actor.role === 'admin');
+}
+
+function actorId(actor: Actor): string {
+  return actor.kind === 'user' ? actor.userId : actor.agentId;
+}
+
+/**
+ * IDs of the conversations whose wiki pages the actor may see: those it participates in (all of the project
+ * for admins).
+ *
+ * @example
+ * await visibleChannelIds(ctx) // ['conv_ab12…']
+ */
+export async function visibleChannelIds(ctx: Ctx, q: Q = ctx.platform.db.kysely): Promise<string[]> {
+  if (seesAllChannels(ctx.actor)) {
+    const rows = await q.selectFrom('conversations').select('id').where('project_id', '=', ctx.project.id).execute();
+    return rows.map((r) => r.id);
+  }
+  const rows = await q.selectFrom('conversation_members').innerJoin('conversations', 'conversations.id', 'conversation_members.conversation_id')
+    .select('conversations.id').where('conversations.project_id', '=', ctx.project.id)
+    .where('conversation_members.member_id', '=', actorId(ctx.actor)).execute();
+  return rows.map((r) => r.id);
+}
+
+/**
+ * What the actor may read of the wiki, resolved once per operation: a predicate for page rows and the list of
+ * search-index visibility values.
+ *
+ * @example
+ * const v = await wikiViewer(ctx);
+ * v.sees(row) // false for a page of a channel the caller is not in
+ */
+export async function wikiViewer(ctx: Ctx, q: Q = ctx.platform.db.kysely): Promise<{ sees: (row: Pick<PageRow, 'channel_id'>) => boolean; visibility: string[]; channels: Set<string> }> {
+  assertCan(ctx.actor, 'wiki.read', { kind: 'project' });
+  const channels = new Set(await visibleChannelIds(ctx, q));
+  return {
+    channels,
+    sees: (row) => row.channel_id === null || channels.has(row.channel_id),
+    visibility: [WORKSPACE_VISIBILITY, ...[...channels].map(channelVisibility)],
+  };
+}
+
+/**
+ * Resolves the `--channel C` of a save: a conversation of the project (by ID or channel name) that the caller
+ * can see; otherwise not_found, so a non-participant cannot probe which channels exist.
+ *
+ * @example
+ * await resolveChannel(ctx, 'support') // 'conv_…'
+ */
+export async function resolveChannel(ctx: Ctx, ref: string): Promise<string> {
+  let id: string;
+  try {
+    id = (await findConversation(ctx, ref)).id;
+  } catch {
+    throw new StoaError('not_found', `channel "${ref}" does not exist or you are not in it`);
+  }
+  const mine = await visibleChannelIds(ctx);
+  if (!mine.includes(id)) throw new StoaError('not_found', `channel "${ref}" does not exist or you are not in it`);
+  return id;
+}
