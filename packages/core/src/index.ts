@@ -36,3 +36,5 @@ export * from './areas.js';
 export * from './testing.js';
 export * from './memory/index.js';
 export * from './policies/memory.js';
+export * from './wiki/index.js';
+export * from './unified-search/index.js';
