@@ -1,4 +1,5 @@
 import type { AnyHandler } from '../http/handler.js';
+import { memoryHandlers } from './memory/index.js';
 import list from './files/list.js';
 import folder from './files/folder.js';
 import tree from './files/tree.js';
@@ -27,6 +28,7 @@ import me from './projects/me.js';
  * Areas append their handlers here.
  */
 export const jsonHandlers: AnyHandler[] = [
+  ...memoryHandlers,
   me, listProjects, createProject, listMembers, addMember, removeMember, createToken, revokeToken, audit,
   list, folder, tree, find, stat, move, del, usage, versions, restore, startUpload, finishUpload, abortUpload,
 ];

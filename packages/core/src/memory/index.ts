@@ -12,3 +12,4 @@ export { memoryBundle, listMemoryFiles, MEMORY_DIR, type BundledMemoryFile } fro
 export { addedLines, splitLines } from './merge.js';
 export { turnContext } from './turn-context.js';
 export { prepareTurn, commitTurn, memoryPreamble, type PreparedTurn, type PreparedFile, type CommittedFile } from './turn.js';
+export { runMemoryTool, type MemoryToolResult } from './tools.js';

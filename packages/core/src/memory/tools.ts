@@ -1,0 +1,62 @@
+import { isMemoryToolName, isStoaError, memoryToolSchemas, StoaError, type MemoryToolName } from '@stoa/contract';
+import type { Ctx } from '../platform.js';
+import { appendMemory, getMemory, setMemory } from './memory.js';
+import { searchMemory } from './search.js';
+import type { MemoryDoc } from './types.js';
+
+/** What a memory tool answers the model: text, or `Refused: <reason>` (SPEC A5). */
+export interface MemoryToolResult {
+  text: string;
+  refused: boolean;
+  code?: string;
+  version: number | null;
+}
+
+function where(d: MemoryDoc): string {
+  return d.file === 'MEMORY.md' && d.conversation ? `${d.file} of conversation ${d.conversation}` : d.file === 'SOUL.md' && d.agent ? `${d.file} of ${d.agent}` : d.file;
+}
+
+const tools: { [N in MemoryToolName]: (ctx: Ctx, a: any) => Promise<{ text: string; version: number | null }> } = {
+  memory_get: async (ctx, a) => {
+    const d = await getMemory(ctx, { file: a.file, conversation: a.channel });
+    return { text: `${where(d)}, version ${d.version}${d.editable ? '' : ' (read-only for you)'}:\n${d.content}`, version: d.version };
+  },
+  memory_append: async (ctx, a) => {
+    const d = await appendMemory(ctx, { file: a.file, conversation: a.channel }, a.text);
+    return { text: `Appended to ${where(d)}; it is now version ${d.version}.`, version: d.version };
+  },
+  memory_set: async (ctx, a) => {
+    const d = await setMemory(ctx, { file: a.file, conversation: a.channel }, a.content, { base: a.base_version });
+    return { text: `Saved ${where(d)} as version ${d.version}.`, version: d.version };
+  },
+  memory_search: async (ctx, a) => {
+    const hits = await searchMemory(ctx, { query: a.query, limit: a.limit ?? 10 });
+    if (hits.length === 0) return { text: 'No memory file you may read matches.', version: null };
+    return { text: hits.map((h, i) => `${i + 1}. ${h.title} (version ${h.version}): ${h.snippet}`).join('\n'), version: null };
+  },
+};
+
+/**
+ * Runs one memory tool call as the context's actor (an agent, usually in a conversation) — the implementation
+ * behind the MCP memory tools. Refusals never throw: the model reads `Refused: <reason>` and can change course.
+ *
+ * @example
+ * await runMemoryTool(agentCtx, 'memory_append', { file: 'MEMORY.md', text: 'Renewal moved to 2 November' });
+ * // { text: 'Appended to MEMORY.md of conversation conv_…; it is now version 4.', refused: false, version: 4 }
+ */
+export async function runMemoryTool(ctx: Ctx, name: string, args: unknown): Promise<MemoryToolResult> {
+  try {
+    if (!isMemoryToolName(name)) throw new StoaError('not_found', `there is no memory tool "${name}"`);
+    const parsed = memoryToolSchemas[name].safeParse(args ?? {});
+    if (!parsed.success) throw new StoaError('bad_request', `invalid arguments — ${parsed.error.issues.slice(0, 5).map((i) => `${i.path.join('.') || 'input'}: ${i.message}`).join('; ')}`);
+    const r = await tools[name](ctx, parsed.data);
+    return { text: r.text, refused: false, version: r.version };
+  } catch (e) {
+    if (!isStoaError(e)) {
+      console.error(`memory tool ${name} failed:`, e);
+      return { text: 'Refused: an internal error occurred; please retry', refused: true, code: 'internal', version: null };
+    }
+    const current = e.code === 'memory_version_conflict' ? ` (memory_version_conflict; the current version is ${String(e.details?.currentVersion)})` : '';
+    return { text: `Refused: ${e.message}${current}`, refused: true, code: e.code, version: null };
+  }
+}
