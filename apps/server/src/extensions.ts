@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { Platform } from '@stoa/core';
+import { mountDav } from './dav/mount-dav.js';
 
 /**
  * Areas that serve more than JSON routes (MCP at /mcp, WebDAV at /dav, live updates) register a mount function
@@ -7,4 +8,4 @@ import type { Platform } from '@stoa/core';
  */
 export type ServerExtension = (app: FastifyInstance, platform: Platform) => Promise<void> | void;
 
-export const serverExtensions: ServerExtension[] = [];
+export const serverExtensions: ServerExtension[] = [mountDav];

@@ -38,3 +38,4 @@ export * from './memory/index.js';
 export * from './policies/memory.js';
 export * from './wiki/index.js';
 export * from './unified-search/index.js';
+export * from './files/copy-file.js';

@@ -1,13 +1,13 @@
 import { sql } from 'kysely';
 import { StoaError } from '@stoa/contract';
 import { normalizePath } from '../paths.js';
-import { inTx, type Ctx } from '../platform.js';
+import { inTx, type Ctx, type Q } from '../platform.js';
 import { assertCan } from '../policies/can.js';
 import { recordAudit } from '../audit/audit.js';
 import { runFileChangeHooks } from '../hooks.js';
 import { removeFromDirs } from './dirs.js';
 import { lockFileRow } from './commit-version.js';
-import { toFileInfo, type FileInfo } from './file-info.js';
+import { toFileInfo, type FileInfo, type FileRow } from './file-info.js';
 
 /**
  * Deletes one file with all its versions, permanently (SPEC F13); the space is freed at once. Its blobs are
@@ -29,12 +29,19 @@ export async function deleteFile(ctx: Ctx, input: { path: string; expectedVersio
     if (input.expectedVersion != null && input.expectedVersion !== row.version) {
       throw new StoaError('version_conflict', `"${path}" is at version ${row.version}, not ${input.expectedVersion}`, { currentVersion: row.version });
     }
-    await trx.deleteFrom('file_versions').where('file_id', '=', row.id).execute();
-    await trx.deleteFrom('files').where('id', '=', row.id).execute();
-    await trx.updateTable('projects').set({ used_bytes: sql`used_bytes - ${Number(row.size)}` }).where('id', '=', ctx.project.id).execute();
-    await removeFromDirs(trx, ctx.project.id, path);
-    await recordAudit(trx, ctx, { action: 'file.delete', path, size: Number(row.size) });
-    await runFileChangeHooks(trx, ctx, { kind: 'deleted', projectId: ctx.project.id, fileId: row.id, path, mime: row.mime, size: Number(row.size), version: row.version, at: ctx.platform.clock().toISOString() });
+    await removeFileRow(trx, ctx, row);
     return toFileInfo(row);
   });
+}
+
+/**
+ * Removes a file's row and versions in the caller's transaction: usage freed, folder index, audit, index hooks.
+ */
+export async function removeFileRow(trx: Q, ctx: Ctx, row: FileRow): Promise<void> {
+  await trx.deleteFrom('file_versions').where('file_id', '=', row.id).execute();
+  await trx.deleteFrom('files').where('id', '=', row.id).execute();
+  await trx.updateTable('projects').set({ used_bytes: sql`used_bytes - ${Number(row.size)}` }).where('id', '=', ctx.project.id).execute();
+  await removeFromDirs(trx, ctx.project.id, row.path);
+  await recordAudit(trx, ctx, { action: 'file.delete', path: row.path, size: Number(row.size) });
+  await runFileChangeHooks(trx, ctx, { kind: 'deleted', projectId: ctx.project.id, fileId: row.id, path: row.path, mime: row.mime, size: Number(row.size), version: row.version, at: ctx.platform.clock().toISOString() });
 }

@@ -1,0 +1,94 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestPlatform, createToken, putFile, statFile, listVersions, type TestPlatform } from '@stoa/core';
+import type { FastifyInstance } from 'fastify';
+import { buildApp } from '../app.js';
+
+let t: TestPlatform;
+let app: FastifyInstance;
+let base: string;
+let adminAuth: string;
+let viewerAuth: string;
+
+const basic = (token: string) => 'Basic ' + Buffer.from(`anyone:${token}`).toString('base64');
+
+beforeAll(async () => {
+  t = await createTestPlatform('sqlite');
+  app = await buildApp({ platform: t.platform, webRoot: null });
+  base = await app.listen({ port: 0, host: '127.0.0.1' });
+  const admin = await t.admin();
+  await t.userCtx('vera', 'viewer');
+  adminAuth = basic((await createToken(admin, { user: 'admin' })).token);
+  viewerAuth = basic((await createToken(admin, { user: 'vera' })).token);
+});
+
+afterAll(async () => {
+  await app.close();
+  await t.cleanup();
+});
+
+const dav = (method: string, path: string, init: { auth?: string; headers?: Record<string, string>; body?: string | Buffer } = {}) =>
+  fetch(`${base}/dav/${path}`, { method, headers: { authorization: init.auth ?? adminAuth, ...(init.headers ?? {}) }, body: init.body });
+
+describe('WebDAV at /dav', () => {
+  it('asks for credentials without a token, and takes the token as a Basic password', async () => {
+    const r = await fetch(`${base}/dav/`, { method: 'PROPFIND', headers: { depth: '1' } });
+    expect(r.status).toBe(401);
+    expect(r.headers.get('www-authenticate')).toMatch(/^Basic/);
+    expect((await dav('OPTIONS', '')).headers.get('dav')).toContain('1');
+  });
+
+  it('writes, lists and reads files with Cyrillic and CJK names through the same rules as the API', async () => {
+    const put = await dav('PUT', `${encodeURIComponent('отчёты')}/${encodeURIComponent('季度 报告.md')}`, { body: '# Итоги\n' });
+    expect(put.status).toBe(201);
+    const list = await dav('PROPFIND', '', { headers: { depth: '1' } });
+    expect(list.status).toBe(207);
+    const xml = await list.text();
+    expect(xml).toContain(`<d:href>/dav/${encodeURIComponent('отчёты')}/</d:href>`);
+    expect(xml).toContain('<d:collection/>');
+    const inner = await (await dav('PROPFIND', encodeURIComponent('отчёты'), { headers: { depth: '1' } })).text();
+    expect(inner).toContain('<d:getcontentlength>' + Buffer.byteLength('# Итоги\n') + '</d:getcontentlength>');
+    expect(inner).toContain('<d:getcontenttype>text/markdown</d:getcontenttype>');
+    const got = await dav('GET', `${encodeURIComponent('отчёты')}/${encodeURIComponent('季度 报告.md')}`);
+    expect(await got.text()).toBe('# Итоги\n');
+    const info = await statFile(await t.admin(), 'отчёты/季度 报告.md');
+    expect(info.createdBy).toBe('');
+  });
+
+  it('moves a file by metadata, and moving onto an existing file keeps that file\'s history', async () => {
+    const ctx = await t.admin();
+    await putFile(ctx, { path: 'notes/a.md', source: 'one' });
+    await putFile(ctx, { path: 'notes/b.md', source: 'two' });
+    const mv = await dav('MOVE', 'notes/a.md', { headers: { destination: `${base}/dav/notes/c.md` } });
+    expect(mv.status).toBe(201);
+    expect((await dav('GET', 'notes/c.md')).status).toBe(200);
+    expect((await dav('GET', 'notes/a.md')).status).toBe(404);
+    const refused = await dav('MOVE', 'notes/c.md', { headers: { destination: `${base}/dav/notes/b.md`, overwrite: 'F' } });
+    expect(refused.status).toBe(412);
+    const over = await dav('MOVE', 'notes/c.md', { headers: { destination: `${base}/dav/notes/b.md` } });
+    expect(over.status).toBe(204);
+    expect(await (await dav('GET', 'notes/b.md')).text()).toBe('one');
+    expect((await listVersions(ctx, 'notes/b.md')).map((v) => v.version)).toEqual([2, 1]);
+  });
+
+  it('copies without copying bytes and refuses folder moves and folder deletes', async () => {
+    const ctx = await t.admin();
+    await putFile(ctx, { path: 'src/x.txt', source: 'x' });
+    expect((await dav('COPY', 'src/x.txt', { headers: { destination: `${base}/dav/dst/x.txt` } })).status).toBe(201);
+    expect((await statFile(ctx, 'dst/x.txt')).sha256).toBe((await statFile(ctx, 'src/x.txt')).sha256);
+    expect((await dav('MOVE', 'src', { headers: { destination: `${base}/dav/moved` } })).status).toBe(403);
+    expect((await dav('DELETE', 'src')).status).toBe(403);
+    expect((await dav('DELETE', 'src/x.txt')).status).toBe(204);
+    expect((await dav('MKCOL', 'empty/new')).status).toBe(201);
+  });
+
+  it('lets a viewer read but not write, and refuses path tricks', async () => {
+    expect((await dav('GET', 'dst/x.txt', { auth: viewerAuth })).status).toBe(200);
+    const w = await dav('PUT', 'dst/y.txt', { auth: viewerAuth, body: 'no' });
+    expect(w.status).toBe(403);
+    expect(await w.text()).toMatch(/^forbidden: /);
+    const trick = await fetch(`${base}/dav/a/%2e%2e/%2e%2e/etc/passwd`, { headers: { authorization: adminAuth } });
+    expect([400, 404]).toContain(trick.status);
+    const body = await trick.text();
+    expect(body).not.toMatch(/\/tmp|\/work|stoa-test/);
+  });
+});
