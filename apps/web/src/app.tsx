@@ -83,7 +83,7 @@ export function App() {
             {session.projects.map((p) => <option key={p.id} value={p.id}>{p.name}</option>)}
           </select>
         )}
-        <span className="who" title={session.role}>{session.me.name} · {session.role}</span>
+        <span className="who">{session.me.name} · {t(`role.${session.role}` as MessageKey)}</span>
         <LanguagePicker />
         <button className="link" onClick={logout}>{t('nav.logout')}</button>
       </header>

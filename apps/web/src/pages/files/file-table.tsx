@@ -3,6 +3,7 @@ import type { FileInfo, Folder } from '../../api/files.js';
 import { useI18n } from '../../i18n/index.js';
 import { formatBytes, formatDate } from '../../format.js';
 import { CreatedBy } from './created-by.js';
+import { Icon } from '../../components/icons.js';
 
 export interface FileActions {
   canEdit: boolean;
@@ -43,7 +44,7 @@ export function FileTable(props: { folders: Folder[]; files: FileInfo[]; showPat
       <tbody>
         {props.folders.map((d) => (
           <tr key={`d:${d.path}`} className="folder-row">
-            <td colSpan={6}><button className="link" onClick={() => a.onFolder(d.path)}>📁 {d.name}</button></td>
+            <td colSpan={6}><button className="link" onClick={() => a.onFolder(d.path)}><Icon name="folder" /> {d.name}</button></td>
           </tr>
         ))}
         {props.files.map((f) => (
@@ -69,9 +70,9 @@ export function FileTable(props: { folders: Folder[]; files: FileInfo[]; showPat
             <td className="type">{f.type}</td>
             <td className="date">{formatDate(f.modified, lang)}</td>
             <td className="actions">
-              <button title={t('files.download')} aria-label={`${t('files.download')} ${f.name}`} onClick={() => a.onDownload(f)}>⬇</button>
-              <button title={t('files.rename')} aria-label={`${t('files.rename')} ${f.name}`} disabled={!a.canEdit} onClick={() => startEdit(f)}>✎</button>
-              <button title={t('files.delete')} aria-label={`${t('files.delete')} ${f.name}`} disabled={!a.canEdit} className="danger" onClick={() => a.onDelete(f)}>🗑</button>
+              <button title={t('files.download')} aria-label={`${t('files.download')} ${f.name}`} onClick={() => a.onDownload(f)}><Icon name="download" /></button>
+              <button title={t('files.rename')} aria-label={`${t('files.rename')} ${f.name}`} disabled={!a.canEdit} onClick={() => startEdit(f)}><Icon name="edit" /></button>
+              <button title={t('files.delete')} aria-label={`${t('files.delete')} ${f.name}`} disabled={!a.canEdit} className="danger" onClick={() => a.onDelete(f)}><Icon name="trash" /></button>
             </td>
           </tr>
         ))}

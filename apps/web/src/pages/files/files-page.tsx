@@ -9,6 +9,7 @@ import { FolderTree } from './folder-tree.js';
 import { FileTable } from './file-table.js';
 import { PreviewPanel } from './preview-panel.js';
 import { NewFolderForm } from './new-folder-form.js';
+import { Icon } from '../../components/icons.js';
 
 type Notice = { kind: 'error' | 'info'; text: string } | null;
 const parentOf = (p: string) => (p.includes('/') ? p.slice(0, p.lastIndexOf('/')) : '');
@@ -145,8 +146,8 @@ export function FilesPage() {
             <input type="search" className="file-search" placeholder={t('files.search')} aria-label={t('files.search')} value={query} onChange={(e) => setQuery(e.target.value)} />
             <span className="spacer" />
             <input ref={input} type="file" multiple hidden onChange={(e) => void upload(e.target.files)} data-testid="upload-input" />
-            <button disabled={!canEdit || uploading !== null} onClick={() => input.current?.click()}>⬆ {t('files.upload')}</button>
-            <button disabled={!canEdit} onClick={() => setShowNewFolder(true)}>＋ {t('files.newFolder')}</button>
+            <button disabled={!canEdit || uploading !== null} onClick={() => input.current?.click()}><Icon name="upload" /> {t('files.upload')}</button>
+            <button disabled={!canEdit} onClick={() => setShowNewFolder(true)}><Icon name="plus" /> {t('files.newFolder')}</button>
           </div>
           {showNewFolder && (
             <NewFolderForm parent={folder} onCancel={() => setShowNewFolder(false)} onCreate={(p) => {
@@ -157,7 +158,7 @@ export function FilesPage() {
           )}
           {!canEdit && <p className="hint">{t('files.viewerHint')}</p>}
           {uploading && <p className="notice info" role="status">{t('files.uploading', { done: uploading.done + 1, total: uploading.total })}</p>}
-          {notice && <p className={`notice ${notice.kind}`} role={notice.kind === 'error' ? 'alert' : 'status'}>{notice.text} <button className="link" aria-label={t('common.close')} onClick={() => setNotice(null)}>✕</button></p>}
+          {notice && <p className={`notice ${notice.kind}`} role={notice.kind === 'error' ? 'alert' : 'status'}>{notice.text} <button className="link" aria-label={t('common.close')} onClick={() => setNotice(null)}><Icon name="close" /></button></p>}
           {searching && <h2 className="results-title">{t('files.searchResults', { q: results.q })}</h2>}
           {searching && results.truncated && <p className="notice warn">{t('files.searchTruncated', { n: results.files.length })}</p>}
           {!searching && page?.nextCursor && <p className="notice warn" role="alert">{t('files.tooMany', { shown: page.files.length, total: page.total })}</p>}

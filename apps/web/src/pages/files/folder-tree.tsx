@@ -1,5 +1,6 @@
 import { useMemo, useState } from 'react';
 import { useI18n } from '../../i18n/index.js';
+import { Icon } from '../../components/icons.js';
 
 interface Node { path: string; name: string; children: Node[] }
 
@@ -46,7 +47,7 @@ export function FolderTree(props: { folders: string[]; selected: string; onSelec
           {node.children.length ? (isOpen(node.path) ? '▾' : '▸') : ''}
         </button>
         <button className="tree-name" data-path={node.path} onClick={() => { props.onSelect(node.path); if (!open.has(node.path)) toggle(node.path); }}>
-          {node.path === '' ? `🗄 ${t('files.root')}` : `📁 ${node.name}`}
+          {node.path === '' ? <><Icon name="storage" /> {t('files.root')}</> : <><Icon name="folder" /> {node.name}</>}
         </button>
       </div>
       {node.children.length > 0 && isOpen(node.path) && <ul role="group">{node.children.map((c) => render(c, depth + 1))}</ul>}

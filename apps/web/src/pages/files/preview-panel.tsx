@@ -4,6 +4,7 @@ import { useI18n } from '../../i18n/index.js';
 import { errorText, formatBytes, formatDate } from '../../format.js';
 import { CreatedBy } from './created-by.js';
 import { VersionList } from './version-list.js';
+import { Icon } from '../../components/icons.js';
 
 type Content = { kind: 'text'; text: string } | { kind: 'image' | 'pdf'; url: string } | { kind: 'none'; reason: PreviewInfo['reason']; limit: number | null };
 
@@ -50,7 +51,7 @@ export function PreviewPanel(props: { project: string; file: FileInfo; canEdit: 
     <aside className="preview" aria-label={t('preview.title')}>
       <div className="preview-head">
         <h2 title={file.name}>{file.name}</h2>
-        <button className="link" aria-label={t('common.close')} onClick={props.onClose}>✕</button>
+        <button className="link" aria-label={t('common.close')} onClick={props.onClose}><Icon name="close" /></button>
       </div>
       <dl className="meta">
         <dt>{t('preview.path')}</dt><dd className="preview-path">{file.path}</dd>
@@ -60,7 +61,7 @@ export function PreviewPanel(props: { project: string; file: FileInfo; canEdit: 
         {file.createdBy && <><dt>{t('preview.createdBy')}</dt><dd><CreatedBy file={file} /></dd></>}
         <dt>{t('preview.version')}</dt><dd>{file.version}</dd>
       </dl>
-      <div className="preview-actions"><button onClick={download}>⬇ {t('files.download')}</button></div>
+      <div className="preview-actions"><button onClick={download}><Icon name="download" /> {t('files.download')}</button></div>
       <div className="preview-body">
         {error && <p className="error" role="alert">{error}</p>}
         {!error && !content && <p>{t('common.loading')}</p>}
@@ -70,7 +71,7 @@ export function PreviewPanel(props: { project: string; file: FileInfo; canEdit: 
         {content?.kind === 'none' && (
           <div className="no-preview">
             <p>{content.reason === 'too_large' && content.limit ? t('preview.tooLarge', { limit: formatBytes(content.limit) }) : t('preview.none')}</p>
-            <button onClick={download}>⬇ {t('files.download')}</button>
+            <button onClick={download}><Icon name="download" /> {t('files.download')}</button>
           </div>
         )}
       </div>

@@ -1,3 +1,142 @@
+import { useCallback, useEffect, useState } from 'react';
+import { ApiError } from '../../api/client.js';
+import { memoryApi, refKey, type MemoryDoc, type MemoryEntry, type MemoryVersion } from '../../api/memory.js';
+import { useI18n, type T } from '../../i18n/index.js';
+import { useSession } from '../../session.js';
+import { errorText, formatDate } from '../../format.js';
+
+/** The list label of a memory file in the UI language ("SOUL.md of Researcher" → "SOUL.md — Researcher"). */
+function entryLabel(e: MemoryEntry, t: T): string {
+  if (e.file === 'AGENTS.md') return t('memory.agentsMd');
+  const prefix = `${e.file} of `;
+  const name = e.title.startsWith(prefix) ? e.title.slice(prefix.length) : e.agent ?? e.conversation ?? e.title;
+  return t(e.file === 'SOUL.md' ? 'memory.soulMd' : 'memory.memoryMd', { name });
+}
+
+function authorName(v: { author: MemoryVersion['author'] }): string {
+  if (!v.author) return '—';
+  const n = v.author.name ?? v.author.id ?? v.author.kind;
+  return v.author.kind === 'agent' ? `agent: ${n}` : n;
+}
+
+/**
+ * Settings → Memory (SPEC M2–M4): choose a file, edit, Save (read-only where you may not edit), History with
+ * author and time, "Show" an earlier version, and the conflict message when someone saved since you opened it.
+ */
 export function MemoryPage() {
-  return <div>memory</div>;
+  const { t, lang } = useI18n();
+  const { project } = useSession();
+  const [entries, setEntries] = useState<MemoryEntry[] | null>(null);
+  const [selected, setSelected] = useState<MemoryEntry | null>(null);
+  const [doc, setDoc] = useState<MemoryDoc | null>(null);
+  const [text, setText] = useState('');
+  const [history, setHistory] = useState<MemoryVersion[]>([]);
+  const [shown, setShown] = useState<MemoryDoc | null>(null);
+  const [conflict, setConflict] = useState(false);
+  const [notice, setNotice] = useState<{ kind: 'error' | 'info'; text: string } | null>(null);
+
+  useEffect(() => {
+    memoryApi.list(project.id).then(setEntries, (e) => setNotice({ kind: 'error', text: errorText(e, t) }));
+  }, [project.id, t]);
+
+  const open = useCallback(async (e: MemoryEntry) => {
+    setSelected(e);
+    setShown(null);
+    setConflict(false);
+    setNotice(null);
+    try {
+      const [d, h] = await Promise.all([memoryApi.get(project.id, e), memoryApi.history(project.id, e)]);
+      setDoc(d);
+      setText(d.content);
+      setHistory(h);
+    } catch (err) {
+      setNotice({ kind: 'error', text: errorText(err, t) });
+    }
+  }, [project.id, t]);
+
+  const save = async () => {
+    if (!selected || !doc) return;
+    try {
+      const d = await memoryApi.set(project.id, selected, text, doc.version);
+      setDoc(d);
+      setConflict(false);
+      setNotice({ kind: 'info', text: `${t('common.saved')} — ${t('memory.version', { v: d.version })}` });
+      setHistory(await memoryApi.history(project.id, selected));
+    } catch (err) {
+      if (err instanceof ApiError && err.code === 'memory_version_conflict') setConflict(true);
+      else setNotice({ kind: 'error', text: errorText(err, t) });
+    }
+  };
+
+  const show = async (v: number) => {
+    if (!selected) return;
+    try {
+      setShown(await memoryApi.show(project.id, selected, v));
+    } catch (err) {
+      setNotice({ kind: 'error', text: errorText(err, t) });
+    }
+  };
+
+  return (
+    <div className="memory-page">
+      <h1>{t('nav.settings')} → {t('memory.title')}</h1>
+      <div className="two-col">
+        <nav className="side" aria-label={t('memory.files')}>
+          <h3>{t('memory.files')}</h3>
+          {entries === null ? <p>{t('common.loading')}</p> : (
+            <ul>
+              {entries.map((e) => (
+                <li key={refKey(e)}>
+                  <button className={selected && refKey(selected) === refKey(e) ? 'active' : ''} onClick={() => void open(e)}>
+                    {entryLabel(e, t)} {!e.editable && <small className="muted">({t('common.readOnly')})</small>}
+                  </button>
+                </li>
+              ))}
+            </ul>
+          )}
+        </nav>
+        <section className="content">
+          {notice && <p className={`notice ${notice.kind}`} role={notice.kind === 'error' ? 'alert' : 'status'}>{notice.text}</p>}
+          {!selected && <p className="hint">{t('memory.choose')}</p>}
+          {selected && doc && (
+            <div className="form">
+              <div className="row">
+                <h2>{entryLabel(selected, t)}</h2>
+                <span className="muted">{t('memory.version', { v: doc.version })}</span>
+              </div>
+              {conflict && (
+                <p className="notice error" role="alert">
+                  {t('memory.conflict')} <button onClick={() => void open(selected)}>{t('common.reload')}</button>
+                </p>
+              )}
+              {shown ? (
+                <>
+                  <p className="notice warn">{t('memory.viewing', { v: shown.version })} <button className="link" onClick={() => setShown(null)}>{t('memory.backToCurrent')}</button></p>
+                  <pre className="preview-text memory-shown">{shown.content}</pre>
+                </>
+              ) : (
+                <>
+                  {!doc.editable && <p className="hint">{t('memory.noEdit')}</p>}
+                  <textarea aria-label={selected.file} rows={18} value={text} readOnly={!doc.editable} onChange={(e) => setText(e.target.value)} />
+                  <div className="row"><button disabled={!doc.editable || text === doc.content} onClick={() => void save()}>{t('common.save')}</button></div>
+                </>
+              )}
+              <h3>{t('memory.history')}</h3>
+              <table className="grid history">
+                <thead><tr><th>{t('preview.version')}</th><th>{t('preview.author')}</th><th>{t('audit.at')}</th><th /></tr></thead>
+                <tbody>
+                  {history.map((v) => (
+                    <tr key={v.version} data-version={v.version}>
+                      <td>v{v.version}</td><td>{authorName(v)}</td><td>{v.modified ? formatDate(v.modified, lang) : '—'}</td>
+                      <td><button className="link" onClick={() => void show(v.version)}>{t('common.show')}</button></td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            </div>
+          )}
+        </section>
+      </div>
+    </div>
+  );
 }

@@ -1,0 +1,28 @@
+/**
+ * Small inline SVG icons, so the UI does not depend on an emoji font being installed.
+ *
+ * @example
+ * <Icon name="folder" />
+ */
+const paths = {
+  folder: 'M2 4.5A1.5 1.5 0 0 1 3.5 3h3l1.5 2h4.5A1.5 1.5 0 0 1 14 6.5v5a1.5 1.5 0 0 1-1.5 1.5h-9A1.5 1.5 0 0 1 2 11.5z',
+  storage: 'M3 3h10v3H3zM3 7h10v3H3zM3 11h10v2.5H3z',
+  download: 'M8 2v8m-3.5-3.5L8 10l3.5-3.5M3 13h10',
+  upload: 'M8 11V3M4.5 6.5 8 3l3.5 3.5M3 13h10',
+  edit: 'M10.5 2.5l3 3L6 13H3v-3z',
+  trash: 'M3 4.5h10M6.5 4.5V3h3v1.5M4.5 4.5l.7 8.5h5.6l.7-8.5',
+  plus: 'M8 3v10M3 8h10',
+  close: 'M4 4l8 8M12 4l-8 8',
+} as const;
+
+export type IconName = keyof typeof paths;
+
+export function Icon({ name }: { name: IconName }) {
+  const filled = name === 'folder' || name === 'storage';
+  return (
+    <svg className={`icon icon-${name}`} width="14" height="14" viewBox="0 0 16 16" aria-hidden="true" focusable="false"
+      fill={filled ? 'currentColor' : 'none'} stroke={filled ? 'none' : 'currentColor'} strokeWidth="1.5" strokeLinecap="round" strokeLinejoin="round">
+      <path d={paths[name]} />
+    </svg>
+  );
+}

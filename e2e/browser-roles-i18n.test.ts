@@ -1,0 +1,68 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createAgent, putFile } from '@stoa/core';
+import { fileRow, hasChromium, startUiServer, type UiServer } from './browser-helpers.js';
+
+// Rights (F14), "Created by" (F6) and the three UI languages, in a real Chromium against a real server.
+describe.skipIf(!hasChromium)('web UI: roles, created-by and languages', () => {
+  let s: UiServer;
+
+  beforeAll(async () => {
+    s = await startUiServer();
+    const admin = await s.t.admin();
+    await putFile(admin, { path: 'shared/price-list.md', source: '# Prices\n' });
+    const agent = await createAgent(admin, { name: 'Researcher', files: 'on' });
+    const agentCtx = await s.t.agentCtx(agent.id);
+    await putFile(agentCtx, { path: `agents/${agent.id}/summary.md`, source: 'summary' });
+  });
+  afterAll(async () => s?.close());
+
+  it('a viewer sees upload, new folder, rename and delete disabled, and can still download', async () => {
+    const viewer = await s.t.userCtx('vera', 'viewer');
+    const { context, page } = await s.signedIn({ as: viewer });
+    await page.getByText('vera · viewer').waitFor();
+    expect(await page.getByRole('button', { name: 'Upload' }).isDisabled()).toBe(true);
+    expect(await page.getByRole('button', { name: 'New folder' }).isDisabled()).toBe(true);
+    await page.getByRole('tree').getByRole('button', { name: 'shared' }).click();
+    const row = fileRow(page, 'shared/price-list.md');
+    expect(await row.getByRole('button', { name: 'Rename / move price-list.md' }).isDisabled()).toBe(true);
+    expect(await row.getByRole('button', { name: 'Delete price-list.md' }).isDisabled()).toBe(true);
+    expect(await row.getByRole('button', { name: 'Download price-list.md' }).isDisabled()).toBe(false);
+    await page.getByText('only editors upload').waitFor();
+    await context.close();
+  });
+
+  it('tags agent-written files "agent: <name>" and leaves people\'s uploads empty', async () => {
+    const { context, page } = await s.signedIn();
+    await page.getByRole('searchbox', { name: 'Search files' }).fill('.md');
+    const agentRow = page.locator('table.files tr[data-path$="/summary.md"]');
+    expect(await agentRow.locator('.tag.agent').innerText()).toBe('agent: Researcher');
+    expect(await fileRow(page, 'shared/price-list.md').locator('td').nth(1).innerText()).toBe('');
+    await context.close();
+  });
+
+  it('defaults to the browser language: Russian labels', async () => {
+    const { context, page } = await s.signedIn({ locale: 'ru-RU' });
+    await page.getByRole('heading', { name: 'Файлы' }).waitFor();
+    await page.getByText(/^Занято \d+(\.\d)? (B|KB) из 1\.0 GB$/).waitFor();
+    expect(await page.getByRole('button', { name: 'Загрузить' }).isVisible()).toBe(true);
+    expect(await page.getByRole('button', { name: 'Новая папка' }).isVisible()).toBe(true);
+    expect(await page.locator('table.files th').allInnerTexts()).toEqual(['Имя', 'Кем создан', 'Размер', 'Тип', 'Изменён', 'Действия']);
+    await page.getByRole('tree').getByRole('button', { name: 'Project files' }).waitFor();
+    await context.close();
+  });
+
+  it('switches to Chinese with the language picker and renders the glyphs', async () => {
+    const { context, page } = await s.signedIn();
+    await page.getByRole('combobox', { name: 'Language' }).selectOption('zh');
+    await page.getByRole('heading', { name: '文件' }).waitFor();
+    expect(await page.getByRole('button', { name: '上传' }).isVisible()).toBe(true);
+    expect(await page.locator('table.files th').allInnerTexts()).toEqual(['名称', '创建者', '大小', '类型', '修改时间', '操作']);
+    await page.getByRole('searchbox', { name: '搜索文件' }).fill('summary');
+    await page.locator('.tag.agent', { hasText: '智能体：Researcher' }).waitFor();
+    await page.screenshot({ path: process.env.STOA_UI_SCREENSHOT ?? '/tmp/stoa-ui-zh.png' });
+    // The choice is remembered in this browser.
+    await page.reload();
+    await page.getByRole('heading', { name: '文件' }).waitFor();
+    await context.close();
+  });
+});
