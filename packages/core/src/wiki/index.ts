@@ -16,3 +16,4 @@ export * from './history.js';
 export * from './move-page.js';
 export * from './search-wiki.js';
 export * from './import-pages.js';
+export * from './tools.js';

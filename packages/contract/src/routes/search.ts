@@ -1,0 +1,25 @@
+import { z } from 'zod';
+import { defineRoute, projectParam } from '../route.js';
+
+export const SearchHitSchema = z.object({
+  kind: z.string().describe('"wiki" (a page), "memory" (a memory file) or "file" (a text file\'s contents)'),
+  path: z.string().describe('Page path, memory file path, or file path from the storage root'),
+  title: z.string().describe('Page title, memory file name, or file name'),
+  snippet: z.string().describe('Text around the matched words'),
+  highlights: z.array(z.tuple([z.number(), z.number()])).describe('[start, end) offsets of matched words in snippet'),
+  score: z.number().describe('Higher is better; hits are ordered best first'),
+  updated: z.string(),
+  id: z.string().describe('ID of the page, memory file or file'),
+});
+
+export const searchRoutes = {
+  all: defineRoute({
+    id: 'search.all', method: 'GET', path: '/projects/{project}/search', summary: 'One ranked search over wiki pages, memory files and file contents you may read',
+    input: z.object({
+      project: projectParam, q: z.string().describe('Words to find, any language'),
+      kinds: z.string().optional().describe('Comma-separated subset of wiki,memory,file (default: all three)'),
+      limit: z.coerce.number().int().min(1).max(100).optional(), offset: z.coerce.number().int().min(0).optional(),
+    }),
+    output: z.array(SearchHitSchema),
+  }),
+};

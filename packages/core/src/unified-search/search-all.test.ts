@@ -1,0 +1,91 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { testDbKinds } from '@stoa/db';
+import './index.js';
+import { createTestPlatform, type TestPlatform } from '../testing.js';
+import { createConversation } from '../conversations/conversations.js';
+import { createAgent } from '../agents/agents.js';
+import { putFile } from '../files/put-file.js';
+import { moveFile } from '../files/move-file.js';
+import { deleteFile } from '../files/delete-file.js';
+import { setMemory } from '../memory/memory.js';
+import type { Ctx } from '../platform.js';
+import { putPage } from '../wiki/put-page.js';
+import { searchAll } from './search-all.js';
+
+const paths = async (ctx: Ctx, query: string, kinds?: string[]) => (await searchAll(ctx, { query, kinds })).map((h) => `${h.kind}:${h.path}`);
+
+describe.each(testDbKinds())('unified search on %s', (kind) => {
+  let t: TestPlatform;
+  let admin: Ctx, alice: Ctx, bob: Ctx;
+  let whole: Ctx, own: Ctx, off: Ctx;
+  let ownId: string, otherId: string;
+
+  beforeAll(async () => {
+    t = await createTestPlatform(kind);
+    admin = await t.admin();
+    alice = await t.userCtx('alice', 'editor');
+    bob = await t.userCtx('bob', 'viewer');
+    const w = await createAgent(admin, { name: 'Whole', files: 'on', read: 'project' });
+    const o = await createAgent(admin, { name: 'Own', files: 'on', read: 'own' });
+    const f = await createAgent(admin, { name: 'Off', files: 'off' });
+    ownId = o.id;
+    otherId = w.id;
+    whole = await t.agentCtx(w.id);
+    own = await t.agentCtx(o.id);
+    off = await t.agentCtx(f.id);
+  });
+  afterAll(async () => { await t.cleanup(); });
+
+  it('ranks wiki pages, memory and file contents together, best first, each with kind, path and snippet', async () => {
+    await putPage(alice, { path: 'handbook/pelicans', title: 'Pelicans', text: 'Pelicans eat fish.' });
+    await putFile(alice, { path: 'notes/birds.md', source: 'We saw a pelican near the lake.' });
+    await setMemory(admin, { file: 'AGENTS.md' }, 'Always report pelican sightings.');
+    const hits = await searchAll(bob, { query: 'pelican' });
+    expect(hits.map((h) => `${h.kind}:${h.path}`).sort()).toEqual(['file:notes/birds.md', 'memory:AGENTS.md', 'wiki:handbook/pelicans'].sort());
+    expect(hits[0]!.kind).toBe('wiki');
+    for (let i = 1; i < hits.length; i++) expect(hits[i - 1]!.score).toBeGreaterThanOrEqual(hits[i]!.score);
+    for (const h of hits) expect(h.snippet.toLowerCase()).toContain('pelican');
+    expect(await paths(bob, 'pelican', ['file'])).toEqual(['file:notes/birds.md']);
+  });
+
+  it('finds Chinese and Russian file contents', async () => {
+    await putFile(alice, { path: 'docs/说明.md', source: '数据库每天备份一次。' });
+    await putFile(alice, { path: 'docs/привет.txt', source: 'Привет, мир! Отчёты лежат в папке.' });
+    expect(await paths(bob, '数据库')).toEqual(['file:docs/说明.md']);
+    expect(await paths(bob, 'отчёт')).toEqual(['file:docs/привет.txt']);
+  });
+
+  it('follows file moves, overwrites and deletes', async () => {
+    await putFile(alice, { path: 'tmp/walrus.md', source: 'The walrus sleeps.' });
+    await moveFile(alice, { from: 'tmp/walrus.md', to: 'zoo/walrus.md' });
+    expect(await paths(bob, 'walrus')).toEqual(['file:zoo/walrus.md']);
+    await putFile(alice, { path: 'zoo/walrus.md', source: 'Now about seals.' });
+    expect(await paths(bob, 'walrus')).toEqual(['file:zoo/walrus.md']); // the file name still matches
+    expect(await paths(bob, 'sleeps')).toEqual([]);
+    await putFile(alice, { path: 'zoo/walrus.md', source: Buffer.from([0, 1, 2, 3]), mime: 'application/octet-stream' });
+    expect(await paths(bob, 'seals')).toEqual([]);
+    await putFile(alice, { path: 'zoo/otter.md', source: 'The otter swims.' });
+    await deleteFile(alice, { path: 'zoo/otter.md' });
+    expect(await paths(bob, 'otter')).toEqual([]);
+  });
+
+  it('applies agents\' read scopes to file hits (A2, A8)', async () => {
+    await putFile(admin, { path: `agents/${ownId}/mine.md`, source: 'okapi notes of the own-folder agent' });
+    await putFile(admin, { path: `agents/${otherId}/theirs.md`, source: 'okapi notes of the whole-project agent' });
+    await putFile(alice, { path: 'shared/okapi.md', source: 'okapi shared notes' });
+    const all = [`file:agents/${ownId}/mine.md`, `file:agents/${otherId}/theirs.md`, 'file:shared/okapi.md'].sort();
+    expect((await paths(alice, 'okapi')).sort()).toEqual(all);
+    expect((await paths(whole, 'okapi')).sort()).toEqual(all);
+    expect(await paths(own, 'okapi')).toEqual([`file:agents/${ownId}/mine.md`]);
+    expect(await paths(off, 'okapi')).toEqual([]);
+  });
+
+  it('keeps channel pages and channel memory to participants', async () => {
+    const c = await createConversation(alice, { channel: 'birds' });
+    await putPage(alice, { path: 'secret/heron', text: 'The heron nests here.', channel: c.id });
+    await setMemory(alice, { file: 'MEMORY.md', conversation: c.id }, 'Remember the heron count.');
+    expect((await paths(alice, 'heron')).sort()).toEqual(['memory:' + `${c.id}/MEMORY.md`, 'wiki:secret/heron'].sort());
+    expect(await paths(bob, 'heron')).toEqual([]);
+    expect(await paths(whole, 'heron')).toEqual([]);
+  });
+});

@@ -1,0 +1,73 @@
+import { isStoaError, isWikiToolName, StoaError, wikiToolSchemas, type WikiToolName } from '@stoa/contract';
+import type { Ctx } from '../platform.js';
+import { searchAll } from '../unified-search/search-all.js';
+import { putPage } from './put-page.js';
+import { getPage, listPages } from './read-page.js';
+import { searchWiki } from './search-wiki.js';
+
+/** What a wiki tool answers the model: text, or `Refused: <reason>` (SPEC A5). */
+export interface WikiToolResult {
+  text: string;
+  refused: boolean;
+  code?: string;
+  /** The page's version after the call (wiki_get, wiki_put), else null. */
+  version: number | null;
+}
+
+const tools: { [N in WikiToolName]: (ctx: Ctx, a: any) => Promise<{ text: string; version: number | null }> } = {
+  wiki_list: async (ctx, a) => {
+    const pages = await listPages(ctx, { prefix: a.prefix });
+    if (pages.length === 0) return { text: a.prefix ? `No page you can see is at or below "${a.prefix}".` : 'The wiki has no page you can see yet.', version: null };
+    return { text: pages.map((p) => `${p.path} — ${p.title} (version ${p.version}${p.channel ? `, channel ${p.channel}` : ''})`).join('\n'), version: null };
+  },
+  wiki_get: async (ctx, a) => {
+    const p = await getPage(ctx, { path: a.path });
+    const lines = [`Page ${p.path} — "${p.title}", version ${p.version}${p.channel ? `, visible to channel ${p.channel} only` : ''}:`, p.text];
+    if (p.linkedHere.length > 0) lines.push('', `Linked here: ${p.linkedHere.map((l) => l.path).join(', ')}`);
+    const missing = p.links.filter((l) => l.missing);
+    if (missing.length > 0) lines.push('', `Links to missing pages: ${missing.map((l) => l.path).join(', ')}`);
+    return { text: lines.join('\n'), version: p.version };
+  },
+  wiki_put: async (ctx, a) => {
+    const r = await putPage(ctx, { path: a.path, text: a.text, title: a.title, base: a.base_version, channel: a.channel });
+    const what = r.created ? 'Created' : r.changed ? 'Saved' : 'Unchanged (same title and text):';
+    return { text: `${what} page ${r.path} — "${r.title}"; it is now version ${r.version}.`, version: r.version };
+  },
+  wiki_search: async (ctx, a) => {
+    const hits = await searchWiki(ctx, { query: a.query, limit: a.limit ?? 10 });
+    if (hits.length === 0) return { text: 'No wiki page you can see matches.', version: null };
+    return { text: hits.map((h, i) => `${i + 1}. ${h.path} — ${h.title}: ${h.snippet}`).join('\n'), version: null };
+  },
+  search: async (ctx, a) => {
+    const hits = await searchAll(ctx, { query: a.query, kinds: a.kinds, limit: a.limit ?? 10 });
+    if (hits.length === 0) return { text: 'Nothing you may read matches.', version: null };
+    return { text: hits.map((h, i) => `${i + 1}. [${h.kind}] ${h.path}${h.title && h.title !== h.path ? ` — ${h.title}` : ''}: ${h.snippet}`).join('\n'), version: null };
+  },
+};
+
+/**
+ * Runs one wiki tool call (wiki_list, wiki_get, wiki_put, wiki_search, search) as the context's actor — the
+ * implementation behind the MCP wiki tools. Refusals never throw: the model reads `Refused: <reason>`.
+ *
+ * @example
+ * await runWikiTool(agentCtx, 'wiki_put', { path: 'handbook/refunds', text: '# Refunds', base_version: 2 });
+ * // { text: 'Saved page handbook/refunds — "Refunds"; it is now version 3.', refused: false, version: 3 }
+ */
+export async function runWikiTool(ctx: Ctx, name: string, args: unknown): Promise<WikiToolResult> {
+  try {
+    if (!isWikiToolName(name)) throw new StoaError('not_found', `there is no wiki tool "${name}"`);
+    const parsed = wikiToolSchemas[name].safeParse(args ?? {});
+    if (!parsed.success) {
+      const what = parsed.error.issues.slice(0, 5).map((i) => (i.path.length ? `${i.path.map(String).join('.')}: ${i.message}` : i.message)).join('; ');
+      throw new StoaError('bad_request', `invalid arguments — ${what}`);
+    }
+    const r = await tools[name](ctx, parsed.data);
+    return { ...r, refused: false };
+  } catch (e) {
+    if (!isStoaError(e)) {
+      console.error(`wiki tool ${name} failed:`, e);
+      return { text: 'Refused: an internal error occurred; please retry', refused: true, code: 'internal', version: null };
+    }
+    return { text: `Refused: ${e.message}`, refused: true, code: e.code, version: null };
+  }
+}
