@@ -45,6 +45,16 @@ export interface AgentWriteResult {
   changes: { used: number; max: number };
 }
 
+/**
+ * On PostgreSQL, serialises every writer of one path — also while the file does not exist yet, where there is no
+ * row to lock — so parallel appends to a new file queue up instead of racing on the unique index. SQLite's
+ * BEGIN IMMEDIATE already serialises writers.
+ */
+async function lockPath(trx: Q, ctx: Ctx, path: string): Promise<void> {
+  if (ctx.platform.db.dialect !== 'postgres') return;
+  await sql`select pg_advisory_xact_lock(hashtext(${ctx.project.id + ':' + path}))`.execute(trx);
+}
+
 /** Stores bytes as a blob and marks its row in use, in the transaction (so the sweeper cannot take it meanwhile). */
 async function storeInTx(trx: Q, ctx: Ctx, text: string): Promise<PutResult> {
   const buf = Buffer.from(text, 'utf8');
@@ -68,6 +78,7 @@ export async function agentWrite(ctx: Ctx, input: AgentWriteInput): Promise<Agen
   const mime = mimeForPath(input.path);
   return withWriteRetry(() =>
     inTx(ctx.platform, async (trx) => {
+      await lockPath(trx, ctx, input.path);
       const row = await lockFileRow(trx, ctx, input.path);
       if (row && input.mode === 'create') throw new StoaError('already_exists', `file "${input.path}" already exists (version ${row.version}); use str_replace or full_file_rewrite to change it`);
       let text: string;
