@@ -1,3 +1,110 @@
+import { useCallback, useEffect, useMemo, useState } from 'react';
+import { ApiError } from '../../api/client.js';
+import { wikiApi, wikiHref, type WikiHit, type WikiPageData, type WikiSummary } from '../../api/wiki.js';
+import { useI18n } from '../../i18n/index.js';
+import { useSession } from '../../session.js';
+import { errorText } from '../../format.js';
+import { navigate } from '../../router.js';
+import { PageView } from './page-view.js';
+import { PageEditor } from './page-editor.js';
+
+/** The snippet of a search hit with its matched words marked (offsets from the server; text stays text). */
+function Snippet({ hit }: { hit: WikiHit }) {
+  const parts: React.ReactNode[] = [];
+  let last = 0;
+  for (const [a, b] of [...hit.highlights].sort((x, y) => x[0] - y[0])) {
+    if (a < last) continue;
+    parts.push(hit.snippet.slice(last, a), <mark key={a}>{hit.snippet.slice(a, b)}</mark>);
+    last = b;
+  }
+  parts.push(hit.snippet.slice(last));
+  return <div className="snippet">{parts}</div>;
+}
+
+/** The tree of pages: nesting by path (W1); depth shown by indentation, ordered by path. */
+function PageTree({ pages, current }: { pages: WikiSummary[]; current: string }) {
+  return (
+    <ul className="wiki-tree">
+      {pages.map((p) => (
+        <li key={p.path} style={{ paddingLeft: (p.path.split('/').length - 1) * 12 }}>
+          <button className={p.path === current ? 'active' : ''} title={p.path} onClick={() => navigate(wikiHref(p.path))}>{p.title}</button>
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+/** The Wiki page (SPEC §6): tree, search with snippets, page view, edit, new page. `path` comes from the URL. */
 export function WikiPage({ path }: { path: string }) {
-  return <div>wiki {path}</div>;
+  const { t } = useI18n();
+  const { project, canEdit } = useSession();
+  const [pages, setPages] = useState<WikiSummary[]>([]);
+  const [page, setPage] = useState<WikiPageData | null>(null);
+  const [missing, setMissing] = useState(false);
+  const [mode, setMode] = useState<'view' | 'edit' | 'new'>('view');
+  const [query, setQuery] = useState('');
+  const [hits, setHits] = useState<WikiHit[] | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const [epoch, setEpoch] = useState(0);
+  const fail = useCallback((e: unknown) => setError(errorText(e, t)), [t]);
+
+  useEffect(() => {
+    wikiApi.list(project.id).then(setPages, fail);
+  }, [project.id, epoch, fail]);
+
+  useEffect(() => {
+    setMode('view');
+    setPage(null);
+    setMissing(false);
+    setError(null);
+    if (!path) return;
+    let gone = false;
+    wikiApi.get(project.id, path).then((p) => !gone && setPage(p), (e) => {
+      if (gone) return;
+      if (e instanceof ApiError && e.code === 'not_found') setMissing(true);
+      else fail(e);
+    });
+    return () => { gone = true; };
+  }, [project.id, path, epoch, fail]);
+
+  useEffect(() => {
+    const q = query.trim();
+    if (!q) return setHits(null);
+    const timer = setTimeout(() => wikiApi.search(project.id, q).then(setHits, fail), 200);
+    return () => clearTimeout(timer);
+  }, [project.id, query, fail]);
+
+  const sorted = useMemo(() => [...pages].sort((a, b) => a.path.localeCompare(b.path)), [pages]);
+  const saved = (p: string) => {
+    setMode('view');
+    setEpoch((n) => n + 1);
+    navigate(wikiHref(p));
+  };
+
+  return (
+    <div className="wiki-page two-col">
+      <nav className="side" aria-label={t('wiki.pages')}>
+        <input type="search" aria-label={t('wiki.search')} placeholder={t('wiki.search')} value={query} onChange={(e) => setQuery(e.target.value)} />
+        <div className="row"><h3>{t('wiki.pages')}</h3><span className="spacer" /><button disabled={!canEdit} onClick={() => setMode('new')}>{t('wiki.newPage')}</button></div>
+        <PageTree pages={sorted} current={path} />
+      </nav>
+      <section className="content">
+        {error && <p className="notice error" role="alert">{error}</p>}
+        {hits && (
+          <div className="search-results">
+            <h2>{t('common.search')}: {query}</h2>
+            {hits.length === 0 && <p className="muted">{t('wiki.noResults')}</p>}
+            <ul>{hits.map((h) => <li key={h.path}><a href={wikiHref(h.path)} onClick={(e) => { e.preventDefault(); setQuery(''); navigate(wikiHref(h.path)); }}>{h.title}</a> <small className="muted">{h.path}</small><Snippet hit={h} /></li>)}</ul>
+          </div>
+        )}
+        {!hits && mode === 'new' && <PageEditor initialPath={missing ? path : ''} onSaved={saved} onCancel={() => setMode('view')} />}
+        {!hits && mode === 'edit' && page && <PageEditor page={page} onSaved={saved} onCancel={() => setMode('view')} />}
+        {!hits && mode === 'view' && page && <PageView project={project.id} page={page} canEdit={canEdit} onEdit={() => setMode('edit')} />}
+        {!hits && mode === 'view' && missing && (
+          <div><h1><code>{path}</code></h1><p>{t('wiki.missing')}</p><button disabled={!canEdit} onClick={() => setMode('new')}>{t('wiki.createIt')}</button></div>
+        )}
+        {!hits && mode === 'view' && !path && <p className="hint">{t('wiki.choose')}</p>}
+      </section>
+    </div>
+  );
 }

@@ -1,0 +1,79 @@
+import { useEffect, useState } from 'react';
+import { wikiApi, wikiHref, type WikiPageData, type WikiVersion, type WikiVersionText } from '../../api/wiki.js';
+import { useI18n } from '../../i18n/index.js';
+import { errorText, formatDate } from '../../format.js';
+import { navigate } from '../../router.js';
+import { Markdown } from './markdown.js';
+
+function go(e: React.MouseEvent, path: string) {
+  e.preventDefault();
+  navigate(wikiHref(path));
+}
+
+/**
+ * One page (W2): its rendered text with clickable [[links]] (missing targets marked), "Linked here", pages that
+ * mention it without a link (B10), and History with "Show" for earlier versions.
+ */
+export function PageView(props: { project: string; page: WikiPageData; canEdit: boolean; onEdit: () => void }) {
+  const { t, lang } = useI18n();
+  const { page } = props;
+  const [history, setHistory] = useState<WikiVersion[] | null>(null);
+  const [shown, setShown] = useState<WikiVersionText | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const missing = new Set(page.links.filter((l) => l.missing).map((l) => l.path));
+
+  useEffect(() => {
+    setHistory(null);
+    setShown(null);
+  }, [page.path, page.version]);
+
+  const loadHistory = () => wikiApi.history(props.project, page.path).then(setHistory, (e) => setError(errorText(e, t)));
+  const show = (v: number) => wikiApi.version(props.project, page.path, v).then(setShown, (e) => setError(errorText(e, t)));
+  const link = (path: string, label: string, heading: string | null, key: string) => (
+    <a key={key} href={wikiHref(path) + (heading ? `#${encodeURIComponent(heading)}` : '')} className={missing.has(path) ? 'wiki-link missing' : 'wiki-link'}
+      data-wiki-path={path} onClick={(e) => go(e, path)}>{label}</a>
+  );
+
+  return (
+    <article className="wiki-view">
+      <div className="row">
+        <h1>{page.title}</h1>
+        <span className="spacer" />
+        <button disabled={!props.canEdit} onClick={props.onEdit}>{t('common.edit')}</button>
+      </div>
+      <p className="muted"><code>{page.path}</code> · {t('memory.version', { v: page.version })} · {page.updatedBy} · {formatDate(page.updated, lang)}{page.channel ? ` · ${t('wiki.channel', { name: page.channel })}` : ''}</p>
+      {error && <p className="notice error" role="alert">{error}</p>}
+      {shown ? (
+        <>
+          <p className="notice warn">{t('memory.viewing', { v: shown.version })} <button className="link" onClick={() => setShown(null)}>{t('memory.backToCurrent')}</button></p>
+          <Markdown text={shown.text} link={link} />
+        </>
+      ) : <Markdown text={page.text} link={link} />}
+      <section className="linked-here">
+        <h3>{t('wiki.linkedHere')}</h3>
+        {page.linkedHere.length === 0 ? <p className="muted">{t('wiki.noLinks')}</p> : (
+          <ul>{page.linkedHere.map((l) => <li key={l.path}><a href={wikiHref(l.path)} onClick={(e) => go(e, l.path)}>{l.title}</a> <small className="muted">{l.path}</small></li>)}</ul>
+        )}
+        {page.unlinkedMentions.length > 0 && (
+          <ul className="mentions">{page.unlinkedMentions.map((m) => <li key={m.path}><a href={wikiHref(m.path)} onClick={(e) => go(e, m.path)}>{m.title}</a> <span className="snippet">{m.snippet}</span></li>)}</ul>
+        )}
+      </section>
+      <section className="wiki-history">
+        <h3>{t('wiki.history')} {!history && <button className="link" onClick={() => void loadHistory()}>{t('common.show')}</button>}</h3>
+        {history && (
+          <table className="grid history">
+            <thead><tr><th>{t('preview.version')}</th><th>{t('wiki.pageTitle')}</th><th>{t('preview.author')}</th><th>{t('audit.at')}</th><th /></tr></thead>
+            <tbody>
+              {history.map((v) => (
+                <tr key={v.version} data-version={v.version}>
+                  <td>v{v.version}{v.current && <small> ({t('preview.current')})</small>}</td><td>{v.title}</td><td>{v.author}</td><td>{formatDate(v.time, lang)}</td>
+                  <td><button className="link" onClick={() => void show(v.version)}>{t('common.show')}</button></td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        )}
+      </section>
+    </article>
+  );
+}

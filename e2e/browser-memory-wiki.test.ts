@@ -1,0 +1,109 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { createAgent, createConversation, putPage } from '@stoa/core';
+import { hasChromium, startUiServer, type UiServer } from './browser-helpers.js';
+
+const memoryNav = (page: Page) => page.getByRole('navigation', { name: 'Memory files' });
+
+// Settings → Memory (SPEC M2–M4) and the wiki (W1–W5) in a real Chromium against a real server.
+describe.skipIf(!hasChromium)('web UI: memory and wiki', () => {
+  let s: UiServer;
+  let page: Page;
+
+  beforeAll(async () => {
+    s = await startUiServer();
+    const admin = await s.t.admin();
+    await createAgent(admin, { name: 'Researcher', instructions: 'You research things.' });
+    await createConversation(admin, { channel: 'general' });
+    ({ page } = await s.signedIn());
+  });
+  afterAll(async () => s?.close());
+
+  it('lists AGENTS.md, each agent\'s SOUL.md and each conversation\'s MEMORY.md; edits and saves with history', async () => {
+    await page.getByRole('link', { name: 'Memory' }).click();
+    await memoryNav(page).getByRole('button', { name: 'SOUL.md — Researcher' }).waitFor();
+    await memoryNav(page).getByRole('button', { name: 'MEMORY.md — #general' }).waitFor();
+    await memoryNav(page).getByRole('button', { name: /AGENTS\.md/ }).click();
+    const editor = page.getByRole('textbox', { name: 'AGENTS.md' });
+    await editor.fill('Always cite the file you used.');
+    await page.getByRole('button', { name: 'Save' }).click();
+    await page.getByText('Saved — Version 1').waitFor();
+    const v1 = page.locator('table.history tr[data-version="1"]');
+    expect(await v1.locator('td').nth(1).innerText()).toBe('admin');
+  });
+
+  it('refuses a save over someone else\'s newer save, and reload shows theirs', async () => {
+    const other = await s.signedIn();
+    await other.page.getByRole('link', { name: 'Memory' }).click();
+    await memoryNav(other.page).getByRole('button', { name: /AGENTS\.md/ }).click();
+    await other.page.getByRole('textbox', { name: 'AGENTS.md' }).fill('Their rules.');
+
+    await page.getByRole('textbox', { name: 'AGENTS.md' }).fill('My newer rules.');
+    await page.getByRole('button', { name: 'Save' }).click();
+    await page.getByText('Saved — Version 2').waitFor();
+
+    await other.page.getByRole('button', { name: 'Save' }).click();
+    await other.page.getByRole('alert').getByText('Someone saved this file since you opened it — reload').waitFor();
+    await other.page.getByRole('button', { name: 'Reload' }).click();
+    await other.page.getByRole('alert').waitFor({ state: 'detached' });
+    expect(await other.page.getByRole('textbox', { name: 'AGENTS.md' }).inputValue()).toBe('My newer rules.');
+    await other.context.close();
+  });
+
+  it('"Show" opens an earlier version read-only', async () => {
+    await page.locator('table.history tr[data-version="1"]').getByRole('button', { name: 'Show' }).click();
+    await page.getByText('Showing version 1 (read-only)').waitFor();
+    expect(await page.locator('pre.memory-shown').innerText()).toBe('Always cite the file you used.');
+  });
+
+  it('opens AGENTS.md read-only for a viewer', async () => {
+    const viewer = await s.signedIn({ as: await s.t.userCtx('vic', 'viewer') });
+    await viewer.page.getByRole('link', { name: 'Memory' }).click();
+    await memoryNav(viewer.page).getByRole('button', { name: /AGENTS\.md.*Read-only/ }).click();
+    const editor = viewer.page.getByRole('textbox', { name: 'AGENTS.md' });
+    await viewer.page.getByText('You may read this file but not edit it.').waitFor();
+    expect(await editor.getAttribute('readonly')).not.toBeNull();
+    expect(await viewer.page.getByRole('button', { name: 'Save' }).isDisabled()).toBe(true);
+    await viewer.context.close();
+  });
+
+  it('creates wiki pages; a [[link]] opens its page, which lists the linking page under "Linked here"; raw HTML stays text', async () => {
+    await page.getByRole('link', { name: 'Wiki' }).click();
+    for (const p of [
+      { path: 'handbook/refunds', title: 'Refunds', text: '# Refunds\n\nRefunds take **five** days.' },
+      { path: 'handbook/onboarding', title: 'Onboarding', text: 'Read [[handbook/refunds|the refund rules]] and [[handbook/missing]].\n\n<script>window.__wiki = 1</script>' },
+    ]) {
+      await page.getByRole('button', { name: 'New page' }).click();
+      await page.getByRole('textbox', { name: 'Path' }).fill(p.path);
+      await page.getByRole('textbox', { name: 'Title' }).fill(p.title);
+      await page.getByRole('textbox', { name: 'Text' }).fill(p.text);
+      await page.getByRole('button', { name: 'Save' }).click();
+      await page.getByRole('heading', { name: p.title, level: 1 }).waitFor();
+    }
+    await page.getByText('<script>window.__wiki = 1</script>').waitFor();
+    expect(await page.evaluate(() => (window as any).__wiki)).toBeUndefined();
+    expect(await page.locator('a.wiki-link.missing').innerText()).toBe('handbook/missing');
+    await page.getByRole('link', { name: 'the refund rules' }).click();
+    await page.waitForURL(/\/wiki\/handbook\/refunds$/);
+    await page.getByRole('heading', { name: 'Refunds', level: 1 }).waitFor();
+    expect(await page.locator('.markdown strong').innerText()).toBe('five');
+    await page.locator('.linked-here').getByRole('link', { name: 'Onboarding' }).waitFor();
+  });
+
+  it('refuses an edit over a newer save (version_conflict)', async () => {
+    await page.getByRole('button', { name: 'Edit' }).click();
+    await page.getByRole('textbox', { name: 'Text' }).fill('Refunds take three days.');
+    await putPage(await s.t.admin(), { path: 'handbook/refunds', text: 'Refunds take seven days.' });
+    await page.getByRole('button', { name: 'Save' }).click();
+    await page.getByRole('alert').getByText('Someone saved this page since you opened it').waitFor();
+    await page.getByRole('button', { name: 'Reload' }).click();
+    await page.getByText('Refunds take seven days.').waitFor();
+  });
+
+  it('searches pages and shows snippets', async () => {
+    await page.getByRole('searchbox', { name: 'Search the wiki' }).fill('refund');
+    const hit = page.locator('.search-results li').filter({ has: page.locator('small', { hasText: /^handbook\/refunds$/ }) });
+    await hit.waitFor();
+    expect(await hit.locator('.snippet').innerText()).toMatch(/seven days/i);
+  });
+});
