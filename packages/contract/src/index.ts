@@ -8,7 +8,4 @@ export * from './routes/agents.js';
 export * from './tools/index.js';
 export * from './routes/memory.js';
 export * from './tools/memory.js';
-export * from './routes/wiki.js';
-export * from './routes/search.js';
-export * from './tools/wiki.js';
 export { allRoutes } from './routes/all.js';

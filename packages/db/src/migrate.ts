@@ -24,7 +24,9 @@ class FolderMigrationProvider implements MigrationProvider {
 
 /** Applies every pending migration; running it twice is a no-op. Throws on the first failure. */
 export async function migrateToLatest(db: Kysely<any>, dialect: Dialect): Promise<void> {
-  const migrator = new Migrator({ db, provider: new FolderMigrationProvider(dialect) });
+  // Areas add numbered migrations in parallel branches of work; a data folder that already ran a later number
+  // must still accept an earlier one that lands afterwards.
+  const migrator = new Migrator({ db, provider: new FolderMigrationProvider(dialect), allowUnorderedMigrations: true });
   const { error, results } = await migrator.migrateToLatest();
   if (error) {
     const failed = results?.find((r) => r.status === 'Error');

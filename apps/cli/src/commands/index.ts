@@ -1,4 +1,6 @@
 import type { Command } from 'commander';
+import { registerMemory } from './memory.js';
+import { registerTurn } from './turn.js';
 import { registerServe } from './serve.js';
 import { registerProjects } from './projects.js';
 import { registerFiles } from './files.js';
@@ -8,4 +10,6 @@ export function registerCommands(program: Command): void {
   registerServe(program);
   registerProjects(program);
   registerFiles(program);
+  registerMemory(program);
+  registerTurn(program);
 }

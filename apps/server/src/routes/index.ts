@@ -22,15 +22,12 @@ import audit from './projects/audit.js';
 import listProjects from './projects/list-projects.js';
 import createProject from './projects/create-project.js';
 import me from './projects/me.js';
-import { wikiHandlers } from './wiki/index.js';
-import searchAll from './search/all.js';
 
 /**
  * Every JSON handler, by route id. The server mounts them; the CLI's local mode calls them in-process.
  * Areas append their handlers here.
  */
 export const jsonHandlers: AnyHandler[] = [
-  ...wikiHandlers, searchAll,
   ...memoryHandlers,
   me, listProjects, createProject, listMembers, addMember, removeMember, createToken, revokeToken, audit,
   list, folder, tree, find, stat, move, del, usage, versions, restore, startUpload, finishUpload, abortUpload,

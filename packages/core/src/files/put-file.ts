@@ -7,12 +7,11 @@ import { inTx, type Ctx } from '../platform.js';
 import { assertCan } from '../policies/can.js';
 import { quotaOf } from '../projects/projects.js';
 import { commitVersion } from './commit-version.js';
-import { isTextMime, mimeForPath } from './mime.js';
+import { mimeForPath } from './mime.js';
 import type { FileInfo } from './file-info.js';
 import { withWriteRetry } from './write-retry.js';
 
-/** Text files up to this size hand their text to the index hooks (search over file contents). */
-export const INDEX_TEXT_BYTES = 1_048_576;
+export { INDEX_TEXT_BYTES } from './commit-version.js';
 
 export interface PutFileInput {
   path: string;
@@ -55,14 +54,13 @@ export async function putFile(ctx: Ctx, input: PutFileInput): Promise<{ file: Fi
   const cap = input.maxBytes !== undefined ? Math.min(input.maxBytes, quotaCap) : quotaCap;
   const blob = await storeBlob(ctx, input.source, cap, input.maxBytes !== undefined && input.maxBytes <= quotaCap ? input.maxBytes : undefined);
   const mime = input.mime ?? mimeForPath(path);
-  const text = isTextMime(mime) && blob.size <= INDEX_TEXT_BYTES && ctx.platform.hooks.onFileChange.length > 0 ? (await ctx.platform.blobs.read(blob.key)).toString('utf8') : undefined;
   const attribution = input.attribution ?? attributionOf(ctx.actor);
   return withWriteRetry(() =>
     inTx(ctx.platform, (trx) =>
       commitVersion(trx, ctx, {
         path, blob, mime, attribution, mode: input.mode ?? 'replace', expectedVersion: input.expectedVersion,
         refuseReplaceOver: ctx.actor.kind === 'user' ? ctx.platform.config.limits.directUploadBytes : undefined,
-        permissions: input.permissions, auditAction: input.auditAction, text,
+        permissions: input.permissions, auditAction: input.auditAction,
       }),
     ),
   );

@@ -7,8 +7,6 @@ import { commitVersion } from './commit-version.js';
 import { findFileRow, statFile } from './read-file.js';
 import type { FileInfo } from './file-info.js';
 import { withWriteRetry } from './write-retry.js';
-import { INDEX_TEXT_BYTES } from './put-file.js';
-import { isTextMime } from './mime.js';
 
 export interface VersionInfo {
   version: number;
@@ -52,12 +50,11 @@ export async function restoreVersion(ctx: Ctx, input: { path: string; version: n
   if (!row) throw new StoaError('not_found', `file "${path}" does not exist`);
   const v = await ctx.platform.db.kysely.selectFrom('file_versions').selectAll().where('file_id', '=', row.id).where('version', '=', input.version).executeTakeFirst();
   if (!v) throw new StoaError('not_found', `version ${input.version} of "${path}" does not exist`);
-  const text = isTextMime(v.mime) && Number(v.size) <= INDEX_TEXT_BYTES && ctx.platform.hooks.onFileChange.length > 0 ? (await ctx.platform.blobs.read(v.blob_key)).toString('utf8') : undefined;
   const result = await withWriteRetry(() =>
     inTx(ctx.platform, (trx) =>
       commitVersion(trx, ctx, {
         path, blob: { key: v.blob_key, size: Number(v.size), sha256: v.sha256 }, mime: v.mime, attribution: attributionOf(ctx.actor),
-        mode: 'replace', expectedVersion: input.expectedVersion, auditAction: 'file.restore', text,
+        mode: 'replace', expectedVersion: input.expectedVersion, auditAction: 'file.restore',
       }),
     ),
   );
