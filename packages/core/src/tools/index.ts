@@ -4,3 +4,4 @@ export { underFolder, readCandidates } from './resolve-path.js';
 export { nearMiss } from './near-miss.js';
 export { cutForModel } from './read-text.js';
 export { countWrite } from './write-window.js';
+export { toolAudience, withConversation } from './audience.js';

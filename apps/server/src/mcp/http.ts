@@ -1,0 +1,60 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import { mcpTools, StoaError } from '@stoa/contract';
+import { runTool, toolAudience, type Ctx, type Platform } from '@stoa/core';
+import { requestContext } from '../http/auth.js';
+import { sendProblem } from '../http/problem.js';
+import { createStoaMcpServer } from './mcp-server.js';
+
+/** JSON-RPC error body for requests refused before MCP runs (no or wrong token). */
+function rpcError(reply: FastifyReply, status: number, message: string) {
+  return reply.code(status).header('content-type', 'application/json').send({ jsonrpc: '2.0', error: { code: -32001, message }, id: null });
+}
+
+/** The agent's context for one MCP request: bearer token of an agent, conversation from header or `?conversation=`. */
+async function agentContext(platform: Platform, req: FastifyRequest): Promise<Ctx> {
+  const q = req.query as Record<string, string | undefined>;
+  if (q.conversation && !req.headers['x-stoa-conversation']) req.headers['x-stoa-conversation'] = q.conversation;
+  const ctx = await requestContext(platform, req, undefined);
+  if (ctx.actor.kind !== 'agent') throw new StoaError('forbidden', '/mcp needs an agent token (stoa tokens create --agent AGENT_ID)');
+  return ctx;
+}
+
+/**
+ * Streamable HTTP MCP at `/mcp` in stateless mode: every POST carries an agent's bearer token and is served by a
+ * fresh server and transport built from that request's context (SPEC R3: nothing is cached across requests).
+ * GET (server-initiated streams) and DELETE (sessions) are not offered in stateless mode: 405.
+ *
+ * @example
+ * serverExtensions.push(mountMcp);
+ */
+export async function mountMcp(app: FastifyInstance, platform: Platform): Promise<void> {
+  app.post('/mcp', async (req, reply) => {
+    let ctx: Ctx;
+    try {
+      ctx = await agentContext(platform, req);
+    } catch (e) {
+      const err = e as StoaError;
+      if (err?.code === 'unauthorized' || err?.code === 'forbidden' || err?.code === 'not_found') {
+        reply.header('www-authenticate', 'Bearer realm="stoa"');
+        return rpcError(reply, err.code === 'unauthorized' ? 401 : err.code === 'forbidden' ? 403 : 404, err.message);
+      }
+      return sendProblem(reply, req, e);
+    }
+    const server = createStoaMcpServer({
+      listTools: async () => mcpTools(ctx.platform.config.limits, toolAudience(ctx)),
+      callTool: (name, args) => runTool(ctx, name, args),
+    });
+    const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
+    reply.hijack();
+    reply.raw.on('close', () => {
+      void transport.close();
+      void server.close();
+    });
+    await server.connect(transport);
+    await transport.handleRequest(req.raw, reply.raw, req.body);
+  });
+  const notAllowed = async (_req: FastifyRequest, reply: FastifyReply) => reply.code(405).header('allow', 'POST').send({ jsonrpc: '2.0', error: { code: -32000, message: 'Method not allowed: this server is stateless, use POST' }, id: null });
+  app.get('/mcp', notAllowed);
+  app.delete('/mcp', notAllowed);
+}

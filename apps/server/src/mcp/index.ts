@@ -1,0 +1,2 @@
+export { createStoaMcpServer, type McpBackend } from './mcp-server.js';
+export { mountMcp } from './http.js';
