@@ -22,6 +22,7 @@ import audit from './projects/audit.js';
 import listProjects from './projects/list-projects.js';
 import createProject from './projects/create-project.js';
 import me from './projects/me.js';
+import { agentHandlers } from './agents/index.js';
 
 /**
  * Every JSON handler, by route id. The server mounts them; the CLI's local mode calls them in-process.
@@ -29,6 +30,7 @@ import me from './projects/me.js';
  */
 export const jsonHandlers: AnyHandler[] = [
   ...memoryHandlers,
+  ...agentHandlers,
   me, listProjects, createProject, listMembers, addMember, removeMember, createToken, revokeToken, audit,
   list, folder, tree, find, stat, move, del, usage, versions, restore, startUpload, finishUpload, abortUpload,
 ];
