@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { Platform } from '@stoa/core';
 import { mountDav } from './dav/mount-dav.js';
+import { mountMcp } from './mcp/index.js';
 
 /**
  * Areas that serve more than JSON routes (MCP at /mcp, WebDAV at /dav, live updates) register a mount function
@@ -8,4 +9,4 @@ import { mountDav } from './dav/mount-dav.js';
  */
 export type ServerExtension = (app: FastifyInstance, platform: Platform) => Promise<void> | void;
 
-export const serverExtensions: ServerExtension[] = [mountDav];
+export const serverExtensions: ServerExtension[] = [mountDav, mountMcp];

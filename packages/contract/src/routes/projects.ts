@@ -30,8 +30,8 @@ export const projectRoutes = {
   }),
   createToken: defineRoute({
     id: 'tokens.create', method: 'POST', path: '/projects/{project}/tokens', summary: 'Create an API token for a member or an agent (shown once)', status: 201,
-    input: z.object({ project: projectParam, user: z.string().optional(), agent: z.string().optional(), name: z.string().optional() }),
-    output: z.object({ token: z.string(), id: z.string(), user: z.string().optional(), agent: z.string().optional() }),
+    input: z.object({ project: projectParam, user: z.string().optional(), agent: z.string().optional(), name: z.string().optional(), published: z.boolean().optional().describe('Agent tokens: act with the settings frozen at the agent\'s publication (SPEC A7)') }),
+    output: z.object({ token: z.string(), id: z.string(), user: z.string().optional(), agent: z.string().optional(), published: z.boolean().optional() }),
   }),
   revokeToken: defineRoute({
     id: 'tokens.revoke', method: 'DELETE', path: '/projects/{project}/tokens/{id}', summary: 'Revoke a token',
