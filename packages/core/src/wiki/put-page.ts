@@ -31,9 +31,12 @@ function checkBase(path: string, base: number | undefined, current: number): voi
   if (base === undefined) return;
   if (!Number.isInteger(base) || base < 0) throw new StoaError('bad_request', 'base version must be a non-negative integer');
   if (base !== current) {
-    throw new StoaError('version_conflict', current === 0
-      ? `page "${path}" no longer exists (you based your change on version ${base}); save without --base to create it again`
-      : `page "${path}" is at version ${current}, not ${base}: someone saved after you read it; read it again and retry`, { currentVersion: current });
+    const message = current === 0
+      ? `page "${path}" does not exist (you based your change on version ${base}); save without a base to create it`
+      : base === 0
+        ? `page "${path}" already exists at version ${current}; read it and retry with that base`
+        : `page "${path}" is at version ${current}, not ${base}: someone saved after you read it; read it again and retry`;
+    throw new StoaError('version_conflict', message, { currentVersion: current });
   }
 }
 
