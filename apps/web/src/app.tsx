@@ -13,6 +13,7 @@ import { MemoryPage } from './pages/memory/memory-page.js';
 import { WikiPage } from './pages/wiki/wiki-page.js';
 import { AgentsPage } from './pages/agents-page.js';
 import { AuditPage } from './pages/audit-page.js';
+import { SearchPage } from './pages/search-page.js';
 
 const PROJECT_KEY = 'stoa.project';
 const nav: Array<{ page: Page; key: MessageKey }> = [
@@ -78,6 +79,13 @@ export function App() {
           ))}
         </nav>
         <span className="spacer" />
+        <form role="search" onSubmit={(e) => {
+          e.preventDefault();
+          const q = new FormData(e.currentTarget).get('q');
+          if (typeof q === 'string' && q.trim()) navigate(`/search?q=${encodeURIComponent(q.trim())}`);
+        }}>
+          <input name="q" type="search" className="global-search" aria-label={t('search.placeholder')} placeholder={t('search.placeholder')} />
+        </form>
         {session.projects.length > 1 && (
           <select aria-label={t('nav.project')} value={session.project.id} onChange={(e) => pickProject(e.target.value)}>
             {session.projects.map((p) => <option key={p.id} value={p.id}>{p.name}</option>)}
@@ -93,6 +101,7 @@ export function App() {
         {route.page === 'wiki' && <WikiPage path={route.rest} />}
         {route.page === 'agents' && <AgentsPage />}
         {route.page === 'audit' && <AuditPage />}
+        {route.page === 'search' && <SearchPage key={route.search} />}
       </main>
     </SessionContext.Provider>
   );

@@ -1,8 +1,8 @@
 import { useEffect, useState } from 'react';
 
 /** The client routes; the server answers every other GET with index.html, so these survive a reload. */
-export type Page = 'login' | 'files' | 'memory' | 'wiki' | 'agents' | 'audit';
-const pages: Page[] = ['login', 'files', 'memory', 'wiki', 'agents', 'audit'];
+export type Page = 'login' | 'files' | 'memory' | 'wiki' | 'agents' | 'audit' | 'search';
+const pages: Page[] = ['login', 'files', 'memory', 'wiki', 'agents', 'audit', 'search'];
 
 export function currentPage(): { page: Page; rest: string } {
   const [, first = '', ...rest] = location.pathname.split('/');
@@ -23,10 +23,10 @@ export function navigate(to: string, replace = false): void {
 }
 
 /** Re-renders on navigation and returns the current route. */
-export function useRoute(): { page: Page; rest: string } {
-  const [route, setRoute] = useState(currentPage);
+export function useRoute(): { page: Page; rest: string; search: string } {
+  const [route, setRoute] = useState(() => ({ ...currentPage(), search: location.search }));
   useEffect(() => {
-    const on = () => setRoute(currentPage());
+    const on = () => setRoute({ ...currentPage(), search: location.search });
     window.addEventListener('popstate', on);
     return () => window.removeEventListener('popstate', on);
   }, []);

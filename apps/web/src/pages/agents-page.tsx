@@ -48,7 +48,7 @@ function AgentRow({ agent, canManage, onSaved, onError }: { agent: Agent; canMan
 /** Agents (SPEC §0, A1): the list with IDs and folders, creation, and the file-access settings. */
 export function AgentsPage() {
   const { t } = useI18n();
-  const { project, canEdit } = useSession();
+  const { project, canEdit, isAdmin, me } = useSession();
   const [agents, setAgents] = useState<Agent[] | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [draft, setDraft] = useState<AgentSettings & { name: string }>({ name: '', instructions: '', files: 'off', write: 'own', read: 'project' });
@@ -84,7 +84,7 @@ export function AgentsPage() {
       {agents === null ? <p>{t('common.loading')}</p> : agents.length === 0 ? <p className="empty">{t('agents.none')}</p> : (
         <table className="grid">
           <thead><tr><th>{t('agents.name')}</th><th>{t('agents.id')}</th><th>{t('agents.folder')}</th><th>{t('agents.fileAccess')}</th><th>{t('agents.published')}</th></tr></thead>
-          <tbody>{agents.map((a) => <AgentRow key={a.id} agent={a} canManage={canEdit} onSaved={(n) => setAgents((l) => l!.map((x) => (x.id === n.id ? n : x)))} onError={fail} />)}</tbody>
+          <tbody>{agents.map((a) => <AgentRow key={a.id} agent={a} canManage={isAdmin || (canEdit && a.ownerId === me.id)} onSaved={(n) => setAgents((l) => l!.map((x) => (x.id === n.id ? n : x)))} onError={fail} />)}</tbody>
         </table>
       )}
     </div>

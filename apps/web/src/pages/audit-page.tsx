@@ -1,6 +1,7 @@
 import { useCallback, useEffect, useState } from 'react';
 import { filesApi, type AuditPage as AuditData } from '../api/files.js';
 import { useI18n } from '../i18n/index.js';
+import type { MessageKey } from '../i18n/en.js';
 import { useSession } from '../session.js';
 import { errorText, formatBytes, formatDate } from '../format.js';
 
@@ -30,6 +31,13 @@ export function AuditPage() {
     if (isAdmin) void load(null);
   }, [isAdmin, load]);
 
+  // Known actions are translated; a new kind of entry still shows, under its code.
+  const actionLabel = (a: string) => {
+    const key = `audit.action.${a}` as MessageKey;
+    const s = t(key);
+    return s === key ? a : s;
+  };
+
   if (!isAdmin) return <div><h1>{t('audit.title')}</h1><p className="hint">{t('audit.adminsOnly')}</p></div>;
   return (
     <div className="audit-page">
@@ -45,7 +53,7 @@ export function AuditPage() {
               <tr key={e.id}>
                 <td>{formatDate(e.at, lang)}</td>
                 <td>{e.actor.name ?? e.actor.id ?? e.actor.kind}</td>
-                <td><code>{e.action}</code></td>
+                <td title={e.action}>{actionLabel(e.action)}</td>
                 <td>{e.from && e.to ? `${e.from} → ${e.to}` : e.path ?? ''}</td>
                 <td className="num">{e.size === null ? '' : formatBytes(e.size)}</td>
               </tr>

@@ -40,6 +40,16 @@ export function FilesPage() {
   const fail = useCallback((e: unknown) => setNotice({ kind: 'error', text: typeof e === 'string' ? e : errorText(e, t) }), [t]);
   const refresh = () => setEpoch((n) => n + 1);
 
+  // A link to one file (/files?path=…, e.g. from search) opens its folder and its preview.
+  useEffect(() => {
+    const linked = new URLSearchParams(location.search).get('path');
+    if (!linked) return;
+    filesApi.stat(pid, linked).then((f) => {
+      setFolder(parentOf(f.path));
+      setPreview(f);
+    }, fail);
+  }, [pid, fail]);
+
   useEffect(() => {
     let gone = false;
     Promise.all([filesApi.tree(pid), filesApi.folder(pid, folder), filesApi.usage(pid)]).then(([tree, pg, u]) => {

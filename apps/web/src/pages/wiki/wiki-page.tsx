@@ -7,19 +7,7 @@ import { errorText } from '../../format.js';
 import { navigate } from '../../router.js';
 import { PageView } from './page-view.js';
 import { PageEditor } from './page-editor.js';
-
-/** The snippet of a search hit with its matched words marked (offsets from the server; text stays text). */
-function Snippet({ hit }: { hit: WikiHit }) {
-  const parts: React.ReactNode[] = [];
-  let last = 0;
-  for (const [a, b] of [...hit.highlights].sort((x, y) => x[0] - y[0])) {
-    if (a < last) continue;
-    parts.push(hit.snippet.slice(last, a), <mark key={a}>{hit.snippet.slice(a, b)}</mark>);
-    last = b;
-  }
-  parts.push(hit.snippet.slice(last));
-  return <div className="snippet">{parts}</div>;
-}
+import { Snippet } from '../../components/snippet.js';
 
 /** The tree of pages: nesting by path (W1); depth shown by indentation, ordered by path. */
 function PageTree({ pages, current }: { pages: WikiSummary[]; current: string }) {
@@ -94,7 +82,7 @@ export function WikiPage({ path }: { path: string }) {
           <div className="search-results">
             <h2>{t('common.search')}: {query}</h2>
             {hits.length === 0 && <p className="muted">{t('wiki.noResults')}</p>}
-            <ul>{hits.map((h) => <li key={h.path}><a href={wikiHref(h.path)} onClick={(e) => { e.preventDefault(); setQuery(''); navigate(wikiHref(h.path)); }}>{h.title}</a> <small className="muted">{h.path}</small><Snippet hit={h} /></li>)}</ul>
+            <ul>{hits.map((h) => <li key={h.path}><a href={wikiHref(h.path)} onClick={(e) => { e.preventDefault(); setQuery(''); navigate(wikiHref(h.path)); }}>{h.title}</a> <small className="muted">{h.path}</small><Snippet text={h.snippet} highlights={h.highlights} /></li>)}</ul>
           </div>
         )}
         {!hits && mode === 'new' && <PageEditor initialPath={missing ? path : ''} onSaved={saved} onCancel={() => setMode('view')} />}

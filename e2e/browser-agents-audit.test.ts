@@ -1,0 +1,110 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { putFile, runTool } from '@stoa/core';
+import { fileRow, hasChromium, startUiServer, uploadViaUi, type UiServer } from './browser-helpers.js';
+
+// 1×1 PNG and a one-page PDF, to see the image and PDF previews.
+const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8DwHwAFBQIAX8jx0gAAAABJRU5ErkJggg==', 'base64');
+const PDF = Buffer.from('%PDF-1.4\n1 0 obj<</Type/Catalog/Pages 2 0 R>>endobj 2 0 obj<</Type/Pages/Kids[3 0 R]/Count 1>>endobj 3 0 obj<</Type/Page/Parent 2 0 R/MediaBox[0 0 200 200]>>endobj\ntrailer<</Root 1 0 R>>\n%%EOF\n');
+const DIRECT = 26214400; // STOA_DIRECT_UPLOAD_BYTES default: larger uploads go straight to storage
+
+// Previews of media, direct uploads, unmapped agent writes, agents, audit and the one search (real Chromium).
+describe.skipIf(!hasChromium)('web UI: media, direct uploads, agents, audit, search', () => {
+  let s: UiServer;
+  let page: Page;
+
+  beforeAll(async () => {
+    s = await startUiServer();
+    ({ page } = await s.signedIn());
+  });
+  afterAll(async () => s?.close());
+
+  it('previews images and PDFs from blob: URLs fetched with the token; other types offer Download', async () => {
+    await uploadViaUi(page, [{ name: 'dot.png', body: PNG }, { name: 'doc.pdf', body: PDF }, { name: 'data.zip', body: 'PK\u0003\u0004' }]);
+    await fileRow(page, 'dot.png').getByRole('button', { name: 'dot.png', exact: true }).click();
+    const img = page.locator('.preview-body img.preview-image');
+    await img.waitFor();
+    expect(await img.getAttribute('src')).toMatch(/^blob:/);
+    await page.waitForFunction(() => (document.querySelector('.preview-body img') as HTMLImageElement | null)?.naturalWidth === 1);
+    await fileRow(page, 'doc.pdf').getByRole('button', { name: 'doc.pdf', exact: true }).click();
+    expect(await page.locator('.preview-body iframe.preview-pdf').getAttribute('src')).toMatch(/^blob:/);
+    await fileRow(page, 'data.zip').getByRole('button', { name: 'data.zip', exact: true }).click();
+    await page.getByText('No preview for this type of file.').waitFor();
+    const [download] = await Promise.all([page.waitForEvent('download'), page.locator('.no-preview').getByRole('button', { name: 'Download' }).click()]);
+    expect(download.suggestedFilename()).toBe('data.zip');
+  });
+
+  it('sends a file over 25 MB straight to storage, and refuses to replace it ("already exists")', async () => {
+    // A file on disk, not a buffer: Chromium reads it itself instead of receiving 25 MB over the protocol.
+    const dir = mkdtempSync(join(tmpdir(), 'stoa-big-'));
+    const big = join(dir, 'big.bin');
+    writeFileSync(big, Buffer.alloc(DIRECT + 1, 0x61));
+    const input = page.locator('[data-testid=upload-input]');
+    const starts: string[] = [];
+    page.on('request', (r) => { if (r.method() === 'POST' && /\/uploads$/.test(new URL(r.url()).pathname)) starts.push(r.url()); });
+    await input.setInputFiles(big);
+    await page.getByText('Uploaded 1 file(s)').waitFor({ timeout: 30_000 });
+    expect(starts).toHaveLength(1);
+    expect(await fileRow(page, 'big.bin').locator('td.num').getAttribute('title')).toBe(`${DIRECT + 1} B`);
+    await input.setInputFiles(big);
+    rmSync(dir, { recursive: true, force: true });
+    await page.getByRole('alert').getByText('A file already exists there').waitFor({ timeout: 30_000 });
+  });
+
+  it('shows "agent" without a name for an unmapped runtime write, with process, node and dialog IDs as tooltip', async () => {
+    const admin = await s.t.admin();
+    const r = await runTool(admin, 'ws_write_file', { path: 'runtime/out.md', content: 'from a process' }, { runtime: { processId: 'proc_42', nodeId: 'node_7' } });
+    expect(r.refused).toBe(false);
+    await page.reload();
+    await page.getByRole('tree').getByRole('button', { name: 'runtime' }).click();
+    const tag = fileRow(page, 'runtime/out.md').locator('.tag.agent');
+    expect(await tag.innerText()).toBe('agent');
+    expect(await tag.getAttribute('title')).toBe('Process: proc_42 · Node: node_7 · Dialog: —');
+  });
+
+  it('creates an agent with file access and changes where it reads', async () => {
+    await page.getByRole('link', { name: 'Agents' }).click();
+    await page.getByRole('textbox', { name: 'Name' }).fill('Writer');
+    await page.locator('.agent-form').getByRole('combobox', { name: 'File access' }).selectOption('on');
+    await page.getByRole('button', { name: 'Create agent' }).click();
+    const row = page.locator('tr[data-agent]', { hasText: 'Writer' });
+    await row.waitFor();
+    const id = await row.getAttribute('data-agent');
+    expect(id).toMatch(/^agt_[A-Za-z0-9]{8}$/);
+    expect(await row.getByText(`agents/${id}/`).count()).toBe(1);
+    await row.getByRole('combobox', { name: 'What the agent reads' }).selectOption('own');
+    await page.waitForResponse((res) => res.request().method() === 'PATCH' && res.ok());
+    await page.reload();
+    expect(await page.locator(`tr[data-agent="${id}"]`).getByRole('combobox', { name: 'What the agent reads' }).inputValue()).toBe('own');
+    expect(await page.locator(`tr[data-agent="${id}"]`).getByRole('combobox', { name: 'File access' }).inputValue()).toBe('on');
+  });
+
+  it('lists people\'s uploads and deletes in the audit log (admins)', async () => {
+    await page.getByRole('link', { name: 'Files' }).click();
+    await fileRow(page, 'data.zip').getByRole('button', { name: 'Delete data.zip' }).click();
+    await page.getByRole('dialog').getByRole('button', { name: 'Delete' }).click();
+    await page.getByText('Deleted data.zip').waitFor();
+    await page.getByRole('link', { name: 'Audit' }).click();
+    const upload = page.locator('table.audit tr', { hasText: 'dot.png' });
+    await upload.first().waitFor();
+    expect(await upload.first().innerText()).toContain('Upload');
+    const rows = await page.locator('table.audit tr', { hasText: 'data.zip' }).allInnerTexts();
+    expect(rows[0]).toContain('Delete');
+    expect(rows.some((r) => r.includes('Upload'))).toBe(true);
+  });
+
+  it('searches file contents, wiki and memory from the top bar', async () => {
+    await putFile(await s.t.admin(), { path: 'policies/refunds.md', source: 'Refunds are paid within five days of the request.' });
+    await page.getByRole('searchbox', { name: 'Search everything' }).fill('refunds');
+    await page.getByRole('searchbox', { name: 'Search everything' }).press('Enter');
+    await page.waitForURL(/\/search\?q=refunds$/);
+    const hit = page.locator('.hits li', { hasText: 'policies/refunds.md' });
+    await hit.waitFor();
+    expect(await hit.locator('mark').first().innerText()).toMatch(/refunds/i);
+    await hit.getByRole('button').click();
+    await page.locator('.preview-path', { hasText: 'policies/refunds.md' }).waitFor();
+  });
+});
