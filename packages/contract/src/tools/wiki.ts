@@ -48,3 +48,30 @@ export const wikiToolDescriptions: Record<WikiToolName, string> = {
 export function isWikiToolName(name: string): name is WikiToolName {
   return Object.prototype.hasOwnProperty.call(wikiToolSchemas, name);
 }
+
+const wikiToolTitles: Record<WikiToolName, string> = {
+  wiki_list: 'List wiki pages', wiki_get: 'Read a wiki page', wiki_put: 'Save a wiki page', wiki_search: 'Search the wiki', search: 'Search everything',
+};
+
+/**
+ * The wiki tools as MCP tools/list entries (same shape as `mcpTools` of the file tools), generated from the
+ * schemas and descriptions above. An MCP door lists `[...mcpTools(limits), ...wikiMcpTools()]` and sends calls
+ * whose name passes `isWikiToolName` to the core's `runWikiTool(ctx, name, args)`.
+ *
+ * @example
+ * wikiMcpTools().map((t) => t.name) // ['wiki_list', 'wiki_get', 'wiki_put', 'wiki_search', 'search']
+ */
+export function wikiMcpTools(): Array<{
+  name: WikiToolName; title: string; description: string; inputSchema: Record<string, unknown>;
+  annotations: { title: string; readOnlyHint: boolean; destructiveHint: boolean; idempotentHint: boolean; openWorldHint: boolean };
+}> {
+  return (Object.keys(wikiToolSchemas) as WikiToolName[]).map((name) => {
+    const inputSchema = z.toJSONSchema(wikiToolSchemas[name], { io: 'input', target: 'draft-7' }) as Record<string, unknown>;
+    delete inputSchema.$schema;
+    const readOnly = name !== 'wiki_put';
+    return {
+      name, title: wikiToolTitles[name], description: wikiToolDescriptions[name], inputSchema,
+      annotations: { title: wikiToolTitles[name], readOnlyHint: readOnly, destructiveHint: false, idempotentHint: readOnly, openWorldHint: false },
+    };
+  });
+}
