@@ -4,6 +4,8 @@ import { registerTurn } from './turn.js';
 import { registerServe } from './serve.js';
 import { registerProjects } from './projects.js';
 import { registerFiles } from './files.js';
+import { registerWiki } from './wiki.js';
+import { registerSearch } from './search.js';
 
 /** Every command group; each area adds its `register…` here. */
 export function registerCommands(program: Command): void {
@@ -12,4 +14,6 @@ export function registerCommands(program: Command): void {
   registerFiles(program);
   registerMemory(program);
   registerTurn(program);
+  registerWiki(program);
+  registerSearch(program);
 }
