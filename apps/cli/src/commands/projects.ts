@@ -1,7 +1,8 @@
 import type { Command } from 'commander';
 import { projectRoutes } from '@stoa/contract';
-import { action } from '../context.js';
-import { print, table } from '../output.js';
+import { action, globalsOf, openApi } from '../context.js';
+import type { Api } from '../api.js';
+import { print, reportError, table } from '../output.js';
 
 export function registerProjects(program: Command): void {
   const projects = program.command('projects').description('Projects (workspaces)');
@@ -41,12 +42,23 @@ export function registerProjects(program: Command): void {
   const tokens = program.command('tokens').description('API tokens');
   tokens.command('create').description('Create a token for a member (--user) or an agent (--agent); shown once')
     .option('--user <name>', 'member the token acts as').option('--agent <agentId>', 'agent the token acts as').option('--name <label>', 'a label for the token')
-    .action(
-      action(async (api, g, opts: { user?: string; agent?: string; name?: string }) => {
-        const t = await api.call(projectRoutes.createToken, { project: api.project, user: opts.user, agent: opts.agent, name: opts.name });
-        print(!!g.json, { token: t.token, id: t.id, ...(t.user ? { user: t.user } : {}), ...(t.agent ? { agent: t.agent } : {}) }, () => t.token);
-      }),
-    );
+    .option('--published', 'agent tokens: act with the settings frozen at the agent\'s publication (SPEC A7)')
+    .action(async (opts: { user?: string; agent?: string; name?: string; published?: boolean }, cmd: Command) => {
+      // `--agent` here names the token's agent; commander hands it to the program's global --agent (act as an
+      // agent), so take it from there and open the Api as the caller, not as that agent.
+      const g = globalsOf(cmd);
+      const agent = opts.agent ?? g.agent;
+      let api: Api | undefined;
+      try {
+        api = await openApi({ ...g, agent: undefined });
+        const t = await api.call(projectRoutes.createToken, { project: api.project, user: opts.user, agent, name: opts.name, published: opts.published });
+        print(!!g.json, { token: t.token, id: t.id, ...(t.user ? { user: t.user } : {}), ...(t.agent ? { agent: t.agent } : {}), ...(t.published ? { published: true } : {}) }, () => t.token);
+      } catch (e) {
+        process.exitCode = reportError(e);
+      } finally {
+        await api?.close().catch(() => undefined);
+      }
+    });
   tokens.command('revoke <id>').description('Revoke a token by its ID').action(
     action(async (api, g, id: string) => {
       await api.call(projectRoutes.revokeToken, { project: api.project, id });

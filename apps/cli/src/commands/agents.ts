@@ -1,0 +1,87 @@
+import type { Command } from 'commander';
+import { agentRoutes, type RouteOutput } from '@stoa/contract';
+import { action } from '../context.js';
+import { print, table, UsageError } from '../output.js';
+
+type Agent = RouteOutput<typeof agentRoutes.show>;
+
+function settingsOf(o: { instructions?: string; files?: string; write?: string; read?: string; name?: string }) {
+  const pick = <T extends string>(v: string | undefined, allowed: T[], flag: string): T | undefined => {
+    if (v === undefined) return undefined;
+    if (!allowed.includes(v as T)) throw new UsageError(`${flag} must be ${allowed.join(' or ')}`);
+    return v as T;
+  };
+  return {
+    ...(o.name !== undefined ? { name: o.name } : {}),
+    ...(o.instructions !== undefined ? { instructions: o.instructions } : {}),
+    files: pick(o.files, ['on', 'off'], '--files'),
+    write: pick(o.write, ['own', 'project'], '--write'),
+    read: pick(o.read, ['project', 'own'], '--read'),
+  };
+}
+
+function describe(a: Agent): string {
+  const lines = [
+    `${a.name} (${a.id})`,
+    `  folder:       ${a.folder}`,
+    `  file access:  ${a.files}; writes ${a.write === 'own' ? 'own folder' : 'whole project'}; reads ${a.read === 'project' ? 'whole project' : 'own folder'}`,
+    `  instructions: ${a.instructions ? a.instructions.split('\n')[0] : '(none)'}`,
+  ];
+  if (a.published) lines.push(`  published:    ${a.published.at} (files ${a.published.access.enabled ? 'on' : 'off'}, writes ${a.published.access.write}, reads ${a.published.access.read})`);
+  return lines.join('\n');
+}
+
+const withSettings = (c: Command) => c
+  .option('--instructions <text>', 'instructions of the agent')
+  .option('--files <on|off>', 'file access (default off)')
+  .option('--write <own|project>', 'where the agent writes (default own folder)')
+  .option('--read <project|own>', 'what the agent reads (default whole project)');
+
+/** `stoa agents create|list|show|set|copy|rm|publish` (SPEC §7). */
+export function registerAgents(program: Command): void {
+  const agents = program.command('agents').description('Agents of the project and their file access');
+  withSettings(agents.command('create <name>').description('Create an agent (file access off unless --files on)')).action(
+    action(async (api, g, name: string, o: Record<string, string>) => {
+      const a = await api.call(agentRoutes.create, { project: api.project, name, ...settingsOf(o) });
+      print(!!g.json, a, () => `Created agent ${describe(a)}`);
+    }),
+  );
+  agents.command('list').description('List agents').action(
+    action(async (api, g) => {
+      const list = await api.call(agentRoutes.list, { project: api.project });
+      print(!!g.json, list, () => list.length === 0 ? 'No agents.' : table([['ID', 'NAME', 'FILES', 'WRITES', 'READS', 'PUBLISHED'], ...list.map((a) => [a.id, a.name, a.files, a.write, a.read, a.published ? 'yes' : ''])]));
+    }),
+  );
+  agents.command('show <id>').description('Show one agent').action(
+    action(async (api, g, id: string) => {
+      const a = await api.call(agentRoutes.show, { project: api.project, id });
+      print(!!g.json, a, () => describe(a));
+    }),
+  );
+  withSettings(agents.command('set <id>').description('Change an agent (renaming keeps its folder)').option('--name <name>', 'new name')).action(
+    action(async (api, g, id: string, o: Record<string, string>) => {
+      const s = settingsOf(o);
+      if (Object.values(s).every((v) => v === undefined)) throw new UsageError('give at least one of --name, --instructions, --files, --write, --read');
+      const a = await api.call(agentRoutes.update, { project: api.project, id, ...s });
+      print(!!g.json, a, () => `Updated ${describe(a)}`);
+    }),
+  );
+  agents.command('copy <id>').description('Copy an agent: new ID, new empty folder').action(
+    action(async (api, g, id: string) => {
+      const a = await api.call(agentRoutes.copy, { project: api.project, id });
+      print(!!g.json, a, () => `Copied to ${describe(a)}`);
+    }),
+  );
+  agents.command('rm <id>').description('Delete an agent (its folder and files stay)').action(
+    action(async (api, g, id: string) => {
+      await api.call(agentRoutes.remove, { project: api.project, id });
+      print(!!g.json, { ok: true, id }, () => `Deleted agent ${id}; its folder agents/${id}/ and files stay`);
+    }),
+  );
+  agents.command('publish <id>').description('Publish: freeze access settings and instructions (use `tokens create --agent ID --published`)').action(
+    action(async (api, g, id: string) => {
+      const a = await api.call(agentRoutes.publish, { project: api.project, id });
+      print(!!g.json, a, () => `Published ${describe(a)}\nTokens made with \`stoa tokens create --agent ${a.id} --published\` act with these frozen settings.`);
+    }),
+  );
+}

@@ -1,0 +1,77 @@
+import type { Command } from 'commander';
+import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import { mcpTools, projectRoutes, toolRoutes, type McpToolDef } from '@stoa/contract';
+import { contextFor, runTool, toolAudience, type Principal } from '@stoa/core';
+import { createStoaMcpServer, type McpBackend } from '@stoa/server';
+import { StoaClient } from '@stoa/sdk';
+import { globalsOf } from '../context.js';
+import { openLocalApi } from '../local-api.js';
+import { reportError, UsageError } from '../output.js';
+
+/** Local: the core in-process on the data folder, as the agent; each call gets a fresh context (SPEC R3). */
+async function localBackend(g: ReturnType<typeof globalsOf>, published: boolean): Promise<{ backend: McpBackend; close: () => Promise<void> }> {
+  if (!g.agent) throw new UsageError('stoa mcp in local mode needs --agent AGENT_ID (and usually --conversation CONV_ID)');
+  const api = await openLocalApi({ dataDir: g.data, project: g.project, agent: g.agent, conversation: g.conversation, env: process.env });
+  const principal: Principal = published && api.principal.kind === 'agent' ? { ...api.principal, published: true } : api.principal;
+  const opts = { conversationId: g.conversation ?? null, processId: `stoa-mcp:${process.pid}` };
+  // Fail at start-up, not at the first call, when the agent or conversation is wrong.
+  await contextFor(api.platform, principal, opts);
+  return {
+    backend: {
+      listTools: async () => mcpTools(api.platform.config.limits, toolAudience(await contextFor(api.platform, principal, opts))),
+      callTool: async (name, args) => runTool(await contextFor(api.platform, principal, opts), name, args),
+    },
+    close: () => api.close(),
+  };
+}
+
+/** Remote: every call goes to the server's tool route with the agent's token (`stoa mcp --url U --token T`). */
+async function remoteBackend(url: string, token: string | undefined, g: ReturnType<typeof globalsOf>): Promise<{ backend: McpBackend; close: () => Promise<void> }> {
+  if (!token) throw new UsageError('stoa mcp --url needs --token AGENT_TOKEN (or STOA_TOKEN)');
+  const client = new StoaClient({ url, token, conversationId: g.conversation });
+  const me = await client.call(projectRoutes.me, {});
+  const project = g.project ?? me.projectId ?? 'default';
+  let tools: McpToolDef[] | null = null;
+  return {
+    backend: {
+      listTools: async () => (tools ??= (await client.call(toolRoutes.list, { project, format: 'mcp' })) as McpToolDef[]),
+      callTool: (name, args) => client.call(toolRoutes.call, { project, name, arguments: args, conversation: g.conversation }),
+    },
+    close: async () => undefined,
+  };
+}
+
+/**
+ * `stoa mcp`: an MCP server on stdio for one agent — local (`--data DIR --agent A --conversation C`) or remote
+ * (`--url U --token AGENT_TOKEN --conversation C`, proxying each call to the HTTP API). Nothing but MCP is
+ * written to stdout; diagnostics go to stderr.
+ */
+export function registerMcp(program: Command): void {
+  program.command('mcp').description('Serve the agent file tools over MCP on stdio (local with --agent, or remote with --url/--token)')
+    .option('--published', 'local mode: act with the settings frozen at the agent\'s publication')
+    .action(async (o: { published?: boolean }, cmd: Command) => {
+      const g = globalsOf(cmd);
+      const url = g.url ?? process.env.STOA_URL;
+      try {
+        if (g.url && g.data) throw new UsageError('give either --url (remote mode) or --data (local mode), not both');
+        const { backend, close } = url && !g.data ? await remoteBackend(url, g.token ?? process.env.STOA_TOKEN, g) : await localBackend(g, !!o.published);
+        const server = createStoaMcpServer(backend);
+        const transport = new StdioServerTransport();
+        let closing = false;
+        const stop = async () => {
+          if (closing) return;
+          closing = true;
+          await server.close().catch(() => undefined);
+          await close().catch(() => undefined);
+          process.exit(0);
+        };
+        process.stdin.once('end', stop);
+        process.stdin.once('close', stop);
+        process.once('SIGINT', stop);
+        process.once('SIGTERM', stop);
+        await server.connect(transport);
+      } catch (e) {
+        process.exitCode = reportError(e);
+      }
+    });
+}

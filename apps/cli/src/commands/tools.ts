@@ -1,0 +1,17 @@
+import type { Command } from 'commander';
+import { toolRoutes } from '@stoa/contract';
+import { action } from '../context.js';
+import { UsageError } from '../output.js';
+
+/** `stoa tools [--format mcp|openai|anthropic]`: the tool schemas as JSON (always JSON: they are for programs). */
+export function registerTools(program: Command): void {
+  program.command('tools').description('Print the agent file tool schemas (MCP, OpenAI or Anthropic function-calling format)')
+    .option('--format <format>', 'mcp | openai | anthropic', 'mcp')
+    .action(
+      action(async (api, _g, o: { format: string }) => {
+        if (!['mcp', 'openai', 'anthropic'].includes(o.format)) throw new UsageError('--format must be mcp, openai or anthropic');
+        const tools = await api.call(toolRoutes.list, { project: api.project, format: o.format as 'mcp' });
+        process.stdout.write(JSON.stringify(tools, null, 2) + '\n');
+      }),
+    );
+}
