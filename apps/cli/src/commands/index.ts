@@ -4,6 +4,10 @@ import { registerTurn } from './turn.js';
 import { registerServe } from './serve.js';
 import { registerProjects } from './projects.js';
 import { registerFiles } from './files.js';
+import { registerAgents } from './agents.js';
+import { registerConversations } from './conversations.js';
+import { registerTools } from './tools.js';
+import { registerMcp } from './mcp.js';
 import { registerWiki } from './wiki.js';
 import { registerSearch } from './search.js';
 
@@ -12,6 +16,10 @@ export function registerCommands(program: Command): void {
   registerServe(program);
   registerProjects(program);
   registerFiles(program);
+  registerAgents(program);
+  registerConversations(program);
+  registerTools(program);
+  registerMcp(program);
   registerMemory(program);
   registerTurn(program);
   registerWiki(program);
