@@ -101,6 +101,6 @@ export const turnRoutes = {
     id: 'turn.commit', method: 'POST', path: '/projects/{project}/turns/commit', summary: 'After a hosted agent\'s turn: save its edits of the memory files',
     description: 'Each edited file becomes a new version; when someone else saved meanwhile, only the agent\'s new lines are appended at the end.',
     input: z.object({ ...turnInput, files: z.array(z.object({ file: file, content: z.string() })).describe('The files as the agent left them') }),
-    output: z.object({ files: z.array(z.object({ file: z.string(), path: z.string(), status: z.enum(['unchanged', 'saved', 'merged', 'refused']), version: z.number().int(), reason: z.string().optional() })) }),
+    output: z.object({ files: z.array(z.object({ file: z.string(), path: z.string(), status: z.enum(['unchanged', 'saved', 'merged', 'refused']), version: z.number().int(), reason: z.string().optional(), code: z.string().optional().describe('Error code of a refusal') })) }),
   }),
 };

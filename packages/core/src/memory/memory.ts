@@ -15,7 +15,7 @@ function currentDoc(target: MemoryTarget, s: MemoryState, editable: boolean): Me
   const saved = s.row && s.version > 0;
   return docOf(target, {
     version: s.version, content: s.content, modified: saved ? s.row!.updated_at : null,
-    author: saved ? authorOf(s.row!.author_kind, s.row!.author_id, s.row!.author_label) : s.version === 0 && target.kind === 'soul' ? { kind: 'system', id: null, name: 'instructions' } : null,
+    author: saved ? authorOf(s.row!.author_kind, s.row!.author_id, s.row!.author_label, s.row!.author_meta) : s.version === 0 && target.kind === 'soul' ? { kind: 'system', id: null, name: 'instructions' } : null,
   }, editable);
 }
 
@@ -54,7 +54,7 @@ export async function setMemory(ctx: Ctx, ref: MemoryRef, content: string, opts:
 export function conflict(target: MemoryTarget, current: MemoryState, base: number): StoaError {
   return new StoaError('memory_version_conflict', `${target.file} is at version ${current.version}, not ${base}: someone saved it since you opened it; reload it and save again`, {
     file: target.file, currentVersion: current.version, baseVersion: base,
-    current: { version: current.version, modified: current.row && current.version > 0 ? current.row.updated_at : null, author: current.row && current.version > 0 ? authorOf(current.row.author_kind, current.row.author_id, current.row.author_label) : null },
+    current: { version: current.version, modified: current.row && current.version > 0 ? current.row.updated_at : null, author: current.row && current.version > 0 ? authorOf(current.row.author_kind, current.row.author_id, current.row.author_label, current.row.author_meta) : null },
   });
 }
 

@@ -43,7 +43,7 @@ export async function lockMemoryState(trx: Q, ctx: Ctx, target: MemoryTarget): P
   const now = ctx.platform.clock().toISOString();
   await mq(trx).insertInto('memory_files').values({
     id: newId('mem'), project_id: ctx.project.id, kind: target.kind, scope_id: target.scopeId, version: 0, content: '',
-    updated_at: now, author_kind: null, author_id: null, author_label: null,
+    updated_at: now, author_kind: null, author_id: null, author_label: null, author_meta: null,
   }).onConflict((oc) => oc.columns(['project_id', 'kind', 'scope_id']).doNothing()).execute();
   let q = mq(trx).selectFrom('memory_files').selectAll().where('project_id', '=', ctx.project.id)
     .where('kind', '=', target.kind).where('scope_id', '=', target.scopeId);
@@ -97,7 +97,7 @@ export async function writeMemoryVersion(trx: Q, ctx: Ctx, target: MemoryTarget,
     author_label: a.label, author_meta: a.meta ? JSON.stringify({ conversationId: a.meta.conversationId ?? null, toolCallId: a.meta.toolCallId ?? null }) : null, created_at: now,
   };
   await mq(trx).insertInto('memory_versions').values(v).execute();
-  await mq(trx).updateTable('memory_files').set({ version, content, updated_at: now, author_kind: a.kind, author_id: a.id, author_label: a.label })
+  await mq(trx).updateTable('memory_files').set({ version, content, updated_at: now, author_kind: a.kind, author_id: a.id, author_label: a.label, author_meta: v.author_meta })
     .where('id', '=', locked.row.id).execute();
   await indexDoc(trx, ctx.platform.db.dialect, {
     projectId: ctx.project.id, kind: 'memory', refId: locked.row.id, path: memoryPath(target), title: titleOf(target),

@@ -38,6 +38,7 @@ async function saveSeen(trx: Q, ctx: Ctx, agentId: string, conversationId: strin
 }
 
 function header(f: PreparedFile): string {
+  if (f.author?.kind === 'system') return `${MEMORY_DIR}/${f.path} (version ${f.version}: the agent's instructions)`;
   const who = f.author?.name ? `, saved by ${f.author.kind === 'agent' ? `agent ${f.author.name}` : f.author.name}${f.modified ? ` at ${f.modified}` : ''}` : '';
   return `${MEMORY_DIR}/${f.path} (version ${f.version}${who})`;
 }
@@ -94,6 +95,8 @@ export interface CommittedFile {
   status: 'unchanged' | 'saved' | 'merged' | 'refused';
   version: number;
   reason?: string;
+  /** Error code of a refusal (e.g. forbidden). */
+  code?: string;
 }
 
 async function baseContent(q: Q, ctx: Ctx, target: MemoryTarget, version: number): Promise<string> {
@@ -144,7 +147,7 @@ export async function commitTurn(ctx: Ctx, input: { agent?: string; conversation
       }));
     } catch (e) {
       if (!isStoaError(e) || e.code === 'internal') throw e;
-      out.push({ file: target.file, path, status: 'refused', version: 0, reason: e.message });
+      out.push({ file: target.file, path, status: 'refused', version: 0, reason: e.message, code: e.code });
     }
   }
   return { files: out };

@@ -64,7 +64,7 @@ export interface MemoryVersionInfo {
 
 export interface MemoryFilesTable {
   id: string; project_id: string; kind: string; scope_id: string; version: number; content: string;
-  updated_at: string; author_kind: string | null; author_id: string | null; author_label: string | null;
+  updated_at: string; author_kind: string | null; author_id: string | null; author_label: string | null; author_meta: string | null;
 }
 export interface MemoryVersionsTable {
   file_id: string; project_id: string; version: number; content: string; op: string; author_kind: string;

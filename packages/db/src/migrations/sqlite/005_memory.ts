@@ -12,7 +12,7 @@ export async function up(db: Kysely<any>): Promise<void> {
     `create table memory_files (
       id text primary key, project_id text not null references projects(id) on delete cascade,
       kind text not null, scope_id text not null, version integer not null, content text not null,
-      updated_at text not null, author_kind text, author_id text, author_label text)`,
+      updated_at text not null, author_kind text, author_id text, author_label text, author_meta text)`,
     `create unique index memory_files_scope on memory_files(project_id, kind, scope_id)`,
     `create table memory_versions (
       file_id text not null references memory_files(id) on delete cascade,
