@@ -1,1 +1,2 @@
 export { StoaClient, parseResponse, type ClientOptions } from './client.js';
+export { pullMemory, prepareTurnInDir, commitTurnFromDir, MEMORY_FOLDER, type RouteCaller } from './memory.js';
