@@ -66,8 +66,8 @@ export async function startUiServer(limits: Partial<Limits> = {}): Promise<UiSer
     url, t, app, browser, loginLink,
     signedIn: async (opts = {}) => {
       const context = await browser.newContext({ locale: opts.locale ?? 'en-US', acceptDownloads: true, viewport: { width: 1400, height: 900 } });
-      // Fail fast: a missing element should cost seconds, not the 30 s default.
-      context.setDefaultTimeout(5000);
+      // A missing element should cost seconds, not the 30 s default (but leave room for a loaded CI machine).
+      context.setDefaultTimeout(15_000);
       const page = await context.newPage();
       await page.goto(await loginLink(opts.as ? userIdOf(opts.as) : adminId));
       await page.waitForURL(/\/files$/);

@@ -106,4 +106,20 @@ describe.skipIf(!hasChromium)('web UI: memory and wiki', () => {
     await hit.waitFor();
     expect(await hit.locator('.snippet').innerText()).toMatch(/seven days/i);
   });
+
+  it('moves a page to a new path and deletes it after confirmation', async () => {
+    await page.getByRole('searchbox', { name: 'Search the wiki' }).fill('');
+    await page.locator('.wiki-tree').getByRole('button', { name: 'Onboarding' }).click();
+    await page.getByRole('heading', { name: 'Onboarding', level: 1 }).waitFor();
+    await page.getByRole('button', { name: 'Move' }).click();
+    await page.getByRole('textbox', { name: 'New path' }).fill('guides/onboarding');
+    await page.locator('form').getByRole('button', { name: 'Move' }).click();
+    await page.waitForURL(/\/wiki\/guides\/onboarding$/);
+    await page.getByRole('button', { name: 'Delete' }).click();
+    await page.getByRole('dialog').getByText('Delete the page "Onboarding" and its history?').waitFor();
+    await page.getByRole('dialog').getByRole('button', { name: 'Delete' }).click();
+    await page.waitForURL(/\/wiki$/);
+    await page.locator('.wiki-tree').getByRole('button', { name: 'Refunds' }).waitFor();
+    expect(await page.locator('.wiki-tree').getByRole('button', { name: 'Onboarding' }).count()).toBe(0);
+  });
 });

@@ -31,3 +31,22 @@ export function errorText(e: unknown, t: T): string {
   }
   return e instanceof Error ? e.message : t('error.other');
 }
+
+/**
+ * Who saved something, in the UI language: a person's name, "agent: <name>", or "agent" when unmapped.
+ *
+ * @example
+ * authorLabel(t, { kind: 'agent', label: 'Researcher' }) // "агент: Researcher" in Russian
+ */
+export function authorLabel(t: T, a: { kind: string; label?: string | null; name?: string | null; id?: string | null } | null, fallback = '—'): string {
+  if (!a) return fallback;
+  const name = a.label ?? a.name ?? null;
+  if (a.kind === 'agent' || a.kind === 'unmapped_agent') return name ? t('files.agentTag', { name }) : t('files.agent');
+  return name ?? a.id ?? fallback;
+}
+
+/** The same for the server's ready-made strings ("agent: Researcher", "agent", "alice"). */
+export function authorText(t: T, s: string): string {
+  if (s === 'agent') return t('files.agent');
+  return s.startsWith('agent: ') ? t('files.agentTag', { name: s.slice(7) }) : s;
+}

@@ -22,6 +22,8 @@ export const wikiApi = {
   put: (project: string, s: WikiSave) => api<WikiSummary & { created: boolean; changed: boolean }>('PUT', `${p(project)}/page`, { body: s }),
   history: (project: string, path: string) => api<WikiVersion[]>('GET', `${p(project)}/history`, { query: { path } }),
   version: (project: string, path: string, version: number) => api<WikiVersionText>('GET', `${p(project)}/version`, { query: { path, version } }),
+  move: (project: string, from: string, to: string) => api<RouteOutput<typeof wikiRoutes.move>>('POST', `${p(project)}/move`, { body: { from, to } }),
+  remove: (project: string, path: string, base: number) => api<WikiSummary>('DELETE', `${p(project)}/page`, { query: { path, base } }),
   search: (project: string, q: string) => api<WikiHit[]>('GET', `${p(project)}/search`, { query: { q, limit: 20 } }),
 };
 

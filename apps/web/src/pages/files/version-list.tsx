@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'react';
 import { downloadFile, filesApi, type FileInfo, type FileVersion } from '../../api/files.js';
 import { useI18n } from '../../i18n/index.js';
-import { errorText, formatBytes, formatDate } from '../../format.js';
+import { authorLabel, errorText, formatBytes, formatDate } from '../../format.js';
 import { Icon } from '../../components/icons.js';
 
 /** Versions of a file, newest first, each downloadable; editors restore an earlier one (saved as a new version). */
@@ -37,7 +37,7 @@ export function VersionList(props: { project: string; file: FileInfo; canEdit: b
               <td>v{v.version}{v.current && <small> ({t('preview.current')})</small>}</td>
               <td>{formatBytes(v.size)}</td>
               <td>{formatDate(v.modified, lang)}</td>
-              <td>{v.author}</td>
+              <td>{authorLabel(t, v.authorDetail, v.author)}</td>
               <td>
                 <button className="link" title={t('files.download')} onClick={() => downloadFile(project, file.path, file.name, v.version).catch((e) => props.onError(errorText(e, t)))}><Icon name="download" /></button>
                 {!v.current && <button disabled={!props.canEdit} onClick={() => restore(v.version)}>{t('preview.restore')}</button>}

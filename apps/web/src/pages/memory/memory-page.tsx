@@ -3,7 +3,7 @@ import { ApiError } from '../../api/client.js';
 import { memoryApi, refKey, type MemoryDoc, type MemoryEntry, type MemoryVersion } from '../../api/memory.js';
 import { useI18n, type T } from '../../i18n/index.js';
 import { useSession } from '../../session.js';
-import { errorText, formatDate } from '../../format.js';
+import { authorLabel, errorText, formatDate } from '../../format.js';
 
 /** The list label of a memory file in the UI language ("SOUL.md of Researcher" → "SOUL.md — Researcher"). */
 function entryLabel(e: MemoryEntry, t: T): string {
@@ -13,11 +13,6 @@ function entryLabel(e: MemoryEntry, t: T): string {
   return t(e.file === 'SOUL.md' ? 'memory.soulMd' : 'memory.memoryMd', { name });
 }
 
-function authorName(v: { author: MemoryVersion['author'] }): string {
-  if (!v.author) return '—';
-  const n = v.author.name ?? v.author.id ?? v.author.kind;
-  return v.author.kind === 'agent' ? `agent: ${n}` : n;
-}
 
 /**
  * Settings → Memory (SPEC M2–M4): choose a file, edit, Save (read-only where you may not edit), History with
@@ -127,7 +122,7 @@ export function MemoryPage() {
                 <tbody>
                   {history.map((v) => (
                     <tr key={v.version} data-version={v.version}>
-                      <td>v{v.version}</td><td>{authorName(v)}</td><td>{v.modified ? formatDate(v.modified, lang) : '—'}</td>
+                      <td>v{v.version}</td><td>{authorLabel(t, v.author)}</td><td>{v.modified ? formatDate(v.modified, lang) : '—'}</td>
                       <td><button className="link" onClick={() => void show(v.version)}>{t('common.show')}</button></td>
                     </tr>
                   ))}

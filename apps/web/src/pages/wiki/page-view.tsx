@@ -1,9 +1,10 @@
 import { useEffect, useState } from 'react';
 import { wikiApi, wikiHref, type WikiPageData, type WikiVersion, type WikiVersionText } from '../../api/wiki.js';
 import { useI18n } from '../../i18n/index.js';
-import { errorText, formatDate } from '../../format.js';
+import { authorLabel, authorText, errorText, formatDate } from '../../format.js';
 import { navigate } from '../../router.js';
 import { Markdown } from './markdown.js';
+import { ConfirmDialog } from '../../components/confirm-dialog.js';
 
 function go(e: React.MouseEvent, path: string) {
   e.preventDefault();
@@ -14,12 +15,14 @@ function go(e: React.MouseEvent, path: string) {
  * One page (W2): its rendered text with clickable [[links]] (missing targets marked), "Linked here", pages that
  * mention it without a link (B10), and History with "Show" for earlier versions.
  */
-export function PageView(props: { project: string; page: WikiPageData; canEdit: boolean; onEdit: () => void }) {
+export function PageView(props: { project: string; page: WikiPageData; canEdit: boolean; onEdit: () => void; onChanged: (path: string | null) => void }) {
   const { t, lang } = useI18n();
   const { page } = props;
   const [history, setHistory] = useState<WikiVersion[] | null>(null);
   const [shown, setShown] = useState<WikiVersionText | null>(null);
   const [error, setError] = useState<string | null>(null);
+  const [moving, setMoving] = useState<string | null>(null);
+  const [deleting, setDeleting] = useState(false);
   const missing = new Set(page.links.filter((l) => l.missing).map((l) => l.path));
 
   useEffect(() => {
@@ -27,6 +30,25 @@ export function PageView(props: { project: string; page: WikiPageData; canEdit: 
     setShown(null);
   }, [page.path, page.version]);
 
+  const move = async () => {
+    if (!moving || moving.trim() === page.path) return setMoving(null);
+    try {
+      const r = await wikiApi.move(props.project, page.path, moving.trim());
+      setMoving(null);
+      props.onChanged(r.moved[0]?.to ?? moving.trim());
+    } catch (e) {
+      setError(errorText(e, t));
+    }
+  };
+  const remove = async () => {
+    setDeleting(false);
+    try {
+      await wikiApi.remove(props.project, page.path, page.version);
+      props.onChanged(null);
+    } catch (e) {
+      setError(errorText(e, t));
+    }
+  };
   const loadHistory = () => wikiApi.history(props.project, page.path).then(setHistory, (e) => setError(errorText(e, t)));
   const show = (v: number) => wikiApi.version(props.project, page.path, v).then(setShown, (e) => setError(errorText(e, t)));
   const link = (path: string, label: string, heading: string | null, key: string) => (
@@ -40,8 +62,19 @@ export function PageView(props: { project: string; page: WikiPageData; canEdit: 
         <h1>{page.title}</h1>
         <span className="spacer" />
         <button disabled={!props.canEdit} onClick={props.onEdit}>{t('common.edit')}</button>
+        <button disabled={!props.canEdit} onClick={() => setMoving(page.path)}>{t('wiki.move')}</button>
+        <button disabled={!props.canEdit} className="danger" onClick={() => setDeleting(true)}>{t('common.delete')}</button>
       </div>
-      <p className="muted"><code>{page.path}</code> · {t('memory.version', { v: page.version })} · {page.updatedBy} · {formatDate(page.updated, lang)}{page.channel ? ` · ${t('wiki.channel', { name: page.channel })}` : ''}</p>
+      {moving !== null && (
+        <form className="row" onSubmit={(e) => { e.preventDefault(); void move(); }}>
+          <input aria-label={t('wiki.newPath')} value={moving} onChange={(e) => setMoving(e.target.value)} autoFocus />
+          <button type="submit">{t('wiki.move')}</button>
+          <button type="button" onClick={() => setMoving(null)}>{t('common.cancel')}</button>
+          <small className="muted">{t('wiki.moveHint')}</small>
+        </form>
+      )}
+      {deleting && <ConfirmDialog message={t('wiki.deleteConfirm', { title: page.title })} confirmLabel={t('common.delete')} onConfirm={() => void remove()} onCancel={() => setDeleting(false)} />}
+      <p className="muted"><code>{page.path}</code> · {t('memory.version', { v: page.version })} · {authorText(t, page.updatedBy)} · {formatDate(page.updated, lang)}{page.channel ? ` · ${t('wiki.channel', { name: page.channel })}` : ''}</p>
       {error && <p className="notice error" role="alert">{error}</p>}
       {shown ? (
         <>
@@ -66,7 +99,7 @@ export function PageView(props: { project: string; page: WikiPageData; canEdit: 
             <tbody>
               {history.map((v) => (
                 <tr key={v.version} data-version={v.version}>
-                  <td>v{v.version}{v.current && <small> ({t('preview.current')})</small>}</td><td>{v.title}</td><td>{v.author}</td><td>{formatDate(v.time, lang)}</td>
+                  <td>v{v.version}{v.current && <small> ({t('preview.current')})</small>}</td><td>{v.title}</td><td>{authorLabel(t, v.authorDetail, v.author)}</td><td>{formatDate(v.time, lang)}</td>
                   <td><button className="link" onClick={() => void show(v.version)}>{t('common.show')}</button></td>
                 </tr>
               ))}

@@ -87,7 +87,7 @@ export function WikiPage({ path }: { path: string }) {
         )}
         {!hits && mode === 'new' && <PageEditor initialPath={missing ? path : ''} onSaved={saved} onCancel={() => setMode('view')} />}
         {!hits && mode === 'edit' && page && <PageEditor page={page} onSaved={saved} onCancel={() => setMode('view')} />}
-        {!hits && mode === 'view' && page && <PageView project={project.id} page={page} canEdit={canEdit} onEdit={() => setMode('edit')} />}
+        {!hits && mode === 'view' && page && <PageView project={project.id} page={page} canEdit={canEdit} onEdit={() => setMode('edit')} onChanged={(p) => { setEpoch((n) => n + 1); navigate(p ? wikiHref(p) : '/wiki'); }} />}
         {!hits && mode === 'view' && missing && (
           <div><h1><code>{path}</code></h1><p>{t('wiki.missing')}</p><button disabled={!canEdit} onClick={() => setMode('new')}>{t('wiki.createIt')}</button></div>
         )}
