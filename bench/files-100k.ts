@@ -1,0 +1,140 @@
+/**
+ * 100,000 files in one project (issue 2, "Benchmarks"): a folder page (listFolder, limit 100) and a name search
+ * (findFiles, substring), p50/p99 over 200 queries of each kind, through the core API in-process, on SQLite and
+ * (with BENCH_PG=1) on PostgreSQL in a database created for the run and dropped afterwards.
+ *
+ *   node --import tsx bench/files-100k.ts
+ *   BENCH_PG=1 node --import tsx bench/files-100k.ts
+ *   BENCH_100K_FILES=20000 node --import tsx bench/files-100k.ts
+ *
+ * How the files get in: one file is stored through putFile (the real path: blob, rows, folder index); the other
+ * rows are copies of its `files` and `file_versions` rows with other paths, inserted in batches of 500 in one
+ * transaction, with the `dirs` folder index and the usage counter filled in to match — the same rows
+ * commitVersion writes, without 100,000 blob writes. Every answer of findFiles is checked against a plain
+ * substring match over the list of names.
+ */
+import { createTestPlatform, findFiles, listFolder, putFile, type Ctx } from '@stoa/core';
+import { fmt, msSince, summarize } from './lib/stats.js';
+
+const N = Number(process.env.BENCH_100K_FILES ?? 100_000);
+const QUERIES = Number(process.env.BENCH_QUERIES ?? 200);
+const KINDS: Array<'sqlite' | 'postgres'> = process.env.BENCH_PG === '1' ? ['sqlite', 'postgres'] : ['sqlite'];
+
+const WORDS = ['report', 'Отчёт', '会议纪要', 'invoice', 'photo', 'Budget', 'notes', 'Протокол', 'design-spec', 'contract', '设计稿', 'meeting', 'draft', 'summary', 'Résumé', 'data'];
+const EXTS = ['pdf', 'docx', 'md', 'jpg', 'xlsx', 'txt', 'png', 'csv'];
+
+/** The file layout: 50 files in the root, 20,000 in one big folder, the rest spread over 50 × 40 folders. */
+function layout(n: number): string[] {
+  const paths: string[] = [];
+  const name = (i: number): string => `${WORDS[i % WORDS.length]} ${2000 + (i % 27)}-${String(i).padStart(6, '0')}.${EXTS[(i >> 4) % EXTS.length]}`;
+  for (let i = 0; paths.length < n; i++) {
+    if (i < 50) paths.push(name(i));
+    else if (i < 50 + Math.min(20_000, Math.floor(n / 5))) paths.push(`big/${name(i)}`);
+    else paths.push(`area-${i % 50}/sub-${Math.floor(i / 50) % 40}/${name(i)}`);
+  }
+  return paths;
+}
+
+const dirOf = (p: string): string => (p.includes('/') ? p.slice(0, p.lastIndexOf('/')) : '');
+const baseName = (p: string): string => p.slice(p.lastIndexOf('/') + 1);
+
+async function fill(ctx: Ctx, paths: string[]): Promise<void> {
+  const db = ctx.platform.db.kysely;
+  const seed = await putFile(ctx, { path: paths[0]!, source: 'seed content' });
+  const fileRow = await db.selectFrom('files').selectAll().where('id', '=', seed.file.id).executeTakeFirstOrThrow();
+  const verRow = await db.selectFrom('file_versions').selectAll().where('file_id', '=', seed.file.id).executeTakeFirstOrThrow();
+  const dirs = new Map<string, number>();
+  for (const p of paths.slice(1)) for (let d = dirOf(p); d; d = dirOf(d)) dirs.set(d, (dirs.get(d) ?? 0) + 1);
+  await db.transaction().execute(async (trx) => {
+    const rest = paths.slice(1);
+    for (let b = 0; b < rest.length; b += 500) {
+      const batch = rest.slice(b, b + 500);
+      const ids = batch.map((_, k) => `fil_bench${String(b + k).padStart(9, '0')}`);
+      await trx.insertInto('files').values(batch.map((p, k) => ({ ...fileRow, id: ids[k]!, path: p, dir: dirOf(p), name: baseName(p), name_lower: baseName(p).toLowerCase() }))).execute();
+      await trx.insertInto('file_versions').values(batch.map((p, k) => ({ ...verRow, id: `ver_bench${String(b + k).padStart(9, '0')}`, file_id: ids[k]!, path: p }))).execute();
+    }
+    const existing = new Set((await trx.selectFrom('dirs').select('path').where('project_id', '=', ctx.project.id).execute()).map((d) => d.path));
+    const fresh = [...dirs].filter(([d]) => !existing.has(d));
+    for (let b = 0; b < fresh.length; b += 500) {
+      await trx.insertInto('dirs').values(fresh.slice(b, b + 500).map(([d, c]) => ({ project_id: ctx.project.id, path: d, parent: dirOf(d), name: baseName(d), file_count: c }))).execute();
+    }
+    for (const d of existing) {
+      await trx.updateTable('dirs').set((eb) => ({ file_count: eb('file_count', '+', dirs.get(d) ?? 0) })).where('project_id', '=', ctx.project.id).where('path', '=', d).execute();
+    }
+    await trx.updateTable('projects').set((eb) => ({ used_bytes: eb('used_bytes', '+', Number(fileRow.size) * rest.length) })).where('id', '=', ctx.project.id).execute();
+  });
+}
+
+interface Q { label: string; run: (i: number) => Promise<unknown> }
+
+async function measure(q: Q): Promise<{ label: string; p50: number; p99: number; mean: number }> {
+  for (let i = 0; i < 10; i++) await q.run(i); // warm-up: statement caches, page cache
+  const lat: number[] = [];
+  for (let i = 0; i < QUERIES; i++) {
+    const t = process.hrtime.bigint();
+    await q.run(i);
+    lat.push(msSince(t));
+  }
+  const s = summarize(lat, 1);
+  return { label: q.label, p50: s.p50, p99: s.p99, mean: s.mean };
+}
+
+const out: string[] = [];
+for (const kind of KINDS) {
+  const t = await createTestPlatform(kind, { quotaBytes: 1 << 40 });
+  try {
+    const ctx = await t.admin();
+    const paths = layout(N);
+    const t0 = process.hrtime.bigint();
+    await fill(ctx, paths);
+    const fillMs = msSince(t0);
+    if (kind === 'postgres') await t.platform.db.kysely.executeQuery({ sql: 'analyze', parameters: [], query: { kind: 'RawNode' } } as never).catch(() => undefined);
+    const names = paths.map((p) => ({ path: p, lower: baseName(p).normalize('NFC').toLowerCase() }));
+    const expected = (needle: string, limit: number): string[] => {
+      const n = needle.normalize('NFC').toLowerCase();
+      return names.filter((x) => x.lower.includes(n)).map((x) => x.path).sort().slice(0, limit);
+    };
+    const bigNames = paths.filter((p) => p.startsWith('big/')).map(baseName).sort();
+    const find = (label: string, needles: string[], limit: number): Q => {
+      const want = new Map(needles.map((n) => [n, expected(n, limit)]));
+      let checked = false;
+      return {
+        label: `find "${needles.join('", "')}" (limit ${limit})`,
+        run: async (i) => {
+          const needle = needles[i % needles.length]!;
+          const r = await findFiles(ctx, { text: needle, limit });
+          if (!checked || i < needles.length) {
+            const got = r.files.map((f) => f.path).sort();
+            const exp = want.get(needle)!;
+            if (got.length !== exp.length || got.some((p, k) => p !== exp[k])) throw new Error(`findFiles("${needle}") differs from a plain substring match: ${got.length} vs ${exp.length} results`);
+            if (i === needles.length - 1) checked = true;
+          }
+          void label;
+        },
+      };
+    };
+    const queries: Q[] = [
+      { label: 'folder: root, first page', run: () => listFolder(ctx, { folder: '', limit: 100 }) },
+      { label: `folder: "big" (${bigNames.length} files), first page`, run: () => listFolder(ctx, { folder: 'big', limit: 100 }) },
+      { label: 'folder: "big", a page at a random cursor', run: (i) => listFolder(ctx, { folder: 'big', limit: 100, cursor: bigNames[(i * 7919) % bigNames.length]! }) },
+      { label: 'folder: "area-7/sub-3" (~40 files)', run: () => listFolder(ctx, { folder: 'area-7/sub-3', limit: 100 }) },
+      find('frequent', ['report', 'photo', 'notes'], 100),
+      find('frequent', ['report'], 1000),
+      find('rare', ['012345', '099999', '-000777.'], 100),
+      find('none', ['zzqx', 'nothing-here'], 100),
+      find('cyrillic', ['отчёт', 'ПРОТОКОЛ'], 100),
+      find('cjk', ['纪要', '设计'], 100),
+    ];
+    out.push(`### ${kind === 'sqlite' ? 'SQLite' : 'PostgreSQL'}: ${N.toLocaleString('en')} files (filled in ${fmt(fillMs / 1000, 1)} s), ${QUERIES} queries each, in-process core API, ms`, '');
+    out.push('| query | p50 | p99 | mean |', '|---|---|---|---|');
+    for (const q of queries) {
+      const r = await measure(q);
+      out.push(`| ${r.label} | ${fmt(r.p50, 2)} | ${fmt(r.p99, 2)} | ${fmt(r.mean, 2)} |`);
+      process.stderr.write(`${kind}: ${r.label}: p50 ${fmt(r.p50, 2)} ms, p99 ${fmt(r.p99, 2)} ms\n`);
+    }
+    out.push('');
+  } finally {
+    await t.cleanup();
+  }
+}
+process.stdout.write(out.join('\n'));
