@@ -1,5 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createHash } from 'node:crypto';
+import { request } from 'node:http';
+import { existsSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
 import { processMemory, startStoaServer, type StoaServer } from '../../../../../e2e/helpers/serve.js';
 
 const MB = 1024 * 1024;
@@ -62,5 +65,26 @@ describe('uploads and downloads stream through a real server', { timeout: 180_00
     expect(grew.upload, `peak RSS grew by ${grew.upload.toFixed(1)} MB during the upload`).toBeLessThan(25);
     expect(grew.download, `peak RSS grew by ${grew.download.toFixed(1)} MB by the end of the download`).toBeLessThan(25);
     console.log(`server peak RSS ${(before.peak / MB).toFixed(0)} MB before, +${grew.upload.toFixed(1)} MB after a 50 MB upload, +${grew.download.toFixed(1)} MB after its download`);
+  });
+
+  it('a client that drops the connection mid-upload leaves no file, no usage and no temporary file', async () => {
+    const auth = { authorization: `Bearer ${server.adminToken}` };
+    const usage = async () => ((await (await fetch(`${server.url}/api/v1/projects/default/usage`, { headers: auth })).json()) as { used: number; reserved: number });
+    const before = await usage();
+    const u = new URL(`${server.url}/api/v1/projects/default/files/content?path=dropped.bin`);
+    await new Promise<void>((resolve) => {
+      const req = request({ host: u.hostname, port: u.port, path: u.pathname + u.search, method: 'PUT', headers: { ...auth, 'content-type': 'application/octet-stream', 'content-length': String(10 * MB) } });
+      req.on('error', () => resolve());
+      req.write(Buffer.alloc(2 * MB, 1), () => setTimeout(() => req.destroy(), 200));
+      req.on('close', () => resolve());
+    });
+    // The server notices the reset asynchronously: wait (bounded) until its temporary file is gone.
+    const tmpDir = join(server.dataDir, 'blobs', '.tmp');
+    const parts = () => (existsSync(tmpDir) ? readdirSync(tmpDir) : []);
+    for (let i = 0; i < 100 && parts().length > 0; i++) await new Promise((r) => setTimeout(r, 100));
+    expect(parts()).toEqual([]);
+    const stat = await fetch(`${server.url}/api/v1/projects/default/files/stat?path=dropped.bin`, { headers: auth });
+    expect(stat.status).toBe(404);
+    expect(await usage()).toEqual(before);
   });
 });
