@@ -1,7 +1,8 @@
 import type { Readable } from 'node:stream';
 import { filesRoutes, StoaError, type RouteDef } from '@stoa/contract';
 import { bootstrap, contextFor, loadConfig, localAdminPrincipal, openFile, openPlatform, putFile, type Platform, type Principal } from '@stoa/core';
-import { handlersById } from '@stoa/server';
+// Only the handler table: local mode must not load the HTTP server (Fastify, MCP) to run one command.
+import { handlersById } from '@stoa/server/handlers';
 import type { Api } from './api.js';
 
 export interface LocalOptions {

@@ -1,4 +1,4 @@
-import { bootstrap, createLoginCode, openPlatform, sweepBlobs, type Platform, type StoaConfig } from '@stoa/core';
+import { bootstrap, createLoginCode, openPlatform, processPendingAssets, sweepBlobs, type Platform, type StoaConfig } from '@stoa/core';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from './app.js';
 
@@ -34,10 +34,19 @@ export async function startServer(config: StoaConfig, opts: { port: number; host
     void sweepTemp();
   }, 10 * 60_000);
   sweeper.unref();
+  // Files that were understood and then changed are parsed again in the background.
+  let parsing = false;
+  const parser = setInterval(() => {
+    if (parsing) return;
+    parsing = true;
+    processPendingAssets(platform).catch((e) => app.log.error({ err: e }, 'background parsing failed')).finally(() => (parsing = false));
+  }, 2000);
+  parser.unref();
   return {
     app, platform, url, adminToken: boot.generatedToken, loginUrl: `${url}/login?code=${encodeURIComponent(code)}`,
     close: async () => {
       clearInterval(sweeper);
+      clearInterval(parser);
       await app.close();
       await platform.close();
     },

@@ -39,3 +39,4 @@ export * from './policies/memory.js';
 export * from './wiki/index.js';
 export * from './unified-search/index.js';
 export * from './files/copy-file.js';
+export * from './understanding/index.js';

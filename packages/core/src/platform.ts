@@ -1,5 +1,5 @@
 import { openDb, type StoaDb } from '@stoa/db';
-import { createFsBlobStore, createS3BlobStore, type BlobStore } from '@stoa/blob';
+import { createFsBlobStore, openS3BlobStore, type BlobStore } from '@stoa/blob';
 import type { Kysely } from 'kysely';
 import type { DB } from '@stoa/db';
 import type { StoaConfig } from './config.js';
@@ -7,6 +7,7 @@ import type { Actor } from './actors.js';
 import type { ProjectRow } from './projects/project-row.js';
 import { createHooks, type Hooks } from './hooks.js';
 import { installAreas } from './areas.js';
+import './all-areas.js';
 
 /** The long-lived parts every operation uses: database, blob store, configuration, clock and hooks. */
 export interface Platform {
@@ -39,7 +40,7 @@ export async function openPlatform(config: StoaConfig, opts: { clock?: () => Dat
   const blobs =
     config.storage.kind === 'fs'
       ? createFsBlobStore({ root: config.storage.root })
-      : createS3BlobStore({
+      : await openS3BlobStore({
           bucket: config.storage.bucket,
           prefix: config.storage.prefix,
           endpoint: config.storage.endpoint,

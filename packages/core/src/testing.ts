@@ -7,6 +7,7 @@ import { limitSettings, type Limits } from '@stoa/contract';
 import type { StoaConfig } from './config.js';
 import { createHooks } from './hooks.js';
 import { installAreas } from './areas.js';
+import './all-areas.js';
 import type { Ctx, Platform } from './platform.js';
 import { bootstrap, DEFAULT_PROJECT } from './projects/bootstrap.js';
 import { addMember } from './projects/members.js';

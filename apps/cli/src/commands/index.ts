@@ -10,6 +10,7 @@ import { registerTools } from './tools.js';
 import { registerMcp } from './mcp.js';
 import { registerWiki } from './wiki.js';
 import { registerSearch } from './search.js';
+import { registerDocs } from './docs.js';
 
 /** Every command group; each area adds its `register…` here. */
 export function registerCommands(program: Command): void {
@@ -20,8 +21,9 @@ export function registerCommands(program: Command): void {
   registerConversations(program);
   registerTools(program);
   registerMcp(program);
-  registerMemory(program);
-  registerTurn(program);
   registerWiki(program);
   registerSearch(program);
+  registerDocs(program);
+  registerMemory(program);
+  registerTurn(program);
 }

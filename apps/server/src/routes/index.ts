@@ -23,14 +23,19 @@ import listProjects from './projects/list-projects.js';
 import createProject from './projects/create-project.js';
 import me from './projects/me.js';
 import { agentHandlers } from './agents/index.js';
+import { wikiHandlers } from './wiki/index.js';
+import searchAll from './search/all.js';
+import { docsHandlers } from './docs/index.js';
 
 /**
  * Every JSON handler, by route id. The server mounts them; the CLI's local mode calls them in-process.
  * Areas append their handlers here.
  */
 export const jsonHandlers: AnyHandler[] = [
+  ...wikiHandlers, searchAll,
   ...memoryHandlers,
   ...agentHandlers,
+  ...docsHandlers,
   me, listProjects, createProject, listMembers, addMember, removeMember, createToken, revokeToken, audit,
   list, folder, tree, find, stat, move, del, usage, versions, restore, startUpload, finishUpload, abortUpload,
 ];

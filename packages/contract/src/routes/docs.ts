@@ -1,0 +1,48 @@
+import { z } from 'zod';
+import { defineRoute, projectParam } from '../route.js';
+
+const path = z.string().min(1).describe('File path from the storage root');
+
+export const UnderstandingStatusSchema = z.object({
+  fileAssetId: z.string().describe('ID of the file asset; stable across versions and moves of the file'),
+  path: z.string(), version: z.number().int().describe('File version the status describes'),
+  status: z.enum(['pending', 'ready', 'failed']).describe('Parse status of that version'),
+  vectorIndexStatus: z.enum(['pending', 'ready', 'failed', 'unavailable']).describe('Semantic index; "unavailable" means search is lexical only — check before offering semantic search'),
+  parseMode: z.enum(['auto', 'text', 'pdf', 'docx']), chunkCount: z.number().int(), error: z.string().nullable(), updatedAt: z.string(),
+});
+const Span = z.object({ start: z.number().int(), end: z.number().int() }).describe('Character offsets [start, end) in the parsed text of that version');
+export const ChunkSchema = z.object({ fileAssetId: z.string(), chunkId: z.string(), index: z.number().int(), version: z.number().int(), page: z.number().int().nullable(), span: Span, hash: z.string().describe('SHA-256 of the chunk text'), text: z.string() });
+export const ChunkHitSchema = z.object({
+  path: z.string(), title: z.string(), snippet: z.string(), score: z.number(), fileAssetId: z.string(), chunkId: z.string(),
+  version: z.number().int(), page: z.number().int().nullable(), span: Span, hash: z.string(), content: z.string(),
+});
+export const ReferenceCheckSchema = z.object({
+  fileAssetId: z.string(), chunkId: z.string(),
+  status: z.enum(['valid', 'moved', 'changed', 'deleted', 'not_found']).describe('valid: still there; moved: another path or position; changed: text gone from the current version; deleted: file gone'),
+  path: z.string().nullable(), citedVersion: z.number().int().nullable(), currentVersion: z.number().int().nullable(), span: Span.nullable(), excerpt: z.string().nullable(),
+});
+
+export const docsRoutes = {
+  understand: defineRoute({
+    id: 'docs.understand', method: 'POST', path: '/projects/{project}/docs/understand', summary: 'Register a file for parsing and indexing, and parse it',
+    input: z.object({ project: projectParam, path, parseMode: z.enum(['auto', 'text', 'pdf', 'docx']).optional().describe('Parser; "auto" chooses by type') }),
+    output: UnderstandingStatusSchema,
+  }),
+  status: defineRoute({ id: 'docs.status', method: 'GET', path: '/projects/{project}/docs/status', summary: 'Compact understanding status of a file (no parsed text)', input: z.object({ project: projectParam, path }), output: UnderstandingStatusSchema }),
+  retry: defineRoute({ id: 'docs.retry', method: 'POST', path: '/projects/{project}/docs/retry', summary: 'Parse a failed file again', input: z.object({ project: projectParam, path }), output: UnderstandingStatusSchema }),
+  chunks: defineRoute({
+    id: 'docs.chunks', method: 'GET', path: '/projects/{project}/docs/chunks', summary: "A page of a file's chunks (pages from 1)",
+    input: z.object({ project: projectParam, path, page: z.coerce.number().int().min(1).optional(), pageSize: z.coerce.number().int().min(1).max(50).optional() }),
+    output: z.object({ path: z.string(), page: z.number().int(), pageSize: z.number().int(), hasMore: z.boolean(), chunks: z.array(ChunkSchema) }),
+  }),
+  search: defineRoute({
+    id: 'docs.search', method: 'GET', path: '/projects/{project}/docs/search', summary: 'Search document chunks you may read; each hit is a citation (file, version, span, hash)',
+    input: z.object({ project: projectParam, q: z.string().min(1), file: z.string().optional().describe('Only this file'), limit: z.coerce.number().int().min(1).max(50).optional(), contentLength: z.coerce.number().int().min(0).max(4000).optional() }),
+    output: z.array(ChunkHitSchema),
+  }),
+  validate: defineRoute({
+    id: 'docs.validate', method: 'POST', path: '/projects/{project}/docs/validate', summary: 'Re-check cited evidence: still there, moved, changed or deleted',
+    input: z.object({ project: projectParam, references: z.array(z.object({ fileAssetId: z.string(), chunkId: z.string() })).min(1).max(50) }),
+    output: z.array(ReferenceCheckSchema),
+  }),
+};

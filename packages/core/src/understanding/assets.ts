@@ -1,0 +1,129 @@
+import { StoaError } from '@stoa/contract';
+import { newId } from '../ids.js';
+import { baseName } from '../paths.js';
+import { inTx, type Ctx, type Platform, type Q } from '../platform.js';
+import { findFileRow, statFile } from '../files/read-file.js';
+import { indexDoc, removeDoc } from '../search/index.js';
+import { FILE_VISIBILITY } from '../unified-search/file-index.js';
+import { chunkText } from './chunk.js';
+import { parseDocument, parserFor, type ParseMode } from './parse.js';
+
+/** Search-index kind of document chunks; they share the file contents' visibility (read rights are by path). */
+export const CHUNK_KIND = 'chunk';
+/** Chunks of this many earlier versions are kept so citations into them can still be validated (B4). */
+const KEEP_VERSIONS = 5;
+const PARSE_MODES: ParseMode[] = ['auto', 'text', 'pdf', 'docx'];
+
+export interface UnderstandingStatus {
+  fileAssetId: string;
+  path: string;
+  version: number;
+  /** Parse status of the current version. */
+  status: 'pending' | 'ready' | 'failed';
+  /** Semantic (vector) index: `unavailable` — this installation has no embedding model, so search is lexical. */
+  vectorIndexStatus: 'pending' | 'ready' | 'failed' | 'unavailable';
+  parseMode: ParseMode;
+  chunkCount: number;
+  error: string | null;
+  updatedAt: string;
+}
+
+type AssetRow = { id: string; project_id: string; file_id: string; path: string; version: number; sha256: string; parse_mode: string; status: string; vector_status: string; error: string | null; chunk_count: number; updated_at: string };
+
+export function toStatus(a: AssetRow): UnderstandingStatus {
+  return {
+    fileAssetId: a.id, path: a.path, version: a.version, status: a.status as UnderstandingStatus['status'], vectorIndexStatus: a.vector_status as UnderstandingStatus['vectorIndexStatus'],
+    parseMode: a.parse_mode as ParseMode, chunkCount: a.chunk_count, error: a.error, updatedAt: a.updated_at,
+  };
+}
+
+/**
+ * Registers an existing file for parsing and indexing (R6 `understandFile`) and parses it now. Re-registering
+ * a file that changed parses the new version; an unchanged, ready file is left as it is.
+ *
+ * @example
+ * const s = await understandFile(ctx, { path: 'contracts/lease.pdf' }); // s.status 'ready', s.chunkCount 12
+ */
+export async function understandFile(ctx: Ctx, input: { path: string; parseMode?: ParseMode }): Promise<UnderstandingStatus> {
+  const mode = input.parseMode ?? 'auto';
+  if (!PARSE_MODES.includes(mode)) throw new StoaError('bad_request', `parse mode must be one of ${PARSE_MODES.join(', ')}`);
+  const info = await statFile(ctx, input.path);
+  if (!parserFor(info.type, mode)) throw new StoaError('not_a_text_file', `files of type ${info.type} cannot be parsed (text, PDF and DOCX can)`);
+  const now = ctx.platform.clock().toISOString();
+  const db = ctx.platform.db.kysely as Q;
+  let asset = (await db.selectFrom('doc_assets').selectAll().where('project_id', '=', ctx.project.id).where('file_id', '=', info.id).executeTakeFirst()) as AssetRow | undefined;
+  if (asset && asset.version === info.version && asset.parse_mode === mode && asset.status === 'ready') return toStatus(asset);
+  if (!asset) {
+    asset = { id: newId('fa'), project_id: ctx.project.id, file_id: info.id, path: info.path, version: info.version, sha256: info.sha256, parse_mode: mode, status: 'pending', vector_status: 'unavailable', error: null, chunk_count: 0, updated_at: now };
+    await db.insertInto('doc_assets').values({ ...asset, text_chars: 0, created_at: now, deleted_at: null }).onConflict((oc) => oc.columns(['project_id', 'file_id']).doNothing()).execute();
+  } else {
+    await db.updateTable('doc_assets').set({ parse_mode: mode, status: 'pending', error: null, updated_at: now }).where('id', '=', asset.id).execute();
+  }
+  return parseAsset(ctx.platform, asset.id);
+}
+
+/** Compact status of a file's understanding, without parsed text (R6 `getUnderstandingStatus`). */
+export async function understandingStatus(ctx: Ctx, path: string): Promise<UnderstandingStatus> {
+  const info = await statFile(ctx, path);
+  const a = (await ctx.platform.db.kysely.selectFrom('doc_assets').selectAll().where('project_id', '=', ctx.project.id).where('file_id', '=', info.id).executeTakeFirst()) as AssetRow | undefined;
+  if (!a) throw new StoaError('not_found', `"${info.path}" has not been registered for understanding; run understand first`);
+  return toStatus(a);
+}
+
+/** Parses a failed asset again (R6 `retryUnderstanding`). */
+export async function retryUnderstanding(ctx: Ctx, path: string): Promise<UnderstandingStatus> {
+  const s = await understandingStatus(ctx, path);
+  if (s.status !== 'failed') throw new StoaError('bad_request', `"${s.path}" is ${s.status}, not failed; nothing to retry`);
+  await ctx.platform.db.kysely.updateTable('doc_assets').set({ status: 'pending', error: null }).where('id', '=', s.fileAssetId).execute();
+  return parseAsset(ctx.platform, s.fileAssetId);
+}
+
+/**
+ * Parses, chunks and indexes the current version of an asset's file. The chunks and their index entries are
+ * written in one transaction; a failure marks the asset failed with a reason, and the old chunks stay.
+ */
+export async function parseAsset(platform: Platform, assetId: string): Promise<UnderstandingStatus> {
+  const db = platform.db.kysely as Q;
+  const a = (await db.selectFrom('doc_assets').selectAll().where('id', '=', assetId).executeTakeFirstOrThrow()) as AssetRow;
+  const file = await db.selectFrom('files').selectAll().where('id', '=', a.file_id).executeTakeFirst();
+  const now = platform.clock().toISOString();
+  if (!file) {
+    await db.updateTable('doc_assets').set({ status: 'failed', error: 'the file was deleted', updated_at: now }).where('id', '=', a.id).execute();
+    return toStatus({ ...a, status: 'failed', error: 'the file was deleted', updated_at: now });
+  }
+  try {
+    const parsed = await parseDocument(await platform.blobs.read(file.blob_key), file.mime, a.parse_mode as ParseMode);
+    const chunks = chunkText(parsed.text, parsed.pages);
+    await inTx(platform, async (trx) => {
+      await trx.deleteFrom('doc_chunks').where('asset_id', '=', a.id).where('version', '=', file.version).execute();
+      await trx.deleteFrom('doc_chunks').where('asset_id', '=', a.id).where('version', '<=', file.version - KEEP_VERSIONS).execute();
+      const old = await trx.selectFrom('doc_chunks').select('id').where('asset_id', '=', a.id).execute();
+      for (const o of old) await removeDoc(trx, platform.db.dialect, a.project_id, CHUNK_KIND, o.id);
+      for (const c of chunks) {
+        const id = newId('ch');
+        await trx.insertInto('doc_chunks').values({ id, asset_id: a.id, project_id: a.project_id, path: file.path, version: file.version, idx: c.idx, text: c.text, start_offset: c.start, end_offset: c.end, page: c.page, content_hash: c.hash, created_at: now }).execute();
+        await indexDoc(trx, platform.db.dialect, { projectId: a.project_id, kind: CHUNK_KIND, refId: id, path: file.path, title: baseName(file.path), body: c.text, visibility: FILE_VISIBILITY, updatedAt: now });
+      }
+      await trx.updateTable('doc_assets').set({ status: 'ready', error: null, version: file.version, sha256: file.sha256, path: file.path, chunk_count: chunks.length, text_chars: parsed.text.length, updated_at: now }).where('id', '=', a.id).execute();
+    });
+  } catch (e) {
+    const reason = e instanceof StoaError ? e.message : 'the file could not be parsed';
+    await db.updateTable('doc_assets').set({ status: 'failed', error: reason, version: file.version, updated_at: now }).where('id', '=', a.id).execute();
+  }
+  const done = (await db.selectFrom('doc_assets').selectAll().where('id', '=', a.id).executeTakeFirstOrThrow()) as AssetRow;
+  return toStatus(done);
+}
+
+/** Parses every pending asset (the server runs this in the background after files change). */
+export async function processPendingAssets(platform: Platform, limit = 20): Promise<number> {
+  const rows = await platform.db.kysely.selectFrom('doc_assets').select('id').where('status', '=', 'pending').where('deleted_at', 'is', null).limit(limit).execute();
+  for (const r of rows) await parseAsset(platform, r.id);
+  return rows.length;
+}
+
+/** The current file row of an asset, or null when the file is gone. */
+export async function assetFile(ctx: Ctx, fileId: string) {
+  return ctx.platform.db.kysely.selectFrom('files').selectAll().where('id', '=', fileId).where('project_id', '=', ctx.project.id).executeTakeFirst();
+}
+
+export { findFileRow };
