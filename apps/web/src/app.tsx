@@ -48,9 +48,9 @@ export function App() {
     setSession(null);
     navigate('/login', true);
   }), []);
+  // Load the session once per sign-in (epoch), not on every route change.
   useEffect(() => {
     if (route.page !== 'login') void load();
-    // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [epoch]);
 
   if (route.page === 'login') return <LoginPage onSignedIn={() => setEpoch((n) => n + 1)} />;

@@ -5,7 +5,6 @@ import { useI18n } from '../../i18n/index.js';
 export function folderNameProblem(name: string): boolean {
   if (!name || name.startsWith('/') || name.endsWith('/') || name.includes('\\')) return true;
   const parts = name.split('/');
-  // eslint-disable-next-line no-control-regex
   return parts.some((p) => p === '' || p === '.' || p === '..' || p.length > 255 || /[\u0000-\u001f\u007f]/.test(p));
 }
 

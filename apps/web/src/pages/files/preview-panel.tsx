@@ -42,7 +42,6 @@ export function PreviewPanel(props: { project: string; file: FileInfo; canEdit: 
       cancelled = true;
       if (url) URL.revokeObjectURL(url);
     };
-    // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [project, file.path, file.version]);
 
   const download = () => downloadFile(project, file.path, file.name).catch((e) => props.onError(errorText(e, t)));

@@ -14,7 +14,6 @@ export function VersionList(props: { project: string; file: FileInfo; canEdit: b
     let gone = false;
     filesApi.versions(project, file.path).then((v) => !gone && setVersions(v), (e) => props.onError(errorText(e, t)));
     return () => { gone = true; };
-    // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [project, file.path, file.version]);
 
   const restore = async (v: number) => {

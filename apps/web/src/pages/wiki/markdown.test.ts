@@ -1,0 +1,44 @@
+import { createElement } from 'react';
+import { renderToStaticMarkup } from 'react-dom/server';
+import { describe, expect, it } from 'vitest';
+import { Markdown, slugify, type LinkRender } from './markdown.js';
+
+const link: LinkRender = (path, label, heading, key) => createElement('a', { key, href: `/wiki/${path}`, 'data-heading': heading ?? undefined }, label);
+const html = (text: string) => renderToStaticMarkup(createElement(Markdown, { text, link }));
+
+describe('wiki markdown renderer', () => {
+  it('shows raw HTML as text: nothing of a page can run', () => {
+    const out = html('<script>alert(1)</script>\n\n<img src=x onerror=alert(1)>');
+    expect(out).toContain('&lt;script&gt;alert(1)&lt;/script&gt;');
+    expect(out).not.toMatch(/<script|<img/);
+  });
+
+  it('turns [[links]] into page links, with labels and headings, folded like page paths', () => {
+    const out = html('See [[Handbook/Refunds|the rules]], [[faq#Billing]] and [[New Page]].');
+    expect(out).toContain('<a href="/wiki/handbook/refunds">the rules</a>');
+    expect(out).toContain('<a href="/wiki/faq" data-heading="Billing">faq#Billing</a>');
+    expect(out).toContain('<a href="/wiki/new-page">New Page</a>');
+  });
+
+  it('renders headings, emphasis, lists, quotes and code; [[x]] in code is not a link', () => {
+    const out = html('# Title\n\nSome **bold** and *em* and `[[code]]`.\n\n- one\n- two\n\n1. first\n\n> quoted\n\n```\n[[not-a-link]] <b>\n```');
+    expect(out).toContain('<h2 id="title">Title</h2>');
+    expect(out).toContain('<strong>bold</strong>');
+    expect(out).toContain('<em>em</em>');
+    expect(out).toContain('<code>[[code]]</code>');
+    expect(out).toContain('<ul><li>one</li><li>two</li></ul>');
+    expect(out).toContain('<ol><li>first</li></ol>');
+    expect(out).toContain('<blockquote>quoted</blockquote>');
+    expect(out).toContain('<pre><code>[[not-a-link]] &lt;b&gt;</code></pre>');
+  });
+
+  it('links only safe URL schemes', () => {
+    expect(html('[site](https://example.com)')).toContain('<a href="https://example.com" target="_blank" rel="noopener noreferrer nofollow">site</a>');
+    for (const bad of ['[x](javascript:alert(1))', '[x](javascript:alert)', '[x](data:text/html,hi)']) expect(html(bad)).not.toContain('href');
+  });
+
+  it('folds link targets like the server folds page paths', () => {
+    expect(slugify(' Handbook/On Boarding ')).toBe('handbook/on-boarding');
+    expect(slugify('Справка/数据库')).toBe('справка/数据库');
+  });
+});
