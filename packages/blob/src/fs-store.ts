@@ -1,0 +1,249 @@
+import { randomUUID } from 'node:crypto';
+import { link, mkdir, open, readdir, readFile, rename, stat } from 'node:fs/promises';
+import { join, resolve } from 'node:path';
+import type { Readable } from 'node:stream';
+import { BlobHashMismatchError, BlobNotFoundError, BlobSizeMismatchError, toSafeError } from './errors.js';
+import { exists, isCode, moveDurable, unlinkQuiet, writeTemp } from './fs-atomic.js';
+import { checkInMemory, HashingStream, hashStream, inMemory, toReadable, type BlobSource } from './hashing-stream.js';
+import { assertBlobKey, assertByteLimit, assertUploadId, isBlobKey, normalizeSha256 } from './keys.js';
+import { resolveRange, type ByteRange } from './range.js';
+import type { BlobStore, PutOptions, PutResult } from './types.js';
+
+/** The local-disk blob store; `sweepTemp` is always available here. */
+export interface FsBlobStore extends BlobStore {
+  readonly kind: 'fs';
+  sweepTemp(olderThanMs: number): Promise<number>;
+}
+
+const HEX2 = /^[0-9a-f]{2}$/;
+
+/**
+ * A blob store on the local disk: blobs under `root/ab/cd/<sha256>`, writes in progress under `root/.tmp`,
+ * staged direct uploads under `root/.staging`. Every write goes temp file → fsync → rename → fsync dir, so a
+ * crash leaves either no blob or a whole one; `.tmp` and `.staging` share the filesystem with the blobs so the
+ * final rename is atomic.
+ *
+ * @example
+ * const store = createFsBlobStore({ root: join(dataDir, 'blobs') });
+ * const { key } = await store.put(fs.createReadStream('report.pdf'), { maxBytes: 25 << 20 });
+ * await store.sweepTemp(24 * 3600_000); // at start-up: leftovers of writes interrupted by a crash
+ */
+export function createFsBlobStore(opts: { root: string }): FsBlobStore {
+  const root = resolve(opts.root);
+  const tmpDir = join(root, '.tmp');
+  const stagingDir = join(root, '.staging');
+  const blobPath = (key: string): string => join(root, key.slice(0, 2), key.slice(2, 4), key);
+  const stagingPath = (uploadId: string): string => join(stagingDir, uploadId);
+
+  /** Moves a verified temp file under its hash. An existing blob with that hash wins (same bytes by
+   *  definition); overwriting it in a race with a concurrent equal put would be harmless too. */
+  async function commit(tmp: string, sha256: string, size: number): Promise<PutResult> {
+    const final = blobPath(sha256);
+    if (await exists(final)) await unlinkQuiet(tmp);
+    else await moveDurable(tmp, final);
+    return { key: sha256, size, sha256 };
+  }
+
+  async function openBlob(key: string) {
+    assertBlobKey(key);
+    try {
+      return await open(blobPath(key), 'r');
+    } catch (err) {
+      if (isCode(err, 'ENOENT', 'ENOTDIR')) throw new BlobNotFoundError();
+      throw toSafeError(err, 'open the blob');
+    }
+  }
+
+  /** Puts a claimed staging file back unless a newer upload took its name meanwhile (link never replaces). */
+  async function restoreStaging(claimed: string, staged: string): Promise<void> {
+    try {
+      await link(claimed, staged);
+    } catch (err) {
+      // Filesystems without hard links: a rename, racy only against a concurrent writeStaging of the same id.
+      if (!isCode(err, 'EEXIST') && !(await exists(staged))) {
+        await rename(claimed, staged);
+        return;
+      }
+    }
+    await unlinkQuiet(claimed);
+  }
+
+  return {
+    kind: 'fs',
+
+    async put(source: BlobSource, opts: PutOptions = {}): Promise<PutResult> {
+      assertByteLimit(opts.maxBytes);
+      const expected = opts.expectedSha256 === undefined ? undefined : normalizeSha256(opts.expectedSha256);
+      const buf = inMemory(source);
+      if (buf !== null) {
+        // Small writes (the common case for agents and the wiki) are hashed first: an existing blob costs no write.
+        const sha256 = checkInMemory(buf, opts.maxBytes, expected);
+        if (await exists(blobPath(sha256)).catch(() => false)) return { key: sha256, size: buf.length, sha256 };
+      }
+      const hasher = new HashingStream({ maxBytes: opts.maxBytes });
+      let tmp: string | undefined;
+      try {
+        tmp = await writeTemp(tmpDir, toReadable(source), hasher);
+        if (expected !== undefined && hasher.sha256 !== expected) throw new BlobHashMismatchError(expected, hasher.sha256);
+        return await commit(tmp, hasher.sha256, hasher.bytes);
+      } catch (err) {
+        if (tmp !== undefined) await unlinkQuiet(tmp).catch(() => undefined);
+        throw toSafeError(err, 'store the content');
+      }
+    },
+
+    async get(key: string, range?: ByteRange): Promise<Readable> {
+      const fh = await openBlob(key);
+      try {
+        const { size } = await fh.stat();
+        const r = range === undefined ? { start: 0, end: undefined } : resolveRange(range, size);
+        return fh.createReadStream({ start: r.start, ...(r.end === undefined ? {} : { end: r.end }), autoClose: true });
+      } catch (err) {
+        await fh.close().catch(() => undefined);
+        throw toSafeError(err, 'read the blob');
+      }
+    },
+
+    async read(key: string): Promise<Buffer> {
+      assertBlobKey(key);
+      try {
+        return await readFile(blobPath(key));
+      } catch (err) {
+        if (isCode(err, 'ENOENT', 'ENOTDIR')) throw new BlobNotFoundError();
+        throw toSafeError(err, 'read the blob');
+      }
+    },
+
+    async stat(key: string): Promise<{ size: number } | null> {
+      assertBlobKey(key);
+      try {
+        return { size: (await stat(blobPath(key))).size };
+      } catch (err) {
+        if (isCode(err, 'ENOENT', 'ENOTDIR')) return null;
+        throw toSafeError(err, 'inspect the blob');
+      }
+    },
+
+    async delete(key: string): Promise<void> {
+      assertBlobKey(key);
+      // Empty ab/cd directories are kept on purpose: removing them would race with a concurrent put that has
+      // just created them and is about to rename into them.
+      await unlinkQuiet(blobPath(key)).catch((err: unknown) => {
+        throw toSafeError(err, 'delete the blob');
+      });
+    },
+
+    async *list(): AsyncIterable<string> {
+      const dirs = async (dir: string): Promise<string[]> => {
+        try {
+          return (await readdir(dir, { withFileTypes: true })).filter((d) => d.isDirectory() && HEX2.test(d.name)).map((d) => d.name);
+        } catch (err) {
+          if (isCode(err, 'ENOENT')) return [];
+          throw toSafeError(err, 'list blobs');
+        }
+      };
+      for (const a of await dirs(root)) {
+        for (const b of await dirs(join(root, a))) {
+          let names: string[];
+          try {
+            names = await readdir(join(root, a, b));
+          } catch (err) {
+            if (isCode(err, 'ENOENT')) continue;
+            throw toSafeError(err, 'list blobs');
+          }
+          for (const name of names) if (isBlobKey(name) && name.startsWith(a + b)) yield name;
+        }
+      }
+    },
+
+    async presignStagingPut(uploadId: string): Promise<null> {
+      assertUploadId(uploadId);
+      return null;
+    },
+
+    async writeStaging(uploadId: string, source: Readable, maxBytes: number): Promise<{ size: number }> {
+      assertUploadId(uploadId);
+      assertByteLimit(maxBytes);
+      const hasher = new HashingStream({ maxBytes });
+      try {
+        const tmp = await writeTemp(tmpDir, source, hasher);
+        await moveDurable(tmp, stagingPath(uploadId)).catch(async (err: unknown) => {
+          await unlinkQuiet(tmp).catch(() => undefined);
+          throw err;
+        });
+        return { size: hasher.bytes };
+      } catch (err) {
+        throw toSafeError(err, 'store the upload');
+      }
+    },
+
+    async promoteStaging(uploadId: string, expected: { size: number; sha256?: string | undefined }): Promise<PutResult> {
+      assertUploadId(uploadId);
+      assertByteLimit(expected.size, 'size');
+      const expectedSha = expected.sha256 === undefined ? undefined : normalizeSha256(expected.sha256);
+      const staged = stagingPath(uploadId);
+      // Claim the file under a private name first: a concurrent writeStaging for the same id then cannot swap
+      // the bytes between hashing and storing them under that hash.
+      const claimed = join(tmpDir, `${randomUUID()}.promote`);
+      try {
+        await mkdir(tmpDir, { recursive: true });
+        await rename(staged, claimed);
+      } catch (err) {
+        if (isCode(err, 'ENOENT', 'ENOTDIR')) throw new BlobNotFoundError('Staged upload');
+        throw toSafeError(err, 'promote the upload');
+      }
+      try {
+        const fh = await open(claimed, 'r');
+        let hasher: { bytes: number; sha256: string };
+        try {
+          const { size } = await fh.stat();
+          if (size !== expected.size) throw new BlobSizeMismatchError(expected.size, size);
+          // The stream closes the handle at its end (autoClose: false would keep a reference that fh.close() waits on forever).
+          hasher = await hashStream(fh.createReadStream());
+        } finally {
+          await fh.close();
+        }
+        if (hasher.bytes !== expected.size) throw new BlobSizeMismatchError(expected.size, hasher.bytes);
+        if (expectedSha !== undefined && hasher.sha256 !== expectedSha) throw new BlobHashMismatchError(expectedSha, hasher.sha256);
+        // No fsync here: writeStaging already fsynced the bytes, and commit() makes the rename durable.
+        return await commit(claimed, hasher.sha256, hasher.bytes);
+      } catch (err) {
+        if (await exists(claimed).catch(() => false)) await restoreStaging(claimed, staged).catch(() => undefined);
+        throw toSafeError(err, 'promote the upload');
+      }
+    },
+
+    async deleteStaging(uploadId: string): Promise<void> {
+      assertUploadId(uploadId);
+      await unlinkQuiet(stagingPath(uploadId)).catch((err: unknown) => {
+        throw toSafeError(err, 'delete the upload');
+      });
+    },
+
+    async sweepTemp(olderThanMs: number): Promise<number> {
+      assertByteLimit(olderThanMs, 'olderThanMs');
+      const cutoff = Date.now() - olderThanMs;
+      let removed = 0;
+      let names: string[];
+      try {
+        names = await readdir(tmpDir);
+      } catch (err) {
+        if (isCode(err, 'ENOENT')) return 0;
+        throw toSafeError(err, 'sweep temporary files');
+      }
+      for (const name of names) {
+        const file = join(tmpDir, name);
+        try {
+          // mtime, not ctime: a slow upload that is still writing keeps touching it and is left alone.
+          if ((await stat(file)).mtimeMs < cutoff) {
+            await unlinkQuiet(file);
+            removed++;
+          }
+        } catch (err) {
+          if (!isCode(err, 'ENOENT')) throw toSafeError(err, 'sweep temporary files');
+        }
+      }
+      return removed;
+    },
+  };
+}
