@@ -89,3 +89,35 @@ export async function api<T>(method: string, path: string, opts: CallOptions = {
   if (res.status === 204) return undefined as T;
   return (await res.json()) as T;
 }
+
+/**
+ * Sends a file body with upload progress (fetch cannot report it). `absolute` URLs (presigned object storage)
+ * get no bearer token: the signature is the credential there.
+ *
+ * @example
+ * await sendWithProgress('PUT', apiUrl('/projects/default/files/content', { path: 'a.bin' }), file, {}, (n) => console.log(n));
+ */
+export function sendWithProgress<T>(method: string, url: string, body: Blob, headers: Record<string, string>, onProgress?: (loaded: number) => void, absolute = false): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
+    const xhr = new XMLHttpRequest();
+    xhr.open(method, url);
+    const token = getToken();
+    if (token && !absolute) xhr.setRequestHeader('Authorization', `Bearer ${token}`);
+    for (const [k, v] of Object.entries(headers)) xhr.setRequestHeader(k, v);
+    if (onProgress) xhr.upload.onprogress = (e) => onProgress(e.loaded);
+    xhr.onerror = () => reject(new ApiError('network', 0, 'the upload was interrupted'));
+    xhr.onload = () => {
+      let json: Record<string, unknown> = {};
+      try {
+        json = xhr.responseText ? (JSON.parse(xhr.responseText) as Record<string, unknown>) : {};
+      } catch {
+        /* object storage answers XML or nothing */
+      }
+      if (xhr.status >= 200 && xhr.status < 300) return resolve(json as T);
+      if (xhr.status === 401 && !absolute) for (const fn of unauthorizedListeners) fn();
+      const code = typeof json.code === 'string' ? json.code : `http_${xhr.status}`;
+      reject(new ApiError(code, xhr.status, typeof json.detail === 'string' ? json.detail : xhr.statusText, json));
+    };
+    xhr.send(body);
+  });
+}

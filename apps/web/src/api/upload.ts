@@ -1,5 +1,5 @@
 import type { filesRoutes, RouteOutput } from '@stoa/contract';
-import { api, request, seg } from './client.js';
+import { api, apiUrl, sendWithProgress, seg } from './client.js';
 import type { FileInfo } from './files.js';
 
 type Ticket = RouteOutput<typeof filesRoutes.startUpload>;
@@ -16,28 +16,27 @@ export function joinPath(folder: string, name: string): string {
   return folder ? `${folder}/${n}` : n;
 }
 
+const octets = { 'Content-Type': 'application/octet-stream' };
+
 /**
  * Uploads one file into a folder: through the server up to 25 MB (replacing silently), straight to storage
  * above (start → send → finish; fails with already_exists when the file exists). The way is chosen here.
+ * `onProgress` gets the bytes sent so far.
  *
  * @example
- * await uploadFile('default', 'reports', file);
+ * await uploadFile('default', 'reports', file, (n) => setSent(n));
  */
-export async function uploadFile(project: string, folder: string, file: File, threshold = DIRECT_UPLOAD_BYTES): Promise<FileInfo> {
+export async function uploadFile(project: string, folder: string, file: File, onProgress?: (sent: number) => void, threshold = DIRECT_UPLOAD_BYTES): Promise<FileInfo> {
   const path = joinPath(folder, file.name);
   const base = `/projects/${seg(project)}`;
   if (file.size <= threshold) {
-    const r = await api<{ file: FileInfo }>('PUT', `${base}/files/content`, { query: { path }, raw: file, headers: { 'Content-Type': 'application/octet-stream' } });
+    const r = await sendWithProgress<{ file: FileInfo }>('PUT', apiUrl(`${base}/files/content`, { path }), file, octets, onProgress);
     return r.file;
   }
   const ticket = await api<Ticket>('POST', `${base}/uploads`, { body: { path, size: file.size } });
   try {
-    if (ticket.url) {
-      const res = await fetch(ticket.url, { method: 'PUT', headers: ticket.headers, body: file });
-      if (!res.ok) throw new Error(`object storage answered ${res.status}`);
-    } else {
-      await request('PUT', `${base}/uploads/${seg(ticket.uploadId)}`, { raw: file, headers: { 'Content-Type': 'application/octet-stream' } });
-    }
+    if (ticket.url) await sendWithProgress('PUT', ticket.url, file, ticket.headers, onProgress, true);
+    else await sendWithProgress('PUT', apiUrl(`${base}/uploads/${seg(ticket.uploadId)}`), file, octets, onProgress);
     return await api<FileInfo>('POST', `${base}/uploads/${seg(ticket.uploadId)}/finish`);
   } catch (e) {
     // Give the reserved space back at once instead of waiting for the reservation to expire.

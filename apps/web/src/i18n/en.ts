@@ -41,7 +41,7 @@ export const en = {
   'files.searchResults': 'Search results for "{q}"',
   'files.searchTruncated': 'Only the first {n} matches are shown; type more of the name.',
   'files.upload': 'Upload',
-  'files.uploading': 'Uploading {done} of {total}…',
+  'files.uploading': 'Uploading {name}: {percent}% ({done} of {total})…',
   'files.uploaded': 'Uploaded {n} file(s)',
   'files.newFolder': 'New folder',
   'files.newFolderName': 'Folder name (e.g. reports/2026)',

@@ -43,7 +43,7 @@ export const ru: Dict = {
   'files.searchResults': 'Результаты поиска «{q}»',
   'files.searchTruncated': 'Показаны только первые {n} совпадений; уточните имя.',
   'files.upload': 'Загрузить',
-  'files.uploading': 'Загрузка {done} из {total}…',
+  'files.uploading': 'Загрузка {name}: {percent}% ({done} из {total})…',
   'files.uploaded': 'Загружено файлов: {n}',
   'files.newFolder': 'Новая папка',
   'files.newFolderName': 'Имя папки (например, reports/2026)',

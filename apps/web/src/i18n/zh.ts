@@ -43,7 +43,7 @@ export const zh: Dict = {
   'files.searchResults': '“{q}” 的搜索结果',
   'files.searchTruncated': '仅显示前 {n} 个匹配项；请输入更完整的名称。',
   'files.upload': '上传',
-  'files.uploading': '正在上传 {done} / {total}…',
+  'files.uploading': '正在上传 {name}：{percent}%（{done} / {total}）…',
   'files.uploaded': '已上传 {n} 个文件',
   'files.newFolder': '新建文件夹',
   'files.newFolderName': '文件夹名称（例如 reports/2026）',

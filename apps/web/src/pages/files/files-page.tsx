@@ -32,7 +32,7 @@ export function FilesPage() {
   const [results, setResults] = useState<{ q: string; files: FileInfo[]; truncated: boolean } | null>(null);
   const [preview, setPreview] = useState<FileInfo | null>(null);
   const [notice, setNotice] = useState<Notice>(null);
-  const [uploading, setUploading] = useState<{ done: number; total: number } | null>(null);
+  const [uploading, setUploading] = useState<{ done: number; total: number; name: string; percent: number } | null>(null);
   const [toDelete, setToDelete] = useState<FileInfo | null>(null);
   const [showNewFolder, setShowNewFolder] = useState(false);
   const [epoch, setEpoch] = useState(0);
@@ -90,8 +90,9 @@ export function FilesPage() {
     let done = 0;
     try {
       for (const f of files) {
-        setUploading({ done, total: files.length });
-        await uploadFile(pid, folder, f);
+        const at = { done, total: files.length, name: f.name };
+        setUploading({ ...at, percent: 0 });
+        await uploadFile(pid, folder, f, (sent) => setUploading({ ...at, percent: f.size ? Math.min(100, Math.round((sent / f.size) * 100)) : 100 }));
         done++;
       }
       setNotice({ kind: 'info', text: t('files.uploaded', { n: done }) });
@@ -167,7 +168,7 @@ export function FilesPage() {
             }} onError={fail} />
           )}
           {!canEdit && <p className="hint">{t('files.viewerHint')}</p>}
-          {uploading && <p className="notice info" role="status">{t('files.uploading', { done: uploading.done + 1, total: uploading.total })}</p>}
+          {uploading && <p className="notice info" role="status">{t('files.uploading', { name: uploading.name, percent: uploading.percent, done: uploading.done + 1, total: uploading.total })}</p>}
           {notice && <p className={`notice ${notice.kind}`} role={notice.kind === 'error' ? 'alert' : 'status'}>{notice.text} <button className="link" aria-label={t('common.close')} onClick={() => setNotice(null)}><Icon name="close" /></button></p>}
           {searching && <h2 className="results-title">{t('files.searchResults', { q: results.q })}</h2>}
           {searching && results.truncated && <p className="notice warn">{t('files.searchTruncated', { n: results.files.length })}</p>}
