@@ -1,4 +1,3 @@
-import { sql } from 'kysely';
 import { areaInstallers, type AreaInstaller } from '../areas.js';
 import { isTextMime } from '../files/mime.js';
 import type { FileChangeHandler } from '../hooks.js';
@@ -13,29 +12,40 @@ export const FILE_KIND = 'file';
  */
 export const FILE_VISIBILITY = 'files';
 
+/** Text files up to this size are indexed (the same 1 MiB that files/put-file.ts hands over as `text`). */
+export const FILE_INDEX_MAX_BYTES = 1_048_576;
+
+/**
+ * The text to index for a change: what a write handed over, or — for writers that do not (copies, direct
+ * uploads) and for moves — the stored bytes of a small text file, so every write path is indexed alike.
+ */
+async function textOf(trx: Parameters<FileChangeHandler>[0], ctx: Parameters<FileChangeHandler>[1], change: Parameters<FileChangeHandler>[2]): Promise<string | undefined> {
+  if (change.kind === 'deleted') return undefined;
+  if (change.kind === 'written' && change.text !== undefined) return change.text;
+  if (!isTextMime(change.mime) || change.size > FILE_INDEX_MAX_BYTES) return undefined;
+  const row = await trx.selectFrom('files').select('blob_key').where('id', '=', change.fileId).executeTakeFirst();
+  if (!row) return undefined;
+  return (await ctx.platform.blobs.read(row.blob_key)).toString('utf8');
+}
+
 /**
  * Keeps the search index of file contents in step with the storage, inside the write's transaction: a written
- * text file (small enough that the write hands over its `text`) is indexed under its file name and contents;
- * any other write, and a delete, removes the entry; a move changes its path and title.
+ * text file up to FILE_INDEX_MAX_BYTES is indexed under its file name and contents;
+ * any other write, and a delete, removes the entry; a move re-indexes it under its new path and name.
  *
  * @example
  * platform.hooks.onFileChange.push(fileIndexHook);
  */
 export const fileIndexHook: FileChangeHandler = async (trx, ctx, change) => {
   const dialect = ctx.platform.db.dialect;
-  if (change.kind === 'deleted' || (change.kind === 'written' && change.text === undefined) || (change.kind === 'moved' && !isTextMime(change.mime))) {
+  const body = await textOf(trx, ctx, change);
+  if (body === undefined) {
     await removeDoc(trx, dialect, change.projectId, FILE_KIND, change.fileId);
     return;
   }
-  let body = change.text;
-  if (change.kind === 'moved') {
-    const r = await sql<{ body: string }>`select body from search_docs where project_id = ${change.projectId} and kind = ${FILE_KIND} and ref_id = ${change.fileId}`.execute(trx);
-    if (r.rows.length === 0) return;
-    body = r.rows[0]!.body;
-  }
   await indexDoc(trx, dialect, {
     projectId: change.projectId, kind: FILE_KIND, refId: change.fileId, path: change.path, title: baseName(change.path),
-    body: body ?? '', visibility: FILE_VISIBILITY, updatedAt: change.at,
+    body, visibility: FILE_VISIBILITY, updatedAt: change.at,
   });
 };
 

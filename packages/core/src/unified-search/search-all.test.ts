@@ -7,6 +7,7 @@ import { createAgent } from '../agents/agents.js';
 import { putFile } from '../files/put-file.js';
 import { moveFile } from '../files/move-file.js';
 import { deleteFile } from '../files/delete-file.js';
+import { copyFile } from '../files/copy-file.js';
 import { setMemory } from '../memory/memory.js';
 import type { Ctx } from '../platform.js';
 import { putPage } from '../wiki/put-page.js';
@@ -67,6 +68,10 @@ describe.each(testDbKinds())('unified search on %s', (kind) => {
     await putFile(alice, { path: 'zoo/otter.md', source: 'The otter swims.' });
     await deleteFile(alice, { path: 'zoo/otter.md' });
     expect(await paths(bob, 'otter')).toEqual([]);
+    // Writers that do not hand over the text (a copy) are indexed from the stored bytes.
+    await putFile(alice, { path: 'zoo/lynx.md', source: 'The lynx hunts at night.' });
+    await copyFile(alice, { from: 'zoo/lynx.md', to: 'zoo/lynx-copy.md' });
+    expect((await paths(bob, 'hunts')).sort()).toEqual(['file:zoo/lynx-copy.md', 'file:zoo/lynx.md']);
   });
 
   it('applies agents\' read scopes to file hits (A2, A8)', async () => {

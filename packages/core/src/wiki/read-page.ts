@@ -21,9 +21,9 @@ export function visibleOnly<QB extends { where: (...a: any[]) => QB }>(qb: QB, c
  * @example
  * const row = await visiblePage(ctx, 'handbook/refunds');
  */
-export async function visiblePage(ctx: Ctx, rawPath: string, q: Q = ctx.platform.db.kysely): Promise<PageRow> {
+export async function visiblePage(ctx: Ctx, rawPath: string, q: Q = ctx.platform.db.kysely, viewer?: Awaited<ReturnType<typeof wikiViewer>>): Promise<PageRow> {
   const path = normalizeWikiPath(rawPath);
-  const viewer = await wikiViewer(ctx, q);
+  viewer ??= await wikiViewer(ctx, q);
   const row = await wdb(q).selectFrom('wiki_pages').selectAll().where('project_id', '=', ctx.project.id).where('path', '=', path).executeTakeFirst();
   if (!row || !viewer.sees(row)) throw new StoaError('not_found', `page "${path}" does not exist`);
   return row;
@@ -38,8 +38,8 @@ export async function visiblePage(ctx: Ctx, rawPath: string, q: Q = ctx.platform
  * p.linkedHere // [{ path: 'handbook', title: 'Handbook' }]
  */
 export async function getPage(ctx: Ctx, input: { path: string }): Promise<WikiPage> {
-  const row = await visiblePage(ctx, input.path);
   const viewer = await wikiViewer(ctx);
+  const row = await visiblePage(ctx, input.path, ctx.platform.db.kysely, viewer);
   const db = wdb(ctx.platform.db.kysely);
   const back = await visibleOnly(db.selectFrom('wiki_links').innerJoin('wiki_pages', 'wiki_pages.id', 'wiki_links.from_page_id')
     .select(['wiki_pages.path', 'wiki_pages.title']).where('wiki_links.project_id', '=', ctx.project.id).where('wiki_links.to_path', '=', row.path).where('wiki_links.from_page_id', '!=', row.id), viewer.channels)
