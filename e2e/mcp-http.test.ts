@@ -4,6 +4,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { baseEnv, REPO, STOA_BIN, stoaJson } from './helpers/run-stoa.js';
 import { startStoaServer, type StoaServer } from './helpers/serve.js';
+import { StoaClient, StoaTools } from '@stoa/sdk';
 
 let server: StoaServer;
 let agent: string;
@@ -88,5 +89,15 @@ describe('MCP over Streamable HTTP at /mcp (official client, real server)', { ti
     const refused = await c.callTool({ name: 'ws_read_file', arguments: { path: 'nope.md' } });
     expect(refused.isError).toBe(true);
     expect(text(refused)).toMatch(/^Refused: file "nope\.md" was not found/);
+  });
+
+  it('the SDK executes tool calls by name for plain function-calling frameworks', async () => {
+    const tools = new StoaTools(new StoaClient({ url: server.url, token: agentToken }), { conversation: conv });
+    const schemas = (await tools.schemas('openai')) as any[];
+    expect(schemas[2]).toMatchObject({ type: 'function', function: { name: 'ws_write_file' } });
+    const r = await tools.execute('ws_write_file', JSON.stringify({ path: 'sdk/hello.md', content: 'hi' }));
+    expect(r).toMatchObject({ refused: false, path: 'sdk/hello.md', version: 1 });
+    expect((await tools.execute('ws_read_file', { path: 'sdk/hello.md' })).text).toBe('hi');
+    expect((await tools.execute('no_such_tool', {})).text).toBe('Refused: there is no tool "no_such_tool"');
   });
 });
