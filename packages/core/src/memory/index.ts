@@ -13,3 +13,4 @@ export { addedLines, splitLines } from './merge.js';
 export { turnContext } from './turn-context.js';
 export { prepareTurn, commitTurn, memoryPreamble, type PreparedTurn, type PreparedFile, type CommittedFile } from './turn.js';
 export { runMemoryTool, type MemoryToolResult } from './tools.js';
+export { LINES_PER_BLOCK, fileIdOfRef } from './memory-index.js';

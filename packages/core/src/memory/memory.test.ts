@@ -136,6 +136,21 @@ describe.each(testDbKinds())('memory files on %s', (kind) => {
     expect((await searchMemory(agent, { query: 'renewal' })).length).toBe(2);
   });
 
+  it('search stays right as a file grows by appends and shrinks by a save (one hit per file)', async () => {
+    const ref = { file: 'MEMORY.md', conversation: conv };
+    await appendMemory(alice, ref, 'Zebra crossing opened on Main street.');
+    for (let i = 0; i < 90; i++) await appendMemory(alice, ref, `routine note ${i}`);
+    await appendMemory(alice, ref, 'Giraffe spotted near the depot.');
+    const zebra = await searchMemory(alice, { query: 'zebra' });
+    expect(zebra).toHaveLength(1);
+    expect(zebra[0]).toMatchObject({ file: 'MEMORY.md', version: 92 });
+    expect(await searchMemory(alice, { query: 'routine' })).toHaveLength(1);
+    await setMemory(alice, ref, 'Only giraffes now.\n');
+    expect(await searchMemory(alice, { query: 'zebra' })).toEqual([]);
+    expect(await searchMemory(alice, { query: 'routine' })).toEqual([]);
+    expect((await searchMemory(alice, { query: 'giraffes' }))[0]?.snippet).toContain('Only giraffes');
+  });
+
   it('pull bundle: SOUL.md, AGENTS.md and the conversation\'s MEMORY.md under its id', async () => {
     const agent = await t.agentCtx(agentId, conv);
     await appendMemory(agent, { file: 'MEMORY.md' }, 'note');

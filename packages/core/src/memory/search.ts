@@ -1,6 +1,7 @@
 import type { Ctx } from '../platform.js';
 import { searchDocs } from '../search/index.js';
 import { mq } from './store.js';
+import { fileIdOfRef } from './memory-index.js';
 import { FILE_OF, type MemoryFileName, type MemoryKind } from './types.js';
 
 function isAdmin(ctx: Ctx): boolean {
@@ -52,21 +53,32 @@ export interface MemorySearchHit {
 
 /**
  * Ranked search over the memory files the caller may read, with snippets, in any language the search module
- * tokenises (English, Russian, Chinese…). Files the caller may not read never appear nor take a place.
+ * tokenises (English, Russian, Chinese…), one hit per file. Files the caller may not read never appear nor
+ * take a place (visibility is filtered in SQL before the limit).
  *
  * @example
  * await searchMemory(ctx, { query: 'renewal' }) // [{ file: 'MEMORY.md', conversation: 'conv_x', snippet: '…ACME renewal moved…', … }]
  */
 export async function searchMemory(ctx: Ctx, input: { query: string; limit?: number }): Promise<MemorySearchHit[]> {
   const visibility = await memoryVisibility(ctx);
-  const hits = await searchDocs(ctx.platform.db.kysely, ctx.platform.db.dialect, { projectId: ctx.project.id, query: input.query, kinds: ['memory'], visibility, limit: input.limit });
+  const limit = Math.max(1, Math.min(50, input.limit ?? 20));
+  // A file is indexed in blocks of lines (memory-index.ts): ask for more blocks than files wanted and keep
+  // each file's best block, so one hit per file, best first.
+  const blocks = await searchDocs(ctx.platform.db.kysely, ctx.platform.db.dialect, { projectId: ctx.project.id, query: input.query, kinds: ['memory'], visibility, limit: Math.min(100, limit * 4) });
+  const seen = new Set<string>();
+  const hits = blocks.filter((h) => {
+    const id = fileIdOfRef(h.refId);
+    if (seen.has(id)) return false;
+    seen.add(id);
+    return true;
+  }).slice(0, limit);
   if (hits.length === 0) return [];
   const rows = await mq(ctx.platform.db.kysely).selectFrom('memory_files').select(['id', 'kind', 'scope_id', 'version', 'updated_at'])
-    .where('id', 'in', hits.map((h) => h.refId)).execute();
+    .where('id', 'in', hits.map((h) => fileIdOfRef(h.refId))).execute();
   const byId = new Map(rows.map((r) => [r.id, r]));
   const out: MemorySearchHit[] = [];
   for (const h of hits) {
-    const r = byId.get(h.refId);
+    const r = byId.get(fileIdOfRef(h.refId));
     if (!r) continue;
     const kind = r.kind as MemoryKind;
     out.push({

@@ -2,7 +2,7 @@ import { StoaError } from '@stoa/contract';
 import { attributionOf } from '../actors.js';
 import { newId } from '../ids.js';
 import type { Ctx, Q } from '../platform.js';
-import { indexDoc } from '../search/index.js';
+import { indexMemory } from './memory-index.js';
 import type { MemoryAuthor, MemoryFilesTable, MemoryTarget, MemoryVersionsTable, MQ } from './types.js';
 
 /** The memory tables through a typed handle (the foundation's DB type does not list area tables). */
@@ -99,10 +99,9 @@ export async function writeMemoryVersion(trx: Q, ctx: Ctx, target: MemoryTarget,
   await mq(trx).insertInto('memory_versions').values(v).execute();
   await mq(trx).updateTable('memory_files').set({ version, content, updated_at: now, author_kind: a.kind, author_id: a.id, author_label: a.label, author_meta: v.author_meta })
     .where('id', '=', locked.row.id).execute();
-  await indexDoc(trx, ctx.platform.db.dialect, {
-    projectId: ctx.project.id, kind: 'memory', refId: locked.row.id, path: memoryPath(target), title: titleOf(target),
-    body: content, visibility: memoryVisibilityOf(target), updatedAt: now,
-  });
+  const change = op === 'append' || op === 'merge' ? 'append' : 'set';
+  await indexMemory(trx, ctx, target, { fileId: locked.row.id, path: memoryPath(target), title: titleOf(target), visibility: memoryVisibilityOf(target), updatedAt: now },
+    locked.version === 0 ? '' : locked.content, content, change);
   return v;
 }
 

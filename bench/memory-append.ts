@@ -1,0 +1,88 @@
+/**
+ * Memory append latency under concurrency (SPEC M5: append happens on the server, in one transaction holding
+ * the file's row). 16 concurrent writers — half people, half the conversation's agent — append lines to the
+ * same MEMORY.md, and then each to a MEMORY.md of its own, on SQLite and on PostgreSQL side by side. Each
+ * back end gets a fresh database of its own (the PostgreSQL one is created and dropped here).
+ *
+ *   node --import tsx bench/memory-append.ts [--writers 16] [--appends 50] [--json out.json]
+ *
+ * Needs PostgreSQL at 127.0.0.1:5432 (user postgres, trust) or STOA_TEST_PG_URL; `--sqlite-only` skips it.
+ * Latency is per `appendMemory` call as a door sees it: waiting for the row lock, the version row, the
+ * search index update and the commit. Aim: p99 under 50 ms.
+ */
+import { writeFileSync } from 'node:fs';
+import { appendMemory, createAgent, createConversation, createTestPlatform, getMemory, type Ctx } from '@stoa/core';
+
+interface Args { writers: number; appends: number; json?: string; sqliteOnly: boolean }
+
+function parseArgs(argv: string[]): Args {
+  const get = (name: string) => {
+    const i = argv.indexOf(name);
+    return i >= 0 ? argv[i + 1] : undefined;
+  };
+  return { writers: Number(get('--writers') ?? 16), appends: Number(get('--appends') ?? 50), json: get('--json'), sqliteOnly: argv.includes('--sqlite-only') };
+}
+
+function percentile(sorted: number[], p: number): number {
+  if (sorted.length === 0) return NaN;
+  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
+}
+
+interface Result { backend: string; scenario: string; writers: number; appends: number; p50: number; p99: number; max: number; perSecond: number; linesOk: boolean }
+
+async function run(kind: 'sqlite' | 'postgres', args: Args): Promise<Result[]> {
+  const t = await createTestPlatform(kind);
+  try {
+    const admin = await t.admin();
+    const people: Ctx[] = [];
+    for (let i = 0; i < args.writers / 2; i++) people.push(await t.userCtx(`writer${i}`, 'editor'));
+    const agentId = (await createAgent(admin, { name: 'Bench agent' })).id;
+    const shared = (await createConversation(admin, { channel: 'bench', members: [agentId, ...people.map((_, i) => `writer${i}`)] })).id;
+    const agent = await t.agentCtx(agentId, shared);
+    const writers: Ctx[] = Array.from({ length: args.writers }, (_, i) => (i % 2 === 0 ? people[i / 2]! : agent));
+    const own: string[] = [];
+    for (let i = 0; i < args.writers; i++) own.push((await createConversation(admin, { channel: `own-${i}`, members: [agentId, ...people.map((_, j) => `writer${j}`)] })).id);
+
+    const scenario = async (name: string, convOf: (w: number) => string): Promise<Result> => {
+      // Warm-up: first writes create the rows and warm the connection pool; not measured.
+      for (let w = 0; w < args.writers; w++) await appendMemory(writers[w]!, { file: 'MEMORY.md', conversation: convOf(w) }, `warm-up ${w}`);
+      const latencies: number[] = [];
+      const started = performance.now();
+      await Promise.all(writers.map(async (ctx, w) => {
+        for (let i = 0; i < args.appends; i++) {
+          const t0 = performance.now();
+          await appendMemory(ctx, { file: 'MEMORY.md', conversation: convOf(w) }, `${name} writer ${w} line ${i}`);
+          latencies.push(performance.now() - t0);
+        }
+      }));
+      const elapsed = performance.now() - started;
+      latencies.sort((a, b) => a - b);
+      // Every line must be there exactly once, or the figure means nothing.
+      let linesOk = true;
+      for (const conv of new Set(writers.map((_, w) => convOf(w)))) {
+        const lines = (await getMemory(admin, { file: 'MEMORY.md', conversation: conv })).content.split('\n').filter((l) => l.startsWith(`${name} writer `));
+        const expected = writers.filter((_, w) => convOf(w) === conv).length * args.appends;
+        if (lines.length !== expected || new Set(lines).size !== expected) linesOk = false;
+      }
+      return {
+        backend: kind, scenario: name, writers: args.writers, appends: latencies.length, p50: percentile(latencies, 50), p99: percentile(latencies, 99),
+        max: latencies[latencies.length - 1]!, perSecond: (latencies.length / elapsed) * 1000, linesOk,
+      };
+    };
+    return [await scenario('same-file', () => shared), await scenario('own-file', (w) => own[w]!)];
+  } finally {
+    await t.cleanup();
+  }
+}
+
+const args = parseArgs(process.argv.slice(2));
+const results: Result[] = [];
+for (const kind of args.sqliteOnly ? (['sqlite'] as const) : (['sqlite', 'postgres'] as const)) results.push(...(await run(kind, args)));
+const ms = (n: number) => `${n.toFixed(1)} ms`;
+console.log(`memory append latency, ${args.writers} concurrent writers × ${args.appends} appends each (Node ${process.version})\n`);
+console.log(['backend   ', 'scenario  ', 'p50      ', 'p99      ', 'max      ', 'appends/s', 'all lines once'].join('  '));
+for (const r of results) {
+  console.log([r.backend.padEnd(10), r.scenario.padEnd(10), ms(r.p50).padEnd(9), ms(r.p99).padEnd(9), ms(r.max).padEnd(9), r.perSecond.toFixed(0).padEnd(9), r.linesOk ? 'yes' : 'NO'].join('  '));
+}
+if (args.json) writeFileSync(args.json, JSON.stringify({ at: new Date().toISOString(), node: process.version, results }, null, 2));
+if (results.some((r) => !r.linesOk)) process.exitCode = 1;
