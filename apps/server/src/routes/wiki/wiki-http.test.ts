@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FastifyInstance } from 'fastify';
 import { testDbKinds } from '@stoa/db';
-import { createAgent, createConversation, createTestPlatform, createToken, putFile, runWikiTool, type TestPlatform } from '@stoa/core';
+import { createAgent, createConversation, createTestPlatform, createToken, listTrace, putFile, runWikiTool, type TestPlatform } from '@stoa/core';
 import { buildApp } from '../../app.js';
 
 describe.each(testDbKinds())('wiki and search over HTTP on %s', (kind) => {
@@ -69,7 +69,9 @@ describe.each(testDbKinds())('wiki and search over HTTP on %s', (kind) => {
 
   it('agents use the wiki tools; refusals are "Refused:" text', async () => {
     const admin = await t.admin();
-    const agent = await t.agentCtx((await createAgent(admin, { name: 'Scribe' })).id);
+    const scribe = await createAgent(admin, { name: 'Scribe' });
+    const dialog = await createConversation(admin, { members: [scribe.id] });
+    const agent = await t.agentCtx(scribe.id, dialog.id);
     const put = await runWikiTool(agent, 'wiki_put', { path: 'notes/agent', title: 'Agent notes', text: 'The scribe was here.' });
     expect(put).toMatchObject({ refused: false, version: 1 });
     expect((await runWikiTool(agent, 'wiki_get', { path: 'notes/agent' })).text).toContain('The scribe was here.');
@@ -79,5 +81,10 @@ describe.each(testDbKinds())('wiki and search over HTTP on %s', (kind) => {
     expect(conflict).toMatchObject({ refused: true, code: 'version_conflict' });
     expect(conflict.text).toMatch(/^Refused: page "notes\/agent" already exists at version 1/);
     expect((await runWikiTool(agent, 'wiki_get', { path: 'runbook/incident' })).text).toBe('Refused: page "runbook/incident" does not exist');
+    const trace = (await listTrace(admin, dialog.id)).entries;
+    expect(trace.map((e) => [e.tool, e.refused])).toEqual([
+      ['wiki_put', false], ['wiki_get', false], ['wiki_search', false], ['search', false], ['wiki_put', true], ['wiki_get', true],
+    ]);
+    expect(trace[0]).toMatchObject({ agentName: 'Scribe', path: 'notes/agent', version: 1 });
   });
 });
