@@ -130,6 +130,8 @@ export const en = {
   'agents.project': 'Whole project',
   'agents.folder': 'Folder',
   'agents.published': 'Published',
+  'agents.copyId': 'Copy',
+  'agents.copied': 'Copied',
   'agents.none': 'No agents yet.',
   'audit.title': 'Audit',
   'audit.at': 'Time',

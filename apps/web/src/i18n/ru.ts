@@ -132,6 +132,8 @@ export const ru: Dict = {
   'agents.project': 'Весь проект',
   'agents.folder': 'Папка',
   'agents.published': 'Опубликован',
+  'agents.copyId': 'Копировать',
+  'agents.copied': 'Скопировано',
   'agents.none': 'Агентов пока нет.',
   'audit.title': 'Аудит',
   'audit.at': 'Время',

@@ -132,6 +132,8 @@ export const zh: Dict = {
   'agents.project': '整个项目',
   'agents.folder': '文件夹',
   'agents.published': '已发布',
+  'agents.copyId': '复制',
+  'agents.copied': '已复制',
   'agents.none': '还没有智能体。',
   'audit.title': '审计',
   'audit.at': '时间',

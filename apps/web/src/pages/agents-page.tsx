@@ -32,12 +32,14 @@ function AccessFields(props: { value: AgentSettings; disabled: boolean; onChange
 /** One agent row: ID to copy, its folder, and its file-access settings, saved on change. */
 function AgentRow({ agent, canManage, onSaved, onError }: { agent: Agent; canManage: boolean; onSaved: (a: Agent) => void; onError: (e: unknown) => void }) {
   const { project } = useSession();
-  const { lang } = useI18n();
+  const { lang, t } = useI18n();
+  const [copied, setCopied] = useState(false);
+  const copy = () => navigator.clipboard?.writeText(agent.id).then(() => setCopied(true), () => undefined);
   const save = (s: AgentSettings) => agentsApi.update(project.id, agent.id, { files: s.files, write: s.write, read: s.read }).then(onSaved, onError);
   return (
     <tr data-agent={agent.id}>
       <td><strong>{agent.name}</strong><div className="muted">{agent.instructions.slice(0, 120)}</div></td>
-      <td><code>{agent.id}</code></td>
+      <td><code>{agent.id}</code> <button className="link" onClick={() => void copy()}>{copied ? t('agents.copied') : t('agents.copyId')}</button></td>
       <td><code>{agent.folder}</code></td>
       <td className="access"><AccessFields value={agent} disabled={!canManage} onChange={(s) => void save(s)} /></td>
       <td>{agent.published ? formatDate(agent.published.at, lang) : '—'}</td>

@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useMemo, useState } from 'react';
+import { useCallback, useEffect, useState } from 'react';
 import { ApiError } from '../../api/client.js';
 import { wikiApi, wikiHref, type WikiHit, type WikiPageData, type WikiSummary } from '../../api/wiki.js';
 import { useI18n } from '../../i18n/index.js';
@@ -9,15 +9,30 @@ import { PageView } from './page-view.js';
 import { PageEditor } from './page-editor.js';
 import { Snippet } from '../../components/snippet.js';
 
-/** The tree of pages: nesting by path (W1); depth shown by indentation, ordered by path. */
+/**
+ * The tree of pages: nesting by path (W1). A folder level without a page of its own (e.g. "handbook" above
+ * "handbook/onboarding") is shown too, muted; opening it offers to create that page.
+ */
 function PageTree({ pages, current }: { pages: WikiSummary[]; current: string }) {
+  const byPath = new Map(pages.map((p) => [p.path, p]));
+  const all = new Set<string>();
+  for (const p of pages) {
+    const parts = p.path.split('/');
+    for (let i = 1; i <= parts.length; i++) all.add(parts.slice(0, i).join('/'));
+  }
   return (
     <ul className="wiki-tree">
-      {pages.map((p) => (
-        <li key={p.path} style={{ paddingLeft: (p.path.split('/').length - 1) * 12 }}>
-          <button className={p.path === current ? 'active' : ''} title={p.path} onClick={() => navigate(wikiHref(p.path))}>{p.title}</button>
-        </li>
-      ))}
+      {[...all].sort().map((path) => {
+        const page = byPath.get(path);
+        const depth = path.split('/').length - 1;
+        return (
+          <li key={path} style={{ paddingLeft: depth * 12 }}>
+            <button className={`${path === current ? 'active' : ''}${page ? '' : ' muted'}`} title={path} onClick={() => navigate(wikiHref(path))}>
+              {page ? page.title : path.slice(path.lastIndexOf('/') + 1)}
+            </button>
+          </li>
+        );
+      })}
     </ul>
   );
 }
@@ -62,7 +77,6 @@ export function WikiPage({ path }: { path: string }) {
     return () => clearTimeout(timer);
   }, [project.id, query, fail]);
 
-  const sorted = useMemo(() => [...pages].sort((a, b) => a.path.localeCompare(b.path)), [pages]);
   const saved = (p: string) => {
     setMode('view');
     setEpoch((n) => n + 1);
@@ -74,7 +88,7 @@ export function WikiPage({ path }: { path: string }) {
       <nav className="side" aria-label={t('wiki.pages')}>
         <input type="search" aria-label={t('wiki.search')} placeholder={t('wiki.search')} value={query} onChange={(e) => setQuery(e.target.value)} />
         <div className="row"><h3>{t('wiki.pages')}</h3><span className="spacer" /><button disabled={!canEdit} onClick={() => setMode('new')}>{t('wiki.newPage')}</button></div>
-        <PageTree pages={sorted} current={path} />
+        <PageTree pages={pages} current={path} />
       </nav>
       <section className="content">
         {error && <p className="notice error" role="alert">{error}</p>}
