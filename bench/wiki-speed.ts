@@ -3,7 +3,7 @@
  * layer's own work — a save (page row, version row, parsed links and search entry in one transaction), a page
  * view (backlinks from visible pages, link targets, unlinked mentions via the index), a visibility-filtered
  * wiki search, a subtree listing and a move dry run — with N pages of English, Russian and Chinese text from the
- * test collections, each linking to three others, one in ten belonging to a channel.
+ * test collections, each linking to three others, one in ten belonging to a channel; titles are one to four words.
  *
  *   node --import tsx bench/wiki-speed.ts [pages=20000] [samples=300]
  */
@@ -21,6 +21,13 @@ const pick = <T>(a: T[]): T => a[Math.floor(rand() * a.length)]!;
 const pct = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor((p / 100) * xs.length))]!;
 
 const docs: Doc[] = DATASETS.flatMap((n) => loadDataset(n, datasetsDir()).docs);
+const seg = new Intl.Segmenter('und', { granularity: 'word' });
+/** Wiki titles are short: the first one to four words of the collection's title (or of the text). */
+const shortTitle = (d: Doc) => {
+  const words = [...seg.segment(d.title || d.text)].filter((s) => s.isWordLike).map((s) => s.segment);
+  const n = 1 + Math.floor(rand() * 4);
+  return words.slice(0, n).join(/[\u4e00-\u9fff]/.test(words[0] ?? '') ? '' : ' ');
+};
 const pathOf = (i: number) => `area-${i % 50}/topic-${Math.floor(i / 50) % 40}/page-${i}`;
 
 const t = await createTestPlatform('sqlite');
@@ -34,7 +41,7 @@ for (let i = 0; i < PAGES; i++) {
   const d = docs[i % docs.length]!;
   const links = [0, 1, 2].map(() => `[[${pathOf(Math.floor(rand() * PAGES))}]]`).join(' ');
   const s = performance.now();
-  await putPage(ctx, { path: pathOf(i), title: d.title || `Page ${i}`, text: `${d.text}\n\nSee ${links}.`, channel: i % 10 === 9 ? channel : undefined });
+  await putPage(ctx, { path: pathOf(i), title: shortTitle(d) || `Page ${i}`, text: `${d.text}\n\nSee ${links}.`, channel: i % 10 === 9 ? channel : undefined });
   saves.push(performance.now() - s);
 }
 const build = (performance.now() - t0) / 1000;

@@ -10,7 +10,13 @@ const NO_SPACES = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Scrip
 const WORD = /[\p{L}\p{N}\p{M}_]/u;
 
 /** Candidates examined per page view; mentions beyond the best-ranked ones are not listed. */
-const CANDIDATES = 50;
+const CANDIDATES = 30;
+/**
+ * Titles longer than this many words are not looked for: a sentence-long title is practically never repeated
+ * word for word, and its many common words would make the candidate search the slowest part of a page view.
+ */
+export const MENTION_MAX_TITLE_WORDS = 8;
+const WORDS = new Intl.Segmenter('und', { granularity: 'word' });
 
 /**
  * Where `needle` (already lower case) occurs in `hay` as a whole word (or anywhere, next to scripts without
@@ -42,8 +48,9 @@ function excerpt(text: string, at: number, len: number): string {
 
 /**
  * Pages the caller can see that mention `page`'s title in their text (case-insensitive, whole words) without
- * linking to it (SPEC B10). Candidates come from the search index, then each is checked for the exact title;
- * text inside code and inside `[[…]]` does not count.
+ * linking to it (SPEC B10); titles of more than MENTION_MAX_TITLE_WORDS words are not looked for. Candidates
+ * come from the search index, then each is checked for the exact title; text inside code and `[[…]]` does not
+ * count.
  *
  * @example
  * await unlinkedMentions(ctx, refundsRow, ['project']) // [{ path: 'faq', title: 'FAQ', snippet: '…ask for refunds…' }]
@@ -51,6 +58,8 @@ function excerpt(text: string, at: number, len: number): string {
 export async function unlinkedMentions(ctx: Ctx, page: PageRow, visibility: string[]): Promise<Array<{ path: string; title: string; snippet: string }>> {
   const title = effectiveTitle(page.title, page.path).normalize('NFC').trim();
   if (Array.from(title).length < 2) return [];
+  let words = 0;
+  for (const w of WORDS.segment(title)) if (w.isWordLike && ++words > MENTION_MAX_TITLE_WORDS) return [];
   const needle = title.toLowerCase();
   const hits = await searchDocs(ctx.platform.db.kysely, ctx.platform.db.dialect, { projectId: ctx.project.id, query: title, kinds: [WIKI_KIND], visibility, limit: CANDIDATES });
   const ids = hits.map((h) => h.refId).filter((id) => id !== page.id);
