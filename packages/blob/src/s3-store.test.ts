@@ -3,9 +3,11 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import S3rver from 's3rver';
-import { afterAll, beforeAll } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runBlobContract } from './blob-contract.js';
+import * as root from './index.js';
 import { createS3BlobStore } from './s3-store.js';
+import { collect, listAll } from './testing/streams.js';
 
 const credentials = { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' };
 let server: S3rver;
@@ -50,4 +52,22 @@ runBlobContract('s3 (s3rver)', async () => {
       return stray;
     },
   };
+});
+
+describe('createS3BlobStore from the package root (SDK loaded on first use)', () => {
+  it('checks options at once and works like the eager store', async () => {
+    expect(() => root.createS3BlobStore({ bucket: 'x', prefix: 'a/../b' })).toThrow();
+    const bucket = `stoa-test-${process.pid}-lazy`;
+    await admin.send(new CreateBucketCommand({ Bucket: bucket }));
+    const store = root.createS3BlobStore({ bucket, endpoint, credentials });
+    expect(store.kind).toBe('s3');
+    const r = await store.put('lazy');
+    expect(await collect(await store.get(r.key, { start: 1 }))).toEqual(Buffer.from('azy'));
+    expect(await listAll(store)).toEqual([r.key]);
+    expect(await store.sweepTemp(0)).toBe(0);
+    await store.close?.();
+    const opened = await root.openS3BlobStore({ bucket, endpoint, credentials });
+    expect(await opened.stat(r.key)).toEqual({ size: 4 });
+    await opened.close?.();
+  });
 });

@@ -59,6 +59,7 @@ export interface S3BlobStore extends BlobStore {
   readonly kind: 's3';
   readonly client: S3Client;
   sweepTemp(olderThanMs: number): Promise<number>;
+  close(): Promise<void>;
 }
 
 const MAX_PRESIGN_SECONDS = 7 * 24 * 3600;
