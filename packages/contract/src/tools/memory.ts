@@ -44,3 +44,30 @@ export const memoryToolDescriptions: Record<MemoryToolName, string> = {
 export function isMemoryToolName(name: string): name is MemoryToolName {
   return Object.prototype.hasOwnProperty.call(memoryToolSchemas, name);
 }
+
+const memoryToolTitles: Record<MemoryToolName, string> = {
+  memory_get: 'Read a memory file', memory_append: 'Append to a memory file', memory_set: 'Save a memory file', memory_search: 'Search memory files',
+};
+
+/**
+ * The memory tools as MCP tools/list entries (the shape of the file tools' `mcpTools` and `wikiMcpTools`). An MCP
+ * door lists `[...mcpTools(limits), ...wikiMcpTools(), ...memoryMcpTools()]` and sends calls whose name passes
+ * `isMemoryToolName` to the core's `runMemoryTool(ctx, name, args)`.
+ *
+ * @example
+ * memoryMcpTools().map((t) => t.name) // ['memory_get', 'memory_append', 'memory_set', 'memory_search']
+ */
+export function memoryMcpTools(): Array<{
+  name: MemoryToolName; title: string; description: string; inputSchema: Record<string, unknown>;
+  annotations: { title: string; readOnlyHint: boolean; destructiveHint: boolean; idempotentHint: boolean; openWorldHint: boolean };
+}> {
+  return (Object.keys(memoryToolSchemas) as MemoryToolName[]).map((name) => {
+    const inputSchema = z.toJSONSchema(memoryToolSchemas[name], { io: 'input', target: 'draft-7' }) as Record<string, unknown>;
+    delete inputSchema.$schema;
+    const readOnly = name === 'memory_get' || name === 'memory_search';
+    return {
+      name, title: memoryToolTitles[name], description: memoryToolDescriptions[name], inputSchema,
+      annotations: { title: memoryToolTitles[name], readOnlyHint: readOnly, destructiveHint: name === 'memory_set', idempotentHint: readOnly, openWorldHint: false },
+    };
+  });
+}

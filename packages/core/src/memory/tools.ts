@@ -1,5 +1,7 @@
 import { isMemoryToolName, isStoaError, memoryToolSchemas, StoaError, type MemoryToolName } from '@stoa/contract';
 import type { Ctx } from '../platform.js';
+import { newId } from '../ids.js';
+import { recordToolCall, shortArgs, shortResult } from '../conversations/trace.js';
 import { appendMemory, getMemory, setMemory } from './memory.js';
 import { searchMemory } from './search.js';
 import type { MemoryDoc } from './types.js';
@@ -45,6 +47,20 @@ const tools: { [N in MemoryToolName]: (ctx: Ctx, a: any) => Promise<{ text: stri
  * // { text: 'Appended to MEMORY.md of conversation conv_…; it is now version 4.', refused: false, version: 4 }
  */
 export async function runMemoryTool(ctx: Ctx, name: string, args: unknown): Promise<MemoryToolResult> {
+  const started = performance.now();
+  const result = await runUntraced(ctx, name, args);
+  // Agents' actions are visible as tool calls in their conversation's trace (SPEC F15), like the file tools'.
+  if (ctx.actor.kind === 'agent') {
+    const file = args && typeof args === 'object' && typeof (args as { file?: unknown }).file === 'string' ? (args as { file: string }).file : null;
+    await recordToolCall(ctx, {
+      id: newId('call'), conversationId: ctx.actor.conversationId, tool: name, args: shortArgs(args), result: shortResult(result.text),
+      refused: result.refused, durationMs: Math.round((performance.now() - started) * 100) / 100, path: file, version: result.version,
+    }).catch((e) => console.error('could not record the tool call in the trace:', e));
+  }
+  return result;
+}
+
+async function runUntraced(ctx: Ctx, name: string, args: unknown): Promise<MemoryToolResult> {
   try {
     if (!isMemoryToolName(name)) throw new StoaError('not_found', `there is no memory tool "${name}"`);
     const parsed = memoryToolSchemas[name].safeParse(args ?? {});
