@@ -78,6 +78,9 @@ describe.skipIf(!hasChromium)('web UI: Files', () => {
     await page.getByRole('textbox', { name: 'Rename / move' }).fill('archive/');
     await page.getByRole('button', { name: 'Save' }).click();
     await page.getByText('Moved to archive/renamed.txt').waitFor();
+    // "docs" went with its last file; the tree falls back to the root.
+    await page.getByRole('tree').getByRole('button', { name: 'docs' }).waitFor({ state: 'detached' });
+    expect(await page.locator('.tree-row.selected').innerText()).toContain('Project files');
   });
 
   it('refuses a move onto an existing file and overwrites nothing', async () => {
@@ -142,6 +145,26 @@ describe.skipIf(!hasChromium)('web UI: Files', () => {
     await panel.locator('tr[data-version="1"]').getByRole('button', { name: 'Restore' }).click();
     await panel.locator('tr[data-version="3"]').waitFor();
     await panel.locator('pre.preview-text').filter({ hasNotText: '3,4' }).waitFor();
+  });
+
+  it('uploads files dropped onto the table', async () => {
+    const dataTransfer = await page.evaluateHandle(() => {
+      const dt = new DataTransfer();
+      dt.items.add(new File(['dropped text'], 'dropped.txt', { type: 'text/plain' }));
+      return dt;
+    });
+    await page.locator('.files-main').dispatchEvent('drop', { dataTransfer });
+    await fileRow(page, 'reports/2026/dropped.txt').waitFor();
+  });
+
+  it('sends a browser with an invalid token to the login page', async () => {
+    const other = await s.browser.newContext();
+    await other.addInitScript(() => localStorage.setItem('stoa.token', 'stoa_not-a-real-token'));
+    const p2 = await other.newPage();
+    await p2.goto(`${s.url}/files`);
+    await p2.waitForURL(/\/login$/);
+    await p2.getByRole('heading', { name: 'Sign in to Stoa' }).waitFor();
+    await other.close();
   });
 
   it('warns above the table when a folder holds more files than the UI shows', async () => {

@@ -36,6 +36,7 @@ export function FilesPage() {
   const [toDelete, setToDelete] = useState<FileInfo | null>(null);
   const [showNewFolder, setShowNewFolder] = useState(false);
   const [epoch, setEpoch] = useState(0);
+  const [dragging, setDragging] = useState(false);
   const input = useRef<HTMLInputElement>(null);
   const fail = useCallback((e: unknown) => setNotice({ kind: 'error', text: typeof e === 'string' ? e : errorText(e, t) }), [t]);
   const refresh = () => setEpoch((n) => n + 1);
@@ -77,6 +78,16 @@ export function FilesPage() {
     const extra = allFolders.filter((p) => parentOf(p) === folder && p !== folder && !known.has(p)).map((p) => ({ path: p, name: p.slice(p.lastIndexOf('/') + 1), fileCount: 0 }));
     return [...(page?.folders ?? []), ...extra].sort((a, b) => a.name.localeCompare(b.name));
   }, [page, allFolders, folder]);
+
+  // A folder vanishes with its last file (F2): when that happens to the selected one, climb to a folder that exists.
+  useEffect(() => {
+    if (!page || folder === '') return;
+    const exists = (p: string) => serverFolders.some((f) => f.path === p) || localFolders.some((l) => l === p || l.startsWith(p + '/'));
+    if (exists(folder)) return;
+    let up = parentOf(folder);
+    while (up !== '' && !exists(up)) up = parentOf(up);
+    setFolder(up);
+  }, [page, serverFolders, localFolders, folder]);
 
   const select = (p: string) => {
     setQuery('');
@@ -152,7 +163,10 @@ export function FilesPage() {
       </div>
       <div className="files-layout">
         <FolderTree folders={allFolders} selected={searching ? '\u0000' : folder} onSelect={select} />
-        <section className="files-main">
+        <section className={`files-main${dragging ? ' dragging' : ''}`}
+          onDragOver={(e) => { if (canEdit && e.dataTransfer.types.includes('Files')) { e.preventDefault(); setDragging(true); } }}
+          onDragLeave={() => setDragging(false)}
+          onDrop={(e) => { e.preventDefault(); setDragging(false); if (canEdit && uploading === null) void upload(e.dataTransfer.files); }}>
           <div className="toolbar">
             <input type="search" className="file-search" placeholder={t('files.search')} aria-label={t('files.search')} value={query} onChange={(e) => setQuery(e.target.value)} />
             <span className="spacer" />
