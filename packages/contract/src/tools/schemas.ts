@@ -10,7 +10,16 @@ import type { Limits } from '../limits.js';
  * const s = toolInputSchemas(limits);
  * s.ws_write_file.parse({ path: 'notes.md', content: 'hi' }); // mode defaults to "overwrite"
  */
-export function toolInputSchemas(limits: Pick<Limits, 'agentWriteBytes' | 'agentListMax'>) {
+export function toolInputSchemas(limits: Pick<Limits, 'agentWriteBytes' | 'agentListMax'>): ToolInputSchemas {
+  // Building ten zod schemas costs milliseconds; the limits object is parsed once at start-up, so cache per object.
+  let s = cache.get(limits);
+  if (!s) cache.set(limits, (s = buildSchemas(limits)));
+  return s;
+}
+
+const cache = new WeakMap<object, ToolInputSchemas>();
+
+function buildSchemas(limits: Pick<Limits, 'agentWriteBytes' | 'agentListMax'>) {
   const expectedVersion = z.number().int().min(0).optional().describe(
     'Optional optimistic-concurrency check: the version you last read or wrote (every answer names the file\'s version). If someone changed the file since, nothing is written and you get "Refused: ... is at version N"; read it again and retry. 0 means "the file must not exist yet". Leave it out to write regardless.',
   );
@@ -74,7 +83,7 @@ export function toolInputSchemas(limits: Pick<Limits, 'agentWriteBytes' | 'agent
   };
 }
 
-export type ToolInputSchemas = ReturnType<typeof toolInputSchemas>;
+export type ToolInputSchemas = ReturnType<typeof buildSchemas>;
 export type ToolName = keyof ToolInputSchemas;
 export type ToolArgs<N extends ToolName> = z.output<ToolInputSchemas[N]>;
 

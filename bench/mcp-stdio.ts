@@ -1,0 +1,140 @@
+/**
+ * MCP over stdio: Stoa's `stoa mcp` side by side with the official `@modelcontextprotocol/server-filesystem`,
+ * driven by the same official MCP client in the same run (issue 3, "Tests and benchmark").
+ *
+ * Each iteration writes a distinct 4 KB text file and reads it back (checking the bytes), one call at a time,
+ * as an agent does. The two servers run in alternating rounds so a noisy machine hurts both alike.
+ *
+ *   node --import tsx bench/mcp-stdio.ts                  # 1,000 iterations per server
+ *   BENCH_MCP_N=200 node --import tsx bench/mcp-stdio.ts  # quicker
+ *   BENCH_MCP_DIR=/dev/shm node --import tsx bench/mcp-stdio.ts  # both servers on tmpfs (fsync is free there)
+ *
+ * Stoa runs with its full write path — scope checks, the per-conversation write counter in the database,
+ * quota, a new version per write, "created by", the trace row per call, fsync'd content-addressed blobs. Only
+ * STOA_AGENT_WRITES_PER_CONVERSATION is raised (to 1,000,000) so 1,000 writes fit in one conversation; the
+ * counter is still checked and updated on every write.
+ *
+ * Prints a Markdown table: iterations/s, p50 and p99 of one iteration (write + read) in ms, and the ratio.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { bootstrap, contextFor, createAgent, createConversation, loadConfig, localAdminPrincipal, openPlatform } from '@stoa/core';
+import { fmt, summarize, type Summary } from './lib/stats.js';
+
+const N = Number(process.env.BENCH_MCP_N ?? 1000);
+const ROUNDS = Number(process.env.BENCH_MCP_ROUNDS ?? 4);
+const WARMUP = 20;
+const REPO = fileURLToPath(new URL('..', import.meta.url));
+const STOA_BIN = join(REPO, 'apps/cli/bin/stoa.js');
+const FS_BIN = join(REPO, 'node_modules/@modelcontextprotocol/server-filesystem/dist/index.js');
+
+interface Target {
+  name: string;
+  client: Client;
+  write: (path: string, content: string) => Promise<void>;
+  read: (path: string) => Promise<string>;
+  latencies: number[];
+  wallMs: number;
+}
+
+const textOf = (r: any): string => (r.content as Array<{ text: string }>)[0]!.text;
+
+/** 4,096 bytes of text, different for every iteration (so content-addressed storage cannot dedupe). */
+function content(i: number): string {
+  const head = `file ${i} ${'-'.repeat(20)}\n`;
+  const line = 'The quick brown fox jumps over the lazy dog 0123456789.\n';
+  let s = head;
+  while (s.length < 4096) s += line;
+  return s.slice(0, 4096);
+}
+
+async function connect(command: string, args: string[], env: Record<string, string>): Promise<Client> {
+  const client = new Client({ name: 'stoa-bench', version: '1.0.0' });
+  await client.connect(new StdioClientTransport({ command, args, env, stderr: 'inherit', cwd: REPO }));
+  return client;
+}
+
+async function iterate(t: Target, from: number, to: number, prefix: string, record: boolean): Promise<void> {
+  const started = performance.now();
+  for (let i = from; i < to; i++) {
+    const path = `${prefix}/f${i}.md`;
+    const body = content(i);
+    const t0 = performance.now();
+    await t.write(path, body);
+    const back = await t.read(path);
+    const ms = performance.now() - t0;
+    if (back !== body) throw new Error(`${t.name}: read back differs for ${path}: ${back.slice(0, 120)}`);
+    if (record) t.latencies.push(ms);
+  }
+  if (record) t.wallMs += performance.now() - started;
+}
+
+async function main(): Promise<void> {
+  const tmp = mkdtempSync(join(process.env.BENCH_MCP_DIR ?? tmpdir(), 'stoa-bench-mcp-'));
+  const dataDir = join(tmp, 'stoa');
+  const fsRoot = join(tmp, 'fs');
+  const env: Record<string, string> = { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? tmp, STOA_AGENT_WRITES_PER_CONVERSATION: '1000000' };
+  // Set up an agent with file access and a dialog, in-process, on the data folder `stoa mcp` will serve.
+  const platform = await openPlatform(loadConfig({ dataDir, env }));
+  await bootstrap(platform);
+  const admin = await contextFor(platform, await localAdminPrincipal(platform), {});
+  const agent = await createAgent(admin, { name: 'Bench', files: 'on' });
+  const conv = await createConversation(admin, { members: [agent.id] });
+  await platform.close();
+  const { mkdirSync } = await import('node:fs');
+  mkdirSync(fsRoot, { recursive: true });
+
+  const stoa: Target = {
+    name: 'Stoa (stoa mcp, SQLite + fs blobs)',
+    client: await connect(process.execPath, [...(process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : []), STOA_BIN, 'mcp', '--data', dataDir, '--agent', agent.id, '--conversation', conv.id], env),
+    write: async (path, c) => {
+      const r = await stoa.client.callTool({ name: 'ws_write_file', arguments: { path, content: c } });
+      if (r.isError) throw new Error(textOf(r));
+    },
+    read: async (path) => textOf(await stoa.client.callTool({ name: 'ws_read_file', arguments: { path } })),
+    latencies: [], wallMs: 0,
+  };
+  const fsTarget: Target = {
+    name: '@modelcontextprotocol/server-filesystem',
+    client: await connect(process.execPath, [FS_BIN, fsRoot], env),
+    write: async (path, c) => {
+      const r = await fsTarget.client.callTool({ name: 'write_file', arguments: { path: join(fsRoot, path), content: c } });
+      if (r.isError) throw new Error(textOf(r));
+    },
+    read: async (path) => textOf(await fsTarget.client.callTool({ name: 'read_text_file', arguments: { path: join(fsRoot, path) } })),
+    latencies: [], wallMs: 0,
+  };
+  // server-filesystem needs the folders to exist; Stoa creates them (F2).
+  for (const d of ['warm', 'run']) mkdirSync(join(fsRoot, d), { recursive: true });
+
+  for (const t of [stoa, fsTarget]) await iterate(t, 0, WARMUP, 'warm', false);
+  const per = Math.ceil(N / ROUNDS);
+  for (let r = 0; r < ROUNDS; r++) {
+    const from = r * per;
+    const to = Math.min(N, from + per);
+    const order = r % 2 === 0 ? [stoa, fsTarget] : [fsTarget, stoa];
+    for (const t of order) await iterate(t, from, to, 'run', true);
+  }
+  await stoa.client.close();
+  await fsTarget.client.close();
+  rmSync(tmp, { recursive: true, force: true });
+
+  const s: Summary = summarize(stoa.latencies, stoa.wallMs);
+  const f: Summary = summarize(fsTarget.latencies, fsTarget.wallMs);
+  const row = (name: string, x: Summary) => `| ${name} | ${x.ops} | ${fmt(x.opsPerSec)} | ${fmt(x.p50)} | ${fmt(x.p99)} |`;
+  console.log(`\nMCP stdio, ${N} × (write a 4 KB file, read it back), one call at a time, ${ROUNDS} alternating rounds, files under ${process.env.BENCH_MCP_DIR ?? tmpdir()}\n`);
+  console.log('| server | iterations | iterations/s | p50 ms | p99 ms |');
+  console.log('|---|---|---|---|---|');
+  console.log(row(stoa.name, s));
+  console.log(row(fsTarget.name, f));
+  console.log(`\nThroughput ratio Stoa / server-filesystem: ${(s.opsPerSec / f.opsPerSec).toFixed(2)}×`);
+}
+
+main().catch((e) => {
+  console.error(e);
+  process.exit(1);
+});
