@@ -52,6 +52,26 @@ export async function folderTree(ctx: Ctx): Promise<FolderEntry[]> {
   return rows.map((d) => ({ path: d.path, name: d.name, fileCount: Number(d.file_count) }));
 }
 
+/** Up to this many trigram candidates, name search reads them by ID; beyond, it scans names in path order. */
+const NAME_CANDIDATES_MAX = 1000;
+
+/**
+ * SQLite: IDs of the files whose names may contain `needle`, from the trigram index of migration 006 — a
+ * superset of the matches (trigram case folding is per character). Null when the index cannot help: needles
+ * under 3 characters have no trigram; a needle with more than NAME_CANDIDATES_MAX candidates is frequent, and
+ * the scan in path order stops after `limit` matches anyway. PostgreSQL uses its pg_trgm index for the LIKE
+ * itself, so null there too.
+ */
+async function nameCandidates(ctx: Ctx, needle: string): Promise<string[] | null> {
+  if (ctx.platform.db.dialect !== 'sqlite' || [...needle].length < 3) return null;
+  const phrase = `"${needle.replace(/"/g, '""')}"`;
+  const rows = await sql<{ rowid: number }>`select rowid from files_name_fts where files_name_fts match ${phrase} limit ${NAME_CANDIDATES_MAX + 1}`.execute(ctx.platform.db.kysely);
+  if (rows.rows.length > NAME_CANDIDATES_MAX) return null;
+  if (rows.rows.length === 0) return [];
+  const ids = await sql<{ file_id: string }>`select file_id from files_name_ids where id in (${sql.join(rows.rows.map((r) => r.rowid))})`.execute(ctx.platform.db.kysely);
+  return ids.rows.map((r) => r.file_id);
+}
+
 /**
  * Name search (SPEC F7): case-insensitive substring of the file name over the whole storage, results with
  * full paths, ordered by path.
@@ -61,7 +81,13 @@ export async function findFiles(ctx: Ctx, input: { text: string; limit?: number;
   assertCan(ctx.actor, 'file.read', { kind: 'file', path: within });
   const limit = Math.min(Math.max(input.limit ?? 1000, 1), ctx.platform.config.limits.uiMaxFiles);
   const needle = input.text.normalize('NFC').toLowerCase();
-  let q = ctx.platform.db.kysely.selectFrom('files').selectAll().where('project_id', '=', ctx.project.id);
+  const ids = await nameCandidates(ctx, needle);
+  if (ids && ids.length === 0) return { files: [], truncated: false };
+  let q = ctx.platform.db.kysely.selectFrom('files').selectAll();
+  // With candidate IDs, `+project_id` keeps SQLite (which has no statistics to go by) from walking the path
+  // index over the whole project instead of reading the few candidates by primary key.
+  q = ids ? q.where('id', 'in', ids).where(sql`+project_id`, '=', ctx.project.id) : q.where('project_id', '=', ctx.project.id);
+  // The exact test, always: the candidates are only a superset.
   if (needle) q = q.where('name_lower', 'like', sql<string>`${'%' + likeEscape(needle) + '%'} escape '\\'`);
   if (within) q = q.where('path', 'like', sql<string>`${likeEscape(within) + '/%'} escape '\\'`);
   const rows = (await q.orderBy('path').limit(limit + 1).execute()) as FileRow[];
