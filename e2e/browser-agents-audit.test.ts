@@ -75,8 +75,10 @@ describe.skipIf(!hasChromium)('web UI: media, direct uploads, agents, audit, sea
     const id = await row.getAttribute('data-agent');
     expect(id).toMatch(/^agt_[A-Za-z0-9]{8}$/);
     expect(await row.getByText(`agents/${id}/`).count()).toBe(1);
-    await row.getByRole('combobox', { name: 'What the agent reads' }).selectOption('own');
-    await page.waitForResponse((res) => res.request().method() === 'PATCH' && res.ok());
+    await Promise.all([
+      page.waitForResponse((res) => res.request().method() === 'PATCH' && res.ok()),
+      row.getByRole('combobox', { name: 'What the agent reads' }).selectOption('own'),
+    ]);
     await page.reload();
     expect(await page.locator(`tr[data-agent="${id}"]`).getByRole('combobox', { name: 'What the agent reads' }).inputValue()).toBe('own');
     expect(await page.locator(`tr[data-agent="${id}"]`).getByRole('combobox', { name: 'File access' }).inputValue()).toBe('on');

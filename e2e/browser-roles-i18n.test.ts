@@ -65,4 +65,35 @@ describe.skipIf(!hasChromium)('web UI: roles, created-by and languages', () => {
     await page.getByRole('heading', { name: '文件' }).waitFor();
     await context.close();
   });
+
+  it('an admin adds a member, hands out a token, and the member signs in with it', async () => {
+    const { context, page } = await s.signedIn();
+    await page.getByRole('link', { name: 'Members' }).click();
+    await page.getByRole('textbox', { name: 'Name' }).fill('eve');
+    await page.locator('form.card').getByRole('combobox', { name: 'Role' }).selectOption('viewer');
+    await page.getByRole('button', { name: 'Add member' }).click();
+    const row = page.locator('tr[data-member="eve"]');
+    await row.waitFor();
+    await Promise.all([
+      page.waitForResponse((r) => r.request().method() === 'POST' && r.url().endsWith('/members') && r.ok()),
+      row.getByRole('combobox', { name: 'Role eve' }).selectOption('editor'),
+    ]);
+    await row.getByRole('button', { name: 'New token' }).click();
+    const token = await page.locator('code.token').innerText();
+    expect(token).toMatch(/\S{16,}/);
+
+    const eve = await s.browser.newContext();
+    const p2 = await eve.newPage();
+    await p2.goto(`${s.url}/login`);
+    await p2.getByLabel('API token').fill(token);
+    await p2.getByRole('button', { name: 'Sign in' }).click();
+    await p2.getByText('eve · editor').waitFor();
+    expect(await p2.getByRole('button', { name: 'Upload' }).isDisabled()).toBe(false);
+    await eve.close();
+
+    await row.getByRole('button', { name: 'Remove' }).click();
+    await page.getByRole('dialog').getByRole('button', { name: 'Remove' }).click();
+    await row.waitFor({ state: 'detached' });
+    await context.close();
+  });
 });

@@ -14,11 +14,12 @@ import { WikiPage } from './pages/wiki/wiki-page.js';
 import { AgentsPage } from './pages/agents-page.js';
 import { AuditPage } from './pages/audit-page.js';
 import { SearchPage } from './pages/search-page.js';
+import { MembersPage } from './pages/members-page.js';
 
 const PROJECT_KEY = 'stoa.project';
 const nav: Array<{ page: Page; key: MessageKey }> = [
   { page: 'files', key: 'nav.files' }, { page: 'wiki', key: 'nav.wiki' }, { page: 'memory', key: 'nav.memory' },
-  { page: 'agents', key: 'nav.agents' }, { page: 'audit', key: 'nav.audit' },
+  { page: 'agents', key: 'nav.agents' }, { page: 'members', key: 'nav.members' }, { page: 'audit', key: 'nav.audit' },
 ];
 
 /** The shell: sign-in, the project and its role, the navigation, and the page of the current route. */
@@ -100,6 +101,7 @@ export function App() {
         {route.page === 'memory' && <MemoryPage />}
         {route.page === 'wiki' && <WikiPage path={route.rest} />}
         {route.page === 'agents' && <AgentsPage />}
+        {route.page === 'members' && <MembersPage />}
         {route.page === 'audit' && <AuditPage />}
         {route.page === 'search' && <SearchPage key={route.search} />}
       </main>

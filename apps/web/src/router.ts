@@ -1,8 +1,8 @@
 import { useEffect, useState } from 'react';
 
 /** The client routes; the server answers every other GET with index.html, so these survive a reload. */
-export type Page = 'login' | 'files' | 'memory' | 'wiki' | 'agents' | 'audit' | 'search';
-const pages: Page[] = ['login', 'files', 'memory', 'wiki', 'agents', 'audit', 'search'];
+export type Page = 'login' | 'files' | 'memory' | 'wiki' | 'agents' | 'members' | 'audit' | 'search';
+const pages: Page[] = ['login', 'files', 'memory', 'wiki', 'agents', 'members', 'audit', 'search'];
 
 export function currentPage(): { page: Page; rest: string } {
   const [, first = '', ...rest] = location.pathname.split('/');

@@ -40,6 +40,9 @@ export const filesApi = {
   content: (project: string, path: string, version?: number) => request('GET', `${p(project)}/files/content`, { query: { path, version } }),
   audit: (project: string, before?: number | null) => api<AuditPage>('GET', `${p(project)}/audit`, { query: { limit: 100, before } }),
   members: (project: string) => api<Member[]>('GET', `${p(project)}/members`),
+  addMember: (project: string, user: string, role: Member['role']) => api<Member>('POST', `${p(project)}/members`, { body: { user, role } }),
+  removeMember: (project: string, user: string) => api<{ ok: true }>('DELETE', `${p(project)}/members/${seg(user)}`),
+  createToken: (project: string, s: { user?: string; agent?: string; name?: string }) => api<{ token: string; id: string }>('POST', `${p(project)}/tokens`, { body: s }),
 };
 
 /** Saves a file to disk (F12: always a download, never opened in the tab), fetched with the token. */

@@ -1,0 +1,95 @@
+import { useCallback, useEffect, useState } from 'react';
+import { filesApi, type Member } from '../api/files.js';
+import { useI18n } from '../i18n/index.js';
+import type { MessageKey } from '../i18n/en.js';
+import { useSession } from '../session.js';
+import { errorText, formatDate } from '../format.js';
+import { ConfirmDialog } from '../components/confirm-dialog.js';
+
+const roles: Array<Member['role']> = ['admin', 'editor', 'viewer'];
+
+/**
+ * Members and roles (SPEC §0): everyone sees the list; admins add people (created if new), change roles,
+ * remove members, and create a member's API token (shown once) to sign in with.
+ */
+export function MembersPage() {
+  const { t, lang } = useI18n();
+  const { project, isAdmin } = useSession();
+  const [members, setMembers] = useState<Member[] | null>(null);
+  const [name, setName] = useState('');
+  const [role, setRole] = useState<Member['role']>('editor');
+  const [token, setToken] = useState<{ user: string; token: string } | null>(null);
+  const [removing, setRemoving] = useState<Member | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const fail = useCallback((e: unknown) => setError(errorText(e, t)), [t]);
+  const reload = useCallback(() => filesApi.members(project.id).then(setMembers, fail), [project.id, fail]);
+
+  useEffect(() => {
+    void reload();
+  }, [reload]);
+
+  const add = async (e: React.FormEvent) => {
+    e.preventDefault();
+    if (!name.trim()) return;
+    try {
+      await filesApi.addMember(project.id, name.trim(), role);
+      setName('');
+      setError(null);
+      await reload();
+    } catch (err) {
+      fail(err);
+    }
+  };
+  const change = (m: Member, r: Member['role']) => filesApi.addMember(project.id, m.name, r).then(reload, fail);
+  const remove = async (m: Member) => {
+    setRemoving(null);
+    await filesApi.removeMember(project.id, m.userId).then(reload, fail);
+  };
+  const newToken = (m: Member) => filesApi.createToken(project.id, { user: m.name, name: 'web' }).then((r) => setToken({ user: m.name, token: r.token }), fail);
+
+  return (
+    <div className="members-page">
+      <h1>{t('members.title')}</h1>
+      {error && <p className="notice error" role="alert">{error}</p>}
+      {token && (
+        <p className="notice warn" role="status">
+          {t('members.tokenShown', { name: token.user })} <code className="token">{token.token}</code> <button className="link" onClick={() => setToken(null)}>{t('common.close')}</button>
+        </p>
+      )}
+      {isAdmin && (
+        <form className="card row" onSubmit={add}>
+          <label>{t('members.name')} <input value={name} onChange={(e) => setName(e.target.value)} /></label>
+          <label>{t('members.role')}
+            <select value={role} onChange={(e) => setRole(e.target.value as Member['role'])}>
+              {roles.map((r) => <option key={r} value={r}>{t(`role.${r}` as MessageKey)}</option>)}
+            </select>
+          </label>
+          <button type="submit" disabled={!name.trim()}>{t('members.add')}</button>
+        </form>
+      )}
+      {members === null ? <p>{t('common.loading')}</p> : (
+        <table className="grid">
+          <thead><tr><th>{t('members.name')}</th><th>{t('members.role')}</th><th>{t('members.since')}</th><th /></tr></thead>
+          <tbody>
+            {members.map((m) => (
+              <tr key={m.userId} data-member={m.name}>
+                <td>{m.name}</td>
+                <td>
+                  <select aria-label={`${t('members.role')} ${m.name}`} value={m.role} disabled={!isAdmin} onChange={(e) => void change(m, e.target.value as Member['role'])}>
+                    {roles.map((r) => <option key={r} value={r}>{t(`role.${r}` as MessageKey)}</option>)}
+                  </select>
+                </td>
+                <td>{formatDate(m.since, lang)}</td>
+                <td>
+                  <button disabled={!isAdmin} onClick={() => void newToken(m)}>{t('members.token')}</button>{' '}
+                  <button disabled={!isAdmin} className="danger" onClick={() => setRemoving(m)}>{t('members.remove')}</button>
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+      {removing && <ConfirmDialog message={t('members.removeConfirm', { name: removing.name })} confirmLabel={t('members.remove')} onConfirm={() => void remove(removing)} onCancel={() => setRemoving(null)} />}
+    </div>
+  );
+}
