@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync, existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -116,7 +116,26 @@ scenario('local', async () => {
   return { cli: (args, o) => runStoa(['--data', data, ...args], o), done: async () => rmSync(data, { recursive: true, force: true }) };
 });
 
-describe('stoa files: human output and usage errors', () => {
+describe('stoa files: human output and usage errors', { timeout: 120_000 }, () => {
+  it('shows a progress bar on a terminal for uploads and downloads of a few MB, and none when piped', async () => {
+    const data = mkdtempSync(join(tmpdir(), 'stoa-cli-progress-'));
+    try {
+      const big = localFile('progress.bin', Buffer.alloc(6 * 1024 * 1024, 'p'));
+      const out = join(tmp, 'progress-got.bin');
+      const cmd = `${process.execPath} ${STOA_BIN} --data ${data} files put ${big} p.bin && ${process.execPath} ${STOA_BIN} --data ${data} files get p.bin ${out}`;
+      // `script` runs the commands on a pseudo-terminal, as a person at a terminal would.
+      const tty = spawnSync('script', ['-qec', cmd, '/dev/null'], { cwd: REPO, env: baseEnv(), encoding: 'utf8', timeout: 60_000 });
+      expect(tty.status).toBe(0);
+      expect(tty.stdout).toMatch(/put p\.bin .*100% 6\.0 MB \/ 6\.0 MB/);
+      expect(tty.stdout).toMatch(/get p\.bin .*100% 6\.0 MB \/ 6\.0 MB/);
+      expect(statSync(out).size).toBe(6 * 1024 * 1024);
+      const piped = await runStoa(['--data', data, 'files', 'get', 'p.bin', out]);
+      expect(piped.stderr).toBe('');
+    } finally {
+      rmSync(data, { recursive: true, force: true });
+    }
+  });
+
   it('usage prints "Used … of 1.0 GB"; bad arguments exit 2 with "error usage: …"', async () => {
     const data = mkdtempSync(join(tmpdir(), 'stoa-cli-usage-'));
     try {

@@ -109,3 +109,25 @@ describe('stoa serve with STOA_ADMIN_TOKEN', { timeout: 180_000 }, () => {
     }
   }, 120_000);
 });
+
+describe('stoa serve on a data folder served before', { timeout: 180_000 }, () => {
+  it('keeps the admin token of the first start and says how to get a new one', async () => {
+    const data = mkdtempSync(join(tmpdir(), 'stoa-cli-restart-'));
+    try {
+      const first = await startStoaServer({ dataDir: data });
+      await first.stop();
+      const second = await startStoaServer({ dataDir: data });
+      try {
+        expect(second.banner).not.toMatch(/shown once/);
+        expect(second.banner).toContain('Admin token: the one printed when this data folder was first served');
+        const me = await fetch(`${second.url}/api/v1/me`, { headers: { authorization: `Bearer ${first.adminToken}` } });
+        expect(me.status).toBe(200);
+        expect(await me.json()).toMatchObject({ kind: 'user', name: 'admin' });
+      } finally {
+        await second.stop();
+      }
+    } finally {
+      rmSync(data, { recursive: true, force: true });
+    }
+  }, 120_000);
+});
