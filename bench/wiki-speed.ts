@@ -35,7 +35,7 @@ const ctx = await t.userCtx('writer', 'editor');
 const channel = (await createConversation(ctx, { channel: 'bench' })).id;
 const reader = await t.userCtx('reader', 'editor');
 
-let t0 = performance.now();
+const t0 = performance.now();
 const saves: number[] = [];
 for (let i = 0; i < PAGES; i++) {
   const d = docs[i % docs.length]!;
