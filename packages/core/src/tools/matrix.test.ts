@@ -59,12 +59,15 @@ describe.each(testDbKinds())('A2 effective rights matrix (%s)', (kind) => {
       }
 
       const ops: Op[] = ['list', 'read', 'write', 'append', 'delete'];
-      const cases = ops.flatMap((op) => (['own', 'other', 'user', 'root'] as Target[]).map((target) => ({ op, target, allowed: row.cells[op][target] })));
-      it.each(cases)('$op $target → $allowed', async ({ op, target, allowed }) => {
+      // The same cells through the seed-002 tools (list_files, read_file, full_file_rewrite, str_replace, delete_file).
+      const cases = (['ws', 'edit'] as const).flatMap((family) => ops.flatMap((op) => (['own', 'other', 'user', 'root'] as Target[]).map((target) => ({ family, op, target, allowed: row.cells[op][target] }))));
+      it.each(cases)('$family $op $target → $allowed', async ({ family, op, target, allowed }) => {
         await seed();
         const path = targets[target];
         let took: boolean;
-        if (op === 'list') {
+        if (family === 'edit') {
+          took = await viaEditTools(op, path, allowed);
+        } else if (op === 'list') {
           const r = await runTool(agent, 'ws_list_files', {});
           took = r.text.split('\n').some((l) => l.startsWith(path + '\t'));
         } else if (op === 'read') {
@@ -83,6 +86,26 @@ describe.each(testDbKinds())('A2 effective rights matrix (%s)', (kind) => {
         }
         expect(took).toBe(allowed);
       });
+
+      async function viaEditTools(op: Op, path: string, allowed: boolean): Promise<boolean> {
+        if (op === 'list') return JSON.parse((await runTool(agent, 'list_files', {})).text).files.some((f: { filePath: string }) => f.filePath === path);
+        if (op === 'read') {
+          const r = await runTool(agent, 'read_file', { file_path: path });
+          if (!allowed) expect(r.text).toMatch(/^Refused: /);
+          return r.text.endsWith('of 1]\noriginal');
+        }
+        if (op === 'write') {
+          await runTool(agent, 'full_file_rewrite', { file_path: path, file_contents: 'changed' });
+          return (await content(path)) === 'changed';
+        }
+        if (op === 'append') {
+          await runTool(agent, 'str_replace', { file_path: path, old_str: 'original', new_str: 'original+more' });
+          return (await content(path)) === 'original+more';
+        }
+        const r = await runTool(agent, 'delete_file', { file_path: path });
+        if (!allowed) expect(r.text).toMatch(/^Refused: /);
+        return (await content(path)) === null;
+      }
     });
   }
 });
