@@ -22,7 +22,12 @@ const nav: Array<{ page: Page; key: MessageKey }> = [
   { page: 'agents', key: 'nav.agents' }, { page: 'members', key: 'nav.members' }, { page: 'audit', key: 'nav.audit' },
 ];
 
-/** The shell: sign-in, the project and its role, the navigation, and the page of the current route. */
+/**
+ * The shell: sign-in, the project and its role, the navigation, and the page of the current route.
+ *
+ * @example
+ * createRoot(el).render(<I18nProvider><App /></I18nProvider>);
+ */
 export function App() {
   const { t } = useI18n();
   const route = useRoute();

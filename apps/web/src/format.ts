@@ -2,7 +2,12 @@ import type { Lang, T } from './i18n/index.js';
 import { ApiError } from './api/client.js';
 import type { MessageKey } from './i18n/en.js';
 
-/** Bytes like the Files header (F4): binary multiples, one decimal: "12.4 MB", "1.0 GB"; same as the server. */
+/**
+ * Bytes like the Files header (F4): binary multiples, one decimal: "12.4 MB", "1.0 GB"; same as the server.
+ *
+ * @example
+ * formatBytes(13002342) // "12.4 MB"
+ */
 export function formatBytes(n: number): string {
   const units = ['B', 'KB', 'MB', 'GB', 'TB'];
   let v = n;
@@ -14,14 +19,24 @@ export function formatBytes(n: number): string {
   return i === 0 ? `${n} B` : `${v.toFixed(1)} ${units[i]}`;
 }
 
-/** A date and time in the UI language. */
+/**
+ * A date and time in the UI language.
+ *
+ * @example
+ * formatDate('2026-01-02T10:00:00Z', 'ru') // "2 янв. 2026 г., 10:00" (in the browser's time zone; UTC here)
+ */
 export function formatDate(iso: string, lang: Lang): string {
   const d = new Date(iso);
   if (Number.isNaN(d.getTime())) return iso;
   return d.toLocaleString(lang === 'zh' ? 'zh-CN' : lang, { dateStyle: 'medium', timeStyle: 'short' });
 }
 
-/** A message for an error: the translated meaning of its code, then the server's detail. */
+/**
+ * A message for an error: the translated meaning of its code, then the server's detail.
+ *
+ * @example
+ * errorText(new ApiError('already_exists', 409, 'file "a" already exists'), t) // "A file already exists there: file \"a\" already exists"
+ */
 export function errorText(e: unknown, t: T): string {
   if (e instanceof ApiError) {
     const key = `error.${e.code}` as MessageKey;
@@ -45,7 +60,12 @@ export function authorLabel(t: T, a: { kind: string; label?: string | null; name
   return name ?? a.id ?? fallback;
 }
 
-/** The same for the server's ready-made strings ("agent: Researcher", "agent", "alice"). */
+/**
+ * The same for the server's ready-made strings ("agent: Researcher", "agent", "alice").
+ *
+ * @example
+ * authorText(t, 'agent: Researcher') // "агент: Researcher" in Russian
+ */
 export function authorText(t: T, s: string): string {
   if (s === 'agent') return t('files.agent');
   return s.startsWith('agent: ') ? t('files.agentTag', { name: s.slice(7) }) : s;

@@ -4,6 +4,10 @@ import { useEffect, useState } from 'react';
 export type Page = 'login' | 'files' | 'memory' | 'wiki' | 'agents' | 'members' | 'audit' | 'search';
 const pages: Page[] = ['login', 'files', 'memory', 'wiki', 'agents', 'members', 'audit', 'search'];
 
+/**
+ * @example
+ * currentPage() // on /wiki/handbook/refunds: { page: 'wiki', rest: 'handbook/refunds' }
+ */
 export function currentPage(): { page: Page; rest: string } {
   const [, first = '', ...rest] = location.pathname.split('/');
   const page = (pages as string[]).includes(first) ? (first as Page) : 'files';
@@ -22,7 +26,12 @@ export function navigate(to: string, replace = false): void {
   window.dispatchEvent(new PopStateEvent('popstate'));
 }
 
-/** Re-renders on navigation and returns the current route. */
+/**
+ * Re-renders on navigation and returns the current route.
+ *
+ * @example
+ * const { page, rest } = useRoute();
+ */
 export function useRoute(): { page: Page; rest: string; search: string } {
   const [route, setRoute] = useState(() => ({ ...currentPage(), search: location.search }));
   useEffect(() => {

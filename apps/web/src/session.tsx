@@ -25,6 +25,12 @@ export function useSession(): Session {
   return s;
 }
 
+/**
+ * The session of a user in one project, with the rights its role gives.
+ *
+ * @example
+ * sessionFor(me, projects, projects[0]!).canEdit // false for a viewer
+ */
 export function sessionFor(me: Me, projects: Project[], project: Project): Session {
   // Superusers see every project with role "admin"; anything unknown is treated as the least right.
   const role: Session['role'] = project.role === 'admin' || project.role === 'editor' ? project.role : 'viewer';

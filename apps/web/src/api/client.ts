@@ -7,6 +7,12 @@
  */
 const TOKEN_KEY = 'stoa.token';
 
+/**
+ * An error answer of the API: `code` is the server's stable code (problem+json), `details` the rest of the body.
+ *
+ * @example
+ * if (e instanceof ApiError && e.code === 'memory_version_conflict') showConflict();
+ */
 export class ApiError extends Error {
   readonly code: string;
   readonly status: number;
@@ -19,10 +25,22 @@ export class ApiError extends Error {
   }
 }
 
+/**
+ * The session token of this browser (localStorage), or null when signed out.
+ *
+ * @example
+ * if (!getToken()) navigate('/login');
+ */
 export function getToken(): string | null {
   return localStorage.getItem(TOKEN_KEY);
 }
 
+/**
+ * Keeps (or, with null, forgets) the session token.
+ *
+ * @example
+ * setToken(r.token); // after POST /auth/login
+ */
 export function setToken(token: string | null): void {
   if (token) localStorage.setItem(TOKEN_KEY, token);
   else localStorage.removeItem(TOKEN_KEY);
@@ -30,6 +48,12 @@ export function setToken(token: string | null): void {
 
 /** Listeners told when the server says the token is not (or no longer) valid. */
 const unauthorizedListeners = new Set<() => void>();
+/**
+ * Calls `fn` whenever the server answers 401; returns the unsubscribe function.
+ *
+ * @example
+ * useEffect(() => onUnauthorized(() => navigate('/login')), []);
+ */
 export function onUnauthorized(fn: () => void): () => void {
   unauthorizedListeners.add(fn);
   return () => unauthorizedListeners.delete(fn);
@@ -37,6 +61,10 @@ export function onUnauthorized(fn: () => void): () => void {
 
 export type Query = Record<string, string | number | boolean | undefined | null>;
 
+/**
+ * @example
+ * apiUrl('/projects/default/files/stat', { path: 'a b.md' }) // "/api/v1/projects/default/files/stat?path=a+b.md"
+ */
 export function apiUrl(path: string, query?: Query): string {
   const qs = new URLSearchParams();
   for (const [k, v] of Object.entries(query ?? {})) if (v !== undefined && v !== null) qs.set(k, String(v));
@@ -44,12 +72,22 @@ export function apiUrl(path: string, query?: Query): string {
   return `/api/v1${path}${s ? `?${s}` : ''}`;
 }
 
-/** Encodes one path parameter (a project name may hold any character). */
+/**
+ * Encodes one path parameter (a project name may hold any character).
+ *
+ * @example
+ * `/projects/${seg(project)}/files`
+ */
 export const seg = (s: string): string => encodeURIComponent(s);
 
 export interface CallOptions { query?: Query; body?: unknown; raw?: BodyInit; headers?: Record<string, string>; signal?: AbortSignal }
 
-/** Sends a request and returns the raw response, throwing {@link ApiError} for any error status. */
+/**
+ * Sends a request and returns the raw response, throwing {@link ApiError} for any error status.
+ *
+ * @example
+ * const res = await request('GET', '/projects/default/files/preview', { query: { path: 'a.txt' } });
+ */
 export async function request(method: string, path: string, opts: CallOptions = {}): Promise<Response> {
   const headers: Record<string, string> = { ...(opts.headers ?? {}) };
   const token = getToken();
@@ -83,7 +121,12 @@ async function toApiError(res: Response): Promise<ApiError> {
   return new ApiError(code, res.status, message, problem);
 }
 
-/** A JSON call. */
+/**
+ * A JSON call.
+ *
+ * @example
+ * const files = await api<FileInfo[]>('GET', '/projects/default/files/find', { query: { q: 'report' } });
+ */
 export async function api<T>(method: string, path: string, opts: CallOptions = {}): Promise<T> {
   const res = await request(method, path, opts);
   if (res.status === 204) return undefined as T;

@@ -45,7 +45,12 @@ export const filesApi = {
   createToken: (project: string, s: { user?: string; agent?: string; name?: string }) => api<{ token: string; id: string }>('POST', `${p(project)}/tokens`, { body: s }),
 };
 
-/** Saves a file to disk (F12: always a download, never opened in the tab), fetched with the token. */
+/**
+ * Saves a file to disk (F12: always a download, never opened in the tab), fetched with the token.
+ *
+ * @example
+ * await downloadFile('default', 'reports/q1.csv', 'q1.csv');
+ */
 export async function downloadFile(project: string, path: string, name: string, version?: number): Promise<void> {
   const res = await filesApi.content(project, path, version);
   const url = URL.createObjectURL(await res.blob());

@@ -25,4 +25,8 @@ export const memoryApi = {
   show: (project: string, r: MemoryRef, version: number) => api<MemoryDoc>('GET', `${p(project)}/version`, { query: { ...q(r), version } }),
 };
 
+/**
+ * @example
+ * refKey({ file: 'SOUL.md', agent: 'agt_a3B9kLm2' }) // "SOUL.md|agt_a3B9kLm2|"
+ */
 export const refKey = (r: MemoryRef): string => `${r.file}|${r.agent ?? ''}|${r.conversation ?? ''}`;

@@ -10,7 +10,12 @@ type Ticket = RouteOutput<typeof filesRoutes.startUpload>;
  */
 export const DIRECT_UPLOAD_BYTES = 26214400;
 
-/** The path of a file uploaded into a folder, keeping its name (F8). */
+/**
+ * The path of a file uploaded into a folder, keeping its name (F8).
+ *
+ * @example
+ * joinPath('reports', 'q1.csv') // "reports/q1.csv"
+ */
 export function joinPath(folder: string, name: string): string {
   const n = name.normalize('NFC');
   return folder ? `${folder}/${n}` : n;

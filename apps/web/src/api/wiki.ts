@@ -27,5 +27,10 @@ export const wikiApi = {
   search: (project: string, q: string) => api<WikiHit[]>('GET', `${p(project)}/search`, { query: { q, limit: 20 } }),
 };
 
-/** The client URL of a page. */
+/**
+ * The client URL of a page.
+ *
+ * @example
+ * wikiHref('handbook/refunds') // "/wiki/handbook/refunds"
+ */
 export const wikiHref = (path: string): string => `/wiki/${path.split('/').map(encodeURIComponent).join('/')}`;

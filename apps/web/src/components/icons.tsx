@@ -17,6 +17,10 @@ const paths = {
 
 export type IconName = keyof typeof paths;
 
+/**
+ * @example
+ * <Icon name="trash" />
+ */
 export function Icon({ name }: { name: IconName }) {
   const filled = name === 'folder' || name === 'storage';
   return (

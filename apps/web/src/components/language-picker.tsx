@@ -1,6 +1,11 @@
 import { languages, useI18n, type Lang } from '../i18n/index.js';
 
-/** The language picker (English, Русский, 中文); the choice is remembered in this browser. */
+/**
+ * The language picker (English, Русский, 中文); the choice is remembered in this browser.
+ *
+ * @example
+ * <LanguagePicker />
+ */
 export function LanguagePicker() {
   const { lang, setLang, t } = useI18n();
   return (

@@ -12,7 +12,12 @@ export const languages: Array<{ code: Lang; label: string }> = [
 const dicts: Record<Lang, Dict> = { en, ru, zh };
 const LANG_KEY = 'stoa.lang';
 
-/** The language picked before, else the browser's first language we have, else English. */
+/**
+ * The language picked before, else the browser's first language we have, else English.
+ *
+ * @example
+ * initialLang() // 'ru' for a browser set to ru-RU, unless a language was picked
+ */
 export function initialLang(): Lang {
   const saved = localStorage.getItem(LANG_KEY);
   if (saved === 'en' || saved === 'ru' || saved === 'zh') return saved;
@@ -25,7 +30,12 @@ export function initialLang(): Lang {
 
 export type T = (key: MessageKey, vars?: Record<string, string | number>) => string;
 
-/** Looks a key up in one language (falling back to English) and fills in `{name}` values. */
+/**
+ * Looks a key up in one language (falling back to English) and fills in `{name}` values.
+ *
+ * @example
+ * translate('ru', 'files.usage', { used: '12.4 MB', quota: '1.0 GB' }) // "Занято 12.4 MB из 1.0 GB"
+ */
 export function translate(lang: Lang, key: MessageKey, vars?: Record<string, string | number>): string {
   const s = dicts[lang][key] ?? en[key] ?? key;
   return vars ? s.replace(/\{(\w+)\}/g, (m, k: string) => (k in vars ? String(vars[k]) : m)) : s;
@@ -56,6 +66,10 @@ export function I18nProvider({ children }: { children: ReactNode }) {
   return <Ctx.Provider value={value}>{children}</Ctx.Provider>;
 }
 
+/**
+ * @example
+ * const { t, lang, setLang } = useI18n();
+ */
 export function useI18n(): I18n {
   const v = useContext(Ctx);
   if (!v) throw new Error('useI18n outside I18nProvider');

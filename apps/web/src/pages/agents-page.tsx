@@ -47,7 +47,12 @@ function AgentRow({ agent, canManage, onSaved, onError }: { agent: Agent; canMan
   );
 }
 
-/** Agents (SPEC §0, A1): the list with IDs and folders, creation, and the file-access settings. */
+/**
+ * Agents (SPEC §0, A1): the list with IDs and folders, creation, and the file-access settings.
+ *
+ * @example
+ * {route.page === 'agents' && <AgentsPage />}
+ */
 export function AgentsPage() {
   const { t } = useI18n();
   const { project, canEdit, isAdmin, me } = useSession();

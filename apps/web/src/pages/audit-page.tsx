@@ -7,7 +7,12 @@ import { errorText, formatBytes, formatDate } from '../format.js';
 
 type Entry = AuditData['entries'][number];
 
-/** The audit log (F15): people's uploads, moves and deletes, newest first; admins only. */
+/**
+ * The audit log (F15): people's uploads, moves and deletes, newest first; admins only.
+ *
+ * @example
+ * {route.page === 'audit' && <AuditPage />}
+ */
 export function AuditPage() {
   const { t, lang } = useI18n();
   const { project, isAdmin } = useSession();

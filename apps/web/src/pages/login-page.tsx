@@ -7,6 +7,9 @@ import { LanguagePicker } from '../components/language-picker.js';
 /**
  * /login?code=… redeems the one-time link that `stoa serve` prints, keeps the token and goes to Files.
  * Without a code (or when it fails) a token can be pasted instead.
+ *
+ * @example
+ * {route.page === 'login' && <LoginPage onSignedIn={reload} />}
  */
 export function LoginPage({ onSignedIn }: { onSignedIn: () => void }) {
   const { t } = useI18n();

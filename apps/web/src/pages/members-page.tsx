@@ -11,6 +11,9 @@ const roles: Array<Member['role']> = ['admin', 'editor', 'viewer'];
 /**
  * Members and roles (SPEC §0): everyone sees the list; admins add people (created if new), change roles,
  * remove members, and create a member's API token (shown once) to sign in with.
+ *
+ * @example
+ * {route.page === 'members' && <MembersPage />}
  */
 export function MembersPage() {
   const { t, lang } = useI18n();

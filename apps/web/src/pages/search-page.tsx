@@ -15,7 +15,12 @@ function open(h: SearchHit) {
   else navigate(`/files?path=${encodeURIComponent(h.path)}`);
 }
 
-/** One ranked search over wiki, memory and file contents (SPEC B1); the query is in the URL (?q=). */
+/**
+ * One ranked search over wiki, memory and file contents (SPEC B1); the query is in the URL (?q=).
+ *
+ * @example
+ * navigate('/search?q=refunds'); // renders <SearchPage />
+ */
 export function SearchPage() {
   const { t, lang } = useI18n();
   const { project } = useSession();

@@ -4,6 +4,9 @@ import { useI18n } from '../../i18n/index.js';
 /**
  * The "Created by" cell (F6): "agent: <name>" for agent-written files, a bare "agent" with the process, node and
  * dialog IDs as its tooltip when the write could not be mapped to an agent of the project, empty for people.
+ *
+ * @example
+ * <td><CreatedBy file={file} /></td>
  */
 export function CreatedBy({ file }: { file: FileInfo }) {
   const { t } = useI18n();

@@ -17,6 +17,9 @@ export interface FileActions {
 /**
  * The table of F5: Name (click → preview), Created by, Size, Type, Modified, Actions. In search mode
  * (`showPaths`) each name carries the file's full path (F7). Subfolders come first and open on click.
+ *
+ * @example
+ * <FileTable folders={[]} files={page.files} showPaths={false} selectedPath={null} actions={actions} />
  */
 export function FileTable(props: { folders: Folder[]; files: FileInfo[]; showPaths: boolean; selectedPath: string | null; actions: FileActions }) {
   const { t, lang } = useI18n();

@@ -17,6 +17,9 @@ const parentOf = (p: string) => (p.includes('/') ? p.slice(0, p.lastIndexOf('/')
 /**
  * The Files page (F4–F14): usage header, folder tree, the selected folder's table, name search over the whole
  * storage, upload, new (client-only) folders, rename/move, delete, preview with versions.
+ *
+ * @example
+ * {route.page === 'files' && <FilesPage />}
  */
 export function FilesPage() {
   const { t } = useI18n();

@@ -4,7 +4,12 @@ import { Icon } from '../../components/icons.js';
 
 interface Node { path: string; name: string; children: Node[] }
 
-/** Builds the nested tree from folder paths (folders exist only as parts of paths, F2). */
+/**
+ * Builds the nested tree from folder paths (folders exist only as parts of paths, F2).
+ *
+ * @example
+ * buildTree(['reports/2026']).children[0]!.children[0]!.path // "reports/2026"
+ */
 export function buildTree(paths: Iterable<string>): Node {
   const root: Node = { path: '', name: '', children: [] };
   const byPath = new Map<string, Node>([['', root]]);
@@ -27,6 +32,9 @@ export function buildTree(paths: Iterable<string>): Node {
 /**
  * The folder tree of F5: the root is "Project files"; folders open on click, and the selected folder's
  * ancestors are always open.
+ *
+ * @example
+ * <FolderTree folders={['reports', 'reports/2026']} selected="reports" onSelect={setFolder} />
  */
 export function FolderTree(props: { folders: string[]; selected: string; onSelect: (path: string) => void }) {
   const { t } = useI18n();

@@ -12,6 +12,9 @@ type Content = { kind: 'text'; text: string } | { kind: 'image' | 'pdf'; url: st
  * The preview side panel (F11): path, type, size, modified, then the content. Text (HTML included) is shown as
  * text in a <pre> — React escapes it, nothing is ever rendered as HTML. Images and PDF are fetched with the
  * token and shown from blob: URLs. Otherwise (or over a limit) a Download button.
+ *
+ * @example
+ * <PreviewPanel project={pid} file={file} canEdit onClose={close} onChanged={reload} onError={fail} />
  */
 export function PreviewPanel(props: { project: string; file: FileInfo; canEdit: boolean; onClose: () => void; onChanged: () => void; onError: (m: string) => void }) {
   const { t, lang } = useI18n();

@@ -4,7 +4,12 @@ import { useI18n } from '../../i18n/index.js';
 import { authorLabel, errorText, formatBytes, formatDate } from '../../format.js';
 import { Icon } from '../../components/icons.js';
 
-/** Versions of a file, newest first, each downloadable; editors restore an earlier one (saved as a new version). */
+/**
+ * Versions of a file, newest first, each downloadable; editors restore an earlier one (saved as a new version).
+ *
+ * @example
+ * <VersionList project={pid} file={file} canEdit onRestored={reload} onError={fail} />
+ */
 export function VersionList(props: { project: string; file: FileInfo; canEdit: boolean; onRestored: () => void; onError: (m: string) => void }) {
   const { t, lang } = useI18n();
   const { project, file } = props;

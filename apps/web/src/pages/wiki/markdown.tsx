@@ -1,6 +1,11 @@
 import type { ReactNode } from 'react';
 
-/** A wiki link target folded like the server folds page paths (lower case, spaces → "-"). */
+/**
+ * A wiki link target folded like the server folds page paths (lower case, spaces → "-").
+ *
+ * @example
+ * slugify('Handbook/On Boarding') // "handbook/on-boarding"
+ */
 export function slugify(target: string): string {
   return target.trim().normalize('NFC').toLowerCase().replace(/\s+/g, '-').replace(/^\/+|\/+$/g, '');
 }

@@ -9,6 +9,9 @@ import { errorText } from '../../format.js';
 /**
  * New page (W3: Path, Title, Text, Who sees this) or edit of an existing one. Edits send the version they
  * started from, so a save after someone else's is refused (version_conflict) instead of overwriting it.
+ *
+ * @example
+ * <PageEditor initialPath="handbook/new" onSaved={open} onCancel={close} />
  */
 export function PageEditor(props: { page?: WikiPageData; initialPath?: string; onSaved: (path: string) => void; onCancel: () => void }) {
   const { t } = useI18n();

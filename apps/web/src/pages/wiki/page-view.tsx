@@ -14,6 +14,9 @@ function go(e: React.MouseEvent, path: string) {
 /**
  * One page (W2): its rendered text with clickable [[links]] (missing targets marked), "Linked here", pages that
  * mention it without a link (B10), and History with "Show" for earlier versions.
+ *
+ * @example
+ * <PageView project={id} page={page} canEdit onEdit={edit} onChanged={reload} />
  */
 export function PageView(props: { project: string; page: WikiPageData; canEdit: boolean; onEdit: () => void; onChanged: (path: string | null) => void }) {
   const { t, lang } = useI18n();

@@ -37,7 +37,12 @@ function PageTree({ pages, current }: { pages: WikiSummary[]; current: string })
   );
 }
 
-/** The Wiki page (SPEC §6): tree, search with snippets, page view, edit, new page. `path` comes from the URL. */
+/**
+ * The Wiki page (SPEC §6): tree, search with snippets, page view, edit, new page. `path` comes from the URL.
+ *
+ * @example
+ * <WikiPage path="handbook/refunds" />
+ */
 export function WikiPage({ path }: { path: string }) {
   const { t } = useI18n();
   const { project, canEdit } = useSession();
