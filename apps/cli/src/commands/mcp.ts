@@ -1,12 +1,25 @@
 import type { Command } from 'commander';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
-import { mcpTools, projectRoutes, toolRoutes, type McpToolDef } from '@stoa/contract';
+import { isStoaError, mcpTools, projectRoutes, toolRoutes, type McpToolDef } from '@stoa/contract';
 import { contextFor, runTool, toolAudience, type Principal } from '@stoa/core';
 import { createStoaMcpServer, type McpBackend } from '@stoa/server';
 import { StoaClient } from '@stoa/sdk';
 import { globalsOf } from '../context.js';
 import { openLocalApi } from '../local-api.js';
 import { reportError, UsageError } from '../output.js';
+
+/**
+ * Errors around a call (the agent was deleted, its token revoked, the server is down) reach the model as a
+ * refusal too, so it can tell the user instead of the client showing a protocol error.
+ */
+async function asRefusal(fn: () => Promise<{ text: string; refused: boolean }>): Promise<{ text: string; refused: boolean }> {
+  try {
+    return await fn();
+  } catch (e) {
+    if (isStoaError(e)) return { text: `Refused: ${e.message}`, refused: true };
+    return { text: 'Refused: the Stoa server could not be reached; try again later', refused: true };
+  }
+}
 
 /** Local: the core in-process on the data folder, as the agent; each call gets a fresh context (SPEC R3). */
 async function localBackend(g: ReturnType<typeof globalsOf>, published: boolean): Promise<{ backend: McpBackend; close: () => Promise<void> }> {
@@ -19,7 +32,7 @@ async function localBackend(g: ReturnType<typeof globalsOf>, published: boolean)
   return {
     backend: {
       listTools: async () => mcpTools(api.platform.config.limits, toolAudience(await contextFor(api.platform, principal, opts))),
-      callTool: async (name, args) => runTool(await contextFor(api.platform, principal, opts), name, args),
+      callTool: (name, args) => asRefusal(async () => runTool(await contextFor(api.platform, principal, opts), name, args)),
     },
     close: () => api.close(),
   };
@@ -35,7 +48,7 @@ async function remoteBackend(url: string, token: string | undefined, g: ReturnTy
   return {
     backend: {
       listTools: async () => (tools ??= (await client.call(toolRoutes.list, { project, format: 'mcp' })) as McpToolDef[]),
-      callTool: (name, args) => client.call(toolRoutes.call, { project, name, arguments: args, conversation: g.conversation }),
+      callTool: (name, args) => asRefusal(() => client.call(toolRoutes.call, { project, name, arguments: args, conversation: g.conversation })),
     },
     close: async () => undefined,
   };
