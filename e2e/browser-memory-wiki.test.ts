@@ -77,6 +77,10 @@ describe.skipIf(!hasChromium)('web UI: memory and wiki', () => {
       await page.getByRole('textbox', { name: 'Path' }).fill(p.path);
       await page.getByRole('textbox', { name: 'Title' }).fill(p.title);
       await page.getByRole('textbox', { name: 'Text' }).fill(p.text);
+      const who = page.getByRole('combobox', { name: 'Who sees this' });
+      await who.locator('option', { hasText: 'Channel #general' }).waitFor({ state: 'attached' });
+      expect(await who.inputValue()).toBe('');
+      expect(await who.locator('option').allInnerTexts()).toEqual(['The whole workspace', 'Channel #general']);
       await page.getByRole('button', { name: 'Save' }).click();
       await page.getByRole('heading', { name: p.title, level: 1 }).waitFor();
     }
