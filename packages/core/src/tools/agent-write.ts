@@ -56,9 +56,9 @@ async function lockPath(trx: Q, ctx: Ctx, path: string): Promise<void> {
 }
 
 /** Stores bytes as a blob and marks its row in use, in the transaction (so the sweeper cannot take it meanwhile). */
-async function storeInTx(trx: Q, ctx: Ctx, text: string): Promise<PutResult> {
+async function storeInTx(trx: Q, ctx: Ctx, text: string, stored?: PutResult): Promise<PutResult> {
   const buf = Buffer.from(text, 'utf8');
-  const blob = await ctx.platform.blobs.put(buf);
+  const blob = stored ?? (await ctx.platform.blobs.put(buf));
   const now = ctx.platform.clock().toISOString();
   await trx.insertInto('blobs').values({ key: blob.key, size: blob.size, created_at: now }).onConflict((oc) => oc.column('key').doUpdateSet({ created_at: now })).execute();
   if (!(await ctx.platform.blobs.stat(blob.key))) return ctx.platform.blobs.put(buf);
@@ -76,6 +76,9 @@ async function storeInTx(trx: Q, ctx: Ctx, text: string): Promise<PutResult> {
 export async function agentWrite(ctx: Ctx, input: AgentWriteInput): Promise<AgentWriteResult> {
   assertCan(ctx.actor, 'file.write', { kind: 'file', path: input.path });
   const mime = mimeForPath(input.path);
+  // Content that does not depend on the current file is stored before the transaction, so the (fsync'd) blob
+  // write does not hold the database's write lock; append and str_replace must store inside it.
+  const early = typeof input.content === 'string' ? await ctx.platform.blobs.put(Buffer.from(input.content, 'utf8')) : undefined;
   return withWriteRetry(() =>
     inTx(ctx.platform, async (trx) => {
       await lockPath(trx, ctx, input.path);
@@ -93,7 +96,7 @@ export async function agentWrite(ctx: Ctx, input: AgentWriteInput): Promise<Agen
         text = input.content(current);
       }
       const changes = await countWrite(trx, ctx, input.window);
-      const blob = await storeInTx(trx, ctx, text);
+      const blob = await storeInTx(trx, ctx, text, early);
       const r = await commitVersion(trx, ctx, {
         path: input.path, blob, mime, attribution: input.attribution, mode: input.mode, expectedVersion: input.expectedVersion,
         permissions: input.permissions, auditAction: null, text: isTextMime(mime) && blob.size <= INDEX_TEXT_BYTES ? text : undefined,
