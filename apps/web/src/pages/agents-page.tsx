@@ -41,7 +41,7 @@ function AgentRow({ agent, canManage, onSaved, onError }: { agent: Agent; canMan
       <td><strong>{agent.name}</strong><div className="muted">{agent.instructions.slice(0, 120)}</div></td>
       <td><code>{agent.id}</code> <button className="link" onClick={() => void copy()}>{copied ? t('agents.copied') : t('agents.copyId')}</button></td>
       <td><code>{agent.folder}</code></td>
-      <td className="access"><AccessFields value={agent} disabled={!canManage} onChange={(s) => void save(s)} /></td>
+      <td><div className="access"><AccessFields value={agent} disabled={!canManage} onChange={(s) => void save(s)} /></div></td>
       <td>{agent.published ? formatDate(agent.published.at, lang) : '—'}</td>
     </tr>
   );
