@@ -133,4 +133,21 @@ describe.each(testDbKinds())('move and delete on %s', (kind) => {
     expect(await readText(ctx, 'dup/c.txt')).toBe('same bytes');
     expect(await storeViolations(ctx)).toEqual([]);
   });
+
+  it('a version is dropped once it has been replaced for over STOA_VERSIONS_MAX_AGE_DAYS (30); the one just replaced stays', async () => {
+    const day = (n: number) => new Date(Date.parse('2027-01-01T00:00:00Z') + n * 86400_000);
+    const write = async (d: number, text: string) => {
+      now = day(d);
+      await putFile(ctx, { path: 'age/a.txt', source: text });
+      return (await listVersions(ctx, 'age/a.txt')).map((v) => v.version);
+    };
+    expect(await write(0, 'v1')).toEqual([1]);
+    expect(await write(10, 'v2')).toEqual([2, 1]);
+    expect(await write(35, 'v3')).toEqual([3, 2, 1]); // v1 was replaced 25 days ago
+    expect(await write(45, 'v4')).toEqual([4, 3, 2]); // v1 was replaced 35 days ago
+    // Untouched for a year, then overwritten: the previous content is still there to restore.
+    expect(await write(445, 'v5')).toEqual([5, 4]);
+    expect(await readText(ctx, 'age/a.txt', 4)).toBe('v4');
+    expect(await storeViolations(ctx)).toEqual([]);
+  });
 });

@@ -1,8 +1,16 @@
+import { sql } from 'kysely';
 import type { Ctx, Q } from '../platform.js';
 
 /**
- * Version retention (X8): keep at most `versionsPerFile` versions and none older than `versionsMaxAgeDays`,
- * never the current one. Blobs are not deleted here: the sweeper collects them after this commits.
+ * Version retention (X8): keep at most `versionsPerFile` versions, and drop a version once it has been
+ * replaced for longer than `versionsMaxAgeDays`; never the current one. The age counts from when a version was
+ * replaced (the next version's time), not from when it was written: "each overwrite keeps the previous
+ * version", so overwriting a file untouched for months still leaves its old content restorable.
+ * Retention always removes the oldest versions first, so the successor of a kept version is always kept.
+ * Blobs are not deleted here: the sweeper collects them after this commits.
+ *
+ * @example
+ * await pruneVersions(trx, ctx, fileId, 7); // after version 7 was written
  */
 export async function pruneVersions(trx: Q, ctx: Ctx, fileId: string, currentVersion: number): Promise<void> {
   const { versionsPerFile, versionsMaxAgeDays } = ctx.platform.config.limits;
@@ -12,6 +20,16 @@ export async function pruneVersions(trx: Q, ctx: Ctx, fileId: string, currentVer
     .deleteFrom('file_versions')
     .where('file_id', '=', fileId)
     .where('version', '<', currentVersion)
-    .where((eb) => eb.or([eb('version', '<', keepFrom), eb('created_at', '<', cutoff)]))
+    .where((eb) =>
+      eb.or([
+        eb('version', '<', keepFrom),
+        eb.exists(
+          eb.selectFrom('file_versions as next').select('next.version')
+            .whereRef('next.file_id', '=', 'file_versions.file_id')
+            .where('next.version', '=', sql<number>`file_versions.version + 1`)
+            .where('next.created_at', '<', cutoff),
+        ),
+      ]),
+    )
     .execute();
 }
