@@ -172,6 +172,9 @@ export const en = {
   'error.memory_version_conflict': 'Someone saved this memory file since you opened it',
   'error.rate_limited': 'Too many requests',
   'error.bad_request': 'The request is not valid',
+  'error.preview_unavailable': 'No preview for this type; download it instead',
+  'error.unavailable': 'Not available right now',
+  'error.internal': 'The server failed; try again',
   'error.other': 'Something went wrong',
 };
 
