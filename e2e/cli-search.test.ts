@@ -34,5 +34,8 @@ describe('stoa search (the real binary): one ranked search over wiki, memory and
     expect(await json('search', 'nightly')).toEqual([]);
     const none = await runStoa(['--data', data, 'search', 'nightly']);
     expect([none.code, none.stdout]).toEqual([0, '(no matches)\n']);
+    expect(await json('search', '--reindex')).toEqual({ files: 0 });
+    const usage = await runStoa(['--data', data, 'search']);
+    expect([usage.code, usage.stderr]).toEqual([2, 'error usage: give a QUERY (or --reindex)\n']);
   });
 });

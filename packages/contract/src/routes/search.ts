@@ -22,4 +22,9 @@ export const searchRoutes = {
     }),
     output: z.array(SearchHitSchema),
   }),
+  reindex: defineRoute({
+    id: 'search.reindex', method: 'POST', path: '/projects/{project}/search/reindex', summary: 'Index the contents of every text file again (admins; for files stored before the index existed)',
+    input: z.object({ project: projectParam }),
+    output: z.object({ files: z.number().int().describe('Files looked at') }),
+  }),
 };

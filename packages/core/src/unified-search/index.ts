@@ -5,3 +5,4 @@
 export * from './providers.js';
 export * from './file-index.js';
 export * from './search-all.js';
+export * from './reindex.js';

@@ -12,6 +12,8 @@ import { setMemory } from '../memory/memory.js';
 import type { Ctx } from '../platform.js';
 import { putPage } from '../wiki/put-page.js';
 import { searchAll } from './search-all.js';
+import { reindexFileContents } from './reindex.js';
+import { removeDoc } from '../search/index.js';
 
 const paths = async (ctx: Ctx, query: string, kinds?: string[]) => (await searchAll(ctx, { query, kinds })).map((h) => `${h.kind}:${h.path}`);
 
@@ -92,5 +94,14 @@ describe.each(testDbKinds())('unified search on %s', (kind) => {
     expect((await paths(alice, 'heron')).sort()).toEqual(['memory:' + `${c.id}/MEMORY.md`, 'wiki:secret/heron'].sort());
     expect(await paths(bob, 'heron')).toEqual([]);
     expect(await paths(whole, 'heron')).toEqual([]);
+  });
+
+  it('reindex brings back files stored before the index existed (admins only)', async () => {
+    const f = await putFile(alice, { path: 'legacy/manatee.md', source: 'The manatee grazes.' });
+    await removeDoc(t.platform.db.kysely, kind, admin.project.id, 'file', f.file.id); // as if stored before the hook
+    expect(await paths(bob, 'manatee')).toEqual([]);
+    await expect(reindexFileContents(alice)).rejects.toMatchObject({ code: 'forbidden' });
+    expect((await reindexFileContents(admin)).files).toBeGreaterThan(5);
+    expect(await paths(bob, 'manatee')).toEqual(['file:legacy/manatee.md']);
   });
 });
