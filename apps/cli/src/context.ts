@@ -1,7 +1,5 @@
 import { Command } from 'commander';
 import type { Api } from './api.js';
-import { openLocalApi } from './local-api.js';
-import { openRemoteApi } from './remote-api.js';
 import { reportError, UsageError } from './output.js';
 
 /** Global options every command accepts (SPEC §7). */
@@ -28,7 +26,13 @@ export async function openApi(g: GlobalOptions, env: NodeJS.ProcessEnv = process
   const url = g.url ?? env.STOA_URL;
   const data = g.data ?? env.STOA_DATA;
   if (g.url && g.data) throw new UsageError('give either --url (remote mode) or --data (local mode), not both');
-  if (url && !g.data) return openRemoteApi({ url, token: g.token ?? env.STOA_TOKEN, project: g.project, conversation: g.conversation, env });
+  // Loaded on demand: remote mode needs only the SDK, so it does not pay for loading the core, the database
+  // drivers and the server (most of a command's start-up time).
+  if (url && !g.data) {
+    const { openRemoteApi } = await import('./remote-api.js');
+    return openRemoteApi({ url, token: g.token ?? env.STOA_TOKEN, project: g.project, conversation: g.conversation, env });
+  }
+  const { openLocalApi } = await import('./local-api.js');
   return openLocalApi({ dataDir: data, project: g.project, agent: g.agent, conversation: g.conversation, env });
 }
 

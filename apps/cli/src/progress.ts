@@ -1,4 +1,4 @@
-import { formatBytes } from '@stoa/core';
+import { formatBytes } from '@stoa/contract';
 
 /** Files at least this large show a progress bar on a terminal. */
 export const PROGRESS_MIN_BYTES = 4 * 1024 * 1024;

@@ -1,5 +1,4 @@
 import type { Command } from 'commander';
-import { loadConfig } from '@stoa/core';
 import { reportError } from '../output.js';
 
 export function registerServe(program: Command): void {
@@ -13,9 +12,10 @@ export function registerServe(program: Command): void {
       try {
         const port = Number(opts.port);
         if (!Number.isInteger(port) || port < 0 || port > 65535) throw Object.assign(new Error('--port must be 0–65535'), {});
-        const config = loadConfig({ dataDir: g.data, env: process.env });
-        // Loaded here, not at the top: other commands should not pay for loading the HTTP server.
+        // Loaded here, not at the top: other commands should not pay for loading the core and the HTTP server.
+        const { loadConfig } = await import('@stoa/core');
         const { startServer } = await import('@stoa/server');
+        const config = loadConfig({ dataDir: g.data, env: process.env });
         const s = await startServer(config, { port, host: opts.host });
         process.stdout.write(`Stoa is listening on ${s.url}\n`);
         process.stdout.write(`Database: ${config.database.kind === 'sqlite' ? 'SQLite (embedded)' : 'PostgreSQL'}; storage: ${config.storage.kind === 'fs' ? 'local files' : 'S3-compatible'}\n`);

@@ -1,18 +1,10 @@
+import { formatBytes } from '@stoa/contract';
 import type { Ctx } from '../platform.js';
 import { assertCan } from '../policies/can.js';
 import { quotaOf } from '../projects/projects.js';
 
-/** Formats bytes like the Files header (SPEC F4): "12.4 MB", "1.0 GB". Binary multiples (1 GB = 1024³ bytes, as the 1 GB default quota reads "1.0 GB"), one decimal. */
-export function formatBytes(n: number): string {
-  const units = ['B', 'KB', 'MB', 'GB', 'TB'];
-  let v = n;
-  let i = 0;
-  while (v >= 1024 && i < units.length - 1) {
-    v /= 1024;
-    i++;
-  }
-  return i === 0 ? `${n} B` : `${v.toFixed(1)} ${units[i]}`;
-}
+// The one size formatter lives in the contract (the CLI and web print sizes without loading the core).
+export { formatBytes };
 
 /**
  * Storage usage shared by people and all agents (SPEC F4). Versions do not count.

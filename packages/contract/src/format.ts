@@ -1,0 +1,20 @@
+/**
+ * Formats a byte count the way every door shows sizes (SPEC F4 "Used 12.4 MB of 1.0 GB"): binary multiples
+ * (1 GB = 1024³ bytes, so the 1 GB default quota reads "1.0 GB") with one decimal; plain bytes below 1 KB.
+ * Lives in the contract so the server, the CLI and the web UI print sizes alike without loading the core.
+ *
+ * @example
+ * formatBytes(13_002_342)  // '12.4 MB'
+ * formatBytes(1073741824)  // '1.0 GB'
+ * formatBytes(999)         // '999 B'
+ */
+export function formatBytes(n: number): string {
+  const units = ['B', 'KB', 'MB', 'GB', 'TB'];
+  let v = n;
+  let i = 0;
+  while (v >= 1024 && i < units.length - 1) {
+    v /= 1024;
+    i++;
+  }
+  return i === 0 ? `${n} B` : `${v.toFixed(1)} ${units[i]}`;
+}
