@@ -40,15 +40,22 @@ export async function readMemoryState(q: Q, ctx: Ctx, target: MemoryTarget): Pro
  * on one row — and then locked (`for update` on PostgreSQL; SQLite's BEGIN IMMEDIATE already serialises writers).
  */
 export async function lockMemoryState(trx: Q, ctx: Ctx, target: MemoryTarget): Promise<MemoryState & { row: MemoryFilesTable }> {
-  const now = ctx.platform.clock().toISOString();
-  await mq(trx).insertInto('memory_files').values({
-    id: newId('mem'), project_id: ctx.project.id, kind: target.kind, scope_id: target.scopeId, version: 0, content: '',
-    updated_at: now, author_kind: null, author_id: null, author_label: null, author_meta: null,
-  }).onConflict((oc) => oc.columns(['project_id', 'kind', 'scope_id']).doNothing()).execute();
-  let q = mq(trx).selectFrom('memory_files').selectAll().where('project_id', '=', ctx.project.id)
-    .where('kind', '=', target.kind).where('scope_id', '=', target.scopeId);
-  if (ctx.platform.db.dialect === 'postgres') q = q.forUpdate();
-  const row = await q.executeTakeFirstOrThrow();
+  const select = () => {
+    let q = mq(trx).selectFrom('memory_files').selectAll().where('project_id', '=', ctx.project.id)
+      .where('kind', '=', target.kind).where('scope_id', '=', target.scopeId);
+    if (ctx.platform.db.dialect === 'postgres') q = q.forUpdate();
+    return q.executeTakeFirst();
+  };
+  // The row exists after a file's first write, so try the lock first: one round trip less while holding it.
+  let row = await select();
+  if (!row) {
+    await mq(trx).insertInto('memory_files').values({
+      id: newId('mem'), project_id: ctx.project.id, kind: target.kind, scope_id: target.scopeId, version: 0, content: '',
+      updated_at: ctx.platform.clock().toISOString(), author_kind: null, author_id: null, author_label: null, author_meta: null,
+    }).onConflict((oc) => oc.columns(['project_id', 'kind', 'scope_id']).doNothing()).execute();
+    row = await select();
+  }
+  if (!row) throw new Error('memory file row vanished while locking it');
   return { ...stateOf(target, row), row };
 }
 
