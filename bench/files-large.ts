@@ -1,25 +1,24 @@
 /**
  * A 1 GB file through Stoa (issue 2, "Benchmarks"): direct upload (uploads.start → PUT /uploads/{id} →
  * uploads.finish, the remote-mode path for files over STOA_DIRECT_UPLOAD_BYTES) and download (GET content into
- * a file), against `cp` of the same file on the same disk; the server's peak RSS (VmHWM); then moving the file
+ * a file, both with curl), against `cp` of the same file on the same disk; the server's peak RSS (VmHWM); then moving the file
  * (POST /files/move) and its latency.
  *
  *   node --import tsx bench/files-large.ts             # 1 GiB
  *   BENCH_LARGE_MB=256 node --import tsx bench/files-large.ts
  *
- * Needs about 4.5× the file size free on the temp disk (source, cp copy, Stoa's blob, the download); checks
+ * Needs about 5.5× the file size free on the temp disk (source, cp copy, Stoa's blob, the download); checks
  * with `df` first and removes everything afterwards.
  */
 import { execFileSync } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
-import { createReadStream, createWriteStream } from 'node:fs';
-import { mkdtemp, open, rm, stat } from 'node:fs/promises';
+import { mkdtemp, open, readFile, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { httpJson, httpRequest, keepAliveAgent } from './lib/http-client.js';
+import { httpJson, keepAliveAgent } from './lib/http-client.js';
 import { currentRssBytes, peakRssBytes } from './lib/rss.js';
 import { fmt, msSince, percentile } from './lib/stats.js';
-import { startStoa } from './lib/stoa-server.js';
+import { startProcess, startStoa } from './lib/stoa-server.js';
 
 const MB = 1024 * 1024;
 const SIZE_MB = Number(process.env.BENCH_LARGE_MB ?? 1024);
@@ -49,6 +48,14 @@ async function makeSource(file: string, size: number): Promise<string> {
   return hash.digest('hex');
 }
 
+/**
+ * Transfers with curl (a C client, so the client's own cost is small and equal for every server); fails on
+ * HTTP errors. Returns the wall time in ms.
+ */
+function curl(args: string[]): number {
+  return run('curl', ['-sS', '--fail', ...(args.includes('-o') ? [] : ['-o', '/dev/null']), ...args]);
+}
+
 /** Runs a command and returns its wall time in ms (hrtime around the child process). */
 function run(cmd: string, args: string[]): number {
   const t = process.hrtime.bigint();
@@ -58,7 +65,7 @@ function run(cmd: string, args: string[]): number {
 
 const work = await mkdtemp(join(tmpdir(), 'stoa-bench-large-'));
 const data = join(work, 'stoa-data');
-const need = Math.ceil(SIZE * 4.5);
+const need = Math.ceil(SIZE * 5.5);
 const free = freeBytes(tmpdir());
 if (free < need) {
   process.stderr.write(`not enough free space in ${tmpdir()}: ${Math.round(free / MB)} MB free, ${Math.round(need / MB)} MB needed\n`);
@@ -80,6 +87,20 @@ try {
   await rm(join(work, 'cp-copy2.bin'));
   run('sync', ['-f', work]);
 
+  // A bare node:http + fs server (bench/lib/bare-server.ts: temp file → rename, no hashing, no fsync) with the
+  // same client: what any Node HTTP server can do on this machine.
+  const bare = await startProcess({ args: ['--import', 'tsx', 'bench/lib/child-server.ts', 'bare', join(work, 'bare')], ready: /listening on (http:\/\/\S+)/ });
+  let bareUpMs: number;
+  let bareDownMs: number;
+  try {
+    bareUpMs = curl(['-T', src, `${bare.url}/large.bin`]);
+    bareDownMs = curl(['-o', join(work, 'bare-download.bin'), `${bare.url}/large.bin`]);
+  } finally {
+    await bare.stop();
+    await rm(join(work, 'bare'), { recursive: true, force: true });
+    await rm(join(work, 'bare-download.bin'), { force: true });
+  }
+
   server = await startStoa({ dataDir: data, env: { STOA_QUOTA_BYTES: String(SIZE * 4) } });
   const s = server;
   const rssIdle = currentRssBytes(s.pid);
@@ -92,9 +113,7 @@ try {
   const ticket = await httpJson<{ uploadId: string; url: string | null }>(`${api}/uploads`, { method: 'POST', agent, headers: json, body: Buffer.from(JSON.stringify({ path: 'big/large.bin', size: SIZE })) });
   if (ticket.url !== null) throw new Error('expected a server-side upload (url: null) on the local disk store');
   const startMs = msSince(t);
-  t = process.hrtime.bigint();
-  await httpJson(`${api}/uploads/${ticket.uploadId}`, { method: 'PUT', agent, headers: { ...auth, 'content-type': 'application/octet-stream', 'content-length': String(SIZE) }, body: createReadStream(src, { highWaterMark: MB }) });
-  const sendMs = msSince(t);
+  const sendMs = curl(['-T', src, '-H', `authorization: Bearer ${s.token}`, '-H', 'content-type: application/octet-stream', `${api}/uploads/${ticket.uploadId}`]);
   t = process.hrtime.bigint();
   const file = await httpJson<{ sha256: string; size: number }>(`${api}/uploads/${ticket.uploadId}/finish`, { method: 'POST', agent, headers: json, body: Buffer.from('{}') });
   const finishMs = msSince(t);
@@ -103,10 +122,10 @@ try {
   const rssAfterUpload = peakRssBytes(s.pid);
 
   const dst = join(work, 'download.bin');
-  t = process.hrtime.bigint();
-  const res = await httpRequest(`${api}/files/content?path=${encodeURIComponent('big/large.bin')}`, { method: 'GET', agent, headers: auth, sink: createWriteStream(dst, { highWaterMark: MB }) });
-  const downloadMs = msSince(t);
-  if (res.status !== 200 || (await stat(dst)).size !== SIZE || res.headers.etag !== `"${sha}"`) throw new Error(`download failed: ${res.status}, etag ${res.headers.etag}`);
+  const headers = join(work, 'download.headers');
+  const downloadMs = curl(['-D', headers, '-o', dst, '-H', `authorization: Bearer ${s.token}`, `${api}/files/content?path=${encodeURIComponent('big/large.bin')}`]);
+  const etag = /^etag:\s*(\S+)/im.exec(await readFile(headers, 'utf8'))?.[1];
+  if ((await stat(dst)).size !== SIZE || etag !== `"${sha}"`) throw new Error(`download failed: etag ${etag}`);
   await rm(dst);
 
   // Moves: the first one, then back and forth for a distribution.
@@ -127,6 +146,8 @@ try {
   lines.push('| step | time | throughput | vs cp | vs cp + sync |', '|---|---|---|---|---|');
   lines.push(`| cp (best of 2) | ${fmt(cpBest / 1000, 2)} s | ${tp(cpBest)} | 1.00× | |`);
   lines.push(`| cp + sync of the copy | ${fmt((cpMs + syncMs) / 1000, 2)} s | ${tp(cpMs + syncMs)} | | 1.00× |`);
+  lines.push(`| bare node:http server, upload (no hash, no fsync) | ${fmt(bareUpMs / 1000, 2)} s | ${tp(bareUpMs)} | ${fmt(cpBest / bareUpMs, 2)}× | ${fmt((cpMs + syncMs) / bareUpMs, 2)}× |`);
+  lines.push(`| bare node:http server, download → file | ${fmt(bareDownMs / 1000, 2)} s | ${tp(bareDownMs)} | ${fmt(cpBest / bareDownMs, 2)}× | ${fmt((cpMs + syncMs) / bareDownMs, 2)}× |`);
   lines.push(`| Stoa upload, total (start + send + finish) | ${fmt(uploadMs / 1000, 2)} s | ${tp(uploadMs)} | ${fmt(cpBest / uploadMs, 2)}× | ${fmt((cpMs + syncMs) / uploadMs, 2)}× |`);
   lines.push(`| — uploads.start | ${fmt(startMs, 1)} ms | | | |`);
   lines.push(`| — PUT /uploads/{id} (bytes to staging, fsync) | ${fmt(sendMs / 1000, 2)} s | ${tp(sendMs)} | ${fmt(cpBest / sendMs, 2)}× | ${fmt((cpMs + syncMs) / sendMs, 2)}× |`);
