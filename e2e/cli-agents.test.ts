@@ -7,7 +7,7 @@ import { runStoa, stoaJson } from './helpers/run-stoa.js';
 const tmp = mkdtempSync(join(tmpdir(), 'stoa-cli-agents-'));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 
-describe('stoa agents / conversations / tools (local mode, the real binary)', { timeout: 180_000 }, () => {
+describe('stoa agents / conversations / tools (local mode, the real binary)', { timeout: 300_000 }, () => {
   const data = join(tmp, 'data');
   const stoa = (...args: string[]) => runStoa(['--data', data, ...args]);
   const json = (...args: string[]) => stoaJson(['--data', data, ...args, '--json']);
@@ -49,7 +49,7 @@ describe('stoa agents / conversations / tools (local mode, the real binary)', { 
 
   it('stoa tools prints the schemas in the three formats; a bad format is a usage error', async () => {
     const mcp = JSON.parse((await stoa('tools')).stdout);
-    expect(mcp.map((t: any) => t.name)).toHaveLength(10);
+    expect(mcp.map((t: any) => t.name).slice(0, 10)).toEqual(['ws_list_files', 'ws_read_file', 'ws_write_file', 'ws_delete_file', 'list_files', 'read_file', 'create_file', 'str_replace', 'full_file_rewrite', 'delete_file']);
     expect(mcp[0]).toMatchObject({ name: 'ws_list_files', inputSchema: { type: 'object' }, annotations: { readOnlyHint: true } });
     const anthropic = JSON.parse((await stoa('tools', '--format', 'anthropic')).stdout);
     expect(anthropic[3]).toMatchObject({ name: 'ws_delete_file', input_schema: { type: 'object', required: ['path'] } });

@@ -27,13 +27,13 @@ beforeAll(async () => {
   agent = (await remote('agents', 'create', 'Analyst', '--files', 'on', '--write', 'project')).id;
   conv = (await remote('conversations', 'create', '--members', agent)).id;
   agentToken = (await remote('tokens', 'create', '--agent', agent)).token;
-}, 120_000);
+}, 300_000);
 afterAll(async () => {
   for (const c of clients) await c.close().catch(() => undefined);
   await server?.stop();
 });
 
-describe('MCP over Streamable HTTP at /mcp (official client, real server)', { timeout: 120_000 }, () => {
+describe('MCP over Streamable HTTP at /mcp (official client, real server)', { timeout: 300_000 }, () => {
   it('refuses requests without an agent token', async () => {
     const none = await fetch(`${server.url}/mcp`, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }) });
     expect(none.status).toBe(401);
@@ -43,7 +43,7 @@ describe('MCP over Streamable HTTP at /mcp (official client, real server)', { ti
   it('serves the tools with the agent\'s scopes; whole-project writers may overwrite shared files but not delete', async () => {
     const c = await httpClient(agentToken, { 'x-stoa-conversation': conv });
     const { tools } = await c.listTools();
-    expect(tools).toHaveLength(10);
+    expect(tools.map((t) => t.name)).toEqual(expect.arrayContaining(['ws_list_files', 'delete_file', 'memory_append', 'wiki_put']));
     expect(tools[0]!.description).toContain('At most 2 lines per call');
     expect(tools[0]!.description).toContain('deleting is not available');
     const w = await c.callTool({ name: 'create_file', arguments: { file_path: 'shared/plan.md', file_contents: 'step 1\nstep 2\n', permissions: '640' } });

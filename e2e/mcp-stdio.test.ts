@@ -35,12 +35,13 @@ afterAll(async () => {
   rmSync(tmp, { recursive: true, force: true });
 });
 
-describe('stoa mcp over stdio (the official MCP client, the real binary)', { timeout: 120_000 }, () => {
-  it('lists the ten tools with annotations and descriptions that quote the configured limits', async () => {
+describe('stoa mcp over stdio (the official MCP client, the real binary)', { timeout: 300_000 }, () => {
+  it('lists the file tools (then memory and wiki) with annotations and descriptions that quote the configured limits', async () => {
     const c = await connect(['--data', data, '--agent', agent, '--conversation', conv]);
     clients.push(c);
     const { tools } = await c.listTools();
-    expect(tools.map((t) => t.name)).toEqual(['ws_list_files', 'ws_read_file', 'ws_write_file', 'ws_delete_file', 'list_files', 'read_file', 'create_file', 'str_replace', 'full_file_rewrite', 'delete_file']);
+    expect(tools.map((t) => t.name).slice(0, 10)).toEqual(['ws_list_files', 'ws_read_file', 'ws_write_file', 'ws_delete_file', 'list_files', 'read_file', 'create_file', 'str_replace', 'full_file_rewrite', 'delete_file']);
+    expect(tools.map((t) => t.name)).toEqual(expect.arrayContaining(['memory_get', 'memory_append', 'wiki_get', 'wiki_put', 'search']));
     const write = tools.find((t) => t.name === 'ws_write_file')!;
     expect(write.annotations).toMatchObject({ readOnlyHint: false, destructiveHint: true, idempotentHint: false });
     expect(tools.find((t) => t.name === 'ws_read_file')!.annotations).toMatchObject({ readOnlyHint: true });
@@ -65,6 +66,9 @@ describe('stoa mcp over stdio (the official MCP client, the real binary)', { tim
     expect(text(out)).toBe('Refused: segment ".." is not allowed');
     const list = text(await c.callTool({ name: 'ws_list_files', arguments: {} }));
     expect(list.split('\n').map((l) => l.split('\t')[0])).toEqual([`agents/${agent}/reports/summary.md`, 'pricing/price-list.md']);
+    // Memory tools are served by the same door (their area's implementation).
+    const mem = await c.callTool({ name: 'memory_append', arguments: { file: 'MEMORY.md', text: 'Prefers short answers.' } });
+    expect([mem.isError, text(mem)]).toEqual([false, expect.stringMatching(/^Appended to MEMORY\.md of conversation conv_/)]);
     const files = await json('files', 'ls');
     expect(files.find((f: any) => f.path === `agents/${agent}/reports/summary.md`).createdBy).toBe('agent: Scout');
   });
@@ -79,7 +83,7 @@ describe('stoa mcp over stdio (the official MCP client, the real binary)', { tim
     const r = await again.callTool({ name: 'str_replace', arguments: { file_path: 'log.md', old_str: 'a', new_str: 'A' } });
     expect(text(r)).toMatch(/^Refused: you have made 3 changes to files in this conversation, the limit is 3/);
     const trace = await json('conversations', 'trace', conv);
-    expect(trace.map((e: any) => `${e.tool}${e.refused ? '!' : ''}`)).toEqual(['ws_write_file', 'ws_read_file', 'ws_read_file', 'ws_write_file!', 'ws_list_files', 'ws_write_file', 'ws_write_file', 'str_replace!']);
+    expect(trace.map((e: any) => `${e.tool}${e.refused ? '!' : ''}`)).toEqual(['ws_write_file', 'ws_read_file', 'ws_read_file', 'ws_write_file!', 'ws_list_files', 'memory_append', 'ws_write_file', 'ws_write_file', 'str_replace!']);
     // Agent actions are not in the audit log (only the person's upload is).
     expect((await json('audit')).map((e: any) => e.path)).toEqual(['pricing/price-list.md']);
   });

@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
-import { isStoaError, mcpTools, projectRoutes, toolRoutes, type McpToolDef } from '@stoa/contract';
-import { contextFor, runTool, toolAudience, type Principal } from '@stoa/core';
+import { isStoaError, projectRoutes, toolRoutes } from '@stoa/contract';
+import { allTools, contextFor, runAnyTool, type AnyToolDef, type Principal } from '@stoa/core';
 import { createStoaMcpServer, type McpBackend } from '@stoa/server';
 import { StoaClient } from '@stoa/sdk';
 import { globalsOf } from '../context.js';
@@ -31,8 +31,8 @@ async function localBackend(g: ReturnType<typeof globalsOf>, published: boolean)
   await contextFor(api.platform, principal, opts);
   return {
     backend: {
-      listTools: async () => mcpTools(api.platform.config.limits, toolAudience(await contextFor(api.platform, principal, opts))),
-      callTool: (name, args) => asRefusal(async () => runTool(await contextFor(api.platform, principal, opts), name, args)),
+      listTools: async () => allTools(await contextFor(api.platform, principal, opts)),
+      callTool: (name, args) => asRefusal(async () => runAnyTool(await contextFor(api.platform, principal, opts), name, args)),
     },
     close: () => api.close(),
   };
@@ -44,10 +44,10 @@ async function remoteBackend(url: string, token: string | undefined, g: ReturnTy
   const client = new StoaClient({ url, token, conversationId: g.conversation });
   const me = await client.call(projectRoutes.me, {});
   const project = g.project ?? me.projectId ?? 'default';
-  let tools: McpToolDef[] | null = null;
+  let tools: AnyToolDef[] | null = null;
   return {
     backend: {
-      listTools: async () => (tools ??= (await client.call(toolRoutes.list, { project, format: 'mcp' })) as McpToolDef[]),
+      listTools: async () => (tools ??= (await client.call(toolRoutes.list, { project, format: 'mcp' })) as AnyToolDef[]),
       callTool: (name, args) => asRefusal(() => client.call(toolRoutes.call, { project, name, arguments: args, conversation: g.conversation })),
     },
     close: async () => undefined,

@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
-import { mcpTools, StoaError } from '@stoa/contract';
-import { runTool, toolAudience, type Ctx, type Platform } from '@stoa/core';
+import { StoaError } from '@stoa/contract';
+import { allTools, runAnyTool, type Ctx, type Platform } from '@stoa/core';
 import { requestContext } from '../http/auth.js';
 import { sendProblem } from '../http/problem.js';
 import { createStoaMcpServer } from './mcp-server.js';
@@ -42,8 +42,8 @@ export async function mountMcp(app: FastifyInstance, platform: Platform): Promis
       return sendProblem(reply, req, e);
     }
     const server = createStoaMcpServer({
-      listTools: async () => mcpTools(ctx.platform.config.limits, toolAudience(ctx)),
-      callTool: (name, args) => runTool(ctx, name, args),
+      listTools: async () => allTools(ctx),
+      callTool: (name, args) => runAnyTool(ctx, name, args),
     });
     const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
     reply.hijack();

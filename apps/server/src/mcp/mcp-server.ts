@@ -1,10 +1,9 @@
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
-import type { McpToolDef } from '@stoa/contract';
 
 /** What an MCP door needs: the tool list for this caller, and a way to run one call (in-process or over HTTP). */
 export interface McpBackend {
-  listTools(): Promise<McpToolDef[]>;
+  listTools(): Promise<Array<{ name: string; description: string; inputSchema: Record<string, unknown> }>>;
   callTool(name: string, args: Record<string, unknown>): Promise<{ text: string; refused: boolean }>;
 }
 

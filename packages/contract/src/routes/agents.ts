@@ -24,7 +24,7 @@ export const TraceEntrySchema = z.object({
 });
 export const ToolResultSchema = z.object({
   text: z.string().describe('What the model reads: the answer, or "Refused: <reason>"'),
-  refused: z.boolean(), callId: z.string(), path: z.string().nullable(), version: z.number().int().nullable(),
+  refused: z.boolean(), callId: z.string().nullable().describe('ID of the call in the trace (file tools)'), path: z.string().nullable(), version: z.number().int().nullable(),
 });
 
 const settings = {

@@ -30,7 +30,11 @@ export interface McpToolDef {
  * const tools = exportTools('anthropic', limits); // [{ name: 'ws_list_files', description, input_schema }, …]
  */
 export function exportTools(format: ToolFormat, limits: ToolLimits, audience?: ToolAudience): unknown[] {
-  const defs = mcpTools(limits, audience);
+  return inFormat(format, mcpTools(limits, audience));
+}
+
+/** MCP-shaped tool definitions (any area's: files, memory, wiki) in one of the three export shapes. */
+export function inFormat(format: ToolFormat, defs: Array<{ name: string; description: string; inputSchema: Record<string, unknown> }>): unknown[] {
   if (format === 'mcp') return defs;
   if (format === 'openai') return defs.map((d) => ({ type: 'function', function: { name: d.name, description: d.description, parameters: d.inputSchema } }));
   return defs.map((d) => ({ name: d.name, description: d.description, input_schema: d.inputSchema }));

@@ -5,3 +5,4 @@ export { nearMiss } from './near-miss.js';
 export { cutForModel } from './read-text.js';
 export { countWrite } from './write-window.js';
 export { toolAudience, withConversation } from './audience.js';
+export { allTools, allToolsIn, runAnyTool, type AnyToolDef } from './all-tools.js';

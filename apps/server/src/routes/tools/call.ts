@@ -1,5 +1,5 @@
 import { toolRoutes } from '@stoa/contract';
-import { runTool, withConversation } from '@stoa/core';
+import { runAnyTool, withConversation } from '@stoa/core';
 import { projectHandler } from '../../http/handler.js';
 
 /**
@@ -8,6 +8,6 @@ import { projectHandler } from '../../http/handler.js';
  */
 export default projectHandler(toolRoutes.call, async (ctx, i) => {
   const c = await withConversation(ctx, { conversationId: i.conversation, processId: i.process, nodeId: i.node });
-  const r = await runTool(c, i.name, i.arguments, { runtime: { processId: i.process, nodeId: i.node, conversationId: i.conversation } });
-  return { text: r.text, refused: r.refused, callId: r.callId, path: r.path, version: r.version };
+  const r = await runAnyTool(c, i.name, i.arguments, { runtime: { processId: i.process, nodeId: i.node, conversationId: i.conversation } });
+  return { text: r.text, refused: r.refused, callId: r.callId ?? null, path: r.path, version: r.version };
 });
