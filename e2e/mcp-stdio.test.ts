@@ -29,7 +29,7 @@ beforeAll(async () => {
   const price = join(tmp, 'price.md');
   writeFileSync(price, '# Prices\nWidget: 10 EUR, shipping included, valid through the whole year.\n');
   await json('files', 'put', price, 'pricing/price-list.md');
-});
+}, 300_000);
 afterAll(async () => {
   for (const c of clients) await c.close().catch(() => undefined);
   rmSync(tmp, { recursive: true, force: true });
