@@ -82,6 +82,10 @@ export async function commitTurnFromDir(caller: RouteCaller, opts: { project: st
   for (const [file, rel] of wanted) {
     const content = await readIfExists(fileIn(opts.workdir, rel));
     if (content !== undefined) files.push({ file, content });
+    // A channel name instead of the ID would silently skip the agent's MEMORY.md edits: refuse instead.
+    else if (file === 'MEMORY.md' && !opts.conversation!.startsWith('conv_')) {
+      throw new StoaError('bad_request', `turn commit needs the conversation ID (conv_…): MEMORY.md is kept in .stoa/memory/<conversation id>/, and "${opts.conversation}" is not one`);
+    }
   }
   return caller.call(turnRoutes.commit, { project: opts.project, agent: opts.agent, conversation: opts.conversation, files });
 }
