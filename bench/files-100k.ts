@@ -13,7 +13,7 @@
  * commitVersion writes, without 100,000 blob writes. Every answer of findFiles is checked against a plain
  * substring match over the list of names.
  */
-import { createTestPlatform, findFiles, listFolder, putFile, type Ctx } from '@stoa/core';
+import { createTestPlatform, findFiles, listFolder, putFile, toFileInfo, type Ctx, type FileRow } from '@stoa/core';
 import { sql } from 'kysely';
 import { fmt, msSince, summarize } from './lib/stats.js';
 
@@ -119,16 +119,29 @@ for (const kind of KINDS) {
         },
       };
     };
+    // The name search as it was before migration 006 (a LIKE over every name of the project), same run, for a
+    // before/after comparison.
+    const oldFind = (needles: string[], limit: number): Q => ({
+      label: `  the same without the name index (pre-006 query)`,
+      run: async (i) => {
+        const needle = needles[i % needles.length]!.normalize('NFC').toLowerCase();
+        await ctx.platform.db.kysely.selectFrom('files').selectAll().where('project_id', '=', ctx.project.id)
+          .where('name_lower', 'like', sql<string>`${'%' + needle.replace(/[\\%_]/g, (c) => '\\' + c) + '%'} escape '\\'`)
+          .orderBy('path').limit(limit + 1).execute()
+          .then((rows) => rows.slice(0, limit).map((r) => toFileInfo(r as FileRow)));
+      },
+    });
+    const withOld = (q: Q, needles: string[], limit: number): Q[] => (kind === 'sqlite' && process.env.BENCH_NO_BASELINE !== '1' ? [q, oldFind(needles, limit)] : [q]);
     const queries: Q[] = [
       { label: 'folder: root, first page', run: () => listFolder(ctx, { folder: '', limit: 100 }) },
       { label: `folder: "big" (${bigNames.length} files), first page`, run: () => listFolder(ctx, { folder: 'big', limit: 100 }) },
       { label: 'folder: "big", a page at a random cursor', run: (i) => listFolder(ctx, { folder: 'big', limit: 100, cursor: bigNames[(i * 7919) % bigNames.length]! }) },
       { label: 'folder: "area-7/sub-3" (~40 files)', run: () => listFolder(ctx, { folder: 'area-7/sub-3', limit: 100 }) },
-      find('frequent', ['report', 'photo', 'notes'], 100),
-      find('frequent', ['report'], 1000),
-      find('rare', ['012345', '099999', '-000777.'], 100),
-      find('none', ['zzqx', 'nothing-here'], 100),
-      find('cyrillic', ['отчёт', 'ПРОТОКОЛ'], 100),
+      ...withOld(find('frequent', ['report', 'photo', 'notes'], 100), ['report', 'photo', 'notes'], 100),
+      ...withOld(find('frequent', ['report'], 1000), ['report'], 1000),
+      ...withOld(find('rare', ['012345', '099999', '-000777.'], 100), ['012345', '099999', '-000777.'], 100),
+      ...withOld(find('none', ['zzqx', 'nothing-here'], 100), ['zzqx', 'nothing-here'], 100),
+      ...withOld(find('cyrillic', ['отчёт', 'ПРОТОКОЛ'], 100), ['отчёт', 'ПРОТОКОЛ'], 100),
       find('cjk', ['纪要', '设计'], 100),
     ];
     out.push(`### ${kind === 'sqlite' ? 'SQLite' : 'PostgreSQL'}: ${N.toLocaleString('en')} files (filled in ${fmt(fillMs / 1000, 1)} s), up to ${QUERIES} queries (or ${BUDGET_MS / 1000} s) each, in-process core API, ms`, '');
