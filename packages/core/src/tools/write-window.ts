@@ -1,5 +1,5 @@
 import { StoaError } from '@stoa/contract';
-import type { Kysely } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import type { Ctx, Q } from '../platform.js';
 
 interface WindowRow { project_id: string; conversation_key: string; agent_id: string; window_start: string; writes: number }
@@ -25,23 +25,23 @@ export async function countWrite(trx: Q, ctx: Ctx, key: WindowKey): Promise<{ us
   const { agentWritesPerConversation: max, agentWriteWindowSeconds: seconds } = ctx.platform.config.limits;
   const now = ctx.platform.clock();
   const nowIso = now.toISOString();
-  const where = { project_id: ctx.project.id, conversation_key: key.conversation, agent_id: key.agent };
-  await db.insertInto('agent_write_windows').values({ ...where, window_start: nowIso, writes: 0 }).onConflict((oc) => oc.columns(['project_id', 'conversation_key', 'agent_id']).doNothing()).execute();
-  let q = db.selectFrom('agent_write_windows').selectAll().where('project_id', '=', where.project_id).where('conversation_key', '=', where.conversation_key).where('agent_id', '=', where.agent_id);
-  if (ctx.platform.db.dialect === 'postgres') q = q.forUpdate();
-  const row = (await q.executeTakeFirstOrThrow()) as WindowRow;
-  let start = new Date(row.window_start);
-  let writes = Number(row.writes);
-  if (now.getTime() - start.getTime() >= seconds * 1000) {
-    start = now;
-    writes = 0;
-  }
+  // A window that started at or before `cutoff` is over; ISO-8601 UTC strings compare like the times they name.
+  const cutoff = new Date(now.getTime() - seconds * 1000).toISOString();
+  const row = max < 1 ? undefined : await db.insertInto('agent_write_windows')
+    .values({ project_id: ctx.project.id, conversation_key: key.conversation, agent_id: key.agent, window_start: nowIso, writes: 1 })
+    .onConflict((oc) => oc.columns(['project_id', 'conversation_key', 'agent_id']).doUpdateSet({
+      window_start: sql<string>`case when agent_write_windows.window_start <= ${cutoff} then ${nowIso} else agent_write_windows.window_start end`,
+      writes: sql<number>`case when agent_write_windows.window_start <= ${cutoff} then 1 else agent_write_windows.writes + 1 end`,
+    }).where(sql<boolean>`agent_write_windows.window_start <= ${cutoff} or agent_write_windows.writes < ${max}`))
+    .returning(['writes', 'window_start'])
+    .executeTakeFirst();
+  if (row) return { used: Number(row.writes), max, resetsAt: new Date(new Date(row.window_start).getTime() + seconds * 1000).toISOString() };
+  // One statement counted the change in the common case; only a refusal reads the row again for its message.
+  const cur = await db.selectFrom('agent_write_windows').selectAll().where('project_id', '=', ctx.project.id)
+    .where('conversation_key', '=', key.conversation).where('agent_id', '=', key.agent).executeTakeFirst();
+  const start = cur ? new Date(cur.window_start) : now;
+  const writes = cur ? Number(cur.writes) : 0;
   const resetsAt = new Date(start.getTime() + seconds * 1000).toISOString();
-  if (writes >= max) {
-    const minutes = Math.max(1, Math.ceil((start.getTime() + seconds * 1000 - now.getTime()) / 60000));
-    throw new StoaError('rate_limited', `you have made ${writes} changes to files in this conversation, the limit is ${max}; the counter resets at ${resetsAt} (in about ${minutes} minute${minutes === 1 ? '' : 's'})`, { limit: max, resetsAt });
-  }
-  await db.updateTable('agent_write_windows').set({ window_start: start.toISOString(), writes: writes + 1 })
-    .where('project_id', '=', where.project_id).where('conversation_key', '=', where.conversation_key).where('agent_id', '=', where.agent_id).execute();
-  return { used: writes + 1, max, resetsAt };
+  const minutes = Math.max(1, Math.ceil((start.getTime() + seconds * 1000 - now.getTime()) / 60000));
+  throw new StoaError('rate_limited', `you have made ${writes} changes to files in this conversation, the limit is ${max}; the counter resets at ${resetsAt} (in about ${minutes} minute${minutes === 1 ? '' : 's'})`, { limit: max, resetsAt });
 }
