@@ -12,11 +12,11 @@ import { makeSnippet } from './snippet.js';
 import { sqliteRank, sqliteUpsert } from './sqlite-backend.js';
 import { indexTerms, queryTerms } from './terms.js';
 import { DEFAULT_TUNING, type SearchTuning } from './tuning.js';
-import type { SearchDocInput, SearchHit, SearchQuery } from './types.js';
+import type { RankRequest, RankedRow, SearchDocInput, SearchHit, SearchQuery } from './types.js';
 
-export type { SearchDocInput, SearchHit, SearchQuery } from './types.js';
+export type { RankedRow, SearchDocInput, SearchHit, SearchQuery } from './types.js';
 export { makeSnippet, markHighlights, type Snippet } from './snippet.js';
-export { tokenize, normalizeTerm, foldWord, type Token, type CjkMode } from './tokenize.js';
+export { tokenize, normalizeTerm, foldWord, type Token, type CjkMode, type TokenizeOptions } from './tokenize.js';
 export { queryTerms } from './terms.js';
 export { DEFAULT_TUNING, type SearchTuning } from './tuning.js';
 
@@ -25,6 +25,8 @@ export type SearchDialect = 'sqlite' | 'postgres';
 /** Default and largest page size of `searchDocs`. */
 export const DEFAULT_SEARCH_LIMIT = 20;
 export const MAX_SEARCH_LIMIT = 100;
+/** Deepest offset served: paging further is no use to a person and only costs the server. */
+export const MAX_SEARCH_OFFSET = 1_000;
 /** Length of `SearchHit.snippet` before the "…" marks. */
 export const SNIPPET_CHARS = 200;
 
@@ -53,6 +55,23 @@ export async function indexDoc(db: Kysely<any>, dialect: SearchDialect, doc: Sea
 export async function removeDoc(db: Kysely<any>, _dialect: SearchDialect, projectId: string, kind: string, refId: string): Promise<void> {
   // On SQLite the search_docs_fts_delete trigger removes the FTS row in the same statement.
   await sql`delete from search_docs where project_id = ${projectId} and kind = ${kind} and ref_id = ${refId}`.execute(db);
+}
+
+/**
+ * Removes every document of a kind at `path` (all chunks of one file share its path) and, with `nested`,
+ * below `path/` (a deleted folder). Returns the count.
+ *
+ * @example
+ * await removeDocsByPath(trx, 'sqlite', projectId, 'chunk', 'reports/q3.pdf');
+ */
+export async function removeDocsByPath(
+  db: Kysely<any>, _dialect: SearchDialect, projectId: string, kind: string, path: string, opts: { nested?: boolean } = {},
+): Promise<number> {
+  const below = `${path}/`;
+  const nested = opts.nested ? sql`or substr(path, 1, ${Array.from(below).length}) = ${below}` : sql``;
+  const result = await sql`delete from search_docs
+    where project_id = ${projectId} and kind = ${kind} and (path = ${path} ${nested})`.execute(db);
+  return Number(result.numAffectedRows ?? 0);
 }
 
 /**
@@ -87,6 +106,33 @@ export async function setDocVisibility(db: Kysely<any>, _dialect: SearchDialect,
 }
 
 /**
+ * The ranking behind `searchDocs`, without snippets: for fusing with vector results (reciprocal rank fusion)
+ * or anything else that needs only the order. Rows carry the search_docs id, kind, refId, path, title, score.
+ *
+ * @example
+ * const ranked = await rankDocs(db, 'sqlite', { projectId, query: 'refund', visibility: ['project'], limit: 50 });
+ */
+export async function rankDocs(db: Kysely<any>, dialect: SearchDialect, q: SearchQuery, tuning: SearchTuning = DEFAULT_TUNING): Promise<RankedRow[]> {
+  const terms = queryTerms(q.query, tuning);
+  if (terms.length === 0 || q.visibility.length === 0 || q.kinds?.length === 0) return [];
+  const limit = Math.max(1, Math.min(MAX_SEARCH_LIMIT, Math.floor(q.limit ?? DEFAULT_SEARCH_LIMIT)));
+  const offset = Math.max(0, Math.min(MAX_SEARCH_OFFSET, Math.floor(q.offset ?? 0)));
+  const rank = (r: RankRequest) => (dialect === 'sqlite' ? sqliteRank(db, r, tuning) : pgRank(db, r, tuning));
+  const base = { projectId: q.projectId, terms, kinds: q.kinds, visibility: q.visibility, pathPrefix: q.pathPrefix };
+  if (tuning.mode === 'or' || terms.length === 1) return rank({ ...base, op: 'OR', limit, offset });
+  // AND first; OR only when AND cannot fill the page. Cheaper than ranking every OR match with a "has every
+  // term" flag: a query with a common word no longer walks that word's whole posting list when AND suffices.
+  const want = offset + limit;
+  const all = await rank({ ...base, op: 'AND', limit: want, offset: 0 });
+  const rows = all.slice(offset);
+  if (all.length < want) {
+    rows.push(...await rank({ ...base, op: 'OR', limit: want - Math.max(offset, all.length),
+      offset: Math.max(0, offset - all.length), exclude: all.map((r) => r.id) }));
+  }
+  return rows;
+}
+
+/**
  * Ranked search, best first, with a snippet per hit. The query is free text (never query syntax). Documents
  * that contain every query term come before those containing only some (AND, then OR to fill the page);
  * within each group BM25 with the title weighted above the body decides. Visibility, kinds and the path
@@ -97,19 +143,15 @@ export async function setDocVisibility(db: Kysely<any>, _dialect: SearchDialect,
  * hits[0] // { kind: 'wiki', refId: 'pg_1', path: 'handbook/refunds', title: 'Refunds', snippet: '…', score: 7.3, highlights: [[0, 7]], updatedAt: '…' }
  */
 export async function searchDocs(db: Kysely<any>, dialect: SearchDialect, q: SearchQuery, tuning: SearchTuning = DEFAULT_TUNING): Promise<SearchHit[]> {
-  const terms = queryTerms(q.query, tuning);
-  if (terms.length === 0 || q.visibility.length === 0 || q.kinds?.length === 0) return [];
-  const limit = Math.max(1, Math.min(MAX_SEARCH_LIMIT, Math.floor(q.limit ?? DEFAULT_SEARCH_LIMIT)));
-  const offset = Math.max(0, Math.floor(q.offset ?? 0));
-  const req = { projectId: q.projectId, terms, kinds: q.kinds, visibility: q.visibility, pathPrefix: q.pathPrefix, limit, offset };
-  const rows = dialect === 'sqlite' ? await sqliteRank(db, req, tuning) : await pgRank(db, req, tuning);
+  const rows = await rankDocs(db, dialect, q, tuning);
   if (rows.length === 0) return [];
+  const terms = queryTerms(q.query, tuning);
   // Bodies are fetched for the page only, not carried through the ranking sort.
   const bodies = await sql<{ id: number; body: string }>`
-    select id, body from search_docs where id in (${sql.join(rows.map((r) => r.id))})`.execute(db);
+    select doc_id as id, body from search_bodies where doc_id in (${sql.join(rows.map((r) => r.id))})`.execute(db);
   const byId = new Map(bodies.rows.map((b) => [Number(b.id), b.body]));
   return rows.map((r) => {
-    const { snippet, highlights } = makeSnippet(byId.get(r.id) ?? '', terms, SNIPPET_CHARS, tuning.cjk);
+    const { snippet, highlights } = makeSnippet(byId.get(r.id) ?? '', terms, SNIPPET_CHARS, tuning);
     return { kind: r.kind, refId: r.refId, path: r.path, title: r.title, snippet, score: r.score, highlights, updatedAt: r.updatedAt };
   });
 }

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql, type Kysely } from 'kysely';
 import { createTestDb, testDbKinds } from '@stoa/db';
 import { seedProject } from './test-helpers.js';
-import { indexDoc, removeDoc, renameDocPath, searchDocs, setDocVisibility, type SearchDocInput } from './index.js';
+import { indexDoc, removeDoc, removeDocsByPath, renameDocPath, searchDocs, setDocVisibility, type SearchDocInput } from './index.js';
 
 const base = { kind: 'wiki', visibility: 'project', updatedAt: '2024-01-01T00:00:00.000Z', title: '' };
 
@@ -105,6 +105,9 @@ describe.each(testDbKinds())('search on %s', (kind) => {
     expect(await refs('platypus', { pathPrefix: 'handbook/' })).toEqual(['h2']);
     expect(await renameDocPath(db, kind, P, 'wiki', 'handbook', 'guide', { nested: true })).toBe(2);
     expect((await find('platypus', { pathPrefix: 'guide' })).map((h) => h.path).sort()).toEqual(['guide', 'guide/pets']);
+    expect(await removeDocsByPath(db, kind, P, 'wiki', 'guide')).toBe(1);
+    expect(await removeDocsByPath(db, kind, P, 'wiki', 'handbook2', { nested: true })).toBe(1);
+    expect((await refs('platypus')).sort()).toEqual(['h2', 'm1']);
   });
 
   it('replaces a document on upsert and removes it', async () => {
@@ -133,6 +136,11 @@ describe.each(testDbKinds())('search on %s', (kind) => {
     const hostile = ['"', '*', 'AND', 'OR', 'NOT', '(', ')', '-', 'NEAR', 'NEAR(a b)', "'; drop table search_docs; --",
       'title:x', '^start', 'a"b', "it's", '\\', "\\'", '&|!', ':*', '""""', 'word*', '{a b}', '+', 'body : near'];
     for (const q of hostile) await expect(find(q), q).resolves.toBeInstanceOf(Array);
+    await add({ refId: 'odd', body: "see foo:bar, 3.14 and x.y_z in l'amour" });
+    expect(await refs('foo:bar')).toEqual(['odd']);
+    expect(await refs('3.14')).toEqual(['odd']);
+    expect(await refs("l'amour")).toEqual(['odd']);
+    expect(await refs('y')).toEqual(['odd']);
     expect(await refs('NEAR')).toContain('syntax');
     expect(await refs('"word"')).toContain('syntax');
     expect(await refs('')).toEqual([]);
@@ -146,6 +154,17 @@ describe.each(testDbKinds())('search on %s', (kind) => {
     const pages = [...(await refs('wombat', { limit: 10 })), ...(await refs('wombat', { limit: 10, offset: 10 })), ...(await refs('wombat', { limit: 10, offset: 20 }))];
     expect(pages).toEqual(all);
     expect(all[0]).toBe('page-00');
+  });
+
+  it('pages across the boundary between AND and OR hits', async () => {
+    for (let i = 0; i < 5; i++) await add({ refId: `both-${i}`, body: `koala and emu number ${i}` });
+    for (let i = 0; i < 12; i++) await add({ refId: `one-${i}`, body: `koala koala koala ${'x '.repeat(i)}` });
+    const all = await refs('koala emu', { limit: 100 });
+    expect(all.length).toBe(17);
+    expect(all.slice(0, 5).every((r) => r.startsWith('both-'))).toBe(true);
+    const paged: string[] = [];
+    for (let offset = 0; offset < 20; offset += 4) paged.push(...await refs('koala emu', { limit: 4, offset }));
+    expect(paged).toEqual(all);
   });
 
   it('drops the index rows of a deleted project', async () => {

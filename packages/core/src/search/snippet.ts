@@ -1,4 +1,4 @@
-import { DEFAULT_CJK_MODE, tokenize, type CjkMode, type Token } from './tokenize.js';
+import { tokenize, type Token, type TokenizeOptions } from './tokenize.js';
 
 /** A passage of a document with the matched words marked as [start, end) UTF-16 offsets into `snippet`. */
 export interface Snippet {
@@ -6,38 +6,59 @@ export interface Snippet {
   highlights: Array<[number, number]>;
 }
 
-/** Text is tokenised in pieces of this size, so a huge file stops being read once every term was seen. */
-const CHUNK_CHARS = 8_000;
-/** Snippets look no further than this into a document (a 2 MB file costs ~0.1 s to segment whole). */
-const SCAN_LIMIT_CHARS = 400_000;
+/** The slow path segments no more than this (≈0.5 µs per character); the fast path reads everything. */
+const SCAN_LIMIT_CHARS = 100_000;
+/** Enough matches to choose a good window; more only cost time. */
+const MAX_MATCHES = 64;
 /** How far a cut may move to land on a space instead of inside a word. */
 const SNAP_CHARS = 24;
 
 const isSpace = (c: string | undefined) => c !== undefined && /\s/.test(c);
 const isLowSurrogate = (c: number) => c >= 0xdc00 && c <= 0xdfff;
+const CJK_TERM = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]/u;
+const WORD_CHAR = /[\p{L}\p{N}\p{M}\p{Pc}'’.:]/u;
+const LETTER = /[\p{L}\p{N}\p{M}]/u;
 
-function chunkEnd(text: string, from: number): number {
-  let end = Math.min(text.length, from + CHUNK_CHARS);
-  if (end === text.length) return end;
-  for (let i = end; i < Math.min(text.length, end + 200); i++) if (isSpace(text[i])) return i;
-  while (end < text.length && isLowSurrogate(text.charCodeAt(end))) end++;
-  return end;
+/** Every match by segmenting the whole text (bounded): the slow path, when the fast one finds nothing. */
+function scanAll(text: string, wanted: Set<string>, opts: TokenizeOptions): Token[] {
+  return tokenize(text.slice(0, SCAN_LIMIT_CHARS), opts).filter((t) => wanted.has(t.term)).slice(0, MAX_MATCHES * 4);
 }
 
-/** The matched tokens of the text, scanning only as far as needed to have seen every wanted term. */
-function findMatches(text: string, wanted: Set<string>, cjk: CjkMode): Token[] {
-  const matched: Token[] = [];
-  const seen = new Set<string>();
-  for (let from = 0; from < Math.min(text.length, SCAN_LIMIT_CHARS) && seen.size < wanted.size;) {
-    const end = chunkEnd(text, from);
-    for (const t of tokenize(text.slice(from, end), cjk)) {
-      if (!wanted.has(t.term)) continue;
-      matched.push({ term: t.term, start: t.start + from, end: t.end + from });
-      seen.add(t.term);
+/**
+ * The matched tokens of the text, found without segmenting all of it: CJK terms are exact substrings; any
+ * other term's stem minus its last letter is a prefix of the (lower-cased) surface word ("connect" of
+ * "connection", "книг" of "книги", "happ" of "happy"/"happi"), so only the words at such places are
+ * segmented and their terms compared. Where that fails (full-width letters, accents inside the stem) the
+ * whole text is segmented instead.
+ */
+function findMatches(text: string, wanted: Set<string>, opts: TokenizeOptions): Token[] {
+  const lower = text.toLowerCase().replace(/ё/g, 'е');
+  if (lower.length !== text.length) return scanAll(text, wanted, opts);
+  const hits: Array<[number, string | null]> = []; // [position, the CJK term there | null: segment the word]
+  for (const term of wanted) {
+    const cjkTerm = CJK_TERM.test(term);
+    const needle = cjkTerm || term.length <= 2 ? term : term.slice(0, -1);
+    for (let at = lower.indexOf(needle), n = 0; at >= 0 && n < MAX_MATCHES * 4; at = lower.indexOf(needle, at + 1), n++) {
+      if (cjkTerm) hits.push([at, term]);
+      else if (at === 0 || !LETTER.test(lower[at - 1]!)) hits.push([at, null]);
     }
-    from = end;
   }
-  return matched;
+  hits.sort((a, b) => a[0] - b[0]);
+  const out: Token[] = [];
+  let doneUpTo = -1;
+  for (const [at, term] of hits) {
+    if (out.length >= MAX_MATCHES) break;
+    if (term !== null) { out.push({ term, start: at, end: at + term.length }); continue; }
+    if (at < doneUpTo) continue;
+    let end = at;
+    while (end < text.length && WORD_CHAR.test(text[end]!)) end++;
+    for (const t of tokenize(text.slice(at, end), opts)) {
+      if (wanted.has(t.term)) out.push({ term: t.term, start: t.start + at, end: t.end + at });
+    }
+    doneUpTo = end;
+  }
+  if (out.length === 0) return scanAll(text, wanted, opts);
+  return out.sort((a, b) => a.start - b.start || a.end - b.end);
 }
 
 /** The run of matches, at most maxChars long, that covers the most distinct terms (then the most matches). */
@@ -72,9 +93,9 @@ function bestWindow(matched: Token[], maxChars: number): [number, number] | unde
  * makeSnippet('Refunds are paid within five days of the request.', ['paid'], 30)
  * // { snippet: 'Refunds are paid within five…', highlights: [[12, 16]] }
  */
-export function makeSnippet(text: string, terms: string | Iterable<string>, maxChars = 200, cjk: CjkMode = DEFAULT_CJK_MODE): Snippet {
-  const wanted = new Set(typeof terms === 'string' ? tokenize(terms, cjk).map((t) => t.term) : terms);
-  const matched = wanted.size > 0 ? findMatches(text, wanted, cjk) : [];
+export function makeSnippet(text: string, terms: string | Iterable<string>, maxChars = 200, opts: TokenizeOptions = {}): Snippet {
+  const wanted = new Set(typeof terms === 'string' ? tokenize(terms, opts).map((t) => t.term) : terms);
+  const matched = wanted.size > 0 ? findMatches(text, wanted, opts) : [];
   const window = bestWindow(matched, maxChars) ?? [0, 0];
   const spare = Math.max(0, maxChars - (window[1] - window[0]));
   let start = Math.max(0, window[0] - Math.floor(spare / 3));

@@ -13,14 +13,14 @@ import type { RankRequest, RankedRow, SearchDocInput } from './types.js';
 export async function sqliteUpsert(db: Kysely<any>, doc: SearchDocInput, terms: IndexTerms): Promise<void> {
   const ntokens = terms.title.length + terms.body.length;
   const { rows } = await sql<{ id: number }>`
-    insert into search_docs (project_id, kind, ref_id, path, title, body, visibility, updated_at, ntokens)
-    values (${doc.projectId}, ${doc.kind}, ${doc.refId}, ${doc.path}, ${doc.title}, ${doc.body}, ${doc.visibility},
-            ${doc.updatedAt}, ${ntokens})
+    insert into search_docs (project_id, kind, ref_id, path, title, visibility, updated_at, ntokens)
+    values (${doc.projectId}, ${doc.kind}, ${doc.refId}, ${doc.path}, ${doc.title}, ${doc.visibility}, ${doc.updatedAt}, ${ntokens})
     on conflict (project_id, kind, ref_id) do update set path = excluded.path, title = excluded.title,
-      body = excluded.body, visibility = excluded.visibility, updated_at = excluded.updated_at,
-      ntokens = excluded.ntokens
+      visibility = excluded.visibility, updated_at = excluded.updated_at, ntokens = excluded.ntokens
     returning id`.execute(db);
   const id = rows[0]!.id;
+  await sql`insert into search_bodies (doc_id, body) values (${id}, ${doc.body})
+    on conflict (doc_id) do update set body = excluded.body`.execute(db);
   // A contentless table cannot UPDATE a row in place from new text; delete (a no-op for a new id) and insert.
   await sql`delete from search_fts where rowid = ${id}`.execute(db);
   await sql`insert into search_fts (rowid, title, body) values (${id}, ${terms.title.join(' ')}, ${terms.body.join(' ')})`.execute(db);
@@ -35,6 +35,7 @@ export async function sqliteUpsert(db: Kysely<any>, doc: SearchDocInput, terms: 
 export function docFilters(req: RankRequest): RawBuilder<unknown> {
   const parts: RawBuilder<unknown>[] = [sql`d.project_id = ${req.projectId}`];
   parts.push(sql`d.visibility in (${sql.join(req.visibility)})`);
+  if (req.exclude && req.exclude.length > 0) parts.push(sql`d.id not in (${sql.join(req.exclude)})`);
   if (req.kinds) parts.push(sql`d.kind in (${sql.join(req.kinds)})`);
   if (req.pathPrefix !== undefined && req.pathPrefix !== '') {
     // substr, not LIKE: LIKE is case-insensitive on SQLite and its wildcards would need escaping.
@@ -52,25 +53,21 @@ export function docFilters(req: RankRequest): RawBuilder<unknown> {
 }
 
 /**
- * Ranks matching documents with FTS5 bm25() (negated, so higher is better), title weighted above body.
- * With `mode: 'and-or'`, documents containing every term come first.
+ * Ranks the documents matching all (AND) or any (OR) of the terms with FTS5 bm25() (negated, so higher is
+ * better), title weighted above body.
  *
  * @example
- * const rows = await sqliteRank(db, { projectId, terms: ['refund'], visibility: ['project'], limit: 10, offset: 0 }, DEFAULT_TUNING);
+ * const rows = await sqliteRank(db, { projectId, terms: ['refund'], visibility: ['project'], limit: 10, offset: 0, op: 'OR' }, DEFAULT_TUNING);
  */
 export async function sqliteRank(db: Kysely<any>, req: RankRequest, tuning: SearchTuning): Promise<RankedRow[]> {
-  const or = fts5Expression(req.terms, 'OR');
-  const allTerms = tuning.mode === 'and-or' && req.terms.length > 1
-    ? sql`(search_fts.rowid in (select rowid from search_fts where search_fts match ${fts5Expression(req.terms, 'AND')}))`
-    : sql`0`;
   // CROSS JOIN fixes the loop order: walk the FTS matches and look each row up, never the reverse (which would
   // re-run the MATCH per document of the project).
   const { rows } = await sql<RankedRow>`
     select d.id, d.kind, d.ref_id as "refId", d.path, d.title, d.updated_at as "updatedAt",
-      -bm25(search_fts, ${sql.lit(tuning.titleWeight)}, ${sql.lit(tuning.bodyWeight)}) as score, ${allTerms} as all_terms
+      -bm25(search_fts, ${sql.lit(tuning.titleWeight)}, ${sql.lit(tuning.bodyWeight)}) as score
     from search_fts cross join search_docs d on d.id = search_fts.rowid
-    where search_fts match ${or} and ${docFilters(req)}
-    order by all_terms desc, score desc, d.path, d.ref_id
+    where search_fts match ${fts5Expression(req.terms, req.op)} and ${docFilters(req)}
+    order by score desc, d.path, d.ref_id
     limit ${req.limit} offset ${req.offset}`.execute(db);
-  return rows.map(({ all_terms: _, ...r }: RankedRow & { all_terms?: unknown }) => r);
+  return rows;
 }

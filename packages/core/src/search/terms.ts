@@ -26,7 +26,7 @@ const utf8 = new TextEncoder();
  */
 export function indexTerms(title: string, body: string, tuning: SearchTuning): IndexTerms {
   const keep = (stop: boolean | undefined) => !(stop && tuning.stopwords === 'index');
-  const titleTerms = tokenize(title, tuning.cjk).filter((t) => keep(t.stop)).map((t) => t.term);
+  const titleTerms = tokenize(title, tuning).filter((t) => keep(t.stop)).map((t) => t.term);
   const bodyTerms: string[] = [];
   const positions = new Map<string, number>();
   let bytes = 0;
@@ -40,7 +40,7 @@ export function indexTerms(title: string, body: string, tuning: SearchTuning): I
     return true;
   };
   for (const t of titleTerms) account(t);
-  for (const t of tokenize(body, tuning.cjk)) {
+  for (const t of tokenize(body, tuning)) {
     if (!keep(t.stop)) continue;
     if (!account(t.term)) break;
     bodyTerms.push(t.term);
@@ -55,7 +55,7 @@ export function indexTerms(title: string, body: string, tuning: SearchTuning): I
  * queryTerms('What is the connection?', DEFAULT_TUNING) // ['connect']
  */
 export function queryTerms(query: string, tuning: SearchTuning): string[] {
-  const tokens = tokenize(query, tuning.cjk);
+  const tokens = tokenize(query, tuning);
   const content = tuning.stopwords === 'none' ? tokens : tokens.filter((t) => !t.stop);
   const use = content.length > 0 ? content : tuning.stopwords === 'index' ? [] : tokens;
   return [...new Set(use.map((t) => t.term))].slice(0, MAX_QUERY_TERMS);

@@ -2,11 +2,13 @@ import { DEFAULT_CJK_MODE, type CjkMode } from './tokenize.js';
 
 /**
  * The knobs of lexical ranking. Production code uses `DEFAULT_TUNING`; bench/search-quality.ts sweeps the
- * others. Index and search must use the same `cjk` and `stopwords` values, or terms will not meet.
+ * others. Index and search must use the same `cjk`, `stem` and `stopwords` values, or terms will not meet.
  */
 export interface SearchTuning {
   /** How CJK runs become terms. */
   cjk: CjkMode;
+  /** Stem English and Russian words. */
+  stem: boolean;
   /** BM25 term-frequency weight of a title occurrence (FTS5 `bm25()` column weight). */
   titleWeight: number;
   /** BM25 term-frequency weight of a body occurrence. Lower than 1 behaves like a smaller k1. */
@@ -20,6 +22,7 @@ export interface SearchTuning {
 /** The values chosen by the measurements in bench/README-search.md. */
 export const DEFAULT_TUNING: Readonly<SearchTuning> = Object.freeze({
   cjk: DEFAULT_CJK_MODE,
+  stem: true,
   titleWeight: 3,
   bodyWeight: 1,
   stopwords: 'query',

@@ -63,4 +63,8 @@ export interface RankRequest {
   pathPrefix?: string;
   limit: number;
   offset: number;
+  /** AND: documents with every term; OR: with any. */
+  op: 'AND' | 'OR';
+  /** search_docs ids to leave out (the AND hits already shown when OR fills the page). */
+  exclude?: number[];
 }

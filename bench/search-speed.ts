@@ -1,0 +1,131 @@
+/**
+ * Search latency: 100,000 synthetic pages (English, Russian and Chinese words drawn from the test collections,
+ * with their natural frequencies), 1–3 word queries, p50/p99 for Stoa (SQLite file, full searchDocs with
+ * snippets) and MiniSearch (in memory, ids only) in one run.
+ *
+ *   node --max-old-space-size=8192 --import tsx bench/search-speed.ts [pages] [queries] [--keep] [--db=FILE]
+ *
+ * --keep leaves the SQLite file in place (its path is printed); --db=FILE reuses such a file (built with the
+ * same page count: pages are generated from a fixed seed) instead of indexing again.
+ */
+import { statSync } from 'node:fs';
+import type { Kysely } from 'kysely';
+import { openDb } from '@stoa/db';
+import { searchDocs } from '../packages/core/src/search/index.js';
+import { STOPWORDS } from '../packages/core/src/search/stopwords.js';
+import { DATASETS, datasetsDir, loadDataset, miniIndex, PROJECT, stoaIndex, type Doc } from './search-lib.js';
+
+const args = process.argv.slice(2).filter((a) => !a.startsWith('--'));
+const KEEP = process.argv.includes('--keep');
+const REUSE = process.argv.find((a) => a.startsWith('--db='))?.slice(5);
+const PAGES = Number(args[0] ?? 100_000);
+const QUERIES = Number(args[1] ?? 1_000);
+
+/** mulberry32: a seeded PRNG, so every run builds the same pages and queries. */
+function rng(seed: number): () => number {
+  return () => {
+    seed = (seed + 0x6d2b79f5) | 0;
+    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+const rand = rng(42);
+const int = (lo: number, hi: number) => lo + Math.floor(rand() * (hi - lo + 1));
+const pick = <T>(a: T[]): T => a[Math.floor(rand() * a.length)]!;
+
+type Lang = 'en' | 'ru' | 'zh';
+interface Vocab { stream: string[]; distinct: string[]; joiner: string }
+
+/** Every word occurrence of a language's collections (sampling it reproduces Zipf) and the distinct words. */
+function vocabularies(): Record<Lang, Vocab> {
+  const seg = new Intl.Segmenter('und', { granularity: 'word' });
+  const out = {} as Record<Lang, Vocab>;
+  const langOf: Record<string, Lang> = { cranfield: 'en', 'xquad-ru': 'ru', 'xquad-zh': 'zh', 'cmrc2018-zh': 'zh' };
+  for (const name of DATASETS) {
+    const lang = langOf[name]!;
+    const v = (out[lang] ??= { stream: [], distinct: [], joiner: lang === 'zh' ? '' : ' ' });
+    for (const d of loadDataset(name, datasetsDir()).docs) {
+      for (const s of seg.segment(`${d.title} ${d.text}`)) if (s.isWordLike) v.stream.push(s.segment.toLowerCase());
+    }
+  }
+  for (const v of Object.values(out)) v.distinct = [...new Set(v.stream)];
+  return out;
+}
+
+const vocab = vocabularies();
+const langs: Lang[] = ['en', 'en', 'en', 'en', 'ru', 'ru', 'ru', 'zh', 'zh', 'zh'];
+const words = (lang: Lang, n: number) => Array.from({ length: n }, () => pick(vocab[lang].stream)).join(vocab[lang].joiner);
+
+function* pages(): Generator<Doc> {
+  for (let i = 0; i < PAGES; i++) {
+    const lang = pick(langs);
+    const n = lang === 'zh' ? int(60, 600) : int(40, 400);
+    const sentences: string[] = [];
+    for (let done = 0; done < n;) { const k = Math.min(n - done, int(6, 20)); sentences.push(`${words(lang, k)}${lang === 'zh' ? '。' : '.'}`); done += k; }
+    yield { id: `p${i}`, title: words(lang, int(2, 6)), text: sentences.join(lang === 'zh' ? '' : ' ') };
+  }
+}
+
+/** Half the queries draw words by corpus frequency (stop words skipped), half uniformly from the vocabulary. */
+function queries(): Array<{ text: string; kind: 'frequent' | 'rare' }> {
+  return Array.from({ length: QUERIES }, (_, i) => {
+    const lang = pick(langs);
+    const kind = i % 2 === 0 ? 'frequent' : 'rare';
+    const v = vocab[lang];
+    const qs: string[] = [];
+    while (qs.length < int(1, 3)) {
+      const w = kind === 'frequent' ? pick(v.stream) : pick(v.distinct);
+      if (!STOPWORDS.has(w) && !/^\d+$/.test(w)) qs.push(w);
+    }
+    return { text: qs.join(lang === 'zh' ? '' : ' '), kind };
+  });
+}
+
+const pct = (xs: number[], p: number) => { const s = [...xs].sort((a, b) => a - b); return s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))]!; };
+const ms = (x: number) => x.toFixed(2);
+
+const docs = [...pages()];
+const chars = docs.reduce((s, d) => s + d.title.length + d.text.length, 0);
+console.error(`${docs.length} pages, ${(chars / 1e6).toFixed(1)} M chars (mean ${Math.round(chars / docs.length)}), building Stoa index…`);
+let t0 = performance.now();
+const stoa = REUSE
+  ? { db: await openDb({ kind: 'sqlite', file: REUSE }), file: REUSE, close: async () => {} }
+  : await stoaIndex(docs);
+const stoaIndexS = (performance.now() - t0) / 1000;
+const file = stoa.db.kysely as Kysely<any>;
+const size = (f: string) => { try { return statSync(f).size; } catch { return 0; } };
+const dbBytes = size(stoa.file) + size(`${stoa.file}-wal`);
+console.error(`Stoa indexed in ${stoaIndexS.toFixed(1)} s; building MiniSearch…`);
+t0 = performance.now();
+const mini = miniIndex(docs);
+const miniIndexS = (performance.now() - t0) / 1000;
+const heapMb = process.memoryUsage().heapUsed / 1e6;
+
+const qs = queries();
+/** Wall-clock and CPU time per query (CPU time is what the machine's other load cannot inflate). */
+const run = async (search: (q: string) => Promise<unknown> | unknown) => {
+  for (const q of qs.slice(0, 50)) await search(q.text); // warm-up
+  const r = { all: [] as number[], frequent: [] as number[], rare: [] as number[], cpu: [] as number[] };
+  for (const q of qs) {
+    const t = performance.now();
+    const c = process.cpuUsage();
+    await search(q.text);
+    const cpu = process.cpuUsage(c);
+    const d = performance.now() - t;
+    r.all.push(d); r[q.kind].push(d); r.cpu.push((cpu.user + cpu.system) / 1000);
+  }
+  return r;
+};
+const s = await run((q) => searchDocs(file, 'sqlite', { projectId: PROJECT, query: q, visibility: ['project'], limit: 10 }));
+const m = await run((q) => mini.search(q).slice(0, 10));
+if (KEEP || REUSE) { await stoa.db.close(); console.error(`kept ${stoa.file}`); } else await stoa.close();
+
+console.log(`${docs.length} pages (${(chars / 1e6).toFixed(1)} M chars), ${qs.length} queries of 1–3 words (en 40 %, ru 30 %, zh 30 %)\n`);
+console.log('| engine | p50 ms | p99 ms | p50 / p99 CPU ms | p50 / p99 frequent-word | p50 / p99 rare-word | build |');
+console.log('| --- | --- | --- | --- | --- | --- | --- |');
+for (const [name, r, build] of [['Stoa (SQLite FTS5, with snippets)', s, `${REUSE ? 'reused' : `${stoaIndexS.toFixed(0)} s`}, ${(dbBytes / 1e6).toFixed(0)} MB on disk`],
+  ['MiniSearch (in memory, ids only)', m, `${miniIndexS.toFixed(0)} s, ~${heapMb.toFixed(0)} MB heap (both indexes' docs incl.)`]] as const) {
+  console.log(`| ${name} | ${ms(pct(r.all, 50))} | ${ms(pct(r.all, 99))} | ${ms(pct(r.cpu, 50))} / ${ms(pct(r.cpu, 99))} | ` +
+    `${ms(pct(r.frequent, 50))} / ${ms(pct(r.frequent, 99))} | ${ms(pct(r.rare, 50))} / ${ms(pct(r.rare, 99))} | ${build} |`);
+}

@@ -1,0 +1,58 @@
+import { describe, expect, it } from 'vitest';
+import { makeSnippet, markHighlights } from './snippet.js';
+import { queryTerms } from './terms.js';
+import { DEFAULT_TUNING } from './tuning.js';
+
+const snip = (text: string, query: string, max = 200) => makeSnippet(text, queryTerms(query, DEFAULT_TUNING), max);
+const marked = (text: string, query: string, max = 200) => markHighlights(snip(text, query, max));
+
+describe('makeSnippet', () => {
+  it('marks the matched words, whatever their form', () => {
+    expect(marked('The connection was lost. We reconnected later.', 'connected')).toBe('The «connection» was lost. We reconnected later.');
+    expect(marked('Привет, мир! Книги на столе.', 'книга привет')).toBe('«Привет», мир! «Книги» на столе.');
+  });
+
+  it('cuts around the densest cluster and says where it cut', () => {
+    const text = `${'intro words here. '.repeat(20)}alpha beta ${'middle text. '.repeat(20)}alpha beta gamma ${'tail. '.repeat(30)}`;
+    const s = snip(text, 'alpha beta gamma', 80);
+    expect(s.snippet.startsWith('…')).toBe(true);
+    expect(s.snippet.endsWith('…')).toBe(true);
+    expect(s.snippet.length).toBeLessThanOrEqual(82);
+    expect(s.highlights.map(([a, b]) => s.snippet.slice(a, b))).toEqual(['alpha', 'beta', 'gamma']);
+    expect(s.snippet).not.toMatch(/^…\S*[a-z]\s/); // starts at a word, not in the middle of one
+  });
+
+  it('collapses whitespace and keeps the highlight offsets right', () => {
+    const s = snip('# Title\n\n   Some   *refund*\n\trules', 'refund');
+    expect(s.snippet).toBe('# Title Some *refund* rules');
+    expect(markHighlights(s)).toBe('# Title Some *«refund»* rules');
+  });
+
+  it('merges overlapping CJK bigrams into one highlight', () => {
+    expect(marked('我们的数据库很快', '数据库')).toBe('我们的«数据库»很快');
+    expect(marked('東京は日本の首都です。', '首都')).toBe('東京は日本の«首都»です。');
+  });
+
+  it('starts at the beginning when only the title matched', () => {
+    expect(snip('Nothing relevant in this body text at all.', 'zebra', 20)).toEqual({ snippet: 'Nothing relevant in…', highlights: [] });
+    expect(makeSnippet('', ['x'])).toEqual({ snippet: '', highlights: [] });
+  });
+
+  it('finds words the fast path cannot (full-width letters, accents)', () => {
+    expect(marked('Ｃｏｎｎｅｃｔｉｏｎ lost', 'connection')).toBe('«Ｃｏｎｎｅｃｔｉｏｎ» lost');
+    expect(marked('a naïve approach', 'naive')).toBe('a «naïve» approach');
+  });
+
+  it('accepts a plain query string and custom markers', () => {
+    const s = makeSnippet('paid within five days', 'paid');
+    expect(markHighlights(s, '<mark>', '</mark>')).toBe('<mark>paid</mark> within five days');
+  });
+
+  it('stays fast on a large document', () => {
+    const big = `${'lorem ipsum dolor sit amet '.repeat(80_000)} needle at the end`;
+    const t0 = performance.now();
+    const s = snip(big, 'needle');
+    expect(performance.now() - t0).toBeLessThan(500);
+    expect(s.highlights.length).toBe(1);
+  });
+});
