@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { memo, useEffect, useRef, useState } from 'react';
 import type { FileInfo, Folder } from '../../api/files.js';
 import { useI18n } from '../../i18n/index.js';
 import { formatBytes, formatDate } from '../../format.js';
@@ -14,6 +14,73 @@ export interface FileActions {
   onDelete: (f: FileInfo) => void;
 }
 
+interface RowProps { file: FileInfo; showPath: boolean; selected: boolean; editing: boolean; actions: FileActions; setEditing: (path: string | null) => void }
+
+/**
+ * One file row. Memoised, so typing in the search box or opening a preview does not re-render thousands of
+ * rows (a folder may show up to STOA_UI_MAX_FILES = 20,000).
+ */
+const FileRow = memo(function FileRow({ file: f, showPath, selected, editing, actions: a, setEditing }: RowProps) {
+  const { t, lang } = useI18n();
+  const [target, setTarget] = useState(f.path);
+  const submit = async () => {
+    if (target === f.path || !target.trim()) return setEditing(null);
+    if (await a.onMove(f, target.trim())) setEditing(null);
+  };
+  return (
+    <tr data-path={f.path} className={selected ? 'selected' : ''}>
+      <td className="name">
+        {editing ? (
+          <form className="rename" onSubmit={(e) => { e.preventDefault(); void submit(); }}>
+            <input aria-label={t('files.rename')} title={t('files.renameHint')} value={target} autoFocus
+              onChange={(e) => setTarget(e.target.value)} onKeyDown={(e) => e.key === 'Escape' && setEditing(null)} />
+            <button type="submit">{t('common.save')}</button>
+            <button type="button" onClick={() => setEditing(null)}>{t('common.cancel')}</button>
+            <small>{t('files.renameHint')}</small>
+          </form>
+        ) : (
+          <>
+            <button className="link file-name" onClick={() => a.onOpen(f)}>{f.name}</button>
+            {showPath && <div className="full-path">{f.path}</div>}
+          </>
+        )}
+      </td>
+      <td><CreatedBy file={f} /></td>
+      <td className="num" title={`${f.size} B`}>{formatBytes(f.size)}</td>
+      <td className="type">{f.type}</td>
+      <td className="date">{formatDate(f.modified, lang)}</td>
+      <td className="actions">
+        <button title={t('files.download')} aria-label={`${t('files.download')} ${f.name}`} onClick={() => a.onDownload(f)}><Icon name="download" /></button>
+        <button title={t('files.rename')} aria-label={`${t('files.rename')} ${f.name}`} disabled={!a.canEdit} onClick={() => { setTarget(f.path); setEditing(f.path); }}><Icon name="edit" /></button>
+        <button title={t('files.delete')} aria-label={`${t('files.delete')} ${f.name}`} disabled={!a.canEdit} className="danger" onClick={() => a.onDelete(f)}><Icon name="trash" /></button>
+      </td>
+    </tr>
+  );
+});
+
+const FIRST_ROWS = 200;
+const MORE_ROWS = 1000;
+
+/**
+ * Renders a long table in steps: the first rows at once, more whenever the last row scrolls into view, so a
+ * folder of 20,000 files opens quickly and every file is still reachable by scrolling.
+ */
+function useProgressive(total: number): { count: number; sentinel: React.RefObject<HTMLTableRowElement | null> } {
+  const [count, setCount] = useState(FIRST_ROWS);
+  const sentinel = useRef<HTMLTableRowElement | null>(null);
+  useEffect(() => setCount(FIRST_ROWS), [total]);
+  useEffect(() => {
+    const el = sentinel.current;
+    if (!el || count >= total) return;
+    const io = new IntersectionObserver((entries) => {
+      if (entries.some((e) => e.isIntersecting)) setCount((c) => Math.min(total, c + MORE_ROWS));
+    }, { rootMargin: '600px' });
+    io.observe(el);
+    return () => io.disconnect();
+  }, [count, total]);
+  return { count, sentinel };
+}
+
 /**
  * The table of F5: Name (click → preview), Created by, Size, Type, Modified, Actions. In search mode
  * (`showPaths`) each name carries the file's full path (F7). Subfolders come first and open on click.
@@ -22,20 +89,10 @@ export interface FileActions {
  * <FileTable folders={[]} files={page.files} showPaths={false} selectedPath={null} actions={actions} />
  */
 export function FileTable(props: { folders: Folder[]; files: FileInfo[]; showPaths: boolean; selectedPath: string | null; actions: FileActions }) {
-  const { t, lang } = useI18n();
+  const { t } = useI18n();
   const [editing, setEditing] = useState<string | null>(null);
-  const [target, setTarget] = useState('');
+  const shown = useProgressive(props.files.length);
   const a = props.actions;
-
-  const startEdit = (f: FileInfo) => {
-    setEditing(f.path);
-    setTarget(f.path);
-  };
-  const submit = async (f: FileInfo) => {
-    if (target === f.path || !target.trim()) return setEditing(null);
-    if (await a.onMove(f, target.trim())) setEditing(null);
-  };
-
   return (
     <table className="files">
       <thead>
@@ -50,35 +107,10 @@ export function FileTable(props: { folders: Folder[]; files: FileInfo[]; showPat
             <td colSpan={6}><button className="link" onClick={() => a.onFolder(d.path)}><Icon name="folder" /> {d.name}</button></td>
           </tr>
         ))}
-        {props.files.map((f) => (
-          <tr key={f.id} data-path={f.path} className={props.selectedPath === f.path ? 'selected' : ''}>
-            <td className="name">
-              {editing === f.path ? (
-                <form className="rename" onSubmit={(e) => { e.preventDefault(); void submit(f); }}>
-                  <input aria-label={t('files.rename')} title={t('files.renameHint')} value={target} autoFocus
-                    onChange={(e) => setTarget(e.target.value)} onKeyDown={(e) => e.key === 'Escape' && setEditing(null)} />
-                  <button type="submit">{t('common.save')}</button>
-                  <button type="button" onClick={() => setEditing(null)}>{t('common.cancel')}</button>
-                  <small>{t('files.renameHint')}</small>
-                </form>
-              ) : (
-                <>
-                  <button className="link file-name" onClick={() => a.onOpen(f)}>{f.name}</button>
-                  {props.showPaths && <div className="full-path">{f.path}</div>}
-                </>
-              )}
-            </td>
-            <td><CreatedBy file={f} /></td>
-            <td className="num" title={`${f.size} B`}>{formatBytes(f.size)}</td>
-            <td className="type">{f.type}</td>
-            <td className="date">{formatDate(f.modified, lang)}</td>
-            <td className="actions">
-              <button title={t('files.download')} aria-label={`${t('files.download')} ${f.name}`} onClick={() => a.onDownload(f)}><Icon name="download" /></button>
-              <button title={t('files.rename')} aria-label={`${t('files.rename')} ${f.name}`} disabled={!a.canEdit} onClick={() => startEdit(f)}><Icon name="edit" /></button>
-              <button title={t('files.delete')} aria-label={`${t('files.delete')} ${f.name}`} disabled={!a.canEdit} className="danger" onClick={() => a.onDelete(f)}><Icon name="trash" /></button>
-            </td>
-          </tr>
+        {props.files.slice(0, shown.count).map((f) => (
+          <FileRow key={f.id} file={f} showPath={props.showPaths} selected={props.selectedPath === f.path} editing={editing === f.path} actions={a} setEditing={setEditing} />
         ))}
+        {shown.count < props.files.length && <tr ref={shown.sentinel} className="more-rows"><td colSpan={6}>{t('common.loading')}</td></tr>}
       </tbody>
     </table>
   );

@@ -154,6 +154,16 @@ export function FilesPage() {
     }
   };
 
+  // Stable row actions (the rows are memoised); they call the newest handlers through a ref.
+  const latest = useRef({ select, move });
+  latest.current = { select, move };
+  const actions = useMemo(() => ({
+    canEdit, onOpen: setPreview, onDelete: setToDelete,
+    onFolder: (p: string) => latest.current.select(p),
+    onMove: (f: FileInfo, to: string) => latest.current.move(f, to),
+    onDownload: (f: FileInfo) => void downloadFile(pid, f.path, f.name).catch(fail),
+  }), [canEdit, pid, fail]);
+
   const searching = results !== null && query.trim() !== '';
   const shownFiles = searching ? results.files : page?.files ?? [];
   const isLocal = !searching && folder !== '' && !serverFolders.some((f) => f.path === folder);
@@ -191,10 +201,7 @@ export function FilesPage() {
           {searching && results.truncated && <p className="notice warn">{t('files.searchTruncated', { n: results.files.length })}</p>}
           {!searching && page?.nextCursor && <p className="notice warn" role="alert">{t('files.tooMany', { shown: page.files.length, total: page.total })}</p>}
           <FileTable folders={searching ? [] : subfolders} files={shownFiles} showPaths={searching} selectedPath={preview?.path ?? null}
-            actions={{
-              canEdit, onOpen: setPreview, onFolder: select, onMove: move, onDelete: setToDelete,
-              onDownload: (f) => downloadFile(pid, f.path, f.name).catch(fail),
-            }} />
+            actions={actions} />
           {searching && results.files.length === 0 && <p className="empty">{t('files.noMatches')}</p>}
           {!searching && page && shownFiles.length === 0 && subfolders.length === 0 && <p className="empty">{isLocal ? t('files.emptyLocal') : t('files.empty')}</p>}
         </section>
