@@ -19,7 +19,8 @@ export async function storeViolations(ctx: Ctx): Promise<string[]> {
   const files = await db.selectFrom('files').select(['id', 'path', 'size', 'version', 'blob_key', 'dir']).where('project_id', '=', pid).execute();
   const sum = files.reduce((n, f) => n + Number(f.size), 0);
   if (Number(p.used_bytes) !== sum) out.push(`used_bytes ${p.used_bytes} != sum of file sizes ${sum}`);
-  const pending = await db.selectFrom('upload_reservations').select(['size']).where('project_id', '=', pid).where('status', '=', 'pending').execute();
+  const pending = await db.selectFrom('upload_reservations').select(['size']).where('project_id', '=', pid).where('status', 'in', ['pending', 'receiving']).execute();
+  // Uploads whose bytes are still arriving hold their reservation too.
   const reserved = pending.reduce((n, r) => n + Number(r.size), 0);
   if (Number(p.reserved_bytes) !== reserved) out.push(`reserved_bytes ${p.reserved_bytes} != pending reservations ${reserved}`);
   for (const f of files) {
