@@ -88,4 +88,17 @@ describe('agents, conversations, trace and tool calls over HTTP', () => {
     expect(stat.body.createdBy).toBe('agent');
     expect(stat.body.creator.meta).toMatchObject({ processId: 'prc_9', nodeId: 'node_2', conversationId: 'conv_outside' });
   });
+
+  it('a token created for the publication acts with the frozen settings, other tokens with the live ones (A7)', async () => {
+    const a = (await api('POST', '/projects/default/agents', admin, { name: 'Pub', files: 'on', write: 'project' })).body;
+    expect((await api('POST', '/projects/default/tokens', admin, { agent: a.id, published: true })).status).toBe(400);
+    await api('POST', `/projects/default/agents/${a.id}/publish`, admin, {});
+    await api('PATCH', `/projects/default/agents/${a.id}`, admin, { write: 'own' });
+    const live = (await api('POST', '/projects/default/tokens', admin, { agent: a.id })).body.token;
+    const frozen = (await api('POST', '/projects/default/tokens', admin, { agent: a.id, published: true })).body;
+    expect(frozen.published).toBe(true);
+    const args = { arguments: { path: 'shared/pub.md', content: 'x' } };
+    expect((await api('POST', '/projects/default/tools/ws_write_file/call', live, args)).body.path).toBe(`agents/${a.id}/shared/pub.md`);
+    expect((await api('POST', '/projects/default/tools/ws_write_file/call', frozen.token, args)).body.path).toBe('shared/pub.md');
+  });
 });
