@@ -151,6 +151,23 @@ describe.each(testDbKinds())('memory files on %s', (kind) => {
     expect((await searchMemory(alice, { query: 'giraffes' }))[0]?.snippet).toContain('Only giraffes');
   });
 
+  it('every version shows its whole text, across appends, saves and snapshots', async () => {
+    const ref = { file: 'MEMORY.md', conversation: conv };
+    const expected: string[] = [''];
+    let text = '';
+    for (let v = 1; v <= 120; v++) {
+      if (v % 37 === 0) text = `rewritten at ${v}\n`;
+      else text += `line ${v}\n`;
+      if (v % 37 === 0) await setMemory(alice, ref, text);
+      else await appendMemory(alice, ref, `line ${v}`);
+      expected.push(text);
+    }
+    for (const v of [1, 2, 36, 37, 38, 49, 50, 51, 99, 100, 101, 111, 120]) expect((await showMemoryVersion(alice, ref, v)).content, `version ${v}`).toBe(expected[v]);
+    const h = await memoryHistory(alice, ref);
+    expect(h).toHaveLength(120);
+    expect(h[0]!.chars).toBe(expected[120]!.length);
+  });
+
   it('pull bundle: SOUL.md, AGENTS.md and the conversation\'s MEMORY.md under its id', async () => {
     const agent = await t.agentCtx(agentId, conv);
     await appendMemory(agent, { file: 'MEMORY.md' }, 'note');

@@ -1,6 +1,6 @@
 import { StoaError } from '@stoa/contract';
 import { inTx, type Ctx } from '../platform.js';
-import { appendText, authorOf, lockMemoryState, mq, readMemoryState, writeMemoryVersion, type MemoryState } from './store.js';
+import { appendText, authorOf, lockMemoryState, mq, readMemoryState, versionText, writeMemoryVersion, type MemoryState } from './store.js';
 import { memoryRefusal, memoryTarget, type MemoryRef } from './target.js';
 import type { MemoryDoc, MemoryTarget, MemoryVersionInfo } from './types.js';
 
@@ -87,10 +87,10 @@ export async function memoryHistory(ctx: Ctx, ref: MemoryRef): Promise<MemoryVer
   const target = await memoryTarget(ctx, ref, 'memory.read');
   const s = await readMemoryState(ctx.platform.db.kysely, ctx, target);
   const rows = s.row
-    ? await mq(ctx.platform.db.kysely).selectFrom('memory_versions').select(['version', 'created_at', 'author_kind', 'author_id', 'author_label', 'author_meta', 'op', 'content'])
+    ? await mq(ctx.platform.db.kysely).selectFrom('memory_versions').select(['version', 'created_at', 'author_kind', 'author_id', 'author_label', 'author_meta', 'op', 'chars'])
       .where('file_id', '=', s.row.id).orderBy('version', 'desc').execute()
     : [];
-  const out: MemoryVersionInfo[] = rows.map((r) => ({ version: r.version, modified: r.created_at, author: authorOf(r.author_kind, r.author_id, r.author_label, r.author_meta), op: r.op, chars: [...r.content].length }));
+  const out: MemoryVersionInfo[] = rows.map((r) => ({ version: r.version, modified: r.created_at, author: authorOf(r.author_kind, r.author_id, r.author_label, r.author_meta), op: r.op, chars: r.chars }));
   if (target.kind === 'soul') out.push({ version: 0, modified: null, author: { kind: 'system', id: null, name: 'instructions' }, op: 'instructions', chars: [...(target.agentInstructions ?? '')].length });
   return out;
 }
@@ -107,9 +107,9 @@ export async function showMemoryVersion(ctx: Ctx, ref: MemoryRef, version: numbe
   if (version === 0 && target.kind === 'soul') return docOf(target, { version: 0, content: target.agentInstructions ?? '', modified: null, author: { kind: 'system', id: null, name: 'instructions' } }, editable);
   if (version === 0) return docOf(target, { version: 0, content: '', modified: null, author: null }, editable);
   const s = await readMemoryState(ctx.platform.db.kysely, ctx, target);
-  const v = s.row
-    ? await mq(ctx.platform.db.kysely).selectFrom('memory_versions').selectAll().where('file_id', '=', s.row.id).where('version', '=', version).executeTakeFirst()
-    : undefined;
-  if (!v) throw new StoaError('not_found', `${target.file} has no version ${version} (the newest is ${s.version})`);
-  return docOf(target, { version: v.version, content: v.content, modified: v.created_at, author: authorOf(v.author_kind, v.author_id, v.author_label, v.author_meta) }, editable);
+  const db = ctx.platform.db.kysely;
+  const v = s.row ? await mq(db).selectFrom('memory_versions').selectAll().where('file_id', '=', s.row.id).where('version', '=', version).executeTakeFirst() : undefined;
+  const content = v && s.row ? await versionText(db, s.row.id, version) : undefined;
+  if (!v || content === undefined) throw new StoaError('not_found', `${target.file} has no version ${version} (the newest is ${s.version})`);
+  return docOf(target, { version: v.version, content, modified: v.created_at, author: authorOf(v.author_kind, v.author_id, v.author_label, v.author_meta) }, editable);
 }

@@ -59,6 +59,23 @@ export async function lockMemoryState(trx: Q, ctx: Ctx, target: MemoryTarget): P
   return { ...stateOf(target, row), row };
 }
 
+/** Versions between full snapshots in `memory_versions` (see writeMemoryVersion). */
+export const SNAPSHOT_EVERY = 50;
+
+/**
+ * The whole text of a saved version: the newest full snapshot at or before it, plus the appends after it.
+ *
+ * @example
+ * await versionText(db, fileId, 7) // 'line 1\n…line 7\n'
+ */
+export async function versionText(q: Q, fileId: string, version: number): Promise<string | undefined> {
+  const snapshot = mq(q).selectFrom('memory_versions').select((eb) => eb.fn.max('version').as('v')).where('file_id', '=', fileId).where('version', '<=', version).where('delta', '=', 0);
+  const rows = await mq(q).selectFrom('memory_versions').select(['version', 'content', 'delta']).where('file_id', '=', fileId)
+    .where('version', '<=', version).where('version', '>=', snapshot).orderBy('version').execute();
+  if (rows.length === 0 || rows[rows.length - 1]!.version !== version) return undefined;
+  return rows.map((r) => r.content).join('');
+}
+
 /** Where a file appears in search results and under `.stoa/memory/` (SPEC M6 layout). */
 export function memoryPath(target: MemoryTarget): string {
   if (target.kind === 'soul') return 'SOUL.md';
@@ -94,13 +111,17 @@ export function authorOf(kind: string | null, id: string | null, label: string |
  * current text and the search index entry commit together (DESIGN "Consistency").
  */
 export async function writeMemoryVersion(trx: Q, ctx: Ctx, target: MemoryTarget, locked: MemoryState & { row: MemoryFilesTable }, content: string, op: string): Promise<MemoryVersionsTable> {
+  // An append stores only the text it added (a delta), with a full snapshot every SNAPSHOT_EVERY versions, so
+  // appending to a long MEMORY.md writes a line, not the whole file again (and History stays linear in size).
+  const appended = locked.version > 0 && locked.version % SNAPSHOT_EVERY !== 0 && content.startsWith(locked.content);
   const max = ctx.platform.config.limits.agentWriteBytes;
   if (Buffer.byteLength(content, 'utf8') > max) throw new StoaError('too_large', `a memory file may hold at most ${max} bytes`);
   const now = ctx.platform.clock().toISOString();
   const a = attributionOf(ctx.actor);
   const version = locked.version + 1;
   const v: MemoryVersionsTable = {
-    file_id: locked.row.id, project_id: ctx.project.id, version, content, op, author_kind: a.kind, author_id: a.id,
+    file_id: locked.row.id, project_id: ctx.project.id, version, content: appended ? content.slice(locked.content.length) : content,
+    delta: appended ? 1 : 0, chars: [...content].length, op, author_kind: a.kind, author_id: a.id,
     author_label: a.label, author_meta: a.meta ? JSON.stringify({ conversationId: a.meta.conversationId ?? null, toolCallId: a.meta.toolCallId ?? null }) : null, created_at: now,
   };
   await mq(trx).insertInto('memory_versions').values(v).execute();

@@ -3,7 +3,7 @@ import { StoaError, isStoaError } from '@stoa/contract';
 import { inTx, type Ctx, type Q } from '../platform.js';
 import { memoryBundle, MEMORY_DIR, type BundledMemoryFile } from './bundle.js';
 import { addedLines } from './merge.js';
-import { appendText, lockMemoryState, memoryPath, mq, writeMemoryVersion } from './store.js';
+import { appendText, lockMemoryState, memoryPath, mq, versionText, writeMemoryVersion } from './store.js';
 import { memoryRefusal, memoryFileName, resolveMemoryTarget } from './target.js';
 import { turnContext } from './turn-context.js';
 import type { MemoryTarget } from './types.js';
@@ -102,8 +102,7 @@ export interface CommittedFile {
 async function baseContent(q: Q, ctx: Ctx, target: MemoryTarget, version: number): Promise<string> {
   if (version === 0) return target.kind === 'soul' ? target.agentInstructions ?? '' : '';
   const row = await mq(q).selectFrom('memory_files').select('id').where('project_id', '=', ctx.project.id).where('kind', '=', target.kind).where('scope_id', '=', target.scopeId).executeTakeFirst();
-  const v = row ? await mq(q).selectFrom('memory_versions').select('content').where('file_id', '=', row.id).where('version', '=', version).executeTakeFirst() : undefined;
-  return v?.content ?? '';
+  return (row ? await versionText(q, row.id, version) : undefined) ?? '';
 }
 
 /**

@@ -67,7 +67,9 @@ export interface MemoryFilesTable {
   updated_at: string; author_kind: string | null; author_id: string | null; author_label: string | null; author_meta: string | null;
 }
 export interface MemoryVersionsTable {
-  file_id: string; project_id: string; version: number; content: string; op: string; author_kind: string;
+  file_id: string; project_id: string; version: number;
+  /** The whole text, or (delta = 1) only what an append added to the previous version. */
+  content: string; delta: number; chars: number; op: string; author_kind: string;
   author_id: string | null; author_label: string | null; author_meta: string | null; created_at: string;
 }
 export interface MemorySeenTable {

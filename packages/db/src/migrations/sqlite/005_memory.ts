@@ -3,7 +3,8 @@ import { sql, type Kysely } from 'kysely';
 /**
  * Memory files (SPEC §5, packages/core/src/memory). `memory_files` holds the newest text of each SOUL.md
  * (scope = agent ID), AGENTS.md (scope = '') and MEMORY.md (scope = conversation ID); writers lock its row, so
- * concurrent appends queue instead of losing lines. `memory_versions` keeps every save with its author.
+ * concurrent appends queue instead of losing lines. `memory_versions` keeps every save (an append as the
+ * text it added — `delta` = 1 — with a full snapshot every 50 versions, so appends write little) with its author.
  * `memory_seen` is what a hosted agent last saw of each file in one conversation (SPEC M6): the version its
  * working copy was written from, and the hash of the copy it last committed (so one edit is never merged twice).
  */
@@ -17,7 +18,7 @@ export async function up(db: Kysely<any>): Promise<void> {
     `create table memory_versions (
       file_id text not null references memory_files(id) on delete cascade,
       project_id text not null references projects(id) on delete cascade,
-      version integer not null, content text not null, op text not null,
+      version integer not null, content text not null, delta integer not null, chars integer not null, op text not null,
       author_kind text not null, author_id text, author_label text, author_meta text, created_at text not null,
       primary key (file_id, version))`,
     `create table memory_seen (
