@@ -1,11 +1,8 @@
 import type { Command } from 'commander';
-import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { isStoaError, projectRoutes, toolRoutes } from '@stoa/contract';
-import { allTools, contextFor, runAnyTool, type AnyToolDef, type Principal } from '@stoa/core';
-import { createStoaMcpServer, type McpBackend } from '@stoa/server';
-import { StoaClient } from '@stoa/sdk';
+import type { AnyToolDef, Principal } from '@stoa/core';
+import type { McpBackend } from '@stoa/server';
 import { globalsOf } from '../context.js';
-import { openLocalApi } from '../local-api.js';
 import { reportError, UsageError } from '../output.js';
 
 /**
@@ -24,6 +21,9 @@ async function asRefusal(fn: () => Promise<{ text: string; refused: boolean }>):
 /** Local: the core in-process on the data folder, as the agent; each call gets a fresh context (SPEC R3). */
 async function localBackend(g: ReturnType<typeof globalsOf>, published: boolean): Promise<{ backend: McpBackend; close: () => Promise<void> }> {
   if (!g.agent) throw new UsageError('stoa mcp in local mode needs --agent AGENT_ID (and usually --conversation CONV_ID)');
+  // Loaded here, not at the top: other commands should not pay for loading the core (see commands/serve.ts).
+  const { allTools, contextFor, runAnyTool } = await import('@stoa/core');
+  const { openLocalApi } = await import('../local-api.js');
   const api = await openLocalApi({ dataDir: g.data, project: g.project, agent: g.agent, conversation: g.conversation, env: process.env });
   const principal: Principal = published && api.principal.kind === 'agent' ? { ...api.principal, published: true } : api.principal;
   const opts = { conversationId: g.conversation ?? null, processId: `stoa-mcp:${process.pid}` };
@@ -41,6 +41,7 @@ async function localBackend(g: ReturnType<typeof globalsOf>, published: boolean)
 /** Remote: every call goes to the server's tool route with the agent's token (`stoa mcp --url U --token T`). */
 async function remoteBackend(url: string, token: string | undefined, g: ReturnType<typeof globalsOf>): Promise<{ backend: McpBackend; close: () => Promise<void> }> {
   if (!token) throw new UsageError('stoa mcp --url needs --token AGENT_TOKEN (or STOA_TOKEN)');
+  const { StoaClient } = await import('@stoa/sdk');
   const client = new StoaClient({ url, token, conversationId: g.conversation });
   const me = await client.call(projectRoutes.me, {});
   const project = g.project ?? me.projectId ?? 'default';
@@ -68,6 +69,8 @@ export function registerMcp(program: Command): void {
       try {
         if (g.url && g.data) throw new UsageError('give either --url (remote mode) or --data (local mode), not both');
         const { backend, close } = url && !g.data ? await remoteBackend(url, g.token ?? process.env.STOA_TOKEN, g) : await localBackend(g, !!o.published);
+        const { createStoaMcpServer } = await import('@stoa/server');
+        const { StdioServerTransport } = await import('@modelcontextprotocol/sdk/server/stdio.js');
         const server = createStoaMcpServer(backend);
         const transport = new StdioServerTransport();
         let closing = false;
