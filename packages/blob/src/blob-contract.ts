@@ -282,12 +282,21 @@ export function runBlobContract(name: string, newStore: () => Promise<BlobContra
     describe('staging (direct large uploads)', () => {
       it('writes, promotes and removes a staged upload', async () => {
         const data = randomBytes(300_000);
-        expect(await store.writeStaging('upl_1', Readable.from([data]), data.length)).toEqual({ size: data.length });
+        expect(await store.writeStaging('upl_1', Readable.from([data]), data.length)).toEqual({ size: data.length, sha256: sha256Hex(data) });
         const r = await store.promoteStaging('upl_1', { size: data.length, sha256: sha256Hex(data) });
         expect(r).toEqual({ key: sha256Hex(data), sha256: sha256Hex(data), size: data.length });
         expect(await store.read(r.key)).toEqual(data);
         await expect(store.promoteStaging('upl_1', { size: data.length })).rejects.toBeInstanceOf(BlobNotFoundError);
         expect(await listAll(store)).toEqual([r.key]);
+        expect(await leftovers()).toEqual([]);
+      });
+
+      it('promotes with the hash writeStaging computed, as trusted', async () => {
+        const data = randomBytes(70_000);
+        const w = await store.writeStaging('upl_t', Readable.from([data]), data.length);
+        const r = await store.promoteStaging('upl_t', { size: w.size, sha256: w.sha256, trusted: true });
+        expect(r.key).toBe(sha256Hex(data));
+        expect(await store.read(r.key)).toEqual(data);
         expect(await leftovers()).toEqual([]);
       });
 

@@ -29,6 +29,14 @@ export async function fsyncDir(dir: string): Promise<void> {
   }
 }
 
+/** Directories this process made or found, so hot paths skip the mkdir system call. */
+const knownDirs = new Set<string>();
+
+/** Forgets a cached directory (after something outside removed it). */
+export function forgetDir(dir: string): void {
+  knownDirs.delete(dir);
+}
+
 /**
  * `mkdir -p` that also fsyncs the parents of every directory it created, so a blob renamed into a new
  * `ab/cd/` directory survives a crash along with the directory itself.
@@ -37,7 +45,10 @@ export async function fsyncDir(dir: string): Promise<void> {
  * await mkdirDurable(join(root, 'ab', 'cd'));
  */
 export async function mkdirDurable(dir: string): Promise<void> {
+  // Directories once made stay (blob deletes never remove them), so each is created and fsynced once per process.
+  if (knownDirs.has(dir)) return;
   const first = await mkdir(dir, { recursive: true });
+  knownDirs.add(dir);
   if (first === undefined) return;
   for (let d = dir; ; d = dirname(d)) {
     await fsyncDir(dirname(d));
@@ -83,9 +94,14 @@ export async function exists(file: string): Promise<boolean> {
  * const tmp = await writeTemp(join(root, '.tmp'), req, hasher);
  */
 export async function writeTemp(tmpDir: string, source: Readable, hasher: HashingStream): Promise<string> {
-  await mkdir(tmpDir, { recursive: true });
+  await mkdirDurable(tmpDir);
   const tmp = join(tmpDir, `${randomUUID()}.part`);
-  const fh = await open(tmp, 'wx', 0o644);
+  const fh = await open(tmp, 'wx', 0o644).catch(async (err: unknown) => {
+    if (!isCode(err, 'ENOENT')) throw err;
+    forgetDir(tmpDir);
+    await mkdirDurable(tmpDir);
+    return open(tmp, 'wx', 0o644);
+  });
   try {
     // flush: the stream fsyncs the descriptor after the last write and then closes it. (A stream made with
     // autoClose: false keeps a reference on the FileHandle that is never released, so fh.close() never settles.)
@@ -106,7 +122,12 @@ export async function writeTemp(tmpDir: string, source: Readable, hasher: Hashin
  */
 export async function moveDurable(tmp: string, final: string): Promise<void> {
   await mkdirDurable(dirname(final));
-  await rename(tmp, final);
+  await rename(tmp, final).catch(async (err: unknown) => {
+    if (!isCode(err, 'ENOENT') || !(await exists(tmp))) throw err;
+    forgetDir(dirname(final));
+    await mkdirDurable(dirname(final));
+    await rename(tmp, final);
+  });
   await fsyncDir(dirname(final));
 }
 

@@ -18,7 +18,7 @@ export interface FsBlobStore extends BlobStore {
 const HEX2 = /^[0-9a-f]{2}$/;
 
 /**
- * A blob store on the local disk: blobs under `root/ab/cd/<sha256>`, writes in progress under `root/.tmp`,
+ * A blob store on the local disk: blobs under `root/ab/<sha256>`, writes in progress under `root/.tmp`,
  * staged direct uploads under `root/.staging`. Every write goes temp file → fsync → rename → fsync dir, so a
  * crash leaves either no blob or a whole one; `.tmp` and `.staging` share the filesystem with the blobs so the
  * final rename is atomic.
@@ -32,7 +32,9 @@ export function createFsBlobStore(opts: { root: string }): FsBlobStore {
   const root = resolve(opts.root);
   const tmpDir = join(root, '.tmp');
   const stagingDir = join(root, '.staging');
-  const blobPath = (key: string): string => join(root, key.slice(0, 2), key.slice(2, 4), key);
+  // One level of 256 folders: enough spread for millions of blobs, and after warm-up no put creates a folder
+  // (two levels would make almost every small put create and fsync a new folder).
+  const blobPath = (key: string): string => join(root, key.slice(0, 2), key);
   const stagingPath = (uploadId: string): string => join(stagingDir, uploadId);
 
   /** Moves a verified temp file under its hash. An existing blob with that hash wins (same bytes by
@@ -126,7 +128,7 @@ export function createFsBlobStore(opts: { root: string }): FsBlobStore {
 
     async delete(key: string): Promise<void> {
       assertBlobKey(key);
-      // Empty ab/cd directories are kept on purpose: removing them would race with a concurrent put that has
+      // Empty ab/ directories are kept on purpose: removing them would race with a concurrent put that has
       // just created them and is about to rename into them.
       await unlinkQuiet(blobPath(key)).catch((err: unknown) => {
         throw toSafeError(err, 'delete the blob');
@@ -143,16 +145,14 @@ export function createFsBlobStore(opts: { root: string }): FsBlobStore {
         }
       };
       for (const a of await dirs(root)) {
-        for (const b of await dirs(join(root, a))) {
-          let names: string[];
-          try {
-            names = await readdir(join(root, a, b));
-          } catch (err) {
-            if (isCode(err, 'ENOENT')) continue;
-            throw toSafeError(err, 'list blobs');
-          }
-          for (const name of names) if (isBlobKey(name) && name.startsWith(a + b)) yield name;
+        let names: string[];
+        try {
+          names = await readdir(join(root, a));
+        } catch (err) {
+          if (isCode(err, 'ENOENT')) continue;
+          throw toSafeError(err, 'list blobs');
         }
+        for (const name of names) if (isBlobKey(name) && name.startsWith(a)) yield name;
       }
     },
 
@@ -161,7 +161,7 @@ export function createFsBlobStore(opts: { root: string }): FsBlobStore {
       return null;
     },
 
-    async writeStaging(uploadId: string, source: Readable, maxBytes: number): Promise<{ size: number }> {
+    async writeStaging(uploadId: string, source: Readable, maxBytes: number): Promise<{ size: number; sha256: string }> {
       assertUploadId(uploadId);
       assertByteLimit(maxBytes);
       const hasher = new HashingStream({ maxBytes });
@@ -171,13 +171,13 @@ export function createFsBlobStore(opts: { root: string }): FsBlobStore {
           await unlinkQuiet(tmp).catch(() => undefined);
           throw err;
         });
-        return { size: hasher.bytes };
+        return { size: hasher.bytes, sha256: hasher.sha256 };
       } catch (err) {
         throw toSafeError(err, 'store the upload');
       }
     },
 
-    async promoteStaging(uploadId: string, expected: { size: number; sha256?: string | undefined }): Promise<PutResult> {
+    async promoteStaging(uploadId: string, expected: { size: number; sha256?: string | undefined; trusted?: boolean }): Promise<PutResult> {
       assertUploadId(uploadId);
       assertByteLimit(expected.size, 'size');
       const expectedSha = expected.sha256 === undefined ? undefined : normalizeSha256(expected.sha256);
@@ -198,8 +198,10 @@ export function createFsBlobStore(opts: { root: string }): FsBlobStore {
         try {
           const { size } = await fh.stat();
           if (size !== expected.size) throw new BlobSizeMismatchError(expected.size, size);
+          // The bytes were hashed as writeStaging received them: reading a large upload again would double its cost.
+          if (expected.trusted && expectedSha !== undefined) hasher = { bytes: size, sha256: expectedSha };
           // The stream closes the handle at its end (autoClose: false would keep a reference that fh.close() waits on forever).
-          hasher = await hashStream(fh.createReadStream());
+          else hasher = await hashStream(fh.createReadStream());
         } finally {
           await fh.close();
         }

@@ -252,18 +252,18 @@ export function createS3BlobStore(opts: S3BlobStoreOptions): S3BlobStore {
       return { url, headers: {} };
     },
 
-    async writeStaging(uploadId: string, source: Readable, maxBytes: number): Promise<{ size: number }> {
+    async writeStaging(uploadId: string, source: Readable, maxBytes: number): Promise<{ size: number; sha256: string }> {
       assertUploadId(uploadId);
       assertByteLimit(maxBytes);
       try {
         const hasher = await uploadHashed(client, bucket, keys.staging + uploadId, source, { maxBytes, tuning });
-        return { size: hasher.bytes };
+        return { size: hasher.bytes, sha256: hasher.sha256 };
       } catch (err) {
         throw toSafeError(err, 'store the upload');
       }
     },
 
-    async promoteStaging(uploadId: string, expected: { size: number; sha256?: string | undefined }): Promise<PutResult> {
+    async promoteStaging(uploadId: string, expected: { size: number; sha256?: string | undefined; trusted?: boolean }): Promise<PutResult> {
       assertUploadId(uploadId);
       assertByteLimit(expected.size, 'size');
       const expectedSha = expected.sha256 === undefined ? undefined : normalizeSha256(expected.sha256);

@@ -77,11 +77,14 @@ export interface BlobStore {
   presignStagingPut(uploadId: string, size: number, expiresSeconds: number): Promise<PresignedPut | null>;
   /** Writes the staging object of `uploadId` (replacing an earlier one), failing with `BlobTooLargeError` past
    *  `maxBytes`. The staging object appears whole or not at all. */
-  writeStaging(uploadId: string, source: Readable, maxBytes: number): Promise<{ size: number }>;
+  writeStaging(uploadId: string, source: Readable, maxBytes: number): Promise<{ size: number; sha256: string }>;
   /** Turns a finished staged upload into a blob: verifies size (and sha256 if given) while hashing, stores it
    *  under its hash and removes the staging object. On a mismatch the staging object is left for
-   *  `deleteStaging`. Rejects with `BlobSizeMismatchError`, `BlobHashMismatchError` or `BlobNotFoundError`. */
-  promoteStaging(uploadId: string, expected: { size: number; sha256?: string | undefined }): Promise<PutResult>;
+   *  `deleteStaging`. Rejects with `BlobSizeMismatchError`, `BlobHashMismatchError` or `BlobNotFoundError`.
+   *  `trusted`: the sha256 is the one this store's own `writeStaging` computed, and the caller made sure no
+   *  other write to the upload came after it; the local disk then skips reading the file again (object storage,
+   *  where clients upload through presigned URLs, always verifies). */
+  promoteStaging(uploadId: string, expected: { size: number; sha256?: string | undefined; trusted?: boolean }): Promise<PutResult>;
   /** Idempotent. */
   deleteStaging(uploadId: string): Promise<void>;
   /** Removes temporary objects of interrupted writes older than `olderThanMs`; returns how many it removed. */

@@ -38,7 +38,7 @@ export interface FileVersionsTable {
 export interface DirsTable { project_id: string; path: string; parent: string; name: string; file_count: number }
 export interface UploadReservationsTable {
   id: string; project_id: string; path: string; size: number; sha256: string | null; staging_key: string;
-  actor: string; status: string; created_at: string; expires_at: string;
+  actor: string; status: string; created_at: string; expires_at: string; received_sha256: string | null;
 }
 export interface AuditLogTable {
   id: Generated<number>; project_id: string; at: string; actor_kind: string; actor_id: string | null;

@@ -78,7 +78,10 @@ export async function commitVersion(trx: Q, ctx: Ctx, input: CommitInput): Promi
     throw new StoaError('already_exists', `file "${input.path}" already exists; uploads over ${input.refuseReplaceOver} bytes do not replace files`);
   }
   await chargeUsage(trx, ctx, input.blob.size - Number(existing?.size ?? 0), input.reservedBytes ?? 0);
-  await trx.insertInto('blobs').values({ key: input.blob.key, size: input.blob.size, created_at: now }).onConflict((oc) => oc.column('key').doNothing()).execute();
+  // Touch the blob's row (its sweeper grace starts again), then check the bytes: a sweeper deleting identical
+  // old bytes holds this row's lock while it removes them, so after the touch the check tells the truth.
+  await trx.insertInto('blobs').values({ key: input.blob.key, size: input.blob.size, created_at: now }).onConflict((oc) => oc.column('key').doUpdateSet({ created_at: now })).execute();
+  if (!(await ctx.platform.blobs.stat(input.blob.key))) throw new StoaError('unavailable', 'the stored content was just collected as unused; please retry');
   const a = input.attribution;
   const meta = a.meta ? JSON.stringify(a.meta) : null;
   let row: FileRow;

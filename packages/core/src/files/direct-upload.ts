@@ -65,20 +65,33 @@ async function pendingReservation(ctx: Ctx, uploadId: string) {
   return r;
 }
 
-/** Receives the bytes of a direct upload when the blob store has no presigned URLs (local disk). */
+/**
+ * Receives the bytes of a direct upload when the blob store has no presigned URLs (local disk). One send at a
+ * time per upload (a second concurrent one is refused), so the hash computed on the way in is the hash of what
+ * is staged, and finishing need not read the bytes again.
+ */
 export async function receiveUpload(ctx: Ctx, uploadId: string, source: Readable): Promise<{ size: number }> {
   const r = await pendingReservation(ctx, uploadId);
+  const db = ctx.platform.db.kysely;
+  const claimed = await db.updateTable('upload_reservations').set({ status: 'receiving', received_sha256: null }).where('id', '=', r.id).where('status', '=', 'pending').executeTakeFirst();
+  if (Number(claimed.numUpdatedRows) === 0) throw new StoaError('already_exists', 'the bytes of this upload are being sent already');
+  let received: string | null = null;
   try {
-    return await ctx.platform.blobs.writeStaging(r.staging_key, source, Number(r.size));
+    const w = await ctx.platform.blobs.writeStaging(r.staging_key, source, Number(r.size));
+    received = w.sha256;
+    return { size: w.size };
   } catch (e) {
     if (e instanceof BlobTooLargeError) throw new StoaError('too_large', `the upload was announced as ${r.size} bytes and is larger`);
     throw e;
+  } finally {
+    await db.updateTable('upload_reservations').set({ status: 'pending', received_sha256: received }).where('id', '=', r.id).where('status', '=', 'receiving').execute();
   }
 }
 
 async function release(platform: Platform, r: { id: string; project_id: string; size: number; staging_key: string }, status: string): Promise<void> {
   const done = await inTx(platform, async (trx) => {
-    const u = await trx.updateTable('upload_reservations').set({ status }).where('id', '=', r.id).where('status', '=', 'pending').executeTakeFirst();
+    // 'receiving': a send that never ended (the process died mid-upload) must not hold the space for ever.
+    const u = await trx.updateTable('upload_reservations').set({ status }).where('id', '=', r.id).where('status', 'in', ['pending', 'receiving']).executeTakeFirst();
     if (Number(u.numUpdatedRows) === 0) return false;
     await trx.updateTable('projects').set({ reserved_bytes: sql`reserved_bytes - ${Number(r.size)}` }).where('id', '=', r.project_id).execute();
     return true;
@@ -94,7 +107,10 @@ export async function finishUpload(ctx: Ctx, uploadId: string): Promise<FileInfo
   const r = await pendingReservation(ctx, uploadId);
   let blob;
   try {
-    blob = await ctx.platform.blobs.promoteStaging(r.staging_key, { size: Number(r.size), sha256: r.sha256 ?? undefined });
+    if (r.sha256 && r.received_sha256 && r.sha256 !== r.received_sha256) throw new BlobHashMismatchError(r.sha256, r.received_sha256);
+    blob = await ctx.platform.blobs.promoteStaging(r.staging_key, r.received_sha256
+      ? { size: Number(r.size), sha256: r.received_sha256, trusted: true }
+      : { size: Number(r.size), sha256: r.sha256 ?? undefined });
   } catch (e) {
     if (e instanceof BlobNotFoundError) throw new StoaError('bad_request', 'no bytes were uploaded yet');
     await release(ctx.platform, r, 'failed');
@@ -122,7 +138,7 @@ export async function abortUpload(ctx: Ctx, uploadId: string): Promise<void> {
 
 /** Releases reservations whose client never finished (B8: abandoned reservations expire). */
 export async function expireUploads(platform: Platform): Promise<number> {
-  const rows = await platform.db.kysely.selectFrom('upload_reservations').selectAll().where('status', '=', 'pending').where('expires_at', '<', platform.clock().toISOString()).execute();
+  const rows = await platform.db.kysely.selectFrom('upload_reservations').selectAll().where('status', 'in', ['pending', 'receiving']).where('expires_at', '<', platform.clock().toISOString()).execute();
   for (const r of rows) await release(platform, r, 'expired');
   return rows.length;
 }

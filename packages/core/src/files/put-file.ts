@@ -72,13 +72,7 @@ export async function putFile(ctx: Ctx, input: PutFileInput): Promise<{ file: Fi
  */
 export async function storeBlob(ctx: Ctx, source: Readable | Buffer | string, cap: number, ownLimit?: number): Promise<PutResult> {
   try {
-    const blob = await ctx.platform.blobs.put(source, { maxBytes: cap });
-    await touchBlob(ctx, blob);
-    // The sweeper may have removed identical old bytes just before the touch: the touch waited for its lock,
-    // so checking now tells the truth, and storing again is safe because the fresh row protects the blob.
-    if (await ctx.platform.blobs.stat(blob.key)) return blob;
-    if (typeof source === 'string' || Buffer.isBuffer(source)) return await ctx.platform.blobs.put(source);
-    throw new StoaError('unavailable', 'the file could not be stored; please retry');
+    return await ctx.platform.blobs.put(source, { maxBytes: cap });
   } catch (e) {
     if (e instanceof BlobTooLargeError) {
       if (ownLimit !== undefined && ownLimit <= cap) throw new StoaError('too_large', `content is larger than the limit of ${ownLimit} bytes`, { limit: ownLimit });
@@ -86,14 +80,4 @@ export async function storeBlob(ctx: Ctx, source: Readable | Buffer | string, ca
     }
     throw e;
   }
-}
-
-/** Marks a blob as in use now, so the sweeper's grace period starts again (see files/sweeper.ts). */
-export async function touchBlob(ctx: Ctx, blob: PutResult): Promise<void> {
-  const now = ctx.platform.clock().toISOString();
-  await ctx.platform.db.kysely
-    .insertInto('blobs')
-    .values({ key: blob.key, size: blob.size, created_at: now })
-    .onConflict((oc) => oc.column('key').doUpdateSet({ created_at: now }))
-    .execute();
 }

@@ -13,7 +13,7 @@ export const blobReferences: Array<{ table: string; column: string }> = [
 /**
  * Collects blobs that nothing references any more, never inline in a write (DESIGN "Storage"). Only blobs whose
  * row was last touched before `graceMs` ago are taken. Each deletion holds the blob's row lock while it removes
- * the bytes, and writers touch that row after storing a blob and then re-check the bytes (see `storeBlob`), so a
+ * the bytes, and writers touch that row in their commit and then re-check the bytes (see `commitVersion`), so a
  * writer that re-uses an old blob's content at the same moment either keeps it alive or stores it again.
  *
  * @example
