@@ -17,6 +17,25 @@ export function fileIdOfRef(refId: string): string {
   return i < 0 ? refId : refId.slice(0, i);
 }
 
+/** Lines as splitLines counts them (a final newline does not start another line). */
+function lineCount(text: string): number {
+  if (text === '') return 0;
+  let n = 0;
+  for (let i = text.indexOf('\n'); i >= 0; i = text.indexOf('\n', i + 1)) n++;
+  return text.endsWith('\n') ? n : n + 1;
+}
+
+/** Offset where line `line` (from 0) starts; the text's length when it has fewer lines. */
+function offsetOfLine(text: string, line: number): number {
+  let at = 0;
+  for (let k = 0; k < line; k++) {
+    const i = text.indexOf('\n', at);
+    if (i < 0) return text.length;
+    at = i + 1;
+  }
+  return at;
+}
+
 function blockCount(lines: number): number {
   return Math.ceil(lines / LINES_PER_BLOCK);
 }
@@ -34,13 +53,14 @@ export async function indexMemory(
   previous: string, next: string, change: 'set' | 'append',
 ): Promise<void> {
   const dialect = ctx.platform.db.dialect;
-  const oldLines = splitLines(previous);
-  const newLines = splitLines(next);
-  const oldBlocks = blockCount(oldLines.length);
-  const newBlocks = blockCount(newLines.length);
-  const first = change === 'append' ? Math.floor(oldLines.length / LINES_PER_BLOCK) : 0;
+  // Counted and sliced without splitting the whole file: an append to a long MEMORY.md touches only its tail.
+  const oldBlocks = blockCount(lineCount(previous));
+  const newCount = lineCount(next);
+  const newBlocks = blockCount(newCount);
+  const first = change === 'append' ? Math.floor(lineCount(previous) / LINES_PER_BLOCK) : 0;
+  const tail = splitLines(next.slice(offsetOfLine(next, first * LINES_PER_BLOCK)));
   for (let b = first; b < newBlocks; b++) {
-    const body = newLines.slice(b * LINES_PER_BLOCK, (b + 1) * LINES_PER_BLOCK).join('\n');
+    const body = tail.slice((b - first) * LINES_PER_BLOCK, (b - first + 1) * LINES_PER_BLOCK).join('\n');
     await indexDoc(trx, dialect, { projectId: ctx.project.id, kind: 'memory', refId: `${doc.fileId}:${b}`, path: doc.path, title: doc.title, body, visibility: doc.visibility, updatedAt: doc.updatedAt });
   }
   for (let b = newBlocks; b < oldBlocks; b++) await removeDoc(trx, dialect, ctx.project.id, 'memory', `${doc.fileId}:${b}`);

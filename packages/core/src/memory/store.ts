@@ -17,9 +17,9 @@ export interface MemoryState {
   content: string;
 }
 
-function stateOf(target: MemoryTarget, row: MemoryFilesTable | undefined): MemoryState {
+async function stateOf(q: Q, target: MemoryTarget, row: MemoryFilesTable | undefined): Promise<MemoryState> {
   if (!row || row.version === 0) return { row, version: 0, content: target.kind === 'soul' ? target.agentInstructions ?? '' : '' };
-  return { row, version: row.version, content: row.content };
+  return { row, version: row.version, content: (await versionText(q, row.id, row.version)) ?? '' };
 }
 
 /**
@@ -31,7 +31,7 @@ function stateOf(target: MemoryTarget, row: MemoryFilesTable | undefined): Memor
 export async function readMemoryState(q: Q, ctx: Ctx, target: MemoryTarget): Promise<MemoryState> {
   const row = await mq(q).selectFrom('memory_files').selectAll().where('project_id', '=', ctx.project.id)
     .where('kind', '=', target.kind).where('scope_id', '=', target.scopeId).executeTakeFirst();
-  return stateOf(target, row);
+  return stateOf(q, target, row);
 }
 
 /**
@@ -50,13 +50,23 @@ export async function lockMemoryState(trx: Q, ctx: Ctx, target: MemoryTarget): P
   let row = await select();
   if (!row) {
     await mq(trx).insertInto('memory_files').values({
-      id: newId('mem'), project_id: ctx.project.id, kind: target.kind, scope_id: target.scopeId, version: 0, content: '',
+      id: newId('mem'), project_id: ctx.project.id, kind: target.kind, scope_id: target.scopeId, version: 0,
       updated_at: ctx.platform.clock().toISOString(), author_kind: null, author_id: null, author_label: null, author_meta: null,
     }).onConflict((oc) => oc.columns(['project_id', 'kind', 'scope_id']).doNothing()).execute();
     row = await select();
   }
   if (!row) throw new Error('memory file row vanished while locking it');
-  return { ...stateOf(target, row), row };
+  return { ...(await stateOf(trx, target, row)), row };
+}
+
+/** Length in Unicode code points, without building an array of them. */
+export function codePoints(s: string): number {
+  let n = s.length;
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c >= 0xd800 && c <= 0xdbff) n--;
+  }
+  return n;
 }
 
 /** Versions between full snapshots in `memory_versions` (see writeMemoryVersion). */
@@ -121,11 +131,11 @@ export async function writeMemoryVersion(trx: Q, ctx: Ctx, target: MemoryTarget,
   const version = locked.version + 1;
   const v: MemoryVersionsTable = {
     file_id: locked.row.id, project_id: ctx.project.id, version, content: appended ? content.slice(locked.content.length) : content,
-    delta: appended ? 1 : 0, chars: [...content].length, op, author_kind: a.kind, author_id: a.id,
+    delta: appended ? 1 : 0, chars: codePoints(content), op, author_kind: a.kind, author_id: a.id,
     author_label: a.label, author_meta: a.meta ? JSON.stringify({ conversationId: a.meta.conversationId ?? null, toolCallId: a.meta.toolCallId ?? null }) : null, created_at: now,
   };
   await mq(trx).insertInto('memory_versions').values(v).execute();
-  await mq(trx).updateTable('memory_files').set({ version, content, updated_at: now, author_kind: a.kind, author_id: a.id, author_label: a.label, author_meta: v.author_meta })
+  await mq(trx).updateTable('memory_files').set({ version, updated_at: now, author_kind: a.kind, author_id: a.id, author_label: a.label, author_meta: v.author_meta })
     .where('id', '=', locked.row.id).execute();
   const change = op === 'append' || op === 'merge' ? 'append' : 'set';
   await indexMemory(trx, ctx, target, { fileId: locked.row.id, path: memoryPath(target), title: titleOf(target), visibility: memoryVisibilityOf(target), updatedAt: now },

@@ -63,7 +63,7 @@ export interface MemoryVersionInfo {
 }
 
 export interface MemoryFilesTable {
-  id: string; project_id: string; kind: string; scope_id: string; version: number; content: string;
+  id: string; project_id: string; kind: string; scope_id: string; version: number;
   updated_at: string; author_kind: string | null; author_id: string | null; author_label: string | null; author_meta: string | null;
 }
 export interface MemoryVersionsTable {

@@ -1,8 +1,9 @@
 import { sql, type Kysely } from 'kysely';
 
 /**
- * Memory files (SPEC §5, packages/core/src/memory). `memory_files` holds the newest text of each SOUL.md
- * (scope = agent ID), AGENTS.md (scope = '') and MEMORY.md (scope = conversation ID); writers lock its row, so
+ * Memory files (SPEC §5, packages/core/src/memory). `memory_files` is one row per SOUL.md
+ * (scope = agent ID), AGENTS.md (scope = '') and MEMORY.md (scope = conversation ID) with its newest version
+ * number; writers lock that row, so
  * concurrent appends queue instead of losing lines. `memory_versions` keeps every save (an append as the
  * text it added — `delta` = 1 — with a full snapshot every 50 versions, so appends write little) with its author.
  * `memory_seen` is what a hosted agent last saw of each file in one conversation (SPEC M6): the version its
@@ -12,7 +13,7 @@ export async function up(db: Kysely<any>): Promise<void> {
   const statements = [
     `create table memory_files (
       id text primary key, project_id text not null references projects(id) on delete cascade,
-      kind text not null, scope_id text not null, version integer not null, content text not null,
+      kind text not null, scope_id text not null, version integer not null,
       updated_at text not null, author_kind text, author_id text, author_label text, author_meta text)`,
     `create unique index memory_files_scope on memory_files(project_id, kind, scope_id)`,
     `create table memory_versions (
