@@ -37,6 +37,7 @@ export async function openDb(config: DbConfig): Promise<StoaDb> {
     database.pragma('synchronous = NORMAL');
     database.pragma('busy_timeout = 30000');
     database.pragma('foreign_keys = ON');
+    cachePreparedStatements(database);
     kysely = new Kysely<DB>({ dialect: new ImmediateSqliteDialect({ database }) });
     dialect = 'sqlite';
   } else {
@@ -50,6 +51,30 @@ export async function openDb(config: DbConfig): Promise<StoaDb> {
     dialect,
     close: () => kysely.destroy(),
   };
+}
+
+/**
+ * Kysely's SQLite driver prepares every statement afresh; preparing costs more than running most of ours. Keep
+ * the prepared statements by SQL text (bounded, least recently used out), and prepare a fresh one only when the
+ * cached one is busy (being iterated).
+ */
+function cachePreparedStatements(database: Database.Database, max = 1000): void {
+  const cache = new Map<string, Database.Statement>();
+  const prepare = database.prepare.bind(database);
+  (database as { prepare: typeof prepare }).prepare = ((source: string) => {
+    const hit = cache.get(source);
+    if (hit && !hit.busy) {
+      cache.delete(source);
+      cache.set(source, hit);
+      return hit;
+    }
+    const stmt = prepare(source);
+    if (!hit) {
+      cache.set(source, stmt);
+      if (cache.size > max) cache.delete(cache.keys().next().value!);
+    }
+    return stmt;
+  }) as typeof prepare;
 }
 
 /** Current time as stored in every timestamp column: ISO-8601 UTC text, sortable on both back ends. */
