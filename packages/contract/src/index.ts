@@ -13,4 +13,5 @@ export * from './routes/wiki.js';
 export * from './routes/search.js';
 export * from './tools/wiki.js';
 export * from './routes/docs.js';
+export * from './tools/docs.js';
 export { allRoutes } from './routes/all.js';

@@ -26,7 +26,7 @@ afterAll(async () => {
   await t.cleanup();
 });
 
-const dav = (method: string, path: string, init: { auth?: string; headers?: Record<string, string>; body?: string | Buffer } = {}) =>
+const dav = (method: string, path: string, init: { auth?: string; headers?: Record<string, string>; body?: string } = {}) =>
   fetch(`${base}/dav/${path}`, { method, headers: { authorization: init.auth ?? adminAuth, ...(init.headers ?? {}) }, body: init.body });
 
 describe('WebDAV at /dav', () => {

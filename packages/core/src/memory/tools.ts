@@ -1,7 +1,6 @@
-import { isMemoryToolName, isStoaError, memoryToolSchemas, StoaError, type MemoryToolName } from '@stoa/contract';
+import { memoryToolSchemas, type MemoryToolName } from '@stoa/contract';
 import type { Ctx } from '../platform.js';
-import { newId } from '../ids.js';
-import { recordToolCall, shortArgs, shortResult } from '../conversations/trace.js';
+import { runAreaTool } from '../tools/area-tool.js';
 import { appendMemory, getMemory, setMemory } from './memory.js';
 import { searchMemory } from './search.js';
 import type { MemoryDoc } from './types.js';
@@ -46,33 +45,9 @@ const tools: { [N in MemoryToolName]: (ctx: Ctx, a: any) => Promise<{ text: stri
  * await runMemoryTool(agentCtx, 'memory_append', { file: 'MEMORY.md', text: 'Renewal moved to 2 November' });
  * // { text: 'Appended to MEMORY.md of conversation conv_…; it is now version 4.', refused: false, version: 4 }
  */
-export async function runMemoryTool(ctx: Ctx, name: string, args: unknown): Promise<MemoryToolResult> {
-  const started = performance.now();
-  const result = await runUntraced(ctx, name, args);
-  // Agents' actions are visible as tool calls in their conversation's trace (SPEC F15), like the file tools'.
-  if (ctx.actor.kind === 'agent') {
-    const file = args && typeof args === 'object' && typeof (args as { file?: unknown }).file === 'string' ? (args as { file: string }).file : null;
-    await recordToolCall(ctx, {
-      id: newId('call'), conversationId: ctx.actor.conversationId, tool: name, args: shortArgs(args), result: shortResult(result.text),
-      refused: result.refused, durationMs: Math.round((performance.now() - started) * 100) / 100, path: file, version: result.version,
-    }).catch((e) => console.error('could not record the tool call in the trace:', e));
-  }
-  return result;
-}
-
-async function runUntraced(ctx: Ctx, name: string, args: unknown): Promise<MemoryToolResult> {
-  try {
-    if (!isMemoryToolName(name)) throw new StoaError('not_found', `there is no memory tool "${name}"`);
-    const parsed = memoryToolSchemas[name].safeParse(args ?? {});
-    if (!parsed.success) throw new StoaError('bad_request', `invalid arguments — ${parsed.error.issues.slice(0, 5).map((i) => `${i.path.join('.') || 'input'}: ${i.message}`).join('; ')}`);
-    const r = await tools[name](ctx, parsed.data);
-    return { text: r.text, refused: false, version: r.version };
-  } catch (e) {
-    if (!isStoaError(e)) {
-      console.error(`memory tool ${name} failed:`, e);
-      return { text: 'Refused: an internal error occurred; please retry', refused: true, code: 'internal', version: null };
-    }
-    const current = e.code === 'memory_version_conflict' ? ` (memory_version_conflict; the current version is ${String(e.details?.currentVersion)})` : '';
-    return { text: `Refused: ${e.message}${current}`, refused: true, code: e.code, version: null };
-  }
+export function runMemoryTool(ctx: Ctx, name: string, args: unknown): Promise<MemoryToolResult> {
+  return runAreaTool(ctx, {
+    area: 'memory', schemas: memoryToolSchemas, run: tools, pathArg: 'file',
+    refusalSuffix: (e) => (e.code === 'memory_version_conflict' ? ` (memory_version_conflict; the current version is ${String(e.details?.currentVersion)})` : ''),
+  }, name, args);
 }

@@ -1,4 +1,5 @@
-import { inFormat, isMemoryToolName, isWikiToolName, mcpTools, memoryMcpTools, wikiMcpTools, type McpToolDef, type ToolFormat } from '@stoa/contract';
+import { docsMcpTools, inFormat, isDocsToolName, isMemoryToolName, isWikiToolName, mcpTools, memoryMcpTools, wikiMcpTools, type McpToolDef, type ToolFormat } from '@stoa/contract';
+import { runDocsTool } from '../understanding/tools.js';
 import type { Ctx } from '../platform.js';
 import { runMemoryTool } from '../memory/tools.js';
 import { runWikiTool } from '../wiki/tools.js';
@@ -11,13 +12,13 @@ export type AnyToolDef = Omit<McpToolDef, 'name'> & { name: string };
 
 /**
  * Every tool an agent gets at the MCP doors and the tool routes: the file tools (with descriptions for this
- * caller), then the memory and wiki tools of their areas (SPEC §7 MCP row).
+ * caller), then the memory, wiki and document tools of their areas (SPEC §7 MCP row).
  *
  * @example
  * allTools(ctx).map((t) => t.name) // ['ws_list_files', …, 'delete_file', 'memory_get', …, 'wiki_list', …]
  */
 export function allTools(ctx: Ctx): AnyToolDef[] {
-  return [...mcpTools(ctx.platform.config.limits, toolAudience(ctx)), ...memoryMcpTools(), ...wikiMcpTools()];
+  return [...mcpTools(ctx.platform.config.limits, toolAudience(ctx)), ...memoryMcpTools(), ...wikiMcpTools(), ...docsMcpTools()];
 }
 
 /** {@link allTools} in the `mcp`, `openai` or `anthropic` shape. */
@@ -35,5 +36,6 @@ export function allToolsIn(ctx: Ctx, format: ToolFormat): unknown[] {
 export async function runAnyTool(ctx: Ctx, name: string, args: unknown, opts: { runtime?: RuntimeInfo } = {}): Promise<{ text: string; refused: boolean; code?: string; callId?: string; path: string | null; version: number | null }> {
   if (isMemoryToolName(name)) return { path: null, ...(await runMemoryTool(ctx, name, args)) };
   if (isWikiToolName(name)) return { path: null, ...(await runWikiTool(ctx, name, args)) };
+  if (isDocsToolName(name)) return { path: null, ...(await runDocsTool(ctx, name, args)) };
   return runTool(ctx, name, args, opts);
 }

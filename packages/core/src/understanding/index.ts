@@ -4,3 +4,4 @@ export * from './assets.js';
 export * from './hook.js';
 export * from './chunks.js';
 export * from './validate.js';
+export * from './tools.js';

@@ -99,3 +99,30 @@ for (const kind of testDbKinds()) {
     });
   });
 }
+
+describe('document tools for agents', () => {
+  it('parses, searches with citations and validates through the tool runner; refusals are text', async () => {
+    const { runAnyTool } = await import('../tools/all-tools.js');
+    const { createConversation } = await import('../conversations/conversations.js');
+    const t = await createTestPlatform('sqlite');
+    try {
+      const admin = await t.admin();
+      const agent = await createAgent(admin, { name: 'Cite', files: 'on' });
+      const conv = await createConversation(admin, { members: [agent.id] });
+      await putFile(admin, { path: 'kb/terms.md', source: 'The notice period is three months.\n\nPayment is due on receipt.' });
+      const ctx = await t.agentCtx(agent.id, conv.id);
+      const u = await runAnyTool(ctx, 'docs_understand', { path: 'kb/terms.md' });
+      expect(u.text).toMatch(/ready; 1 chunks/);
+      const s = await runAnyTool(ctx, 'docs_search', { query: 'notice period' });
+      const m = /file_asset_id (\S+), chunk_id (\S+)\)/.exec(s.text);
+      expect(m).not.toBeNull();
+      const v = await runAnyTool(ctx, 'docs_validate', { references: [{ file_asset_id: m![1], chunk_id: m![2] }] });
+      expect(v.text).toMatch(/ — valid/);
+      const bad = await runAnyTool(ctx, 'docs_chunks', { path: 'kb/none.md' });
+      expect(bad.refused).toBe(true);
+      expect(bad.text).toMatch(/^Refused: /);
+    } finally {
+      await t.cleanup();
+    }
+  });
+});

@@ -1,6 +1,5 @@
-import { isStoaError, isWikiToolName, StoaError, wikiToolSchemas, type WikiToolName } from '@stoa/contract';
-import { recordToolCall, shortArgs, shortResult } from '../conversations/trace.js';
-import { newId } from '../ids.js';
+import { wikiToolSchemas, type WikiToolName } from '@stoa/contract';
+import { runAreaTool } from '../tools/area-tool.js';
 import type { Ctx } from '../platform.js';
 import { searchAll } from '../unified-search/search-all.js';
 import { putPage } from './put-page.js';
@@ -55,35 +54,6 @@ const tools: { [N in WikiToolName]: (ctx: Ctx, a: any) => Promise<{ text: string
  * await runWikiTool(agentCtx, 'wiki_put', { path: 'handbook/refunds', text: '# Refunds', base_version: 2 });
  * // { text: 'Saved page handbook/refunds — "Refunds"; it is now version 3.', refused: false, version: 3 }
  */
-export async function runWikiTool(ctx: Ctx, name: string, args: unknown): Promise<WikiToolResult> {
-  const started = performance.now();
-  const result = await runUntraced(ctx, name, args);
-  // Agents' actions are visible as tool calls in their conversation's trace (SPEC F15), like the file tools'.
-  if (ctx.actor.kind === 'agent') {
-    const path = args && typeof args === 'object' && typeof (args as { path?: unknown }).path === 'string' ? (args as { path: string }).path : null;
-    await recordToolCall(ctx, {
-      id: newId('call'), conversationId: ctx.actor.conversationId, tool: name, args: shortArgs(args), result: shortResult(result.text),
-      refused: result.refused, durationMs: Math.round((performance.now() - started) * 100) / 100, path, version: result.version,
-    }).catch((e) => console.error('could not record the tool call in the trace:', e));
-  }
-  return result;
-}
-
-async function runUntraced(ctx: Ctx, name: string, args: unknown): Promise<WikiToolResult> {
-  try {
-    if (!isWikiToolName(name)) throw new StoaError('not_found', `there is no wiki tool "${name}"`);
-    const parsed = wikiToolSchemas[name].safeParse(args ?? {});
-    if (!parsed.success) {
-      const what = parsed.error.issues.slice(0, 5).map((i) => (i.path.length ? `${i.path.map(String).join('.')}: ${i.message}` : i.message)).join('; ');
-      throw new StoaError('bad_request', `invalid arguments — ${what}`);
-    }
-    const r = await tools[name](ctx, parsed.data);
-    return { ...r, refused: false };
-  } catch (e) {
-    if (!isStoaError(e)) {
-      console.error(`wiki tool ${name} failed:`, e);
-      return { text: 'Refused: an internal error occurred; please retry', refused: true, code: 'internal', version: null };
-    }
-    return { text: `Refused: ${e.message}`, refused: true, code: e.code, version: null };
-  }
+export function runWikiTool(ctx: Ctx, name: string, args: unknown): Promise<WikiToolResult> {
+  return runAreaTool(ctx, { area: 'wiki', schemas: wikiToolSchemas, run: tools, pathArg: 'path' }, name, args);
 }
