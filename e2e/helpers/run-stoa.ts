@@ -19,7 +19,7 @@ export interface RunOptions {
   /** Bytes written to the command's stdin (then closed). */
   input?: string | Buffer;
   cwd?: string;
-  /** Kill the command after this many milliseconds (a safety net for a hanging command; default 60 s). */
+  /** Kill the command after this many milliseconds (a safety net for a hanging command; default 240 s). */
   timeoutMs?: number;
 }
 
@@ -57,7 +57,7 @@ export function runStoa(args: string[], opts: RunOptions = {}): Promise<RunResul
     const err: Buffer[] = [];
     child.stdout.on('data', (c: Buffer) => out.push(c));
     child.stderr.on('data', (c: Buffer) => err.push(c));
-    const timer = setTimeout(() => child.kill('SIGKILL'), opts.timeoutMs ?? 60_000);
+    const timer = setTimeout(() => child.kill('SIGKILL'), opts.timeoutMs ?? 240_000);
     child.on('error', (e) => {
       clearTimeout(timer);
       reject(e);
