@@ -13,22 +13,36 @@ import { indexDoc, rankDocs, searchDocs } from '../packages/core/src/search/inde
 import { seedProject } from '../packages/core/src/search/test-helpers.js';
 import { DEFAULT_TUNING, type SearchTuning } from '../packages/core/src/search/tuning.js';
 
+/** One line of docs.jsonl. */
 export interface Doc { id: string; title: string; text: string }
+/** One line of queries.jsonl. */
 export interface Query { id: string; text: string }
+/** A test collection; qrels: query id → doc id → relevance (> 0). */
 export interface Dataset { name: string; docs: Doc[]; queries: Query[]; qrels: Map<string, Map<string, number>> }
 
-/** `../shared/datasets` beside the repository, or $STOA_DATASETS. */
+/**
+ * `../shared/datasets` beside the repository, or $STOA_DATASETS.
+ *
+ * @example
+ * loadDataset('cranfield', datasetsDir())
+ */
 export function datasetsDir(): string {
   const repoRoot = fileURLToPath(new URL('..', import.meta.url));
   return process.env.STOA_DATASETS ?? resolve(repoRoot, '../shared/datasets');
 }
 
+/** The collections, in the order the tables list them. */
 export const DATASETS = ['cranfield', 'xquad-ru', 'xquad-zh', 'cmrc2018-zh'];
 
 const jsonl = <T>(file: string): T[] =>
   readFileSync(file, 'utf8').split('\n').filter((l) => l.trim()).map((l) => JSON.parse(l) as T);
 
-/** Reads `<dir>/<name>/{docs.jsonl,queries.jsonl,qrels.tsv}` (qrels with a header line). */
+/**
+ * Reads `<dir>/<name>/{docs.jsonl,queries.jsonl,qrels.tsv}` (qrels with a header line).
+ *
+ * @example
+ * const ds = loadDataset('xquad-ru'); // ds.docs.length === 240
+ */
 export function loadDataset(name: string, dir = datasetsDir()): Dataset {
   const base = join(dir, name);
   const qrels = new Map<string, Map<string, number>>();
@@ -41,7 +55,12 @@ export function loadDataset(name: string, dir = datasetsDir()): Dataset {
   return { name, docs: jsonl<Doc>(join(base, 'docs.jsonl')), queries: jsonl<Query>(join(base, 'queries.jsonl')), qrels };
 }
 
-/** nDCG@k with gain = rel (or 2^rel − 1 with `exp`) and log2(rank + 1) discount, and recall@k. */
+/**
+ * nDCG@k with gain = rel (or 2^rel − 1 with `exp`) and log2(rank + 1) discount, and recall@k.
+ *
+ * @example
+ * metrics(['d1', 'd9'], new Map([['d1', 1]])) // { ndcg: 1, recall: 1 }
+ */
 export function metrics(ranked: string[], rels: Map<string, number>, k = 10, exp = false): { ndcg: number; recall: number } {
   const gain = (r: number) => (exp ? 2 ** r - 1 : r);
   let dcg = 0;
@@ -56,9 +75,15 @@ export function metrics(ranked: string[], rels: Map<string, number>, k = 10, exp
   return { ndcg: idcg > 0 ? dcg / idcg : 0, recall: rels.size > 0 ? found / rels.size : 0 };
 }
 
+/** Mean metrics over a dataset's queries (ndcgExp: with 2^rel − 1 gain, as the dataset README's baseline). */
 export interface Scores { ndcg: number; recall: number; ndcgExp: number }
 
-/** Averages the metrics of a search function over every query of a dataset. */
+/**
+ * Averages the metrics of a search function over every query of a dataset.
+ *
+ * @example
+ * const s = await evaluate(ds, (q) => miniSearch(ms, q)); // s.ndcg, s.recall
+ */
 export async function evaluate(ds: Dataset, search: (q: string) => Promise<string[]> | string[]): Promise<Scores> {
   let ndcg = 0, recall = 0, ndcgExp = 0;
   for (const q of ds.queries) {
@@ -71,9 +96,15 @@ export async function evaluate(ds: Dataset, search: (q: string) => Promise<strin
   return { ndcg: ndcg / n, recall: recall / n, ndcgExp: ndcgExp / n };
 }
 
+/** The project every benchmark document belongs to. */
 export const PROJECT = 'prj_bench';
 
-/** A fresh temp SQLite database holding the documents, indexed through the Stoa search module. */
+/**
+ * A fresh temp SQLite database holding the documents, indexed through the Stoa search module.
+ *
+ * @example
+ * const idx = await stoaIndex(ds.docs); await stoaSearch(idx.db, 'wing'); await idx.close();
+ */
 export async function stoaIndex(docs: Iterable<Doc>, tuning: SearchTuning = DEFAULT_TUNING): Promise<{ db: StoaDb; file: string; close: () => Promise<void> }> {
   const dir = mkdtempSync(join(tmpdir(), 'stoa-bench-search-'));
   const file = join(dir, 'stoa.db');
@@ -96,7 +127,12 @@ export async function stoaIndex(docs: Iterable<Doc>, tuning: SearchTuning = DEFA
   return { db, file, close: async () => { await db.close(); rmSync(dir, { recursive: true, force: true }); } };
 }
 
-/** Top-`limit` ref ids from the Stoa index (`rankOnly`: without cutting snippets, for parameter sweeps). */
+/**
+ * Top-`limit` ref ids from the Stoa index (`rankOnly`: without cutting snippets, for parameter sweeps).
+ *
+ * @example
+ * await stoaSearch(idx.db, 'boundary layer') // ['184', '29', …]
+ */
 export async function stoaSearch(db: StoaDb, query: string, tuning: SearchTuning = DEFAULT_TUNING, limit = 10, rankOnly = false): Promise<string[]> {
   const k = db.kysely as Kysely<any>;
   const q = { projectId: PROJECT, query, visibility: ['project'], limit };
@@ -111,13 +147,21 @@ const HAS_CJK = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=
 /**
  * MiniSearch's own tokenizer (space/punctuation split, lower case) — except for text with CJK characters,
  * which it would keep as one giant "word"; those get Intl.Segmenter words, the fair equivalent.
+ *
+ * @example
+ * miniSearchTokenize('数据库很快') // ['数据', '库', '很快']
  */
 export function miniSearchTokenize(text: string): string[] {
   if (!HAS_CJK.test(text)) return MiniSearch.getDefault('tokenize')(text);
   return [...WORDS.segment(text)].filter((s) => s.isWordLike).map((s) => s.segment);
 }
 
-/** MiniSearch over title + text, default BM25+, title boosted ×2, OR queries, no fuzzy/prefix matching. */
+/**
+ * MiniSearch over title + text, default BM25+, title boosted ×2, OR queries, no fuzzy/prefix matching.
+ *
+ * @example
+ * const ms = miniIndex(ds.docs); miniSearch(ms, 'wing')
+ */
 export function miniIndex(docs: Doc[]): MiniSearch<Doc> {
   const ms = new MiniSearch<Doc>({ fields: ['title', 'text'], storeFields: [], tokenize: miniSearchTokenize,
     searchOptions: { boost: { title: 2 } } });
@@ -125,10 +169,15 @@ export function miniIndex(docs: Doc[]): MiniSearch<Doc> {
   return ms;
 }
 
-/** Top-`limit` ids from MiniSearch. */
+/**
+ * Top-`limit` ids from MiniSearch.
+ *
+ * @example
+ * miniSearch(ms, 'boundary layer', 10)
+ */
 export function miniSearch(ms: MiniSearch<Doc>, query: string, limit = 10): string[] {
   return ms.search(query).slice(0, limit).map((r) => String(r.id));
 }
 
-/** Formats a number with 3 decimals. */
+/** Formats a number with 3 decimals, e.g. f3(0.5) === '0.500'. */
 export const f3 = (n: number): string => n.toFixed(3);

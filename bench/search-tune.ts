@@ -13,6 +13,7 @@ import type { CjkMode } from '../packages/core/src/search/tokenize.js';
 const variants: Array<[string, Partial<SearchTuning>]> = [
   ['default', {}],
   ...(['words', 'bigrams', 'unigrams+bigrams', 'words+unigrams+bigrams'] as CjkMode[]).map((cjk): [string, Partial<SearchTuning>] => [`cjk=${cjk}`, { cjk }]),
+  ['cjkQuerySingles=drop', { cjkQuerySingles: 'drop' }],
   ['stem=false', { stem: false }],
   ['stopwords=none', { stopwords: 'none' }],
   ['stopwords=index', { stopwords: 'index' }],
@@ -31,7 +32,7 @@ for (const ds of sets) {
   for (const [name, change] of variants) {
     const tuning = { ...DEFAULT_TUNING, ...change };
     const isCjkSet = ds.name.endsWith('-zh');
-    if (change.cjk && !isCjkSet) { results.set(name, [...(results.get(name) ?? []), '–']); continue; }
+    if ((change.cjk || change.cjkQuerySingles) && !isCjkSet) { results.set(name, [...(results.get(name) ?? []), '–']); continue; }
     const key = indexKey(tuning);
     if (!cache.has(key)) cache.set(key, await stoaIndex(ds.docs, tuning));
     const s = await evaluate(ds, (q) => stoaSearch(cache.get(key)!.db, q, tuning, 10, true));

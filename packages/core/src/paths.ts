@@ -30,7 +30,6 @@ export function normalizePath(input: unknown, kind: 'file' | 'folder' = 'file'):
     if (p.endsWith('/')) p = p.slice(0, -1);
   }
   if (p === '') refuse('path is empty');
-  // eslint-disable-next-line no-control-regex
   if (/[\u0000-\u001f\u007f]/.test(p)) refuse('control characters are not allowed in a path');
   if (p.includes('\\')) refuse('backslash is not allowed in a path; use "/"');
   if (p.startsWith('/')) refuse('path must be relative (no leading "/")');

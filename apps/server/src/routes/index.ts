@@ -24,7 +24,7 @@ import createProject from './projects/create-project.js';
 import me from './projects/me.js';
 import { agentHandlers } from './agents/index.js';
 import { wikiHandlers } from './wiki/index.js';
-import searchAll from './search/all.js';
+import { searchHandlers } from './search/index.js';
 import { docsHandlers } from './docs/index.js';
 
 /**
@@ -32,7 +32,7 @@ import { docsHandlers } from './docs/index.js';
  * Areas append their handlers here.
  */
 export const jsonHandlers: AnyHandler[] = [
-  ...wikiHandlers, searchAll,
+  ...wikiHandlers, ...searchHandlers,
   ...memoryHandlers,
   ...agentHandlers,
   ...docsHandlers,

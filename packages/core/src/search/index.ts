@@ -20,10 +20,12 @@ export { tokenize, normalizeTerm, foldWord, type Token, type CjkMode, type Token
 export { queryTerms } from './terms.js';
 export { DEFAULT_TUNING, type SearchTuning } from './tuning.js';
 
+/** The back end a Kysely instance talks to (`StoaDb.dialect`). */
 export type SearchDialect = 'sqlite' | 'postgres';
 
-/** Default and largest page size of `searchDocs`. */
+/** Page size of `searchDocs` when none is given. */
 export const DEFAULT_SEARCH_LIMIT = 20;
+/** Largest page size (larger limits are clamped). */
 export const MAX_SEARCH_LIMIT = 100;
 /** Deepest offset served: paging further is no use to a person and only costs the server. */
 export const MAX_SEARCH_OFFSET = 1_000;

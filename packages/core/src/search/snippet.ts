@@ -99,6 +99,8 @@ export function makeSnippet(text: string, terms: string | Iterable<string>, maxC
   const window = bestWindow(matched, maxChars) ?? [0, 0];
   const spare = Math.max(0, maxChars - (window[1] - window[0]));
   let start = Math.max(0, window[0] - Math.floor(spare / 3));
+  // A passage that would begin a few characters into the text begins at its start instead.
+  if (start <= SNAP_CHARS && window[1] <= maxChars) start = 0;
   let end = Math.min(text.length, start + maxChars);
   start = Math.max(0, Math.min(start, end - maxChars));
   // Move the cuts onto spaces when one is near and no match is lost; CJK text has none and is cut anywhere.

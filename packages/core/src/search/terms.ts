@@ -1,6 +1,8 @@
 import { tokenize } from './tokenize.js';
 import { MAX_QUERY_TERMS, type SearchTuning } from './tuning.js';
 
+const CJK_CHAR = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]/u;
+
 /** The token streams of one document as both back ends index them. */
 export interface IndexTerms {
   title: string[];
@@ -13,10 +15,13 @@ export interface IndexTerms {
  * back ends hold the same statistics. About 100k distinct terms or far more repeated ones fit.
  */
 const TSVECTOR_BUDGET_BYTES = 900_000;
+/**
+ * Only this much of a body is tokenised (≈2 s of CPU): the tsvector budget above is reached well before in
+ * ordinary text, and a huge file must not hold its writer's transaction for minutes.
+ */
+export const MAX_INDEXED_BODY_CHARS = 4_000_000;
 /** Positions kept per lexeme in PostgreSQL (its hard limit). */
 export const MAX_POSITIONS = 256;
-
-const utf8 = new TextEncoder();
 
 /**
  * Tokenises a document's title and body into the term streams that are indexed.
@@ -33,14 +38,14 @@ export function indexTerms(title: string, body: string, tuning: SearchTuning): I
   const account = (term: string): boolean => {
     const n = positions.get(term) ?? 0;
     // WordEntry (4) + length-prefixed, aligned lexeme + 2 bytes per position.
-    const cost = n === 0 ? utf8.encode(term).length + 8 : n < MAX_POSITIONS ? 2 : 0;
+    const cost = n === 0 ? Buffer.byteLength(term) + 8 : n < MAX_POSITIONS ? 2 : 0;
     if (bytes + cost > TSVECTOR_BUDGET_BYTES) return false;
     bytes += cost;
     positions.set(term, n + 1);
     return true;
   };
   for (const t of titleTerms) account(t);
-  for (const t of tokenize(body, tuning)) {
+  for (const t of tokenize(body.length > MAX_INDEXED_BODY_CHARS ? body.slice(0, MAX_INDEXED_BODY_CHARS) : body, tuning)) {
     if (!keep(t.stop)) continue;
     if (!account(t.term)) break;
     bodyTerms.push(t.term);
@@ -55,7 +60,13 @@ export function indexTerms(title: string, body: string, tuning: SearchTuning): I
  * queryTerms('What is the connection?', DEFAULT_TUNING) // ['connect']
  */
 export function queryTerms(query: string, tuning: SearchTuning): string[] {
-  const tokens = tokenize(query, tuning);
+  let tokens = tokenize(query, tuning);
+  if (tuning.cjkQuerySingles === 'drop') {
+    // A one-character CJK word inside a longer run ("黑" of "黑豹队") is also inside a bigram ("黑豹"); alone it
+    // matches a large share of all CJK text, so it adds cost (an OR over half the corpus) and little rank.
+    tokens = tokens.filter((t) => !(t.end - t.start <= 2 && Array.from(t.term).length === 1 && CJK_CHAR.test(t.term) &&
+      tokens.some((u) => u !== t && u.start <= t.start && u.end >= t.end && Array.from(u.term).length === 2)));
+  }
   const content = tuning.stopwords === 'none' ? tokens : tokens.filter((t) => !t.stop);
   const use = content.length > 0 ? content : tuning.stopwords === 'index' ? [] : tokens;
   return [...new Set(use.map((t) => t.term))].slice(0, MAX_QUERY_TERMS);
