@@ -2,22 +2,8 @@ import type { Lang, T } from './i18n/index.js';
 import { ApiError } from './api/client.js';
 import type { MessageKey } from './i18n/en.js';
 
-/**
- * Bytes like the Files header (F4): binary multiples, one decimal: "12.4 MB", "1.0 GB"; same as the server.
- *
- * @example
- * formatBytes(13002342) // "12.4 MB"
- */
-export function formatBytes(n: number): string {
-  const units = ['B', 'KB', 'MB', 'GB', 'TB'];
-  let v = n;
-  let i = 0;
-  while (v >= 1024 && i < units.length - 1) {
-    v /= 1024;
-    i++;
-  }
-  return i === 0 ? `${n} B` : `${v.toFixed(1)} ${units[i]}`;
-}
+// One formatter for server and UI: "12.4 MB", "1.0 GB" (binary multiples, one decimal).
+export { formatBytes } from '@stoa/contract/format';
 
 const dateFormats = new Map<Lang, Intl.DateTimeFormat>();
 

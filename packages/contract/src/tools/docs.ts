@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { areaMcpTools, type AreaMcpTool } from './area-mcp.js';
 
 const path = z.string().min(1).describe('File path from the storage root, e.g. "contracts/lease.pdf" (your own files: "agents/<your ID>/…").');
 
@@ -50,14 +51,6 @@ const titles: Record<DocsToolName, string> = {
 };
 
 /** The document tools as MCP tools/list entries, generated from the schemas and descriptions above. */
-export function docsMcpTools(): Array<{
-  name: DocsToolName; title: string; description: string; inputSchema: Record<string, unknown>;
-  annotations: { title: string; readOnlyHint: boolean; destructiveHint: boolean; idempotentHint: boolean; openWorldHint: boolean };
-}> {
-  return (Object.keys(docsToolSchemas) as DocsToolName[]).map((name) => {
-    const inputSchema = z.toJSONSchema(docsToolSchemas[name], { io: 'input', target: 'draft-7' }) as Record<string, unknown>;
-    delete inputSchema.$schema;
-    const readOnly = name !== 'docs_understand';
-    return { name, title: titles[name], description: docsToolDescriptions[name], inputSchema, annotations: { title: titles[name], readOnlyHint: readOnly, destructiveHint: false, idempotentHint: true, openWorldHint: false } };
-  });
+export function docsMcpTools(): Array<AreaMcpTool<DocsToolName>> {
+  return areaMcpTools(docsToolSchemas, docsToolDescriptions, titles, (n) => ({ readOnly: n !== 'docs_understand', idempotent: true }));
 }

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { areaMcpTools, type AreaMcpTool } from './area-mcp.js';
 
 /**
  * Input schemas and descriptions of the agents' memory tools (SPEC M5, §7 MCP). They are the agent's only
@@ -57,17 +58,6 @@ const memoryToolTitles: Record<MemoryToolName, string> = {
  * @example
  * memoryMcpTools().map((t) => t.name) // ['memory_get', 'memory_append', 'memory_set', 'memory_search']
  */
-export function memoryMcpTools(): Array<{
-  name: MemoryToolName; title: string; description: string; inputSchema: Record<string, unknown>;
-  annotations: { title: string; readOnlyHint: boolean; destructiveHint: boolean; idempotentHint: boolean; openWorldHint: boolean };
-}> {
-  return (Object.keys(memoryToolSchemas) as MemoryToolName[]).map((name) => {
-    const inputSchema = z.toJSONSchema(memoryToolSchemas[name], { io: 'input', target: 'draft-7' }) as Record<string, unknown>;
-    delete inputSchema.$schema;
-    const readOnly = name === 'memory_get' || name === 'memory_search';
-    return {
-      name, title: memoryToolTitles[name], description: memoryToolDescriptions[name], inputSchema,
-      annotations: { title: memoryToolTitles[name], readOnlyHint: readOnly, destructiveHint: name === 'memory_set', idempotentHint: readOnly, openWorldHint: false },
-    };
-  });
+export function memoryMcpTools(): Array<AreaMcpTool<MemoryToolName>> {
+  return areaMcpTools(memoryToolSchemas, memoryToolDescriptions, memoryToolTitles, (n) => ({ readOnly: n === 'memory_get' || n === 'memory_search', destructive: n === 'memory_set' }));
 }

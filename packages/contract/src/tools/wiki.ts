@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { areaMcpTools, type AreaMcpTool } from './area-mcp.js';
 
 const path = z.string().min(1).describe(
   'Page path: lowercase segments separated by "/", each of letters (any script), digits, "-" or "_", e.g. "handbook/refunds" or "справка/база". Upper case is folded to lower case; no spaces, dots or other punctuation.',
@@ -61,17 +62,6 @@ const wikiToolTitles: Record<WikiToolName, string> = {
  * @example
  * wikiMcpTools().map((t) => t.name) // ['wiki_list', 'wiki_get', 'wiki_put', 'wiki_search', 'search']
  */
-export function wikiMcpTools(): Array<{
-  name: WikiToolName; title: string; description: string; inputSchema: Record<string, unknown>;
-  annotations: { title: string; readOnlyHint: boolean; destructiveHint: boolean; idempotentHint: boolean; openWorldHint: boolean };
-}> {
-  return (Object.keys(wikiToolSchemas) as WikiToolName[]).map((name) => {
-    const inputSchema = z.toJSONSchema(wikiToolSchemas[name], { io: 'input', target: 'draft-7' }) as Record<string, unknown>;
-    delete inputSchema.$schema;
-    const readOnly = name !== 'wiki_put';
-    return {
-      name, title: wikiToolTitles[name], description: wikiToolDescriptions[name], inputSchema,
-      annotations: { title: wikiToolTitles[name], readOnlyHint: readOnly, destructiveHint: false, idempotentHint: readOnly, openWorldHint: false },
-    };
-  });
+export function wikiMcpTools(): Array<AreaMcpTool<WikiToolName>> {
+  return areaMcpTools(wikiToolSchemas, wikiToolDescriptions, wikiToolTitles, (n) => ({ readOnly: n !== 'wiki_put' }));
 }
