@@ -7,7 +7,7 @@ import type { MemoryTarget } from './types.js';
  * Lines per search document. A memory file is indexed as consecutive blocks of this many lines
  * (`refId` = `<file id>:<block>`), so an append re-tokenises only the last block or two instead of the whole
  * file: the cost of an append stays flat as MEMORY.md grows, which is what keeps 16 concurrent writers of one
- * file fast (bench/README-memory.md). Searches fold the blocks back into one hit per file.
+ * file fast (bench/README.md ("Memory")). Searches fold the blocks back into one hit per file.
  */
 export const LINES_PER_BLOCK = 40;
 

@@ -17,7 +17,7 @@ export interface Token {
  */
 export type CjkMode = 'words' | 'bigrams' | 'words+bigrams' | 'unigrams+bigrams' | 'words+unigrams+bigrams';
 
-/** The default CJK mode (see bench/README-search.md for the measurements behind it). */
+/** The default CJK mode (see bench/README.md ("Search") for the measurements behind it). */
 export const DEFAULT_CJK_MODE: CjkMode = 'words+bigrams';
 
 /** Options of `tokenize`; index and query must be tokenised alike. */

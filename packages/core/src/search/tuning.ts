@@ -21,7 +21,7 @@ export interface SearchTuning {
   mode: 'and-or' | 'or';
 }
 
-/** The values chosen by the measurements in bench/README-search.md. */
+/** The values chosen by the measurements in bench/README.md ("Search"). */
 export const DEFAULT_TUNING: Readonly<SearchTuning> = Object.freeze({
   cjk: DEFAULT_CJK_MODE,
   stem: true,
