@@ -30,6 +30,7 @@ pg.types.setTypeParser(20, (v) => Number(v));
 export async function openDb(config: DbConfig): Promise<StoaDb> {
   let kysely: Kysely<DB>;
   let dialect: Dialect;
+  let sqlite: Database.Database | undefined;
   if (config.kind === 'sqlite') {
     if (config.file !== ':memory:') mkdirSync(dirname(config.file), { recursive: true });
     const database = new Database(config.file);
@@ -38,6 +39,7 @@ export async function openDb(config: DbConfig): Promise<StoaDb> {
     database.pragma('busy_timeout = 30000');
     database.pragma('foreign_keys = ON');
     cachePreparedStatements(database);
+    sqlite = database;
     kysely = new Kysely<DB>({ dialect: new ImmediateSqliteDialect({ database }) });
     dialect = 'sqlite';
   } else {
@@ -45,7 +47,20 @@ export async function openDb(config: DbConfig): Promise<StoaDb> {
     kysely = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
     dialect = 'postgres';
   }
-  await migrateToLatest(kysely, dialect);
+  if (config.kind === 'sqlite' && sqlite) {
+    // Kysely takes no migration lock on SQLite, so processes opening a fresh data folder at once would each
+    // create the tables. Migrate inside one write transaction: the others wait on it and then find nothing to do.
+    sqlite.exec('begin immediate');
+    try {
+      await migrateToLatest(kysely, dialect);
+      sqlite.exec('commit');
+    } catch (e) {
+      if (sqlite.inTransaction) sqlite.exec('rollback');
+      throw e;
+    }
+  } else {
+    await migrateToLatest(kysely, dialect);
+  }
   return {
     kysely,
     dialect,
