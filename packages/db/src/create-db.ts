@@ -44,6 +44,11 @@ export async function openDb(config: DbConfig): Promise<StoaDb> {
     dialect = 'sqlite';
   } else {
     const pool = new pg.Pool({ connectionString: config.url, max: config.poolSize ?? 10 });
+    // An idle connection that the server closes (restart, failover, a dropped database) is reported on the pool;
+    // unhandled, that event would end the process. The pool replaces the connection on the next query.
+    pool.on('error', (e: Error & { code?: string }) => {
+      if (e.code !== '57P01') console.warn(`database connection lost: ${e.message}`);
+    });
     kysely = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
     dialect = 'postgres';
   }
