@@ -7,7 +7,7 @@ import { exists, isCode, moveDurable, unlinkQuiet, writeTemp } from './fs-atomic
 import { checkInMemory, HashingStream, hashStream, inMemory, toReadable, type BlobSource } from './hashing-stream.js';
 import { assertBlobKey, assertByteLimit, assertUploadId, isBlobKey, normalizeSha256 } from './keys.js';
 import { resolveRange, type ByteRange } from './range.js';
-import type { BlobStore, PutOptions, PutResult } from './types.js';
+import type { BlobStore, PromoteExpectation, PutOptions, PutResult } from './types.js';
 
 /** The local-disk blob store; `sweepTemp` is always available here. */
 export interface FsBlobStore extends BlobStore {
@@ -177,7 +177,7 @@ export function createFsBlobStore(opts: { root: string }): FsBlobStore {
       }
     },
 
-    async promoteStaging(uploadId: string, expected: { size: number; sha256?: string | undefined; trusted?: boolean }): Promise<PutResult> {
+    async promoteStaging(uploadId: string, expected: PromoteExpectation): Promise<PutResult> {
       assertUploadId(uploadId);
       assertByteLimit(expected.size, 'size');
       const expectedSha = expected.sha256 === undefined ? undefined : normalizeSha256(expected.sha256);

@@ -27,7 +27,7 @@ import { copyWithin, MAX_SINGLE_COPY_BYTES } from './s3-copy.js';
 import { errName, isNotFound, isPreconditionFailed, status } from './s3-errors.js';
 import { abortStaleMultipart, DEFAULT_UPLOAD_TUNING, uploadHashed, type UploadTuning } from './s3-upload.js';
 import { normalizePrefix } from './s3-url.js';
-import type { BlobStore, PresignedPut, PutOptions, PutResult } from './types.js';
+import type { BlobStore, PresignedPut, PromoteExpectation, PutOptions, PutResult } from './types.js';
 
 /**
  * Options of {@link createS3BlobStore}.
@@ -263,7 +263,7 @@ export function createS3BlobStore(opts: S3BlobStoreOptions): S3BlobStore {
       }
     },
 
-    async promoteStaging(uploadId: string, expected: { size: number; sha256?: string | undefined; trusted?: boolean }): Promise<PutResult> {
+    async promoteStaging(uploadId: string, expected: PromoteExpectation): Promise<PutResult> {
       assertUploadId(uploadId);
       assertByteLimit(expected.size, 'size');
       const expectedSha = expected.sha256 === undefined ? undefined : normalizeSha256(expected.sha256);

@@ -84,10 +84,18 @@ export interface BlobStore {
    *  `trusted`: the sha256 is the one this store's own `writeStaging` computed, and the caller made sure no
    *  other write to the upload came after it; the local disk then skips reading the file again (object storage,
    *  where clients upload through presigned URLs, always verifies). */
-  promoteStaging(uploadId: string, expected: { size: number; sha256?: string | undefined; trusted?: boolean }): Promise<PutResult>;
+  promoteStaging(uploadId: string, expected: PromoteExpectation): Promise<PutResult>;
   /** Idempotent. */
   deleteStaging(uploadId: string): Promise<void>;
   /** Removes temporary objects of interrupted writes older than `olderThanMs`; returns how many it removed. */
   sweepTemp?(olderThanMs: number): Promise<number>;
   close?(): Promise<void>;
+}
+
+/** What a staged upload must be to become a blob (see {@link BlobStore.promoteStaging}). */
+export interface PromoteExpectation {
+  size: number;
+  sha256?: string | undefined;
+  /** The sha256 is the one this store's writeStaging computed (see promoteStaging). */
+  trusted?: boolean;
 }
