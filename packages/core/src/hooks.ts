@@ -20,12 +20,32 @@ export interface FileChange {
 
 export type FileChangeHandler = (trx: Q, ctx: Ctx, change: FileChange) => Promise<void>;
 
+/**
+ * A whole folder moved or deleted in one statement per table: handlers update derived data by path prefix
+ * (`from` and everything below `from/`), never file by file.
+ */
+export interface FolderChange {
+  kind: 'moved' | 'deleted';
+  projectId: string;
+  from: string;
+  /** The new folder path of a move. */
+  to?: string;
+  at: string;
+}
+
+export type FolderChangeHandler = (trx: Q, ctx: Ctx, change: FolderChange) => Promise<void>;
+
 export interface Hooks {
   onFileChange: FileChangeHandler[];
+  onFolderChange: FolderChangeHandler[];
 }
 
 export function createHooks(): Hooks {
-  return { onFileChange: [] };
+  return { onFileChange: [], onFolderChange: [] };
+}
+
+export async function runFolderChangeHooks(trx: Q, ctx: Ctx, change: FolderChange): Promise<void> {
+  for (const h of ctx.platform.hooks.onFolderChange) await h(trx, ctx, change);
 }
 
 export async function runFileChangeHooks(trx: Q, ctx: Ctx, change: FileChange): Promise<void> {

@@ -39,4 +39,5 @@ export * from './policies/memory.js';
 export * from './wiki/index.js';
 export * from './unified-search/index.js';
 export * from './files/copy-file.js';
+export * from './files/folders.js';
 export * from './understanding/index.js';

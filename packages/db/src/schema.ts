@@ -35,7 +35,15 @@ export interface FileVersionsTable {
   sha256: string; blob_key: string; author_kind: string; author_id: string | null; author_label: string | null;
   author_meta: string | null; created_at: string;
 }
-export interface DirsTable { project_id: string; path: string; parent: string; name: string; file_count: number }
+/** A folder: `file_count` files below it (recursively); `kept` = created on purpose, stays when empty (migration 010). */
+export interface DirsTable { project_id: string; path: string; parent: string; name: string; file_count: number; kept: Generated<number> }
+/** A WebDAV dead property of a file (migration 010). */
+export interface DavPropsTable { file_id: string; project_id: string; ns: string; name: string; value: string }
+/** A WebDAV write lock (migration 010); `depth` is "0" or "infinity", `scope` "exclusive" or "shared". */
+export interface DavLocksTable {
+  token: string; project_id: string; path: string; depth: string; scope: string; owner: string | null; principal: string;
+  timeout_seconds: number; expires_at: string; created_at: string;
+}
 export interface UploadReservationsTable {
   id: string; project_id: string; path: string; size: number; sha256: string | null; staging_key: string;
   actor: string; status: string; created_at: string; expires_at: string; received_sha256: string | null;
@@ -62,6 +70,8 @@ export interface DB {
   files: FilesTable;
   file_versions: FileVersionsTable;
   dirs: DirsTable;
+  dav_props: DavPropsTable;
+  dav_locks: DavLocksTable;
   upload_reservations: UploadReservationsTable;
   audit_log: AuditLogTable;
   // Tables owned by other areas are typed in their modules; `any`-typed access goes through `db.kysely as Kysely<any>`.

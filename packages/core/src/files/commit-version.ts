@@ -8,7 +8,7 @@ import type { Ctx, Q } from '../platform.js';
 import { quotaOf } from '../projects/projects.js';
 import { recordAudit } from '../audit/audit.js';
 import { runFileChangeHooks } from '../hooks.js';
-import { addToDirs } from './dirs.js';
+import { addToDirs, refuseFolderAt } from './dirs.js';
 import { toFileInfo, type FileInfo, type FileRow } from './file-info.js';
 import { pruneVersions } from './prune-versions.js';
 import { isTextMime } from './mime.js';
@@ -25,8 +25,6 @@ export interface CommitInput {
   mode: 'create' | 'replace';
   /** Optimistic concurrency (B2): the version the writer based its change on. */
   expectedVersion?: number | null;
-  /** Refuse to replace an existing file with content over this size (SPEC F8's "> 25 MB fails"). */
-  refuseReplaceOver?: number;
   permissions?: string;
   auditAction?: string | null;
   /** Text of the new content when it is a small text file, for the search index hooks. */
@@ -74,9 +72,6 @@ export async function commitVersion(trx: Q, ctx: Ctx, input: CommitInput): Promi
     }
   }
   if (existing && input.mode === 'create') throw new StoaError('already_exists', `file "${input.path}" already exists`);
-  if (existing && input.refuseReplaceOver !== undefined && input.blob.size > input.refuseReplaceOver) {
-    throw new StoaError('already_exists', `file "${input.path}" already exists; uploads over ${input.refuseReplaceOver} bytes do not replace files`);
-  }
   await chargeUsage(trx, ctx, input.blob.size - Number(existing?.size ?? 0), input.reservedBytes ?? 0);
   // Touch the blob's row (its sweeper grace starts again), then check the bytes: a sweeper deleting identical
   // old bytes holds this row's lock while it removes them, so after the touch the check tells the truth.
@@ -94,6 +89,7 @@ export async function commitVersion(trx: Q, ctx: Ctx, input: CommitInput): Promi
       .execute();
     row = { ...existing, size: input.blob.size, mime: input.mime, sha256: input.blob.sha256, blob_key: input.blob.key, version, modified_at: now, modified_by_kind: a.kind, modified_by_id: a.id, modified_by_label: a.label, permissions: input.permissions ?? existing.permissions };
   } else {
+    await refuseFolderAt(trx, ctx.project.id, input.path);
     row = {
       id: newId('fil'), project_id: ctx.project.id, path: input.path, dir: dirOf(input.path), name: baseName(input.path),
       name_lower: baseName(input.path).toLowerCase(), size: input.blob.size, mime: input.mime, sha256: input.blob.sha256,

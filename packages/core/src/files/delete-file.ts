@@ -11,7 +11,7 @@ import { toFileInfo, type FileInfo, type FileRow } from './file-info.js';
 
 /**
  * Deletes one file with all its versions, permanently (SPEC F13); the space is freed at once. Its blobs are
- * collected by the sweeper once no version references them. A folder cannot be deleted as a whole.
+ * collected by the sweeper once no version references them. Folders go with deleteFolder.
  *
  * @example
  * await deleteFile(ctx, { path: 'old/report.pdf' });
@@ -23,7 +23,7 @@ export async function deleteFile(ctx: Ctx, input: { path: string; expectedVersio
     const row = await lockFileRow(trx, ctx, path);
     if (!row) {
       const isFolder = await trx.selectFrom('dirs').select('path').where('project_id', '=', ctx.project.id).where('path', '=', path).executeTakeFirst();
-      if (isFolder) throw new StoaError('bad_request', `"${path}" is a folder; a folder cannot be deleted as a whole, delete its files one by one`);
+      if (isFolder) throw new StoaError('bad_request', `"${path}" is a folder; delete it as a folder`);
       throw new StoaError('not_found', `file "${path}" does not exist`);
     }
     if (input.expectedVersion != null && input.expectedVersion !== row.version) {
@@ -38,6 +38,8 @@ export async function deleteFile(ctx: Ctx, input: { path: string; expectedVersio
  * Removes a file's row and versions in the caller's transaction: usage freed, folder index, audit, index hooks.
  */
 export async function removeFileRow(trx: Q, ctx: Ctx, row: FileRow): Promise<void> {
+  await trx.deleteFrom('dav_props').where('file_id', '=', row.id).execute();
+  await trx.deleteFrom('dav_locks').where('project_id', '=', ctx.project.id).where('path', '=', row.path).execute();
   await trx.deleteFrom('file_versions').where('file_id', '=', row.id).execute();
   await trx.deleteFrom('files').where('id', '=', row.id).execute();
   await trx.updateTable('projects').set({ used_bytes: sql`used_bytes - ${Number(row.size)}` }).where('id', '=', ctx.project.id).execute();

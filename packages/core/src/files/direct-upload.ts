@@ -8,6 +8,7 @@ import { normalizePath } from '../paths.js';
 import { inTx, type Ctx, type Platform } from '../platform.js';
 import { assertCan } from '../policies/can.js';
 import { quotaOf } from '../projects/projects.js';
+import { refuseFolderAt } from './dirs.js';
 import { commitVersion } from './commit-version.js';
 import { mimeForPath } from './mime.js';
 import type { FileInfo } from './file-info.js';
@@ -43,8 +44,8 @@ export async function startUpload(ctx: Ctx, input: { path: string; size: number;
   const expiresAt = new Date(now.getTime() + ctx.platform.config.limits.uploadReservationSeconds * 1000).toISOString();
   const quota = quotaOf(ctx.platform, ctx.project);
   await inTx(ctx.platform, async (trx) => {
-    const exists = await trx.selectFrom('files').select('id').where('project_id', '=', ctx.project.id).where('path', '=', path).executeTakeFirst();
-    if (exists) throw new StoaError('already_exists', `file "${path}" already exists`);
+    // Replacing is allowed at any size and makes a new version (F8 as amended); only a folder is in the way.
+    await refuseFolderAt(trx, ctx.project.id, path);
     const r = await trx.updateTable('projects').set({ reserved_bytes: sql`reserved_bytes + ${input.size}` }).where('id', '=', ctx.project.id)
       .where(sql<boolean>`used_bytes + reserved_bytes + ${input.size} <= ${quota}`).executeTakeFirst();
     if (Number(r.numUpdatedRows) === 0) throw new StoaError('quota_exceeded', `not enough storage space for ${input.size} bytes`);
@@ -122,7 +123,7 @@ export async function finishUpload(ctx: Ctx, uploadId: string): Promise<FileInfo
     return await inTx(ctx.platform, async (trx) => {
       const u = await trx.updateTable('upload_reservations').set({ status: 'done' }).where('id', '=', r.id).where('status', '=', 'pending').executeTakeFirst();
       if (Number(u.numUpdatedRows) === 0) throw new StoaError('not_found', 'upload is no longer pending');
-      const result = await commitVersion(trx, ctx, { path: r.path, blob, mime: mimeForPath(r.path), attribution: attributionOf(ctx.actor), mode: 'create', reservedBytes: Number(r.size), auditAction: 'file.upload' });
+      const result = await commitVersion(trx, ctx, { path: r.path, blob, mime: mimeForPath(r.path), attribution: attributionOf(ctx.actor), mode: 'replace', reservedBytes: Number(r.size), auditAction: 'file.upload' });
       return result.file;
     });
   } catch (e) {

@@ -1,11 +1,13 @@
 import { sql } from 'kysely';
+import { StoaError } from '@stoa/contract';
 import type { Q } from '../platform.js';
 import { ancestorDirs, baseName, dirOf } from '../paths.js';
 
 /**
- * Folders are not stored (SPEC F2): this table is a derived index of how many files each folder holds, kept in
- * the same transaction as the file rows, so a folder "appears with its first file and disappears with its
- * last" and listing subfolders never scans every file.
+ * The folder table, kept in the same transaction as the file rows: how many files each folder holds
+ * (recursively), so listing subfolders never scans every file. A folder implied by a file path appears with its
+ * first file and disappears with its last (F2); a folder created on purpose (`kept`, see folders.ts) stays
+ * when empty (F9 as amended).
  */
 export async function addToDirs(trx: Q, projectId: string, filePath: string): Promise<void> {
   for (const d of ancestorDirs(filePath)) {
@@ -21,5 +23,11 @@ export async function removeFromDirs(trx: Q, projectId: string, filePath: string
   const dirs = ancestorDirs(filePath);
   if (dirs.length === 0) return;
   await trx.updateTable('dirs').set({ file_count: sql`file_count - 1` }).where('project_id', '=', projectId).where('path', 'in', dirs).execute();
-  await trx.deleteFrom('dirs').where('project_id', '=', projectId).where('path', 'in', dirs).where('file_count', '<=', 0).execute();
+  await trx.deleteFrom('dirs').where('project_id', '=', projectId).where('path', 'in', dirs).where('file_count', '<=', 0).where('kept', '=', 0).execute();
+}
+
+/** A file cannot take the path of a folder (nothing is overwritten, F10). */
+export async function refuseFolderAt(trx: Q, projectId: string, path: string): Promise<void> {
+  const dir = await trx.selectFrom('dirs').select('path').where('project_id', '=', projectId).where('path', '=', path).executeTakeFirst();
+  if (dir) throw new StoaError('already_exists', `"${path}" is a folder; nothing was overwritten`);
 }

@@ -61,9 +61,9 @@ describe.each(testDbKinds())('move and delete on %s', (kind) => {
     expect(await storeViolations(ctx)).toEqual([]);
   });
 
-  it('refuses to move or delete a folder as a whole', async () => {
-    await expect(moveFile(ctx, { from: 'x', to: 'y' })).rejects.toMatchObject({ code: 'bad_request', message: expect.stringContaining('folders cannot be moved as a whole') });
-    await expect(deleteFile(ctx, { path: 'x' })).rejects.toMatchObject({ code: 'bad_request', message: expect.stringContaining('cannot be deleted as a whole') });
+  it('the file operations refuse a folder and point to the folder operations', async () => {
+    await expect(moveFile(ctx, { from: 'x', to: 'y' })).rejects.toMatchObject({ code: 'bad_request', message: expect.stringContaining('move it as a folder') });
+    await expect(deleteFile(ctx, { path: 'x' })).rejects.toMatchObject({ code: 'bad_request', message: expect.stringContaining('delete it as a folder') });
     await expect(moveFile(ctx, { from: 'missing.md', to: 'y.md' })).rejects.toMatchObject({ code: 'not_found' });
     expect((await listFolder(ctx, { folder: 'x' })).files.map((f) => f.name)).toEqual(['a.md', 'b.md']);
   });

@@ -5,7 +5,7 @@ import { inTx, type Ctx } from '../platform.js';
 import { assertCan } from '../policies/can.js';
 import { recordAudit } from '../audit/audit.js';
 import { runFileChangeHooks } from '../hooks.js';
-import { addToDirs, removeFromDirs } from './dirs.js';
+import { addToDirs, refuseFolderAt, removeFromDirs } from './dirs.js';
 import { lockFileRow } from './commit-version.js';
 import { toFileInfo, type FileInfo } from './file-info.js';
 import { mimeForPath } from './mime.js';
@@ -24,7 +24,7 @@ export function moveTarget(from: string, rawTo: string): string {
 
 /**
  * Renames or moves one file by changing its row: instant for any size. Fails with already_exists if a file is
- * at the target; nothing is overwritten. Folders are never moved as a whole.
+ * at the target; nothing is overwritten. Folders move with moveFolder.
  *
  * @example
  * await moveFile(ctx, { from: 'draft.md', to: 'reports/2026/' }) // → reports/2026/draft.md
@@ -39,7 +39,7 @@ export async function moveFile(ctx: Ctx, input: { from: string; to: string; expe
     const row = await lockFileRow(trx, ctx, from);
     if (!row) {
       const isFolder = await trx.selectFrom('dirs').select('path').where('project_id', '=', ctx.project.id).where('path', '=', from).executeTakeFirst();
-      if (isFolder) throw new StoaError('bad_request', `"${from}" is a folder; folders cannot be moved as a whole, move its files one by one`);
+      if (isFolder) throw new StoaError('bad_request', `"${from}" is a folder; move it as a folder`);
       throw new StoaError('not_found', `file "${from}" does not exist`);
     }
     if (input.expectedVersion != null && input.expectedVersion !== row.version) {
@@ -48,11 +48,13 @@ export async function moveFile(ctx: Ctx, input: { from: string; to: string; expe
     if (to === from) return toFileInfo(row);
     const target = await trx.selectFrom('files').select('id').where('project_id', '=', ctx.project.id).where('path', '=', to).executeTakeFirst();
     if (target) throw new StoaError('already_exists', `file "${to}" already exists; nothing was overwritten`);
+    await refuseFolderAt(trx, ctx.project.id, to);
     const mime = mimeForPath(to);
     const a = attributionOf(ctx.actor);
     await trx.updateTable('files').set({ path: to, dir: dirOf(to), name: baseName(to), name_lower: baseName(to).toLowerCase(), mime, modified_at: now, modified_by_kind: a.kind, modified_by_id: a.id, modified_by_label: a.label }).where('id', '=', row.id).execute();
     await trx.updateTable('file_versions').set({ path: to }).where('file_id', '=', row.id).execute();
     await removeFromDirs(trx, ctx.project.id, from);
+    await trx.deleteFrom('dav_locks').where('project_id', '=', ctx.project.id).where('path', '=', from).execute();
     await addToDirs(trx, ctx.project.id, to);
     await recordAudit(trx, ctx, { action: 'file.move', path: to, from, to, size: Number(row.size) });
     await runFileChangeHooks(trx, ctx, { kind: 'moved', projectId: ctx.project.id, fileId: row.id, path: to, fromPath: from, mime, size: Number(row.size), version: row.version, at: now });

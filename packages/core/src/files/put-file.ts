@@ -59,7 +59,6 @@ export async function putFile(ctx: Ctx, input: PutFileInput): Promise<{ file: Fi
     inTx(ctx.platform, (trx) =>
       commitVersion(trx, ctx, {
         path, blob, mime, attribution, mode: input.mode ?? 'replace', expectedVersion: input.expectedVersion,
-        refuseReplaceOver: ctx.actor.kind === 'user' ? ctx.platform.config.limits.directUploadBytes : undefined,
         permissions: input.permissions, auditAction: input.auditAction,
       }),
     ),

@@ -7,7 +7,7 @@ import type { Ctx } from '../platform.js';
 import { putFile } from './put-file.js';
 import { statFile } from './read-file.js';
 import { listFilesRecursive } from './list-files.js';
-import { restoreVersion } from './versions.js';
+import { listVersions, restoreVersion } from './versions.js';
 import { usage } from './usage.js';
 import { abortUpload, expireUploads, finishUpload, receiveUpload, startUpload } from './direct-upload.js';
 import { readText, storeViolations } from './test-invariants.js';
@@ -79,12 +79,13 @@ describe.each(testDbKinds())('quota, F8 and direct uploads on %s', (kind) => {
     expect(await storeViolations(ctx)).toEqual([]);
   });
 
-  it('F8: replacing with up to STOA_DIRECT_UPLOAD_BYTES is silent; more fails with already_exists and changes nothing', async () => {
+  it('F8 as amended: replacing is allowed at any size and keeps the earlier versions', async () => {
     await clear();
     await putFile(ctx, { path: 'f8/doc.bin', source: bytes(10) });
     await expect(putFile(ctx, { path: 'f8/doc.bin', source: bytes(DIRECT, 2) })).resolves.toMatchObject({ created: false });
-    await expect(putFile(ctx, { path: 'f8/doc.bin', source: bytes(DIRECT + 1, 3) })).rejects.toMatchObject({ code: 'already_exists', message: expect.stringContaining('already exists') });
-    expect(await statFile(ctx, 'f8/doc.bin')).toMatchObject({ size: DIRECT, version: 2 });
+    await expect(putFile(ctx, { path: 'f8/doc.bin', source: bytes(DIRECT + 1, 3) })).resolves.toMatchObject({ created: false, previousVersion: 2 });
+    expect(await statFile(ctx, 'f8/doc.bin')).toMatchObject({ size: DIRECT + 1, version: 3 });
+    expect((await listVersions(ctx, 'f8/doc.bin')).map((v) => v.size)).toEqual([DIRECT + 1, DIRECT, 10]);
     // A new file of that size is fine.
     await expect(putFile(ctx, { path: 'f8/new.bin', source: bytes(DIRECT + 1, 3) })).resolves.toMatchObject({ created: true });
     expect(await storeViolations(ctx)).toEqual([]);
@@ -139,15 +140,15 @@ describe.each(testDbKinds())('quota, F8 and direct uploads on %s', (kind) => {
     expect(await storeViolations(ctx)).toEqual([]);
   });
 
-  it('direct upload: refused when the file exists (at start, and at finish if it appeared meanwhile)', async () => {
+  it('direct upload onto an existing file makes a new version of it (F8 as amended); a folder is never replaced', async () => {
     await clear();
     await putFile(ctx, { path: 'd/exists.bin', source: 'x' });
-    await expect(startUpload(ctx, { path: 'd/exists.bin', size: 10 })).rejects.toMatchObject({ code: 'already_exists' });
-    const u = await startUpload(ctx, { path: 'd/late.bin', size: 10 });
+    const u = await startUpload(ctx, { path: 'd/exists.bin', size: 10 });
     await receiveUpload(ctx, u.uploadId, Readable.from([bytes(10)]));
-    await putFile(ctx, { path: 'd/late.bin', source: 'someone was faster' });
-    await expect(finishUpload(ctx, u.uploadId)).rejects.toMatchObject({ code: 'already_exists' });
-    expect(await readText(ctx, 'd/late.bin')).toBe('someone was faster');
+    await putFile(ctx, { path: 'd/exists.bin', source: 'someone was faster' });
+    await expect(finishUpload(ctx, u.uploadId)).resolves.toMatchObject({ version: 3, size: 10 });
+    expect((await listVersions(ctx, 'd/exists.bin')).map((v) => v.version)).toEqual([3, 2, 1]);
+    await expect(startUpload(ctx, { path: 'd', size: 10 })).rejects.toMatchObject({ code: 'already_exists' });
     expect((await usage(ctx)).reserved).toBe(0);
     expect(await storeViolations(ctx)).toEqual([]);
   });

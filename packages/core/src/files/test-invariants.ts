@@ -41,7 +41,12 @@ export async function storeViolations(ctx: Ctx): Promise<string[]> {
       want.set(d, (want.get(d) ?? 0) + 1);
     }
   }
-  for (const d of dirs) if (want.get(d.path) !== Number(d.file_count)) out.push(`folder "${d.path}" counts ${d.file_count}, has ${want.get(d.path) ?? 0}`);
+  for (const d of dirs) if ((want.get(d.path) ?? 0) !== Number(d.file_count)) out.push(`folder "${d.path}" counts ${d.file_count}, has ${want.get(d.path) ?? 0}`);
+  // Every folder's parent exists (kept empty folders included), so the tree never shows a folder without its parent.
+  for (const d of dirs) {
+    const parent = d.path.includes('/') ? d.path.slice(0, d.path.lastIndexOf('/')) : '';
+    if (parent !== '' && !dirs.some((x) => x.path === parent)) out.push(`folder "${d.path}" has no parent folder "${parent}"`);
+  }
   for (const [d] of want) if (!dirs.some((x) => x.path === d)) out.push(`folder "${d}" is missing`);
   return out;
 }

@@ -1,6 +1,7 @@
 import { areaInstallers, type AreaInstaller } from '../areas.js';
-import type { FileChangeHandler } from '../hooks.js';
-import { removeDoc, renameDocPath } from '../search/index.js';
+import type { FileChangeHandler, FolderChangeHandler } from '../hooks.js';
+import { below, rebased } from '../files/subtree-sql.js';
+import { removeDoc, removeDocsByPath, renameDocPath } from '../search/index.js';
 import { CHUNK_KIND } from './assets.js';
 
 /**
@@ -26,8 +27,22 @@ export const understandingHook: FileChangeHandler = async (trx, ctx, change) => 
   }
 };
 
+/** A whole folder moved or deleted: its understood files follow by path prefix, in one statement per table. */
+export const understandingFolderHook: FolderChangeHandler = async (trx, ctx, change) => {
+  const dialect = ctx.platform.db.dialect;
+  const assets = trx.updateTable('doc_assets').where('project_id', '=', change.projectId).where(below('path', change.from)).where('deleted_at', 'is', null);
+  if (change.kind === 'moved') {
+    await assets.set({ path: rebased('path', change.from, change.to!) }).execute();
+    await renameDocPath(trx, dialect, change.projectId, CHUNK_KIND, change.from, change.to!, { nested: true });
+    return;
+  }
+  await assets.set({ deleted_at: change.at, status: 'failed', error: 'the file was deleted', chunk_count: 0 }).execute();
+  await removeDocsByPath(trx, dialect, change.projectId, CHUNK_KIND, change.from, { nested: true });
+};
+
 export const installUnderstanding: AreaInstaller = (platform) => {
   if (!platform.hooks.onFileChange.includes(understandingHook)) platform.hooks.onFileChange.push(understandingHook);
+  if (!platform.hooks.onFolderChange.includes(understandingFolderHook)) platform.hooks.onFolderChange.push(understandingFolderHook);
 };
 
 if (!areaInstallers.includes(installUnderstanding)) areaInstallers.push(installUnderstanding);

@@ -1,8 +1,8 @@
 import { areaInstallers, type AreaInstaller } from '../areas.js';
 import { isTextMime } from '../files/mime.js';
-import type { FileChangeHandler } from '../hooks.js';
+import type { FileChangeHandler, FolderChangeHandler } from '../hooks.js';
 import { baseName } from '../paths.js';
-import { indexDoc, removeDoc } from '../search/index.js';
+import { indexDoc, removeDoc, removeDocsByPath, renameDocPath } from '../search/index.js';
 
 /** Search-index kind of text files' contents. */
 export const FILE_KIND = 'file';
@@ -49,9 +49,17 @@ export const fileIndexHook: FileChangeHandler = async (trx, ctx, change) => {
   });
 };
 
-/** Registers the file-contents index hook on a platform (once). */
+/** A whole folder moved or deleted: the entries below it follow by path prefix, in one statement. */
+export const fileIndexFolderHook: FolderChangeHandler = async (trx, ctx, change) => {
+  const dialect = ctx.platform.db.dialect;
+  if (change.kind === 'moved') await renameDocPath(trx, dialect, change.projectId, FILE_KIND, change.from, change.to!, { nested: true });
+  else await removeDocsByPath(trx, dialect, change.projectId, FILE_KIND, change.from, { nested: true });
+};
+
+/** Registers the file-contents index hooks on a platform (once). */
 export const installFileIndex: AreaInstaller = (platform) => {
   if (!platform.hooks.onFileChange.includes(fileIndexHook)) platform.hooks.onFileChange.push(fileIndexHook);
+  if (!platform.hooks.onFolderChange.includes(fileIndexFolderHook)) platform.hooks.onFolderChange.push(fileIndexFolderHook);
 };
 
 if (!areaInstallers.includes(installFileIndex)) areaInstallers.push(installFileIndex);

@@ -111,16 +111,15 @@ describe.each(testDbKinds())('files over HTTP on %s', (kind) => {
     expect(res.headers['content-type']).toMatch(/problem\+json/);
   });
 
-  it('413 quota_exceeded, and F8: 409 already_exists when replacing with more than STOA_DIRECT_UPLOAD_BYTES', async () => {
+  it('413 quota_exceeded, and F8 as amended: replacing with more than STOA_DIRECT_UPLOAD_BYTES makes a new version', async () => {
     let res = await put('q/huge.bin', Buffer.alloc(250_000));
     expect(res.statusCode).toBe(413);
     expect(res.json().code).toBe('quota_exceeded');
     expect((await get(`${base}/files/stat?path=q/huge.bin`)).statusCode).toBe(404);
     await put('q/f8.bin', Buffer.alloc(10));
     res = await put('q/f8.bin', Buffer.alloc(50_001));
-    expect(res.statusCode).toBe(409);
-    expect(res.json().code).toBe('already_exists');
-    expect((await get(`${base}/files/stat?path=q/f8.bin`)).json().size).toBe(10);
+    expect(res.statusCode).toBe(200);
+    expect((await get(`${base}/files/stat?path=q/f8.bin`)).json()).toMatchObject({ size: 50_001, version: 2 });
     const u = (await get(`${base}/usage`)).json();
     expect(u.used).toBeLessThanOrEqual(u.quota);
     expect(u.text).toMatch(/^Used .+ of 195\.3 KB$/);
