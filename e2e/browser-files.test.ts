@@ -116,12 +116,11 @@ describe.skipIf(!hasChromium)('web UI: Files', () => {
     await page.getByText('Used 11 B of 1.0 GB').waitFor();
   });
 
-  it('creates a nested new folder that exists only in this browser until a file is uploaded into it', async () => {
+  it('creates a nested new folder that is stored: empty, it survives a reload (F9 as amended)', async () => {
     await page.getByRole('button', { name: 'New folder' }).click();
     await page.getByRole('textbox', { name: 'Folder name' }).fill('reports/2026');
     await page.getByRole('button', { name: 'Create' }).click();
-    await page.getByText('exists only in this browser').waitFor();
-    expect(await page.locator('.tree-row.selected').innerText()).toContain('2026');
+    await page.locator('.tree-row.selected', { hasText: '2026' }).waitFor();
     await uploadViaUi(page, [{ name: 'q1.csv', body: 'a,b\n1,2\n' }]);
     await fileRow(page, 'reports/2026/q1.csv').waitFor();
 
@@ -132,7 +131,15 @@ describe.skipIf(!hasChromium)('web UI: Files', () => {
     await page.reload();
     await page.getByRole('tree').getByRole('button', { name: 'reports' }).click();
     await page.getByRole('tree').getByRole('button', { name: '2026' }).waitFor();
-    expect(await page.getByRole('tree').getByRole('button', { name: 'scratch' }).count()).toBe(0);
+    await page.getByRole('tree').getByRole('button', { name: 'scratch' }).click();
+    await page.getByRole('button', { name: 'Move folder' }).click();
+    await page.getByRole('textbox', { name: 'Move the folder to' }).fill('scratch-moved');
+    await page.getByRole('button', { name: 'Move folder' }).last().click();
+    await page.getByRole('tree').getByRole('button', { name: 'scratch-moved' }).waitFor();
+    await page.getByRole('button', { name: 'Delete folder' }).click();
+    await page.getByRole('dialog').getByRole('button', { name: 'Delete folder' }).click();
+    await page.getByText('Deleted scratch-moved').waitFor();
+    expect(await page.getByRole('tree').getByRole('button', { name: 'scratch-moved' }).count()).toBe(0);
   });
 
   it('lists versions of a re-uploaded file and restores an earlier one', async () => {

@@ -4,6 +4,7 @@ import { rename, unlink } from 'node:fs/promises';
 import { pipeline } from 'node:stream/promises';
 import { Transform } from 'node:stream';
 import { filesRoutes, formatBytes, StoaError } from '@stoa/contract';
+import type { Api } from '../api.js';
 import { action } from '../context.js';
 import { print, table, UsageError } from '../output.js';
 import { progressBar } from '../progress.js';
@@ -22,6 +23,23 @@ function parseVersion(v: string): number {
   const n = Number(v);
   if (!Number.isInteger(n) || n < 1) throw new UsageError(`VERSION must be a positive integer, got "${v}"`);
   return n;
+}
+
+/** True when PATH names a folder rather than a file (the two have their own operations). */
+async function isFolder(api: Api, path: string): Promise<boolean> {
+  try {
+    await api.call(filesRoutes.stat, { project: api.project, path });
+    return false;
+  } catch (e) {
+    if (!(e instanceof StoaError) || e.code !== 'not_found') throw e;
+  }
+  try {
+    await api.call(filesRoutes.statFolder, { project: api.project, path });
+    return true;
+  } catch (e) {
+    if (e instanceof StoaError && e.code === 'not_found') return false;
+    throw e;
+  }
 }
 
 export function registerFiles(program: Command): void {
@@ -100,19 +118,36 @@ export function registerFiles(program: Command): void {
       }),
     );
 
-  files.command('mv <from> <to>').description('Rename or move a file (TO ending in "/" keeps the name); never overwrites').action(
+  files.command('mkdir <path>').description('Create a folder (and missing parents); it exists while empty').action(
+    action(async (api, g, path: string) => {
+      const d = await api.call(filesRoutes.createFolder, { project: api.project, path });
+      print(!!g.json, d, () => `Created folder ${d.path}`);
+    }),
+  );
+
+  files.command('mv <from> <to>').description('Rename or move a file or a whole folder (TO ending in "/" keeps the name); never overwrites').action(
     action(async (api, g, from: string, to: string) => {
+      if (await isFolder(api, from)) {
+        const d = await api.call(filesRoutes.moveFolder, { project: api.project, from, to });
+        return print(!!g.json, d, () => `Moved folder ${from} → ${d.path} (${d.fileCount} files)`);
+      }
       const f = await api.call(filesRoutes.move, { project: api.project, from, to });
       print(!!g.json, fileJson(f), () => `Moved ${from} → ${f.path}`);
     }),
   );
 
-  files.command('rm <path>').description('Delete a file and its versions, permanently').action(
-    action(async (api, g, path: string) => {
-      const f = await api.call(filesRoutes.remove, { project: api.project, path });
-      print(!!g.json, fileJson(f), () => `Deleted ${f.path}`);
-    }),
-  );
+  files.command('rm <path>').description('Delete a file and its versions, permanently; -r deletes a folder with everything in it')
+    .option('-r, --recursive', 'delete a folder and every file below it')
+    .action(
+      action(async (api, g, path: string, opts: { recursive?: boolean }) => {
+        if (await isFolder(api, path)) {
+          const r = await api.call(filesRoutes.deleteFolder, { project: api.project, path, recursive: opts.recursive ? 'true' : 'false' });
+          return print(!!g.json, r, () => `Deleted folder ${r.path} (${r.files} files, ${formatBytes(r.bytes)})`);
+        }
+        const f = await api.call(filesRoutes.remove, { project: api.project, path });
+        print(!!g.json, fileJson(f), () => `Deleted ${f.path}`);
+      }),
+    );
 
   files.command('usage').description('Storage used and quota').action(
     action(async (api, g) => {

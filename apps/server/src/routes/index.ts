@@ -26,6 +26,7 @@ import { agentHandlers } from './agents/index.js';
 import { wikiHandlers } from './wiki/index.js';
 import { searchHandlers } from './search/index.js';
 import { docsHandlers } from './docs/index.js';
+import { folderHandlers } from './folders/index.js';
 
 /**
  * Every JSON handler, by route id. The server mounts them; the CLI's local mode calls them in-process.
@@ -36,6 +37,7 @@ export const jsonHandlers: AnyHandler[] = [
   ...memoryHandlers,
   ...agentHandlers,
   ...docsHandlers,
+  ...folderHandlers,
   me, listProjects, createProject, listMembers, addMember, removeMember, createToken, revokeToken, audit,
   list, folder, tree, find, stat, move, del, usage, versions, restore, startUpload, finishUpload, abortUpload,
 ];

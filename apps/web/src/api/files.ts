@@ -31,6 +31,10 @@ export const filesApi = {
   find: (project: string, q: string) => api<{ files: FileInfo[]; truncated: boolean }>('GET', `${p(project)}/files/find`, { query: { q } }),
   stat: (project: string, path: string) => api<FileInfo>('GET', `${p(project)}/files/stat`, { query: { path } }),
   move: (project: string, from: string, to: string) => api<FileInfo>('POST', `${p(project)}/files/move`, { body: { from, to } }),
+  createFolder: (project: string, path: string) => api<Folder>('POST', `${p(project)}/folders`, { body: { path } }),
+  moveFolder: (project: string, from: string, to: string) => api<Folder>('POST', `${p(project)}/folders/move`, { body: { from, to } }),
+  removeFolder: (project: string, path: string) =>
+    api<{ path: string; files: number; bytes: number }>('DELETE', `${p(project)}/folders`, { query: { path, recursive: 'true' } }),
   remove: (project: string, path: string) => api<FileInfo>('DELETE', `${p(project)}/files`, { query: { path } }),
   versions: (project: string, path: string) => api<FileVersion[]>('GET', `${p(project)}/files/versions`, { query: { path } }),
   restore: (project: string, path: string, version: number) => api<FileInfo>('POST', `${p(project)}/files/restore`, { body: { path, version } }),

@@ -30,8 +30,27 @@ export const filesRoutes = {
     output: z.object({ folder: z.string(), folders: z.array(FolderSchema), files: z.array(FileSchema), nextCursor: z.string().nullable(), total: z.number().int() }),
   }),
   tree: defineRoute({
-    id: 'files.tree', method: 'GET', path: '/projects/{project}/folders/tree', summary: 'Every folder (derived from file paths)',
+    id: 'files.tree', method: 'GET', path: '/projects/{project}/folders/tree', summary: 'Every folder: those holding files and those created empty',
     input: z.object({ project: projectParam }), output: z.array(FolderSchema),
+  }),
+  statFolder: defineRoute({
+    id: 'folders.stat', method: 'GET', path: '/projects/{project}/folders/stat', summary: 'One folder by path (404 when there is none)',
+    input: z.object({ project: projectParam, path: z.string().min(1) }), output: FolderSchema,
+  }),
+  createFolder: defineRoute({
+    id: 'folders.create', method: 'POST', path: '/projects/{project}/folders', summary: 'Create a folder (and its missing parents); it exists while empty',
+    status: 201,
+    input: z.object({ project: projectParam, path: z.string().min(1).describe('Folder path, e.g. "reports/2026"') }), output: FolderSchema,
+  }),
+  moveFolder: defineRoute({
+    id: 'folders.move', method: 'POST', path: '/projects/{project}/folders/move', summary: 'Move or rename a folder with everything in it (metadata only; never overwrites)',
+    input: z.object({ project: projectParam, from: z.string().min(1).describe('Folder to move'), to: z.string().describe('New folder path; ending in "/" moves into that folder keeping the name') }),
+    output: FolderSchema,
+  }),
+  deleteFolder: defineRoute({
+    id: 'folders.delete', method: 'DELETE', path: '/projects/{project}/folders', summary: 'Delete a folder; with recursive=true, everything in it too, permanently',
+    input: z.object({ project: projectParam, path: z.string().min(1), recursive: z.enum(['true', 'false']).optional().describe('"true": also delete every file below it, with all versions') }),
+    output: z.object({ path: z.string(), files: z.number().int().describe('Files deleted'), bytes: z.number().int().describe('Space freed') }),
   }),
   find: defineRoute({
     id: 'files.find', method: 'GET', path: '/projects/{project}/files/find', summary: 'Name search: case-insensitive substring of file names over the whole storage',
@@ -65,7 +84,7 @@ export const filesRoutes = {
   }),
   upload: defineRoute({
     id: 'files.upload', method: 'PUT', path: '/projects/{project}/files/content', summary: 'Upload (create or replace) one file; the body is the bytes',
-    description: 'Streams the request body to storage. Replacing an existing file with more than STOA_DIRECT_UPLOAD_BYTES fails with already_exists. Use POST /uploads for large files.',
+    description: 'Streams the request body to storage. Replacing an existing file makes a new version of it, at any size. Over STOA_DIRECT_UPLOAD_BYTES, POST /uploads lets the client send the bytes straight to object storage.',
     input: z.object({ project: projectParam, path, expectedVersion, create: z.enum(['true', 'false']).optional().describe('"true": fail with already_exists if the file exists') }),
     output: z.object({ file: FileSchema, created: z.boolean(), previousVersion: z.number().int().nullable() }),
     raw: { request: 'application/octet-stream' },

@@ -50,6 +50,13 @@ export async function statFolder(ctx: Ctx, input: string): Promise<FolderEntry |
   return row ? toEntry(row) : null;
 }
 
+/** Like statFolder, but a missing folder is not_found. */
+export async function getFolder(ctx: Ctx, path: string): Promise<FolderEntry> {
+  const f = await statFolder(ctx, path);
+  if (!f) throw new StoaError('not_found', `folder "${normalizePath(path, 'folder')}" does not exist`);
+  return f;
+}
+
 /**
  * Creates a folder, and its missing parents, so that it exists while empty. Fails with already_exists when a
  * folder or a file is at that path, and when a parent is a file.

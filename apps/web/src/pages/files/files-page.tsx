@@ -9,6 +9,7 @@ import { FolderTree } from './folder-tree.js';
 import { FileTable } from './file-table.js';
 import { PreviewPanel } from './preview-panel.js';
 import { NewFolderForm } from './new-folder-form.js';
+import { MoveFolderForm } from './move-folder-form.js';
 import { Icon } from '../../components/icons.js';
 
 type Notice = { kind: 'error' | 'info'; text: string } | null;
@@ -16,7 +17,7 @@ const parentOf = (p: string) => (p.includes('/') ? p.slice(0, p.lastIndexOf('/')
 
 /**
  * The Files page (F4–F14): usage header, folder tree, the selected folder's table, name search over the whole
- * storage, upload, new (client-only) folders, rename/move, delete, preview with versions.
+ * storage, upload, new folders (stored, F9 as amended), rename/move, delete, preview with versions.
  *
  * @example
  * {route.page === 'files' && <FilesPage />}
@@ -27,8 +28,6 @@ export function FilesPage() {
   const pid = project.id;
   const [folder, setFolder] = useState('');
   const [serverFolders, setServerFolders] = useState<Folder[]>([]);
-  // F9: a new folder lives only in this component's state until a file is uploaded into it; a reload forgets it.
-  const [localFolders, setLocalFolders] = useState<string[]>([]);
   const [page, setPage] = useState<FolderPage | null>(null);
   const [usage, setUsage] = useState<Usage | null>(null);
   const [query, setQuery] = useState('');
@@ -38,6 +37,7 @@ export function FilesPage() {
   const [uploading, setUploading] = useState<{ done: number; total: number; name: string; percent: number } | null>(null);
   const [toDelete, setToDelete] = useState<FileInfo | null>(null);
   const [showNewFolder, setShowNewFolder] = useState(false);
+  const [folderAction, setFolderAction] = useState<'move' | 'delete' | null>(null);
   const [epoch, setEpoch] = useState(0);
   const [dragging, setDragging] = useState(false);
   const input = useRef<HTMLInputElement>(null);
@@ -75,22 +75,19 @@ export function FilesPage() {
     return () => { gone = true; clearTimeout(timer); };
   }, [pid, query, epoch, fail]);
 
-  const allFolders = useMemo(() => [...new Set([...serverFolders.map((f) => f.path), ...localFolders])], [serverFolders, localFolders]);
-  const subfolders = useMemo(() => {
-    const known = new Set((page?.folders ?? []).map((f) => f.path));
-    const extra = allFolders.filter((p) => parentOf(p) === folder && p !== folder && !known.has(p)).map((p) => ({ path: p, name: p.slice(p.lastIndexOf('/') + 1), fileCount: 0 }));
-    return [...(page?.folders ?? []), ...extra].sort((a, b) => a.name.localeCompare(b.name));
-  }, [page, allFolders, folder]);
+  const allFolders = useMemo(() => serverFolders.map((f) => f.path), [serverFolders]);
+  const subfolders = useMemo(() => [...(page?.folders ?? [])].sort((a, b) => a.name.localeCompare(b.name)), [page]);
 
-  // A folder vanishes with its last file (F2): when that happens to the selected one, climb to a folder that exists.
+  // A folder implied by its files vanishes with its last file (F2), and another client may delete or move a
+  // folder: when that happens to the selected one, climb to a folder that exists.
   useEffect(() => {
     if (!page || folder === '') return;
-    const exists = (p: string) => serverFolders.some((f) => f.path === p) || localFolders.some((l) => l === p || l.startsWith(p + '/'));
+    const exists = (p: string) => serverFolders.some((f) => f.path === p);
     if (exists(folder)) return;
     let up = parentOf(folder);
     while (up !== '' && !exists(up)) up = parentOf(up);
     setFolder(up);
-  }, [page, serverFolders, localFolders, folder]);
+  }, [page, serverFolders, folder]);
 
   const select = (p: string) => {
     setQuery('');
@@ -144,6 +141,33 @@ export function FilesPage() {
     }
   };
 
+  // Whole-folder move and delete (F10, F13 as amended): metadata only on the server, one step here.
+  const moveSelectedFolder = async (to: string) => {
+    try {
+      const moved = await filesApi.moveFolder(pid, folder, to);
+      setFolderAction(null);
+      setNotice({ kind: 'info', text: t('files.moved', { path: moved.path }) });
+      setPreview(null);
+      select(moved.path);
+      refresh();
+    } catch (e) {
+      fail(e);
+    }
+  };
+
+  const deleteSelectedFolder = async () => {
+    setFolderAction(null);
+    try {
+      await filesApi.removeFolder(pid, folder);
+      setNotice({ kind: 'info', text: t('files.deleted', { path: folder }) });
+      setPreview(null);
+      select(parentOf(folder));
+      refresh();
+    } catch (e) {
+      fail(e);
+    }
+  };
+
   const reopenPreview = async () => {
     if (!preview) return;
     try {
@@ -166,7 +190,6 @@ export function FilesPage() {
 
   const searching = results !== null && query.trim() !== '';
   const shownFiles = searching ? results.files : page?.files ?? [];
-  const isLocal = !searching && folder !== '' && !serverFolders.some((f) => f.path === folder);
 
   return (
     <div className="files-page">
@@ -186,12 +209,18 @@ export function FilesPage() {
             <input ref={input} type="file" multiple hidden onChange={(e) => void upload(e.target.files)} data-testid="upload-input" />
             <button disabled={!canEdit || uploading !== null} onClick={() => input.current?.click()}><Icon name="upload" /> {t('files.upload')}</button>
             <button disabled={!canEdit} onClick={() => setShowNewFolder(true)}><Icon name="plus" /> {t('files.newFolder')}</button>
+            {folder !== '' && !searching && <button disabled={!canEdit} onClick={() => setFolderAction('move')}>{t('files.moveFolder')}</button>}
+            {folder !== '' && !searching && <button disabled={!canEdit} onClick={() => setFolderAction('delete')}>{t('files.deleteFolder')}</button>}
           </div>
+          {folderAction === 'move' && <MoveFolderForm folder={folder} onMove={(to) => void moveSelectedFolder(to)} onCancel={() => setFolderAction(null)} onError={fail} />}
           {showNewFolder && (
             <NewFolderForm parent={folder} onCancel={() => setShowNewFolder(false)} onCreate={(p) => {
-              setLocalFolders((l) => (l.includes(p) ? l : [...l, p]));
-              setShowNewFolder(false);
-              select(p);
+              // Folders are real (F9 as amended): the new folder is stored, so others see it and a reload keeps it.
+              filesApi.createFolder(pid, p).then(() => {
+                setShowNewFolder(false);
+                select(p);
+                refresh();
+              }, fail);
             }} onError={fail} />
           )}
           {!canEdit && <p className="hint">{t('files.viewerHint')}</p>}
@@ -203,10 +232,12 @@ export function FilesPage() {
           <FileTable folders={searching ? [] : subfolders} files={shownFiles} showPaths={searching} selectedPath={preview?.path ?? null}
             actions={actions} />
           {searching && results.files.length === 0 && <p className="empty">{t('files.noMatches')}</p>}
-          {!searching && page && shownFiles.length === 0 && subfolders.length === 0 && <p className="empty">{isLocal ? t('files.emptyLocal') : t('files.empty')}</p>}
+          {!searching && page && shownFiles.length === 0 && subfolders.length === 0 && <p className="empty">{t('files.empty')}</p>}
         </section>
         {preview && <PreviewPanel project={pid} file={preview} canEdit={canEdit} onClose={() => setPreview(null)} onChanged={reopenPreview} onError={fail} />}
       </div>
+      {folderAction === 'delete' && <ConfirmDialog message={t('files.deleteFolderConfirm', { path: folder })} confirmLabel={t('files.deleteFolder')}
+        onConfirm={() => void deleteSelectedFolder()} onCancel={() => setFolderAction(null)} />}
       {toDelete && <ConfirmDialog message={t('files.deleteConfirm', { path: toDelete.path })} confirmLabel={t('files.delete')} onConfirm={() => void remove(toDelete)} onCancel={() => setToDelete(null)} />}
     </div>
   );
