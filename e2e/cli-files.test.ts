@@ -106,6 +106,17 @@ function scenario(mode: string, setup: () => Promise<{ cli: Cli; done: () => Pro
       expect([missing.code, missing.stderr]).toEqual([1, 'error not_found: file "archive/总结.txt" does not exist\n']);
       expect([invalid.code, invalid.stderr]).toEqual([1, 'error path_invalid: empty path segment ("//") is not allowed\n']);
     });
+
+    it('mkdir makes an empty folder; mv moves a whole folder; rm -r deletes one with everything in it', async () => {
+      expect(await json(['files', 'mkdir', 'пусто/空'])).toEqual({ path: 'пусто/空', name: '空', fileCount: 0 });
+      await json(['files', 'put', localFile(`${mode}-in.txt`, 'in'), 'пусто/空/in.txt']);
+      expect(await json(['files', 'mv', 'пусто', 'archive/'])).toEqual({ path: 'archive/пусто', name: 'пусто', fileCount: 1 });
+      expect((await json(['files', 'stat', 'archive/пусто/空/in.txt'])).size).toBe(2);
+      const plain = await cli(['files', 'rm', 'archive']);
+      expect([plain.code, plain.stderr]).toEqual([1, 'error bad_request: folder "archive" is not empty; delete it with everything in it (recursive)\n']);
+      expect(await json(['files', 'rm', '-r', 'archive'])).toEqual({ path: 'archive', files: 1, bytes: 2 });
+      expect((await cli(['files', 'stat', 'archive/пусто/空/in.txt'])).code).toBe(1);
+    });
   });
 }
 

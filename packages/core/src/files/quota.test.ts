@@ -10,7 +10,7 @@ import { listFilesRecursive } from './list-files.js';
 import { listVersions, restoreVersion } from './versions.js';
 import { usage } from './usage.js';
 import { abortUpload, expireUploads, finishUpload, receiveUpload, startUpload } from './direct-upload.js';
-import { readText, storeViolations } from './test-invariants.js';
+import { storeViolations } from './test-invariants.js';
 
 const QUOTA = 10_000;
 const DIRECT = 1_000;
