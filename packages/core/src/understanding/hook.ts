@@ -33,11 +33,11 @@ export const understandingFolderHook: FolderChangeHandler = async (trx, ctx, cha
   const assets = trx.updateTable('doc_assets').where('project_id', '=', change.projectId).where(below('path', change.from)).where('deleted_at', 'is', null);
   if (change.kind === 'moved') {
     await assets.set({ path: rebased('path', change.from, change.to!) }).execute();
-    await renameDocPath(trx, dialect, change.projectId, CHUNK_KIND, change.from, change.to!, { nested: true });
+    await renameDocPath({ kysely: trx, dialect }, { projectId: change.projectId, kind: CHUNK_KIND, from: change.from, to: change.to!, nested: true });
     return;
   }
   await assets.set({ deleted_at: change.at, status: 'failed', error: 'the file was deleted', chunk_count: 0 }).execute();
-  await removeDocsByPath(trx, dialect, change.projectId, CHUNK_KIND, change.from, { nested: true });
+  await removeDocsByPath({ kysely: trx, dialect }, { projectId: change.projectId, kind: CHUNK_KIND, path: change.from, nested: true });
 };
 
 export const installUnderstanding: AreaInstaller = (platform) => {

@@ -52,8 +52,8 @@ export const fileIndexHook: FileChangeHandler = async (trx, ctx, change) => {
 /** A whole folder moved or deleted: the entries below it follow by path prefix, in one statement. */
 export const fileIndexFolderHook: FolderChangeHandler = async (trx, ctx, change) => {
   const dialect = ctx.platform.db.dialect;
-  if (change.kind === 'moved') await renameDocPath(trx, dialect, change.projectId, FILE_KIND, change.from, change.to!, { nested: true });
-  else await removeDocsByPath(trx, dialect, change.projectId, FILE_KIND, change.from, { nested: true });
+  if (change.kind === 'moved') await renameDocPath({ kysely: trx, dialect }, { projectId: change.projectId, kind: FILE_KIND, from: change.from, to: change.to!, nested: true });
+  else await removeDocsByPath({ kysely: trx, dialect }, { projectId: change.projectId, kind: FILE_KIND, path: change.from, nested: true });
 };
 
 /** Registers the file-contents index hooks on a platform (once). */
