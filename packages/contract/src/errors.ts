@@ -18,6 +18,7 @@ export const errorCodes = {
   quota_exceeded: { status: 413, title: 'Not enough storage space' },
   range_not_satisfiable: { status: 416, title: 'Range not satisfiable' },
   precondition_failed: { status: 412, title: 'The file changed' },
+  locked: { status: 423, title: 'Locked by someone else' },
   rate_limited: { status: 429, title: 'Too many requests' },
   unavailable: { status: 503, title: 'Not available' },
   internal: { status: 500, title: 'Internal error' },

@@ -40,4 +40,6 @@ export * from './wiki/index.js';
 export * from './unified-search/index.js';
 export * from './files/copy-file.js';
 export * from './files/folders.js';
+export * from './files/locks.js';
+export * from './files/dead-props.js';
 export * from './understanding/index.js';

@@ -70,15 +70,59 @@ describe('WebDAV at /dav', () => {
     expect((await listVersions(ctx, 'notes/b.md')).map((v) => v.version)).toEqual([2, 1]);
   });
 
-  it('copies without copying bytes and refuses folder moves and folder deletes', async () => {
+  it('copies without copying bytes; folders are real: MKCOL persists, MOVE and DELETE take the whole folder', async () => {
     const ctx = await t.admin();
     await putFile(ctx, { path: 'src/x.txt', source: 'x' });
     expect((await dav('COPY', 'src/x.txt', { headers: { destination: `${base}/dav/dst/x.txt` } })).status).toBe(201);
     expect((await statFile(ctx, 'dst/x.txt')).sha256).toBe((await statFile(ctx, 'src/x.txt')).sha256);
-    expect((await dav('MOVE', 'src', { headers: { destination: `${base}/dav/moved` } })).status).toBe(403);
-    expect((await dav('DELETE', 'src')).status).toBe(403);
-    expect((await dav('DELETE', 'src/x.txt')).status).toBe(204);
-    expect((await dav('MKCOL', 'empty/new')).status).toBe(201);
+    expect((await dav('MKCOL', 'src/empty')).status).toBe(201);
+    expect((await dav('MKCOL', 'src/empty')).status).toBe(405);
+    expect((await dav('MOVE', 'src', { headers: { destination: `${base}/dav/moved` } })).status).toBe(201);
+    expect((await statFile(ctx, 'moved/x.txt')).size).toBe(1);
+    const listing = await (await dav('PROPFIND', 'moved', { headers: { depth: '1' } })).text();
+    expect(listing).toContain('<d:href>/dav/moved/empty/</d:href>');
+    expect((await dav('DELETE', 'moved')).status).toBe(204);
+    expect((await dav('PROPFIND', 'moved', { headers: { depth: '0' } })).status).toBe(404);
+    expect((await dav('MOVE', 'dst/x.txt', { headers: { destination: `${base}/dav/dst/%E0%A4%A.txt` } })).status).toBe(400);
+  });
+
+  it('conditional requests, client modification times, checksums and dead properties that move with the file', async () => {
+    const put = await dav('PUT', 'sync/a.txt', { body: 'aaa', headers: { 'x-oc-mtime': '1700000000' } });
+    expect(put.status).toBe(201);
+    expect(put.headers.get('x-oc-mtime')).toBe('accepted');
+    const etag = put.headers.get('etag')!;
+    expect(put.headers.get('oc-checksum')).toMatch(/^SHA256:[0-9a-f]{64}$/);
+    expect((await dav('PUT', 'sync/a.txt', { body: 'bbb', headers: { 'if-none-match': '*' } })).status).toBe(412);
+    expect((await dav('PUT', 'sync/a.txt', { body: 'bbb', headers: { 'if-match': '"nope"' } })).status).toBe(412);
+    expect((await dav('GET', 'sync/a.txt', { headers: { 'if-none-match': etag } })).status).toBe(304);
+    expect((await dav('PUT', 'sync/a.txt', { body: 'bbb', headers: { 'if-match': etag } })).status).toBe(204);
+    expect((await listVersions(await t.admin(), 'sync/a.txt')).map((v) => v.version)).toEqual([2, 1]);
+    const props = await (await dav('PROPFIND', 'sync/a.txt', { headers: { depth: '0' } })).text();
+    expect(props).toContain('<checksums xmlns="http://owncloud.org/ns"><checksum>SHA256:');
+    // The client's time survives the second PUT only when it sends it again (a new version is a new modification).
+    const timed = await dav('PUT', 'sync/a.txt', { body: 'bbb', headers: { 'x-oc-mtime': '1700000000' } });
+    expect(timed.status).toBe(204);
+    const again = await (await dav('PROPFIND', 'sync/a.txt', { headers: { depth: '0' } })).text();
+    expect(again).toContain(`<d:getlastmodified>${new Date(1700000000 * 1000).toUTCString()}</d:getlastmodified>`);
+    const patch = `<?xml version="1.0"?><D:propertyupdate xmlns:D="DAV:" xmlns:Z="urn:z"><D:set><D:prop><Z:colour>blue &amp; green</Z:colour></D:prop></D:set></D:propertyupdate>`;
+    expect((await dav('PROPPATCH', 'sync/a.txt', { body: patch })).status).toBe(207);
+    expect((await dav('MOVE', 'sync/a.txt', { headers: { destination: `${base}/dav/sync/b.txt` } })).status).toBe(201);
+    const moved = await (await dav('PROPFIND', 'sync/b.txt', { headers: { depth: '0' } })).text();
+    expect(moved).toContain('<colour xmlns="urn:z">blue &amp; green</colour>');
+  });
+
+  it('locks: a non-holder gets 423, the holder writes with the token, UNLOCK releases', async () => {
+    await dav('PUT', 'locked.txt', { body: 'v1' });
+    const body = '<?xml version="1.0"?><D:lockinfo xmlns:D="DAV:"><D:lockscope><D:exclusive/></D:lockscope><D:locktype><D:write/></D:locktype></D:lockinfo>';
+    const l = await dav('LOCK', 'locked.txt', { body, headers: { timeout: 'Second-60' } });
+    expect(l.status).toBe(200);
+    const token = l.headers.get('lock-token')!;
+    expect((await dav('PUT', 'locked.txt', { body: 'v2' })).status).toBe(423);
+    expect((await dav('DELETE', 'locked.txt')).status).toBe(423);
+    expect((await dav('LOCK', 'locked.txt', { body })).status).toBe(423);
+    expect((await dav('PUT', 'locked.txt', { body: 'v2', headers: { if: `(${token})` } })).status).toBe(204);
+    expect((await dav('UNLOCK', 'locked.txt', { headers: { 'lock-token': token } })).status).toBe(204);
+    expect((await dav('DELETE', 'locked.txt')).status).toBe(204);
   });
 
   it('lets a viewer read but not write, and refuses path tricks', async () => {
