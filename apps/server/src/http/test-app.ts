@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { Limits } from '@stoa/contract';
-import { addMember, bootstrap, createTestPlatform, createToken, newToken, type Role, type TestPlatform } from '@stoa/core';
+import { addMember, bootstrap, createToken, newToken, type Role } from '@stoa/core';
+import { createTestPlatform, type TestPlatform } from '@stoa/core/testing';
 import { buildApp } from '../app.js';
 
 export interface TestApp {
