@@ -79,9 +79,12 @@ function errorResponses(codes: ErrorCode[], r: RouteDef): Json {
   return out;
 }
 
-/** Byte uploads answer 201 when they create the file and 200 when they replace it. */
-function uploadResponses(r: RouteDef, status: string, schema: Json): Json {
+/** JSON success responses. Byte uploads answer 201 when they create the file and 200 when they replace it. */
+function jsonResponses(r: RouteDef, status: string, schema: Json): Json {
   const json = { 'application/json': { schema } };
+  if (r.id === 'auth.login' || r.id === 'auth.logout') {
+    return { [status]: { description: 'OK', headers: { 'Set-Cookie': header('The session cookie (HttpOnly, SameSite=Strict); cleared on logout') }, content: json } };
+  }
   if (r.id !== 'files.upload') return { [status]: { description: r.status === 201 ? 'Created' : 'OK', content: json } };
   return { '200': { description: 'Replaced: a new version of an existing file', content: json }, '201': { description: 'Created: a new file', content: json } };
 }
@@ -122,7 +125,7 @@ export function buildOpenApi(routes: RouteDef[], info: { version: string }): Jso
     const status = String(r.status ?? 200);
     const success = r.raw?.response
       ? rawResponses(r, status)
-      : uploadResponses(r, status, schemaOf(r.output, 'output'));
+      : jsonResponses(r, status, schemaOf(r.output, 'output'));
     for (const t of r.tags) tags.add(t);
     const op: Json = {
       operationId: r.id,

@@ -15,10 +15,14 @@ export const systemRoutes = {
     input: z.object({}), output: z.record(z.string(), z.unknown()),
   }),
   login: defineRoute({
-    id: 'auth.login', method: 'POST', path: '/auth/login', summary: 'Exchange a one-time login code (from `stoa login-link`) for a session token', public: true,
+    id: 'auth.login', method: 'POST', path: '/auth/login', summary: 'Exchange a one-time login code for a session token (also set as an HttpOnly session cookie)', public: true,
     description: 'The code is single-use and expires; an invalid, used or expired code answers 401 unauthorized.',
     input: z.object({ code: z.string().min(1).describe('The code from the login link') }),
     output: z.object({ token: z.string().describe('Bearer token for the web session'), user: z.string() }),
     errors: ['unauthorized'],
+  }),
+  logout: defineRoute({
+    id: 'auth.logout', method: 'POST', path: '/auth/logout', summary: 'End the web session: clears the session cookie', public: true,
+    input: z.object({}), output: z.object({ ok: z.literal(true) }),
   }),
 };
