@@ -1,5 +1,7 @@
 export * from './config.js';
 export * from './paths.js';
+export * from './text-rules.js';
+export { refusalOfDbError } from './db-guard.js';
 export * from './ids.js';
 export * from './actors.js';
 export * from './platform.js';

@@ -8,6 +8,7 @@ import type { ProjectRow } from './projects/project-row.js';
 import { createHooks, type Hooks } from './hooks.js';
 import { installAreas } from './areas.js';
 import './all-areas.js';
+import { guardedDb, refusalOfDbError } from './db-guard.js';
 
 /** The long-lived parts every operation uses: database, blob store, configuration, clock and hooks. */
 export interface Platform {
@@ -36,7 +37,7 @@ export type Q = Kysely<DB>;
  * const platform = await openPlatform(loadConfig({ dataDir: './stoa-data', env: process.env }));
  */
 export async function openPlatform(config: StoaConfig, opts: { clock?: () => Date } = {}): Promise<Platform> {
-  const db = await openDb(config.database);
+  const db = guardedDb(await openDb(config.database));
   const blobs =
     config.storage.kind === 'fs'
       ? createFsBlobStore({ root: config.storage.root })
@@ -65,7 +66,14 @@ export async function openPlatform(config: StoaConfig, opts: { clock?: () => Dat
   return platform;
 }
 
-/** Runs `fn` in one database transaction (SQLite: BEGIN IMMEDIATE; PostgreSQL: READ COMMITTED + row locks). */
-export function inTx<T>(platform: Platform, fn: (trx: Q) => Promise<T>): Promise<T> {
-  return platform.db.kysely.transaction().execute(fn);
+/**
+ * Runs `fn` in one database transaction (SQLite: BEGIN IMMEDIATE; PostgreSQL: READ COMMITTED + row locks).
+ * A unique-index race or text the database refuses ends as a Stoa error (see `refusalOfDbError`).
+ */
+export async function inTx<T>(platform: Platform, fn: (trx: Q) => Promise<T>): Promise<T> {
+  try {
+    return await platform.db.kysely.transaction().execute(fn);
+  } catch (e) {
+    throw refusalOfDbError(e) ?? e;
+  }
 }

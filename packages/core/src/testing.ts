@@ -8,6 +8,7 @@ import type { StoaConfig } from './config.js';
 import { createHooks } from './hooks.js';
 import { installAreas } from './areas.js';
 import './all-areas.js';
+import { guardedDb } from './db-guard.js';
 import type { Ctx, Platform } from './platform.js';
 import { bootstrap, DEFAULT_PROJECT } from './projects/bootstrap.js';
 import { addMember } from './projects/members.js';
@@ -70,7 +71,7 @@ export async function createTestPlatform(kind: 'sqlite' | 'postgres' = 'sqlite',
 
 function platformFrom(db: StoaDb, config: StoaConfig, clock?: () => Date): Platform {
   const blobs = createFsBlobStore({ root: (config.storage as { root: string }).root });
-  const platform: Platform = { db, blobs, config, clock: clock ?? (() => new Date()), hooks: createHooks(), close: async () => undefined };
+  const platform: Platform = { db: guardedDb(db), blobs, config, clock: clock ?? (() => new Date()), hooks: createHooks(), close: async () => undefined };
   installAreas(platform);
   return platform;
 }

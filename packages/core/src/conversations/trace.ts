@@ -3,6 +3,7 @@ import type { Kysely } from 'kysely';
 import type { Ctx } from '../platform.js';
 import { assertCan } from '../policies/can.js';
 import { findConversation, isParticipant } from './conversations.js';
+import { indexableText } from '../text-rules.js';
 
 interface ToolCallRow {
   seq?: number; id: string; project_id: string; conversation_id: string | null; agent_id: string | null; agent_name: string | null;
@@ -37,7 +38,8 @@ export function shortArgs(args: unknown, max = 120): string {
 
 /** The answer in short for the trace. */
 export function shortResult(text: string, max = 300): string {
-  return text.length > max ? `${text.slice(0, max)}…(${text.length} chars)` : text;
+  const clean = indexableText(text);
+  return clean.length > max ? `${clean.slice(0, max)}…(${clean.length} chars)` : clean;
 }
 
 /**

@@ -13,6 +13,8 @@ export async function withWriteRetry<T>(fn: () => Promise<T>, attempts = 4): Pro
 }
 
 export function isUniqueViolation(e: unknown): boolean {
-  const err = e as { code?: string };
+  const err = e as { code?: string; cause?: unknown };
+  // inTx turns the violation into already_exists and keeps the database error as its cause.
+  if (err?.code === 'already_exists' && err.cause) return isUniqueViolation(err.cause);
   return err?.code === '23505' || err?.code === 'SQLITE_CONSTRAINT_UNIQUE' || err?.code === 'SQLITE_CONSTRAINT_PRIMARYKEY';
 }
