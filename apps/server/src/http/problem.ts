@@ -18,6 +18,9 @@ export function toStoaError(e: unknown): StoaError {
   if (err?.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') return new StoaError('bad_request', 'unsupported content type');
   if (err?.code === 'FST_ERR_CTP_EMPTY_JSON_BODY' || err?.code === 'FST_ERR_CTP_INVALID_CONTENT_LENGTH') return new StoaError('bad_request', 'request body is empty or malformed');
   if (err?.statusCode === 400 && err.message && /JSON/i.test(err.message)) return new StoaError('bad_request', 'request body is not valid JSON');
+  if (err?.statusCode === 413) return new StoaError('too_large', 'request body is too large');
+  // The multipart parser's own refusals carry no status.
+  if (!err?.statusCode && err?.message && /multipart|boundary|Missing Content-Type|terminated early/i.test(err.message)) return new StoaError('bad_request', 'the multipart body is malformed');
   if (err?.statusCode && err.statusCode >= 400 && err.statusCode < 500) return new StoaError('bad_request', 'the request is not valid');
   return new StoaError('internal', 'internal error');
 }
