@@ -12,6 +12,21 @@ export interface StoaConfig {
   adminToken?: string;
   /** Public base URL of the server, used in links it prints (login link, presigned fallbacks). */
   publicUrl?: string;
+  /** The blob sweep (see startHousekeeping); defaults in `housekeepingOf`. */
+  housekeeping?: { sweepIntervalSeconds: number; sweepGraceSeconds: number };
+}
+
+/** Sweep settings: STOA_SWEEP_INTERVAL_SECONDS (default 600; 0 = only at start), STOA_SWEEP_GRACE_SECONDS (default 3600). */
+export function housekeepingOf(config: StoaConfig): { sweepIntervalSeconds: number; sweepGraceSeconds: number } {
+  return config.housekeeping ?? { sweepIntervalSeconds: 600, sweepGraceSeconds: 3600 };
+}
+
+function seconds(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const n = Number(raw);
+  if (!Number.isInteger(n) || n < 0) throw new StoaError('bad_request', `setting ${name} must be a non-negative integer number of seconds, got "${raw}"`);
+  return n;
 }
 
 /**
@@ -54,5 +69,6 @@ export function loadConfig(opts: { dataDir?: string; env: NodeJS.ProcessEnv }): 
       secretAccessKey: env.AWS_SECRET_ACCESS_KEY,
     };
   }
-  return { dataDir, database, storage, limits, adminToken: env.STOA_ADMIN_TOKEN || undefined, publicUrl: env.STOA_PUBLIC_URL || undefined };
+  const housekeeping = { sweepIntervalSeconds: seconds(env, 'STOA_SWEEP_INTERVAL_SECONDS', 600), sweepGraceSeconds: seconds(env, 'STOA_SWEEP_GRACE_SECONDS', 3600) };
+  return { dataDir, database, storage, limits, adminToken: env.STOA_ADMIN_TOKEN || undefined, publicUrl: env.STOA_PUBLIC_URL || undefined, housekeeping };
 }

@@ -32,6 +32,7 @@ export * from './files/versions.js';
 export * from './files/preview.js';
 export * from './files/direct-upload.js';
 export * from './files/sweeper.js';
+export * from './files/doctor.js';
 export { StoaError, isStoaError, type ErrorCode } from '@stoa/contract';
 export * from './projects/login.js';
 export * from './areas.js';
