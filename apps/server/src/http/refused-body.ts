@@ -1,3 +1,4 @@
+import { Socket } from 'node:net';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 
 /** How long a connection whose upload was refused may live on, writing the answer, before it is dropped. */
@@ -19,7 +20,8 @@ export function endRefusedBody(req: FastifyRequest, reply: FastifyReply): void {
     raw.resume();
   }
   const socket = raw.socket ?? reply.raw.socket;
-  if (!socket) return;
+  // Requests injected in-process (tests, the CLI's local mode) have no real connection to end.
+  if (!(socket instanceof Socket)) return;
   const timer = setTimeout(() => socket.destroy(), REFUSED_BODY_LINGER_MS);
   timer.unref();
   socket.once('close', () => clearTimeout(timer));
