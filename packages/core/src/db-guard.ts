@@ -1,7 +1,6 @@
 import type { KyselyPlugin, PluginTransformQueryArgs, PluginTransformResultArgs, QueryResult, RootOperationNode, UnknownRow } from 'kysely';
 import { StoaError } from '@stoa/contract';
 import type { StoaDb } from '@stoa/db';
-import { isUniqueViolation } from './files/write-retry.js';
 
 /** True when a query tree carries a string with U+0000 anywhere (values, value lists, raw SQL parameters). */
 function holdsNul(node: unknown, depth = 0): boolean {
@@ -25,6 +24,13 @@ export class RefuseNulPlugin implements KyselyPlugin {
   transformResult(args: PluginTransformResultArgs): Promise<QueryResult<UnknownRow>> {
     return Promise.resolve(args.result);
   }
+}
+
+/** True for a unique-index violation on either back end (or the already_exists `inTx` made of one). */
+export function isUniqueViolation(e: unknown): boolean {
+  const err = e as { code?: string; cause?: unknown };
+  if (err?.code === 'already_exists' && err.cause) return isUniqueViolation(err.cause);
+  return err?.code === '23505' || err?.code === 'SQLITE_CONSTRAINT_UNIQUE' || err?.code === 'SQLITE_CONSTRAINT_PRIMARYKEY';
 }
 
 /** The database handle every operation uses: the opened one with the NUL rule installed. */

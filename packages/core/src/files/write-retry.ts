@@ -1,3 +1,5 @@
+import { isUniqueViolation } from '../db-guard.js';
+
 /**
  * Two first writes of one new path race on the unique (project, path) index on PostgreSQL (SQLite serialises
  * writers). The loser retries once the winner committed, and then sees the file as existing.
@@ -12,9 +14,4 @@ export async function withWriteRetry<T>(fn: () => Promise<T>, attempts = 4): Pro
   }
 }
 
-export function isUniqueViolation(e: unknown): boolean {
-  const err = e as { code?: string; cause?: unknown };
-  // inTx turns the violation into already_exists and keeps the database error as its cause.
-  if (err?.code === 'already_exists' && err.cause) return isUniqueViolation(err.cause);
-  return err?.code === '23505' || err?.code === 'SQLITE_CONSTRAINT_UNIQUE' || err?.code === 'SQLITE_CONSTRAINT_PRIMARYKEY';
-}
+export { isUniqueViolation };
