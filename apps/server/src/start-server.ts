@@ -24,7 +24,7 @@ export async function startServer(config: StoaConfig, opts: { port: number; host
   const port = typeof addr === 'object' && addr ? addr.port : opts.port;
   const shownHost = opts.host === '0.0.0.0' || opts.host === '::' ? '127.0.0.1' : opts.host.includes(':') ? `[${opts.host}]` : opts.host;
   const url = config.publicUrl ?? `http://${shownHost}:${port}`;
-  const code = await createLoginCode(platform, boot.adminUserId);
+  const code = await createLoginCode(platform, boot.adminUserId, { superuser: true });
   // Leftovers of interrupted writes and abandoned uploads are collected at start-up and then periodically.
   const sweep = housekeepingOf(config);
   const stopSweeping = startHousekeeping(platform, {
