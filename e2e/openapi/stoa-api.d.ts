@@ -1024,6 +1024,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/admin/doctor": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Check (and with repair, fix) drift between the database and storage: usage, folders, missing and orphaned blobs */
+        post: operations["admin.doctor"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/health": {
         parameters: {
             query?: never;
@@ -1106,7 +1123,7 @@ export interface components {
             detail: string;
             instance?: string;
             /** @enum {string} */
-            code: "bad_request" | "path_invalid" | "unauthorized" | "forbidden" | "not_found" | "method_not_allowed" | "already_exists" | "version_conflict" | "memory_version_conflict" | "not_a_text_file" | "preview_unavailable" | "too_large" | "quota_exceeded" | "range_not_satisfiable" | "precondition_failed" | "rate_limited" | "unavailable" | "internal";
+            code: "bad_request" | "path_invalid" | "invalid_text" | "unauthorized" | "forbidden" | "not_found" | "method_not_allowed" | "already_exists" | "version_conflict" | "memory_version_conflict" | "not_a_text_file" | "preview_unavailable" | "too_large" | "quota_exceeded" | "range_not_satisfiable" | "precondition_failed" | "rate_limited" | "unavailable" | "internal";
         };
     };
     responses: never;
@@ -10647,6 +10664,118 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
                         code?: "not_found";
+                    };
+                };
+            };
+            /** @description rate_limited: Too many requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "rate_limited";
+                    };
+                };
+            };
+            /** @description internal: Internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "internal";
+                    };
+                };
+            };
+        };
+    };
+    "admin.doctor": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Conversation the agent acts in */
+                "X-Stoa-Conversation"?: string;
+                /** @description Process ID of the agent runtime */
+                "X-Stoa-Process"?: string;
+                /** @description Node (host) of the agent runtime */
+                "X-Stoa-Node"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Fix what can be fixed: usage counters, folder index, orphaned blobs past the grace period */
+                    repair?: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description True when nothing is left to fix */
+                        ok: boolean;
+                        checked: {
+                            projects: number;
+                            files: number;
+                            versions: number;
+                            storedBlobs: number;
+                        };
+                        findings: {
+                            /** @enum {string} */
+                            kind: "usage" | "reserved" | "folders" | "missing_blob" | "orphaned_blobs";
+                            project: string | null;
+                            detail: string;
+                            repaired: boolean;
+                        }[];
+                    };
+                };
+            };
+            /** @description bad_request: The request is not valid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "bad_request";
+                    };
+                };
+            };
+            /** @description unauthorized: A valid token is required */
+            401: {
+                headers: {
+                    /** @description "Bearer" */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "unauthorized";
+                    };
+                };
+            };
+            /** @description forbidden: You may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "forbidden";
                     };
                 };
             };
