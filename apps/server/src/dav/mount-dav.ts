@@ -7,7 +7,7 @@ import {
   statFile, statFolder, unlockPath, DEFAULT_LOCK_SECONDS, MAX_LOCK_SECONDS,
   type Ctx, type DeadProp, type DeadPropChange, type FileInfo, type FolderEntry, type Platform, type WriteLock,
 } from '@stoa/core';
-import { toStoaError } from '../http/problem.js';
+import { setRetryAfter, toStoaError } from '../http/problem.js';
 import { contentDisposition, parseRange } from '../routes/files/content-disposition.js';
 import { davContext } from './dav-auth.js';
 import { davHref, davPath, destinationPath } from './dav-paths.js';
@@ -420,7 +420,7 @@ function sendDavError(reply: FastifyReply, e: unknown) {
   }
   const se = toStoaError(e);
   if (se.code === 'unauthorized') reply.header('WWW-Authenticate', 'Basic realm="Stoa", charset="UTF-8"');
-  // A missing parent is a conflict in WebDAV terms; a refused overwrite is a failed precondition.
+  setRetryAfter(reply, se);
   return reply.code(errorCodes[se.code].status).type('text/plain; charset=utf-8').send(`${se.code}: ${se.message}\n`);
 }
 

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { testDbKinds } from '@stoa/db';
+import { testDbKinds } from '@stoa/db/testing';
 import { listAudit } from '../audit/audit.js';
 import { createAgent } from '../agents/agents.js';
 import { createTestPlatform, type TestPlatform } from '../testing.js';

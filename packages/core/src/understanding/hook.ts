@@ -1,5 +1,4 @@
-import { areaInstallers, type AreaInstaller } from '../areas.js';
-import type { FileChangeHandler, FolderChangeHandler } from '../hooks.js';
+import type { FileChangeHandler, FolderChangeHandler } from '../platform.js';
 import { below, rebased } from '../files/subtree-sql.js';
 import { removeDoc, removeDocsByPath, renameDocPath } from '../search/index.js';
 import { CHUNK_KIND } from './assets.js';
@@ -39,10 +38,3 @@ export const understandingFolderHook: FolderChangeHandler = async (trx, ctx, cha
   await assets.set({ deleted_at: change.at, status: 'failed', error: 'the file was deleted', chunk_count: 0 }).execute();
   await removeDocsByPath({ kysely: trx, dialect }, { projectId: change.projectId, kind: CHUNK_KIND, path: change.from, nested: true });
 };
-
-export const installUnderstanding: AreaInstaller = (platform) => {
-  if (!platform.hooks.onFileChange.includes(understandingHook)) platform.hooks.onFileChange.push(understandingHook);
-  if (!platform.hooks.onFolderChange.includes(understandingFolderHook)) platform.hooks.onFolderChange.push(understandingFolderHook);
-};
-
-if (!areaInstallers.includes(installUnderstanding)) areaInstallers.push(installUnderstanding);

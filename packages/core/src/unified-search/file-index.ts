@@ -1,6 +1,5 @@
-import { areaInstallers, type AreaInstaller } from '../areas.js';
 import { isTextMime } from '../files/mime.js';
-import type { FileChangeHandler, FolderChangeHandler } from '../hooks.js';
+import type { FileChangeHandler, FolderChangeHandler } from '../platform.js';
 import { baseName } from '../paths.js';
 import { indexDoc, removeDoc, removeDocsByPath, renameDocPath } from '../search/index.js';
 
@@ -55,11 +54,3 @@ export const fileIndexFolderHook: FolderChangeHandler = async (trx, ctx, change)
   if (change.kind === 'moved') await renameDocPath({ kysely: trx, dialect }, { projectId: change.projectId, kind: FILE_KIND, from: change.from, to: change.to!, nested: true });
   else await removeDocsByPath({ kysely: trx, dialect }, { projectId: change.projectId, kind: FILE_KIND, path: change.from, nested: true });
 };
-
-/** Registers the file-contents index hooks on a platform (once). */
-export const installFileIndex: AreaInstaller = (platform) => {
-  if (!platform.hooks.onFileChange.includes(fileIndexHook)) platform.hooks.onFileChange.push(fileIndexHook);
-  if (!platform.hooks.onFolderChange.includes(fileIndexFolderHook)) platform.hooks.onFolderChange.push(fileIndexFolderHook);
-};
-
-if (!areaInstallers.includes(installFileIndex)) areaInstallers.push(installFileIndex);
