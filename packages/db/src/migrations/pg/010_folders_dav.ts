@@ -1,19 +1,6 @@
 import { sql, type Kysely } from 'kysely';
+import { foldersDavStatements } from '../folders-dav-sql.js';
 
-/**
- * Real folders and what WebDAV clients keep on files:
- * - `dirs.kept`: a folder created on purpose (or holding one) stays when its last file goes (SPEC F9 amended).
- * - `dav_props`: dead properties set with PROPPATCH, per file, so they move with it and go when it is deleted.
- * - `dav_locks`: WebDAV write locks, shared by every server of the installation; expired rows are ignored.
- */
 export async function up(db: Kysely<any>): Promise<void> {
-  await sql`alter table dirs add column kept integer not null default 0`.execute(db);
-  await sql`create table dav_props (
-    file_id text not null, project_id text not null references projects(id) on delete cascade,
-    ns text not null, name text not null, value text not null, primary key (file_id, ns, name))`.execute(db);
-  await sql`create table dav_locks (
-    token text primary key, project_id text not null references projects(id) on delete cascade,
-    path text not null, depth text not null, scope text not null, owner text, principal text not null,
-    timeout_seconds integer not null, expires_at text not null, created_at text not null)`.execute(db);
-  await sql`create index dav_locks_path on dav_locks(project_id, path)`.execute(db);
+  for (const s of foldersDavStatements()) await sql.raw(s).execute(db);
 }
