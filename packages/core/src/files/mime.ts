@@ -1,4 +1,8 @@
-/** MIME type by extension (SPEC A4/F5); unknown → application/octet-stream. */
+import { isBinaryFileSync } from 'isbinaryfile';
+import { lookup } from 'mime-types';
+import type { BlobStore } from '@stoa/blob';
+
+/** Types Stoa fixes itself (text types for code and notes), ahead of the mime-types database. */
 const byExt: Record<string, string> = {
   md: 'text/markdown', markdown: 'text/markdown', txt: 'text/plain', text: 'text/plain', log: 'text/plain',
   csv: 'text/csv', tsv: 'text/tab-separated-values', json: 'application/json', jsonl: 'application/x-ndjson',
@@ -25,14 +29,50 @@ const byExt: Record<string, string> = {
 };
 
 /**
+ * MIME type by extension (SPEC A4/F5): Stoa's table, then the mime-types database; unknown → application/octet-stream.
+ *
  * @example
  * mimeForPath('notes/a.md') // 'text/markdown'
  */
 export function mimeForPath(path: string): string {
   const name = path.slice(path.lastIndexOf('/') + 1);
   const dot = name.lastIndexOf('.');
-  if (dot <= 0) return 'application/octet-stream';
-  return byExt[name.slice(dot + 1).toLowerCase()] ?? 'application/octet-stream';
+  if (dot <= 0) return OCTET;
+  return byExt[name.slice(dot + 1).toLowerCase()] ?? (lookup(name) || OCTET);
+}
+
+const OCTET = 'application/octet-stream';
+/** Bytes looked at to tell text from binary (isbinaryfile reads at most this much too). */
+const SNIFF_BYTES = 8192;
+
+/**
+ * The type of content whose extension says nothing (`Makefile`, `README`, `notes.org`): text/plain when the bytes
+ * are text, decided from the content with isbinaryfile, else the type by extension.
+ *
+ * @example
+ * mimeForContent('Makefile', Buffer.from('all:\n\tcc a.c\n')) // 'text/plain'
+ */
+export function mimeForContent(path: string, head: Buffer): string {
+  const byName = mimeForPath(path);
+  if (byName !== OCTET) return byName;
+  return head.length > 0 && !isBinaryFileSync(head.subarray(0, SNIFF_BYTES), { size: Math.min(head.length, SNIFF_BYTES) }) ? 'text/plain' : OCTET;
+}
+
+/**
+ * Whether a stored file is text: by its type, or — for a file stored as application/octet-stream (older rows, unknown
+ * extensions) — by its bytes.
+ */
+export function isTextContent(mime: string, bytes: Buffer): boolean {
+  return isTextMime(mime) || (mime === OCTET && mimeForContent('', bytes) === 'text/plain');
+}
+
+/** {@link mimeForContent} for a stored blob: only the first bytes are fetched. */
+export async function mimeForBlob(blobs: BlobStore, path: string, key: string, size: number): Promise<string> {
+  const byName = mimeForPath(path);
+  if (byName !== OCTET || size === 0) return byName;
+  const chunks: Buffer[] = [];
+  for await (const c of await blobs.get(key, { start: 0, end: Math.min(size, SNIFF_BYTES) - 1 })) chunks.push(c as Buffer);
+  return mimeForContent(path, Buffer.concat(chunks));
 }
 
 const textApplication = new Set([

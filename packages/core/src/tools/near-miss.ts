@@ -5,10 +5,16 @@ export function lineAt(text: string, offset: number): number {
   return n;
 }
 
-/** Every offset where `needle` occurs (non-overlapping), up to `cap`. */
+/**
+ * Every offset where `needle` starts, overlapping ones included, up to `cap`: "aa" occurs twice in "xaaay", so an
+ * edit of it is ambiguous and refused rather than applied to the first.
+ *
+ * @example
+ * occurrences('xaaay', 'aa') // [1, 2]
+ */
 export function occurrences(text: string, needle: string, cap = 1000): number[] {
   const out: number[] = [];
-  for (let i = text.indexOf(needle); i !== -1 && out.length < cap; i = text.indexOf(needle, i + needle.length)) out.push(i);
+  for (let i = text.indexOf(needle); i !== -1 && out.length < cap; i = text.indexOf(needle, i + 1)) out.push(i);
   return out;
 }
 
