@@ -28,6 +28,14 @@ export function createHooks(): Hooks {
   return { onFileChange: [] };
 }
 
+/**
+ * Runs in the transaction of every file write, move and delete: records the change in the feed (B7), then calls
+ * the areas' handlers.
+ */
 export async function runFileChangeHooks(trx: Q, ctx: Ctx, change: FileChange): Promise<void> {
+  await trx.insertInto('file_changes').values({
+    project_id: change.projectId, kind: change.kind, path: change.path, from_path: change.fromPath ?? null,
+    version: change.version, size: change.size, at: change.at,
+  }).execute();
   for (const h of ctx.platform.hooks.onFileChange) await h(trx, ctx, change);
 }

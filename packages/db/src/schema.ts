@@ -46,6 +46,11 @@ export interface AuditLogTable {
   size: number | null; details: string | null;
 }
 
+/** The change feed (B7): every file write, move and delete in commit order. */
+export interface FileChangesTable {
+  seq: Generated<number>; project_id: string; kind: string; path: string; from_path: string | null; version: number; size: number; at: string;
+}
+
 export interface LoginCodesTable { code_hash: string; user_id: string; created_at: string; expires_at: string; used_at: string | null }
 
 export interface DB {
@@ -64,6 +69,7 @@ export interface DB {
   dirs: DirsTable;
   upload_reservations: UploadReservationsTable;
   audit_log: AuditLogTable;
+  file_changes: FileChangesTable;
   // Tables owned by other areas are typed in their modules; `any`-typed access goes through `db.kysely as Kysely<any>`.
   [table: string]: any;
 }
