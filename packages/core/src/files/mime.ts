@@ -36,40 +36,59 @@ const byExt: Record<string, string> = {
  */
 export function mimeForPath(path: string): string {
   const name = path.slice(path.lastIndexOf('/') + 1);
+  return stoaType(name) ?? (lookup(name) || OCTET);
+}
+
+/** The type from Stoa's own table, which wins over content sniffing (a .png is an image whatever its bytes). */
+function stoaType(name: string): string | undefined {
   const dot = name.lastIndexOf('.');
-  if (dot <= 0) return OCTET;
-  return byExt[name.slice(dot + 1).toLowerCase()] ?? (lookup(name) || OCTET);
+  return dot <= 0 ? undefined : byExt[name.slice(dot + 1).toLowerCase()];
 }
 
 const OCTET = 'application/octet-stream';
 /** Bytes looked at to tell text from binary (isbinaryfile reads at most this much too). */
 const SNIFF_BYTES = 8192;
 
+function looksBinary(head: Buffer): boolean {
+  return isBinaryFileSync(head.subarray(0, SNIFF_BYTES), { size: Math.min(head.length, SNIFF_BYTES) });
+}
+
 /**
- * The type of content whose extension says nothing (`Makefile`, `README`, `notes.org`): text/plain when the bytes
- * are text, decided from the content with isbinaryfile, else the type by extension.
+ * The type of content whose name says little (`Makefile`, `README`, `notes.org` — which mime-types calls a Lotus
+ * Organizer file): Stoa's table decides when it knows the extension; otherwise text content is text/plain
+ * (decided from the bytes with isbinaryfile) and anything else keeps the type by extension.
  *
  * @example
  * mimeForContent('Makefile', Buffer.from('all:\n\tcc a.c\n')) // 'text/plain'
  */
 export function mimeForContent(path: string, head: Buffer): string {
-  const byName = mimeForPath(path);
-  if (byName !== OCTET) return byName;
-  return head.length > 0 && !isBinaryFileSync(head.subarray(0, SNIFF_BYTES), { size: Math.min(head.length, SNIFF_BYTES) }) ? 'text/plain' : OCTET;
+  const name = path.slice(path.lastIndexOf('/') + 1);
+  const own = stoaType(name);
+  if (own) return own;
+  const looked = lookup(name) || OCTET;
+  if (isTextMime(looked)) return looked;
+  return head.length > 0 && !looksBinary(head) ? 'text/plain' : looked;
 }
 
 /**
- * Whether a stored file is text: by its type, or — for a file stored as application/octet-stream (older rows, unknown
- * extensions) — by its bytes.
+ * Whether a stored file is text: by its type, or — for a type Stoa does not know as binary (older rows, unknown
+ * or misleading extensions) — by its bytes.
  */
 export function isTextContent(mime: string, bytes: Buffer): boolean {
-  return isTextMime(mime) || (mime === OCTET && mimeForContent('', bytes) === 'text/plain');
+  return isTextMime(mime) || (!isKnownBinary(mime) && bytes.length > 0 && !looksBinary(bytes));
+}
+
+let knownBinary: Set<string> | undefined;
+
+/** Whether a type is one Stoa knows as binary (its bytes need not be looked at). */
+export function isKnownBinary(mime: string): boolean {
+  return (knownBinary ??= new Set(Object.values(byExt).filter((m) => m !== OCTET && !isTextMime(m)))).has(mime);
 }
 
 /** {@link mimeForContent} for a stored blob: only the first bytes are fetched. */
 export async function mimeForBlob(blobs: BlobStore, path: string, key: string, size: number): Promise<string> {
   const byName = mimeForPath(path);
-  if (byName !== OCTET || size === 0) return byName;
+  if (isTextMime(byName) || isKnownBinary(byName) || size === 0) return byName;
   const chunks: Buffer[] = [];
   for await (const c of await blobs.get(key, { start: 0, end: Math.min(size, SNIFF_BYTES) - 1 })) chunks.push(c as Buffer);
   return mimeForContent(path, Buffer.concat(chunks));

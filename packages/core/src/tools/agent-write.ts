@@ -4,7 +4,7 @@ import type { Attribution } from '../actors.js';
 import { inTx, type Ctx, type Q } from '../platform.js';
 import { assertCan } from '../policies/can.js';
 import { commitVersion, lockFileRow } from '../files/commit-version.js';
-import { isTextContent, isTextMime, mimeForContent } from '../files/mime.js';
+import { isKnownBinary, isTextContent, isTextMime, mimeForContent } from '../files/mime.js';
 import { INDEX_TEXT_BYTES } from '../files/put-file.js';
 import { withWriteRetry } from '../files/write-retry.js';
 import type { FileInfo, FileRow } from '../files/file-info.js';
@@ -89,7 +89,7 @@ export async function agentWrite(ctx: Ctx, input: AgentWriteInput): Promise<Agen
       } else {
         let current: CurrentFile | null = null;
         if (row) {
-          const bytes = isTextMime(row.mime) || row.mime === 'application/octet-stream' ? await ctx.platform.blobs.read(row.blob_key) : null;
+          const bytes = isKnownBinary(row.mime) ? null : await ctx.platform.blobs.read(row.blob_key);
           if (!bytes || !isTextContent(row.mime, bytes)) throw new StoaError('not_a_text_file', `"${input.path}" is a binary file (${row.mime}, ${row.size} bytes); it cannot be edited as text`);
           current = { row, text: bytes.toString('utf8') };
         }
