@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { Ajv } from 'ajv';
-import { testDbKinds } from '@stoa/db';
+import { testDbKinds } from '@stoa/db/testing';
 import { fileToolEffects, inFormat, toolNames, type ToolEffect } from '@stoa/contract';
 import { createTestPlatform, type TestPlatform } from '../testing.js';
 import { createAgent } from '../agents/agents.js';
