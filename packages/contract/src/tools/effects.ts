@@ -34,7 +34,7 @@ export function annotationsOf(title: string, e: ToolEffect): ToolAnnotations {
 
 /**
  * The structured result every tool returns beside its text (MCP `structuredContent`): the text itself, the file
- * or page it touched and its version, and tool-specific data (a list, a tree, a diff, a cursor) when there is some.
+ * or page it touched and its version, a refusal's stable code, and tool-specific data (a list, a tree, a diff, a cursor) when there is some.
  */
 export const toolOutputSchema: Record<string, unknown> = {
   type: 'object',
@@ -42,6 +42,7 @@ export const toolOutputSchema: Record<string, unknown> = {
     text: { type: 'string' },
     path: { type: ['string', 'null'] },
     version: { type: ['integer', 'null'] },
+    code: { type: 'string', description: 'Stable code of a refusal.' },
     data: { type: 'object' },
   },
   required: ['text', 'path', 'version'],
