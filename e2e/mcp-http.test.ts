@@ -126,9 +126,11 @@ describe('MCP authorization by the book (RFC 9728 metadata, bearer challenge) an
     expect([typo.isError, text(typo), (typo.structuredContent as any).code]).toEqual([true, 'Refused: unknown argument "expectedVersion" — did you mean "expected_version"?', 'bad_request']);
     const made = await c.callTool({ name: 'create_file', arguments: { file_path: 'mv/a.md', file_contents: 'a' } });
     expect(made.structuredContent).toMatchObject({ path: 'mv/a.md', version: 1 });
+    // This agent writes the whole project, where deleting (and so moving) is not available.
     const moved = await c.callTool({ name: 'move_file', arguments: { from_path: 'mv/a.md', to_path: 'mv/b.md' } });
-    expect(text(moved)).toMatch(/^Moved mv\/a\.md to mv\/b\.md; version 1/);
+    expect([moved.isError, (moved.structuredContent as any).code]).toEqual([true, 'forbidden']);
+    expect(text(moved)).toMatch(/^Refused: moving files is not available to an agent that reads and writes the whole project/);
     const glob = await c.callTool({ name: 'glob', arguments: { pattern: 'mv/*.md' } });
-    expect((glob.structuredContent as any).data.paths).toEqual(['mv/b.md']);
+    expect((glob.structuredContent as any).data.paths).toEqual(['mv/a.md']);
   });
 });

@@ -57,7 +57,8 @@ export async function readFiles(env: ToolEnv, args: ToolArgs<'read_files'>): Pro
  * where the caller may move (write and delete), the target where it may write; the move counts as a change.
  */
 export async function moveFileTool(env: ToolEnv, args: ToolArgs<'move_file'>): Promise<ToolAnswer> {
-  const from = underFolder(args.from_path, env.scopes.delete ?? env.scopes.write, env.scopes);
+  if (env.scopes.delete === null) throw new StoaError('forbidden', 'moving files is not available to an agent that reads and writes the whole project: a move removes the file from its old path, like a delete');
+  const from = underFolder(args.from_path, env.scopes.delete, env.scopes);
   const to = underFolder(args.to_path, env.scopes.write, env.scopes);
   let changes = { used: 0, max: 0 };
   const file = await moveFile(env.ctx, {
