@@ -18,6 +18,8 @@ import addMember from './projects/add-member.js';
 import removeMember from './projects/remove-member.js';
 import createToken from './projects/create-token.js';
 import revokeToken from './projects/revoke-token.js';
+import listTokens from './projects/list-tokens.js';
+import createInvitation from './projects/create-invitation.js';
 import audit from './projects/audit.js';
 import listProjects from './projects/list-projects.js';
 import createProject from './projects/create-project.js';
@@ -36,7 +38,7 @@ export const jsonHandlers: AnyHandler[] = [
   ...memoryHandlers,
   ...agentHandlers,
   ...docsHandlers,
-  me, listProjects, createProject, listMembers, addMember, removeMember, createToken, revokeToken, audit,
+  me, listProjects, createProject, listMembers, addMember, removeMember, createToken, revokeToken, listTokens, createInvitation, audit,
   list, folder, tree, find, stat, move, del, usage, versions, restore, startUpload, finishUpload, abortUpload,
 ];
 
