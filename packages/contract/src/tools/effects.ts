@@ -42,7 +42,7 @@ export const toolOutputSchema: Record<string, unknown> = {
     text: { type: 'string' },
     path: { type: ['string', 'null'] },
     version: { type: ['integer', 'null'] },
-    code: { type: 'string', description: 'Stable code of a refusal.' },
+    code: { type: 'string' },
     data: { type: 'object' },
   },
   required: ['text', 'path', 'version'],

@@ -10,7 +10,7 @@ import { READS, type ToolEffect } from './effects.js';
  * memoryToolSchemas.memory_append.parse({ file: 'MEMORY.md', text: 'The ACME renewal moved to 2 November' });
  */
 const file = z.enum(['SOUL.md', 'AGENTS.md', 'MEMORY.md']).describe(
-  'SOUL.md: who you are (yours to edit). AGENTS.md: rules for all agents (admins edit). MEMORY.md: notes of one conversation, shared with its participants. Workspace knowledge belongs in the wiki.',
+  'SOUL.md: who you are (yours). AGENTS.md: rules for all agents (admins edit). MEMORY.md: this conversation\'s notes, shared with its participants.',
 );
 const channel = z.string().optional().describe('MEMORY.md of another conversation you take part in (ID or channel name); absent = this one.');
 

@@ -27,7 +27,7 @@ export const READ_FILES_MAX = 20;
 export const TREE_DEPTH_MAX = 10;
 
 function buildSchemas(limits: Pick<Limits, 'agentWriteBytes' | 'agentListMax'>) {
-  const expectedVersion = z.number().int().min(0).optional().describe('Version you read; if the file changed since, nothing is written (version_conflict). 0 = must not exist yet.');
+  const expectedVersion = z.number().int().min(0).optional().describe('Version you read; refused if the file changed since. 0 = must not exist.');
   const permissions = z.string().regex(/^[0-7]{3,4}$/, 'permissions must be 3 or 4 octal digits, e.g. "644"').optional().describe('Octal, e.g. "644" (default for a new file).');
   const dryRun = z.boolean().optional().describe('true: only return the diff; nothing is stored or counted.');
   const filePath = z.string().min(1).describe('File path, e.g. "reports/a.md".');

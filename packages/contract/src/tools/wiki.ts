@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { areaMcpTools, type AreaMcpTool } from './area-mcp.js';
 import { READS, type ToolEffect } from './effects.js';
 
-const path = z.string().min(1).describe('Page path: lowercase "/"-separated segments of letters, digits, "-" or "_", e.g. "handbook/refunds".');
+const path = z.string().min(1).describe('Lowercase path of letters, digits, "-", "_", e.g. "handbook/refunds".');
 const limit = z.number().int().min(1).max(50).optional().describe('Default 10.');
 
 /**
