@@ -8,6 +8,7 @@ import { mountJson } from './http/mount.js';
 import { mountAuthRoutes } from './http/auth-routes.js';
 import { addSecurityHeaders } from './http/security-headers.js';
 import { sendProblem } from './http/problem.js';
+import { refuseBadlyEncodedUrls } from './http/url-check.js';
 import { buildOpenApi } from './http/openapi.js';
 import { jsonHandlers } from './routes/index.js';
 import { mountDownload } from './routes/files/download.js';
@@ -33,9 +34,13 @@ export interface AppOptions {
  */
 export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   const { platform } = opts;
-  const app = Fastify({ logger: opts.logger ?? false, bodyLimit: 16 * 1024 * 1024, routerOptions: { maxParamLength: 2048 }, trustProxy: true });
+  const app = Fastify({ logger: opts.logger ?? false, bodyLimit: 16 * 1024 * 1024, routerOptions: { maxParamLength: 2048 }, trustProxy: true,
+    // A path the router cannot decode (bad percent-encoding) gets a problem answer like any other refusal.
+    frameworkErrors: (err, req, reply) => sendProblem(reply, req, err.code === 'FST_ERR_BAD_URL' ? new StoaError('bad_request', 'the URL holds a malformed percent-encoding') : err),
+  });
   addSecurityHeaders(app);
   app.setErrorHandler((err, req, reply) => sendProblem(reply, req, err));
+  refuseBadlyEncodedUrls(app);
   app.setNotFoundHandler((req, reply) => {
     if (req.url.startsWith('/api/')) return sendProblem(reply, req, new StoaError('not_found', `no route ${req.method} ${req.url.split('?')[0]}`));
     if (webRoot && req.method === 'GET') return reply.sendFile('index.html');

@@ -3,6 +3,7 @@ import { isStoaError, StoaError } from '@stoa/contract';
 import { newId } from '../ids.js';
 import type { Ctx } from '../platform.js';
 import { recordToolCall, shortArgs, shortResult } from '../conversations/trace.js';
+import { refusalOfDbError } from '../db-guard.js';
 import { conversationOf, type RuntimeInfo } from './caller.js';
 import { nearestName } from './near-miss.js';
 
@@ -105,7 +106,9 @@ async function runUntraced<S extends Record<string, z.ZodType>>(ctx: Ctx, table:
     }
     const r = await table.run[name as keyof S](ctx, parsed.data as z.output<S[keyof S]>, call);
     return { text: r.text, refused: false, callId: call.callId, path: r.path ?? null, version: r.version ?? null, ...(r.data ? { data: r.data } : {}) };
-  } catch (e) {
+  } catch (caught) {
+    // A database refusal (e.g. a NUL in text) is a refusal with its code, not an internal error.
+    const e = refusalOfDbError(caught) ?? caught;
     if (!isStoaError(e)) {
       // Unexpected faults are refusals too, without internals (no host paths or stack traces reach the model).
       console.error(`${table.area} tool ${name} failed:`, e);
