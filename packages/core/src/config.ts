@@ -14,6 +14,12 @@ export interface StoaConfig {
   publicUrl?: string;
   /** Failed credentials (token, login code, invitation code) allowed per client address and window. */
   auth?: AuthLimits;
+  /**
+   * `STOA_TRUST_PROXY`: whose `X-Forwarded-For`/`-Proto` to believe (the client address the auth throttle counts,
+   * https for the Secure cookie). Unset: nobody's, so a client cannot pick its own address. `true`, or a
+   * comma-separated list of proxy addresses/CIDRs.
+   */
+  trustProxy?: boolean | string;
 }
 
 export interface AuthLimits {
@@ -66,7 +72,9 @@ export function loadConfig(opts: { dataDir?: string; env: NodeJS.ProcessEnv }): 
     failures: positiveInt(env, 'STOA_AUTH_FAILURES', defaultAuthLimits.failures),
     windowSeconds: positiveInt(env, 'STOA_AUTH_WINDOW_SECONDS', defaultAuthLimits.windowSeconds),
   };
-  return { dataDir, database, storage, limits, auth, adminToken: env.STOA_ADMIN_TOKEN || undefined, publicUrl: env.STOA_PUBLIC_URL || undefined };
+  const proxy = env.STOA_TRUST_PROXY?.trim();
+  const trustProxy = !proxy || proxy === 'false' ? false : proxy === 'true' ? true : proxy;
+  return { dataDir, database, storage, limits, auth, trustProxy, adminToken: env.STOA_ADMIN_TOKEN || undefined, publicUrl: env.STOA_PUBLIC_URL || undefined };
 }
 
 function nonNegativeInt(name: string, raw: string): number {
