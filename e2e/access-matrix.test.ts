@@ -94,6 +94,12 @@ function filePath(actor: ActorName, resource: ResourceName, op: string): string 
   return `${folder}/${op}-${actor}.md`;
 }
 
+/** A2: an agent with file access writes only its own folder unless it both writes and reads the whole project. */
+function writesOwnFolder(actor: ActorName): boolean {
+  const s = AGENT_SETTINGS[actor];
+  return !!s && s.files === 'on' && (s.write === 'own' || s.read === 'own');
+}
+
 interface Reply { status: number; code?: string; text: string }
 
 async function http(actor: ActorName, method: string, path: string, body?: unknown, raw?: string): Promise<Reply> {
@@ -227,17 +233,20 @@ describe('the access matrix', () => {
       const checks: Array<[string, string, Record<string, unknown>, ResourceName | null]> = [
         ['rootFile.read', 'ws_read_file', { path: 'shared/plan.md' }, 'rootFile'],
         ['otherAgentFolder.read', 'ws_read_file', { path: `agents/${agentIds.agentOff}/secret.md` }, 'otherAgentFolder'],
-        ['rootFile.write', 'ws_write_file', { path: `/shared/mcp-${actor}.md`, content: 'x', mode: 'overwrite' }, null],
+        ['rootFile.write', 'ws_write_file', { path: `shared/mcp-${actor}.md`, content: 'x', mode: 'overwrite' }, null],
         ['ownFolder.write', 'ws_write_file', { path: `${own}/mcp.md`, content: 'x', mode: 'overwrite' }, null],
-        ['soul.read', 'memory_get', { file: 'SOUL.md', agent: agentIds.agentOwnRead }, 'soul'],
-        ['memoryMd.read', 'memory_get', { file: 'MEMORY.md', conversation: channelId }, 'memoryMd'],
+        // The memory tools name no other agent: an agent reads its own SOUL.md and the MEMORY.md of a channel.
+        ['soul.read', 'memory_get', { file: 'SOUL.md' }, 'soul'],
+        ['memoryMd.read', 'memory_get', { file: 'MEMORY.md', channel: 'team' }, 'memoryMd'],
         ['channelPage.read', 'wiki_get', { path: 'team-notes' }, 'channelPage'],
       ];
       for (const [cell, tool, args, resource] of checks) {
-        // An own-folder writer's root path lands in its own folder (A3), so only project writers can reach the root.
-        if (cell === 'rootFile.write' && AGENT_SETTINGS[actor]!.write === 'own' && AGENT_SETTINGS[actor]!.files === 'on') continue;
+        // An agent that effectively writes its own folder (A2) has its paths resolved there (A3): no root path to try.
+        if (cell === 'rootFile.write' && writesOwnFolder(actor)) continue;
         const got = await call(actor, tool, args);
         const want = MATRIX[cell]![actor] === 'ok';
+        // A read is judged by what it reveals: the planted words, or none of them.
+        if (resource && SECRETS[resource]) got.ok = got.text.includes(SECRETS[resource]!);
         if (got.ok !== want) failures.push(`${actor} ${tool} ${cell}: expected ${want ? 'ok' : 'refusal'}, got ${got.text.slice(0, 160)}`);
         if (!want && resource && SECRETS[resource] && got.text.includes(SECRETS[resource]!)) failures.push(`${actor} ${cell}: refusal leaks`);
       }
@@ -257,7 +266,8 @@ describe('the access matrix', () => {
     const dav = async (actor: ActorName, method: string, path: string, body?: string, project = 'default') => {
       const headers: Record<string, string> = { depth: '1' };
       if (tokens[actor]) headers.authorization = `Basic ${Buffer.from(`x:${tokens[actor]}`).toString('base64')}`;
-      const base = project === 'default' ? `${url}/dav/` : `${url}/projects/${project}/dav/`;
+      // Named explicitly: a bare /dav/ is the token's own project (a scoped token's, an agent's).
+      const base = `${url}/projects/${project}/dav/`;
       const res = await fetch(base + path.split('/').map(encodeURIComponent).join('/'), { method, headers, body });
       return { status: res.status, text: await res.text() };
     };
@@ -271,7 +281,7 @@ describe('the access matrix', () => {
       for (const [cell, method, path, body, project] of checks) {
         const expected = MATRIX[cell]![actor]!;
         // Agents reach /dav/ of their own project only; their "own folder" writes of A3 are checked over HTTP.
-        if (cell === 'rootFile.write' && AGENT_SETTINGS[actor]?.write === 'own' && AGENT_SETTINGS[actor]?.files === 'on') continue;
+        if (cell === 'rootFile.write' && writesOwnFolder(actor)) continue;
         const r = await dav(actor, method, path, body, project);
         if (!status[expected].includes(r.status)) failures.push(`${actor} DAV ${method} ${cell}: expected ${expected}, got ${r.status} ${r.text.slice(0, 120)}`);
         const secret = SECRETS[cell.split('.')[0] as ResourceName];
