@@ -8,6 +8,7 @@ import { mountJson } from './http/mount.js';
 import { mountAuthRoutes } from './http/auth-routes.js';
 import { addSecurityHeaders } from './http/security-headers.js';
 import { sendProblem } from './http/problem.js';
+import { refuseBadlyEncodedUrls } from './http/url-check.js';
 import { buildOpenApi } from './http/openapi.js';
 import { jsonHandlers } from './routes/index.js';
 import { mountDownload } from './routes/files/download.js';
@@ -35,10 +36,15 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   const { platform } = opts;
   // Whose X-Forwarded-* to believe is configured (STOA_TRUST_PROXY); by default nobody's, so a client cannot
   // choose the address the auth throttle counts.
-  const options: FastifyServerOptions = { logger: opts.logger ?? false, bodyLimit: 16 * 1024 * 1024, routerOptions: { maxParamLength: 2048 }, trustProxy: platform.config.trustProxy ?? false };
+  const options: FastifyServerOptions = {
+    logger: opts.logger ?? false, bodyLimit: 16 * 1024 * 1024, routerOptions: { maxParamLength: 2048 }, trustProxy: platform.config.trustProxy ?? false,
+    // A path the router cannot decode (bad percent-encoding) gets a problem answer like any other refusal.
+    frameworkErrors: (err, req, reply) => sendProblem(reply, req, err.code === 'FST_ERR_BAD_URL' ? new StoaError('bad_request', 'the URL holds a malformed percent-encoding') : err),
+  };
   const app = Fastify(options);
   addSecurityHeaders(app);
   app.setErrorHandler((err, req, reply) => sendProblem(reply, req, err));
+  refuseBadlyEncodedUrls(app);
   app.setNotFoundHandler((req, reply) => {
     if (req.url.startsWith('/api/')) return sendProblem(reply, req, new StoaError('not_found', `no route ${req.method} ${req.url.split('?')[0]}`));
     if (webRoot && req.method === 'GET') return reply.sendFile('index.html');

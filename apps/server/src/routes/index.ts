@@ -28,6 +28,7 @@ import { agentHandlers } from './agents/index.js';
 import { wikiHandlers } from './wiki/index.js';
 import { searchHandlers } from './search/index.js';
 import { docsHandlers } from './docs/index.js';
+import doctor from './admin/doctor.js';
 
 /**
  * Every JSON handler, by route id. The server mounts them; the CLI's local mode calls them in-process.
@@ -40,6 +41,7 @@ export const jsonHandlers: AnyHandler[] = [
   ...docsHandlers,
   me, listProjects, createProject, listMembers, addMember, removeMember, createToken, revokeToken, listTokens, createInvitation, audit,
   list, folder, tree, find, stat, move, del, usage, versions, restore, startUpload, finishUpload, abortUpload,
+  doctor,
 ];
 
 export const handlersById: Map<string, AnyHandler> = new Map(jsonHandlers.map((h) => [h.route.id, h]));
