@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { memoryRoutes, projectRoutes, searchRoutes, wikiRoutes, type RouteDef } from '@stoa/contract';
+import { memoryRoutes, projectRoutes, wikiRoutes, type RouteDef } from '@stoa/contract';
 import {
   addMember, authenticate, bootstrap, contextFor, createAgent, createConversation, createProjectFor, createToken, newToken, putFile, putPage, revokeToken, setMemory,
 } from '@stoa/core';
