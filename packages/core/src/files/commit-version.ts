@@ -8,7 +8,7 @@ import type { Ctx, Q } from '../platform.js';
 import { quotaOf } from '../projects/projects.js';
 import { recordAudit } from '../audit/audit.js';
 import { runFileChangeHooks } from '../hooks.js';
-import { addToDirs, refuseFolderAt } from './dirs.js';
+import { addToDirs } from './dirs.js';
 import { toFileInfo, type FileInfo, type FileRow } from './file-info.js';
 import { pruneVersions } from './prune-versions.js';
 import { isTextMime } from './mime.js';
@@ -90,7 +90,6 @@ export async function commitVersion(trx: Q, ctx: Ctx, input: CommitInput): Promi
       .execute();
     row = { ...existing, size: input.blob.size, mime: input.mime, sha256: input.blob.sha256, blob_key: input.blob.key, version, modified_at: now, modified_by_kind: a.kind, modified_by_id: a.id, modified_by_label: a.label, permissions: input.permissions ?? existing.permissions };
   } else {
-    await refuseFolderAt(trx, ctx.project.id, input.path);
     row = {
       id: newId('fil'), project_id: ctx.project.id, path: input.path, dir: dirOf(input.path), name: baseName(input.path),
       name_lower: baseName(input.path).toLowerCase(), size: input.blob.size, mime: input.mime, sha256: input.blob.sha256,

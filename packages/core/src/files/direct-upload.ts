@@ -8,7 +8,7 @@ import { normalizePath } from '../paths.js';
 import { inTx, type Ctx, type Platform } from '../platform.js';
 import { assertCan } from '../policies/can.js';
 import { quotaOf } from '../projects/projects.js';
-import { refuseFolderAt } from './dirs.js';
+import { refusePathClash } from './dirs.js';
 import { commitVersion } from './commit-version.js';
 import { mimeForPath } from './mime.js';
 import type { FileInfo } from './file-info.js';
@@ -45,7 +45,7 @@ export async function startUpload(ctx: Ctx, input: { path: string; size: number;
   const quota = quotaOf(ctx.platform, ctx.project);
   await inTx(ctx.platform, async (trx) => {
     // Replacing is allowed at any size and makes a new version (F8 as amended); only a folder is in the way.
-    await refuseFolderAt(trx, ctx.project.id, path);
+    await refusePathClash(trx, ctx.project.id, path);
     const r = await trx.updateTable('projects').set({ reserved_bytes: sql`reserved_bytes + ${input.size}` }).where('id', '=', ctx.project.id)
       .where(sql<boolean>`used_bytes + reserved_bytes + ${input.size} <= ${quota}`).executeTakeFirst();
     if (Number(r.numUpdatedRows) === 0) throw new StoaError('quota_exceeded', `not enough storage space for ${input.size} bytes`);

@@ -10,6 +10,7 @@ import { ancestorDirs, baseName, dirOf } from '../paths.js';
  * when empty (F9 as amended).
  */
 export async function addToDirs(trx: Q, projectId: string, filePath: string): Promise<void> {
+  await refusePathClash(trx, projectId, filePath);
   for (const d of ancestorDirs(filePath)) {
     await trx
       .insertInto('dirs')
@@ -26,8 +27,16 @@ export async function removeFromDirs(trx: Q, projectId: string, filePath: string
   await trx.deleteFrom('dirs').where('project_id', '=', projectId).where('path', 'in', dirs).where('file_count', '<=', 0).where('kept', '=', 0).execute();
 }
 
-/** A file cannot take the path of a folder (nothing is overwritten, F10). */
-export async function refuseFolderAt(trx: Q, projectId: string, path: string): Promise<void> {
-  const dir = await trx.selectFrom('dirs').select('path').where('project_id', '=', projectId).where('path', '=', path).executeTakeFirst();
-  if (dir) throw new StoaError('already_exists', `"${path}" is a folder; nothing was overwritten`);
+/**
+ * A file and a folder never share a path (`docs` and `docs/a.md` cannot both be files). The write that would make
+ * them clash is the one refused, whichever kind it is: a new file where a folder is, or a file inside a "folder"
+ * that is a file. Runs in the writer's transaction, before the file's row counts in its folders.
+ */
+export async function refusePathClash(trx: Q, projectId: string, filePath: string): Promise<void> {
+  const folder = await trx.selectFrom('dirs').select('path').where('project_id', '=', projectId).where('path', '=', filePath).executeTakeFirst();
+  if (folder) throw new StoaError('already_exists', `"${filePath}" is a folder; a file cannot have the same path as a folder — choose another name`);
+  const dirs = ancestorDirs(filePath);
+  if (dirs.length === 0) return;
+  const file = await trx.selectFrom('files').select('path').where('project_id', '=', projectId).where('path', 'in', dirs).executeTakeFirst();
+  if (file) throw new StoaError('already_exists', `"${file.path}" is a file, so "${filePath}" cannot be created inside it; a file and a folder cannot share a path`);
 }
