@@ -6,6 +6,7 @@ import { isTextMime } from '../files/mime.js';
 import type { FileRow } from '../files/file-info.js';
 import { describeScope, readCandidates } from './resolve-path.js';
 import type { ToolScopes } from './caller.js';
+import { assertReadSize } from '../operations/agent-gate.js';
 
 export type ReadOutcome = { row: FileRow; text: string } | { row: FileRow; binary: true };
 
@@ -29,8 +30,7 @@ export async function readForAgent(ctx: Ctx, raw: string, scopes: ToolScopes): P
     throw new StoaError('not_found', `file "${raw}" was not found ${where}${scopes.read === '' ? '' : ' (you may read only your own folder)'}; list files with ws_list_files`);
   }
   if (!isTextMime(row.mime)) return { row, binary: true };
-  const max = ctx.platform.config.limits.agentReadBytes;
-  if (Number(row.size) > max) throw new StoaError('too_large', `"${row.path}" is ${row.size} bytes, over the ${max}-byte limit for reading files; it cannot be read`, { limit: max });
+  assertReadSize(ctx, row.path, Number(row.size));
   return { row, text: (await ctx.platform.blobs.read(row.blob_key)).toString('utf8') };
 }
 
