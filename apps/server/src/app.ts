@@ -3,11 +3,10 @@ import fastifyStatic from '@fastify/static';
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { allRoutes, StoaError } from '@stoa/contract';
-import { redeemLoginCode, type Platform } from '@stoa/core';
-import { mountJson } from './http/mount.js';
+import { operations, redeemLoginCode, type Platform } from '@stoa/core';
+import { mountOperation } from './http/mount.js';
 import { sendProblem } from './http/problem.js';
 import { buildOpenApi } from './http/openapi.js';
-import { jsonHandlers } from './routes/index.js';
 import { mountDownload } from './routes/files/download.js';
 import { mountPreview } from './routes/files/preview.js';
 import { mountUploads } from './routes/files/upload.js';
@@ -52,7 +51,8 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
     }
   });
 
-  for (const h of jsonHandlers) mountJson(app, platform, h);
+  // Every JSON operation of the core's table; the raw ones (bytes in or out) have their own mounts below.
+  for (const op of operations) if (!op.route.raw) mountOperation(app, platform, op);
   mountDownload(app, platform);
   mountPreview(app, platform);
   await app.register(async (raw) => {

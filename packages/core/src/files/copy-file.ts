@@ -20,7 +20,7 @@ import { assertAgentWriteSize, countAgentChange, tracedChange } from '../operati
  * await copyFile(ctx, { from: 'templates/report.md', to: 'reports/2026/' });
  */
 export async function copyFile(ctx: Ctx, input: { from: string; to: string; overwrite?: boolean }): Promise<FileInfo> {
-  return tracedChange(ctx, 'file.copy', { from: input.from, to: input.to }, () => duplicateFile(ctx, input), (f) => ({ path: f.path, version: f.version, text: `Copied ${input.from} to ${f.path}; version ${f.version}` }));
+  return tracedChange(ctx, 'file.copy', { from: input.from, to: input.to }, (c) => duplicateFile(c, input), (f) => ({ path: f.path, version: f.version, text: `Copied ${input.from} to ${f.path}; version ${f.version}` }));
 }
 
 async function duplicateFile(ctx: Ctx, input: { from: string; to: string; overwrite?: boolean }): Promise<FileInfo> {
@@ -50,7 +50,7 @@ async function duplicateFile(ctx: Ctx, input: { from: string; to: string; overwr
  * rename it over the original" keep working over WebDAV without anything being lost.
  */
 export async function moveOver(ctx: Ctx, input: { from: string; to: string }): Promise<FileInfo> {
-  return tracedChange(ctx, 'file.move', { from: input.from, to: input.to }, () => replaceByMove(ctx, input), (f) => ({ path: f.path, version: f.version, text: `Moved ${input.from} over ${f.path}; version ${f.version}` }));
+  return tracedChange(ctx, 'file.move', { from: input.from, to: input.to }, (c) => replaceByMove(c, input), (f) => ({ path: f.path, version: f.version, text: `Moved ${input.from} over ${f.path}; version ${f.version}` }));
 }
 
 async function replaceByMove(ctx: Ctx, input: { from: string; to: string }): Promise<FileInfo> {

@@ -18,7 +18,7 @@ import { toFileInfo, type FileInfo, type FileRow } from './file-info.js';
  * await deleteFile(ctx, { path: 'old/report.pdf' });
  */
 export async function deleteFile(ctx: Ctx, input: { path: string; expectedVersion?: number | null }): Promise<FileInfo> {
-  return tracedChange(ctx, 'file.delete', { path: input.path }, () => removeFile(ctx, input), (f) => ({ path: f.path, text: `Deleted ${f.path} (it was at version ${f.version})` }));
+  return tracedChange(ctx, 'file.delete', { path: input.path }, (c) => removeFile(c, input), (f) => ({ path: f.path, text: `Deleted ${f.path} (it was at version ${f.version})` }));
 }
 
 async function removeFile(ctx: Ctx, input: { path: string; expectedVersion?: number | null }): Promise<FileInfo> {

@@ -106,7 +106,7 @@ async function release(platform: Platform, r: { id: string; project_id: string; 
  * the reservation becomes usage. Any failure releases the reservation and removes the staged bytes.
  */
 export async function finishUpload(ctx: Ctx, uploadId: string): Promise<FileInfo> {
-  return tracedChange(ctx, 'file.write', { uploadId }, () => commitUpload(ctx, uploadId), (f) => ({ path: f.path, version: f.version, text: `Created ${f.path} (${f.size} bytes); version ${f.version}` }));
+  return tracedChange(ctx, 'file.write', { uploadId }, (c) => commitUpload(c, uploadId), (f) => ({ path: f.path, version: f.version, text: `Created ${f.path} (${f.size} bytes); version ${f.version}` }));
 }
 
 async function commitUpload(ctx: Ctx, uploadId: string): Promise<FileInfo> {

@@ -31,7 +31,7 @@ export function moveTarget(from: string, rawTo: string): string {
  * await moveFile(ctx, { from: 'draft.md', to: 'reports/2026/' }) // → reports/2026/draft.md
  */
 export async function moveFile(ctx: Ctx, input: { from: string; to: string; expectedVersion?: number | null }): Promise<FileInfo> {
-  return tracedChange(ctx, 'file.move', { from: input.from, to: input.to }, () => renameFile(ctx, input), (f) => ({ path: f.path, version: f.version, text: `Moved ${input.from} to ${f.path}` }));
+  return tracedChange(ctx, 'file.move', { from: input.from, to: input.to }, (c) => renameFile(c, input), (f) => ({ path: f.path, version: f.version, text: `Moved ${input.from} to ${f.path}` }));
 }
 
 async function renameFile(ctx: Ctx, input: { from: string; to: string; expectedVersion?: number | null }): Promise<FileInfo> {

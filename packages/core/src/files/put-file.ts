@@ -44,7 +44,7 @@ export async function freeBytes(ctx: Ctx): Promise<number> {
  * await putFile(ctx, { path: 'reports/2026/summary.md', source: '# Summary' });
  */
 export async function putFile(ctx: Ctx, input: PutFileInput): Promise<PutFileResult> {
-  return tracedChange(ctx, 'file.write', { path: input.path }, () => writeFile(ctx, input), (r) => ({
+  return tracedChange(ctx, 'file.write', { path: input.path }, (c) => writeFile(c, input), (r) => ({
     path: r.file.path, version: r.file.version, text: `${r.created ? 'Created' : 'Wrote'} ${r.file.path} (${r.file.size} bytes); version ${r.file.version}`,
   }));
 }

@@ -44,7 +44,7 @@ export async function listVersions(ctx: Ctx, rawPath: string): Promise<VersionIn
  * Restores an earlier version as a new version (the history is kept, nothing is rewritten).
  */
 export async function restoreVersion(ctx: Ctx, input: { path: string; version: number; expectedVersion?: number | null }): Promise<FileInfo> {
-  return tracedChange(ctx, 'file.restore', { path: input.path, version: input.version }, () => restoreAsNew(ctx, input), (f) => ({ path: f.path, version: f.version, text: `Restored version ${input.version} of ${f.path} as version ${f.version}` }));
+  return tracedChange(ctx, 'file.restore', { path: input.path, version: input.version }, (c) => restoreAsNew(c, input), (f) => ({ path: f.path, version: f.version, text: `Restored version ${input.version} of ${f.path} as version ${f.version}` }));
 }
 
 async function restoreAsNew(ctx: Ctx, input: { path: string; version: number; expectedVersion?: number | null }): Promise<FileInfo> {

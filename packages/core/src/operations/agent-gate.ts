@@ -70,24 +70,26 @@ export interface ChangeOutcome {
 }
 
 /**
- * Runs an agent's change made outside the tool runner and records it in the conversation's trace, refused or
+ * Runs an agent's change made outside the tool runner (`run` gets the context to act with) and records it in the conversation's trace, refused or
  * not, like a tool call (F15: agents' actions are in the trace, not the audit log). People's changes and
  * changes made inside a tool call (which the runner traces) run as they are.
  *
  * @example
- * return tracedChange(ctx, 'file.delete', { path }, () => remove(), (f) => ({ path: f.path, text: `Deleted ${f.path}` }));
+ * return tracedChange(ctx, 'file.delete', { path }, (c) => remove(c), (f) => ({ path: f.path, text: `Deleted ${f.path}` }));
  */
-export async function tracedChange<T>(ctx: Ctx, op: string, args: unknown, run: () => Promise<T>, outcome: (r: T) => ChangeOutcome): Promise<T> {
+export async function tracedChange<T>(ctx: Ctx, op: string, args: unknown, run: (ctx: Ctx) => Promise<T>, outcome: (r: T) => ChangeOutcome): Promise<T> {
   const a = ctx.actor;
-  if (a.kind !== 'agent' || a.toolCallId) return run();
+  if (a.kind !== 'agent' || a.toolCallId) return run(ctx);
   const started = performance.now();
+  // The entry's ID is the change's tool call ID (B9 attribution), and marks the change as traced for what it calls.
+  const id = newId('call');
   const record = (o: ChangeOutcome & { refused: boolean }) =>
     recordToolCall(ctx, {
-      id: newId('call'), conversationId: a.conversationId, tool: op, args: shortArgs(args), result: shortResult(o.text), refused: o.refused,
+      id, conversationId: a.conversationId, tool: op, args: shortArgs(args), result: shortResult(o.text), refused: o.refused,
       durationMs: Math.round((performance.now() - started) * 100) / 100, path: o.path ?? null, version: o.version ?? null,
     }).catch((e) => console.error('could not record the change in the trace:', e));
   try {
-    const r = await run();
+    const r = await run({ ...ctx, actor: { ...a, toolCallId: id } });
     await record({ ...outcome(r), refused: false });
     return r;
   } catch (e) {

@@ -1,0 +1,34 @@
+import { projectRoutes, StoaError } from '@stoa/contract';
+import { addMember, listMembers, removeMember } from '../projects/members.js';
+import { createToken, revokeToken } from '../projects/tokens.js';
+import { createProject } from '../projects/projects.js';
+import { listAudit } from '../audit/audit.js';
+import { changes, globalOperation, projectOperation, reads, type Operation, type OperationTraits } from './operation.js';
+import { describePrincipal, projectsOf, userActorOf } from './principals.js';
+
+const r = projectRoutes;
+const signedIn = (mutates = false): OperationTraits => ({ policy: 'signed-in', mutates, audit: null, agent: 'none' });
+
+/** Who am I, projects, members, tokens and the audit log. */
+export const projectOperations: Operation[] = [
+  globalOperation(r.me, signedIn(), ({ platform, principal }) => describePrincipal(platform, principal)),
+  globalOperation(r.listProjects, signedIn(), ({ platform, principal }) => projectsOf(platform, principal) as never),
+  globalOperation(r.createProject, signedIn(true), async ({ platform, principal }, i) => {
+    if (principal.kind !== 'user') throw new StoaError('forbidden', 'agents may not create projects');
+    const p = await createProject(platform, userActorOf(principal), { name: i.name, quotaBytes: i.quotaBytes ?? null });
+    return { ...p, role: 'admin' };
+  }),
+  projectOperation(r.listMembers, reads('project.read'), (ctx) => listMembers(ctx)),
+  projectOperation(r.addMember, changes('member.manage', null, 'none'), (ctx, i) => addMember(ctx, { user: i.user, role: i.role })),
+  projectOperation(r.removeMember, changes('member.manage', null, 'none'), async (ctx, i) => {
+    await removeMember(ctx, { user: i.user });
+    return { ok: true as const };
+  }),
+  // Any member may mint and revoke their own tokens; the core narrows who may do it for whom.
+  projectOperation(r.createToken, changes('token.create', null, 'none'), (ctx, i) => createToken(ctx, { user: i.user, agent: i.agent, name: i.name, published: i.published })),
+  projectOperation(r.revokeToken, changes('token.create', null, 'none'), async (ctx, i) => {
+    await revokeToken(ctx, { id: i.id });
+    return { ok: true as const };
+  }),
+  projectOperation(r.audit, reads('audit.read'), (ctx, i) => listAudit(ctx, { limit: i.limit, before: i.before, action: i.action, path: i.path })),
+];
