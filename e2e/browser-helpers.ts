@@ -4,7 +4,8 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import type { Limits } from '@stoa/contract';
-import { createLoginCode, createTestPlatform, type Ctx, type TestPlatform } from '@stoa/core';
+import { createLoginCode, type Ctx } from '@stoa/core';
+import { createTestPlatform, type TestPlatform } from '@stoa/core/testing';
 import { buildApp } from '@stoa/server';
 import type { FastifyInstance } from 'fastify';
 

@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { Limits } from '@stoa/contract';
-import { addMember, createTestPlatform, createToken, type Role, type TestPlatform } from '@stoa/core';
+import { addMember, createToken, type Role } from '@stoa/core';
+import { createTestPlatform, type TestPlatform } from '@stoa/core/testing';
 import { buildApp } from '../app.js';
 
 export interface TestApp {

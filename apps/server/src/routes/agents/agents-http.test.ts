@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestPlatform, createToken, type TestPlatform } from '@stoa/core';
+import { createToken } from '@stoa/core';
+import { createTestPlatform, type TestPlatform } from '@stoa/core/testing';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../../app.js';
 
