@@ -12,6 +12,12 @@ const ROLE_ACTIONS = new Set<Action>([
   'member.manage', 'token.create', 'agent.manage', 'wiki.read', 'wiki.write',
 ]);
 
+/** Refuses a person whose role cannot have the operation's policy action anywhere in the project. */
+function assertRoleAllows(ctx: Ctx, op: Operation): void {
+  const policy = op.traits.policy;
+  if (ctx.actor.kind === 'user' && policy !== 'signed-in' && ROLE_ACTIONS.has(policy)) assertCan(ctx.actor, policy, { kind: 'project' });
+}
+
 function operation(id: string): Operation {
   const op = findOperation(id);
   if (!op) throw new StoaError('not_found', `there is no operation "${id}"`);
@@ -43,8 +49,7 @@ function outcomeOf(op: Operation, r: unknown): { path: string | null; version: n
 export async function runOperation(ctx: Ctx, id: string, input: Record<string, unknown>): Promise<unknown> {
   const op = operation(id);
   if (op.scope !== 'project') throw new StoaError('bad_request', `operation "${id}" does not act in a project`);
-  const policy = op.traits.policy;
-  if (ctx.actor.kind === 'user' && policy !== 'signed-in' && ROLE_ACTIONS.has(policy)) assertCan(ctx.actor, policy, { kind: 'project' });
+  assertRoleAllows(ctx, op);
   if (ctx.actor.kind === 'agent' && op.traits.agent === 'change') {
     return tracedChange(ctx, op.id, traceArgs(input), (c) => op.run(c, input), (r) => outcomeOf(op, r));
   }
@@ -72,8 +77,10 @@ export interface DoorCall extends GlobalCall {
  */
 export async function callOperation(call: DoorCall, id: string, rawInput: unknown, body: Record<string, unknown> = {}): Promise<unknown> {
   const op = operation(id);
-  const input = { ...(op.route.input.parse(rawInput) as Record<string, unknown>), ...body };
-  if (op.scope === 'global') return runGlobalOperation(call, id, input);
-  const ctx = await contextFor(call.platform, call.principal, { ...call.context, project: input.project as string | undefined });
-  return runOperation(ctx, id, input);
+  if (op.scope === 'global') return runGlobalOperation(call, id, { ...(op.route.input.parse(rawInput) as Record<string, unknown>), ...body });
+  // Who may act comes before what they sent: an outsider or a viewer learns nothing from validation errors.
+  const project = (rawInput as { project?: unknown } | null)?.project;
+  const ctx = await contextFor(call.platform, call.principal, { ...call.context, project: typeof project === 'string' ? project : undefined });
+  assertRoleAllows(ctx, op);
+  return runOperation(ctx, id, { ...(op.route.input.parse(rawInput) as Record<string, unknown>), ...body });
 }
