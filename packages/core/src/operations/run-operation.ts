@@ -1,6 +1,7 @@
 import { StoaError } from '@stoa/contract';
 import type { Ctx } from '../platform.js';
-import { assertCan, type Action } from '../policies/can.js';
+import { can, type Action } from '../policies/can.js';
+import type { Actor } from '../actors.js';
 import { contextFor, type ContextOptions } from '../context.js';
 import { tracedChange } from './agent-gate.js';
 import type { GlobalCall, Operation } from './operation.js';
@@ -12,10 +13,18 @@ const ROLE_ACTIONS = new Set<Action>([
   'member.manage', 'token.create', 'agent.manage', 'wiki.read', 'wiki.write',
 ]);
 
-/** Refuses a person whose role cannot have the operation's policy action anywhere in the project. */
-function assertRoleAllows(ctx: Ctx, op: Operation): void {
+/**
+ * The refusal of a person whose role cannot have the operation's policy action anywhere in the project, or null.
+ * Agents and resource-bound actions (memory files) are decided by the core function on the resource.
+ */
+export function refusalByRole(actor: Actor, op: Operation): StoaError | null {
   const policy = op.traits.policy;
-  if (ctx.actor.kind === 'user' && policy !== 'signed-in' && ROLE_ACTIONS.has(policy)) assertCan(ctx.actor, policy, { kind: 'project' });
+  return actor.kind === 'user' && policy !== 'signed-in' && ROLE_ACTIONS.has(policy) ? can(actor, policy, { kind: 'project' }) : null;
+}
+
+function assertRoleAllows(ctx: Ctx, op: Operation): void {
+  const refusal = refusalByRole(ctx.actor, op);
+  if (refusal) throw refusal;
 }
 
 function operation(id: string): Operation {

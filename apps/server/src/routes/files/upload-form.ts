@@ -15,9 +15,13 @@ export async function mountUploadForm(app: FastifyInstance, platform: Platform):
   const route = filesRoutes.uploadForm;
   app.post('/api/v1' + fastifyPath(route.path), async (req, reply) => {
     try {
-      if (!req.isMultipart()) throw new StoaError('bad_request', 'send multipart/form-data with one or more file parts');
+      // The form is read only once the caller may upload here: who may act is checked before what was sent.
+      async function* parts() {
+        if (!req.isMultipart()) throw new StoaError('bad_request', 'send multipart/form-data with one or more file parts');
+        yield* req.files();
+      }
       const input = { ...(req.query as object), ...(req.params as object) };
-      return reply.code(201).send(await callOperation(await requestCall(platform, req), route.id, input, { parts: req.files() }));
+      return reply.code(201).send(await callOperation(await requestCall(platform, req), route.id, input, { parts: parts() }));
     } catch (e) {
       return sendProblem(reply, req, e);
     }
