@@ -62,7 +62,7 @@ export async function startUiServer(limits: Partial<Limits> = {}): Promise<UiSer
     args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-quic'],
   });
   const adminId = userIdOf(await t.admin());
-  const loginLink = async (userId = adminId) => `${url}/login?code=${encodeURIComponent(await createLoginCode(t.platform, userId))}`;
+  const loginLink = async (userId = adminId) => `${url}/login?code=${encodeURIComponent(await createLoginCode(t.platform, userId, { superuser: userId === adminId }))}`;
   return {
     url, t, app, browser, loginLink,
     signedIn: async (opts = {}) => {

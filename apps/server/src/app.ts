@@ -3,8 +3,10 @@ import fastifyStatic from '@fastify/static';
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { allRoutes, StoaError } from '@stoa/contract';
-import { operations, redeemLoginCode, type Platform } from '@stoa/core';
+import { operations, type Platform } from '@stoa/core';
 import { mountOperation } from './http/mount.js';
+import { mountAuthRoutes } from './http/auth-routes.js';
+import { addSecurityHeaders } from './http/security-headers.js';
 import { sendProblem } from './http/problem.js';
 import { buildOpenApi } from './http/openapi.js';
 import { mountDownload } from './routes/files/download.js';
@@ -31,6 +33,7 @@ export interface AppOptions {
 export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   const { platform } = opts;
   const app = Fastify({ logger: opts.logger ?? false, bodyLimit: 16 * 1024 * 1024, routerOptions: { maxParamLength: 2048 }, trustProxy: true });
+  addSecurityHeaders(app);
   app.setErrorHandler((err, req, reply) => sendProblem(reply, req, err));
   app.setNotFoundHandler((req, reply) => {
     if (req.url.startsWith('/api/')) return sendProblem(reply, req, new StoaError('not_found', `no route ${req.method} ${req.url.split('?')[0]}`));
@@ -41,15 +44,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   const openapi = buildOpenApi(allRoutes, { version: '0.1.0' });
   app.get('/api/v1/openapi.json', async () => openapi);
   app.get('/api/v1/health', async () => ({ ok: true, database: platform.db.dialect, storage: platform.blobs.kind }));
-  app.post('/api/v1/auth/login', async (req, reply) => {
-    try {
-      const code = (req.body as { code?: unknown } | undefined)?.code;
-      if (typeof code !== 'string' || !code) throw new StoaError('bad_request', 'code is required');
-      return await redeemLoginCode(platform, code);
-    } catch (e) {
-      return sendProblem(reply, req, e);
-    }
-  });
+  mountAuthRoutes(app, platform);
 
   // Every JSON operation of the core's table; the raw ones (bytes in or out) have their own mounts below.
   for (const op of operations) if (!op.route.raw) mountOperation(app, platform, op);

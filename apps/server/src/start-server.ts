@@ -24,7 +24,7 @@ export async function startServer(config: StoaConfig, opts: { port: number; host
   const port = typeof addr === 'object' && addr ? addr.port : opts.port;
   const shownHost = opts.host === '0.0.0.0' || opts.host === '::' ? '127.0.0.1' : opts.host.includes(':') ? `[${opts.host}]` : opts.host;
   const url = config.publicUrl ?? `http://${shownHost}:${port}`;
-  const code = await createLoginCode(platform, boot.adminUserId);
+  const code = await createLoginCode(platform, boot.adminUserId, { superuser: true });
   // Temporary files of writes interrupted by a crash (a killed upload) are removed at start-up and then
   // periodically; a day's age keeps any write still in progress safe.
   const sweepTemp = () => platform.blobs.sweepTemp?.(24 * 3600_000).catch((e) => app.log.error({ err: e }, 'temp sweep failed'));

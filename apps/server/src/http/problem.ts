@@ -24,5 +24,12 @@ export function sendProblem(reply: FastifyReply, req: FastifyRequest, e: unknown
   const se = toStoaError(e);
   if (se.code === 'internal') req.log.error({ err: e }, 'unhandled error');
   if (se.code === 'unauthorized') reply.header('WWW-Authenticate', 'Bearer');
+  setRetryAfter(reply, se);
   return reply.code(se.status).type('application/problem+json').send(toProblem(se, req.url.split('?')[0]));
+}
+
+/** A throttled client learns when to try again (`Retry-After`, seconds), at every door. */
+export function setRetryAfter(reply: FastifyReply, se: StoaError): void {
+  const retryAfter = se.details?.retryAfter;
+  if (se.code === 'rate_limited' && typeof retryAfter === 'number') reply.header('Retry-After', String(retryAfter));
 }

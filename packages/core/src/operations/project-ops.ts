@@ -1,10 +1,11 @@
-import { projectRoutes, StoaError } from '@stoa/contract';
+import { projectRoutes } from '@stoa/contract';
 import { addMember, listMembers, removeMember } from '../projects/members.js';
-import { createToken, revokeToken } from '../projects/tokens.js';
-import { createProject } from '../projects/projects.js';
+import { createToken, listTokens, revokeToken } from '../projects/tokens.js';
+import { createInvitation } from '../projects/invitations.js';
+import { createProjectFor, listProjectsFor } from '../projects/projects.js';
 import { listAudit } from '../audit/audit.js';
 import { changes, globalOperation, projectOperation, reads, type Operation, type OperationTraits } from './operation.js';
-import { describePrincipal, projectsOf, userActorOf } from './principals.js';
+import { describePrincipal } from './principals.js';
 
 const r = projectRoutes;
 const signedIn = (mutates = false): OperationTraits => ({ policy: 'signed-in', mutates, audit: null, agent: 'none' });
@@ -12,12 +13,8 @@ const signedIn = (mutates = false): OperationTraits => ({ policy: 'signed-in', m
 /** Who am I, projects, members, tokens and the audit log. */
 export const projectOperations: Operation[] = [
   globalOperation(r.me, signedIn(), ({ platform, principal }) => describePrincipal(platform, principal)),
-  globalOperation(r.listProjects, signedIn(), ({ platform, principal }) => projectsOf(platform, principal) as never),
-  globalOperation(r.createProject, signedIn(true), async ({ platform, principal }, i) => {
-    if (principal.kind !== 'user') throw new StoaError('forbidden', 'agents may not create projects');
-    const p = await createProject(platform, userActorOf(principal), { name: i.name, quotaBytes: i.quotaBytes ?? null });
-    return { ...p, role: 'admin' };
-  }),
+  globalOperation(r.listProjects, signedIn(), ({ platform, principal }) => listProjectsFor(platform, principal) as never),
+  globalOperation(r.createProject, signedIn(true), ({ platform, principal }, i) => createProjectFor(platform, principal, { name: i.name, quotaBytes: i.quotaBytes ?? null })),
   projectOperation(r.listMembers, reads('project.read'), (ctx) => listMembers(ctx)),
   projectOperation(r.addMember, changes('member.manage', null, 'none'), (ctx, i) => addMember(ctx, { user: i.user, role: i.role })),
   projectOperation(r.removeMember, changes('member.manage', null, 'none'), async (ctx, i) => {
@@ -26,6 +23,8 @@ export const projectOperations: Operation[] = [
   }),
   // Any member may mint and revoke their own tokens; the core narrows who may do it for whom.
   projectOperation(r.createToken, changes('token.create', null, 'none'), (ctx, i) => createToken(ctx, { user: i.user, agent: i.agent, name: i.name, published: i.published })),
+  projectOperation(r.listTokens, reads('project.read'), (ctx) => listTokens(ctx)),
+  projectOperation(r.createInvitation, changes('member.manage', null, 'none'), (ctx, i) => createInvitation(ctx, { role: i.role, user: i.user, ttlHours: i.ttlHours })),
   projectOperation(r.revokeToken, changes('token.create', null, 'none'), async (ctx, i) => {
     await revokeToken(ctx, { id: i.id });
     return { ok: true as const };
