@@ -46,8 +46,9 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   app.get('/api/v1/health', async () => ({ ok: true, database: platform.db.dialect, storage: platform.blobs.kind }));
   mountAuthRoutes(app, platform);
 
-  // Every JSON operation of the core's table; the raw ones (bytes in or out) have their own mounts below.
-  for (const op of operations) if (!op.route.raw) mountOperation(app, platform, op);
+  // Every JSON operation of the core's table; the raw ones (bytes in or out) have their own mounts below, the public
+  // ones (session cookie, client address) theirs in auth-routes.ts.
+  for (const op of operations) if (!op.route.raw && op.scope !== 'public') mountOperation(app, platform, op);
   mountDownload(app, platform);
   mountPreview(app, platform);
   await app.register(async (raw) => {

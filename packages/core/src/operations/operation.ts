@@ -17,9 +17,9 @@ export interface OperationTraits {
   /**
    * The policy action the operation needs. The core function checks it on the resource it touches; before
    * that, `runOperation` refuses a person whose role cannot have it at all. `signed-in` for operations outside a
-   * project (any valid token).
+   * project (any valid token); `public` for those that need no token (the core throttles and checks their codes).
    */
-  policy: Action | 'signed-in';
+  policy: Action | 'signed-in' | 'public';
   mutates: boolean;
   /** Audit action written for people's changes (F15), or null when the operation is not audited. */
   audit: string | null;
@@ -39,9 +39,17 @@ export interface RawInput {
   range?: { start?: number; end?: number };
 }
 
+/** What an operation that needs no token gets: the caller if it presented a token, and its address (throttling). */
+export interface PublicCall {
+  platform: Platform;
+  principal: Principal | null;
+  client?: string;
+}
+
 export type Operation =
   | { id: string; scope: 'project'; route: RouteDef; traits: OperationTraits; run: (ctx: Ctx, input: any) => Promise<unknown> }
-  | { id: string; scope: 'global'; route: RouteDef; traits: OperationTraits; run: (call: GlobalCall, input: any) => Promise<unknown> };
+  | { id: string; scope: 'global'; route: RouteDef; traits: OperationTraits; run: (call: GlobalCall, input: any) => Promise<unknown> }
+  | { id: string; scope: 'public'; route: RouteDef; traits: OperationTraits; run: (call: PublicCall, input: any) => Promise<unknown> };
 
 /**
  * An operation of a project: its route (input and output schemas), its traits and the core function it runs.
@@ -61,6 +69,11 @@ export function rawOperation<R extends RouteDef, T>(route: R, traits: OperationT
 /** An operation outside any project (who am I, my projects, create a project). */
 export function globalOperation<R extends RouteDef>(route: R, traits: OperationTraits, run: (call: GlobalCall, input: RouteParsedInput<R>) => Promise<RouteOutput<R>>): Operation {
   return { id: route.id, scope: 'global', route, traits, run };
+}
+
+/** An operation that needs no token (redeeming an invitation). */
+export function publicOperation<R extends RouteDef>(route: R, traits: OperationTraits, run: (call: PublicCall, input: RouteParsedInput<R>) => Promise<RouteOutput<R>>): Operation {
+  return { id: route.id, scope: 'public', route, traits, run };
 }
 
 /** Traits of the common shapes, so each table line says only what differs. */

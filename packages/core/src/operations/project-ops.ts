@@ -1,10 +1,10 @@
 import { projectRoutes } from '@stoa/contract';
 import { addMember, listMembers, removeMember } from '../projects/members.js';
 import { createToken, listTokens, revokeToken } from '../projects/tokens.js';
-import { createInvitation } from '../projects/invitations.js';
+import { acceptInvitation, createInvitation } from '../projects/invitations.js';
 import { createProjectFor, listProjectsFor } from '../projects/projects.js';
 import { listAudit } from '../audit/audit.js';
-import { changes, globalOperation, projectOperation, reads, type Operation, type OperationTraits } from './operation.js';
+import { changes, globalOperation, projectOperation, publicOperation, reads, type Operation, type OperationTraits } from './operation.js';
 import { describePrincipal } from './principals.js';
 
 const r = projectRoutes;
@@ -25,6 +25,8 @@ export const projectOperations: Operation[] = [
   projectOperation(r.createToken, changes('token.create', null, 'none'), (ctx, i) => createToken(ctx, { user: i.user, agent: i.agent, name: i.name, published: i.published })),
   projectOperation(r.listTokens, reads('project.read'), (ctx) => listTokens(ctx)),
   projectOperation(r.createInvitation, changes('member.manage', null, 'none'), (ctx, i) => createInvitation(ctx, { role: i.role, user: i.user, ttlHours: i.ttlHours })),
+  publicOperation(r.acceptInvitation, { policy: 'public', mutates: true, audit: null, agent: 'none' }, ({ platform, principal, client }, i) =>
+    acceptInvitation(platform, principal, i, { client })),
   projectOperation(r.revokeToken, changes('token.create', null, 'none'), async (ctx, i) => {
     await revokeToken(ctx, { id: i.id });
     return { ok: true as const };

@@ -4,7 +4,7 @@ import { can, type Action } from '../policies/can.js';
 import type { Actor } from '../actors.js';
 import { contextFor, type ContextOptions } from '../context.js';
 import { tracedChange } from './agent-gate.js';
-import type { GlobalCall, Operation } from './operation.js';
+import type { GlobalCall, Operation, PublicCall } from './operation.js';
 import { findOperation } from './table.js';
 
 /** Actions a person's role alone decides; for these `runOperation` refuses early, before any lookup. */
@@ -19,7 +19,7 @@ const ROLE_ACTIONS = new Set<Action>([
  */
 export function refusalByRole(actor: Actor, op: Operation): StoaError | null {
   const policy = op.traits.policy;
-  return actor.kind === 'user' && policy !== 'signed-in' && ROLE_ACTIONS.has(policy) ? can(actor, policy, { kind: 'project' }) : null;
+  return actor.kind === 'user' && policy !== 'signed-in' && policy !== 'public' && ROLE_ACTIONS.has(policy) ? can(actor, policy, { kind: 'project' }) : null;
 }
 
 function assertRoleAllows(ctx: Ctx, op: Operation): void {
@@ -65,11 +65,13 @@ export async function runOperation(ctx: Ctx, id: string, input: Record<string, u
   return op.run(ctx, input);
 }
 
-/** Runs an operation outside any project (who am I, my projects, create a project). */
-export async function runGlobalOperation(call: GlobalCall, id: string, input: Record<string, unknown>): Promise<unknown> {
+/** Runs an operation outside any project (who am I, my projects, create a project; public ones with or without a caller). */
+export async function runGlobalOperation(call: PublicCall, id: string, input: Record<string, unknown>): Promise<unknown> {
   const op = operation(id);
+  if (op.scope === 'public') return op.run(call, input);
   if (op.scope !== 'global') throw new StoaError('bad_request', `operation "${id}" acts in a project`);
-  return op.run(call, input);
+  if (!call.principal) throw new StoaError('unauthorized');
+  return op.run({ platform: call.platform, principal: call.principal }, input);
 }
 
 /** What a door knows about one call: who calls, and the context options it carries (conversation, runtime). */
@@ -86,7 +88,7 @@ export interface DoorCall extends GlobalCall {
  */
 export async function callOperation(call: DoorCall, id: string, rawInput: unknown, body: Record<string, unknown> = {}): Promise<unknown> {
   const op = operation(id);
-  if (op.scope === 'global') return runGlobalOperation(call, id, { ...(op.route.input.parse(rawInput) as Record<string, unknown>), ...body });
+  if (op.scope !== 'project') return runGlobalOperation(call, id, { ...(op.route.input.parse(rawInput) as Record<string, unknown>), ...body });
   // Who may act comes before what they sent: an outsider or a viewer learns nothing from validation errors.
   const project = (rawInput as { project?: unknown } | null)?.project;
   const ctx = await contextFor(call.platform, call.principal, { ...call.context, project: typeof project === 'string' ? project : undefined });
