@@ -14,6 +14,13 @@ export interface StoaConfig {
   publicUrl?: string;
   /** Failed credentials (token, login code, invitation code) allowed per client address and window. */
   auth?: AuthLimits;
+  /** The blob sweep (see startHousekeeping); defaults in `housekeepingOf`. */
+  housekeeping?: { sweepIntervalSeconds: number; sweepGraceSeconds: number };
+}
+
+/** Sweep settings: STOA_SWEEP_INTERVAL_SECONDS (default 600; 0 = only at start), STOA_SWEEP_GRACE_SECONDS (default 3600). */
+export function housekeepingOf(config: StoaConfig): { sweepIntervalSeconds: number; sweepGraceSeconds: number } {
+  return config.housekeeping ?? { sweepIntervalSeconds: 600, sweepGraceSeconds: 3600 };
 }
 
 export interface AuthLimits {
@@ -66,7 +73,8 @@ export function loadConfig(opts: { dataDir?: string; env: NodeJS.ProcessEnv }): 
     failures: positiveInt(env, 'STOA_AUTH_FAILURES', defaultAuthLimits.failures),
     windowSeconds: positiveInt(env, 'STOA_AUTH_WINDOW_SECONDS', defaultAuthLimits.windowSeconds),
   };
-  return { dataDir, database, storage, limits, auth, adminToken: env.STOA_ADMIN_TOKEN || undefined, publicUrl: env.STOA_PUBLIC_URL || undefined };
+  const housekeeping = { sweepIntervalSeconds: seconds(env, 'STOA_SWEEP_INTERVAL_SECONDS', 600), sweepGraceSeconds: seconds(env, 'STOA_SWEEP_GRACE_SECONDS', 3600) };
+  return { dataDir, database, storage, limits, auth, housekeeping, adminToken: env.STOA_ADMIN_TOKEN || undefined, publicUrl: env.STOA_PUBLIC_URL || undefined };
 }
 
 function nonNegativeInt(name: string, raw: string): number {
@@ -81,4 +89,9 @@ function positiveInt(env: NodeJS.ProcessEnv, name: string, fallback: number): nu
   const n = nonNegativeInt(name, raw);
   if (n === 0) throw new StoaError('bad_request', `setting ${name} must be at least 1, got "${raw}"`);
   return n;
+}
+
+function seconds(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
+  const raw = env[name];
+  return raw === undefined || raw === '' ? fallback : nonNegativeInt(name, raw);
 }

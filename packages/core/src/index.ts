@@ -1,5 +1,7 @@
 export * from './config.js';
 export * from './paths.js';
+export * from './text-rules.js';
+export { refusalOfDbError } from './db-guard.js';
 export * from './ids.js';
 export * from './actors.js';
 export * from './platform.js';
@@ -34,6 +36,7 @@ export * from './files/versions.js';
 export * from './files/preview.js';
 export * from './files/direct-upload.js';
 export * from './files/sweeper.js';
+export * from './files/doctor.js';
 export { StoaError, isStoaError, type ErrorCode } from '@stoa/contract';
 export * from './projects/login.js';
 export * from './memory/index.js';

@@ -2,6 +2,7 @@ import { openDb, type StoaDb } from '@stoa/db';
 import { createFsBlobStore, openS3BlobStore, type BlobStore } from '@stoa/blob';
 import type { StoaConfig } from './config.js';
 import type { Hooks, Platform } from './platform.js';
+import { guardedDb } from './db-guard.js';
 import { fileIndexHook } from './unified-search/file-index.js';
 import { understandingHook } from './understanding/hook.js';
 
@@ -46,7 +47,7 @@ export async function openPlatform(config: StoaConfig, opts: PlatformOptions = {
 export function assemblePlatform(parts: { db: StoaDb; blobs: BlobStore; config: StoaConfig } & PlatformOptions): Platform {
   const { db, blobs, config } = parts;
   return {
-    db,
+    db: guardedDb(db),
     blobs,
     config,
     clock: parts.clock ?? (() => new Date()),

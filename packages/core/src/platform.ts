@@ -4,10 +4,11 @@ import type { DB, StoaDb } from '@stoa/db';
 import type { StoaConfig } from './config.js';
 import type { Actor } from './actors.js';
 import type { ProjectRow } from './projects/project-row.js';
+import { refusalOfDbError } from './db-guard.js';
 
 /**
- * The shapes every operation is written against. This module imports no other module of the core at run time,
- * so any module may import it; `openPlatform` (open-platform.ts) builds the values.
+ * The shapes every operation is written against. At run time this module imports only db-guard.ts, which
+ * imports no module of the core, so any module may import it; `openPlatform` (open-platform.ts) builds the values.
  */
 
 /** The long-lived parts every operation uses: database, blob store, configuration, clock and hooks. */
@@ -55,7 +56,14 @@ export interface Hooks {
   onFileChange: FileChangeHandler[];
 }
 
-/** Runs `fn` in one database transaction (SQLite: BEGIN IMMEDIATE; PostgreSQL: READ COMMITTED + row locks). */
-export function inTx<T>(platform: Platform, fn: (trx: Q) => Promise<T>): Promise<T> {
-  return platform.db.kysely.transaction().execute(fn);
+/**
+ * Runs `fn` in one database transaction (SQLite: BEGIN IMMEDIATE; PostgreSQL: READ COMMITTED + row locks).
+ * A unique-index race or text the database refuses ends as a Stoa error (see `refusalOfDbError`).
+ */
+export async function inTx<T>(platform: Platform, fn: (trx: Q) => Promise<T>): Promise<T> {
+  try {
+    return await platform.db.kysely.transaction().execute(fn);
+  } catch (e) {
+    throw refusalOfDbError(e) ?? e;
+  }
 }

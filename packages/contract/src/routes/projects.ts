@@ -23,7 +23,7 @@ export const projectRoutes = {
   }),
   listProjects: defineRoute({ id: 'projects.list', method: 'GET', path: '/projects', summary: 'Projects you belong to', input: z.object({}), output: z.array(ProjectSchema) }),
   createProject: defineRoute({
-    id: 'projects.create', method: 'POST', path: '/projects', summary: 'Create a project (you become its admin)', status: 201,
+    id: 'projects.create', errors: ['already_exists'], method: 'POST', path: '/projects', summary: 'Create a project (you become its admin)', status: 201,
     input: z.object({ name: z.string().min(1), quotaBytes: z.number().int().min(0).nullable().optional() }), output: ProjectSchema,
   }),
   listMembers: defineRoute({ id: 'members.list', method: 'GET', path: '/projects/{project}/members', summary: 'Members and their roles', input: z.object({ project: projectParam }), output: z.array(MemberSchema) }),

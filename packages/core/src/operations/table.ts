@@ -5,6 +5,7 @@ import { agentOperations } from './agent-ops.js';
 import { memoryOperations } from './memory-ops.js';
 import { wikiOperations } from './wiki-ops.js';
 import { searchOperations } from './search-ops.js';
+import { adminOperations } from './admin-ops.js';
 
 /**
  * Every operation of Stoa, defined once. The HTTP server mounts a route for each, the CLI's local mode and the
@@ -12,7 +13,7 @@ import { searchOperations } from './search-ops.js';
  * An area adds its operations here (one line).
  */
 export const operations: readonly Operation[] = [
-  ...projectOperations, ...fileOperations, ...agentOperations, ...memoryOperations, ...wikiOperations, ...searchOperations,
+  ...projectOperations, ...fileOperations, ...agentOperations, ...memoryOperations, ...wikiOperations, ...searchOperations, ...adminOperations,
 ];
 
 const byId = new Map(operations.map((o) => [o.id, o]));

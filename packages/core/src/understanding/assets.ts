@@ -9,6 +9,7 @@ import { indexDoc, removeDoc } from '../search/index.js';
 import { FILE_VISIBILITY } from '../unified-search/file-index.js';
 import { chunkText } from './chunk.js';
 import { parseDocument, parserFor, type ParseMode } from './parse.js';
+import { indexableText } from '../text-rules.js';
 
 /** Search-index kind of document chunks; they share the file contents' visibility (read rights are by path). */
 export const CHUNK_KIND = 'chunk';
@@ -103,8 +104,8 @@ export async function parseAsset(platform: Platform, assetId: string): Promise<U
       for (const o of old) await removeDoc({ kysely: trx, dialect: platform.db.dialect }, { projectId: a.project_id, kind: CHUNK_KIND, refId: o.id });
       for (const c of chunks) {
         const id = newId('ch');
-        await trx.insertInto('doc_chunks').values({ id, asset_id: a.id, project_id: a.project_id, path: file.path, version: file.version, idx: c.idx, text: c.text, start_offset: c.start, end_offset: c.end, page: c.page, content_hash: c.hash, created_at: now }).execute();
-        await indexDoc({ kysely: trx, dialect: platform.db.dialect }, { projectId: a.project_id, kind: CHUNK_KIND, refId: id, path: file.path, title: baseName(file.path), body: c.text, visibility: FILE_VISIBILITY, updatedAt: now });
+        await trx.insertInto('doc_chunks').values({ id, asset_id: a.id, project_id: a.project_id, path: file.path, version: file.version, idx: c.idx, text: indexableText(c.text), start_offset: c.start, end_offset: c.end, page: c.page, content_hash: c.hash, created_at: now }).execute();
+        await indexDoc({ kysely: trx, dialect: platform.db.dialect }, { projectId: a.project_id, kind: CHUNK_KIND, refId: id, path: file.path, title: baseName(file.path), body: indexableText(c.text), visibility: FILE_VISIBILITY, updatedAt: now });
       }
       await trx.updateTable('doc_assets').set({ status: 'ready', error: null, version: file.version, sha256: file.sha256, path: file.path, chunk_count: chunks.length, text_chars: parsed.text.length, updated_at: now }).where('id', '=', a.id).execute();
     });

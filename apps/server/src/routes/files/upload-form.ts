@@ -5,6 +5,7 @@ import { callOperation, type Platform } from '@stoa/core';
 import { requestCall } from '../../http/auth.js';
 import { fastifyPath } from '../../http/mount.js';
 import { sendProblem } from '../../http/problem.js';
+import { endRefusedBody, multipartBoundaryProblem } from '../../http/refused-body.js';
 
 /**
  * Multipart uploads of one or many files into a folder, names kept (F8). Each part is streamed to storage as
@@ -17,12 +18,14 @@ export async function mountUploadForm(app: FastifyInstance, platform: Platform):
     try {
       // The form is read only once the caller may upload here: who may act is checked before what was sent.
       async function* parts() {
-        if (!req.isMultipart()) throw new StoaError('bad_request', 'send multipart/form-data with one or more file parts');
+        const malformed = multipartBoundaryProblem(req.headers['content-type']);
+        if (malformed || !req.isMultipart()) throw new StoaError('bad_request', malformed ?? 'send multipart/form-data with one or more file parts');
         yield* req.files();
       }
       const input = { ...(req.query as object), ...(req.params as object) };
       return reply.code(201).send(await callOperation(await requestCall(platform, req), route.id, input, { parts: parts() }));
     } catch (e) {
+      endRefusedBody(req, reply);
       return sendProblem(reply, req, e);
     }
   });

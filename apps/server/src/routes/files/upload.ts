@@ -4,6 +4,7 @@ import { callOperation, type Platform, type PutFileResult } from '@stoa/core';
 import { requestCall } from '../../http/auth.js';
 import { fastifyPath } from '../../http/mount.js';
 import { sendProblem } from '../../http/problem.js';
+import { endRefusedBody } from '../../http/refused-body.js';
 
 /**
  * Raw-body uploads: the request stream goes straight to the blob store, never buffered whole. Mounted in a
@@ -19,7 +20,7 @@ export function mountUploads(app: FastifyInstance, platform: Platform): void {
       const result = (await callOperation(await requestCall(platform, req), put.id, input, { source: req.raw })) as PutFileResult;
       return reply.code(result.created ? 201 : 200).header('ETag', `"${result.file.sha256}"`).send(result);
     } catch (e) {
-      req.raw.resume();
+      endRefusedBody(req, reply);
       return sendProblem(reply, req, e);
     }
   });
@@ -28,7 +29,7 @@ export function mountUploads(app: FastifyInstance, platform: Platform): void {
     try {
       return reply.send(await callOperation(await requestCall(platform, req), send.id, { ...(req.query as object), ...(req.params as object) }, { source: req.raw }));
     } catch (e) {
-      req.raw.resume();
+      endRefusedBody(req, reply);
       return sendProblem(reply, req, e);
     }
   });
