@@ -1,7 +1,7 @@
 import { StoaError } from '@stoa/contract';
 import { attributionOf } from '../actors.js';
 import { baseName, dirOf, normalizePath } from '../paths.js';
-import { inTx, type Ctx } from '../platform.js';
+import { inTx, type Ctx, type Q } from '../platform.js';
 import { assertCan } from '../policies/can.js';
 import { recordAudit } from '../audit/audit.js';
 import { runFileChangeHooks } from '../hooks.js';
@@ -30,11 +30,17 @@ export function moveTarget(from: string, rawTo: string): string {
  * @example
  * await moveFile(ctx, { from: 'draft.md', to: 'reports/2026/' }) // → reports/2026/draft.md
  */
-export async function moveFile(ctx: Ctx, input: { from: string; to: string; expectedVersion?: number | null }): Promise<FileInfo> {
+export async function moveFile(
+  ctx: Ctx,
+  input: { from: string; to: string; expectedVersion?: number | null; beforeMove?: (trx: Q) => Promise<unknown> },
+): Promise<FileInfo> {
   return tracedChange(ctx, 'file.move', { from: input.from, to: input.to }, (c) => renameFile(c, input), (f) => ({ path: f.path, version: f.version, text: `Moved ${input.from} to ${f.path}` }));
 }
 
-async function renameFile(ctx: Ctx, input: { from: string; to: string; expectedVersion?: number | null }): Promise<FileInfo> {
+async function renameFile(
+  ctx: Ctx,
+  input: { from: string; to: string; expectedVersion?: number | null; beforeMove?: (trx: Q) => Promise<unknown> },
+): Promise<FileInfo> {
   const from = normalizePath(input.from);
   const to = moveTarget(from, input.to);
   assertCan(ctx.actor, 'file.move', { kind: 'file', path: from });
@@ -53,7 +59,10 @@ async function renameFile(ctx: Ctx, input: { from: string; to: string; expectedV
     if (to === from) return toFileInfo(row);
     const target = await trx.selectFrom('files').select('id').where('project_id', '=', ctx.project.id).where('path', '=', to).executeTakeFirst();
     if (target) throw new StoaError('already_exists', `file "${to}" already exists; nothing was overwritten`);
-    await countAgentChange(trx, ctx);
+    // The move counts against an agent's change limit in this transaction, so a refused move never counts; the tool
+    // runner passes its own counting (its call's window) instead.
+    if (input.beforeMove) await input.beforeMove(trx);
+    else await countAgentChange(trx, ctx);
     const mime = mimeForPath(to);
     const a = attributionOf(ctx.actor);
     await trx.updateTable('files').set({ path: to, dir: dirOf(to), name: baseName(to), name_lower: baseName(to).toLowerCase(), mime, modified_at: now, modified_by_kind: a.kind, modified_by_id: a.id, modified_by_label: a.label }).where('id', '=', row.id).execute();

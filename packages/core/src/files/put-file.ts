@@ -7,7 +7,7 @@ import { inTx, type Ctx } from '../platform.js';
 import { assertCan } from '../policies/can.js';
 import { quotaOf } from '../projects/projects.js';
 import { commitVersion } from './commit-version.js';
-import { mimeForPath } from './mime.js';
+import { mimeForBlob } from './mime.js';
 import type { FileInfo } from './file-info.js';
 import { withWriteRetry } from './write-retry.js';
 import { agentWriteCap, countAgentChange, tracedChange } from '../operations/agent-gate.js';
@@ -65,7 +65,7 @@ async function writeFile(ctx: Ctx, input: PutFileInput): Promise<PutFileResult> 
   const ownCap = own.length ? Math.min(...own) : undefined;
   const cap = ownCap !== undefined ? Math.min(ownCap, quotaCap) : quotaCap;
   const blob = await storeBlob(ctx, input.source, cap, ownCap !== undefined && ownCap <= quotaCap ? ownCap : undefined);
-  const mime = input.mime ?? mimeForPath(path);
+  const mime = input.mime ?? (await mimeForBlob(ctx.platform.blobs, path, blob.key, blob.size));
   const attribution = input.attribution ?? attributionOf(ctx.actor);
   return withWriteRetry(() =>
     inTx(ctx.platform, async (trx) => {

@@ -29,6 +29,6 @@ export const agentOperations: Operation[] = [
   projectOperation(toolRoutes.call, changes('project.read', null, 'none'), async (ctx, i) => {
     const withConv = await withConversation(ctx, { conversationId: i.conversation, processId: i.process, nodeId: i.node });
     const t = await runAnyTool(withConv, i.name, i.arguments, { runtime: { processId: i.process, nodeId: i.node, conversationId: i.conversation } });
-    return { text: t.text, refused: t.refused, callId: t.callId ?? null, path: t.path, version: t.version };
+    return { text: t.text, refused: t.refused, callId: t.callId, path: t.path, version: t.version, ...(t.code ? { code: t.code } : {}), ...(t.data ? { data: t.data } : {}) };
   }),
 ];
