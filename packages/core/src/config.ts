@@ -12,6 +12,71 @@ export interface StoaConfig {
   adminToken?: string;
   /** Public base URL of the server, used in links it prints (login link, presigned fallbacks). */
   publicUrl?: string;
+  /** Caps on file understanding (parsing runs in worker threads under these). */
+  parsing: ParsingLimits;
+}
+
+/** Caps on parsing untrusted files (issue 9): a file over a cap ends `failed` with a reason instead of hurting the server. */
+export interface ParsingLimits {
+  /** Largest file handed to a parser. */
+  maxInputBytes: number;
+  /** Largest total a DOCX (zip) may unpack to; checked from the archive's directory and again while inflating. */
+  maxUnpackedBytes: number;
+  /** Largest unpacked/packed ratio of one zip entry. */
+  maxRatio: number;
+  /** Most characters of extracted text kept per file. */
+  maxTextChars: number;
+  /** Most PDF pages. */
+  maxPages: number;
+  /** Deepest nesting of JSON and of the XML inside a DOCX. */
+  maxDepth: number;
+  /** Heap of one parser worker (V8 old generation), in MB; a parse that needs more ends that worker. */
+  workerMemoryMb: number;
+  /** Longest one parse may run before its worker is terminated. */
+  timeoutMs: number;
+  /** Parser worker threads at most (parses beyond that wait their turn). */
+  workers: number;
+  /** Parse attempts of one version before it is `failed` for good, so a file that kills its parser is never retried into a loop. */
+  maxAttempts: number;
+}
+
+const MB = 1024 * 1024;
+/** Environment names and defaults of the parsing caps. */
+export const parsingSettings: { [K in keyof ParsingLimits]: { env: string; default: number } } = {
+  maxInputBytes: { env: 'STOA_PARSE_MAX_INPUT_BYTES', default: 50 * MB },
+  maxUnpackedBytes: { env: 'STOA_PARSE_MAX_UNPACKED_BYTES', default: 200 * MB },
+  maxRatio: { env: 'STOA_PARSE_MAX_RATIO', default: 200 },
+  maxTextChars: { env: 'STOA_PARSE_MAX_TEXT_CHARS', default: 5_000_000 },
+  maxPages: { env: 'STOA_PARSE_MAX_PAGES', default: 5000 },
+  maxDepth: { env: 'STOA_PARSE_MAX_DEPTH', default: 1000 },
+  workerMemoryMb: { env: 'STOA_PARSE_WORKER_MEMORY_MB', default: 512 },
+  timeoutMs: { env: 'STOA_PARSE_TIMEOUT_MS', default: 120_000 },
+  workers: { env: 'STOA_PARSE_WORKERS', default: 1 },
+  maxAttempts: { env: 'STOA_PARSE_MAX_ATTEMPTS', default: 3 },
+};
+
+/** Every setting at its default, overridden by `over` (tests use small caps). */
+export function defaultParsingLimits(over: Partial<ParsingLimits> = {}): ParsingLimits {
+  const all = Object.fromEntries(Object.entries(parsingSettings).map(([k, s]) => [k, s.default])) as unknown as ParsingLimits;
+  return { ...all, ...over };
+}
+
+/** Reads integer settings from the environment; unset keeps the default, anything but a non-negative integer is refused. */
+function readIntegers<K extends string>(settings: Record<K, { env: string; default: number }>, env: NodeJS.ProcessEnv): Record<K, number> {
+  const out = {} as Record<K, number>;
+  for (const [name, s] of Object.entries(settings) as Array<[K, { env: string; default: number }]>) {
+    const raw = env[s.env];
+    if (raw === undefined || raw === '') {
+      out[name] = s.default;
+      continue;
+    }
+    const n = Number(raw);
+    if (!Number.isFinite(n) || n < 0 || !Number.isInteger(n)) {
+      throw new StoaError('bad_request', `setting ${s.env} must be a non-negative integer, got "${raw}"`);
+    }
+    out[name] = n;
+  }
+  return out;
 }
 
 /**
@@ -23,19 +88,9 @@ export interface StoaConfig {
 export function loadConfig(opts: { dataDir?: string; env: NodeJS.ProcessEnv }): StoaConfig {
   const env = opts.env;
   const dataDir = resolve(opts.dataDir ?? env.STOA_DATA ?? './stoa-data');
-  const limits = {} as Limits;
-  for (const [name, s] of Object.entries(limitSettings)) {
-    const raw = env[s.env];
-    if (raw === undefined || raw === '') {
-      limits[name as keyof Limits] = s.default;
-      continue;
-    }
-    const n = Number(raw);
-    if (!Number.isFinite(n) || n < 0 || !Number.isInteger(n)) {
-      throw new StoaError('bad_request', `setting ${s.env} must be a non-negative integer, got "${raw}"`);
-    }
-    limits[name as keyof Limits] = n;
-  }
+  const limits = readIntegers(limitSettings as Record<keyof Limits, { env: string; default: number }>, env) as Limits;
+  const parsing = readIntegers(parsingSettings, env);
+  if (parsing.workers < 1 || parsing.maxAttempts < 1) throw new StoaError('bad_request', 'STOA_PARSE_WORKERS and STOA_PARSE_MAX_ATTEMPTS must be at least 1');
   const dbUrl = env.STOA_DATABASE_URL;
   const database: StoaConfig['database'] =
     dbUrl && /^postgres(ql)?:\/\//.test(dbUrl) ? { kind: 'postgres', url: dbUrl } : { kind: 'sqlite', file: join(dataDir, 'stoa.db') };
@@ -54,5 +109,5 @@ export function loadConfig(opts: { dataDir?: string; env: NodeJS.ProcessEnv }): 
       secretAccessKey: env.AWS_SECRET_ACCESS_KEY,
     };
   }
-  return { dataDir, database, storage, limits, adminToken: env.STOA_ADMIN_TOKEN || undefined, publicUrl: env.STOA_PUBLIC_URL || undefined };
+  return { dataDir, database, storage, limits, adminToken: env.STOA_ADMIN_TOKEN || undefined, publicUrl: env.STOA_PUBLIC_URL || undefined, parsing };
 }

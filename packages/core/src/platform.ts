@@ -7,6 +7,7 @@ import type { Actor } from './actors.js';
 import type { ProjectRow } from './projects/project-row.js';
 import { createHooks, type Hooks } from './hooks.js';
 import { installAreas } from './areas.js';
+import { closeParsers } from './understanding/parsing.js';
 import './all-areas.js';
 
 /** The long-lived parts every operation uses: database, blob store, configuration, clock and hooks. */
@@ -57,6 +58,7 @@ export async function openPlatform(config: StoaConfig, opts: { clock?: () => Dat
     clock: opts.clock ?? (() => new Date()),
     hooks: createHooks(),
     close: async () => {
+      await closeParsers(platform);
       await blobs.close?.();
       await db.close();
     },

@@ -4,7 +4,8 @@ import { join } from 'node:path';
 import { createTestDb, type StoaDb } from '@stoa/db';
 import { createFsBlobStore } from '@stoa/blob';
 import { limitSettings, type Limits } from '@stoa/contract';
-import type { StoaConfig } from './config.js';
+import { defaultParsingLimits, type ParsingLimits, type StoaConfig } from './config.js';
+import { closeParsers } from './understanding/parsing.js';
 import { createHooks } from './hooks.js';
 import { installAreas } from './areas.js';
 import './all-areas.js';
@@ -35,7 +36,7 @@ export interface TestPlatform {
  * const t = await createTestPlatform('sqlite', { quotaBytes: 1000 });
  * const ctx = await t.admin();
  */
-export async function createTestPlatform(kind: 'sqlite' | 'postgres' = 'sqlite', limits: Partial<Limits> = {}, opts: { clock?: () => Date } = {}): Promise<TestPlatform> {
+export async function createTestPlatform(kind: 'sqlite' | 'postgres' = 'sqlite', limits: Partial<Limits> = {}, opts: { clock?: () => Date; parsing?: Partial<ParsingLimits> } = {}): Promise<TestPlatform> {
   const dataDir = mkdtempSync(join(tmpdir(), 'stoa-test-'));
   const { db, cleanup: dropDb, url, file } = await createTestDb(kind);
   const all = Object.fromEntries(Object.entries(limitSettings).map(([k, s]) => [k, s.default])) as Limits;
@@ -44,6 +45,7 @@ export async function createTestPlatform(kind: 'sqlite' | 'postgres' = 'sqlite',
     database: kind === 'sqlite' ? { kind: 'sqlite', file: file! } : { kind: 'postgres', url: url! },
     storage: { kind: 'fs', root: join(dataDir, 'blobs') },
     limits: { ...all, ...limits },
+    parsing: defaultParsingLimits(opts.parsing),
   };
   const platform = platformFrom(db, config, opts.clock);
   await bootstrap(platform);
@@ -62,6 +64,7 @@ export async function createTestPlatform(kind: 'sqlite' | 'postgres' = 'sqlite',
       return contextFor(platform, { kind: 'agent', agentId, projectId: project.id }, { conversationId: conversationId ?? null });
     },
     cleanup: async () => {
+      await closeParsers(platform);
       await dropDb();
       rmSync(dataDir, { recursive: true, force: true });
     },

@@ -46,6 +46,17 @@ export interface AuditLogTable {
   size: number | null; details: string | null;
 }
 
+/** A file registered for understanding (SPEC R6): parse status of its current version. */
+export interface DocAssetsTable {
+  id: string; project_id: string; file_id: string; path: string; version: number; sha256: string; parse_mode: string;
+  status: string; vector_status: string; error: string | null; chunk_count: Generated<number>; text_chars: Generated<number>;
+  created_at: string; updated_at: string; deleted_at: string | null;
+  /** Parse attempts of the current version; after the configured number the asset stays `failed`. */
+  attempts: Generated<number>;
+  /** Stable code of why parsing failed (too_large, too_complex, timeout, out_of_memory, …), null when not failed. */
+  error_code: string | null;
+}
+
 export interface LoginCodesTable { code_hash: string; user_id: string; created_at: string; expires_at: string; used_at: string | null }
 
 export interface DB {
@@ -64,6 +75,7 @@ export interface DB {
   dirs: DirsTable;
   upload_reservations: UploadReservationsTable;
   audit_log: AuditLogTable;
+  doc_assets: DocAssetsTable;
   // Tables owned by other areas are typed in their modules; `any`-typed access goes through `db.kysely as Kysely<any>`.
   [table: string]: any;
 }
