@@ -42,7 +42,13 @@ export function xmlDepth(xml: string, limit: number): number {
       depth = Math.max(0, depth - 1); // '</'
       continue;
     }
-    if (next === 33 || next === 63) continue; // '<!' and '<?'
+    if (next === 33 || next === 63) {
+      // '<!--…-->', '<![CDATA[…]]>', '<!DOCTYPE…>', '<?…?>': nothing inside counts.
+      const end = xml.startsWith('<!--', i) ? xml.indexOf('-->', i) : xml.startsWith('<![CDATA[', i) ? xml.indexOf(']]>', i) : xml.indexOf('>', i);
+      if (end < 0) break;
+      i = end;
+      continue;
+    }
     const close = xml.indexOf('>', i);
     if (close < 0) break;
     if (xml.charCodeAt(close - 1) === 47) continue; // '<x/>' opens and closes

@@ -39,7 +39,7 @@ async function parsePdf(bytes: Buffer, caps: ParseCaps): Promise<ParsedDocument>
   let pdf: Awaited<ReturnType<typeof getDocumentProxy>>;
   try {
     // No code generated from font programs (isEvalSupported): the file is untrusted.
-    pdf = await getDocumentProxy(new Uint8Array(bytes), { isEvalSupported: false, stopAtErrors: false });
+    pdf = await getDocumentProxy(new Uint8Array(bytes), { isEvalSupported: false, stopAtErrors: false, verbosity: 0 });
   } catch {
     throw new ParseRefusal('unreadable', 'the PDF could not be read (damaged or encrypted)');
   }
