@@ -98,7 +98,20 @@ export async function retryUnderstanding(ctx: Ctx, path: string): Promise<Unders
  * parser that crashed, ran out of memory or time is retried (the asset stays pending) until
  * `parsing.maxAttempts`, then the asset is failed for good; a file over a cap or unreadable fails at once.
  */
-export async function parseAsset(platform: Platform, assetId: string): Promise<UnderstandingStatus> {
+export function parseAsset(platform: Platform, assetId: string): Promise<UnderstandingStatus> {
+  // One parse of an asset at a time in this process: a request and the background loop share it.
+  let running = inFlight.get(platform);
+  if (!running) inFlight.set(platform, (running = new Map()));
+  const current = running.get(assetId);
+  if (current) return current;
+  const parse = parseAssetOnce(platform, assetId).finally(() => running.delete(assetId));
+  running.set(assetId, parse);
+  return parse;
+}
+
+const inFlight = new WeakMap<Platform, Map<string, Promise<UnderstandingStatus>>>();
+
+async function parseAssetOnce(platform: Platform, assetId: string): Promise<UnderstandingStatus> {
   const db = platform.db.kysely as Q;
   const a = (await db.selectFrom('doc_assets').selectAll().where('id', '=', assetId).executeTakeFirstOrThrow()) as AssetRow;
   const file = await db.selectFrom('files').selectAll().where('id', '=', a.file_id).executeTakeFirst();
@@ -112,10 +125,13 @@ export async function parseAsset(platform: Platform, assetId: string): Promise<U
   } else if (a.attempts >= maxAttempts) {
     await fail('gave_up', `gave up after ${a.attempts} attempts${a.error ? ` (last: ${a.error.replace(/ \(attempt \d+ of \d+\)$/, '')})` : ''}`);
   } else {
-    await db.updateTable('doc_assets').set({ attempts: a.attempts + 1 }).where('id', '=', a.id).execute();
+    // Claimed by counting the attempt; another process that counted it first is parsing it now.
+    const claim = await db.updateTable('doc_assets').set({ attempts: a.attempts + 1 }).where('id', '=', a.id).where('attempts', '=', a.attempts).executeTakeFirst();
     const attempt = a.attempts + 1;
-    const outcome = await parseStoredFile(platform, file, a.parse_mode as ParseMode, { chunk: true });
-    if (!outcome.ok) {
+    const outcome = claim.numUpdatedRows > 0n ? await parseStoredFile(platform, file, a.parse_mode as ParseMode, { chunk: true }) : null;
+    if (!outcome || (!outcome.ok && outcome.interrupted)) {
+      // Parsed elsewhere, or the server is stopping: nothing to record (the attempt stays counted, as after a crash).
+    } else if (!outcome.ok) {
       const parserEnded = outcome.code === 'timeout' || outcome.code === 'out_of_memory' || outcome.code === 'worker_crashed';
       if (parserEnded && attempt < maxAttempts) await fail(outcome.code, `${outcome.reason} (attempt ${attempt} of ${maxAttempts})`, 'pending');
       else await fail(outcome.code, outcome.reason);

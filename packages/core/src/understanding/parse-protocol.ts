@@ -13,6 +13,7 @@ export interface ParseJob {
   chunk: boolean;
 }
 
-export type ParseOutcome = { ok: true; doc: ParsedDocument; chunks: Chunk[] } | { ok: false; code: ParseFailureCode; reason: string };
+/** What a parse came to. `interrupted`: the pool was closed (the server stops), which says nothing about the file. */
+export type ParseOutcome = { ok: true; doc: ParsedDocument; chunks: Chunk[] } | { ok: false; code: ParseFailureCode; reason: string; interrupted?: true };
 
 export type WorkerAnswer = ParseOutcome & { id: number };

@@ -56,7 +56,7 @@ export class ParserPool {
 
   /** Parses `bytes` in a worker; resolves with the document or with why not (never rejects). */
   run(bytes: Buffer, mime: string, mode: ParseMode, opts: { chunk: boolean }): Promise<ParseOutcome> {
-    if (this.closed) return Promise.resolve({ ok: false, code: 'worker_crashed', reason: 'the server is shutting down' });
+    if (this.closed) return Promise.resolve({ ok: false, code: 'worker_crashed', reason: 'the server is shutting down', interrupted: true });
     // A copy the worker owns: the caller's buffer may be a view into a pooled allocation.
     const owned = new Uint8Array(bytes).buffer;
     return new Promise((resolve) => {
@@ -68,8 +68,8 @@ export class ParserPool {
   /** Ends every worker; jobs in flight or waiting get a failure outcome. */
   async close(): Promise<void> {
     this.closed = true;
-    for (const q of this.queue.splice(0)) q.resolve({ ok: false, code: 'worker_crashed', reason: 'the server is shutting down' });
-    await Promise.all([...this.slots].map((s) => this.retire(s, { ok: false, code: 'worker_crashed', reason: 'the server is shutting down' })));
+    for (const q of this.queue.splice(0)) q.resolve({ ok: false, code: 'worker_crashed', reason: 'the server is shutting down', interrupted: true });
+    await Promise.all([...this.slots].map((s) => this.retire(s, { ok: false, code: 'worker_crashed', reason: 'the server is shutting down', interrupted: true })));
   }
 
   /** Workers alive now (for tests and diagnostics). */
