@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Kysely } from 'kysely';
-import { createTestDb, testDbKinds } from '@stoa/db';
+import { createTestDb, testDbKinds, type DB } from '@stoa/db';
 import { indexDoc, searchDocs, type SearchHit } from './index.js';
 import { seedProject } from './test-helpers.js';
 
@@ -32,14 +32,14 @@ const QUERIES = ['boundary layer', 'heated plate speed', 'turbulent', 'speed', '
 const kinds = testDbKinds();
 
 describe.skipIf(!kinds.includes('postgres'))('SQLite and PostgreSQL rank alike', () => {
-  const dbs: Record<string, { db: Kysely<any>; cleanup: () => Promise<void> }> = {};
+  const dbs: Record<string, { db: Kysely<DB>; cleanup: () => Promise<void> }> = {};
   beforeAll(async () => {
     for (const kind of ['sqlite', 'postgres'] as const) {
       const t = await createTestDb(kind);
-      const db = t.db.kysely as Kysely<any>;
+      const db = t.db.kysely;
       await seedProject(db, 'prj_a');
       for (const [i, [title, body]] of CORPUS.entries()) {
-        await indexDoc(db, kind, { projectId: 'prj_a', kind: 'wiki', refId: `d${i}`, path: `p/${i}`, title, body, visibility: 'project', updatedAt: '2024-01-01T00:00:00.000Z' });
+        await indexDoc({ kysely: db, dialect: kind }, { projectId: 'prj_a', kind: 'wiki', refId: `d${i}`, path: `p/${i}`, title, body, visibility: 'project', updatedAt: '2024-01-01T00:00:00.000Z' });
       }
       dbs[kind] = { db, cleanup: t.cleanup };
     }
@@ -47,7 +47,7 @@ describe.skipIf(!kinds.includes('postgres'))('SQLite and PostgreSQL rank alike',
   afterAll(async () => { for (const d of Object.values(dbs)) await d.cleanup(); });
 
   const run = (kind: 'sqlite' | 'postgres', query: string): Promise<SearchHit[]> =>
-    searchDocs(dbs[kind]!.db, kind, { projectId: 'prj_a', query, visibility: ['project'], limit: 10 });
+    searchDocs({ kysely: dbs[kind]!.db, dialect: kind }, { projectId: 'prj_a', query, visibility: ['project'], limit: 10 });
 
   it.each(QUERIES)('same hits, order and scores for %s', async (query) => {
     const [a, b] = [await run('sqlite', query), await run('postgres', query)];

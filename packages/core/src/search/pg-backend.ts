@@ -1,4 +1,5 @@
 import { sql, type Kysely } from 'kysely';
+import type { DB } from '@stoa/db';
 import { docFilters } from './sqlite-backend.js';
 import { pgLexeme, pgQuery, pgVector, type IndexTerms } from './terms.js';
 import { BM25_B, BM25_K1, type SearchTuning } from './tuning.js';
@@ -11,7 +12,7 @@ import type { RankRequest, RankedRow, SearchDocInput } from './types.js';
  * @example
  * await pgUpsert(trx, doc, indexTerms(doc.title, doc.body, DEFAULT_TUNING));
  */
-export async function pgUpsert(db: Kysely<any>, doc: SearchDocInput, terms: IndexTerms): Promise<void> {
+export async function pgUpsert(db: Kysely<DB>, doc: SearchDocInput, terms: IndexTerms): Promise<void> {
   const ntokens = terms.title.length + terms.body.length;
   const { rows } = await sql<{ id: number }>`
     insert into search_docs (project_id, kind, ref_id, path, title, visibility, updated_at, ntokens, tsv)
@@ -32,7 +33,7 @@ export async function pgUpsert(db: Kysely<any>, doc: SearchDocInput, terms: Inde
  * @example
  * const rows = await pgRank(db, { projectId, terms: ['refund'], visibility: ['project'], limit: 10, offset: 0, op: 'OR' }, DEFAULT_TUNING);
  */
-export async function pgRank(db: Kysely<any>, req: RankRequest, tuning: SearchTuning): Promise<RankedRow[]> {
+export async function pgRank(db: Kysely<DB>, req: RankRequest, tuning: SearchTuning): Promise<RankedRow[]> {
   const lits = req.terms.map(pgLexeme);
   const wt = sql.lit(tuning.titleWeight);
   const wb = sql.lit(tuning.bodyWeight);

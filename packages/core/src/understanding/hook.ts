@@ -14,11 +14,11 @@ export const understandingHook: FileChangeHandler = async (trx, ctx, change) => 
   const dialect = ctx.platform.db.dialect;
   if (change.kind === 'moved') {
     await trx.updateTable('doc_assets').set({ path: change.path }).where('id', '=', asset.id).execute();
-    await renameDocPath(trx, dialect, change.projectId, CHUNK_KIND, change.fromPath!, change.path);
+    await renameDocPath({ kysely: trx, dialect }, { projectId: change.projectId, kind: CHUNK_KIND, from: change.fromPath!, to: change.path });
     return;
   }
   const chunks = await trx.selectFrom('doc_chunks').select('id').where('asset_id', '=', asset.id).execute();
-  for (const c of chunks) await removeDoc(trx, dialect, change.projectId, CHUNK_KIND, c.id);
+  for (const c of chunks) await removeDoc({ kysely: trx, dialect }, { projectId: change.projectId, kind: CHUNK_KIND, refId: c.id });
   if (change.kind === 'deleted') {
     await trx.updateTable('doc_assets').set({ deleted_at: change.at, status: 'failed', error: 'the file was deleted', error_code: 'deleted', chunk_count: 0 }).where('id', '=', asset.id).execute();
   } else {

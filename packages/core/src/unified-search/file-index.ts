@@ -40,10 +40,10 @@ export const fileIndexHook: FileChangeHandler = async (trx, ctx, change) => {
   const dialect = ctx.platform.db.dialect;
   const body = await textOf(trx, ctx, change);
   if (body === undefined) {
-    await removeDoc(trx, dialect, change.projectId, FILE_KIND, change.fileId);
+    await removeDoc({ kysely: trx, dialect }, { projectId: change.projectId, kind: FILE_KIND, refId: change.fileId });
     return;
   }
-  await indexDoc(trx, dialect, {
+  await indexDoc({ kysely: trx, dialect }, {
     projectId: change.projectId, kind: FILE_KIND, refId: change.fileId, path: change.path, title: baseName(change.path),
     body, visibility: FILE_VISIBILITY, updatedAt: change.at,
   });
