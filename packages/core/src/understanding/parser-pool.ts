@@ -31,6 +31,8 @@ interface Slot {
   ready: Promise<void>;
   busy: boolean;
   idle?: NodeJS.Timeout;
+  /** Time limit of the job in flight. */
+  deadline?: NodeJS.Timeout;
   /** Settles the job in flight when the worker ends or fails. */
   fail?: (outcome: ParseOutcome) => void;
 }
@@ -119,7 +121,6 @@ export class ParserPool {
     // A worker with a job in flight keeps the process alive; an idle one does not.
     slot.worker.ref();
     const id = this.nextId++;
-    let timer: NodeJS.Timeout | undefined;
     let settled = false;
     const onMessage = (a: WorkerAnswer) => {
       if (a.id !== id) return;
@@ -131,7 +132,7 @@ export class ParserPool {
     const settle = (o: ParseOutcome) => {
       if (settled) return;
       settled = true;
-      clearTimeout(timer);
+      clearTimeout(slot.deadline);
       slot.worker.off('message', onMessage);
       q.resolve(o);
     };
@@ -143,7 +144,7 @@ export class ParserPool {
       return;
     }
     if (settled) return;
-    timer = setTimeout(() => {
+    slot.deadline = setTimeout(() => {
       void this.retire(slot, { ok: false, code: 'timeout', reason: `parsing took longer than ${seconds(this.limits.timeoutMs)}` });
     }, this.limits.timeoutMs);
     slot.worker.on('message', onMessage);
