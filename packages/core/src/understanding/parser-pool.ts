@@ -56,11 +56,13 @@ export class ParserPool {
 
   constructor(private readonly limits: ParsingLimits, private readonly entry = parserWorkerEntry(import.meta.url)) {}
 
-  /** Parses `bytes` in a worker; resolves with the document or with why not (never rejects). */
+  /** Parses `bytes` in a worker (they are handed over: do not use them afterwards); resolves with the document or with why not (never rejects). */
   run(bytes: Buffer, mime: string, mode: ParseMode, opts: { chunk: boolean }): Promise<ParseOutcome> {
     if (this.closed) return Promise.resolve({ ok: false, code: 'worker_crashed', reason: 'the server is shutting down', interrupted: true });
-    // A copy the worker owns: the caller's buffer may be a view into a pooled allocation.
-    const owned = new Uint8Array(bytes).buffer;
+    // The bytes move to the worker: a buffer that owns its memory is handed over as is (the caller is done with
+    // it), a view into a shared allocation (Node's small-buffer pool) is copied first.
+    const whole = bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength && bytes.buffer instanceof ArrayBuffer;
+    const owned = whole ? (bytes.buffer as ArrayBuffer) : new Uint8Array(bytes).buffer;
     return new Promise((resolve) => {
       this.queue.push({ job: { bytes: owned, mime, mode, caps: pickCaps(this.limits), chunk: opts.chunk }, resolve });
       this.pump();
