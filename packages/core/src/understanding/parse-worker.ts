@@ -3,6 +3,8 @@
  * bytes under the caps, or say why not. Being an entry point, it starts listening when loaded; nothing else
  * imports it.
  */
+import { readlinkSync } from 'node:fs';
+import { constants, setPriority } from 'node:os';
 import { parentPort } from 'node:worker_threads';
 import { chunkText } from './chunk.js';
 import { parseDocument } from './parse.js';
@@ -23,8 +25,22 @@ async function answer(job: ParseJob): Promise<WorkerAnswer> {
   }
 }
 
+/**
+ * Lowers this thread's CPU priority, so on a busy machine the server's request thread wins the CPU over a parse.
+ * On Linux a thread has its own id and nice value (/proc/thread-self names it); elsewhere nothing changes.
+ */
+function yieldCpuToRequests(): void {
+  try {
+    const tid = Number(readlinkSync('/proc/thread-self').split('/').pop());
+    if (Number.isInteger(tid) && tid !== process.pid) setPriority(tid, constants.priority.PRIORITY_LOW);
+  } catch {
+    // Not Linux, or not allowed: the parse runs at normal priority.
+  }
+}
+
 const port = parentPort;
 if (port) {
+  yieldCpuToRequests();
   port.on('message', (job: ParseJob) => {
     void answer(job).then((a) => port.postMessage(a));
   });
