@@ -14,12 +14,12 @@
  * thread per GET (from /proc/PID/task/PID/stat; it moves far less than wall-clock figures on a shared machine
  * and shows whether parsing costs the request thread anything), and the server's peak resident memory.
  */
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { makeDocxBomb, makePdfPageTree } from '../packages/core/src/understanding/test-documents.js';
 import { httpJson, httpRequest, keepAliveAgent } from './lib/http-client.js';
-import { peakRssBytes } from './lib/rss.js';
+import { cpuTimeMs, peakRssBytes } from './lib/rss.js';
 import { fmt, ratio, summarize, type Summary } from './lib/stats.js';
 import { startStoa } from './lib/stoa-server.js';
 
@@ -32,12 +32,8 @@ const CLIENTS = Number(arg('--clients', '4'));
 const ROUNDS = Number(arg('--rounds', '3'));
 const JSON_OUT = process.argv.includes('--json') ? arg('--json', '') : null;
 
-/** CPU time (ms) of the server's main thread only (its tid is the pid), from /proc: parsing runs on other threads. */
-function mainThreadCpuMs(pid: number): number {
-  const stat = readFileSync(`/proc/${pid}/task/${pid}/stat`, 'utf8');
-  const rest = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  return (Number(rest[11]) + Number(rest[12])) * 10;
-}
+/** CPU time (ms) of the server's main thread only (its thread id is the pid): parsing runs on other threads. */
+const mainThreadCpuMs = (pid: number) => cpuTimeMs(pid, pid) ?? Number.NaN;
 
 const dataDir = mkdtempSync(join(tmpdir(), 'stoa-bench-parse-'));
 const server = await startStoa({
