@@ -12,8 +12,12 @@ export interface StoaConfig {
   adminToken?: string;
   /** Public base URL of the server, used in links it prints (login link, presigned fallbacks). */
   publicUrl?: string;
-  /** Caps on file understanding (parsing runs in worker threads under these). */
-  parsing: ParsingLimits;
+  /** Failed credentials (token, login code, invitation code) allowed per client address and window. */
+  auth?: AuthLimits;
+  /** The blob sweep (see startHousekeeping); defaults in `housekeepingOf`. */
+  housekeeping?: { sweepIntervalSeconds: number; sweepGraceSeconds: number };
+  /** Caps on file understanding, which parses in worker threads under them; defaults in `parsingOf`. */
+  parsing?: ParsingLimits;
 }
 
 /** Caps on parsing untrusted files (issue 9): a file over a cap ends `failed` with a reason instead of hurting the server. */
@@ -41,7 +45,7 @@ export interface ParsingLimits {
 }
 
 const MB = 1024 * 1024;
-/** Environment names and defaults of the parsing caps. */
+/** Environment names and defaults of the parsing caps (README, configuration). */
 export const parsingSettings: { [K in keyof ParsingLimits]: { env: string; default: number } } = {
   maxInputBytes: { env: 'STOA_PARSE_MAX_INPUT_BYTES', default: 50 * MB },
   maxUnpackedBytes: { env: 'STOA_PARSE_MAX_UNPACKED_BYTES', default: 200 * MB },
@@ -55,29 +59,31 @@ export const parsingSettings: { [K in keyof ParsingLimits]: { env: string; defau
   maxAttempts: { env: 'STOA_PARSE_MAX_ATTEMPTS', default: 3 },
 };
 
-/** Every setting at its default, overridden by `over` (tests use small caps). */
+/** Every parsing cap at its default, overridden by `over` (tests use small caps). */
 export function defaultParsingLimits(over: Partial<ParsingLimits> = {}): ParsingLimits {
   const all = Object.fromEntries(Object.entries(parsingSettings).map(([k, s]) => [k, s.default])) as unknown as ParsingLimits;
   return { ...all, ...over };
 }
 
-/** Reads integer settings from the environment; unset keeps the default, anything but a non-negative integer is refused. */
-function readIntegers<K extends string>(settings: Record<K, { env: string; default: number }>, env: NodeJS.ProcessEnv): Record<K, number> {
-  const out = {} as Record<K, number>;
-  for (const [name, s] of Object.entries(settings) as Array<[K, { env: string; default: number }]>) {
-    const raw = env[s.env];
-    if (raw === undefined || raw === '') {
-      out[name] = s.default;
-      continue;
-    }
-    const n = Number(raw);
-    if (!Number.isFinite(n) || n < 0 || !Number.isInteger(n)) {
-      throw new StoaError('bad_request', `setting ${s.env} must be a non-negative integer, got "${raw}"`);
-    }
-    out[name] = n;
-  }
-  return out;
+/** The parsing caps of a configuration (the defaults when it names none). */
+export function parsingOf(config: StoaConfig): ParsingLimits {
+  return config.parsing ?? defaultParsingLimits();
 }
+
+/** Sweep settings: STOA_SWEEP_INTERVAL_SECONDS (default 600; 0 = only at start), STOA_SWEEP_GRACE_SECONDS (default 3600). */
+export function housekeepingOf(config: StoaConfig): { sweepIntervalSeconds: number; sweepGraceSeconds: number } {
+  return config.housekeeping ?? { sweepIntervalSeconds: 600, sweepGraceSeconds: 3600 };
+}
+
+export interface AuthLimits {
+  /** `STOA_AUTH_FAILURES`: failed attempts per client address per window before it gets 429 (default 30). */
+  failures: number;
+  /** `STOA_AUTH_WINDOW_SECONDS`: the window, counted from the first failure (default 60). */
+  windowSeconds: number;
+}
+
+export const defaultAuthLimits: AuthLimits = { failures: 30, windowSeconds: 60 };
+
 
 /**
  * Builds the configuration from a data folder and an environment.
@@ -88,9 +94,15 @@ function readIntegers<K extends string>(settings: Record<K, { env: string; defau
 export function loadConfig(opts: { dataDir?: string; env: NodeJS.ProcessEnv }): StoaConfig {
   const env = opts.env;
   const dataDir = resolve(opts.dataDir ?? env.STOA_DATA ?? './stoa-data');
-  const limits = readIntegers(limitSettings as Record<keyof Limits, { env: string; default: number }>, env) as Limits;
-  const parsing = readIntegers(parsingSettings, env);
-  if (parsing.workers < 1 || parsing.maxAttempts < 1) throw new StoaError('bad_request', 'STOA_PARSE_WORKERS and STOA_PARSE_MAX_ATTEMPTS must be at least 1');
+  const limits = {} as Limits;
+  for (const [name, s] of Object.entries(limitSettings)) {
+    const raw = env[s.env];
+    if (raw === undefined || raw === '') {
+      limits[name as keyof Limits] = s.default;
+      continue;
+    }
+    limits[name as keyof Limits] = nonNegativeInt(s.env, raw);
+  }
   const dbUrl = env.STOA_DATABASE_URL;
   const database: StoaConfig['database'] =
     dbUrl && /^postgres(ql)?:\/\//.test(dbUrl) ? { kind: 'postgres', url: dbUrl } : { kind: 'sqlite', file: join(dataDir, 'stoa.db') };
@@ -109,5 +121,33 @@ export function loadConfig(opts: { dataDir?: string; env: NodeJS.ProcessEnv }): 
       secretAccessKey: env.AWS_SECRET_ACCESS_KEY,
     };
   }
-  return { dataDir, database, storage, limits, adminToken: env.STOA_ADMIN_TOKEN || undefined, publicUrl: env.STOA_PUBLIC_URL || undefined, parsing };
+  const auth: AuthLimits = {
+    failures: positiveInt(env, 'STOA_AUTH_FAILURES', defaultAuthLimits.failures),
+    windowSeconds: positiveInt(env, 'STOA_AUTH_WINDOW_SECONDS', defaultAuthLimits.windowSeconds),
+  };
+  const parsing = defaultParsingLimits();
+  for (const [name, setting] of Object.entries(parsingSettings) as Array<[keyof ParsingLimits, { env: string }]>) {
+    parsing[name] = name === 'workers' || name === 'maxAttempts' ? positiveInt(env, setting.env, parsing[name]) : nonNegativeSetting(env, setting.env, parsing[name]);
+  }
+  const housekeeping = { sweepIntervalSeconds: nonNegativeSetting(env, 'STOA_SWEEP_INTERVAL_SECONDS', 600), sweepGraceSeconds: nonNegativeSetting(env, 'STOA_SWEEP_GRACE_SECONDS', 3600) };
+  return { dataDir, database, storage, limits, auth, housekeeping, parsing, adminToken: env.STOA_ADMIN_TOKEN || undefined, publicUrl: env.STOA_PUBLIC_URL || undefined };
+}
+
+function nonNegativeInt(name: string, raw: string): number {
+  const n = Number(raw);
+  if (!Number.isFinite(n) || n < 0 || !Number.isInteger(n)) throw new StoaError('bad_request', `setting ${name} must be a non-negative integer, got "${raw}"`);
+  return n;
+}
+
+function positiveInt(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const n = nonNegativeInt(name, raw);
+  if (n === 0) throw new StoaError('bad_request', `setting ${name} must be at least 1, got "${raw}"`);
+  return n;
+}
+
+function nonNegativeSetting(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
+  const raw = env[name];
+  return raw === undefined || raw === '' ? fallback : nonNegativeInt(name, raw);
 }

@@ -28,6 +28,12 @@ export interface TokensTable {
   created_at: string; last_used_at: string | null; revoked_at: string | null;
   /** Agent tokens created for the agent's publication act with its frozen settings (A7). Migration 002. */
   published: Generated<number>;
+  /** Migration 009: the project a token minted inside a project is confined to; null for a person's installation-wide token. */
+  project_id: string | null;
+  /** 1 only for the installation administrator's own bootstrap/installation tokens (never derived from a name). */
+  superuser: Generated<number>;
+  /** User who minted the token (null for bootstrap and older tokens). */
+  created_by: string | null;
 }
 export interface ConversationsTable { id: string; project_id: string; kind: string; name: string | null; created_at: string }
 export interface ConversationMembersTable { conversation_id: string; member_kind: string; member_id: string }
@@ -56,7 +62,7 @@ export interface AuditLogTable {
   actor_label: string | null; action: string; path: string | null; from_path: string | null; to_path: string | null;
   size: number | null; details: string | null;
 }
-export interface LoginCodesTable { code_hash: string; user_id: string; created_at: string; expires_at: string; used_at: string | null }
+export interface LoginCodesTable { code_hash: string; user_id: string; created_at: string; expires_at: string; used_at: string | null; superuser: Generated<number> }
 
 export interface FoundationDB {
   login_codes: LoginCodesTable;
@@ -173,5 +179,17 @@ export interface UnderstandingDB {
   doc_chunks: DocChunksTable;
 }
 
+// ---- Access (migration 009): token scope and superuser flag live on tokens; invitations ----
+
+/** A one-time code a person redeems to join a project with a role (and, when new, to get their own token). */
+export interface InvitationsTable {
+  id: string; code_hash: string; project_id: string; role: string; user_name: string | null; created_by: string;
+  created_at: string; expires_at: string; accepted_at: string | null; accepted_by: string | null;
+}
+
+export interface AccessDB {
+  invitations: InvitationsTable;
+}
+
 /** Every table of the database. */
-export interface DB extends FoundationDB, AgentToolsDB, SearchDB, WikiDB, MemoryDB, UnderstandingDB {}
+export interface DB extends FoundationDB, AgentToolsDB, SearchDB, WikiDB, MemoryDB, UnderstandingDB, AccessDB {}

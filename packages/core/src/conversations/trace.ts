@@ -2,6 +2,7 @@ import { StoaError } from '@stoa/contract';
 import type { Ctx } from '../platform.js';
 import { assertCan } from '../policies/can.js';
 import { findConversation, isParticipant } from './conversations.js';
+import { indexableText } from '../text-rules.js';
 
 
 export interface TraceEntry {
@@ -31,7 +32,8 @@ export function shortArgs(args: unknown, max = 120): string {
 
 /** The answer in short for the trace. */
 export function shortResult(text: string, max = 300): string {
-  return text.length > max ? `${text.slice(0, max)}…(${text.length} chars)` : text;
+  const clean = indexableText(text);
+  return clean.length > max ? `${clean.slice(0, max)}…(${clean.length} chars)` : clean;
 }
 
 /**

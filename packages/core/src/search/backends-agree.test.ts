@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Kysely } from 'kysely';
-import { createTestDb, testDbKinds, type DB } from '@stoa/db';
+import { type DB } from '@stoa/db';
+import { createTestDb, testDbKinds } from '@stoa/db/testing';
 import { indexDoc, searchDocs, type SearchHit } from './index.js';
 import { seedProject } from './test-helpers.js';
 

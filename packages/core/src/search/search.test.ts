@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql, type Kysely } from 'kysely';
-import { createTestDb, testDbKinds, type DB } from '@stoa/db';
+import { type DB } from '@stoa/db';
+import { createTestDb, testDbKinds } from '@stoa/db/testing';
 import { seedProject } from './test-helpers.js';
 import { indexDoc, removeDoc, removeDocsByPath, renameDocPath, searchDocs, setDocVisibility, type SearchDocInput } from './index.js';
 

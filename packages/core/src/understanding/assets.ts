@@ -7,9 +7,11 @@ import { inTx, type Ctx, type Platform } from '../platform.js';
 import { findFileRow, statFile } from '../files/read-file.js';
 import { indexDoc, removeDoc } from '../search/index.js';
 import { FILE_VISIBILITY } from '../unified-search/file-index.js';
+import { parsingOf } from '../config.js';
 import { parserFor, type ParseMode } from './parse.js';
 import type { ParseFailureCode } from './parse-refusal.js';
 import { parseStoredFile } from './parsing.js';
+import { indexableText } from '../text-rules.js';
 
 /** Search-index kind of document chunks; they share the file contents' visibility (read rights are by path). */
 export const CHUNK_KIND = 'chunk';
@@ -118,7 +120,7 @@ async function parseAssetOnce(platform: Platform, assetId: string): Promise<Unde
   const fail = async (code: ParseFailureCode, reason: string, status: 'failed' | 'pending' = 'failed') => {
     await db.updateTable('doc_assets').set({ status, error: reason, error_code: code, ...(file ? { version: file.version } : {}), updated_at: now }).where('id', '=', a.id).execute();
   };
-  const maxAttempts = platform.config.parsing.maxAttempts;
+  const maxAttempts = parsingOf(platform.config).maxAttempts;
   if (!file) {
     await fail('deleted', 'the file was deleted');
   } else if (a.attempts >= maxAttempts) {
@@ -144,10 +146,10 @@ async function parseAssetOnce(platform: Platform, assetId: string): Promise<Unde
         for (const c of chunks) {
           const id = newId('ch');
           await trx.insertInto('doc_chunks').values({
-            id, asset_id: a.id, project_id: a.project_id, path: file.path, version: file.version, idx: c.idx, text: c.text, start_offset: c.start, end_offset: c.end,
+            id, asset_id: a.id, project_id: a.project_id, path: file.path, version: file.version, idx: c.idx, text: indexableText(c.text), start_offset: c.start, end_offset: c.end,
             page: c.page, content_hash: c.hash, created_at: now,
           }).execute();
-          await indexDoc({ kysely: trx, dialect: platform.db.dialect }, { projectId: a.project_id, kind: CHUNK_KIND, refId: id, path: file.path, title: baseName(file.path), body: c.text, visibility: FILE_VISIBILITY, updatedAt: now });
+          await indexDoc({ kysely: trx, dialect: platform.db.dialect }, { projectId: a.project_id, kind: CHUNK_KIND, refId: id, path: file.path, title: baseName(file.path), body: indexableText(c.text), visibility: FILE_VISIBILITY, updatedAt: now });
         }
         await trx.updateTable('doc_assets').set({
           status: 'ready', error: null, error_code: null, version: file.version, sha256: file.sha256, path: file.path, chunk_count: chunks.length, text_chars: doc.text.length, updated_at: now,

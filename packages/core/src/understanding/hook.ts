@@ -1,5 +1,4 @@
-import { areaInstallers, type AreaInstaller } from '../areas.js';
-import type { FileChangeHandler } from '../hooks.js';
+import type { FileChangeHandler } from '../platform.js';
 import { removeDoc, renameDocPath } from '../search/index.js';
 import { CHUNK_KIND } from './assets.js';
 
@@ -26,9 +25,3 @@ export const understandingHook: FileChangeHandler = async (trx, ctx, change) => 
     await trx.updateTable('doc_assets').set({ status: 'pending', error: null, error_code: null, attempts: 0, updated_at: change.at }).where('id', '=', asset.id).execute();
   }
 };
-
-export const installUnderstanding: AreaInstaller = (platform) => {
-  if (!platform.hooks.onFileChange.includes(understandingHook)) platform.hooks.onFileChange.push(understandingHook);
-};
-
-if (!areaInstallers.includes(installUnderstanding)) areaInstallers.push(installUnderstanding);

@@ -1,3 +1,4 @@
+import { parsingOf } from '../config.js';
 import type { Platform } from '../platform.js';
 import type { ParseMode } from './parse.js';
 import type { ParseOutcome } from './parse-protocol.js';
@@ -9,7 +10,7 @@ const pools = new WeakMap<Platform, ParserPool>();
 function poolOf(platform: Platform): ParserPool {
   let pool = pools.get(platform);
   if (!pool) {
-    pool = new ParserPool(platform.config.parsing);
+    pool = new ParserPool(parsingOf(platform.config));
     pools.set(platform, pool);
   }
   return pool;
@@ -23,7 +24,7 @@ function poolOf(platform: Platform): ParserPool {
  * const o = await parseStoredFile(platform, file, 'auto', { chunk: true }); // o.ok ? o.chunks : o.code
  */
 export async function parseStoredFile(platform: Platform, file: { blob_key: string; size: number; mime: string }, mode: ParseMode, opts: { chunk: boolean }): Promise<ParseOutcome> {
-  const max = platform.config.parsing.maxInputBytes;
+  const max = parsingOf(platform.config).maxInputBytes;
   if (file.size > max) return { ok: false, code: 'too_large', reason: `the file is larger than ${max} bytes` };
   return poolOf(platform).run(await platform.blobs.read(file.blob_key), file.mime, mode, opts);
 }

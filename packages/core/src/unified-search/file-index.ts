@@ -1,6 +1,5 @@
-import { areaInstallers, type AreaInstaller } from '../areas.js';
 import { isTextMime } from '../files/mime.js';
-import type { FileChangeHandler } from '../hooks.js';
+import type { FileChangeHandler } from '../platform.js';
 import { baseName } from '../paths.js';
 import { indexDoc, removeDoc } from '../search/index.js';
 
@@ -48,10 +47,3 @@ export const fileIndexHook: FileChangeHandler = async (trx, ctx, change) => {
     body, visibility: FILE_VISIBILITY, updatedAt: change.at,
   });
 };
-
-/** Registers the file-contents index hook on a platform (once). */
-export const installFileIndex: AreaInstaller = (platform) => {
-  if (!platform.hooks.onFileChange.includes(fileIndexHook)) platform.hooks.onFileChange.push(fileIndexHook);
-};
-
-if (!areaInstallers.includes(installFileIndex)) areaInstallers.push(installFileIndex);

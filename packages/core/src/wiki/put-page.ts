@@ -9,6 +9,7 @@ import type { PageRow } from './schema.js';
 import { resolveChannel, wikiViewer } from './visibility.js';
 import { effectiveTitle, normalizeWikiPath } from './wiki-paths.js';
 import type { WikiPageSummary } from './types.js';
+import { assertNoNul } from '../text-rules.js';
 
 export interface PutPageInput {
   path: string;
@@ -65,6 +66,8 @@ export async function putPage(ctx: Ctx, input: PutPageInput): Promise<WikiPageSu
   assertCan(ctx.actor, 'wiki.write', { kind: 'project' });
   const path = normalizeWikiPath(input.path);
   if (typeof input.text !== 'string') throw new StoaError('bad_request', 'page text is required');
+  assertNoNul(input.text, 'page text');
+  if (input.title) assertNoNul(input.title, 'title');
   const bytes = Buffer.byteLength(input.text, 'utf8');
   if (bytes > WIKI_MAX_TEXT_BYTES) throw new StoaError('too_large', `page text is ${bytes} bytes; the limit is ${WIKI_MAX_TEXT_BYTES}`, { limit: WIKI_MAX_TEXT_BYTES });
   const title = input.title?.trim();
@@ -114,6 +117,7 @@ export async function renamePage(ctx: Ctx, input: { path: string; title: string;
   assertCan(ctx.actor, 'wiki.write', { kind: 'project' });
   const path = normalizeWikiPath(input.path);
   const title = (input.title ?? '').trim();
+  assertNoNul(title, 'title');
   if (Array.from(title).length > 300) throw new StoaError('bad_request', 'title must be at most 300 characters');
   const a = attributionOf(ctx.actor);
   return inTx(ctx.platform, async (trx) => {
