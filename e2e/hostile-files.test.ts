@@ -9,7 +9,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadConfig, openPlatform } from '@stoa/core';
-import { makeDocxBomb, makeNestedJson, makePdf, makePdfPageTree } from '../packages/core/src/understanding/test-documents.js';
+import { makeDocxBomb, makeNestedJson, makePdfPageTree } from '../packages/core/src/understanding/test-documents.js';
 import { startStoaServer, type StoaServer } from './helpers/serve.js';
 
 const TOKEN = 'hostile-files-admin-token-0123456789';
@@ -80,7 +80,7 @@ describe('hostile files through the HTTP server', () => {
     expect(await understand('deep.json')).toMatchObject({ status: 'failed', errorCode: 'too_complex', error: 'the JSON nests deeper than 200 levels' });
   });
 
-  it('keeps answering while a huge PDF page tree is parsed, ends its parser, retries once and fails it', { timeout: 180_000 }, async () => {
+  it('keeps answering while a huge PDF page tree is parsed, ends its parser on time, retries once and fails it', { timeout: 180_000 }, async () => {
     await put('pages.pdf', makePdfPageTree(20_000));
     const first = await understand('pages.pdf');
     expect(first).toMatchObject({ status: 'pending', errorCode: 'timeout', attempts: 1 });
@@ -90,9 +90,6 @@ describe('hostile files through the HTTP server', () => {
     expect(final).toMatchObject({ status: 'failed', errorCode: 'timeout', attempts: 2 });
     expect(healthChecks).toBeGreaterThan(0);
     expect(JSON.stringify(final)).not.toContain(dataDir);
-    // A worker was ended twice; the pool's fresh one parses a good file.
-    await put('fine.pdf', makePdf(['Nothing hostile here']));
-    expect(await understand('fine.pdf')).toMatchObject({ status: 'ready', chunkCount: 1 });
   });
 
   it('starts again on the same data without crashing or parsing beyond the attempts', { timeout: 180_000 }, async () => {
