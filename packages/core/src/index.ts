@@ -48,3 +48,4 @@ export * from './files/folders.js';
 export * from './files/locks.js';
 export * from './files/dead-props.js';
 export * from './understanding/index.js';
+export * from './operations/index.js';
