@@ -13,7 +13,8 @@
  * machine is shared and wall-clock latencies are inflated.
  */
 import { writeFileSync } from 'node:fs';
-import { appendMemory, createAgent, createConversation, createTestPlatform, getMemory, type Ctx } from '@stoa/core';
+import { appendMemory, createAgent, createConversation, getMemory, type Ctx } from '@stoa/core';
+import { createTestPlatform } from '@stoa/core/testing';
 
 interface Args { writers: number; appends: number; json?: string; sqliteOnly: boolean }
 

@@ -7,7 +7,6 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import MiniSearch from 'minisearch';
-import type { Kysely } from 'kysely';
 import { openDb, type StoaDb } from '@stoa/db';
 import { indexDoc, rankDocs, searchDocs } from '../packages/core/src/search/index.js';
 import { seedProject } from '../packages/core/src/search/test-helpers.js';
@@ -109,7 +108,7 @@ export async function stoaIndex(docs: Iterable<Doc>, tuning: SearchTuning = DEFA
   const dir = mkdtempSync(join(tmpdir(), 'stoa-bench-search-'));
   const file = join(dir, 'stoa.db');
   const db = await openDb({ kind: 'sqlite', file });
-  const k = db.kysely as Kysely<any>;
+  const k = db.kysely;
   await seedProject(k, PROJECT);
   let batch: Doc[] = [];
   const flush = async () => {
@@ -117,8 +116,8 @@ export async function stoaIndex(docs: Iterable<Doc>, tuning: SearchTuning = DEFA
     batch = [];
     await k.transaction().execute(async (trx) => {
       for (const d of docsNow) {
-        await indexDoc(trx, 'sqlite', { projectId: PROJECT, kind: 'wiki', refId: d.id, path: `docs/${d.id}`, title: d.title,
-          body: d.text, visibility: 'project', updatedAt: '2024-01-01T00:00:00.000Z' }, tuning);
+        await indexDoc({ kysely: trx, dialect: 'sqlite', tuning }, { projectId: PROJECT, kind: 'wiki', refId: d.id, path: `docs/${d.id}`, title: d.title,
+          body: d.text, visibility: 'project', updatedAt: '2024-01-01T00:00:00.000Z' });
       }
     });
   };
@@ -134,10 +133,10 @@ export async function stoaIndex(docs: Iterable<Doc>, tuning: SearchTuning = DEFA
  * await stoaSearch(idx.db, 'boundary layer') // ['184', '29', …]
  */
 export async function stoaSearch(db: StoaDb, query: string, tuning: SearchTuning = DEFAULT_TUNING, limit = 10, rankOnly = false): Promise<string[]> {
-  const k = db.kysely as Kysely<any>;
+  const index = { kysely: db.kysely, dialect: 'sqlite' as const, tuning };
   const q = { projectId: PROJECT, query, visibility: ['project'], limit };
-  if (rankOnly) return (await rankDocs(k, 'sqlite', q, tuning)).map((r) => r.refId);
-  const hits = await searchDocs(k, 'sqlite', q, tuning);
+  if (rankOnly) return (await rankDocs(index, q)).map((r) => r.refId);
+  const hits = await searchDocs(index, q);
   return hits.map((h) => h.refId);
 }
 

@@ -9,7 +9,6 @@
  * same page count: pages are generated from a fixed seed) instead of indexing again.
  */
 import { statSync } from 'node:fs';
-import type { Kysely } from 'kysely';
 import { openDb } from '@stoa/db';
 import { searchDocs } from '../packages/core/src/search/index.js';
 import { STOPWORDS } from '../packages/core/src/search/stopwords.js';
@@ -93,7 +92,6 @@ const stoa = REUSE
   ? { db: await openDb({ kind: 'sqlite', file: REUSE }), file: REUSE, close: async () => {} }
   : await stoaIndex(docs);
 const stoaIndexS = (performance.now() - t0) / 1000;
-const file = stoa.db.kysely as Kysely<any>;
 const size = (f: string) => { try { return statSync(f).size; } catch { return 0; } };
 const dbBytes = size(stoa.file) + size(`${stoa.file}-wal`);
 console.error(`Stoa indexed in ${stoaIndexS.toFixed(1)} s; building MiniSearch…`);
@@ -117,7 +115,7 @@ const run = async (search: (q: string) => Promise<unknown> | unknown) => {
   }
   return r;
 };
-const s = await run((q) => searchDocs(file, 'sqlite', { projectId: PROJECT, query: q, visibility: ['project'], limit: 10 }));
+const s = await run((q) => searchDocs(stoa.db, { projectId: PROJECT, query: q, visibility: ['project'], limit: 10 }));
 const m = await run((q) => mini.search(q).slice(0, 10));
 if (KEEP || REUSE) { await stoa.db.close(); console.error(`kept ${stoa.file}`); } else await stoa.close();
 

@@ -8,7 +8,8 @@
  *   node --import tsx bench/wiki-speed.ts [pages=20000] [samples=300]
  */
 import { performance } from 'node:perf_hooks';
-import { createConversation, createTestPlatform, getPage, listPages, movePage, putPage, searchWiki } from '../packages/core/src/index.js';
+import { createConversation, getPage, listPages, movePage, putPage, searchWiki } from '../packages/core/src/index.js';
+import { createTestPlatform } from '../packages/core/src/testing.js';
 import { DATASETS, datasetsDir, loadDataset, type Doc } from './search-lib.js';
 
 const args = process.argv.slice(2);

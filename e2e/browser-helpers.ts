@@ -4,7 +4,8 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import type { Limits } from '@stoa/contract';
-import { createLoginCode, createTestPlatform, type Ctx, type TestPlatform } from '@stoa/core';
+import { createLoginCode, type Ctx } from '@stoa/core';
+import { createTestPlatform, type TestPlatform } from '@stoa/core/testing';
 import { buildApp } from '@stoa/server';
 import type { FastifyInstance } from 'fastify';
 
@@ -61,7 +62,7 @@ export async function startUiServer(limits: Partial<Limits> = {}): Promise<UiSer
     args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-quic'],
   });
   const adminId = userIdOf(await t.admin());
-  const loginLink = async (userId = adminId) => `${url}/login?code=${encodeURIComponent(await createLoginCode(t.platform, userId))}`;
+  const loginLink = async (userId = adminId) => `${url}/login?code=${encodeURIComponent(await createLoginCode(t.platform, userId, { superuser: userId === adminId }))}`;
   return {
     url, t, app, browser, loginLink,
     signedIn: async (opts = {}) => {

@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync, readFileSync, appendFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
-import { createTestDb, testDbKinds } from '@stoa/db';
+import { createTestDb, testDbKinds } from '@stoa/db/testing';
 import { memoryRoutes, StoaError } from '@stoa/contract';
 import {
   addMember, bootstrap, contextFor, createAgent, createConversation, createToken, loadConfig, localAdminPrincipal, openPlatform,

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { randomBytes, createHash } from 'node:crypto';
 import S3rver from 's3rver';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestDb, testDbKinds } from '@stoa/db';
+import { createTestDb, testDbKinds } from '@stoa/db/testing';
 import { bootstrap, loadConfig, openPlatform, type Platform } from '@stoa/core';
 import { buildApp } from '@stoa/server';
 import type { FastifyInstance } from 'fastify';

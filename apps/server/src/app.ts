@@ -3,9 +3,12 @@ import fastifyStatic from '@fastify/static';
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { allRoutes, StoaError } from '@stoa/contract';
-import { redeemLoginCode, type Platform } from '@stoa/core';
+import type { Platform } from '@stoa/core';
 import { mountJson } from './http/mount.js';
+import { mountAuthRoutes } from './http/auth-routes.js';
+import { addSecurityHeaders } from './http/security-headers.js';
 import { sendProblem } from './http/problem.js';
+import { refuseBadlyEncodedUrls } from './http/url-check.js';
 import { buildOpenApi } from './http/openapi.js';
 import { jsonHandlers } from './routes/index.js';
 import { mountDownload } from './routes/files/download.js';
@@ -31,8 +34,13 @@ export interface AppOptions {
  */
 export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   const { platform } = opts;
-  const app = Fastify({ logger: opts.logger ?? false, bodyLimit: 16 * 1024 * 1024, routerOptions: { maxParamLength: 2048 }, trustProxy: true });
+  const app = Fastify({ logger: opts.logger ?? false, bodyLimit: 16 * 1024 * 1024, routerOptions: { maxParamLength: 2048 }, trustProxy: true,
+    // A path the router cannot decode (bad percent-encoding) gets a problem answer like any other refusal.
+    frameworkErrors: (err, req, reply) => sendProblem(reply, req, err.code === 'FST_ERR_BAD_URL' ? new StoaError('bad_request', 'the URL holds a malformed percent-encoding') : err),
+  });
+  addSecurityHeaders(app);
   app.setErrorHandler((err, req, reply) => sendProblem(reply, req, err));
+  refuseBadlyEncodedUrls(app);
   app.setNotFoundHandler((req, reply) => {
     if (req.url.startsWith('/api/')) return sendProblem(reply, req, new StoaError('not_found', `no route ${req.method} ${req.url.split('?')[0]}`));
     if (webRoot && req.method === 'GET') return reply.sendFile('index.html');
@@ -42,15 +50,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   const openapi = buildOpenApi(allRoutes, { version: '0.1.0' });
   app.get('/api/v1/openapi.json', async () => openapi);
   app.get('/api/v1/health', async () => ({ ok: true, database: platform.db.dialect, storage: platform.blobs.kind }));
-  app.post('/api/v1/auth/login', async (req, reply) => {
-    try {
-      const code = (req.body as { code?: unknown } | undefined)?.code;
-      if (typeof code !== 'string' || !code) throw new StoaError('bad_request', 'code is required');
-      return await redeemLoginCode(platform, code);
-    } catch (e) {
-      return sendProblem(reply, req, e);
-    }
-  });
+  mountAuthRoutes(app, platform);
 
   for (const h of jsonHandlers) mountJson(app, platform, h);
   mountDownload(app, platform);

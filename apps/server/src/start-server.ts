@@ -1,4 +1,4 @@
-import { bootstrap, createLoginCode, openPlatform, processPendingAssets, sweepBlobs, type Platform, type StoaConfig } from '@stoa/core';
+import { bootstrap, createLoginCode, housekeepingOf, openPlatform, processPendingAssets, startHousekeeping, type Platform, type StoaConfig } from '@stoa/core';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from './app.js';
 
@@ -24,16 +24,13 @@ export async function startServer(config: StoaConfig, opts: { port: number; host
   const port = typeof addr === 'object' && addr ? addr.port : opts.port;
   const shownHost = opts.host === '0.0.0.0' || opts.host === '::' ? '127.0.0.1' : opts.host.includes(':') ? `[${opts.host}]` : opts.host;
   const url = config.publicUrl ?? `http://${shownHost}:${port}`;
-  const code = await createLoginCode(platform, boot.adminUserId);
-  // Temporary files of writes interrupted by a crash (a killed upload) are removed at start-up and then
-  // periodically; a day's age keeps any write still in progress safe.
-  const sweepTemp = () => platform.blobs.sweepTemp?.(24 * 3600_000).catch((e) => app.log.error({ err: e }, 'temp sweep failed'));
-  void sweepTemp();
-  const sweeper = setInterval(() => {
-    sweepBlobs(platform, { graceMs: 60 * 60_000 }).catch((e) => app.log.error({ err: e }, 'sweeper failed'));
-    void sweepTemp();
-  }, 10 * 60_000);
-  sweeper.unref();
+  const code = await createLoginCode(platform, boot.adminUserId, { superuser: true });
+  // Leftovers of interrupted writes and abandoned uploads are collected at start-up and then periodically.
+  const sweep = housekeepingOf(config);
+  const stopSweeping = startHousekeeping(platform, {
+    intervalMs: sweep.sweepIntervalSeconds * 1000, graceMs: sweep.sweepGraceSeconds * 1000,
+    onError: (e) => app.log.error({ err: e }, 'sweeper failed'),
+  });
   // Files that were understood and then changed are parsed again in the background.
   let parsing = false;
   const parser = setInterval(() => {
@@ -45,7 +42,7 @@ export async function startServer(config: StoaConfig, opts: { port: number; host
   return {
     app, platform, url, adminToken: boot.generatedToken, loginUrl: `${url}/login?code=${encodeURIComponent(code)}`,
     close: async () => {
-      clearInterval(sweeper);
+      stopSweeping();
       clearInterval(parser);
       await app.close();
       await platform.close();

@@ -5,6 +5,7 @@
 export const errorCodes = {
   bad_request: { status: 400, title: 'The request is not valid' },
   path_invalid: { status: 400, title: 'The path is not valid' },
+  invalid_text: { status: 400, title: 'The text holds characters that are not allowed' },
   unauthorized: { status: 401, title: 'A valid token is required' },
   forbidden: { status: 403, title: 'You may not do this' },
   not_found: { status: 404, title: 'Not found' },

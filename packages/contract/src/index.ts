@@ -14,4 +14,5 @@ export * from './routes/search.js';
 export * from './tools/wiki.js';
 export * from './routes/docs.js';
 export * from './tools/docs.js';
+export * from './routes/admin.js';
 export { allRoutes } from './routes/all.js';

@@ -13,7 +13,26 @@ export interface StoaConfig {
   adminToken?: string;
   /** Public base URL of the server, used in links it prints (login link, presigned fallbacks). */
   publicUrl?: string;
+  /** Failed credentials (token, login code, invitation code) allowed per client address and window. */
+  auth?: AuthLimits;
+  /** The blob sweep (see startHousekeeping); defaults in `housekeepingOf`. */
+  housekeeping?: { sweepIntervalSeconds: number; sweepGraceSeconds: number };
 }
+
+/** Sweep settings: STOA_SWEEP_INTERVAL_SECONDS (default 600; 0 = only at start), STOA_SWEEP_GRACE_SECONDS (default 3600). */
+export function housekeepingOf(config: StoaConfig): { sweepIntervalSeconds: number; sweepGraceSeconds: number } {
+  return config.housekeeping ?? { sweepIntervalSeconds: 600, sweepGraceSeconds: 3600 };
+}
+
+export interface AuthLimits {
+  /** `STOA_AUTH_FAILURES`: failed attempts per client address per window before it gets 429 (default 30). */
+  failures: number;
+  /** `STOA_AUTH_WINDOW_SECONDS`: the window, counted from the first failure (default 60). */
+  windowSeconds: number;
+}
+
+export const defaultAuthLimits: AuthLimits = { failures: 30, windowSeconds: 60 };
+
 
 /**
  * Builds the configuration from a data folder and an environment.
@@ -31,11 +50,7 @@ export function loadConfig(opts: { dataDir?: string; env: NodeJS.ProcessEnv }): 
       limits[name as keyof Limits] = s.default;
       continue;
     }
-    const n = Number(raw);
-    if (!Number.isFinite(n) || n < 0 || !Number.isInteger(n)) {
-      throw new StoaError('bad_request', `setting ${s.env} must be a non-negative integer, got "${raw}"`);
-    }
-    limits[name as keyof Limits] = n;
+    limits[name as keyof Limits] = nonNegativeInt(s.env, raw);
   }
   const dbUrl = env.STOA_DATABASE_URL;
   const database: StoaConfig['database'] =
@@ -55,7 +70,31 @@ export function loadConfig(opts: { dataDir?: string; env: NodeJS.ProcessEnv }): 
       secretAccessKey: env.AWS_SECRET_ACCESS_KEY,
     };
   }
-  return { dataDir, database, storage, limits, adminToken: env.STOA_ADMIN_TOKEN || undefined, publicUrl: env.STOA_PUBLIC_URL || undefined };
+  const auth: AuthLimits = {
+    failures: positiveInt(env, 'STOA_AUTH_FAILURES', defaultAuthLimits.failures),
+    windowSeconds: positiveInt(env, 'STOA_AUTH_WINDOW_SECONDS', defaultAuthLimits.windowSeconds),
+  };
+  const housekeeping = { sweepIntervalSeconds: seconds(env, 'STOA_SWEEP_INTERVAL_SECONDS', 600), sweepGraceSeconds: seconds(env, 'STOA_SWEEP_GRACE_SECONDS', 3600) };
+  return { dataDir, database, storage, limits, auth, housekeeping, adminToken: env.STOA_ADMIN_TOKEN || undefined, publicUrl: env.STOA_PUBLIC_URL || undefined };
+}
+
+function nonNegativeInt(name: string, raw: string): number {
+  const n = Number(raw);
+  if (!Number.isFinite(n) || n < 0 || !Number.isInteger(n)) throw new StoaError('bad_request', `setting ${name} must be a non-negative integer, got "${raw}"`);
+  return n;
+}
+
+function positiveInt(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const n = nonNegativeInt(name, raw);
+  if (n === 0) throw new StoaError('bad_request', `setting ${name} must be at least 1, got "${raw}"`);
+  return n;
+}
+
+function seconds(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
+  const raw = env[name];
+  return raw === undefined || raw === '' ? fallback : nonNegativeInt(name, raw);
 }
 
 /**

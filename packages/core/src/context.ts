@@ -4,7 +4,7 @@ import type { Ctx, Platform } from './platform.js';
 import { findProject } from './projects/projects.js';
 import { DEFAULT_PROJECT } from './projects/bootstrap.js';
 import type { Principal } from './projects/tokens.js';
-import { toProjectRow } from './projects/project-row.js';
+import { toProjectRow, type ProjectRow } from './projects/project-row.js';
 
 /** Options a door passes when it builds a context for one request. */
 export interface ContextOptions {
@@ -35,16 +35,7 @@ export async function contextFor(platform: Platform, principal: Principal, opts:
     }
     return { platform, actor, project };
   }
-  let project;
-  try {
-    project = await findProject(platform, opts.project ?? DEFAULT_PROJECT);
-  } catch (e) {
-    if (!opts.project && !principal.superuser) {
-      const first = await platform.db.kysely.selectFrom('projects').innerJoin('members', 'members.project_id', 'projects.id').selectAll('projects').where('members.user_id', '=', principal.userId).orderBy('projects.created_at').executeTakeFirst();
-      if (first) project = toProjectRow(first);
-    }
-    if (!project) throw e;
-  }
+  const project = await projectOfUser(platform, principal, opts.project);
   const member = await platform.db.kysely.selectFrom('members').select('role').where('project_id', '=', project.id).where('user_id', '=', principal.userId).executeTakeFirst();
   if (!member && !principal.superuser) {
     // Same answer as a missing project, so non-members cannot probe which projects exist.
@@ -52,6 +43,27 @@ export async function contextFor(platform: Platform, principal: Principal, opts:
   }
   const actor: UserActor = { kind: 'user', userId: principal.userId, name: principal.name, role: (member?.role as Role) ?? (principal.superuser ? 'admin' : null), superuser: principal.superuser };
   return { platform, actor, project };
+}
+
+/**
+ * The project a person's request acts on: the one a project-scoped token is confined to (docs/security.md),
+ * the named one, or the default project (else the person's first project).
+ */
+async function projectOfUser(platform: Platform, principal: Extract<Principal, { kind: 'user' }>, wanted: string | undefined): Promise<ProjectRow> {
+  if (principal.projectId) {
+    // A token minted inside a project reaches only that project; elsewhere it sees nothing.
+    const row = await platform.db.kysely.selectFrom('projects').selectAll().where('id', '=', principal.projectId).executeTakeFirst();
+    if (!row || (wanted && wanted !== row.id && wanted !== row.name)) throw new StoaError('not_found', `project "${wanted ?? DEFAULT_PROJECT}" does not exist`);
+    return toProjectRow(row);
+  }
+  try {
+    return await findProject(platform, wanted ?? DEFAULT_PROJECT);
+  } catch (e) {
+    if (wanted || principal.superuser) throw e;
+    const first = await platform.db.kysely.selectFrom('projects').innerJoin('members', 'members.project_id', 'projects.id').selectAll('projects').where('members.user_id', '=', principal.userId).orderBy('projects.created_at').executeTakeFirst();
+    if (!first) throw e;
+    return toProjectRow(first);
+  }
 }
 
 /**

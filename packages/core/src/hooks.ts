@@ -1,33 +1,8 @@
-import type { Q, Ctx } from './platform.js';
+import type { Ctx, FileChange, Q } from './platform.js';
 
-/**
- * Extension points that run inside the transaction of a change, so derived data (search index, links) commits
- * or rolls back with it. Areas register their handlers once at start-up.
- */
-export interface FileChange {
-  kind: 'written' | 'moved' | 'deleted';
-  projectId: string;
-  fileId: string;
-  path: string;
-  fromPath?: string;
-  mime: string;
-  size: number;
-  version: number;
-  /** The new bytes when the change wrote a text file small enough to index (see files/put-file.ts). */
-  text?: string;
-  at: string;
-}
+export type { FileChange, FileChangeHandler, Hooks } from './platform.js';
 
-export type FileChangeHandler = (trx: Q, ctx: Ctx, change: FileChange) => Promise<void>;
-
-export interface Hooks {
-  onFileChange: FileChangeHandler[];
-}
-
-export function createHooks(): Hooks {
-  return { onFileChange: [] };
-}
-
+/** Runs the platform's file-change hooks, in order, inside the change's transaction. */
 export async function runFileChangeHooks(trx: Q, ctx: Ctx, change: FileChange): Promise<void> {
   for (const h of ctx.platform.hooks.onFileChange) await h(trx, ctx, change);
 }

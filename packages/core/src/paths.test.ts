@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { testDbKinds } from '@stoa/db';
+import { testDbKinds } from '@stoa/db/testing';
 import { isStoaError } from '@stoa/contract';
 import { normalizePath, isInside } from './paths.js';
 import { moveTarget as moveTargetForTest } from './files/move-file.js';

@@ -1,4 +1,5 @@
 import { StoaError } from '@stoa/contract';
+import { assertHonestName } from './text-rules.js';
 
 export const MAX_DEPTH = 10;
 export const MAX_SEGMENT_CHARS = 255;
@@ -31,6 +32,7 @@ export function normalizePath(input: unknown, kind: 'file' | 'folder' = 'file'):
   }
   if (p === '') refuse('path is empty');
   if (/[\u0000-\u001f\u007f]/.test(p)) refuse('control characters are not allowed in a path');
+  assertHonestName(p, 'path', 'path_invalid');
   if (p.includes('\\')) refuse('backslash is not allowed in a path; use "/"');
   if (p.startsWith('/')) refuse('path must be relative (no leading "/")');
   if (kind === 'file' && p.endsWith('/')) refuse('a file path must not end with "/"');

@@ -1,13 +1,15 @@
-import { openDb, type StoaDb } from '@stoa/db';
-import { createFsBlobStore, openS3BlobStore, type BlobStore } from '@stoa/blob';
 import type { Kysely } from 'kysely';
-import type { DB } from '@stoa/db';
+import type { BlobStore } from '@stoa/blob';
+import type { DB, StoaDb } from '@stoa/db';
 import type { StoaConfig } from './config.js';
 import type { Actor } from './actors.js';
 import type { ProjectRow } from './projects/project-row.js';
-import { createHooks, type Hooks } from './hooks.js';
-import { installAreas } from './areas.js';
-import './all-areas.js';
+import { refusalOfDbError } from './db-guard.js';
+
+/**
+ * The shapes every operation is written against. At run time this module imports only db-guard.ts, which
+ * imports no module of the core, so any module may import it; `openPlatform` (open-platform.ts) builds the values.
+ */
 
 /** The long-lived parts every operation uses: database, blob store, configuration, clock and hooks. */
 export interface Platform {
@@ -19,7 +21,7 @@ export interface Platform {
   close(): Promise<void>;
 }
 
-/** What an operation runs with (DESIGN "op(ctx, input)"). Built per request; never cached across requests. */
+/** What an operation runs with: `op(ctx, input)`. Built per request; never cached across requests. */
 export interface Ctx {
   platform: Platform;
   actor: Actor;
@@ -29,43 +31,39 @@ export interface Ctx {
 /** The query handle of the platform, or of the transaction an operation is running in. */
 export type Q = Kysely<DB>;
 
-/**
- * Opens the database and blob store named by the configuration.
- *
- * @example
- * const platform = await openPlatform(loadConfig({ dataDir: './stoa-data', env: process.env }));
- */
-export async function openPlatform(config: StoaConfig, opts: { clock?: () => Date } = {}): Promise<Platform> {
-  const db = await openDb(config.database);
-  const blobs =
-    config.storage.kind === 'fs'
-      ? createFsBlobStore({ root: config.storage.root })
-      : await openS3BlobStore({
-          bucket: config.storage.bucket,
-          prefix: config.storage.prefix,
-          endpoint: config.storage.endpoint,
-          region: config.storage.region,
-          credentials:
-            config.storage.accessKeyId && config.storage.secretAccessKey
-              ? { accessKeyId: config.storage.accessKeyId, secretAccessKey: config.storage.secretAccessKey }
-              : undefined,
-        });
-  const platform: Platform = {
-    db,
-    blobs,
-    config,
-    clock: opts.clock ?? (() => new Date()),
-    hooks: createHooks(),
-    close: async () => {
-      await blobs.close?.();
-      await db.close();
-    },
-  };
-  installAreas(platform);
-  return platform;
+/** A change to a file, as the hooks that keep derived data in step see it. */
+export interface FileChange {
+  kind: 'written' | 'moved' | 'deleted';
+  projectId: string;
+  fileId: string;
+  path: string;
+  fromPath?: string;
+  mime: string;
+  size: number;
+  version: number;
+  /** The new bytes when the change wrote a text file small enough to index (see files/put-file.ts). */
+  text?: string;
+  at: string;
 }
 
-/** Runs `fn` in one database transaction (SQLite: BEGIN IMMEDIATE; PostgreSQL: READ COMMITTED + row locks). */
-export function inTx<T>(platform: Platform, fn: (trx: Q) => Promise<T>): Promise<T> {
-  return platform.db.kysely.transaction().execute(fn);
+export type FileChangeHandler = (trx: Q, ctx: Ctx, change: FileChange) => Promise<void>;
+
+/**
+ * Extension points that run inside the transaction of a change, so derived data (search index, document
+ * chunks) commits or rolls back with it. Chosen once, when the platform is opened.
+ */
+export interface Hooks {
+  onFileChange: FileChangeHandler[];
+}
+
+/**
+ * Runs `fn` in one database transaction (SQLite: BEGIN IMMEDIATE; PostgreSQL: READ COMMITTED + row locks).
+ * A unique-index race or text the database refuses ends as a Stoa error (see `refusalOfDbError`).
+ */
+export async function inTx<T>(platform: Platform, fn: (trx: Q) => Promise<T>): Promise<T> {
+  try {
+    return await platform.db.kysely.transaction().execute(fn);
+  } catch (e) {
+    throw refusalOfDbError(e) ?? e;
+  }
 }

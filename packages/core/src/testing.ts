@@ -1,13 +1,11 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createTestDb, type StoaDb } from '@stoa/db';
+import { createTestDb } from '@stoa/db/testing';
 import { createFsBlobStore } from '@stoa/blob';
 import { limitSettings, type Limits } from '@stoa/contract';
 import type { StoaConfig } from './config.js';
-import { createHooks } from './hooks.js';
-import { installAreas } from './areas.js';
-import './all-areas.js';
+import { assemblePlatform, type PlatformOptions } from './open-platform.js';
 import type { Ctx, Platform } from './platform.js';
 import { bootstrap, DEFAULT_PROJECT } from './projects/bootstrap.js';
 import { addMember } from './projects/members.js';
@@ -28,14 +26,15 @@ export interface TestPlatform {
 }
 
 /**
- * A fresh platform for one test: an empty migrated database of the given kind (SQLite file or a new PostgreSQL
- * database that cleanup drops), a temp blob folder, bootstrapped like a fresh data folder.
+ * Test-only (the `@stoa/core/testing` entry, never the production one). A fresh platform for one test: an empty migrated database of the given kind (SQLite file or a new PostgreSQL
+ * database that cleanup drops), a temp blob folder, bootstrapped like a fresh data folder. It is wired by
+ * `assemblePlatform`, like every door, so tests run with the same hooks as the server.
  *
  * @example
  * const t = await createTestPlatform('sqlite', { quotaBytes: 1000 });
  * const ctx = await t.admin();
  */
-export async function createTestPlatform(kind: 'sqlite' | 'postgres' = 'sqlite', limits: Partial<Limits> = {}, opts: { clock?: () => Date } = {}): Promise<TestPlatform> {
+export async function createTestPlatform(kind: 'sqlite' | 'postgres' = 'sqlite', limits: Partial<Limits> = {}, opts: PlatformOptions = {}): Promise<TestPlatform> {
   const dataDir = mkdtempSync(join(tmpdir(), 'stoa-test-'));
   const { db, cleanup: dropDb, url, file } = await createTestDb(kind);
   const all = Object.fromEntries(Object.entries(limitSettings).map(([k, s]) => [k, s.default])) as Limits;
@@ -45,7 +44,9 @@ export async function createTestPlatform(kind: 'sqlite' | 'postgres' = 'sqlite',
     storage: { kind: 'fs', root: join(dataDir, 'blobs') },
     limits: { ...all, ...limits },
   };
-  const platform = platformFrom(db, config, opts.clock);
+  // `cleanup` owns the database (it drops it), so closing the platform — as a server stopping does — leaves it open.
+  const wired = assemblePlatform({ db, blobs: createFsBlobStore({ root: join(dataDir, 'blobs') }), config, ...opts });
+  const platform: Platform = { ...wired, close: async () => undefined };
   await bootstrap(platform);
   const principal = await localAdminPrincipal(platform);
   return {
@@ -66,11 +67,4 @@ export async function createTestPlatform(kind: 'sqlite' | 'postgres' = 'sqlite',
       rmSync(dataDir, { recursive: true, force: true });
     },
   };
-}
-
-function platformFrom(db: StoaDb, config: StoaConfig, clock?: () => Date): Platform {
-  const blobs = createFsBlobStore({ root: (config.storage as { root: string }).root });
-  const platform: Platform = { db, blobs, config, clock: clock ?? (() => new Date()), hooks: createHooks(), close: async () => undefined };
-  installAreas(platform);
-  return platform;
 }

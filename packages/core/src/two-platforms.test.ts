@@ -3,11 +3,12 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
-import { createTestDb, testDbKinds } from '@stoa/db';
+import { createTestDb, testDbKinds } from '@stoa/db/testing';
 import { loadConfig } from './config.js';
 import { contextFor, localAdminPrincipal } from './context.js';
 import { appendMemory, getMemory, searchMemory } from './memory/index.js';
-import { openPlatform, type Ctx, type Platform } from './platform.js';
+import { openPlatform } from './open-platform.js';
+import type { Ctx, Platform } from './platform.js';
 import { bootstrap } from './projects/bootstrap.js';
 
 // Several servers on one PostgreSQL: each keeps its own pool of STOA_DB_POOL_SIZE connections and no state of

@@ -3,11 +3,11 @@ import { Kysely, PostgresDialect, sql } from 'kysely';
 import pg from 'pg';
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { ImmediateSqliteDialect } from './dialect.js';
+import { ImmediateSqliteDialect, type Dialect } from './dialect.js';
 import { migrateToLatest } from './migrate.js';
 import type { DB } from './schema.js';
 
-export type Dialect = 'sqlite' | 'postgres';
+export type { Dialect } from './dialect.js';
 
 /** A database handle: the Kysely instance plus what the core needs to know about its dialect. */
 export interface StoaDb {

@@ -11,6 +11,9 @@ import {
   type SqliteDialectConfig,
 } from 'kysely';
 
+/** The two back ends Stoa runs on. */
+export type Dialect = 'sqlite' | 'postgres';
+
 /**
  * SQLite driver whose transactions start with `BEGIN IMMEDIATE`.
  *

@@ -1,4 +1,3 @@
 export { openDb, nowIso, sql, type StoaDb, type DbConfig, type Dialect } from './create-db.js';
 export { migrateToLatest } from './migrate.js';
 export type * from './schema.js';
-export { createTestDb, testDbKinds } from './test-db.js';

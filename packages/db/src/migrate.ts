@@ -2,7 +2,7 @@ import { Migrator, type Kysely, type Migration, type MigrationProvider } from 'k
 import { readdir } from 'node:fs/promises';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { join } from 'node:path';
-import type { Dialect } from './create-db.js';
+import type { Dialect } from './dialect.js';
 
 /**
  * Loads the forward-only migrations of one dialect from `migrations/<dialect>/NNN_name.ts`.

@@ -1,6 +1,15 @@
 import type { Generated } from 'kysely';
 
-/** Row types of the foundation tables. Areas that add tables extend `DB` in their own schema file. */
+/**
+ * Row types of every table, one interface per area, joined into `DB`. A migration that adds a table or a column
+ * adds it here too, so every query is checked against the real schema and no call site needs a cast.
+ *
+ * Conventions (see the migrations): timestamps are ISO-8601 UTC text, booleans are 0/1 integers, sizes are 64-bit
+ * integers read as numbers. `Generated<T>` marks a column the database fills when an insert leaves it out.
+ */
+
+// ---- Foundation (migrations 001, 008): organizations, projects, people, agents, tokens, files, audit ----
+
 export interface OrganizationsTable { id: string; name: string; created_at: string }
 export interface ProjectsTable {
   id: string; org_id: string; name: string; quota_bytes: number | null; used_bytes: Generated<number>;
@@ -17,8 +26,14 @@ export interface AgentsTable {
 export interface TokensTable {
   id: string; token_hash: string; user_id: string | null; agent_id: string | null; name: string | null;
   created_at: string; last_used_at: string | null; revoked_at: string | null;
-  /** Agent tokens created for the agent's publication act with its frozen settings (SPEC A7). */
+  /** Agent tokens created for the agent's publication act with its frozen settings (A7). Migration 002. */
   published: Generated<number>;
+  /** Migration 009: the project a token minted inside a project is confined to; null for a person's installation-wide token. */
+  project_id: string | null;
+  /** 1 only for the installation administrator's own bootstrap/installation tokens (never derived from a name). */
+  superuser: Generated<number>;
+  /** User who minted the token (null for bootstrap and older tokens). */
+  created_by: string | null;
 }
 export interface ConversationsTable { id: string; project_id: string; kind: string; name: string | null; created_at: string }
 export interface ConversationMembersTable { conversation_id: string; member_kind: string; member_id: string }
@@ -38,17 +53,18 @@ export interface FileVersionsTable {
 export interface DirsTable { project_id: string; path: string; parent: string; name: string; file_count: number }
 export interface UploadReservationsTable {
   id: string; project_id: string; path: string; size: number; sha256: string | null; staging_key: string;
-  actor: string; status: string; created_at: string; expires_at: string; received_sha256: string | null;
+  actor: string; status: string; created_at: string; expires_at: string;
+  /** The hash computed while the bytes arrived (migration 008). */
+  received_sha256: Generated<string | null>;
 }
 export interface AuditLogTable {
   id: Generated<number>; project_id: string; at: string; actor_kind: string; actor_id: string | null;
   actor_label: string | null; action: string; path: string | null; from_path: string | null; to_path: string | null;
   size: number | null; details: string | null;
 }
+export interface LoginCodesTable { code_hash: string; user_id: string; created_at: string; expires_at: string; used_at: string | null; superuser: Generated<number> }
 
-export interface LoginCodesTable { code_hash: string; user_id: string; created_at: string; expires_at: string; used_at: string | null }
-
-export interface DB {
+export interface FoundationDB {
   login_codes: LoginCodesTable;
   organizations: OrganizationsTable;
   projects: ProjectsTable;
@@ -64,6 +80,120 @@ export interface DB {
   dirs: DirsTable;
   upload_reservations: UploadReservationsTable;
   audit_log: AuditLogTable;
-  // Tables owned by other areas are typed in their modules; `any`-typed access goes through `db.kysely as Kysely<any>`.
-  [table: string]: any;
 }
+
+// ---- Agent file tools (migration 002): write windows (A4), the tool-call trace (F15), file notes ----
+
+export interface AgentWriteWindowsTable { project_id: string; conversation_key: string; agent_id: string; window_start: string; writes: number }
+export interface ToolCallsTable {
+  seq: Generated<number>; id: string; project_id: string; conversation_id: string | null; agent_id: string | null;
+  agent_name: string | null; tool: string; args: string; result: string; refused: number; duration_ms: number;
+  path: string | null; version: number | null; at: string;
+}
+export interface FileNotesTable { file_id: string; description: string }
+
+export interface AgentToolsDB {
+  agent_write_windows: AgentWriteWindowsTable;
+  tool_calls: ToolCallsTable;
+  file_notes: FileNotesTable;
+}
+
+// ---- Search (migrations 003, 006). The FTS5 tables (search_fts, files_name_fts) are read with raw SQL only. ----
+
+export interface SearchDocsTable {
+  id: Generated<number>; project_id: string; kind: string; ref_id: string; path: string; title: string;
+  visibility: string; updated_at: string; ntokens: Generated<number>;
+}
+/** PostgreSQL only (migration 011): one row per (document, term); kind, visibility and length copied in. */
+export interface SearchPostingsTable {
+  project_id: string; term: string; doc_id: number; tf_title: number; tf_body: number; ntokens: number; kind: string; visibility: string;
+}
+/** PostgreSQL only (migration 011): documents per term and documents/tokens in all, in slots summed on read. */
+export interface SearchTermDfTable { term: string; slot: number; ndocs: number }
+export interface SearchStatsTable { slot: number; ndocs: number; ntokens: number }
+export interface SearchBodiesTable { doc_id: number; body: string }
+export interface FilesNameIdsTable { id: Generated<number>; file_id: string }
+
+export interface SearchDB {
+  search_docs: SearchDocsTable;
+  search_bodies: SearchBodiesTable;
+  search_postings: SearchPostingsTable;
+  search_term_df: SearchTermDfTable;
+  search_stats: SearchStatsTable;
+  files_name_ids: FilesNameIdsTable;
+}
+
+// ---- Wiki (migration 004) ----
+
+export interface WikiPagesTable {
+  id: string; project_id: string; path: string; title: string; body: string; version: number; channel_id: string | null;
+  created_at: string; created_by_kind: string; created_by_id: string | null; created_by_label: string | null;
+  updated_at: string; updated_by_kind: string; updated_by_id: string | null; updated_by_label: string | null;
+}
+export interface WikiVersionsTable {
+  id: string; page_id: string; project_id: string; version: number; path: string; title: string; body: string;
+  channel_id: string | null; action: string; author_kind: string; author_id: string | null; author_label: string | null;
+  author_meta: string | null; created_at: string;
+}
+export interface WikiLinksTable { project_id: string; from_page_id: string; to_path: string; label: string | null; heading: string | null }
+
+export interface WikiDB {
+  wiki_pages: WikiPagesTable;
+  wiki_versions: WikiVersionsTable;
+  wiki_links: WikiLinksTable;
+}
+
+// ---- Memory files (migration 005) ----
+
+export interface MemoryFilesTable {
+  id: string; project_id: string; kind: string; scope_id: string; version: number;
+  updated_at: string; author_kind: string | null; author_id: string | null; author_label: string | null; author_meta: string | null;
+}
+export interface MemoryVersionsTable {
+  file_id: string; project_id: string; version: number;
+  /** The whole text, or (delta = 1) only what an append added to the previous version. */
+  content: string; delta: number; chars: number; op: string; author_kind: string;
+  author_id: string | null; author_label: string | null; author_meta: string | null; created_at: string;
+}
+export interface MemorySeenTable {
+  project_id: string; agent_id: string; conversation_id: string; kind: string; scope_id: string; version: number;
+  committed_sha: string | null; seen_at: string;
+}
+
+export interface MemoryDB {
+  memory_files: MemoryFilesTable;
+  memory_versions: MemoryVersionsTable;
+  memory_seen: MemorySeenTable;
+}
+
+// ---- File understanding (migration 007): one asset per file, its chunks (R6, B4) ----
+
+export interface DocAssetsTable {
+  id: string; project_id: string; file_id: string; path: string; version: number; sha256: string; parse_mode: string;
+  status: string; vector_status: string; error: string | null; chunk_count: Generated<number>; text_chars: Generated<number>;
+  created_at: string; updated_at: string; deleted_at: string | null;
+}
+export interface DocChunksTable {
+  id: string; asset_id: string; project_id: string; path: string; version: number; idx: number; text: string;
+  start_offset: number; end_offset: number; page: number | null; content_hash: string; created_at: string;
+}
+
+export interface UnderstandingDB {
+  doc_assets: DocAssetsTable;
+  doc_chunks: DocChunksTable;
+}
+
+// ---- Access (migration 009): token scope and superuser flag live on tokens; invitations ----
+
+/** A one-time code a person redeems to join a project with a role (and, when new, to get their own token). */
+export interface InvitationsTable {
+  id: string; code_hash: string; project_id: string; role: string; user_name: string | null; created_by: string;
+  created_at: string; expires_at: string; accepted_at: string | null; accepted_by: string | null;
+}
+
+export interface AccessDB {
+  invitations: InvitationsTable;
+}
+
+/** Every table of the database. */
+export interface DB extends FoundationDB, AgentToolsDB, SearchDB, WikiDB, MemoryDB, UnderstandingDB, AccessDB {}

@@ -10,7 +10,6 @@ export function testDbKinds(env: NodeJS.ProcessEnv = process.env): Array<'sqlite
   return env.STOA_TEST_PG === '1' ? ['sqlite', 'postgres'] : ['sqlite'];
 }
 
-const PG_ADMIN_URL = process.env.STOA_TEST_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 
 /**
  * A fresh, empty, migrated database for one test: a temp SQLite file, or a new PostgreSQL database that
@@ -24,21 +23,26 @@ export async function createTestDb(kind: 'sqlite' | 'postgres'): Promise<{ db: S
     return { db, file, cleanup: async () => { await db.close(); rmSync(dir, { recursive: true, force: true }); } };
   }
   const name = `stoa_test_${Date.now()}_${randomBytes(4).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: PG_ADMIN_URL });
+  const admin = new pg.Client({ connectionString: pgAdminUrl() });
   await admin.connect();
   await admin.query(`create database ${name}`);
   await admin.end();
-  const url = PG_ADMIN_URL.replace(/\/[^/]*$/, `/${name}`);
+  const url = pgAdminUrl().replace(/\/[^/]*$/, `/${name}`);
   const db = await openDb({ kind: 'postgres', url, poolSize: 5 });
   return {
     db,
     url,
     cleanup: async () => {
       await db.close();
-      const c = new pg.Client({ connectionString: PG_ADMIN_URL });
+      const c = new pg.Client({ connectionString: pgAdminUrl() });
       await c.connect();
       await c.query(`drop database if exists ${name} with (force)`);
       await c.end();
     },
   };
+}
+
+/** The server test databases are created on (read when a test asks, not at import). */
+function pgAdminUrl(env: NodeJS.ProcessEnv = process.env): string {
+  return env.STOA_TEST_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 }

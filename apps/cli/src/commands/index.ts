@@ -11,6 +11,7 @@ import { registerMcp } from './mcp.js';
 import { registerWiki } from './wiki.js';
 import { registerSearch } from './search.js';
 import { registerDocs } from './docs.js';
+import { registerDoctor } from './doctor.js';
 
 /** Every command group; each area adds its `register…` here. */
 export function registerCommands(program: Command): void {
@@ -26,4 +27,5 @@ export function registerCommands(program: Command): void {
   registerDocs(program);
   registerMemory(program);
   registerTurn(program);
+  registerDoctor(program);
 }

@@ -2,7 +2,7 @@ import type { Command } from 'commander';
 import { projectRoutes } from '@stoa/contract';
 import { action, globalsOf, openApi } from '../context.js';
 import type { Api } from '../api.js';
-import { print, reportError, table } from '../output.js';
+import { print, reportError, table, UsageError } from '../output.js';
 
 export function registerProjects(program: Command): void {
   const projects = program.command('projects').description('Projects (workspaces)');
@@ -40,7 +40,9 @@ export function registerProjects(program: Command): void {
   );
 
   const tokens = program.command('tokens').description('API tokens');
-  tokens.command('create').description('Create a token for a member (--user) or an agent (--agent); shown once')
+  tokens.command('create')
+    .description('Create a token that works only in this project, shown once: your own (no option), an agent\'s (--agent; its owner or a '
+      + 'project admin), or another member\'s (--user; the installation admin only — others invite people: stoa invitations create)')
     .option('--user <name>', 'member the token acts as').option('--agent <agentId>', 'agent the token acts as').option('--name <label>', 'a label for the token')
     .option('--published', 'agent tokens: act with the settings frozen at the agent\'s publication (SPEC A7)')
     .action(async (opts: { user?: string; agent?: string; name?: string; published?: boolean }, cmd: Command) => {
@@ -59,12 +61,38 @@ export function registerProjects(program: Command): void {
         await api?.close().catch(() => undefined);
       }
     });
-  tokens.command('revoke <id>').description('Revoke a token by its ID').action(
+  tokens.command('list').description('Tokens you may revoke: your own, your agents\', and (project admins) those confined to this project').action(
+    action(async (api, g) => {
+      const ts = await api.call(projectRoutes.listTokens, { project: api.project });
+      print(!!g.json, ts, () => table([['ID', 'NAME', 'FOR', 'PROJECT', 'CREATED', 'REVOKED'], ...ts.map((t) => [t.id, t.name ?? '', t.agent ? `agent ${t.agent}` : t.user ?? '', t.project ?? '(all)', t.createdAt, t.revokedAt ?? ''])]));
+    }),
+  );
+  tokens.command('revoke <id>').description('Revoke a token by its ID (your own; project admins: tokens of this project)').action(
     action(async (api, g, id: string) => {
       await api.call(projectRoutes.revokeToken, { project: api.project, id });
       print(!!g.json, { ok: true }, () => `Revoked ${id}`);
     }),
   );
+
+  const invitations = program.command('invitations').description('Invite people: a one-time code they redeem for their own membership and token');
+  invitations.command('create').description('Invite a person into the project (project admins); prints the code once')
+    .requiredOption('--role <role>', 'admin | editor | viewer').option('--user <name>', 'address the invitation to this user name')
+    .option('--ttl-hours <n>', 'hours the code stays valid', '168')
+    .action(
+      action(async (api, g, opts: { role: string; user?: string; ttlHours: string }) => {
+        const inv = await api.call(projectRoutes.createInvitation, { project: api.project, role: opts.role as 'viewer', user: opts.user, ttlHours: Number(opts.ttlHours) });
+        print(!!g.json, inv, () => `${inv.code}\nRedeem once before ${inv.expiresAt}: stoa --url URL invitations accept ${inv.code}${inv.user ? '' : ' --user NAME'}`);
+      }),
+    );
+  invitations.command('accept <code>').description('Redeem an invitation on its server (--url): with --token you join; without, you become a new user and get your token')
+    .option('--user <name>', 'your user name (new users, when the invitation names none)')
+    .action(
+      action(async (api, g, code: string, opts: { user?: string }) => {
+        if (api.mode === 'local') throw new UsageError('an invitation is redeemed on the server that issued it: stoa --url URL invitations accept CODE');
+        const r = await api.call(projectRoutes.acceptInvitation, { code, user: opts.user });
+        print(!!g.json, r, () => `You are ${r.role} of ${r.project.name} as ${r.user}${r.token ? `\nYour token (shown once): ${r.token}` : ''}`);
+      }),
+    );
 
   program.command('audit').description("People's uploads, moves and deletes, newest first (admins)")
     .option('--limit <n>', 'entries to show', '50').option('--before <id>', 'older than this entry')

@@ -1,7 +1,7 @@
 import type { FastifyRequest } from 'fastify';
 import { StoaError } from '@stoa/contract';
-import { authenticate, contextFor, type Ctx, type Platform } from '@stoa/core';
-import { bearerToken } from '../http/auth.js';
+import { contextFor, type Ctx, type Platform } from '@stoa/core';
+import { bearerToken, principalFromToken } from '../http/auth.js';
 
 /**
  * WebDAV clients (file managers, davfs2, rclone) speak Basic auth: any user name, the API token as password.
@@ -20,5 +20,5 @@ export function davToken(req: FastifyRequest): string | undefined {
 export async function davContext(platform: Platform, req: FastifyRequest, project: string | undefined): Promise<Ctx> {
   const token = davToken(req);
   if (!token) throw new StoaError('unauthorized', 'a valid token is required');
-  return contextFor(platform, await authenticate(platform, token), { project });
+  return contextFor(platform, await principalFromToken(platform, req, token), { project });
 }

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestPlatform, createToken, putFile, statFile, listVersions, type TestPlatform } from '@stoa/core';
+import { createToken, putFile, statFile, listVersions } from '@stoa/core';
+import { createTestPlatform, type TestPlatform } from '@stoa/core/testing';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../app.js';
 

@@ -5,7 +5,7 @@ import {
   copyFile, deleteFile, listFolder, moveFile, moveOver, normalizePath, openFile, putFile, statFile,
   type Ctx, type FileInfo, type Platform,
 } from '@stoa/core';
-import { toStoaError } from '../http/problem.js';
+import { setRetryAfter, toStoaError } from '../http/problem.js';
 import { contentDisposition, parseRange } from '../routes/files/content-disposition.js';
 import { davContext } from './dav-auth.js';
 import { davHref, davPath, destinationPath } from './dav-paths.js';
@@ -152,6 +152,7 @@ async function readSmallBody(req: FastifyRequest, limit = 64 * 1024): Promise<st
 function sendDavError(reply: FastifyReply, e: unknown) {
   const se = toStoaError(e);
   if (se.code === 'unauthorized') reply.header('WWW-Authenticate', 'Basic realm="Stoa", charset="UTF-8"');
+  setRetryAfter(reply, se);
   return reply.code(errorCodes[se.code].status).type('text/plain; charset=utf-8').send(`${se.code}: ${se.message}\n`);
 }
 

@@ -1,17 +1,33 @@
 import type { FastifyRequest } from 'fastify';
 import { authenticate, contextFor, type Ctx, type Platform, type Principal } from '@stoa/core';
 
-/** The bearer token of a request: `Authorization: Bearer …` (or the web UI's `stoa_token` cookie). */
+/** The web UI's session cookie (set by `POST /api/v1/auth/login`). */
+export const SESSION_COOKIE = 'stoa_token';
+
+/** The bearer token of a request: `Authorization: Bearer …` (or the web UI's session cookie). */
 export function bearerToken(req: FastifyRequest): string | undefined {
   const h = req.headers.authorization;
   if (h && /^Bearer\s+/i.test(h)) return h.replace(/^Bearer\s+/i, '').trim();
   const cookie = req.headers.cookie;
-  const m = cookie ? /(?:^|;\s*)stoa_token=([^;]+)/.exec(cookie) : null;
-  return m ? decodeURIComponent(m[1]!) : undefined;
+  const m = cookie ? new RegExp(`(?:^|;\\s*)${SESSION_COOKIE}=([^;]+)`).exec(cookie) : null;
+  if (!m) return undefined;
+  try {
+    return decodeURIComponent(m[1]!);
+  } catch {
+    return m[1];
+  }
+}
+
+/**
+ * Who a token stands for; wrong tokens count against the client's address (the core throttles it, docs/security.md).
+ * Every door authenticates through here, so no door can skip the throttle.
+ */
+export function principalFromToken(platform: Platform, req: FastifyRequest, token: string | undefined): Promise<Principal> {
+  return authenticate(platform, token, { client: req.ip });
 }
 
 export async function principalOf(platform: Platform, req: FastifyRequest): Promise<Principal> {
-  return authenticate(platform, bearerToken(req));
+  return principalFromToken(platform, req, bearerToken(req));
 }
 
 /**

@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { Limits } from '@stoa/contract';
-import { addMember, createTestPlatform, createToken, type Role, type TestPlatform } from '@stoa/core';
+import { addMember, bootstrap, createToken, newToken, type Role } from '@stoa/core';
+import { createTestPlatform, type TestPlatform } from '@stoa/core/testing';
 import { buildApp } from '../app.js';
 
 export interface TestApp {
@@ -26,7 +27,10 @@ export async function createTestApp(kind: 'sqlite' | 'postgres' = 'sqlite', limi
   const t = await createTestPlatform(kind, limits);
   const app = await buildApp({ platform: t.platform, webRoot: null });
   const admin = await t.admin();
-  const adminToken = (await createToken(admin, { user: 'admin', name: 'test' })).token;
+  // The installation's own admin token, as `STOA_ADMIN_TOKEN` gives it at `serve`.
+  const adminToken = newToken();
+  t.platform.config.adminToken = adminToken;
+  await bootstrap(t.platform);
   return {
     app, t, adminToken,
     tokenFor: async (name, role) => {

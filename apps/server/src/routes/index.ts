@@ -18,6 +18,8 @@ import addMember from './projects/add-member.js';
 import removeMember from './projects/remove-member.js';
 import createToken from './projects/create-token.js';
 import revokeToken from './projects/revoke-token.js';
+import listTokens from './projects/list-tokens.js';
+import createInvitation from './projects/create-invitation.js';
 import audit from './projects/audit.js';
 import listProjects from './projects/list-projects.js';
 import createProject from './projects/create-project.js';
@@ -26,6 +28,7 @@ import { agentHandlers } from './agents/index.js';
 import { wikiHandlers } from './wiki/index.js';
 import { searchHandlers } from './search/index.js';
 import { docsHandlers } from './docs/index.js';
+import doctor from './admin/doctor.js';
 
 /**
  * Every JSON handler, by route id. The server mounts them; the CLI's local mode calls them in-process.
@@ -36,8 +39,9 @@ export const jsonHandlers: AnyHandler[] = [
   ...memoryHandlers,
   ...agentHandlers,
   ...docsHandlers,
-  me, listProjects, createProject, listMembers, addMember, removeMember, createToken, revokeToken, audit,
+  me, listProjects, createProject, listMembers, addMember, removeMember, createToken, revokeToken, listTokens, createInvitation, audit,
   list, folder, tree, find, stat, move, del, usage, versions, restore, startUpload, finishUpload, abortUpload,
+  doctor,
 ];
 
 export const handlersById: Map<string, AnyHandler> = new Map(jsonHandlers.map((h) => [h.route.id, h]));

@@ -5,6 +5,7 @@ import { inTx, type Ctx } from '../platform.js';
 import { assertCan } from '../policies/can.js';
 import type { AgentsTable } from '@stoa/db';
 import type { Selectable } from 'kysely';
+import { assertHonestName } from '../text-rules.js';
 
 export interface AgentInfo {
   id: string;
@@ -39,6 +40,7 @@ export interface AgentSettingsInput {
 
 function validateSettings(input: AgentSettingsInput): void {
   if (input.name !== undefined && (input.name.trim() === '' || input.name.length > 100)) throw new StoaError('bad_request', 'agent name must be 1–100 characters');
+  if (input.name !== undefined) assertHonestName(input.name, 'agent name');
   if (input.files !== undefined && input.files !== 'on' && input.files !== 'off') throw new StoaError('bad_request', '--files must be on or off');
   if (input.write !== undefined && input.write !== 'own' && input.write !== 'project') throw new StoaError('bad_request', '--write must be own or project');
   if (input.read !== undefined && input.read !== 'project' && input.read !== 'own') throw new StoaError('bad_request', '--read must be project or own');

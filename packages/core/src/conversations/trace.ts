@@ -1,14 +1,9 @@
 import { StoaError } from '@stoa/contract';
-import type { Kysely } from 'kysely';
 import type { Ctx } from '../platform.js';
 import { assertCan } from '../policies/can.js';
 import { findConversation, isParticipant } from './conversations.js';
+import { indexableText } from '../text-rules.js';
 
-interface ToolCallRow {
-  seq?: number; id: string; project_id: string; conversation_id: string | null; agent_id: string | null; agent_name: string | null;
-  tool: string; args: string; result: string; refused: number; duration_ms: number; path: string | null; version: number | null; at: string;
-}
-type TraceDb = Kysely<{ tool_calls: ToolCallRow }>;
 
 export interface TraceEntry {
   id: string;
@@ -37,7 +32,8 @@ export function shortArgs(args: unknown, max = 120): string {
 
 /** The answer in short for the trace. */
 export function shortResult(text: string, max = 300): string {
-  return text.length > max ? `${text.slice(0, max)}…(${text.length} chars)` : text;
+  const clean = indexableText(text);
+  return clean.length > max ? `${clean.slice(0, max)}…(${clean.length} chars)` : clean;
 }
 
 /**
@@ -48,7 +44,7 @@ export function shortResult(text: string, max = 300): string {
  * await recordToolCall(ctx, { id: 'call_…', tool: 'ws_write_file', args: '{"path":"a.md"}', result: 'Wrote …', refused: false, durationMs: 3.2 });
  */
 export async function recordToolCall(ctx: Ctx, e: Omit<TraceEntry, 'at' | 'agentId' | 'agentName'> & { conversationId: string | null }): Promise<void> {
-  const db = ctx.platform.db.kysely as unknown as TraceDb;
+  const db = ctx.platform.db.kysely;
   const a = ctx.actor;
   await db.insertInto('tool_calls').values({
     id: e.id, project_id: ctx.project.id, conversation_id: e.conversationId || null,
@@ -69,12 +65,12 @@ export async function listTrace(ctx: Ctx, ref: string, input: { limit?: number; 
   const conv = await findConversation(ctx, ref);
   const admin = ctx.actor.kind === 'user' && (ctx.actor.superuser || ctx.actor.role === 'admin');
   if (!admin && !(await isParticipant(ctx, conv.id))) throw new StoaError('forbidden', 'only participants of a conversation and admins may read its trace');
-  const db = ctx.platform.db.kysely as unknown as TraceDb;
+  const db = ctx.platform.db.kysely;
   const limit = Math.min(Math.max(input.limit ?? 1000, 1), 10000);
   let q = db.selectFrom('tool_calls').selectAll().where('project_id', '=', ctx.project.id).where('conversation_id', '=', conv.id);
   if (input.after) {
     const after = await db.selectFrom('tool_calls').select('seq').where('id', '=', input.after).executeTakeFirst();
-    if (after) q = q.where('seq', '>', after.seq!);
+    if (after) q = q.where('seq', '>', after.seq);
   }
   const rows = await q.orderBy('seq').limit(limit + 1).execute();
   const page = rows.slice(0, limit);

@@ -12,6 +12,7 @@ import { addToDirs } from './dirs.js';
 import { toFileInfo, type FileInfo, type FileRow } from './file-info.js';
 import { pruneVersions } from './prune-versions.js';
 import { isTextMime } from './mime.js';
+import { indexableText } from '../text-rules.js';
 
 /** Text files up to this size hand their text to the index hooks (search over file contents). */
 export const INDEX_TEXT_BYTES = 1_048_576;
@@ -114,7 +115,7 @@ export async function commitVersion(trx: Q, ctx: Ctx, input: CommitInput): Promi
   // Writers that streamed their bytes (copies, restores, direct uploads) did not hold the text; small text files
   // are read back here so the index hooks always see the content they index.
   const text = input.text ?? (ctx.platform.hooks.onFileChange.length > 0 && isTextMime(input.mime) && input.blob.size <= INDEX_TEXT_BYTES
-    ? (await ctx.platform.blobs.read(input.blob.key)).toString('utf8')
+    ? indexableText((await ctx.platform.blobs.read(input.blob.key)).toString('utf8'))
     : undefined);
   await runFileChangeHooks(trx, ctx, { kind: 'written', projectId: ctx.project.id, fileId: row.id, path: input.path, mime: input.mime, size: input.blob.size, version: row.version, text, at: now });
   return { file: toFileInfo(row), created: !existing, previousVersion: existing?.version ?? null };

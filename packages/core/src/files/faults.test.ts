@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Readable } from 'node:stream';
 import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { testDbKinds } from '@stoa/db';
+import { testDbKinds } from '@stoa/db/testing';
 import { StoaError } from '@stoa/contract';
 import { createTestPlatform, type TestPlatform } from '../testing.js';
 import type { Ctx } from '../platform.js';

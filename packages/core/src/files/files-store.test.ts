@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Readable } from 'node:stream';
-import { testDbKinds } from '@stoa/db';
+import { testDbKinds } from '@stoa/db/testing';
 import { createTestPlatform, type TestPlatform } from '../testing.js';
 import type { Ctx } from '../platform.js';
 import { createAgent } from '../agents/agents.js';

@@ -19,8 +19,9 @@ export const blobReferences: Array<{ table: string; column: string }> = [
  * @example
  * await sweepBlobs(platform, { graceMs: 60 * 60_000 });
  */
-export async function sweepBlobs(platform: Platform, opts: { graceMs: number }): Promise<{ deleted: number; expiredUploads: number }> {
+export async function sweepBlobs(platform: Platform, opts: { graceMs: number }): Promise<{ deleted: number; expiredUploads: number; adopted: number }> {
   const expiredUploads = await expireUploads(platform);
+  const adopted = await adoptUnknownBlobs(platform);
   const cutoff = new Date(platform.clock().getTime() - opts.graceMs).toISOString();
   const db = platform.db.kysely;
   const unreferenced = (q: any) =>
@@ -38,5 +39,69 @@ export async function sweepBlobs(platform: Platform, opts: { graceMs: number }):
     });
     if (gone) deleted++;
   }
-  return { deleted, expiredUploads };
+  return { deleted, expiredUploads, adopted };
+}
+
+/**
+ * Bytes that reached the store but whose commit never happened (a crash between the two, a write refused at
+ * its commit) have no `blobs` row, so the sweep above would never see them. Give each one a row stamped now:
+ * its grace period starts at first sight, so bytes a writer is about to commit are safe (its commit stamps the
+ * row again), and a later sweep collects them if still nothing references them.
+ */
+export async function adoptUnknownBlobs(platform: Platform): Promise<number> {
+  const db = platform.db.kysely;
+  const now = platform.clock().toISOString();
+  let adopted = 0;
+  let batch: string[] = [];
+  const flush = async () => {
+    if (batch.length === 0) return;
+    const known = new Set((await db.selectFrom('blobs').select('key').where('key', 'in', batch).execute()).map((r) => r.key));
+    for (const key of batch) {
+      if (known.has(key)) continue;
+      const size = (await platform.blobs.stat(key))?.size;
+      if (size === undefined) continue;
+      const r = await db.insertInto('blobs').values({ key, size, created_at: now }).onConflict((oc) => oc.column('key').doNothing()).executeTakeFirst();
+      adopted += Number(r.numInsertedOrUpdatedRows ?? 0);
+    }
+    batch = [];
+  };
+  for await (const key of platform.blobs.list()) {
+    batch.push(key);
+    if (batch.length >= 500) await flush();
+  }
+  await flush();
+  return adopted;
+}
+
+export interface HousekeepingOptions {
+  /** Time between sweeps; 0 sweeps only once, at start. */
+  intervalMs: number;
+  /** Unreferenced bytes younger than this are kept (uploads in flight). */
+  graceMs: number;
+  onError: (e: unknown) => void;
+}
+
+/**
+ * Runs the sweep at start and then every `intervalMs` (never two at once): expired direct uploads, temporary
+ * files of interrupted writes, unreferenced and never-committed blobs. Returns a stop function.
+ *
+ * @example
+ * const stop = startHousekeeping(platform, { intervalMs: 600_000, graceMs: 3_600_000, onError: console.error });
+ */
+export function startHousekeeping(platform: Platform, opts: HousekeepingOptions): () => void {
+  let running = false;
+  const sweep = () => {
+    if (running) return;
+    running = true;
+    // Temporary files are a day old before they go: a write may stream for hours.
+    Promise.all([sweepBlobs(platform, { graceMs: opts.graceMs }), platform.blobs.sweepTemp?.(Math.max(opts.graceMs, 24 * 3600_000))])
+      .catch(opts.onError)
+      .finally(() => (running = false));
+  };
+  sweep();
+  const timer = opts.intervalMs > 0 ? setInterval(sweep, opts.intervalMs) : null;
+  timer?.unref();
+  return () => {
+    if (timer) clearInterval(timer);
+  };
 }

@@ -1,3 +1,5 @@
+import { isUniqueViolation } from '../db-guard.js';
+
 /**
  * Two first writes of one new path race on the unique (project, path) index on PostgreSQL (SQLite serialises
  * writers). The loser retries once the winner committed, and then sees the file as existing.
@@ -12,7 +14,4 @@ export async function withWriteRetry<T>(fn: () => Promise<T>, attempts = 4): Pro
   }
 }
 
-export function isUniqueViolation(e: unknown): boolean {
-  const err = e as { code?: string };
-  return err?.code === '23505' || err?.code === 'SQLITE_CONSTRAINT_UNIQUE' || err?.code === 'SQLITE_CONSTRAINT_PRIMARYKEY';
-}
+export { isUniqueViolation };

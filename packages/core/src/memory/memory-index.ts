@@ -61,7 +61,7 @@ export async function indexMemory(
   const tail = splitLines(next.slice(offsetOfLine(next, first * LINES_PER_BLOCK)));
   for (let b = first; b < newBlocks; b++) {
     const body = tail.slice((b - first) * LINES_PER_BLOCK, (b - first + 1) * LINES_PER_BLOCK).join('\n');
-    await indexDoc(trx, dialect, { projectId: ctx.project.id, kind: 'memory', refId: `${doc.fileId}:${b}`, path: doc.path, title: doc.title, body, visibility: doc.visibility, updatedAt: doc.updatedAt });
+    await indexDoc({ kysely: trx, dialect }, { projectId: ctx.project.id, kind: 'memory', refId: `${doc.fileId}:${b}`, path: doc.path, title: doc.title, body, visibility: doc.visibility, updatedAt: doc.updatedAt });
   }
-  for (let b = newBlocks; b < oldBlocks; b++) await removeDoc(trx, dialect, ctx.project.id, 'memory', `${doc.fileId}:${b}`);
+  for (let b = newBlocks; b < oldBlocks; b++) await removeDoc({ kysely: trx, dialect }, { projectId: ctx.project.id, kind: 'memory', refId: `${doc.fileId}:${b}` });
 }

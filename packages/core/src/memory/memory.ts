@@ -3,6 +3,7 @@ import { inTx, type Ctx } from '../platform.js';
 import { appendText, authorOf, lockMemoryState, pgAppendVersion, mq, readMemoryState, versionText, writeMemoryVersion, type MemoryState } from './store.js';
 import { memoryRefusal, memoryTarget, type MemoryRef } from './target.js';
 import type { MemoryDoc, MemoryTarget, MemoryVersionInfo } from './types.js';
+import { assertNoNul } from '../text-rules.js';
 
 function docOf(target: MemoryTarget, s: { version: number; content: string; modified: string | null; author: MemoryDoc['author'] }, editable: boolean): MemoryDoc {
   return {
@@ -41,6 +42,7 @@ export async function getMemory(ctx: Ctx, ref: MemoryRef): Promise<MemoryDoc> {
  * await setMemory(ctx, { file: 'MEMORY.md', conversation: 'general' }, 'Renewal: 2 November\n', { base: 4 });
  */
 export async function setMemory(ctx: Ctx, ref: MemoryRef, content: string, opts: { base?: number } = {}): Promise<MemoryDoc> {
+  assertNoNul(content, 'memory text');
   const target = await memoryTarget(ctx, ref, 'memory.write');
   return inTx(ctx.platform, async (trx) => {
     const locked = await lockMemoryState(trx, ctx, target);
@@ -67,6 +69,7 @@ export function conflict(target: MemoryTarget, current: MemoryState, base: numbe
  */
 export async function appendMemory(ctx: Ctx, ref: MemoryRef, text: string, opts: { op?: string } = {}): Promise<MemoryDoc> {
   if (text === '') throw new StoaError('bad_request', 'nothing to append: the text is empty');
+  assertNoNul(text, 'memory text');
   const target = await memoryTarget(ctx, ref, 'memory.write');
   return inTx(ctx.platform, async (trx) => {
     if (ctx.platform.db.dialect === 'postgres') {

@@ -64,7 +64,7 @@ export async function searchMemory(ctx: Ctx, input: { query: string; limit?: num
   const limit = Math.max(1, Math.min(50, input.limit ?? 20));
   // A file is indexed in blocks of lines (memory-index.ts): ask for more blocks than files wanted and keep
   // each file's best block, so one hit per file, best first.
-  const blocks = await searchDocs(ctx.platform.db.kysely, ctx.platform.db.dialect, { projectId: ctx.project.id, query: input.query, kinds: ['memory'], visibility, limit: Math.min(100, limit * 4) });
+  const blocks = await searchDocs(ctx.platform.db, { projectId: ctx.project.id, query: input.query, kinds: ['memory'], visibility, limit: Math.min(100, limit * 4) });
   const seen = new Set<string>();
   const hits = blocks.filter((h) => {
     const id = fileIdOfRef(h.refId);

@@ -6,9 +6,9 @@ import type { Ctx, Q } from '../platform.js';
 import { indexMemory } from './memory-index.js';
 import type { MemoryAuthor, MemoryFilesTable, MemoryTarget, MemoryVersionsTable, MQ } from './types.js';
 
-/** The memory tables through a typed handle (the foundation's DB type does not list area tables). */
+/** The query handle of the memory modules (kept so call sites read alike; `DB` types every table). */
 export function mq(q: Q): MQ {
-  return q as unknown as MQ;
+  return q;
 }
 
 /** The current state of a file; a never-saved file is version 0 (SOUL.md: the agent's instructions). */

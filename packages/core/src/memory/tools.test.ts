@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { testDbKinds } from '@stoa/db';
+import { testDbKinds } from '@stoa/db/testing';
 import { memoryMcpTools } from '@stoa/contract';
 import { createTestPlatform, type TestPlatform } from '../testing.js';
 import { createAgent } from '../agents/agents.js';

@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely';
+import type { DB } from '@stoa/db';
 import type { MemoryFileName } from '../policies/memory.js';
 
 export type { MemoryFileName } from '../policies/memory.js';
@@ -62,26 +63,7 @@ export interface MemoryVersionInfo {
   chars: number;
 }
 
-export interface MemoryFilesTable {
-  id: string; project_id: string; kind: string; scope_id: string; version: number;
-  updated_at: string; author_kind: string | null; author_id: string | null; author_label: string | null; author_meta: string | null;
-}
-export interface MemoryVersionsTable {
-  file_id: string; project_id: string; version: number;
-  /** The whole text, or (delta = 1) only what an append added to the previous version. */
-  content: string; delta: number; chars: number; op: string; author_kind: string;
-  author_id: string | null; author_label: string | null; author_meta: string | null; created_at: string;
-}
-export interface MemorySeenTable {
-  project_id: string; agent_id: string; conversation_id: string; kind: string; scope_id: string; version: number;
-  committed_sha: string | null; seen_at: string;
-}
+export type { MemoryFilesTable, MemoryVersionsTable, MemorySeenTable, MemoryDB } from '@stoa/db';
 
-/** The memory tables, for typed queries (`db as unknown as Kysely<MemoryDB>`). */
-export interface MemoryDB {
-  memory_files: MemoryFilesTable;
-  memory_versions: MemoryVersionsTable;
-  memory_seen: MemorySeenTable;
-}
-
-export type MQ = Kysely<MemoryDB>;
+/** The query handle the memory modules use: the whole typed database. */
+export type MQ = Kysely<DB>;

@@ -1,23 +1,48 @@
 import { StoaError } from '@stoa/contract';
 import { newId } from '../ids.js';
-import { inTx, type Ctx } from '../platform.js';
+import { inTx, type Ctx, type Q } from '../platform.js';
 import { assertCan } from '../policies/can.js';
 import type { Role } from '../actors.js';
 
 const USER_NAME = /^[\p{L}\p{N}][\p{L}\p{N}._@-]{0,63}$/u;
-const ROLES: Role[] = ['admin', 'editor', 'viewer'];
+export const ROLES: Role[] = ['admin', 'editor', 'viewer'];
+
+/** A user name as stored (NFC, trimmed), or `bad_request`. */
+export function userName(raw: string): string {
+  const name = raw.normalize('NFC').trim();
+  if (!USER_NAME.test(name)) throw new StoaError('bad_request', 'user name must be 1–64 letters, digits, ".", "_", "@" or "-"');
+  return name;
+}
+
+/** A role, or `bad_request`. */
+export function roleOf(raw: string): Role {
+  if (!ROLES.includes(raw as Role)) throw new StoaError('bad_request', `role must be one of ${ROLES.join(', ')}`);
+  return raw as Role;
+}
+
+/** Gives a person a role in a project: adds the membership or changes its role. */
+export async function grantRole(trx: Q, projectId: string, userId: string, role: Role, now: string): Promise<string> {
+  const existing = await trx.selectFrom('members').select('created_at').where('project_id', '=', projectId).where('user_id', '=', userId).executeTakeFirst();
+  if (existing) {
+    await trx.updateTable('members').set({ role }).where('project_id', '=', projectId).where('user_id', '=', userId).execute();
+    return existing.created_at;
+  }
+  await trx.insertInto('members').values({ project_id: projectId, user_id: userId, role, created_at: now }).execute();
+  return now;
+}
 
 export interface Member { userId: string; name: string; role: Role; since: string }
 
 /**
  * Adds a user to the project with a role, creating the user if it does not exist; an existing member's role
- * changes (SPEC §7 `members add`).
+ * changes (SPEC §7 `members add`). It never yields a credential: the new person signs in through an invitation
+ * (or a token the installation administrator mints), so adding an existing person of other projects does not
+ * let a project admin act as them (docs/security.md).
  */
 export async function addMember(ctx: Ctx, input: { user: string; role: string }): Promise<Member> {
   assertCan(ctx.actor, 'member.manage', { kind: 'project' });
-  const name = input.user.normalize('NFC').trim();
-  if (!USER_NAME.test(name)) throw new StoaError('bad_request', 'user name must be 1–64 letters, digits, ".", "_", "@" or "-"');
-  if (!ROLES.includes(input.role as Role)) throw new StoaError('bad_request', `role must be one of ${ROLES.join(', ')}`);
+  const name = userName(input.user);
+  const role = roleOf(input.role);
   const now = ctx.platform.clock().toISOString();
   return inTx(ctx.platform, async (trx) => {
     let user = await trx.selectFrom('users').select(['id', 'name']).where('name', '=', name).executeTakeFirst();
@@ -25,13 +50,8 @@ export async function addMember(ctx: Ctx, input: { user: string; role: string })
       user = { id: newId('usr'), name };
       await trx.insertInto('users').values({ id: user.id, name, display_name: null, created_at: now }).execute();
     }
-    const existing = await trx.selectFrom('members').select('created_at').where('project_id', '=', ctx.project.id).where('user_id', '=', user.id).executeTakeFirst();
-    if (existing) {
-      await trx.updateTable('members').set({ role: input.role }).where('project_id', '=', ctx.project.id).where('user_id', '=', user.id).execute();
-    } else {
-      await trx.insertInto('members').values({ project_id: ctx.project.id, user_id: user.id, role: input.role, created_at: now }).execute();
-    }
-    return { userId: user.id, name: user.name, role: input.role as Role, since: existing?.created_at ?? now };
+    const since = await grantRole(trx, ctx.project.id, user.id, role, now);
+    return { userId: user.id, name: user.name, role, since };
   });
 }
 

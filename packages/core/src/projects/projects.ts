@@ -3,6 +3,7 @@ import { newId } from '../ids.js';
 import { inTx, type Platform } from '../platform.js';
 import type { Actor, UserActor } from '../actors.js';
 import { toProjectRow, type ProjectRow } from './project-row.js';
+import type { Principal } from './tokens.js';
 
 const PROJECT_NAME = /^[\p{L}\p{N}][\p{L}\p{N} ._-]{0,99}$/u;
 
@@ -45,6 +46,28 @@ export async function listProjects(platform: Platform, actor: UserActor): Promis
   if (!actor.superuser) q = q.where('members.user_id', '=', actor.userId);
   const rows = await q.orderBy('projects.created_at').orderBy('projects.name').execute();
   return rows.map((r: any) => ({ ...toProjectRow(r), role: r.role ?? 'admin' }));
+}
+
+/** The person a user principal stands for, as an actor outside any project. */
+function userActorOf(principal: Extract<Principal, { kind: 'user' }>): UserActor {
+  return { kind: 'user', userId: principal.userId, name: principal.name, role: null, superuser: principal.superuser };
+}
+
+/** Projects a token reaches: an agent's or a project-scoped token's one project, else the person's projects. */
+export async function listProjectsFor(platform: Platform, principal: Principal): Promise<Array<ProjectRow & { role?: string }>> {
+  const all = principal.kind === 'agent' ? [] : await listProjects(platform, userActorOf(principal));
+  if (principal.kind === 'user' && !principal.projectId) return all;
+  const row = await platform.db.kysely.selectFrom('projects').selectAll().where('id', '=', principal.projectId!).executeTakeFirst();
+  if (!row) return [];
+  const role = all.find((p) => p.id === row.id)?.role;
+  return [{ ...toProjectRow(row), ...(role ? { role } : {}) }];
+}
+
+/** Creates a project for a person; agents and tokens confined to one project may not. */
+export async function createProjectFor(platform: Platform, principal: Principal, input: { name: string; quotaBytes?: number | null }): Promise<ProjectRow & { role: string }> {
+  if (principal.kind !== 'user') throw new StoaError('forbidden', 'agents may not create projects');
+  if (principal.projectId) throw new StoaError('forbidden', 'this token works only in its own project; use your own installation-wide token to create projects');
+  return { ...(await createProject(platform, userActorOf(principal), input)), role: 'admin' };
 }
 
 /** The quota in force for a project: its own override or the server default. */

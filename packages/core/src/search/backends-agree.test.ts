@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Kysely } from 'kysely';
-import { createTestDb, testDbKinds } from '@stoa/db';
+import { type DB } from '@stoa/db';
+import { createTestDb, testDbKinds } from '@stoa/db/testing';
 import { indexDoc, searchDocs, setDocVisibility, type SearchHit } from './index.js';
 import { seedProject } from './test-helpers.js';
 
@@ -32,29 +33,29 @@ const QUERIES = ['boundary layer', 'heated plate speed', 'turbulent', 'speed', '
 const kinds = testDbKinds();
 
 describe.skipIf(!kinds.includes('postgres'))('SQLite and PostgreSQL rank alike', () => {
-  const dbs: Record<string, { db: Kysely<any>; cleanup: () => Promise<void> }> = {};
+  const dbs: Record<string, { db: Kysely<DB>; cleanup: () => Promise<void> }> = {};
   beforeAll(async () => {
     for (const kind of ['sqlite', 'postgres'] as const) {
       const t = await createTestDb(kind);
-      const db = t.db.kysely as Kysely<any>;
+      const db = t.db.kysely;
       await seedProject(db, 'prj_a');
       for (const [i, [title, body]] of CORPUS.entries()) {
-        await indexDoc(db, kind, { projectId: 'prj_a', kind: 'wiki', refId: `d${i}`, path: `p/${i}`, title, body, visibility: 'project', updatedAt: '2024-01-01T00:00:00.000Z' });
+        await indexDoc({ kysely: db, dialect: kind }, { projectId: 'prj_a', kind: 'wiki', refId: `d${i}`, path: `p/${i}`, title, body, visibility: 'project', updatedAt: '2024-01-01T00:00:00.000Z' });
       }
       // Another project's pages count in the whole-table statistics; a hidden page counts but is not shown.
       // (Replacements and removals are not compared: FTS5's contentless_delete keeps a removed row in its
       // document and token totals, where PostgreSQL's statistics follow the rows — see pg-stats.test.ts.)
       await seedProject(db, 'prj_b');
-      await indexDoc(db, kind, { projectId: 'prj_b', kind: 'wiki', refId: 'x', path: 'x', title: 'Speed', body: 'speed of the boundary layer 边界层 слой',
-        visibility: 'project', updatedAt: '2024-01-01T00:00:00.000Z' });
-      await setDocVisibility(db, kind, 'prj_a', 'wiki', 'd3', 'channel:hidden');
+      await indexDoc({ kysely: db, dialect: kind }, { projectId: 'prj_b', kind: 'wiki', refId: 'x', path: 'x', title: 'Speed',
+        body: 'speed of the boundary layer 边界层 слой', visibility: 'project', updatedAt: '2024-01-01T00:00:00.000Z' });
+      await setDocVisibility({ kysely: db, dialect: kind }, { projectId: 'prj_a', kind: 'wiki', refId: 'd3', visibility: 'channel:hidden' });
       dbs[kind] = { db, cleanup: t.cleanup };
     }
   });
   afterAll(async () => { for (const d of Object.values(dbs)) await d.cleanup(); });
 
   const run = (kind: 'sqlite' | 'postgres', query: string): Promise<SearchHit[]> =>
-    searchDocs(dbs[kind]!.db, kind, { projectId: 'prj_a', query, visibility: ['project'], limit: 10 });
+    searchDocs({ kysely: dbs[kind]!.db, dialect: kind }, { projectId: 'prj_a', query, visibility: ['project'], limit: 10 });
 
   it.each(QUERIES)('same hits, order and scores for %s', async (query) => {
     const [a, b] = [await run('sqlite', query), await run('postgres', query)];

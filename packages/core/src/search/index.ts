@@ -7,6 +7,7 @@
  * transaction that changes the document.
  */
 import { sql, type Kysely } from 'kysely';
+import type { DB } from '@stoa/db';
 import { pgRank, pgUpsert } from './pg-backend.js';
 import { makeSnippet } from './snippet.js';
 import { sqliteRank, sqliteUpsert } from './sqlite-backend.js';
@@ -23,6 +24,19 @@ export { DEFAULT_TUNING, type SearchTuning } from './tuning.js';
 /** The back end a Kysely instance talks to (`StoaDb.dialect`). */
 export type SearchDialect = 'sqlite' | 'postgres';
 
+/**
+ * Where the index lives: a database handle (or the transaction that changes the document) and its back end,
+ * with optional ranking settings. `StoaDb` fits as it is: `searchDocs(platform.db, …)`.
+ */
+export interface SearchIndex {
+  kysely: Kysely<DB>;
+  dialect: SearchDialect;
+  tuning?: SearchTuning;
+}
+
+/** The documents of one kind in one project that an index operation touches. */
+export interface DocScope { projectId: string; kind: string }
+
 /** Page size of `searchDocs` when none is given. */
 export const DEFAULT_SEARCH_LIMIT = 20;
 /** Largest page size (larger limits are clamped). */
@@ -38,25 +52,25 @@ export const SNIPPET_CHARS = 200;
  * @example
  * await db.transaction().execute(async (trx) => {
  *   // … save the wiki page …
- *   await indexDoc(trx, 'sqlite', { projectId, kind: 'wiki', refId: page.id, path: 'handbook/refunds',
+ *   await indexDoc({ kysely: trx, dialect: 'sqlite' }, { projectId, kind: 'wiki', refId: page.id, path: 'handbook/refunds',
  *     title: 'Refunds', body: markdown, visibility: 'project', updatedAt: nowIso() });
  * });
  */
-export async function indexDoc(db: Kysely<any>, dialect: SearchDialect, doc: SearchDocInput, tuning: SearchTuning = DEFAULT_TUNING): Promise<void> {
-  const terms = indexTerms(doc.title, doc.body, tuning);
-  if (dialect === 'sqlite') await sqliteUpsert(db, doc, terms);
-  else await pgUpsert(db, doc, terms);
+export async function indexDoc(index: SearchIndex, doc: SearchDocInput): Promise<void> {
+  const terms = indexTerms(doc.title, doc.body, index.tuning ?? DEFAULT_TUNING);
+  if (index.dialect === 'sqlite') await sqliteUpsert(index.kysely, doc, terms);
+  else await pgUpsert(index.kysely, doc, terms);
 }
 
 /**
  * Removes a document from the index; removing one that is not there is not an error.
  *
  * @example
- * await removeDoc(trx, 'postgres', projectId, 'wiki', page.id);
+ * await removeDoc({ kysely: trx, dialect: 'postgres' }, { projectId, kind: 'wiki', refId: page.id });
  */
-export async function removeDoc(db: Kysely<any>, _dialect: SearchDialect, projectId: string, kind: string, refId: string): Promise<void> {
+export async function removeDoc(index: SearchIndex, { projectId, kind, refId }: DocScope & { refId: string }): Promise<void> {
   // On SQLite the search_docs_fts_delete trigger removes the FTS row in the same statement.
-  await sql`delete from search_docs where project_id = ${projectId} and kind = ${kind} and ref_id = ${refId}`.execute(db);
+  await sql`delete from search_docs where project_id = ${projectId} and kind = ${kind} and ref_id = ${refId}`.execute(index.kysely);
 }
 
 /**
@@ -64,15 +78,13 @@ export async function removeDoc(db: Kysely<any>, _dialect: SearchDialect, projec
  * below `path/` (a deleted folder). Returns the count.
  *
  * @example
- * await removeDocsByPath(trx, 'sqlite', projectId, 'chunk', 'reports/q3.pdf');
+ * await removeDocsByPath({ kysely: trx, dialect: 'sqlite' }, { projectId, kind: 'chunk', path: 'reports/q3.pdf' });
  */
-export async function removeDocsByPath(
-  db: Kysely<any>, _dialect: SearchDialect, projectId: string, kind: string, path: string, opts: { nested?: boolean } = {},
-): Promise<number> {
+export async function removeDocsByPath(index: SearchIndex, { projectId, kind, path, nested: withNested }: DocScope & { path: string; nested?: boolean }): Promise<number> {
   const below = `${path}/`;
-  const nested = opts.nested ? sql`or substr(path, 1, ${Array.from(below).length}) = ${below}` : sql``;
+  const nested = withNested ? sql`or substr(path, 1, ${Array.from(below).length}) = ${below}` : sql``;
   const result = await sql`delete from search_docs
-    where project_id = ${projectId} and kind = ${kind} and (path = ${path} ${nested})`.execute(db);
+    where project_id = ${projectId} and kind = ${kind} and (path = ${path} ${nested})`.execute(index.kysely);
   return Number(result.numAffectedRows ?? 0);
 }
 
@@ -81,18 +93,17 @@ export async function removeDocsByPath(
  * `from` and, with `nested`, every document below `from/` (wiki moves carry nested pages). Returns the count.
  *
  * @example
- * await renameDocPath(trx, 'sqlite', projectId, 'wiki', 'handbook', 'guide', { nested: true });
+ * await renameDocPath({ kysely: trx, dialect: 'sqlite' }, { projectId, kind: 'wiki', from: 'handbook', to: 'guide', nested: true });
  */
 export async function renameDocPath(
-  db: Kysely<any>, _dialect: SearchDialect, projectId: string, kind: string, from: string, to: string,
-  opts: { nested?: boolean } = {},
+  index: SearchIndex, { projectId, kind, from, to, nested: withNested }: DocScope & { from: string; to: string; nested?: boolean },
 ): Promise<number> {
   const below = `${from}/`;
   const n = Array.from(below).length;
-  const nested = opts.nested ? sql`or substr(path, 1, ${n}) = ${below}` : sql``;
+  const nested = withNested ? sql`or substr(path, 1, ${n}) = ${below}` : sql``;
   const result = await sql`
     update search_docs set path = case when path = ${from} then ${to} else ${`${to}/`} || substr(path, ${n + 1}) end
-    where project_id = ${projectId} and kind = ${kind} and (path = ${from} ${nested})`.execute(db);
+    where project_id = ${projectId} and kind = ${kind} and (path = ${from} ${nested})`.execute(index.kysely);
   return Number(result.numAffectedRows ?? 0);
 }
 
@@ -100,11 +111,11 @@ export async function renameDocPath(
  * Changes who may see an indexed document (e.g. a wiki page moved to a channel) without re-tokenising it.
  *
  * @example
- * await setDocVisibility(trx, 'sqlite', projectId, 'wiki', page.id, 'channel:conv_1');
+ * await setDocVisibility({ kysely: trx, dialect: 'sqlite' }, { projectId, kind: 'wiki', refId: page.id, visibility: 'channel:conv_1' });
  */
-export async function setDocVisibility(db: Kysely<any>, _dialect: SearchDialect, projectId: string, kind: string, refId: string, visibility: string): Promise<void> {
+export async function setDocVisibility(index: SearchIndex, { projectId, kind, refId, visibility }: DocScope & { refId: string; visibility: string }): Promise<void> {
   await sql`update search_docs set visibility = ${visibility}
-    where project_id = ${projectId} and kind = ${kind} and ref_id = ${refId}`.execute(db);
+    where project_id = ${projectId} and kind = ${kind} and ref_id = ${refId}`.execute(index.kysely);
 }
 
 /**
@@ -112,9 +123,10 @@ export async function setDocVisibility(db: Kysely<any>, _dialect: SearchDialect,
  * or anything else that needs only the order. Rows carry the search_docs id, kind, refId, path, title, score.
  *
  * @example
- * const ranked = await rankDocs(db, 'sqlite', { projectId, query: 'refund', visibility: ['project'], limit: 50 });
+ * const ranked = await rankDocs(platform.db, { projectId, query: 'refund', visibility: ['project'], limit: 50 });
  */
-export async function rankDocs(db: Kysely<any>, dialect: SearchDialect, q: SearchQuery, tuning: SearchTuning = DEFAULT_TUNING): Promise<RankedRow[]> {
+export async function rankDocs(index: SearchIndex, q: SearchQuery): Promise<RankedRow[]> {
+  const { kysely: db, dialect, tuning = DEFAULT_TUNING } = index;
   const terms = queryTerms(q.query, tuning);
   if (terms.length === 0 || q.visibility.length === 0 || q.kinds?.length === 0) return [];
   const limit = Math.max(1, Math.min(MAX_SEARCH_LIMIT, Math.floor(q.limit ?? DEFAULT_SEARCH_LIMIT)));
@@ -141,11 +153,12 @@ export async function rankDocs(db: Kysely<any>, dialect: SearchDialect, q: Searc
  * prefix are filtered in SQL before the limit, so a hidden document never appears nor takes a result's place.
  *
  * @example
- * const hits = await searchDocs(db, 'sqlite', { projectId, query: 'refund policy', visibility: ['project', 'channel:conv_1'], limit: 10 });
+ * const hits = await searchDocs(platform.db, { projectId, query: 'refund policy', visibility: ['project', 'channel:conv_1'], limit: 10 });
  * hits[0] // { kind: 'wiki', refId: 'pg_1', path: 'handbook/refunds', title: 'Refunds', snippet: '…', score: 7.3, highlights: [[0, 7]], updatedAt: '…' }
  */
-export async function searchDocs(db: Kysely<any>, dialect: SearchDialect, q: SearchQuery, tuning: SearchTuning = DEFAULT_TUNING): Promise<SearchHit[]> {
-  const rows = await rankDocs(db, dialect, q, tuning);
+export async function searchDocs(index: SearchIndex, q: SearchQuery): Promise<SearchHit[]> {
+  const { kysely: db, tuning = DEFAULT_TUNING } = index;
+  const rows = await rankDocs(index, q);
   if (rows.length === 0) return [];
   const terms = queryTerms(q.query, tuning);
   // Bodies are fetched for the page only, not carried through the ranking sort.

@@ -1,4 +1,5 @@
 import { sql, type Kysely, type RawBuilder } from 'kysely';
+import type { DB } from '@stoa/db';
 import type { IndexTerms } from './terms.js';
 import { BM25_B, BM25_K1, type SearchTuning } from './tuning.js';
 import type { RankRequest, RankedRow, SearchDocInput } from './types.js';
@@ -22,7 +23,7 @@ function postingsOf(terms: IndexTerms): { term: string[]; title: number[]; body:
  * @example
  * await pgUpsert(trx, doc, indexTerms(doc.title, doc.body, DEFAULT_TUNING));
  */
-export async function pgUpsert(db: Kysely<any>, doc: SearchDocInput, terms: IndexTerms): Promise<void> {
+export async function pgUpsert(db: Kysely<DB>, doc: SearchDocInput, terms: IndexTerms): Promise<void> {
   const ntokens = terms.title.length + terms.body.length;
   const p = postingsOf(terms);
   // The delete and the insert touch disjoint postings (terms gone / terms present), so running them in one
@@ -77,7 +78,7 @@ function postingFilters(req: RankRequest): RawBuilder<unknown> {
  * @example
  * const rows = await pgRank(db, { projectId, terms: ['refund'], visibility: ['project'], limit: 10, offset: 0, op: 'OR' }, DEFAULT_TUNING);
  */
-export async function pgRank(db: Kysely<any>, req: RankRequest, tuning: SearchTuning): Promise<RankedRow[]> {
+export async function pgRank(db: Kysely<DB>, req: RankRequest, tuning: SearchTuning): Promise<RankedRow[]> {
   const k1 = sql.lit(BM25_K1);
   const tf = sql`(p.tf_title * ${sql.lit(tuning.titleWeight)}::float8 + p.tf_body * ${sql.lit(tuning.bodyWeight)}::float8)`;
   const all = req.op === 'AND' && req.terms.length > 1 ? sql`having count(*) = ${req.terms.length}` : sql``;

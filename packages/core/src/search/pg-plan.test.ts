@@ -1,8 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Kysely, PostgresDialect, sql } from 'kysely';
+import type { DB } from '@stoa/db';
 import pg from 'pg';
-import { createTestDb, testDbKinds } from '@stoa/db';
-import { indexDoc, searchDocs } from './index.js';
+import { createTestDb, testDbKinds } from '@stoa/db/testing';
+import { indexDoc, searchDocs, type SearchQuery } from './index.js';
 import { seedProject } from './test-helpers.js';
 
 /** mulberry32: the same corpus every run. */
@@ -30,13 +31,13 @@ const seqScans = (n: PlanNode): string[] => [
 // projects of Zipf-distributed words (common words in most pages), several visibilities and kinds.
 describe.skipIf(!testDbKinds().includes('postgres'))('PostgreSQL search plans', () => {
   let t: Awaited<ReturnType<typeof createTestDb>>;
-  let logged: Kysely<any>;
+  let logged: Kysely<DB>;
   let client: pg.Client;
   const statements: Array<{ sql: string; parameters: readonly unknown[] }> = [];
 
   beforeAll(async () => {
     t = await createTestDb('postgres');
-    const db = t.db.kysely as Kysely<any>;
+    const db = t.db.kysely;
     const rand = rng(7);
     const word = () => VOCAB[Math.min(VOCAB.length - 1, Math.floor(VOCAB.length * rand() ** 3))]!;
     for (const p of ['prj_plan', 'prj_other']) await seedProject(db, p);
@@ -57,14 +58,14 @@ describe.skipIf(!testDbKinds().includes('postgres'))('PostgreSQL search plans', 
     await db.transaction().execute(async (trx) => {
       for (let i = 0; i < INDEXED_DOCS; i++) {
         const body = Array.from({ length: 30 + Math.floor(rand() * 60) }, word).join(' ');
-        await indexDoc(trx, 'postgres', {
+        await indexDoc({ kysely: trx, dialect: 'postgres' }, {
           projectId: 'prj_plan', kind: i % 5 === 0 ? 'memory' : 'wiki', refId: `d${i}`, path: `dir${i % 20}/page${i}`, title: `${word()} ${word()}`,
           body, visibility: i % 7 === 0 ? `channel:c${i % 3}` : 'project', updatedAt: '2024-01-01T00:00:00.000Z',
         });
       }
     });
     await sql`analyze`.execute(db);
-    logged = new Kysely<any>({
+    logged = new Kysely<DB>({
       dialect: new PostgresDialect({ pool: new pg.Pool({ connectionString: t.url, max: 1 }) }),
       log: (e) => { if (e.level === 'query') statements.push({ sql: e.query.sql, parameters: e.query.parameters }); },
     });
@@ -73,7 +74,7 @@ describe.skipIf(!testDbKinds().includes('postgres'))('PostgreSQL search plans', 
   }, 240_000);
   afterAll(async () => { await client?.end(); await logged?.destroy(); await t?.cleanup(); });
 
-  const cases: Array<[string, Partial<Parameters<typeof searchDocs>[2]>]> = [
+  const cases: Array<[string, Partial<SearchQuery>]> = [
     ['one common word', { query: VOCAB[0] }],
     ['one rare word', { query: VOCAB[2_500] }],
     ['common and rare words (AND, then OR to fill the page)', { query: `${VOCAB[1]} ${VOCAB[900]} ${VOCAB[2_900]}` }],
@@ -84,7 +85,7 @@ describe.skipIf(!testDbKinds().includes('postgres'))('PostgreSQL search plans', 
 
   it.each(cases)('no sequential scan over the index tables: %s', async (_name, q) => {
     statements.length = 0;
-    const hits = await searchDocs(logged, 'postgres', { projectId: 'prj_plan', query: '', visibility: ['project', 'channel:c1'], ...q });
+    const hits = await searchDocs({ kysely: logged, dialect: 'postgres' }, { projectId: 'prj_plan', query: '', visibility: ['project', 'channel:c1'], ...q });
     expect(hits.length).toBeGreaterThan(0);
     expect(statements.length).toBeGreaterThan(1);
     for (const s of statements) {

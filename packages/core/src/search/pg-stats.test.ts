@@ -1,6 +1,7 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { sql, type Kysely } from 'kysely';
-import { createTestDb, testDbKinds } from '@stoa/db';
+import type { DB } from '@stoa/db';
+import { createTestDb, testDbKinds } from '@stoa/db/testing';
 import { indexDoc, removeDoc, removeDocsByPath, searchDocs, type SearchDocInput } from './index.js';
 import { seedProject } from './test-helpers.js';
 
@@ -23,27 +24,27 @@ describe.skipIf(!testDbKinds().includes('postgres'))('PostgreSQL search statisti
   const fresh = async () => {
     const t = await createTestDb('postgres');
     cleanups.push(t.cleanup);
-    const db = t.db.kysely as Kysely<any>;
+    const db = t.db.kysely;
     await seedProject(db, 'prj_a');
     return db;
   };
-  const scores = async (db: Kysely<any>) => Promise.all(QUERIES.map(async (query) =>
-    (await searchDocs(db, 'postgres', { projectId: 'prj_a', query, visibility: ['project'] })).map((h) => [h.refId, h.score.toFixed(9)])));
+  const scores = async (db: Kysely<DB>) => Promise.all(QUERIES.map(async (query) =>
+    (await searchDocs({ kysely: db, dialect: 'postgres' }, { projectId: 'prj_a', query, visibility: ['project'] })).map((h) => [h.refId, h.score.toFixed(9)])));
 
   it('follow replacements, removals and cascades', async () => {
     const churned = await fresh();
-    await indexDoc(churned, 'postgres', doc('prj_a', 'd1', 'Heat', 'Heat transfer in the laminar boundary layer of a heated plate.'));
-    await indexDoc(churned, 'postgres', doc('prj_a', 'gone', 'Temporary', 'boundary boundary speed layer bread'));
-    await indexDoc(churned, 'postgres', { ...doc('prj_a', 'old', 'Old', 'heated bread layer'), path: 'old/one' });
+    await indexDoc({ kysely: churned, dialect: 'postgres' }, doc('prj_a', 'd1', 'Heat', 'Heat transfer in the laminar boundary layer of a heated plate.'));
+    await indexDoc({ kysely: churned, dialect: 'postgres' }, doc('prj_a', 'gone', 'Temporary', 'boundary boundary speed layer bread'));
+    await indexDoc({ kysely: churned, dialect: 'postgres' }, { ...doc('prj_a', 'old', 'Old', 'heated bread layer'), path: 'old/one' });
     await seedProject(churned, 'prj_c');
-    await indexDoc(churned, 'postgres', doc('prj_c', 'x', 'Speed', 'speed of the boundary layer over flutter panels'));
-    for (const d of FINAL) await indexDoc(churned, 'postgres', d);
-    await removeDoc(churned, 'postgres', 'prj_a', 'wiki', 'gone');
-    await removeDocsByPath(churned, 'postgres', 'prj_a', 'wiki', 'old', { nested: true });
+    await indexDoc({ kysely: churned, dialect: 'postgres' }, doc('prj_c', 'x', 'Speed', 'speed of the boundary layer over flutter panels'));
+    for (const d of FINAL) await indexDoc({ kysely: churned, dialect: 'postgres' }, d);
+    await removeDoc({ kysely: churned, dialect: 'postgres' }, { projectId: 'prj_a', kind: 'wiki', refId: 'gone' });
+    await removeDocsByPath({ kysely: churned, dialect: 'postgres' }, { projectId: 'prj_a', kind: 'wiki', path: 'old', nested: true });
     await sql`delete from projects where id = 'prj_c'`.execute(churned);
 
     const clean = await fresh();
-    for (const d of FINAL) await indexDoc(clean, 'postgres', d);
+    for (const d of FINAL) await indexDoc({ kysely: clean, dialect: 'postgres' }, d);
     const expected = await scores(clean);
     expect(expected.flat().length).toBeGreaterThan(4);
     expect(await scores(churned)).toEqual(expected);

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql, type Kysely } from 'kysely';
-import { createTestDb, testDbKinds } from '@stoa/db';
+import { type DB } from '@stoa/db';
+import { createTestDb, testDbKinds } from '@stoa/db/testing';
 import { seedProject } from './test-helpers.js';
 import { indexDoc, removeDoc, removeDocsByPath, renameDocPath, searchDocs, setDocVisibility, type SearchDocInput } from './index.js';
 
@@ -8,17 +9,17 @@ const base = { kind: 'wiki', visibility: 'project', updatedAt: '2024-01-01T00:00
 
 describe.each(testDbKinds())('search on %s', (kind) => {
   let t: Awaited<ReturnType<typeof createTestDb>>;
-  let db: Kysely<any>;
+  let db: Kysely<DB>;
   const P = 'prj_search';
   const add = (d: Partial<SearchDocInput> & { refId: string; body: string }) =>
-    indexDoc(db, kind, { ...base, projectId: P, path: d.refId, ...d });
-  const find = (query: string, extra: Partial<Parameters<typeof searchDocs>[2]> = {}) =>
-    searchDocs(db, kind, { projectId: P, query, visibility: ['project'], ...extra });
-  const refs = async (query: string, extra = {}) => (await find(query, extra)).map((h) => h.refId);
+    indexDoc({ kysely: db, dialect: kind }, { ...base, projectId: P, path: d.refId, ...d });
+  const find = (query: string, extra: Partial<Parameters<typeof searchDocs>[1]> = {}) =>
+    searchDocs({ kysely: db, dialect: kind }, { projectId: P, query, visibility: ['project'], ...extra });
+  const refs = async (query: string, extra: Partial<Parameters<typeof searchDocs>[1]> = {}) => (await find(query, extra)).map((h) => h.refId);
 
   beforeAll(async () => {
     t = await createTestDb(kind);
-    db = t.db.kysely as Kysely<any>;
+    db = t.db.kysely;
     await seedProject(db, P);
     await seedProject(db, 'prj_other');
     await add({ refId: 'en1', title: 'Network', body: 'The connection to the server was lost.' });
@@ -88,12 +89,12 @@ describe.each(testDbKinds())('search on %s', (kind) => {
     const insiders = await refs('gryphon', { limit: 3, visibility: ['project', 'channel:conv_hidden'] });
     expect(insiders.every((r) => r.startsWith('secret-'))).toBe(true);
     expect(await refs('gryphon', { visibility: [] })).toEqual([]);
-    await setDocVisibility(db, kind, P, 'wiki', 'secret-0', 'project');
+    await setDocVisibility({ kysely: db, dialect: kind }, { projectId: P, kind: 'wiki', refId: 'secret-0', visibility: 'project' });
     expect(await refs('gryphon', { limit: 1 })).toEqual(['secret-0']);
   });
 
   it('keeps projects apart and filters by kind and path prefix', async () => {
-    await indexDoc(db, kind, { ...base, projectId: 'prj_other', refId: 'o1', path: 'x', body: 'platypus' });
+    await indexDoc({ kysely: db, dialect: kind }, { ...base, projectId: 'prj_other', refId: 'o1', path: 'x', body: 'platypus' });
     await add({ refId: 'm1', kind: 'memory', path: 'MEMORY.md', body: 'platypus facts' });
     await add({ refId: 'h1', path: 'handbook', body: 'platypus handbook' });
     await add({ refId: 'h2', path: 'handbook/pets', body: 'platypus pets' });
@@ -103,10 +104,10 @@ describe.each(testDbKinds())('search on %s', (kind) => {
     expect(await refs('platypus', { kinds: [] })).toEqual([]);
     expect((await refs('platypus', { pathPrefix: 'handbook' })).sort()).toEqual(['h1', 'h2']);
     expect(await refs('platypus', { pathPrefix: 'handbook/' })).toEqual(['h2']);
-    expect(await renameDocPath(db, kind, P, 'wiki', 'handbook', 'guide', { nested: true })).toBe(2);
+    expect(await renameDocPath({ kysely: db, dialect: kind }, { projectId: P, kind: 'wiki', from: 'handbook', to: 'guide', nested: true })).toBe(2);
     expect((await find('platypus', { pathPrefix: 'guide' })).map((h) => h.path).sort()).toEqual(['guide', 'guide/pets']);
-    expect(await removeDocsByPath(db, kind, P, 'wiki', 'guide')).toBe(1);
-    expect(await removeDocsByPath(db, kind, P, 'wiki', 'handbook2', { nested: true })).toBe(1);
+    expect(await removeDocsByPath({ kysely: db, dialect: kind }, { projectId: P, kind: 'wiki', path: 'guide' })).toBe(1);
+    expect(await removeDocsByPath({ kysely: db, dialect: kind }, { projectId: P, kind: 'wiki', path: 'handbook2', nested: true })).toBe(1);
     expect((await refs('platypus')).sort()).toEqual(['h2', 'm1']);
   });
 
@@ -117,15 +118,15 @@ describe.each(testDbKinds())('search on %s', (kind) => {
     expect(await refs('aardvark')).toEqual([]);
     const [hit] = await find('armadillo');
     expect([hit!.refId, hit!.title]).toEqual(['up', 'New']);
-    await removeDoc(db, kind, P, 'wiki', 'up');
+    await removeDoc({ kysely: db, dialect: kind }, { projectId: P, kind: 'wiki', refId: 'up' });
     expect(await refs('armadillo')).toEqual([]);
-    await removeDoc(db, kind, P, 'wiki', 'never-indexed');
+    await removeDoc({ kysely: db, dialect: kind }, { projectId: P, kind: 'wiki', refId: 'never-indexed' });
   });
 
   it('indexes inside the caller transaction (rolled back with it)', async () => {
     await expect(db.transaction().execute(async (trx) => {
-      await indexDoc(trx, kind, { ...base, projectId: P, refId: 'tx', path: 'tx', body: 'ocelot' });
-      expect((await searchDocs(trx, kind, { projectId: P, query: 'ocelot', visibility: ['project'] })).length).toBe(1);
+      await indexDoc({ kysely: trx, dialect: kind }, { ...base, projectId: P, refId: 'tx', path: 'tx', body: 'ocelot' });
+      expect((await searchDocs({ kysely: trx, dialect: kind }, { projectId: P, query: 'ocelot', visibility: ['project'] })).length).toBe(1);
       throw new Error('rollback');
     })).rejects.toThrow('rollback');
     expect(await refs('ocelot')).toEqual([]);
@@ -169,7 +170,7 @@ describe.each(testDbKinds())('search on %s', (kind) => {
 
   it('drops the index rows of a deleted project', async () => {
     await seedProject(db, 'prj_gone');
-    await indexDoc(db, kind, { ...base, projectId: 'prj_gone', refId: 'g', path: 'g', body: 'capybara' });
+    await indexDoc({ kysely: db, dialect: kind }, { ...base, projectId: 'prj_gone', refId: 'g', path: 'g', body: 'capybara' });
     await sql`delete from projects where id = 'prj_gone'`.execute(db);
     const left = await sql<{ n: number }>`select count(*) as n from search_docs where project_id = 'prj_gone'`.execute(db);
     expect(Number(left.rows[0]!.n)).toBe(0);

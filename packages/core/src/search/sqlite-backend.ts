@@ -1,4 +1,5 @@
 import { sql, type Kysely, type RawBuilder } from 'kysely';
+import type { DB } from '@stoa/db';
 import { fts5Expression, type IndexTerms } from './terms.js';
 import type { SearchTuning } from './tuning.js';
 import type { RankRequest, RankedRow, SearchDocInput } from './types.js';
@@ -10,7 +11,7 @@ import type { RankRequest, RankedRow, SearchDocInput } from './types.js';
  * @example
  * await sqliteUpsert(trx, doc, indexTerms(doc.title, doc.body, DEFAULT_TUNING));
  */
-export async function sqliteUpsert(db: Kysely<any>, doc: SearchDocInput, terms: IndexTerms): Promise<void> {
+export async function sqliteUpsert(db: Kysely<DB>, doc: SearchDocInput, terms: IndexTerms): Promise<void> {
   const ntokens = terms.title.length + terms.body.length;
   const { rows } = await sql<{ id: number }>`
     insert into search_docs (project_id, kind, ref_id, path, title, visibility, updated_at, ntokens)
@@ -59,7 +60,7 @@ export function docFilters(req: RankRequest): RawBuilder<unknown> {
  * @example
  * const rows = await sqliteRank(db, { projectId, terms: ['refund'], visibility: ['project'], limit: 10, offset: 0, op: 'OR' }, DEFAULT_TUNING);
  */
-export async function sqliteRank(db: Kysely<any>, req: RankRequest, tuning: SearchTuning): Promise<RankedRow[]> {
+export async function sqliteRank(db: Kysely<DB>, req: RankRequest, tuning: SearchTuning): Promise<RankedRow[]> {
   // CROSS JOIN fixes the loop order: walk the FTS matches and look each row up, never the reverse (which would
   // re-run the MATCH per document of the project).
   const { rows } = await sql<RankedRow>`

@@ -1,4 +1,5 @@
 import { sql, type Kysely } from 'kysely';
+import type { DB } from '@stoa/db';
 
 /**
  * Inserts the organisation and project rows that search_docs references (tests and benchmarks only).
@@ -6,7 +7,7 @@ import { sql, type Kysely } from 'kysely';
  * @example
  * await seedProject(db, 'prj_test');
  */
-export async function seedProject(db: Kysely<any>, id: string): Promise<void> {
+export async function seedProject(db: Kysely<DB>, id: string): Promise<void> {
   const at = '2024-01-01T00:00:00.000Z';
   await sql`insert into organizations (id, name, created_at) values (${`org_${id}`}, ${id}, ${at})`.execute(db);
   await sql`insert into projects (id, org_id, name, created_at) values (${id}, ${`org_${id}`}, ${id}, ${at})`.execute(db);

@@ -3,6 +3,7 @@ import { isStoaError, StoaError } from '@stoa/contract';
 import { newId } from '../ids.js';
 import type { Ctx } from '../platform.js';
 import { recordToolCall, shortArgs, shortResult } from '../conversations/trace.js';
+import { refusalOfDbError } from '../db-guard.js';
 
 /** What an area's tool answers the model: text, or `Refused: <reason>` (SPEC A5). */
 export interface AreaToolResult {
@@ -56,7 +57,8 @@ async function runUntraced<S extends Record<string, z.ZodType>>(ctx: Ctx, tools:
     }
     const r = await tools.run[name as keyof S](ctx, parsed.data as any);
     return { text: r.text, refused: false, version: r.version ?? null };
-  } catch (e) {
+  } catch (caught) {
+    const e = refusalOfDbError(caught) ?? caught;
     if (!isStoaError(e)) {
       console.error(`${tools.area} tool ${name} failed:`, e);
       return { text: 'Refused: an internal error occurred; please retry', refused: true, code: 'internal', version: null };

@@ -1,5 +1,4 @@
 import { StoaError, type ToolArgs } from '@stoa/contract';
-import type { Kysely } from 'kysely';
 import { listFilesRecursive } from '../files/list-files.js';
 import { agentWrite } from './agent-write.js';
 import { binaryAnswer, cutForModel, readForAgent } from './read-text.js';
@@ -8,7 +7,6 @@ import { lineAt, nearMiss, occurrences } from './near-miss.js';
 import { budget, checkWriteSize, type ToolAnswer, type ToolEnv } from './tool-env.js';
 import { listFolderOf, wsDeleteFile } from './ws-tools.js';
 
-type NotesDb = Kysely<{ file_notes: { file_id: string; description: string } }>;
 
 /**
  * `list_files` (SPEC X1): the files the caller may read as JSON with `filePath`, `url` and metadata.
@@ -21,7 +19,7 @@ export async function listFilesJson(env: ToolEnv, args: ToolArgs<'list_files'>):
   const { files, nextCursor } = await listFilesRecursive(env.ctx, { prefix: folder, limit: env.limits.agentListMax });
   const notes = new Map<string, string>();
   if (files.length > 0) {
-    const db = env.ctx.platform.db.kysely as unknown as NotesDb;
+    const db = env.ctx.platform.db.kysely;
     for (let i = 0; i < files.length; i += 500) {
       const ids = files.slice(i, i + 500).map((f) => f.id);
       for (const n of await db.selectFrom('file_notes').selectAll().where('file_id', 'in', ids).execute()) notes.set(n.file_id, n.description);
@@ -61,7 +59,7 @@ export async function createFile(env: ToolEnv, args: ToolArgs<'create_file'>): P
     path, mode: 'create', content: args.file_contents, permissions: args.permissions ?? '644', expectedVersion: args.expected_version,
     attribution: env.attribution, window: env.window,
     after: args.file_description ? async (trx, file) => {
-      await (trx as unknown as NotesDb).insertInto('file_notes').values({ file_id: file.id, description: args.file_description! }).execute();
+      await trx.insertInto('file_notes').values({ file_id: file.id, description: args.file_description! }).execute();
     } : undefined,
   });
   return { text: `Created ${path} (${r.file.size} bytes, type ${r.file.type}, permissions ${r.file.permissions}); version ${r.file.version}; ${budget(r.changes)}.`, path, version: r.file.version };

@@ -1,11 +1,11 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { testDbKinds } from '@stoa/db';
+import { testDbKinds } from '@stoa/db/testing';
 import type { Limits } from '@stoa/contract';
 import { createTestPlatform, type TestPlatform } from '../testing.js';
 import { createAgent } from '../agents/agents.js';
 import { createConversation } from '../conversations/conversations.js';
 import { putFile } from '../files/put-file.js';
-import { openPlatform } from '../platform.js';
+import { openPlatform } from '../open-platform.js';
 import { contextFor } from '../context.js';
 import { runTool } from './run-tool.js';
 

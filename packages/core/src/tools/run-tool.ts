@@ -1,5 +1,6 @@
 import { isStoaError, isToolName, StoaError, toolInputSchemas, type ToolName } from '@stoa/contract';
 import { newId } from '../ids.js';
+import { refusalOfDbError } from '../db-guard.js';
 import type { Ctx } from '../platform.js';
 import { recordToolCall, shortArgs, shortResult } from '../conversations/trace.js';
 import { conversationOf, toolAttribution, toolScopes, type RuntimeInfo } from './caller.js';
@@ -56,7 +57,8 @@ export async function runTool(ctx: Ctx, name: string, args: unknown, opts: { run
     };
     const a = await tools[name](env, parsed.data);
     result = { text: a.text, refused: false, callId, path: a.path ?? null, version: a.version ?? null };
-  } catch (e) {
+  } catch (caught) {
+    const e = refusalOfDbError(caught) ?? caught;
     if (!isStoaError(e)) {
       // Unexpected faults are refusals too, without internals (no host paths or stack traces reach the model).
       console.error(`tool ${name} failed:`, e);

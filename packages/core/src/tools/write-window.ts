@@ -1,8 +1,6 @@
 import { StoaError } from '@stoa/contract';
-import { sql, type Kysely } from 'kysely';
+import { sql } from 'kysely';
 import type { Ctx, Q } from '../platform.js';
-
-interface WindowRow { project_id: string; conversation_key: string; agent_id: string; window_start: string; writes: number }
 
 /** The counter's key: one budget per agent per conversation (a dialog has one agent, so "per dialog"). */
 export interface WindowKey {
@@ -21,13 +19,12 @@ export interface WindowKey {
  * await inTx(platform, async (trx) => { const n = await countWrite(trx, ctx, key); await commitVersion(trx, ctx, …); });
  */
 export async function countWrite(trx: Q, ctx: Ctx, key: WindowKey): Promise<{ used: number; max: number; resetsAt: string }> {
-  const db = trx as unknown as Kysely<{ agent_write_windows: WindowRow }>;
   const { agentWritesPerConversation: max, agentWriteWindowSeconds: seconds } = ctx.platform.config.limits;
   const now = ctx.platform.clock();
   const nowIso = now.toISOString();
   // A window that started at or before `cutoff` is over; ISO-8601 UTC strings compare like the times they name.
   const cutoff = new Date(now.getTime() - seconds * 1000).toISOString();
-  const row = max < 1 ? undefined : await db.insertInto('agent_write_windows')
+  const row = max < 1 ? undefined : await trx.insertInto('agent_write_windows')
     .values({ project_id: ctx.project.id, conversation_key: key.conversation, agent_id: key.agent, window_start: nowIso, writes: 1 })
     .onConflict((oc) => oc.columns(['project_id', 'conversation_key', 'agent_id']).doUpdateSet({
       window_start: sql<string>`case when agent_write_windows.window_start <= ${cutoff} then ${nowIso} else agent_write_windows.window_start end`,
@@ -37,7 +34,7 @@ export async function countWrite(trx: Q, ctx: Ctx, key: WindowKey): Promise<{ us
     .executeTakeFirst();
   if (row) return { used: Number(row.writes), max, resetsAt: new Date(new Date(row.window_start).getTime() + seconds * 1000).toISOString() };
   // One statement counted the change in the common case; only a refusal reads the row again for its message.
-  const cur = await db.selectFrom('agent_write_windows').selectAll().where('project_id', '=', ctx.project.id)
+  const cur = await trx.selectFrom('agent_write_windows').selectAll().where('project_id', '=', ctx.project.id)
     .where('conversation_key', '=', key.conversation).where('agent_id', '=', key.agent).executeTakeFirst();
   const start = cur ? new Date(cur.window_start) : now;
   const writes = cur ? Number(cur.writes) : 0;

@@ -1,12 +1,15 @@
 import { StoaError } from '@stoa/contract';
+import type { DocAssetsTable } from '@stoa/db';
+import type { Selectable } from 'kysely';
 import { newId } from '../ids.js';
 import { baseName } from '../paths.js';
-import { inTx, type Ctx, type Platform, type Q } from '../platform.js';
+import { inTx, type Ctx, type Platform } from '../platform.js';
 import { findFileRow, statFile } from '../files/read-file.js';
 import { indexDoc, removeDoc } from '../search/index.js';
 import { FILE_VISIBILITY } from '../unified-search/file-index.js';
 import { chunkText } from './chunk.js';
 import { parseDocument, parserFor, type ParseMode } from './parse.js';
+import { indexableText } from '../text-rules.js';
 
 /** Search-index kind of document chunks; they share the file contents' visibility (read rights are by path). */
 export const CHUNK_KIND = 'chunk';
@@ -28,7 +31,7 @@ export interface UnderstandingStatus {
   updatedAt: string;
 }
 
-type AssetRow = { id: string; project_id: string; file_id: string; path: string; version: number; sha256: string; parse_mode: string; status: string; vector_status: string; error: string | null; chunk_count: number; updated_at: string };
+type AssetRow = Pick<Selectable<DocAssetsTable>, 'id' | 'path' | 'version' | 'status' | 'vector_status' | 'parse_mode' | 'chunk_count' | 'error' | 'updated_at'>;
 
 export function toStatus(a: AssetRow): UnderstandingStatus {
   return {
@@ -50,22 +53,22 @@ export async function understandFile(ctx: Ctx, input: { path: string; parseMode?
   const info = await statFile(ctx, input.path);
   if (!parserFor(info.type, mode)) throw new StoaError('not_a_text_file', `files of type ${info.type} cannot be parsed (text, PDF and DOCX can)`);
   const now = ctx.platform.clock().toISOString();
-  const db = ctx.platform.db.kysely as Q;
-  let asset = (await db.selectFrom('doc_assets').selectAll().where('project_id', '=', ctx.project.id).where('file_id', '=', info.id).executeTakeFirst()) as AssetRow | undefined;
+  const db = ctx.platform.db.kysely;
+  const asset = await db.selectFrom('doc_assets').selectAll().where('project_id', '=', ctx.project.id).where('file_id', '=', info.id).executeTakeFirst();
   if (asset && asset.version === info.version && asset.parse_mode === mode && asset.status === 'ready') return toStatus(asset);
   if (!asset) {
-    asset = { id: newId('fa'), project_id: ctx.project.id, file_id: info.id, path: info.path, version: info.version, sha256: info.sha256, parse_mode: mode, status: 'pending', vector_status: 'unavailable', error: null, chunk_count: 0, updated_at: now };
-    await db.insertInto('doc_assets').values({ ...asset, text_chars: 0, created_at: now, deleted_at: null }).onConflict((oc) => oc.columns(['project_id', 'file_id']).doNothing()).execute();
-  } else {
-    await db.updateTable('doc_assets').set({ parse_mode: mode, status: 'pending', error: null, updated_at: now }).where('id', '=', asset.id).execute();
+    const fresh = { id: newId('fa'), project_id: ctx.project.id, file_id: info.id, path: info.path, version: info.version, sha256: info.sha256, parse_mode: mode, status: 'pending', vector_status: 'unavailable', error: null, chunk_count: 0, updated_at: now };
+    await db.insertInto('doc_assets').values({ ...fresh, text_chars: 0, created_at: now, deleted_at: null }).onConflict((oc) => oc.columns(['project_id', 'file_id']).doNothing()).execute();
+    return parseAsset(ctx.platform, fresh.id);
   }
+  await db.updateTable('doc_assets').set({ parse_mode: mode, status: 'pending', error: null, updated_at: now }).where('id', '=', asset.id).execute();
   return parseAsset(ctx.platform, asset.id);
 }
 
 /** Compact status of a file's understanding, without parsed text (R6 `getUnderstandingStatus`). */
 export async function understandingStatus(ctx: Ctx, path: string): Promise<UnderstandingStatus> {
   const info = await statFile(ctx, path);
-  const a = (await ctx.platform.db.kysely.selectFrom('doc_assets').selectAll().where('project_id', '=', ctx.project.id).where('file_id', '=', info.id).executeTakeFirst()) as AssetRow | undefined;
+  const a = await ctx.platform.db.kysely.selectFrom('doc_assets').selectAll().where('project_id', '=', ctx.project.id).where('file_id', '=', info.id).executeTakeFirst();
   if (!a) throw new StoaError('not_found', `"${info.path}" has not been registered for understanding; run understand first`);
   return toStatus(a);
 }
@@ -83,8 +86,8 @@ export async function retryUnderstanding(ctx: Ctx, path: string): Promise<Unders
  * written in one transaction; a failure marks the asset failed with a reason, and the old chunks stay.
  */
 export async function parseAsset(platform: Platform, assetId: string): Promise<UnderstandingStatus> {
-  const db = platform.db.kysely as Q;
-  const a = (await db.selectFrom('doc_assets').selectAll().where('id', '=', assetId).executeTakeFirstOrThrow()) as AssetRow;
+  const db = platform.db.kysely;
+  const a = await db.selectFrom('doc_assets').selectAll().where('id', '=', assetId).executeTakeFirstOrThrow();
   const file = await db.selectFrom('files').selectAll().where('id', '=', a.file_id).executeTakeFirst();
   const now = platform.clock().toISOString();
   if (!file) {
@@ -98,11 +101,11 @@ export async function parseAsset(platform: Platform, assetId: string): Promise<U
       await trx.deleteFrom('doc_chunks').where('asset_id', '=', a.id).where('version', '=', file.version).execute();
       await trx.deleteFrom('doc_chunks').where('asset_id', '=', a.id).where('version', '<=', file.version - KEEP_VERSIONS).execute();
       const old = await trx.selectFrom('doc_chunks').select('id').where('asset_id', '=', a.id).execute();
-      for (const o of old) await removeDoc(trx, platform.db.dialect, a.project_id, CHUNK_KIND, o.id);
+      for (const o of old) await removeDoc({ kysely: trx, dialect: platform.db.dialect }, { projectId: a.project_id, kind: CHUNK_KIND, refId: o.id });
       for (const c of chunks) {
         const id = newId('ch');
-        await trx.insertInto('doc_chunks').values({ id, asset_id: a.id, project_id: a.project_id, path: file.path, version: file.version, idx: c.idx, text: c.text, start_offset: c.start, end_offset: c.end, page: c.page, content_hash: c.hash, created_at: now }).execute();
-        await indexDoc(trx, platform.db.dialect, { projectId: a.project_id, kind: CHUNK_KIND, refId: id, path: file.path, title: baseName(file.path), body: c.text, visibility: FILE_VISIBILITY, updatedAt: now });
+        await trx.insertInto('doc_chunks').values({ id, asset_id: a.id, project_id: a.project_id, path: file.path, version: file.version, idx: c.idx, text: indexableText(c.text), start_offset: c.start, end_offset: c.end, page: c.page, content_hash: c.hash, created_at: now }).execute();
+        await indexDoc({ kysely: trx, dialect: platform.db.dialect }, { projectId: a.project_id, kind: CHUNK_KIND, refId: id, path: file.path, title: baseName(file.path), body: indexableText(c.text), visibility: FILE_VISIBILITY, updatedAt: now });
       }
       await trx.updateTable('doc_assets').set({ status: 'ready', error: null, version: file.version, sha256: file.sha256, path: file.path, chunk_count: chunks.length, text_chars: parsed.text.length, updated_at: now }).where('id', '=', a.id).execute();
     });
@@ -110,7 +113,7 @@ export async function parseAsset(platform: Platform, assetId: string): Promise<U
     const reason = e instanceof StoaError ? e.message : 'the file could not be parsed';
     await db.updateTable('doc_assets').set({ status: 'failed', error: reason, version: file.version, updated_at: now }).where('id', '=', a.id).execute();
   }
-  const done = (await db.selectFrom('doc_assets').selectAll().where('id', '=', a.id).executeTakeFirstOrThrow()) as AssetRow;
+  const done = await db.selectFrom('doc_assets').selectAll().where('id', '=', a.id).executeTakeFirstOrThrow();
   return toStatus(done);
 }
 

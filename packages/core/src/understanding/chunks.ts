@@ -73,7 +73,7 @@ export async function searchChunks(ctx: Ctx, input: { query: string; file?: stri
     file = normalizePath(input.file);
     if (!isInside(file, scope)) throw new StoaError('forbidden', `"${file}" is outside what you may read`);
   }
-  const hits = await searchDocs(ctx.platform.db.kysely, ctx.platform.db.dialect, {
+  const hits = await searchDocs(ctx.platform.db, {
     projectId: ctx.project.id, query: input.query, kinds: [CHUNK_KIND], visibility: [FILE_VISIBILITY], pathPrefix: file ?? pathPrefix, limit: file ? 100 : limit,
   });
   const wanted = file ? hits.filter((h) => h.path === file).slice(0, limit) : hits;

@@ -1,5 +1,4 @@
-import { areaInstallers, type AreaInstaller } from '../areas.js';
-import type { FileChangeHandler } from '../hooks.js';
+import type { FileChangeHandler } from '../platform.js';
 import { removeDoc, renameDocPath } from '../search/index.js';
 import { CHUNK_KIND } from './assets.js';
 
@@ -14,20 +13,14 @@ export const understandingHook: FileChangeHandler = async (trx, ctx, change) => 
   const dialect = ctx.platform.db.dialect;
   if (change.kind === 'moved') {
     await trx.updateTable('doc_assets').set({ path: change.path }).where('id', '=', asset.id).execute();
-    await renameDocPath(trx, dialect, change.projectId, CHUNK_KIND, change.fromPath!, change.path);
+    await renameDocPath({ kysely: trx, dialect }, { projectId: change.projectId, kind: CHUNK_KIND, from: change.fromPath!, to: change.path });
     return;
   }
   const chunks = await trx.selectFrom('doc_chunks').select('id').where('asset_id', '=', asset.id).execute();
-  for (const c of chunks) await removeDoc(trx, dialect, change.projectId, CHUNK_KIND, c.id);
+  for (const c of chunks) await removeDoc({ kysely: trx, dialect }, { projectId: change.projectId, kind: CHUNK_KIND, refId: c.id });
   if (change.kind === 'deleted') {
     await trx.updateTable('doc_assets').set({ deleted_at: change.at, status: 'failed', error: 'the file was deleted', chunk_count: 0 }).where('id', '=', asset.id).execute();
   } else {
     await trx.updateTable('doc_assets').set({ status: 'pending', error: null, updated_at: change.at }).where('id', '=', asset.id).execute();
   }
 };
-
-export const installUnderstanding: AreaInstaller = (platform) => {
-  if (!platform.hooks.onFileChange.includes(understandingHook)) platform.hooks.onFileChange.push(understandingHook);
-};
-
-if (!areaInstallers.includes(installUnderstanding)) areaInstallers.push(installUnderstanding);

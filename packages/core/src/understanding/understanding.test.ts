@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { testDbKinds } from '@stoa/db';
+import { testDbKinds } from '@stoa/db/testing';
 import { createTestPlatform, type TestPlatform } from '../testing.js';
 import { putFile } from '../files/put-file.js';
 import { moveFile } from '../files/move-file.js';

@@ -1,6 +1,5 @@
-import { areaInstallers, type AreaInstaller } from '../areas.js';
 import { isTextMime } from '../files/mime.js';
-import type { FileChangeHandler } from '../hooks.js';
+import type { FileChangeHandler } from '../platform.js';
 import { baseName } from '../paths.js';
 import { indexDoc, removeDoc } from '../search/index.js';
 
@@ -40,18 +39,11 @@ export const fileIndexHook: FileChangeHandler = async (trx, ctx, change) => {
   const dialect = ctx.platform.db.dialect;
   const body = await textOf(trx, ctx, change);
   if (body === undefined) {
-    await removeDoc(trx, dialect, change.projectId, FILE_KIND, change.fileId);
+    await removeDoc({ kysely: trx, dialect }, { projectId: change.projectId, kind: FILE_KIND, refId: change.fileId });
     return;
   }
-  await indexDoc(trx, dialect, {
+  await indexDoc({ kysely: trx, dialect }, {
     projectId: change.projectId, kind: FILE_KIND, refId: change.fileId, path: change.path, title: baseName(change.path),
     body, visibility: FILE_VISIBILITY, updatedAt: change.at,
   });
 };
-
-/** Registers the file-contents index hook on a platform (once). */
-export const installFileIndex: AreaInstaller = (platform) => {
-  if (!platform.hooks.onFileChange.includes(fileIndexHook)) platform.hooks.onFileChange.push(fileIndexHook);
-};
-
-if (!areaInstallers.includes(installFileIndex)) areaInstallers.push(installFileIndex);

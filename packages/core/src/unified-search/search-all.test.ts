@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { testDbKinds } from '@stoa/db';
+import { testDbKinds } from '@stoa/db/testing';
 import './index.js';
 import { createTestPlatform, type TestPlatform } from '../testing.js';
 import { createConversation } from '../conversations/conversations.js';
@@ -98,7 +98,7 @@ describe.each(testDbKinds())('unified search on %s', (kind) => {
 
   it('reindex brings back files stored before the index existed (admins only)', async () => {
     const f = await putFile(alice, { path: 'legacy/manatee.md', source: 'The manatee grazes.' });
-    await removeDoc(t.platform.db.kysely, kind, admin.project.id, 'file', f.file.id); // as if stored before the hook
+    await removeDoc({ kysely: t.platform.db.kysely, dialect: kind }, { projectId: admin.project.id, kind: 'file', refId: f.file.id }); // as if stored before the hook
     expect(await paths(bob, 'manatee')).toEqual([]);
     await expect(reindexFileContents(alice)).rejects.toMatchObject({ code: 'forbidden' });
     expect((await reindexFileContents(admin)).files).toBeGreaterThan(5);

@@ -3,7 +3,7 @@ import type { Ctx } from '../platform.js';
 import { diffLines, renderDiff, type DiffLine } from './diff.js';
 import { authorName } from './page-store.js';
 import { visiblePage } from './read-page.js';
-import { wdb, type WikiVersionsTable } from './schema.js';
+import type { WikiVersionsTable } from './schema.js';
 import { effectiveTitle } from './wiki-paths.js';
 import type { WikiVersionInfo } from './types.js';
 
@@ -24,13 +24,13 @@ function toInfo(v: WikiVersionsTable, current: number): WikiVersionInfo {
  */
 export async function pageHistory(ctx: Ctx, input: { path: string }): Promise<WikiVersionInfo[]> {
   const page = await visiblePage(ctx, input.path);
-  const rows = await wdb(ctx.platform.db.kysely).selectFrom('wiki_versions').selectAll().where('page_id', '=', page.id).orderBy('version', 'desc').execute();
+  const rows = await ctx.platform.db.kysely.selectFrom('wiki_versions').selectAll().where('page_id', '=', page.id).orderBy('version', 'desc').execute();
   return rows.map((r) => toInfo(r, page.version));
 }
 
 async function versionRow(ctx: Ctx, pageId: string, path: string, version: number): Promise<WikiVersionsTable> {
   if (!Number.isInteger(version) || version < 1) throw new StoaError('bad_request', 'version must be a positive integer');
-  const row = await wdb(ctx.platform.db.kysely).selectFrom('wiki_versions').selectAll().where('page_id', '=', pageId).where('version', '=', version).executeTakeFirst();
+  const row = await ctx.platform.db.kysely.selectFrom('wiki_versions').selectAll().where('page_id', '=', pageId).where('version', '=', version).executeTakeFirst();
   if (!row) throw new StoaError('not_found', `page "${path}" has no version ${version}`);
   return row;
 }

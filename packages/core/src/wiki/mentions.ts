@@ -2,7 +2,7 @@ import { searchDocs } from '../search/index.js';
 import type { Ctx } from '../platform.js';
 import { maskCode, parseLinks } from './links.js';
 import { WIKI_KIND } from './page-store.js';
-import { wdb, type PageRow } from './schema.js';
+import type { PageRow } from './schema.js';
 import { effectiveTitle } from './wiki-paths.js';
 
 /** Scripts written without spaces between words: a title inside a run of them is still a mention. */
@@ -61,10 +61,10 @@ export async function unlinkedMentions(ctx: Ctx, page: PageRow, visibility: stri
   let words = 0;
   for (const w of WORDS.segment(title)) if (w.isWordLike && ++words > MENTION_MAX_TITLE_WORDS) return [];
   const needle = title.toLowerCase();
-  const hits = await searchDocs(ctx.platform.db.kysely, ctx.platform.db.dialect, { projectId: ctx.project.id, query: title, kinds: [WIKI_KIND], visibility, limit: CANDIDATES });
+  const hits = await searchDocs(ctx.platform.db, { projectId: ctx.project.id, query: title, kinds: [WIKI_KIND], visibility, limit: CANDIDATES });
   const ids = hits.map((h) => h.refId).filter((id) => id !== page.id);
   if (ids.length === 0) return [];
-  const rows = await wdb(ctx.platform.db.kysely).selectFrom('wiki_pages').select(['id', 'path', 'title', 'body']).where('project_id', '=', ctx.project.id).where('id', 'in', ids).execute();
+  const rows = await ctx.platform.db.kysely.selectFrom('wiki_pages').select(['id', 'path', 'title', 'body']).where('project_id', '=', ctx.project.id).where('id', 'in', ids).execute();
   const byId = new Map(rows.map((r) => [r.id, r]));
   const out: Array<{ path: string; title: string; snippet: string }> = [];
   for (const id of ids) {

@@ -4,7 +4,7 @@ import { inTx, type Ctx } from '../platform.js';
 import { assertCan } from '../policies/can.js';
 import { indexPage, WIKI_KIND } from './page-store.js';
 import { visibleOnly } from './read-page.js';
-import { wdb, type PageRow } from './schema.js';
+import type { PageRow } from './schema.js';
 import { wikiViewer } from './visibility.js';
 import { effectiveTitle, isAtOrBelow, normalizeWikiPath, subtreeRange } from './wiki-paths.js';
 
@@ -36,7 +36,7 @@ export async function movePage(ctx: Ctx, input: { from: string; to: string; dryR
   if (to !== from && isAtOrBelow(to, from)) throw new StoaError('bad_request', `a page cannot move below itself ("${from}" → "${to}")`);
   const dryRun = input.dryRun === true;
   return inTx(ctx.platform, async (trx) => {
-    const db = wdb(trx);
+    const db = trx;
     const viewer = await wikiViewer(ctx, trx);
     const { lo, hi } = subtreeRange(from);
     let q = db.selectFrom('wiki_pages').selectAll().where('project_id', '=', ctx.project.id)
@@ -74,7 +74,7 @@ export async function movePage(ctx: Ctx, input: { from: string; to: string; dryR
     for (const p of [...plan].sort((a, b) => a.row.path.length - b.row.path.length)) {
       await db.updateTable('wiki_pages').set({ path: p.to }).where('id', '=', p.row.id).execute();
     }
-    await renameDocPath(trx, ctx.platform.db.dialect, ctx.project.id, WIKI_KIND, from, to, { nested: true });
+    await renameDocPath({ kysely: trx, dialect: ctx.platform.db.dialect }, { projectId: ctx.project.id, kind: WIKI_KIND, from, to, nested: true });
     // Pages without a title show one derived from the path, so their index entry changes title too.
     for (const p of plan) if (p.row.title.trim() === '') await indexPage(trx, ctx, { ...p.row, path: p.to } as PageRow);
     return result;

@@ -3,7 +3,7 @@ import type { Attribution } from '../actors.js';
 import { newId } from '../ids.js';
 import type { Ctx, Q } from '../platform.js';
 import { parseLinks } from './links.js';
-import { wdb, type PageRow } from './schema.js';
+import type { PageRow } from './schema.js';
 import { pageVisibility } from './visibility.js';
 import { effectiveTitle } from './wiki-paths.js';
 
@@ -21,14 +21,14 @@ export const WIKI_MAX_TEXT_BYTES = 1_048_576;
  * const row = await lockPage(trx, ctx, 'handbook/refunds');
  */
 export async function lockPage(trx: Q, ctx: Ctx, path: string): Promise<PageRow | undefined> {
-  let q = wdb(trx).selectFrom('wiki_pages').selectAll().where('project_id', '=', ctx.project.id).where('path', '=', path);
+  let q = trx.selectFrom('wiki_pages').selectAll().where('project_id', '=', ctx.project.id).where('path', '=', path);
   if (ctx.platform.db.dialect === 'postgres') q = q.forUpdate();
   return q.executeTakeFirst();
 }
 
 /** Reads the page at a path without locking. */
 export async function pageAt(q: Q, ctx: Ctx, path: string): Promise<PageRow | undefined> {
-  return wdb(q).selectFrom('wiki_pages').selectAll().where('project_id', '=', ctx.project.id).where('path', '=', path).executeTakeFirst();
+  return q.selectFrom('wiki_pages').selectAll().where('project_id', '=', ctx.project.id).where('path', '=', path).executeTakeFirst();
 }
 
 /**
@@ -36,7 +36,7 @@ export async function pageAt(q: Q, ctx: Ctx, path: string): Promise<PageRow | un
  * its search-index entry, so both commit or roll back with the save.
  */
 export async function syncDerived(trx: Q, ctx: Ctx, row: PageRow): Promise<void> {
-  const db = wdb(trx);
+  const db = trx;
   await db.deleteFrom('wiki_links').where('from_page_id', '=', row.id).execute();
   const links = parseLinks(row.body);
   if (links.length > 0) {
@@ -47,7 +47,7 @@ export async function syncDerived(trx: Q, ctx: Ctx, row: PageRow): Promise<void>
 
 /** (Re-)indexes one page for search: effective title, text, and the visibility of its channel. */
 export async function indexPage(trx: Q, ctx: Ctx, row: PageRow): Promise<void> {
-  await indexDoc(trx, ctx.platform.db.dialect, {
+  await indexDoc({ kysely: trx, dialect: ctx.platform.db.dialect }, {
     projectId: row.project_id, kind: WIKI_KIND, refId: row.id, path: row.path, title: effectiveTitle(row.title, row.path),
     body: row.body, visibility: pageVisibility(row), updatedAt: row.updated_at,
   });
@@ -55,12 +55,12 @@ export async function indexPage(trx: Q, ctx: Ctx, row: PageRow): Promise<void> {
 
 /** Removes a page from the search index. */
 export async function unindexPage(trx: Q, ctx: Ctx, pageId: string): Promise<void> {
-  await removeDoc(trx, ctx.platform.db.dialect, ctx.project.id, WIKI_KIND, pageId);
+  await removeDoc({ kysely: trx, dialect: ctx.platform.db.dialect }, { projectId: ctx.project.id, kind: WIKI_KIND, refId: pageId });
 }
 
 /** Appends a version row that records the page as it is now. */
 export async function recordVersion(trx: Q, row: PageRow, action: 'create' | 'edit' | 'rename', a: Attribution, at: string): Promise<void> {
-  await wdb(trx).insertInto('wiki_versions').values({
+  await trx.insertInto('wiki_versions').values({
     id: newId('wv'), page_id: row.id, project_id: row.project_id, version: row.version, path: row.path, title: row.title,
     body: row.body, channel_id: row.channel_id, action, author_kind: a.kind, author_id: a.id, author_label: a.label,
     author_meta: a.meta ? JSON.stringify(a.meta) : null, created_at: at,

@@ -5,10 +5,11 @@ import { newId } from '../ids.js';
 import { inTx, type Ctx, type Q } from '../platform.js';
 import { assertCan } from '../policies/can.js';
 import { lockPage, recordVersion, syncDerived, unindexPage, WIKI_MAX_TEXT_BYTES, authorName } from './page-store.js';
-import { wdb, type PageRow } from './schema.js';
+import type { PageRow } from './schema.js';
 import { resolveChannel, wikiViewer } from './visibility.js';
 import { effectiveTitle, normalizeWikiPath } from './wiki-paths.js';
 import type { WikiPageSummary } from './types.js';
+import { assertNoNul } from '../text-rules.js';
 
 export interface PutPageInput {
   path: string;
@@ -65,6 +66,8 @@ export async function putPage(ctx: Ctx, input: PutPageInput): Promise<WikiPageSu
   assertCan(ctx.actor, 'wiki.write', { kind: 'project' });
   const path = normalizeWikiPath(input.path);
   if (typeof input.text !== 'string') throw new StoaError('bad_request', 'page text is required');
+  assertNoNul(input.text, 'page text');
+  if (input.title) assertNoNul(input.title, 'title');
   const bytes = Buffer.byteLength(input.text, 'utf8');
   if (bytes > WIKI_MAX_TEXT_BYTES) throw new StoaError('too_large', `page text is ${bytes} bytes; the limit is ${WIKI_MAX_TEXT_BYTES}`, { limit: WIKI_MAX_TEXT_BYTES });
   const title = input.title?.trim();
@@ -86,7 +89,7 @@ export async function putPage(ctx: Ctx, input: PutPageInput): Promise<WikiPageSu
         created_at: now, created_by_kind: a.kind, created_by_id: a.id, created_by_label: a.label,
         updated_at: now, updated_by_kind: a.kind, updated_by_id: a.id, updated_by_label: a.label,
       };
-      await wdb(trx).insertInto('wiki_pages').values(row).execute();
+      await trx.insertInto('wiki_pages').values(row).execute();
       await recordVersion(trx, row, 'create', a, now);
       await syncDerived(trx, ctx, row);
       return { ...toSummary(row), created: true, changed: true };
@@ -96,7 +99,7 @@ export async function putPage(ctx: Ctx, input: PutPageInput): Promise<WikiPageSu
       return { ...toSummary(existing), created: false, changed: false };
     }
     const row: PageRow = { ...existing, ...next, version: existing.version + 1, updated_at: now, updated_by_kind: a.kind, updated_by_id: a.id, updated_by_label: a.label };
-    await wdb(trx).updateTable('wiki_pages').set({ ...next, version: row.version, updated_at: now, updated_by_kind: a.kind, updated_by_id: a.id, updated_by_label: a.label }).where('id', '=', row.id).execute();
+    await trx.updateTable('wiki_pages').set({ ...next, version: row.version, updated_at: now, updated_by_kind: a.kind, updated_by_id: a.id, updated_by_label: a.label }).where('id', '=', row.id).execute();
     await recordVersion(trx, row, 'edit', a, now);
     await syncDerived(trx, ctx, row);
     return { ...toSummary(row), created: false, changed: true };
@@ -114,6 +117,7 @@ export async function renamePage(ctx: Ctx, input: { path: string; title: string;
   assertCan(ctx.actor, 'wiki.write', { kind: 'project' });
   const path = normalizeWikiPath(input.path);
   const title = (input.title ?? '').trim();
+  assertNoNul(title, 'title');
   if (Array.from(title).length > 300) throw new StoaError('bad_request', 'title must be at most 300 characters');
   const a = attributionOf(ctx.actor);
   return inTx(ctx.platform, async (trx) => {
@@ -122,7 +126,7 @@ export async function renamePage(ctx: Ctx, input: { path: string; title: string;
     checkBase(path, input.base, existing.version);
     if (existing.title === title) return toSummary(existing);
     const row: PageRow = { ...existing, title, version: existing.version + 1, updated_at: now, updated_by_kind: a.kind, updated_by_id: a.id, updated_by_label: a.label };
-    await wdb(trx).updateTable('wiki_pages').set({ title, version: row.version, updated_at: now, updated_by_kind: a.kind, updated_by_id: a.id, updated_by_label: a.label }).where('id', '=', row.id).execute();
+    await trx.updateTable('wiki_pages').set({ title, version: row.version, updated_at: now, updated_by_kind: a.kind, updated_by_id: a.id, updated_by_label: a.label }).where('id', '=', row.id).execute();
     await recordVersion(trx, row, 'rename', a, now);
     await syncDerived(trx, ctx, row);
     return toSummary(row);
@@ -142,9 +146,9 @@ export async function deletePage(ctx: Ctx, input: { path: string; base?: number 
     const row = await pageForChange(trx, ctx, path);
     checkBase(path, input.base, row.version);
     // ON DELETE CASCADE would do this too; explicit deletes keep it true whatever the connection's pragmas.
-    await wdb(trx).deleteFrom('wiki_links').where('from_page_id', '=', row.id).execute();
-    await wdb(trx).deleteFrom('wiki_versions').where('page_id', '=', row.id).execute();
-    await wdb(trx).deleteFrom('wiki_pages').where('id', '=', row.id).execute();
+    await trx.deleteFrom('wiki_links').where('from_page_id', '=', row.id).execute();
+    await trx.deleteFrom('wiki_versions').where('page_id', '=', row.id).execute();
+    await trx.deleteFrom('wiki_pages').where('id', '=', row.id).execute();
     await unindexPage(trx, ctx, row.id);
     return toSummary(row);
   });

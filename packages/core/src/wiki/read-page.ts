@@ -4,7 +4,7 @@ import { parseLinks } from './links.js';
 import { unlinkedMentions } from './mentions.js';
 import { authorName } from './page-store.js';
 import { toSummary } from './put-page.js';
-import { wdb, type PageRow } from './schema.js';
+import type { PageRow } from './schema.js';
 import { wikiViewer } from './visibility.js';
 import { effectiveTitle, normalizeWikiPath, subtreeRange } from './wiki-paths.js';
 import type { WikiPage, WikiPageSummary } from './types.js';
@@ -24,7 +24,7 @@ export function visibleOnly<QB extends { where: (...a: any[]) => QB }>(qb: QB, c
 export async function visiblePage(ctx: Ctx, rawPath: string, q: Q = ctx.platform.db.kysely, viewer?: Awaited<ReturnType<typeof wikiViewer>>): Promise<PageRow> {
   const path = normalizeWikiPath(rawPath);
   viewer ??= await wikiViewer(ctx, q);
-  const row = await wdb(q).selectFrom('wiki_pages').selectAll().where('project_id', '=', ctx.project.id).where('path', '=', path).executeTakeFirst();
+  const row = await q.selectFrom('wiki_pages').selectAll().where('project_id', '=', ctx.project.id).where('path', '=', path).executeTakeFirst();
   if (!row || !viewer.sees(row)) throw new StoaError('not_found', `page "${path}" does not exist`);
   return row;
 }
@@ -40,7 +40,7 @@ export async function visiblePage(ctx: Ctx, rawPath: string, q: Q = ctx.platform
 export async function getPage(ctx: Ctx, input: { path: string }): Promise<WikiPage> {
   const viewer = await wikiViewer(ctx);
   const row = await visiblePage(ctx, input.path, ctx.platform.db.kysely, viewer);
-  const db = wdb(ctx.platform.db.kysely);
+  const db = ctx.platform.db.kysely;
   const back = await visibleOnly(db.selectFrom('wiki_links').innerJoin('wiki_pages', 'wiki_pages.id', 'wiki_links.from_page_id')
     .select(['wiki_pages.path', 'wiki_pages.title']).where('wiki_links.project_id', '=', ctx.project.id).where('wiki_links.to_path', '=', row.path).where('wiki_links.from_page_id', '!=', row.id), viewer.channels)
     .orderBy('wiki_pages.path').execute();
@@ -68,7 +68,7 @@ export async function getPage(ctx: Ctx, input: { path: string }): Promise<WikiPa
  */
 export async function listPages(ctx: Ctx, input: { prefix?: string } = {}): Promise<WikiPageSummary[]> {
   const viewer = await wikiViewer(ctx);
-  let q = wdb(ctx.platform.db.kysely).selectFrom('wiki_pages').selectAll().where('project_id', '=', ctx.project.id);
+  let q = ctx.platform.db.kysely.selectFrom('wiki_pages').selectAll().where('project_id', '=', ctx.project.id);
   if (input.prefix !== undefined && input.prefix.replace(/\//g, '').trim() !== '') {
     const prefix = normalizeWikiPath(input.prefix);
     const { lo, hi } = subtreeRange(prefix);

@@ -30,7 +30,7 @@ export function toWikiHit(h: SearchHit): WikiSearchHit {
 export async function searchWiki(ctx: Ctx, input: { query: string; prefix?: string; limit?: number; offset?: number }): Promise<WikiSearchHit[]> {
   const viewer = await wikiViewer(ctx);
   const pathPrefix = input.prefix && input.prefix.trim() !== '' ? normalizeWikiPath(input.prefix) : undefined;
-  const hits = await searchDocs(ctx.platform.db.kysely, ctx.platform.db.dialect, {
+  const hits = await searchDocs(ctx.platform.db, {
     projectId: ctx.project.id, query: input.query, kinds: [WIKI_KIND], visibility: viewer.visibility, pathPrefix, limit: input.limit, offset: input.offset,
   });
   return hits.map(toWikiHit);

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestPlatform, createToken, type TestPlatform } from '@stoa/core';
+import { createToken } from '@stoa/core';
+import { createTestPlatform, type TestPlatform } from '@stoa/core/testing';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../../app.js';
 
@@ -81,7 +82,8 @@ describe('agents, conversations, trace and tool calls over HTTP', () => {
 
   it('a member token makes runtime writes tagged "agent" with process, node and conversation IDs (F6)', async () => {
     await t.userCtx('engine', 'editor');
-    const tok = (await api('POST', '/projects/default/tokens', admin, { user: 'engine' })).body.token;
+    // A token for another person: only the installation administrator (local mode) may mint it.
+    const tok = (await createToken(await t.admin(), { user: 'engine' })).token;
     const r = await api('POST', '/projects/default/tools/create_file/call', tok, { arguments: { file_path: 'runs/out.md', file_contents: 'x' }, process: 'prc_9', node: 'node_2', conversation: 'conv_outside' });
     expect(r.body.text).toMatch(/^Created runs\/out\.md/);
     const stat = await api('GET', '/projects/default/files/stat?path=runs%2Fout.md', admin);

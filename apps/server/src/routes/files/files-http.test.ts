@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { allRoutes } from '@stoa/contract';
-import { testDbKinds } from '@stoa/db';
+import { testDbKinds } from '@stoa/db/testing';
 import { createTestApp, type TestApp } from '../../http/test-app.js';
 
 const base = '/api/v1/projects/default';

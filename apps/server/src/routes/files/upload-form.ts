@@ -5,6 +5,7 @@ import { normalizePath, putFile, type FileInfo, type Platform } from '@stoa/core
 import { requestContext } from '../../http/auth.js';
 import { fastifyPath } from '../../http/mount.js';
 import { sendProblem } from '../../http/problem.js';
+import { endRefusedBody, multipartBoundaryProblem } from '../../http/refused-body.js';
 
 /**
  * Multipart uploads of one or many files into a folder, names kept (F8). Each part is streamed to storage as
@@ -18,7 +19,8 @@ export async function mountUploadForm(app: FastifyInstance, platform: Platform):
       const input = route.input.parse({ ...(req.query as object), ...(req.params as object) });
       const ctx = await requestContext(platform, req, input.project);
       const folder = normalizePath(input.folder ?? '', 'folder');
-      if (!req.isMultipart()) throw new StoaError('bad_request', 'send multipart/form-data with one or more file parts');
+      const malformed = multipartBoundaryProblem(req.headers['content-type']);
+      if (malformed || !req.isMultipart()) throw new StoaError('bad_request', malformed ?? 'send multipart/form-data with one or more file parts');
       const files: FileInfo[] = [];
       for await (const part of req.files()) {
         const name = part.filename.normalize('NFC');
@@ -29,6 +31,7 @@ export async function mountUploadForm(app: FastifyInstance, platform: Platform):
       if (files.length === 0) throw new StoaError('bad_request', 'no file parts in the form');
       return reply.code(201).send({ files });
     } catch (e) {
+      endRefusedBody(req, reply);
       return sendProblem(reply, req, e);
     }
   });

@@ -4,6 +4,7 @@ import { putFile, receiveUpload, type Platform } from '@stoa/core';
 import { requestContext } from '../../http/auth.js';
 import { fastifyPath } from '../../http/mount.js';
 import { sendProblem } from '../../http/problem.js';
+import { endRefusedBody } from '../../http/refused-body.js';
 
 /**
  * Raw-body uploads: the request stream goes straight to the blob store, never buffered whole. Mounted in a
@@ -20,7 +21,7 @@ export function mountUploads(app: FastifyInstance, platform: Platform): void {
       const result = await putFile(ctx, { path: input.path, source: req.raw, expectedVersion, mode: input.create === 'true' ? 'create' : 'replace' });
       return reply.code(result.created ? 201 : 200).header('ETag', `"${result.file.sha256}"`).send(result);
     } catch (e) {
-      req.raw.resume();
+      endRefusedBody(req, reply);
       return sendProblem(reply, req, e);
     }
   });
@@ -31,7 +32,7 @@ export function mountUploads(app: FastifyInstance, platform: Platform): void {
       const ctx = await requestContext(platform, req, input.project);
       return reply.send(await receiveUpload(ctx, input.uploadId, req.raw));
     } catch (e) {
-      req.raw.resume();
+      endRefusedBody(req, reply);
       return sendProblem(reply, req, e);
     }
   });

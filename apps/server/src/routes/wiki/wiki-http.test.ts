@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FastifyInstance } from 'fastify';
-import { testDbKinds } from '@stoa/db';
-import { createAgent, createConversation, createTestPlatform, createToken, listTrace, putFile, runWikiTool, type TestPlatform } from '@stoa/core';
+import { testDbKinds } from '@stoa/db/testing';
+import { createAgent, createConversation, createToken, listTrace, putFile, runWikiTool } from '@stoa/core';
+import { createTestPlatform, type TestPlatform } from '@stoa/core/testing';
 import { buildApp } from '../../app.js';
 
 describe.each(testDbKinds())('wiki and search over HTTP on %s', (kind) => {

@@ -1,0 +1,48 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { projectRoutes, StoaError } from '@stoa/contract';
+import { acceptInvitation, redeemLoginCode, type Platform } from '@stoa/core';
+import { bearerToken, principalFromToken, SESSION_COOKIE } from './auth.js';
+import { sendProblem } from './problem.js';
+
+/**
+ * The session cookie: HttpOnly (scripts never read it), SameSite=Strict (no other site's page can send it, which
+ * is what keeps cookie-authenticated writes safe from cross-site requests), Secure when served over https, Path=/.
+ */
+export function sessionCookie(req: FastifyRequest, token: string): string {
+  const secure = req.protocol === 'https' ? '; Secure' : '';
+  return `${SESSION_COOKIE}=${encodeURIComponent(token)}; Path=/; HttpOnly; SameSite=Strict${secure}`;
+}
+
+function clearedCookie(req: FastifyRequest): string {
+  return sessionCookie(req, '').replace('; Path=/', '; Path=/; Max-Age=0');
+}
+
+/**
+ * The routes a person reaches without a token: the web UI's login (a one-time code for a session) and redeeming
+ * an invitation. Both throttle wrong codes per client address in the core.
+ */
+export function mountAuthRoutes(app: FastifyInstance, platform: Platform): void {
+  app.post('/api/v1/auth/login', async (req, reply) => {
+    try {
+      const code = (req.body as { code?: unknown } | undefined)?.code;
+      if (typeof code !== 'string' || !code) throw new StoaError('bad_request', 'code is required');
+      const session = await redeemLoginCode(platform, code, { client: req.ip });
+      return reply.header('Set-Cookie', sessionCookie(req, session.token)).send(session);
+    } catch (e) {
+      return sendProblem(reply, req, e);
+    }
+  });
+  app.post('/api/v1/auth/logout', async (req, reply) => reply.header('Set-Cookie', clearedCookie(req)).send({ ok: true }));
+
+  const accept = projectRoutes.acceptInvitation;
+  app.post('/api/v1' + accept.path, async (req: FastifyRequest, reply: FastifyReply) => {
+    try {
+      const input = accept.input.parse(req.body ?? {});
+      const token = bearerToken(req);
+      const principal = token ? await principalFromToken(platform, req, token) : null;
+      return reply.send(await acceptInvitation(platform, principal, input, { client: req.ip }));
+    } catch (e) {
+      return sendProblem(reply, req, e);
+    }
+  });
+}

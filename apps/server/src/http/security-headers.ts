@@ -1,0 +1,27 @@
+import type { FastifyInstance } from 'fastify';
+
+/**
+ * The web UI's policy: everything from this origin only. `blob:` is allowed for images and frames because the
+ * preview panel shows fetched image and PDF bytes as blob URLs; nothing may frame Stoa.
+ */
+export const PAGE_CSP = [
+  "default-src 'self'", "img-src 'self' blob:", "frame-src 'self' blob:", "object-src 'none'", "base-uri 'none'",
+  "form-action 'self'", "frame-ancestors 'none'",
+].join('; ');
+
+/**
+ * Headers every response carries — pages, assets, API answers, previews, WebDAV: no MIME sniffing, no framing,
+ * no referrer. A response that set its own Content-Security-Policy (previews: a sandbox) keeps it, and gains
+ * `frame-ancestors 'none'` when it lacks one.
+ */
+export function addSecurityHeaders(app: FastifyInstance): void {
+  app.addHook('onSend', async (_req, reply, payload) => {
+    reply.header('X-Content-Type-Options', 'nosniff');
+    reply.header('X-Frame-Options', 'DENY');
+    reply.header('Referrer-Policy', 'no-referrer');
+    const csp = reply.getHeader('Content-Security-Policy');
+    if (typeof csp !== 'string') reply.header('Content-Security-Policy', PAGE_CSP);
+    else if (!/frame-ancestors/.test(csp)) reply.header('Content-Security-Policy', `${csp}; frame-ancestors 'none'`);
+    return payload;
+  });
+}

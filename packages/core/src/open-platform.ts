@@ -1,0 +1,71 @@
+import { openDb, type StoaDb } from '@stoa/db';
+import { createFsBlobStore, openS3BlobStore, type BlobStore } from '@stoa/blob';
+import type { StoaConfig } from './config.js';
+import type { Hooks, Platform } from './platform.js';
+import { guardedDb } from './db-guard.js';
+import { fileIndexHook } from './unified-search/file-index.js';
+import { understandingHook } from './understanding/hook.js';
+
+/** What a caller may choose when opening a platform; everything else comes from the configuration. */
+export interface PlatformOptions {
+  clock?: () => Date;
+  /** The hooks that keep derived data in step; `standardHooks()` when left out. */
+  hooks?: Hooks;
+}
+
+/**
+ * The hooks every door runs with: the search index of text files' contents, then the understood documents'
+ * chunks. Fresh arrays each call, so one platform's hooks never leak into another's.
+ */
+export function standardHooks(): Hooks {
+  return { onFileChange: [fileIndexHook, understandingHook] };
+}
+
+/**
+ * Opens the database and blob store named by the configuration and builds the platform. The one wiring of the
+ * core: the server, the CLI's local mode, MCP over stdio and the tests (testing.ts) all build it here.
+ *
+ * @example
+ * const platform = await openPlatform(loadConfig({ dataDir: './stoa-data', env: process.env }));
+ */
+export async function openPlatform(config: StoaConfig, opts: PlatformOptions = {}): Promise<Platform> {
+  const db = await openDb(config.database);
+  try {
+    return assemblePlatform({ db, blobs: await openBlobStore(config.storage), config, ...opts });
+  } catch (e) {
+    await db.close();
+    throw e;
+  }
+}
+
+/**
+ * Builds a platform from parts that are already open; `close` closes them.
+ *
+ * @example
+ * const platform = assemblePlatform({ db, blobs: createFsBlobStore({ root }), config });
+ */
+export function assemblePlatform(parts: { db: StoaDb; blobs: BlobStore; config: StoaConfig } & PlatformOptions): Platform {
+  const { db, blobs, config } = parts;
+  return {
+    db: guardedDb(db),
+    blobs,
+    config,
+    clock: parts.clock ?? (() => new Date()),
+    hooks: parts.hooks ?? standardHooks(),
+    close: async () => {
+      await blobs.close?.();
+      await db.close();
+    },
+  };
+}
+
+async function openBlobStore(storage: StoaConfig['storage']): Promise<BlobStore> {
+  if (storage.kind === 'fs') return createFsBlobStore({ root: storage.root });
+  return openS3BlobStore({
+    bucket: storage.bucket,
+    prefix: storage.prefix,
+    endpoint: storage.endpoint,
+    region: storage.region,
+    credentials: storage.accessKeyId && storage.secretAccessKey ? { accessKeyId: storage.accessKeyId, secretAccessKey: storage.secretAccessKey } : undefined,
+  });
+}
