@@ -5,10 +5,12 @@
  *
  *   node --max-old-space-size=8192 --import tsx bench/search-speed.ts [pages] [queries] [--keep] [--db=FILE]
  *
+ * --pg also indexes the pages into a fresh PostgreSQL database and times the same queries there.
  * --keep leaves the SQLite file in place (its path is printed); --db=FILE reuses such a file (built with the
  * same page count: pages are generated from a fixed seed) instead of indexing again.
  */
 import { statSync } from 'node:fs';
+import { sql } from 'kysely';
 import { openDb } from '@stoa/db';
 import { searchDocs } from '../packages/core/src/search/index.js';
 import { STOPWORDS } from '../packages/core/src/search/stopwords.js';
@@ -17,6 +19,8 @@ import { DATASETS, datasetsDir, loadDataset, miniIndex, PROJECT, stoaIndex, type
 const args = process.argv.slice(2).filter((a) => !a.startsWith('--'));
 const KEEP = process.argv.includes('--keep');
 const REUSE = process.argv.find((a) => a.startsWith('--db='))?.slice(5);
+/** Also index the same pages into a fresh PostgreSQL database (as the tests create one) and time it alike. */
+const PG = process.argv.includes('--pg');
 const PAGES = Number(args[0] ?? 100_000);
 const QUERIES = Number(args[1] ?? 1_000);
 
@@ -116,6 +120,17 @@ const run = async (search: (q: string) => Promise<unknown> | unknown) => {
   return r;
 };
 const s = await run((q) => searchDocs(stoa.db, { projectId: PROJECT, query: q, visibility: ['project'], limit: 10 }));
+let pgRow: [string, typeof s, string] | undefined;
+if (PG) {
+  console.error('building the PostgreSQL index…');
+  t0 = performance.now();
+  const pgIndex = await stoaIndex(docs, undefined, 'postgres');
+  const pgIndexS = (performance.now() - t0) / 1000;
+  const { rows } = await sql<{ mb: number }>`select (pg_database_size(current_database()) / 1e6)::float8 as mb`.execute(pgIndex.db.kysely);
+  const p = await run((q) => searchDocs(pgIndex.db, { projectId: PROJECT, query: q, visibility: ['project'], limit: 10 }));
+  await pgIndex.close();
+  pgRow = ['Stoa (PostgreSQL postings, with snippets)', p, `${pgIndexS.toFixed(0)} s, ${rows[0]!.mb.toFixed(0)} MB database`];
+}
 const m = await run((q) => mini.search(q).slice(0, 10));
 if (KEEP || REUSE) { await stoa.db.close(); console.error(`kept ${stoa.file}`); } else await stoa.close();
 
@@ -123,6 +138,7 @@ console.log(`${docs.length} pages (${(chars / 1e6).toFixed(1)} M chars), ${qs.le
 console.log('| engine | p50 ms | p99 ms | p50 / p99 CPU ms | p50 / p99 frequent-word | p50 / p99 rare-word | build |');
 console.log('| --- | --- | --- | --- | --- | --- | --- |');
 for (const [name, r, build] of [['Stoa (SQLite FTS5, with snippets)', s, `${REUSE ? 'reused' : `${stoaIndexS.toFixed(0)} s`}, ${(dbBytes / 1e6).toFixed(0)} MB on disk`],
+  ...(pgRow ? [pgRow] : []),
   ['MiniSearch (in memory, ids only)', m, `${miniIndexS.toFixed(0)} s, ~${heapMb.toFixed(0)} MB heap (both indexes' docs incl.)`]] as const) {
   console.log(`| ${name} | ${ms(pct(r.all, 50))} | ${ms(pct(r.all, 99))} | ${ms(pct(r.cpu, 50))} / ${ms(pct(r.cpu, 99))} | ` +
     `${ms(pct(r.frequent, 50))} / ${ms(pct(r.frequent, 99))} | ${ms(pct(r.rare, 50))} / ${ms(pct(r.rare, 99))} | ${build} |`);
