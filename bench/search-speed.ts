@@ -14,6 +14,7 @@ import { sql } from 'kysely';
 import { openDb } from '@stoa/db';
 import { searchDocs } from '../packages/core/src/search/index.js';
 import { STOPWORDS } from '../packages/core/src/search/stopwords.js';
+import { seededRandom as rng } from '../packages/core/src/search/test-helpers.js';
 import { DATASETS, datasetsDir, loadDataset, miniIndex, PROJECT, stoaIndex, type Doc } from './search-lib.js';
 
 const args = process.argv.slice(2).filter((a) => !a.startsWith('--'));
@@ -24,15 +25,6 @@ const PG = process.argv.includes('--pg');
 const PAGES = Number(args[0] ?? 100_000);
 const QUERIES = Number(args[1] ?? 1_000);
 
-/** mulberry32: a seeded PRNG, so every run builds the same pages and queries. */
-function rng(seed: number): () => number {
-  return () => {
-    seed = (seed + 0x6d2b79f5) | 0;
-    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 const rand = rng(42);
 const int = (lo: number, hi: number) => lo + Math.floor(rand() * (hi - lo + 1));
 const pick = <T>(a: T[]): T => a[Math.floor(rand() * a.length)]!;

@@ -4,17 +4,8 @@ import type { DB } from '@stoa/db';
 import pg from 'pg';
 import { createTestDb, testDbKinds } from '@stoa/db/testing';
 import { indexDoc, searchDocs, type SearchQuery } from './index.js';
-import { seedProject } from './test-helpers.js';
+import { seededRandom as rng, seedProject } from './test-helpers.js';
 
-/** mulberry32: the same corpus every run. */
-function rng(seed: number): () => number {
-  return () => {
-    seed = (seed + 0x6d2b79f5) | 0;
-    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const INDEXED_DOCS = 300;
 const BULK_DOCS = 20_000;
