@@ -2,6 +2,7 @@ import type { Command } from 'commander';
 import { isStoaError, projectRoutes, toolRoutes } from '@stoa/contract';
 import type { AnyToolDef, Principal } from '@stoa/core';
 import type { McpBackend } from '@stoa/server';
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { globalsOf } from '../context.js';
 import { reportError, UsageError } from '../output.js';
 
@@ -16,6 +17,46 @@ async function asRefusal(fn: () => Promise<{ text: string; refused: boolean }>):
     if (isStoaError(e)) return { text: `Refused: ${e.message}`, refused: true };
     return { text: 'Refused: the Stoa server could not be reached; try again later', refused: true };
   }
+}
+
+/** How long `stoa mcp` waits for answers in flight once stdin has closed. */
+const DRAIN_MS = 60_000;
+
+/**
+ * Counts the requests the transport received and has not answered yet. Messages are read line by line as they
+ * arrive, so once stdin has ended every request is counted.
+ */
+function trackRequests(transport: Transport): { settled(boundMs: number): Promise<void> } {
+  const pending = new Set<string | number>();
+  let wake: (() => void) | null = null;
+  const received = transport.onmessage;
+  transport.onmessage = (message, extra) => {
+    if ('method' in message && 'id' in message && message.id !== undefined) pending.add(message.id);
+    received?.(message, extra);
+  };
+  const send = transport.send.bind(transport);
+  transport.send = async (message, options) => {
+    await send(message, options);
+    if (!('method' in message) && 'id' in message && message.id !== undefined) {
+      pending.delete(message.id);
+      if (pending.size === 0) wake?.();
+    }
+  };
+  return {
+    settled: (boundMs) => new Promise<void>((resolve) => {
+      if (pending.size === 0) return resolve();
+      const timer = setTimeout(resolve, boundMs);
+      wake = () => {
+        clearTimeout(timer);
+        resolve();
+      };
+    }),
+  };
+}
+
+/** Resolves once everything written to stdout so far has been handed to the pipe. */
+function flushStdout(): Promise<void> {
+  return new Promise((resolve) => process.stdout.write('', () => resolve()));
 }
 
 /** Local: the core in-process on the data folder, as the agent; each call gets a fresh context (SPEC R3). */
@@ -81,11 +122,14 @@ export function registerMcp(program: Command): void {
           await close().catch(() => undefined);
           process.exit(0);
         };
-        process.stdin.once('end', stop);
-        process.stdin.once('close', stop);
+        await server.connect(transport);
+        const inFlight = trackRequests(transport);
+        // A client that sends its requests and closes stdin still gets every answer: wait for them, then exit.
+        const drainThenStop = () => void inFlight.settled(DRAIN_MS).then(flushStdout).then(stop);
+        process.stdin.once('end', drainThenStop);
+        process.stdin.once('close', drainThenStop);
         process.once('SIGINT', stop);
         process.once('SIGTERM', stop);
-        await server.connect(transport);
       } catch (e) {
         process.exitCode = reportError(e);
       }
