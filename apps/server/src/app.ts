@@ -1,15 +1,17 @@
-import Fastify, { type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import fastifyStatic from '@fastify/static';
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { allRoutes, StoaError } from '@stoa/contract';
+import { StoaError, systemRoutes } from '@stoa/contract';
 import type { Platform } from '@stoa/core';
 import { mountJson } from './http/mount.js';
 import { mountAuthRoutes } from './http/auth-routes.js';
 import { addSecurityHeaders } from './http/security-headers.js';
 import { sendProblem } from './http/problem.js';
 import { refuseBadlyEncodedUrls } from './http/url-check.js';
-import { buildOpenApi } from './http/openapi.js';
+import { apiDocument, apiRoutes } from './http/openapi.js';
+import { allowedMethodsFor } from './http/allowed-methods.js';
+import { fastifyPath } from './http/mount.js';
 import { jsonHandlers } from './routes/index.js';
 import { mountDownload } from './routes/files/download.js';
 import { mountPreview } from './routes/files/preview.js';
@@ -34,22 +36,35 @@ export interface AppOptions {
  */
 export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   const { platform } = opts;
-  const app = Fastify({ logger: opts.logger ?? false, bodyLimit: 16 * 1024 * 1024, routerOptions: { maxParamLength: 2048 }, trustProxy: true,
+  // Whose X-Forwarded-* to believe is configured (STOA_TRUST_PROXY); by default nobody's, so a client cannot
+  // choose the address the auth throttle counts.
+  const options: FastifyServerOptions = {
+    logger: opts.logger ?? false, bodyLimit: 16 * 1024 * 1024, routerOptions: { maxParamLength: 2048 }, trustProxy: platform.config.trustProxy ?? false,
     // A path the router cannot decode (bad percent-encoding) gets a problem answer like any other refusal.
     frameworkErrors: (err, req, reply) => sendProblem(reply, req, err.code === 'FST_ERR_BAD_URL' ? new StoaError('bad_request', 'the URL holds a malformed percent-encoding') : err),
-  });
+  };
+  const app = Fastify(options);
   addSecurityHeaders(app);
   app.setErrorHandler((err, req, reply) => sendProblem(reply, req, err));
   refuseBadlyEncodedUrls(app);
+  const allowedMethods = allowedMethodsFor(apiRoutes());
   app.setNotFoundHandler((req, reply) => {
-    if (req.url.startsWith('/api/')) return sendProblem(reply, req, new StoaError('not_found', `no route ${req.method} ${req.url.split('?')[0]}`));
+    if (req.url.startsWith('/api/')) {
+      const urlPath = req.url.split('?')[0]!;
+      const allowed = allowedMethods(urlPath);
+      if (allowed.length > 0) {
+        reply.header('Allow', allowed.join(', '));
+        return sendProblem(reply, req, new StoaError('method_not_allowed', `${req.method} is not served at ${urlPath}; use ${allowed.join(', ')}`));
+      }
+      return sendProblem(reply, req, new StoaError('not_found', `no route ${req.method} ${urlPath}`));
+    }
     if (webRoot && req.method === 'GET') return reply.sendFile('index.html');
     return sendProblem(reply, req, new StoaError('not_found', 'not found'));
   });
 
-  const openapi = buildOpenApi(allRoutes, { version: '0.1.0' });
-  app.get('/api/v1/openapi.json', async () => openapi);
-  app.get('/api/v1/health', async () => ({ ok: true, database: platform.db.dialect, storage: platform.blobs.kind }));
+  const openapi = apiDocument();
+  app.get('/api/v1' + fastifyPath(systemRoutes.openapi.path), async () => openapi);
+  app.get('/api/v1' + fastifyPath(systemRoutes.health.path), async () => ({ ok: true, database: platform.db.dialect, storage: platform.blobs.kind }));
   mountAuthRoutes(app, platform);
 
   for (const h of jsonHandlers) mountJson(app, platform, h);

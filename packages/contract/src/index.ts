@@ -2,6 +2,8 @@ export * from './errors.js';
 export * from './limits.js';
 export * from './format.js';
 export * from './route.js';
+export * from './route-errors.js';
+export * from './routes/system.js';
 export * from './routes/common.js';
 export * from './routes/files.js';
 export * from './routes/projects.js';

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { ErrorCode } from './errors.js';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
@@ -32,6 +33,11 @@ export interface RouteDef<I extends z.ZodObject<any> = z.ZodObject<any>, O exten
   raw?: { request?: string; response?: string };
   /** HTTP status of success (200 by default; 201 for creations). */
   status?: number;
+  /**
+   * Errors particular to this route, beyond those every route may answer and those its input implies
+   * (see `routeErrors`): e.g. already_exists for a creation.
+   */
+  errors?: ErrorCode[];
 }
 
 export function defineRoute<I extends z.ZodObject<any>, O extends z.ZodType>(def: Omit<RouteDef<I, O>, 'tags'> & { tags?: string[] }): RouteDef<I, O> {

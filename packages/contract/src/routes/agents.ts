@@ -37,7 +37,7 @@ const agentId = z.string().min(1).describe('Agent ID');
 
 export const agentRoutes = {
   create: defineRoute({
-    id: 'agents.create', method: 'POST', path: '/projects/{project}/agents', summary: 'Create an agent', status: 201,
+    id: 'agents.create', errors: ['already_exists'], method: 'POST', path: '/projects/{project}/agents', summary: 'Create an agent', status: 201,
     input: z.object({ project: projectParam, name: z.string().min(1).describe('Name of the agent'), ...settings }), output: AgentSchema,
   }),
   list: defineRoute({ id: 'agents.list', method: 'GET', path: '/projects/{project}/agents', summary: 'Agents of the project', input: z.object({ project: projectParam }), output: z.array(AgentSchema) }),

@@ -24,7 +24,7 @@ export const ReferenceCheckSchema = z.object({
 
 export const docsRoutes = {
   understand: defineRoute({
-    id: 'docs.understand', method: 'POST', path: '/projects/{project}/docs/understand', summary: 'Register a file for parsing and indexing, and parse it',
+    id: 'docs.understand', errors: ['not_a_text_file', 'too_large'], method: 'POST', path: '/projects/{project}/docs/understand', summary: 'Register a file for parsing and indexing, and parse it',
     input: z.object({ project: projectParam, path, parseMode: z.enum(['auto', 'text', 'pdf', 'docx']).optional().describe('Parser; "auto" chooses by type') }),
     output: UnderstandingStatusSchema,
   }),

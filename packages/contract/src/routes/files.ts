@@ -43,7 +43,7 @@ export const filesRoutes = {
     input: z.object({ project: projectParam, path }), output: FileSchema,
   }),
   move: defineRoute({
-    id: 'files.move', method: 'POST', path: '/projects/{project}/files/move', summary: 'Rename or move one file (metadata only; never overwrites)',
+    id: 'files.move', errors: ['already_exists'], method: 'POST', path: '/projects/{project}/files/move', summary: 'Rename or move one file (metadata only; never overwrites)',
     input: z.object({ project: projectParam, from: path, to: z.string().describe('New full path; ending in "/" moves into that folder keeping the name'), expectedVersion }),
     output: FileSchema,
   }),
@@ -60,34 +60,34 @@ export const filesRoutes = {
     input: z.object({ project: projectParam, path }), output: z.array(VersionSchema),
   }),
   restore: defineRoute({
-    id: 'files.restore', method: 'POST', path: '/projects/{project}/files/restore', summary: 'Restore an earlier version (saved as a new version)',
+    id: 'files.restore', errors: ['quota_exceeded'], method: 'POST', path: '/projects/{project}/files/restore', summary: 'Restore an earlier version (saved as a new version)',
     input: z.object({ project: projectParam, path, version: z.coerce.number().int().min(1), expectedVersion }), output: FileSchema,
   }),
   upload: defineRoute({
-    id: 'files.upload', method: 'PUT', path: '/projects/{project}/files/content', summary: 'Upload (create or replace) one file; the body is the bytes',
+    id: 'files.upload', errors: ['already_exists', 'quota_exceeded'], method: 'PUT', path: '/projects/{project}/files/content', summary: 'Upload (create or replace) one file; the body is the bytes',
     description: 'Streams the request body to storage. Replacing an existing file with more than STOA_DIRECT_UPLOAD_BYTES fails with already_exists. Use POST /uploads for large files.',
     input: z.object({ project: projectParam, path, expectedVersion, create: z.enum(['true', 'false']).optional().describe('"true": fail with already_exists if the file exists') }),
     output: z.object({ file: FileSchema, created: z.boolean(), previousVersion: z.number().int().nullable() }),
     raw: { request: 'application/octet-stream' },
   }),
   uploadForm: defineRoute({
-    id: 'files.uploadForm', method: 'POST', path: '/projects/{project}/files/upload', summary: 'Upload one or many files (multipart/form-data) into a folder, keeping their names',
+    id: 'files.uploadForm', errors: ['already_exists', 'quota_exceeded'], status: 201, method: 'POST', path: '/projects/{project}/files/upload', summary: 'Upload one or many files (multipart/form-data) into a folder, keeping their names',
     input: z.object({ project: projectParam, folder: z.string().optional().describe('Target folder ("" = root)') }),
     output: z.object({ files: z.array(FileSchema) }),
     raw: { request: 'multipart/form-data' },
   }),
   download: defineRoute({
-    id: 'files.download', method: 'GET', path: '/projects/{project}/files/content', summary: 'Download a file (always as an attachment); supports Range and ETag',
+    id: 'files.download', errors: ['range_not_satisfiable', 'precondition_failed'], method: 'GET', path: '/projects/{project}/files/content', summary: 'Download a file (always as an attachment); supports Range and ETag',
     input: z.object({ project: projectParam, path, version: z.coerce.number().int().min(1).optional() }),
     output: z.unknown(), raw: { response: 'application/octet-stream' },
   }),
   preview: defineRoute({
-    id: 'files.preview', method: 'GET', path: '/projects/{project}/files/preview', summary: 'Preview content: text (as text/plain), images, PDF; 415/413 problem when there is none',
+    id: 'files.preview', errors: ['preview_unavailable'], method: 'GET', path: '/projects/{project}/files/preview', summary: 'Preview content: text (as text/plain), images, PDF; 415/413 problem when there is none',
     input: z.object({ project: projectParam, path, info: z.enum(['true', 'false']).optional().describe('"true": return the preview decision as JSON instead of the content') }),
     output: z.unknown(), raw: { response: 'text/plain | image/* | application/pdf' },
   }),
   startUpload: defineRoute({
-    id: 'uploads.start', method: 'POST', path: '/projects/{project}/uploads', summary: 'Start a direct upload: reserve space and get where to send the bytes', status: 201,
+    id: 'uploads.start', errors: ['too_large', 'quota_exceeded', 'already_exists'], method: 'POST', path: '/projects/{project}/uploads', summary: 'Start a direct upload: reserve space and get where to send the bytes', status: 201,
     input: z.object({ project: projectParam, path, size: z.number().int().min(0), sha256: z.string().optional() }), output: UploadTicketSchema,
   }),
   sendUpload: defineRoute({
@@ -95,7 +95,7 @@ export const filesRoutes = {
     input: z.object({ project: projectParam, uploadId: z.string() }), output: z.object({ size: z.number().int() }), raw: { request: 'application/octet-stream' },
   }),
   finishUpload: defineRoute({
-    id: 'uploads.finish', method: 'POST', path: '/projects/{project}/uploads/{uploadId}/finish', summary: 'Finish a direct upload: verify and commit the file',
+    id: 'uploads.finish', errors: ['version_conflict', 'already_exists', 'quota_exceeded', 'precondition_failed'], method: 'POST', path: '/projects/{project}/uploads/{uploadId}/finish', summary: 'Finish a direct upload: verify and commit the file',
     input: z.object({ project: projectParam, uploadId: z.string() }), output: FileSchema,
   }),
   abortUpload: defineRoute({

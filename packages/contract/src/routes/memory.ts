@@ -50,13 +50,13 @@ export const memoryRoutes = {
     input: z.object(ref), output: MemoryDocSchema,
   }),
   set: defineRoute({
-    id: 'memory.set', method: 'PUT', path: '/projects/{project}/memory/file', summary: 'Save a new version of a memory file',
+    id: 'memory.set', errors: ['too_large'], method: 'PUT', path: '/projects/{project}/memory/file', summary: 'Save a new version of a memory file',
     description: 'With `base`, the save is refused with 409 memory_version_conflict (the body has currentVersion) when someone saved after that version.',
     input: z.object({ ...ref, content: z.string().describe('The whole new text'), base: z.coerce.number().int().min(0).optional().describe('The version this text is based on (the one you opened)') }),
     output: MemoryDocSchema,
   }),
   append: defineRoute({
-    id: 'memory.append', method: 'POST', path: '/projects/{project}/memory/append', summary: 'Add text at the end of the newest version (never conflicts)',
+    id: 'memory.append', errors: ['too_large'], method: 'POST', path: '/projects/{project}/memory/append', summary: 'Add text at the end of the newest version (never conflicts)',
     input: z.object({ ...ref, text: z.string().min(1).describe('Text to add; it goes on lines of its own') }),
     output: MemoryDocSchema,
   }),

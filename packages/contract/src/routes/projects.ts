@@ -23,7 +23,7 @@ export const projectRoutes = {
   }),
   listProjects: defineRoute({ id: 'projects.list', method: 'GET', path: '/projects', summary: 'Projects you belong to', input: z.object({}), output: z.array(ProjectSchema) }),
   createProject: defineRoute({
-    id: 'projects.create', method: 'POST', path: '/projects', summary: 'Create a project (you become its admin)', status: 201,
+    id: 'projects.create', errors: ['already_exists'], method: 'POST', path: '/projects', summary: 'Create a project (you become its admin)', status: 201,
     input: z.object({ name: z.string().min(1), quotaBytes: z.number().int().min(0).nullable().optional() }), output: ProjectSchema,
   }),
   listMembers: defineRoute({ id: 'members.list', method: 'GET', path: '/projects/{project}/members', summary: 'Members and their roles', input: z.object({ project: projectParam }), output: z.array(MemberSchema) }),
@@ -64,6 +64,7 @@ export const projectRoutes = {
     summary: 'Redeem an invitation: signed in, you join the project; without a token, a new user is created and gets its own token',
     input: z.object({ code: z.string().min(1).max(200), user: z.string().min(1).optional().describe('Your user name (new users, when the invitation names none)') }),
     output: z.object({ project: z.object({ id: z.string(), name: z.string() }), role: z.enum(['admin', 'editor', 'viewer']), user: z.string(), token: z.string().optional() }),
+    errors: ['unauthorized', 'forbidden', 'already_exists'],
   }),
   audit: defineRoute({
     id: 'audit.list', method: 'GET', path: '/projects/{project}/audit', summary: "People's uploads, moves and deletes, newest first (admins)",

@@ -57,7 +57,7 @@ export const wikiRoutes = {
     input: z.object({ project: projectParam, path }), output: WikiPageSchema,
   }),
   put: defineRoute({
-    id: 'wiki.put', method: 'PUT', path: '/projects/{project}/wiki/page', summary: 'Create a page or save a new version',
+    id: 'wiki.put', errors: ['already_exists', 'too_large'], method: 'PUT', path: '/projects/{project}/wiki/page', summary: 'Create a page or save a new version',
     description: 'With base, a save on an outdated version fails with 409 version_conflict and currentVersion in the body. Saving identical content makes no new version (changed: false).',
     input: z.object({
       project: projectParam, path, text: z.string().describe('Markdown text'),
@@ -71,7 +71,7 @@ export const wikiRoutes = {
     output: WikiPageSummarySchema,
   }),
   move: defineRoute({
-    id: 'wiki.move', method: 'POST', path: '/projects/{project}/wiki/move', summary: 'Move a page and its nested pages to a new path (links are not rewritten)',
+    id: 'wiki.move', errors: ['already_exists'], method: 'POST', path: '/projects/{project}/wiki/move', summary: 'Move a page and its nested pages to a new path (links are not rewritten)',
     input: z.object({ project: projectParam, from: path, to: path, dryRun: z.boolean().optional().describe('Only report what would move and which links would break') }),
     output: WikiMoveSchema,
   }),

@@ -1,0 +1,28 @@
+import { z } from 'zod';
+import { defineRoute } from '../route.js';
+
+/**
+ * Routes of the server itself rather than of a project: health, this API's description and redeeming a login
+ * link. Public (no token). The server answers them directly; they are listed so the OpenAPI document covers them.
+ */
+export const systemRoutes = {
+  health: defineRoute({
+    id: 'system.health', method: 'GET', path: '/health', summary: 'Liveness: the server is up and which back ends it uses', public: true,
+    input: z.object({}), output: z.object({ ok: z.literal(true), database: z.enum(['sqlite', 'postgres']), storage: z.string().describe('"fs" or "s3"') }),
+  }),
+  openapi: defineRoute({
+    id: 'system.openapi', method: 'GET', path: '/openapi.json', summary: 'This OpenAPI 3.1 document', public: true,
+    input: z.object({}), output: z.record(z.string(), z.unknown()),
+  }),
+  login: defineRoute({
+    id: 'auth.login', method: 'POST', path: '/auth/login', summary: 'Exchange a one-time login code for a session token (also set as an HttpOnly session cookie)', public: true,
+    description: 'The code is single-use and expires; an invalid, used or expired code answers 401 unauthorized.',
+    input: z.object({ code: z.string().min(1).describe('The code from the login link') }),
+    output: z.object({ token: z.string().describe('Bearer token for the web session'), user: z.string() }),
+    errors: ['unauthorized'],
+  }),
+  logout: defineRoute({
+    id: 'auth.logout', method: 'POST', path: '/auth/logout', summary: 'End the web session: clears the session cookie', public: true,
+    input: z.object({}), output: z.object({ ok: z.literal(true) }),
+  }),
+};
