@@ -485,7 +485,7 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Publish: freeze the access settings and instructions (SPEC A7)
+         * Publish: freeze the access settings and instructions (A7)
          * @description Tokens created with `published: true` for this agent act with the frozen settings; other tokens act with the live ones.
          */
         post: operations["agents.publish"];
@@ -1911,7 +1911,7 @@ export interface operations {
                     user?: string;
                     agent?: string;
                     name?: string;
-                    /** @description Agent tokens: act with the settings frozen at the agent's publication (SPEC A7) */
+                    /** @description Agent tokens: act with the settings frozen at the agent's publication (A7) */
                     published?: boolean;
                 };
             };
@@ -5194,7 +5194,7 @@ export interface operations {
                         ownerId: string | null;
                         instructions: string;
                         /**
-                         * @description File access (SPEC A1, default off)
+                         * @description File access (A1, default off)
                          * @enum {string}
                          */
                         files: "on" | "off";
@@ -5210,7 +5210,7 @@ export interface operations {
                         read: "project" | "own";
                         /** @description The agent's own folder, "agents/<ID>/" */
                         folder: string;
-                        /** @description Frozen configuration of the publication (SPEC A7), null when never published */
+                        /** @description Frozen configuration of the publication (A7), null when never published */
                         published: {
                             at: string;
                             access: {
@@ -5359,7 +5359,7 @@ export interface operations {
                         ownerId: string | null;
                         instructions: string;
                         /**
-                         * @description File access (SPEC A1, default off)
+                         * @description File access (A1, default off)
                          * @enum {string}
                          */
                         files: "on" | "off";
@@ -5375,7 +5375,7 @@ export interface operations {
                         read: "project" | "own";
                         /** @description The agent's own folder, "agents/<ID>/" */
                         folder: string;
-                        /** @description Frozen configuration of the publication (SPEC A7), null when never published */
+                        /** @description Frozen configuration of the publication (A7), null when never published */
                         published: {
                             at: string;
                             access: {
@@ -5514,7 +5514,7 @@ export interface operations {
                         ownerId: string | null;
                         instructions: string;
                         /**
-                         * @description File access (SPEC A1, default off)
+                         * @description File access (A1, default off)
                          * @enum {string}
                          */
                         files: "on" | "off";
@@ -5530,7 +5530,7 @@ export interface operations {
                         read: "project" | "own";
                         /** @description The agent's own folder, "agents/<ID>/" */
                         folder: string;
-                        /** @description Frozen configuration of the publication (SPEC A7), null when never published */
+                        /** @description Frozen configuration of the publication (A7), null when never published */
                         published: {
                             at: string;
                             access: {
@@ -5789,7 +5789,7 @@ export interface operations {
                         ownerId: string | null;
                         instructions: string;
                         /**
-                         * @description File access (SPEC A1, default off)
+                         * @description File access (A1, default off)
                          * @enum {string}
                          */
                         files: "on" | "off";
@@ -5805,7 +5805,7 @@ export interface operations {
                         read: "project" | "own";
                         /** @description The agent's own folder, "agents/<ID>/" */
                         folder: string;
-                        /** @description Frozen configuration of the publication (SPEC A7), null when never published */
+                        /** @description Frozen configuration of the publication (A7), null when never published */
                         published: {
                             at: string;
                             access: {
@@ -5936,7 +5936,7 @@ export interface operations {
                         ownerId: string | null;
                         instructions: string;
                         /**
-                         * @description File access (SPEC A1, default off)
+                         * @description File access (A1, default off)
                          * @enum {string}
                          */
                         files: "on" | "off";
@@ -5952,7 +5952,7 @@ export interface operations {
                         read: "project" | "own";
                         /** @description The agent's own folder, "agents/<ID>/" */
                         folder: string;
-                        /** @description Frozen configuration of the publication (SPEC A7), null when never published */
+                        /** @description Frozen configuration of the publication (A7), null when never published */
                         published: {
                             at: string;
                             access: {
@@ -6083,7 +6083,7 @@ export interface operations {
                         ownerId: string | null;
                         instructions: string;
                         /**
-                         * @description File access (SPEC A1, default off)
+                         * @description File access (A1, default off)
                          * @enum {string}
                          */
                         files: "on" | "off";
@@ -6099,7 +6099,7 @@ export interface operations {
                         read: "project" | "own";
                         /** @description The agent's own folder, "agents/<ID>/" */
                         folder: string;
-                        /** @description Frozen configuration of the publication (SPEC A7), null when never published */
+                        /** @description Frozen configuration of the publication (A7), null when never published */
                         published: {
                             at: string;
                             access: {

@@ -14,7 +14,7 @@ export interface LocalOptions {
 }
 
 /**
- * Local mode (SPEC §7): the command works in-process on a data folder as its local administrator, or as an
+ * Local mode (§7): the command works in-process on a data folder as its local administrator, or as an
  * agent with --agent, calling the very handlers the server mounts.
  */
 export async function openLocalApi(opts: LocalOptions): Promise<Api & { platform: Platform; principal: Principal }> {

@@ -32,7 +32,7 @@ export async function principalOf(platform: Platform, req: FastifyRequest): Prom
 
 /**
  * The context of one request. Agents may name the conversation they act in with `X-Stoa-Conversation`, and
- * their runtime with `X-Stoa-Process` / `X-Stoa-Node` (SPEC F6 attribution).
+ * their runtime with `X-Stoa-Process` / `X-Stoa-Node` (F6 attribution).
  */
 export async function requestContext(platform: Platform, req: FastifyRequest, project: string | undefined): Promise<Ctx> {
   const principal = await principalOf(platform, req);

@@ -7,7 +7,7 @@ export interface McpBackend {
   callTool(name: string, args: Record<string, unknown>): Promise<{ text: string; refused: boolean }>;
 }
 
-/** Sent to clients at initialisation; the tool descriptions are the manual (SPEC A6), this only points at them. */
+/** Sent to clients at initialisation; the tool descriptions are the manual (A6), this only points at them. */
 const INSTRUCTIONS = 'Stoa project files. The ws_* and file tools read and change the project storage under the rules in each tool description; answers starting with "Refused:" mean nothing was changed.';
 
 /**

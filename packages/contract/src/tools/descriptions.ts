@@ -24,7 +24,7 @@ function duration(s: number): string {
   return `${s} seconds`;
 }
 
-/** The rules every file tool shares, written as the agent's manual (SPEC A6: it is all the agent knows). */
+/** The rules every file tool shares, written as the agent's manual (A6: it is all the agent knows). */
 function commonRules(l: ToolLimits): string {
   return [
     'Scopes: the project storage holds files of people and agents. Your own folder is "agents/<your agent ID>/". By default you read the whole storage, write only in your own folder and delete only there. When you read only your own folder, you also write and delete only there. When you read and write the whole project, you may create and overwrite any file (also files people uploaded) but deleting is not available.',

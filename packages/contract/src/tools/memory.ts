@@ -2,8 +2,8 @@ import { z } from 'zod';
 import { areaMcpTools, type AreaMcpTool } from './area-mcp.js';
 
 /**
- * Input schemas and descriptions of the agents' memory tools (SPEC M5, §7 MCP). They are the agent's only
- * manual for memory (SPEC A6), so they say exactly what each file is and what each call does.
+ * Input schemas and descriptions of the agents' memory tools (M5, §7 MCP). They are the agent's only
+ * manual for memory (A6), so they say exactly what each file is and what each call does.
  *
  * @example
  * memoryToolSchemas.memory_append.parse({ file: 'MEMORY.md', text: 'The ACME renewal moved to 2 November' });

@@ -26,7 +26,7 @@ export interface CommitInput {
   mode: 'create' | 'replace';
   /** Optimistic concurrency (B2): the version the writer based its change on. */
   expectedVersion?: number | null;
-  /** Refuse to replace an existing file with content over this size (SPEC F8's "> 25 MB fails"). */
+  /** Refuse to replace an existing file with content over this size (F8's "> 25 MB fails"). */
   refuseReplaceOver?: number;
   permissions?: string;
   auditAction?: string | null;

@@ -10,7 +10,7 @@ import { lockFileRow } from './commit-version.js';
 import { toFileInfo, type FileInfo, type FileRow } from './file-info.js';
 
 /**
- * Deletes one file with all its versions, permanently (SPEC F13); the space is freed at once. Its blobs are
+ * Deletes one file with all its versions, permanently (F13); the space is freed at once. Its blobs are
  * collected by the sweeper once no version references them. A folder cannot be deleted as a whole.
  *
  * @example

@@ -3,7 +3,7 @@ import type { Q } from '../platform.js';
 import { ancestorDirs, baseName, dirOf } from '../paths.js';
 
 /**
- * Folders are not stored (SPEC F2): this table is a derived index of how many files each folder holds, kept in
+ * Folders are not stored (F2): this table is a derived index of how many files each folder holds, kept in
  * the same transaction as the file rows, so a folder "appears with its first file and disappears with its
  * last" and listing subfolders never scans every file.
  */

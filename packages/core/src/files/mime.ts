@@ -1,4 +1,4 @@
-/** MIME type by extension (SPEC A4/F5); unknown → application/octet-stream. */
+/** MIME type by extension (A4/F5); unknown → application/octet-stream. */
 const byExt: Record<string, string> = {
   md: 'text/markdown', markdown: 'text/markdown', txt: 'text/plain', text: 'text/plain', log: 'text/plain',
   csv: 'text/csv', tsv: 'text/tab-separated-values', json: 'application/json', jsonl: 'application/x-ndjson',
@@ -45,7 +45,7 @@ export function isTextMime(mime: string): boolean {
   return mime.startsWith('text/') || textApplication.has(mime);
 }
 
-/** Types the UI previews as images (SPEC F11). SVG is deliberately not here: it is shown as source. */
+/** Types the UI previews as images (F11). SVG is deliberately not here: it is shown as source. */
 export function isPreviewImage(mime: string): boolean {
   return mime === 'image/png' || mime === 'image/jpeg' || mime === 'image/gif' || mime === 'image/webp';
 }

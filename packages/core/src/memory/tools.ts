@@ -5,7 +5,7 @@ import { appendMemory, getMemory, setMemory } from './memory.js';
 import { searchMemory } from './search.js';
 import type { MemoryDoc } from './types.js';
 
-/** What a memory tool answers the model: text, or `Refused: <reason>` (SPEC A5). */
+/** What a memory tool answers the model: text, or `Refused: <reason>` (A5). */
 export interface MemoryToolResult {
   text: string;
   refused: boolean;

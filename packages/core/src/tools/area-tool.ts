@@ -5,7 +5,7 @@ import type { Ctx } from '../platform.js';
 import { recordToolCall, shortArgs, shortResult } from '../conversations/trace.js';
 import { refusalOfDbError } from '../db-guard.js';
 
-/** What an area's tool answers the model: text, or `Refused: <reason>` (SPEC A5). */
+/** What an area's tool answers the model: text, or `Refused: <reason>` (A5). */
 export interface AreaToolResult {
   text: string;
   refused: boolean;
@@ -28,7 +28,7 @@ export interface AreaTools<S extends Record<string, z.ZodType>> {
 /**
  * Runs one call of an area's tools (memory, wiki, documents) as the context's actor: validates the arguments
  * with the tool's schema, runs it, turns every refusal into `Refused: <reason>` (never a throw), and records
- * agents' calls in their conversation's trace (SPEC F15) like the file tools.
+ * agents' calls in their conversation's trace (F15) like the file tools.
  *
  * @example
  * await runAreaTool(ctx, wikiTools, 'wiki_get', { path: 'handbook' });

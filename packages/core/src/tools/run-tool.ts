@@ -10,7 +10,7 @@ import { createFile, deleteFileTool, fullFileRewrite, listFilesJson, readFileLin
 
 /** What a door hands back to the model (and to HTTP callers). */
 export interface ToolResult {
-  /** The answer, or `Refused: <reason>` (SPEC A5). */
+  /** The answer, or `Refused: <reason>` (A5). */
   text: string;
   refused: boolean;
   /** Stable code of the refusal (e.g. `forbidden`, `rate_limited`), for programs; the model reads `text`. */
@@ -34,7 +34,7 @@ function argumentError(e: { issues: Array<{ path: PropertyKey[]; message: string
 /**
  * Runs one file tool call as the context's actor — the one implementation behind MCP (stdio and HTTP), the
  * HTTP tool-call route and the SDK. It never throws for a refusal: the model gets `Refused: <reason>` and can
- * change course (SPEC A5). Every call, refused or not, is recorded in the conversation's trace with its
+ * change course (A5). Every call, refused or not, is recorded in the conversation's trace with its
  * arguments in short, its answer and its duration.
  *
  * @example

@@ -6,7 +6,7 @@ import { putPage } from './put-page.js';
 import { getPage, listPages } from './read-page.js';
 import { searchWiki } from './search-wiki.js';
 
-/** What a wiki tool answers the model: text, or `Refused: <reason>` (SPEC A5). */
+/** What a wiki tool answers the model: text, or `Refused: <reason>` (A5). */
 export interface WikiToolResult {
   text: string;
   refused: boolean;

@@ -6,5 +6,5 @@ import chunks from './chunks.js';
 import search from './search.js';
 import validate from './validate.js';
 
-/** Handlers of file understanding (SPEC R6). */
+/** Handlers of file understanding (R6). */
 export const docsHandlers: AnyHandler[] = [understand, status, retry, chunks, search, validate];

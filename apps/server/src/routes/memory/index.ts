@@ -10,5 +10,5 @@ import bundle from './bundle.js';
 import prepare from '../turn/prepare.js';
 import commit from '../turn/commit.js';
 
-/** The memory and hosted-agent turn handlers (SPEC §5), registered in routes/index.ts with one spread. */
+/** The memory and hosted-agent turn handlers (§5), registered in routes/index.ts with one spread. */
 export const memoryHandlers: AnyHandler[] = [list, get, set, append, history, show, search, bundle, prepare, commit];
