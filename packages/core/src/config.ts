@@ -14,6 +14,12 @@ export interface StoaConfig {
   publicUrl?: string;
   /** Failed credentials (token, login code, invitation code) allowed per client address and window. */
   auth?: AuthLimits;
+  /**
+   * `STOA_TRUST_PROXY`: whose `X-Forwarded-For`/`-Proto` to believe (the client address the auth throttle counts,
+   * https for the Secure cookie). Unset: nobody's, so a client cannot pick its own address. `true`, or a
+   * comma-separated list of proxy addresses/CIDRs.
+   */
+  trustProxy?: boolean | string;
   /** The blob sweep (see startHousekeeping); defaults in `housekeepingOf`. */
   housekeeping?: { sweepIntervalSeconds: number; sweepGraceSeconds: number };
 }
@@ -73,8 +79,10 @@ export function loadConfig(opts: { dataDir?: string; env: NodeJS.ProcessEnv }): 
     failures: positiveInt(env, 'STOA_AUTH_FAILURES', defaultAuthLimits.failures),
     windowSeconds: positiveInt(env, 'STOA_AUTH_WINDOW_SECONDS', defaultAuthLimits.windowSeconds),
   };
+  const proxy = env.STOA_TRUST_PROXY?.trim();
+  const trustProxy = !proxy || proxy === 'false' ? false : proxy === 'true' ? true : proxy;
   const housekeeping = { sweepIntervalSeconds: seconds(env, 'STOA_SWEEP_INTERVAL_SECONDS', 600), sweepGraceSeconds: seconds(env, 'STOA_SWEEP_GRACE_SECONDS', 3600) };
-  return { dataDir, database, storage, limits, auth, housekeeping, adminToken: env.STOA_ADMIN_TOKEN || undefined, publicUrl: env.STOA_PUBLIC_URL || undefined };
+  return { dataDir, database, storage, limits, auth, trustProxy, housekeeping, adminToken: env.STOA_ADMIN_TOKEN || undefined, publicUrl: env.STOA_PUBLIC_URL || undefined };
 }
 
 function nonNegativeInt(name: string, raw: string): number {

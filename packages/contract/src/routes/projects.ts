@@ -64,6 +64,7 @@ export const projectRoutes = {
     summary: 'Redeem an invitation: signed in, you join the project; without a token, a new user is created and gets its own token',
     input: z.object({ code: z.string().min(1).max(200), user: z.string().min(1).optional().describe('Your user name (new users, when the invitation names none)') }),
     output: z.object({ project: z.object({ id: z.string(), name: z.string() }), role: z.enum(['admin', 'editor', 'viewer']), user: z.string(), token: z.string().optional() }),
+    errors: ['unauthorized', 'forbidden', 'already_exists'],
   }),
   audit: defineRoute({
     id: 'audit.list', method: 'GET', path: '/projects/{project}/audit', summary: "People's uploads, moves and deletes, newest first (admins)",
