@@ -14,7 +14,12 @@
  * STOA_AGENT_WRITES_PER_CONVERSATION is raised (to 1,000,000) so 1,000 writes fit in one conversation; the
  * counter is still checked and updated on every write.
  *
- * Prints a Markdown table: iterations/s, p50 and p99 of one iteration (write + read) in ms, and the ratio.
+ * Also measures, for both servers in the same run: the size of the tool list an agent pays in every
+ * conversation (characters of tools/list as JSON, and ÷ 4 as a stand-in for tokens; descriptions alone too) and
+ * the time from starting the process to a completed `initialize` (median of BENCH_MCP_STARTS alternating starts).
+ *
+ * Prints Markdown tables: tool-list size, initialize time, iterations/s, p50 and p99 of one iteration (write +
+ * read) in ms, and the ratios.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -27,6 +32,7 @@ import { fmt, summarize, type Summary } from './lib/stats.js';
 
 const N = Number(process.env.BENCH_MCP_N ?? 1000);
 const ROUNDS = Number(process.env.BENCH_MCP_ROUNDS ?? 4);
+const STARTS = Number(process.env.BENCH_MCP_STARTS ?? 5);
 const WARMUP = 20;
 const REPO = fileURLToPath(new URL('..', import.meta.url));
 const STOA_BIN = join(REPO, 'apps/cli/bin/stoa.js');
@@ -57,6 +63,25 @@ async function connect(command: string, args: string[], env: Record<string, stri
   await client.connect(new StdioClientTransport({ command, args, env, stderr: 'inherit', cwd: REPO }));
   return client;
 }
+
+/** Characters of every description in a tool list (tool and parameter descriptions). */
+function descriptionChars(o: unknown): number {
+  if (Array.isArray(o)) return o.reduce((n: number, x) => n + descriptionChars(x), 0);
+  if (o && typeof o === 'object') return Object.entries(o).reduce((n, [k, v]) => n + (k === 'description' && typeof v === 'string' ? v.length : descriptionChars(v)), 0);
+  return 0;
+}
+
+/** Starts a server, times spawn → initialize done, lists its tools, closes it. */
+async function startOnce(command: string, args: string[], env: Record<string, string>): Promise<{ ms: number; tools: unknown[] }> {
+  const t0 = performance.now();
+  const client = await connect(command, args, env);
+  const ms = performance.now() - t0;
+  const { tools } = await client.listTools();
+  await client.close();
+  return { ms, tools };
+}
+
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 
 async function iterate(t: Target, from: number, to: number, prefix: string, record: boolean): Promise<void> {
   const started = performance.now();
@@ -111,6 +136,17 @@ async function main(): Promise<void> {
   // server-filesystem needs the folders to exist; Stoa creates them (F2).
   for (const d of ['warm', 'run']) mkdirSync(join(fsRoot, d), { recursive: true });
 
+  const stoaArgs = [STOA_BIN, 'mcp', '--data', dataDir, '--agent', agent.id, '--conversation', conv.id];
+  const starts = { stoa: [] as number[], fs: [] as number[] };
+  let lists = { stoa: [] as unknown[], fs: [] as unknown[] };
+  for (let i = 0; i < STARTS; i++) {
+    const a = await startOnce(process.execPath, stoaArgs, env);
+    const b = await startOnce(process.execPath, [FS_BIN, fsRoot], env);
+    starts.stoa.push(a.ms);
+    starts.fs.push(b.ms);
+    lists = { stoa: a.tools, fs: b.tools };
+  }
+
   for (const t of [stoa, fsTarget]) await iterate(t, 0, WARMUP, 'warm', false);
   const per = Math.ceil(N / ROUNDS);
   for (let r = 0; r < ROUNDS; r++) {
@@ -126,6 +162,17 @@ async function main(): Promise<void> {
   const s: Summary = summarize(stoa.latencies, stoa.wallMs);
   const f: Summary = summarize(fsTarget.latencies, fsTarget.wallMs);
   const row = (name: string, x: Summary) => `| ${name} | ${x.ops} | ${fmt(x.opsPerSec)} | ${fmt(x.p50)} | ${fmt(x.p99)} |`;
+  const size = (tools: unknown[]) => ({ n: tools.length, chars: JSON.stringify(tools).length, desc: descriptionChars(tools) });
+  const ls = size(lists.stoa);
+  const lf = size(lists.fs);
+  console.log('\nTool list (tools/list as JSON; tokens ≈ characters ÷ 4)\n');
+  console.log('| server | tools | characters | ≈ tokens | description characters |');
+  console.log('|---|---|---|---|---|');
+  console.log(`| Stoa | ${ls.n} | ${ls.chars} | ${Math.round(ls.chars / 4)} | ${ls.desc} |`);
+  console.log(`| server-filesystem | ${lf.n} | ${lf.chars} | ${Math.round(lf.chars / 4)} | ${lf.desc} |`);
+  console.log(`\nTool-list size ratio Stoa / server-filesystem: ${(ls.chars / lf.chars).toFixed(2)}× (per tool: ${((ls.chars / ls.n) / (lf.chars / lf.n)).toFixed(2)}×)`);
+  const ms = { stoa: median(starts.stoa), fs: median(starts.fs) };
+  console.log(`\nStart → initialize done, median of ${STARTS} alternating starts: Stoa ${fmt(ms.stoa)} ms, server-filesystem ${fmt(ms.fs)} ms; ratio (speed) ${(ms.fs / ms.stoa).toFixed(2)}×`);
   console.log(`\nMCP stdio, ${N} × (write a 4 KB file, read it back), one call at a time, ${ROUNDS} alternating rounds, files under ${process.env.BENCH_MCP_DIR ?? tmpdir()}\n`);
   console.log('| server | iterations | iterations/s | p50 ms | p99 ms |');
   console.log('|---|---|---|---|---|');

@@ -101,3 +101,36 @@ describe('MCP over Streamable HTTP at /mcp (official client, real server)', { ti
     expect((await tools.execute('no_such_tool', {})).text).toBe('Refused: there is no tool "no_such_tool"');
   });
 });
+
+describe('MCP authorization by the book (RFC 9728 metadata, bearer challenge) and structured results', { timeout: 300_000 }, () => {
+  it('publishes protected-resource metadata and points to it from the 401 challenge', async () => {
+    for (const path of ['/.well-known/oauth-protected-resource', '/.well-known/oauth-protected-resource/mcp']) {
+      const meta = await (await fetch(`${server.url}${path}`)).json();
+      expect(meta).toMatchObject({ resource: `${server.url}/mcp`, authorization_servers: [server.url], bearer_methods_supported: ['header'] });
+    }
+    const none = await fetch(`${server.url}/mcp`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
+    expect(none.status).toBe(401);
+    expect(none.headers.get('www-authenticate')).toBe(`Bearer realm="stoa", resource_metadata="${server.url}/.well-known/oauth-protected-resource"`);
+    const bad = await fetch(`${server.url}/mcp`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: 'Bearer nope' }, body: '{}' });
+    expect(bad.headers.get('www-authenticate')).toContain('error="invalid_token"');
+  });
+
+  it('answers with structuredContent beside the text, refuses a misspelt argument with its code, and serves the new tools', async () => {
+    const c = await httpClient(agentToken, { 'x-stoa-conversation': (await remote('conversations', 'create', '--members', agent)).id });
+    const { tools } = await c.listTools();
+    const move = tools.find((t) => t.name === 'move_file')!;
+    expect(move.annotations).toMatchObject({ readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false });
+    expect(tools.find((t) => t.name === 'wiki_put')!.annotations).toMatchObject({ destructiveHint: true, idempotentHint: true });
+    expect(tools.every((t) => t.outputSchema?.type === 'object' && (t.inputSchema as any).additionalProperties === false)).toBe(true);
+    const typo = await c.callTool({ name: 'create_file', arguments: { file_path: 'mv/a.md', file_contents: 'a', expectedVersion: 0 } });
+    expect([typo.isError, text(typo), (typo.structuredContent as any).code]).toEqual([true, 'Refused: unknown argument "expectedVersion" — did you mean "expected_version"?', 'bad_request']);
+    const made = await c.callTool({ name: 'create_file', arguments: { file_path: 'mv/a.md', file_contents: 'a' } });
+    expect(made.structuredContent).toMatchObject({ path: 'mv/a.md', version: 1 });
+    // This agent writes the whole project, where deleting (and so moving) is not available.
+    const moved = await c.callTool({ name: 'move_file', arguments: { from_path: 'mv/a.md', to_path: 'mv/b.md' } });
+    expect([moved.isError, (moved.structuredContent as any).code]).toEqual([true, 'forbidden']);
+    expect(text(moved)).toMatch(/^Refused: moving files is not available to an agent that reads and writes the whole project/);
+    const glob = await c.callTool({ name: 'glob', arguments: { pattern: 'mv/*.md' } });
+    expect((glob.structuredContent as any).data.paths).toEqual(['mv/a.md']);
+  });
+});

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -94,5 +95,36 @@ describe('stoa mcp over stdio (the official MCP client, the real binary)', { tim
     expect(r.stderr).toMatch(/^error usage: stoa mcp in local mode needs --agent/);
     const bad = await runStoa(['mcp', '--data', data, '--agent', 'agt_nope0000'], { env });
     expect([bad.code, bad.stderr.trim()]).toEqual([1, 'error not_found: agent "agt_nope0000" does not exist']);
+  });
+
+  it('refuses a misspelt argument with the nearest name, answers with structuredContent, and serves the new tools', async () => {
+    const conv2 = (await json('conversations', 'create', '--members', agent)).id;
+    const c = await connect(['--data', data, '--agent', agent, '--conversation', conv2]);
+    clients.push(c);
+    const typo = await c.callTool({ name: 'ws_write_file', arguments: { path: 'n.md', content: 'x', expectedVersion: 0 } });
+    expect([typo.isError, text(typo), (typo.structuredContent as any).code]).toEqual([true, 'Refused: unknown argument "expectedVersion" — did you mean "expected_version"?', 'bad_request']);
+    const w = await c.callTool({ name: 'ws_write_file', arguments: { path: 'n.md', content: 'xaaay' } });
+    expect(w.structuredContent).toMatchObject({ path: `agents/${agent}/n.md`, version: 1 });
+    const amb = await c.callTool({ name: 'str_replace', arguments: { file_path: 'n.md', old_str: 'aa', new_str: 'b', dry_run: true } });
+    expect(text(amb)).toMatch(/^Refused: old_str occurs 2 times/);
+    const tree = await c.callTool({ name: 'tree', arguments: { prefix: `agents/${agent}`, depth: 1 } });
+    expect(text(tree)).toContain('n.md 5');
+  });
+
+  it('finishes the calls in flight when stdin closes', async () => {
+    const conv3 = (await json('conversations', 'create', '--members', agent)).id;
+    const child = spawn(process.execPath, [STOA_BIN, 'mcp', '--data', data, '--agent', agent, '--conversation', conv3], { cwd: REPO, env: baseEnv(env) as NodeJS.ProcessEnv });
+    let out = '';
+    child.stdout.on('data', (b: Buffer) => (out += b.toString('utf8')));
+    const rpc = (m: object) => JSON.stringify({ jsonrpc: '2.0', ...m }) + '\n';
+    child.stdin.write(rpc({ id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } } }));
+    child.stdin.write(rpc({ method: 'notifications/initialized' }));
+    child.stdin.write(rpc({ id: 2, method: 'tools/call', params: { name: 'ws_write_file', arguments: { path: 'last-words.md', content: 'sent just before EOF' } } }));
+    child.stdin.end();
+    const code = await new Promise<number | null>((resolve) => child.on('exit', resolve));
+    expect(code).toBe(0);
+    const answers = out.trim().split('\n').map((l) => JSON.parse(l));
+    expect(answers.find((a) => a.id === 2)?.result.content[0].text).toMatch(/^Created agents\/.*\/last-words\.md/);
+    expect((await json('files', 'stat', `agents/${agent}/last-words.md`)).version).toBe(1);
   });
 });

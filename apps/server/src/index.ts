@@ -4,4 +4,4 @@ export type { AnyHandler, GlobalCall, ProjectHandler, GlobalHandler } from './ht
 export { projectHandler, globalHandler } from './http/handler.js';
 export { serverExtensions, type ServerExtension } from './extensions.js';
 export { startServer } from './start-server.js';
-export { createStoaMcpServer, mountMcp, type McpBackend } from './mcp/index.js';
+export { createStoaMcpServer, mountMcp, type McpBackend, type McpCallOutcome } from './mcp/index.js';

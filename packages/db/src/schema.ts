@@ -62,6 +62,12 @@ export interface AuditLogTable {
   actor_label: string | null; action: string; path: string | null; from_path: string | null; to_path: string | null;
   size: number | null; details: string | null;
 }
+
+/** The change feed (B7, migration 014): every file write, move and delete in commit order. */
+export interface FileChangesTable {
+  seq: Generated<number>; project_id: string; kind: string; path: string; from_path: string | null; version: number; size: number; at: string;
+}
+
 export interface LoginCodesTable { code_hash: string; user_id: string; created_at: string; expires_at: string; used_at: string | null; superuser: Generated<number> }
 
 export interface FoundationDB {
@@ -80,6 +86,7 @@ export interface FoundationDB {
   dirs: DirsTable;
   upload_reservations: UploadReservationsTable;
   audit_log: AuditLogTable;
+  file_changes: FileChangesTable;
 }
 
 // ---- Agent file tools (migration 002): write windows (A4), the tool-call trace (F15), file notes ----

@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import { isStoaError, projectRoutes, toolRoutes } from '@stoa/contract';
 import type { AnyToolDef, Principal } from '@stoa/core';
-import type { McpBackend } from '@stoa/server';
+import type { McpBackend, McpCallOutcome } from '@stoa/server';
 import { globalsOf } from '../context.js';
 import { reportError, UsageError } from '../output.js';
 
@@ -9,13 +9,34 @@ import { reportError, UsageError } from '../output.js';
  * Errors around a call (the agent was deleted, its token revoked, the server is down) reach the model as a
  * refusal too, so it can tell the user instead of the client showing a protocol error.
  */
-async function asRefusal(fn: () => Promise<{ text: string; refused: boolean }>): Promise<{ text: string; refused: boolean }> {
+async function asRefusal(fn: () => Promise<McpCallOutcome>): Promise<McpCallOutcome> {
   try {
     return await fn();
   } catch (e) {
-    if (isStoaError(e)) return { text: `Refused: ${e.message}`, refused: true };
-    return { text: 'Refused: the Stoa server could not be reached; try again later', refused: true };
+    if (isStoaError(e)) return { text: `Refused: ${e.message}`, refused: true, code: e.code };
+    return { text: 'Refused: the Stoa server could not be reached; try again later', refused: true, code: 'unavailable' };
   }
+}
+
+/**
+ * The backend with its calls in flight tracked, so closing stdin (the client is done sending) still lets every
+ * call already received finish and its answer reach stdout before the process ends.
+ */
+function draining(backend: McpBackend): { backend: McpBackend; drained: () => Promise<void> } {
+  const inFlight = new Set<Promise<unknown>>();
+  const track = <T>(p: Promise<T>): Promise<T> => {
+    inFlight.add(p);
+    void p.finally(() => inFlight.delete(p)).catch(() => undefined);
+    return p;
+  };
+  return {
+    backend: { listTools: () => track(backend.listTools()), callTool: (n, a) => track(backend.callTool(n, a)) },
+    drained: async () => {
+      while (inFlight.size > 0) await Promise.allSettled([...inFlight]);
+      // The transport writes an answer right after its handler settles: give it that turn.
+      await new Promise((r) => setImmediate(r));
+    },
+  };
 }
 
 /** Local: the core in-process on the data folder, as the agent; each call gets a fresh context (R3). */
@@ -68,23 +89,26 @@ export function registerMcp(program: Command): void {
       const url = g.url ?? process.env.STOA_URL;
       try {
         if (g.url && g.data) throw new UsageError('give either --url (remote mode) or --data (local mode), not both');
-        const { backend, close } = url && !g.data ? await remoteBackend(url, g.token ?? process.env.STOA_TOKEN, g) : await localBackend(g, !!o.published);
+        const opened = url && !g.data ? await remoteBackend(url, g.token ?? process.env.STOA_TOKEN, g) : await localBackend(g, !!o.published);
+        const { backend, drained } = draining(opened.backend);
+        const close = opened.close;
         const { createStoaMcpServer } = await import('@stoa/server');
         const { StdioServerTransport } = await import('@modelcontextprotocol/sdk/server/stdio.js');
         const server = createStoaMcpServer(backend);
         const transport = new StdioServerTransport();
         let closing = false;
-        const stop = async () => {
+        const stop = async (finishInFlight: boolean) => {
           if (closing) return;
           closing = true;
+          if (finishInFlight) await drained();
           await server.close().catch(() => undefined);
           await close().catch(() => undefined);
           process.exit(0);
         };
-        process.stdin.once('end', stop);
-        process.stdin.once('close', stop);
-        process.once('SIGINT', stop);
-        process.once('SIGTERM', stop);
+        process.stdin.once('end', () => void stop(true));
+        process.stdin.once('close', () => void stop(true));
+        process.once('SIGINT', () => void stop(false));
+        process.once('SIGTERM', () => void stop(true));
         await server.connect(transport);
       } catch (e) {
         process.exitCode = reportError(e);

@@ -11,6 +11,33 @@ function rpcError(reply: FastifyReply, status: number, message: string) {
   return reply.code(status).header('content-type', 'application/json').send({ jsonrpc: '2.0', error: { code: -32001, message }, id: null });
 }
 
+/** Where this server is reached from the caller's side: the configured public URL, else the request's own origin. */
+function originOf(platform: Platform, req: FastifyRequest): string {
+  const configured = platform.config.publicUrl?.replace(/\/+$/, '');
+  return configured || `${req.protocol}://${req.host}`;
+}
+
+/**
+ * OAuth 2.0 Protected Resource Metadata (RFC 9728) of `/mcp`, as the MCP authorization spec asks: the resource,
+ * who issues its bearer tokens (Stoa itself: agent tokens made with `stoa tokens create --agent`) and how they are
+ * sent. Stoa has no OAuth authorization endpoints; clients are configured with an agent token.
+ */
+export function protectedResourceMetadata(origin: string): Record<string, unknown> {
+  return {
+    resource: `${origin}/mcp`,
+    authorization_servers: [origin],
+    bearer_methods_supported: ['header'],
+    resource_name: 'Stoa MCP',
+    resource_documentation: `${origin}/api/v1/openapi.json`,
+  };
+}
+
+/** The challenge on a refused /mcp request: bearer, and where the metadata says how to get a token. */
+function challenge(platform: Platform, req: FastifyRequest, error?: 'invalid_token' | 'insufficient_scope'): string {
+  const meta = `${originOf(platform, req)}/.well-known/oauth-protected-resource`;
+  return `Bearer realm="stoa", resource_metadata="${meta}"${error ? `, error="${error}"` : ''}`;
+}
+
 /** The agent's context for one MCP request: bearer token of an agent, conversation from header or `?conversation=`. */
 async function agentContext(platform: Platform, req: FastifyRequest): Promise<Ctx> {
   const q = req.query as Record<string, string | undefined>;
@@ -36,7 +63,8 @@ export async function mountMcp(app: FastifyInstance, platform: Platform): Promis
     } catch (e) {
       const err = e as StoaError;
       if (err?.code === 'unauthorized' || err?.code === 'forbidden' || err?.code === 'not_found') {
-        reply.header('www-authenticate', 'Bearer realm="stoa"');
+        const hasToken = typeof req.headers.authorization === 'string' && req.headers.authorization.length > 0;
+        reply.header('www-authenticate', challenge(platform, req, err.code === 'forbidden' ? 'insufficient_scope' : hasToken ? 'invalid_token' : undefined));
         return rpcError(reply, err.code === 'unauthorized' ? 401 : err.code === 'forbidden' ? 403 : 404, err.message);
       }
       return sendProblem(reply, req, e);
@@ -54,6 +82,9 @@ export async function mountMcp(app: FastifyInstance, platform: Platform): Promis
     await server.connect(transport);
     await transport.handleRequest(req.raw, reply.raw, req.body);
   });
+  const metadata = async (req: FastifyRequest, reply: FastifyReply) => reply.header('cache-control', 'public, max-age=3600').send(protectedResourceMetadata(originOf(platform, req)));
+  app.get('/.well-known/oauth-protected-resource', metadata);
+  app.get('/.well-known/oauth-protected-resource/mcp', metadata);
   const notAllowed = async (_req: FastifyRequest, reply: FastifyReply) => reply.code(405).header('allow', 'POST').send({ jsonrpc: '2.0', error: { code: -32000, message: 'Method not allowed: this server is stateless, use POST' }, id: null });
   app.get('/mcp', notAllowed);
   app.delete('/mcp', notAllowed);

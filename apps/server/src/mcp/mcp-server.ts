@@ -1,20 +1,46 @@
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolResult, type Tool } from '@modelcontextprotocol/sdk/types.js';
+
+/** One tool call's outcome as a door receives it from the core (in-process or over HTTP). */
+export interface McpCallOutcome {
+  text: string;
+  refused: boolean;
+  /** Stable code of a refusal (packages/contract/src/errors.ts). */
+  code?: string;
+  path?: string | null;
+  version?: number | null;
+  data?: Record<string, unknown>;
+}
 
 /** What an MCP door needs: the tool list for this caller, and a way to run one call (in-process or over HTTP). */
 export interface McpBackend {
-  listTools(): Promise<Array<{ name: string; description: string; inputSchema: Record<string, unknown> }>>;
-  callTool(name: string, args: Record<string, unknown>): Promise<{ text: string; refused: boolean }>;
+  listTools(): Promise<Array<{ name: string; description: string; inputSchema: Record<string, unknown>; outputSchema?: Record<string, unknown> }>>;
+  callTool(name: string, args: Record<string, unknown>): Promise<McpCallOutcome>;
 }
 
 /** Sent to clients at initialisation; the tool descriptions are the manual (A6), this only points at them. */
-const INSTRUCTIONS = 'Stoa project files. The ws_* and file tools read and change the project storage under the rules in each tool description; answers starting with "Refused:" mean nothing was changed.';
+const INSTRUCTIONS = 'Stoa project files, memory and wiki. The rules of the file tools are in the description of ws_list_files; an answer starting with "Refused:" means nothing was changed.';
 
 /**
- * The Stoa MCP server for one caller, on the official SDK. The tool list and input schemas are the contract's
- * (the same as `stoa tools --format mcp`), so tools/list and tools/call are answered directly rather than through
- * `registerTool`, which would re-derive schemas and validate arguments with messages of its own. A refusal is a
- * normal tool result whose text starts with "Refused:" and `isError: true`, so the model can change course.
+ * An MCP tool result: the text for the model, and beside it the same outcome as `structuredContent` matching the
+ * tool's outputSchema. A refusal is a tool result with `isError: true` carrying its stable code, so the model
+ * reads why and can change course, and a program can branch on the code.
+ *
+ * @example
+ * toCallResult({ text: 'Refused: …', refused: true, code: 'version_conflict' }).structuredContent // { text, path: null, version: null, code: 'version_conflict' }
+ */
+export function toCallResult(r: McpCallOutcome): CallToolResult {
+  const structured: Record<string, unknown> = { text: r.text, path: r.path ?? null, version: r.version ?? null };
+  if (r.code) structured.code = r.code;
+  if (r.data) structured.data = r.data;
+  return { content: [{ type: 'text', text: r.text }], structuredContent: structured, isError: r.refused };
+}
+
+/**
+ * The Stoa MCP server for one caller, on the official SDK. The tool list, input and output schemas and
+ * annotations are the contract's (the same as `stoa tools --format mcp`), so tools/list and tools/call are
+ * answered directly rather than through `registerTool`, which would re-derive schemas and validate arguments with
+ * messages of its own; the core's one runner validates strictly and names the nearest valid argument.
  *
  * @example
  * const server = createStoaMcpServer({ listTools, callTool });
@@ -22,10 +48,7 @@ const INSTRUCTIONS = 'Stoa project files. The ws_* and file tools read and chang
  */
 export function createStoaMcpServer(backend: McpBackend): McpServer {
   const mcp = new McpServer({ name: 'stoa', title: 'Stoa', version: '0.1.0' }, { capabilities: { tools: { listChanged: false } }, instructions: INSTRUCTIONS });
-  mcp.server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: (await backend.listTools()) as any }));
-  mcp.server.setRequestHandler(CallToolRequestSchema, async (req) => {
-    const r = await backend.callTool(req.params.name, (req.params.arguments ?? {}) as Record<string, unknown>);
-    return { content: [{ type: 'text' as const, text: r.text }], isError: r.refused };
-  });
+  mcp.server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: (await backend.listTools()) as Tool[] }));
+  mcp.server.setRequestHandler(CallToolRequestSchema, async (req) => toCallResult(await backend.callTool(req.params.name, (req.params.arguments ?? {}) as Record<string, unknown>)));
   return mcp;
 }

@@ -24,7 +24,9 @@ export const TraceEntrySchema = z.object({
 });
 export const ToolResultSchema = z.object({
   text: z.string().describe('What the model reads: the answer, or "Refused: <reason>"'),
-  refused: z.boolean(), callId: z.string().nullable().describe('ID of the call in the trace (file tools)'), path: z.string().nullable(), version: z.number().int().nullable(),
+  refused: z.boolean(), callId: z.string().nullable().describe('ID of the call in the trace'), path: z.string().nullable(), version: z.number().int().nullable(),
+  code: z.string().optional().describe('Stable error code of a refusal (e.g. version_conflict, rate_limited)'),
+  data: z.record(z.string(), z.unknown()).optional().describe('Tool-specific structured data: a list, a tree, a diff, a cursor'),
 });
 
 const settings = {
@@ -82,7 +84,8 @@ export const toolRoutes = {
   call: defineRoute({
     id: 'tools.call', method: 'POST', path: '/projects/{project}/tools/{name}/call', summary: 'Run one tool call as the calling agent and get the text for the model',
     description: 'With an agent token the call acts as that agent in the conversation of X-Stoa-Conversation (or `conversation`). A refusal is a normal 200 answer whose text starts with "Refused:". With a user token (editor or admin) the call is a runtime write that is not an agent of the project: files get "Created by: agent" with the process, node and conversation IDs given.',
-    input: z.object({
+    // Strict: a misspelt field (e.g. "args") is refused, never dropped.
+    input: z.strictObject({
       project: projectParam, name: z.string().describe('Tool name, e.g. ws_write_file'),
       arguments: z.record(z.string(), z.unknown()).default({}).describe('Tool arguments as the model produced them'),
       conversation: z.string().optional().describe('Conversation the call belongs to (else X-Stoa-Conversation)'),

@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import { areaMcpTools, type AreaMcpTool } from './area-mcp.js';
+import { READS, type ToolEffect } from './effects.js';
 
-const path = z.string().min(1).describe('File path from the storage root, e.g. "contracts/lease.pdf" (your own files: "agents/<your ID>/…").');
+const path = z.string().min(1).describe('File path from the storage root.');
 
 /**
  * The agents' document tools (R6, B4): parse and index a file, page through its chunks, search them with
@@ -11,35 +12,35 @@ const path = z.string().min(1).describe('File path from the storage root, e.g. "
  * docsToolSchemas.docs_search.parse({ query: 'termination notice', limit: 5 });
  */
 export const docsToolSchemas = {
-  docs_understand: z.object({
+  docs_understand: z.strictObject({
     path,
-    parse_mode: z.enum(['auto', 'text', 'pdf', 'docx']).optional().describe('Parser; "auto" (default) chooses by file type. Text, PDF and DOCX files can be parsed.'),
+    parse_mode: z.enum(['auto', 'text', 'pdf', 'docx']).optional().describe('Default "auto" (by type).'),
   }),
-  docs_status: z.object({ path }),
-  docs_chunks: z.object({
+  docs_status: z.strictObject({ path }),
+  docs_chunks: z.strictObject({
     path,
-    page: z.number().int().min(1).optional().describe('Page of chunks, from 1 (default 1).'),
-    page_size: z.number().int().min(1).max(50).optional().describe('Chunks per page, 1–50 (default 10).'),
+    page: z.number().int().min(1).optional().describe('From 1.'),
+    page_size: z.number().int().min(1).max(50).optional().describe('Default 10.'),
   }),
-  docs_search: z.object({
-    query: z.string().min(1).describe('Words to find in the parsed documents you may read, any language.'),
-    file: z.string().optional().describe('Only this file (path from the storage root).'),
-    limit: z.number().int().min(1).max(50).optional().describe('At most this many hits, 1–50 (default 5).'),
-    content_length: z.number().int().min(0).max(4000).optional().describe('Characters of each chunk to return, 0–4000 (default 600).'),
+  docs_search: z.strictObject({
+    query: z.string().min(1).describe('Words, any language.'),
+    file: z.string().optional().describe('Only this file.'),
+    limit: z.number().int().min(1).max(50).optional().describe('Default 5.'),
+    content_length: z.number().int().min(0).max(4000).optional().describe('Characters per chunk (default 600).'),
   }),
-  docs_validate: z.object({
-    references: z.array(z.object({ file_asset_id: z.string(), chunk_id: z.string() })).min(1).max(50).describe('Citations to check, as given by docs_search (file_asset_id, chunk_id); at most 50.'),
+  docs_validate: z.strictObject({
+    references: z.array(z.strictObject({ file_asset_id: z.string(), chunk_id: z.string() })).min(1).max(50).describe('Citations from docs_search, at most 50.'),
   }),
 };
 
 export type DocsToolName = keyof typeof docsToolSchemas;
 
 export const docsToolDescriptions: Record<DocsToolName, string> = {
-  docs_understand: 'Parse a text, PDF or DOCX file you may read into chunks and index them for docs_search. Run it once per file; after the file changes it is parsed again automatically. Answers with the status and the number of chunks. Search is lexical (by words); there is no semantic vector index on this installation.',
-  docs_status: 'The parse status of a file registered with docs_understand: pending, ready or failed (with the reason), its version and chunk count.',
-  docs_chunks: 'Read a parsed file chunk by chunk, a page at a time (pages from 1); the answer says whether more pages follow. Each chunk shows its page number (PDF) and character span.',
-  docs_search: 'Search the parsed documents you may read; best matches first. Every hit is a citation: path, file version, page, character span, file_asset_id and chunk_id — quote these when you cite, and check them later with docs_validate.',
-  docs_validate: 'Check citations (file_asset_id + chunk_id) against the current files: "valid" (still there), "moved" (other path or position), "changed" (the text is gone from the current version) or "deleted", with an excerpt.',
+  docs_understand: 'Parse a text, PDF or DOCX file into chunks and index it for docs_search (lexical); re-parsed when the file changes.',
+  docs_status: 'Parse status of a file: pending, ready or failed (why), version, chunks.',
+  docs_chunks: 'Read a parsed file a page of chunks at a time, with page numbers and character spans.',
+  docs_search: 'Search parsed documents; each hit is a citation (path, version, page, span, file_asset_id, chunk_id).',
+  docs_validate: 'Check citations against current files: valid, moved, changed or deleted, with an excerpt.',
 };
 
 export function isDocsToolName(name: string): name is DocsToolName {
@@ -50,7 +51,13 @@ const titles: Record<DocsToolName, string> = {
   docs_understand: 'Parse a document', docs_status: 'Document parse status', docs_chunks: 'Read document chunks', docs_search: 'Search documents', docs_validate: 'Check citations',
 };
 
+/** Parsing writes only the derived index (never a file), and parsing again gives the same chunks. */
+export const docsToolEffects: Record<DocsToolName, ToolEffect> = {
+  docs_understand: { mutates: true, replaces: false, idempotent: true },
+  docs_status: READS, docs_chunks: READS, docs_search: READS, docs_validate: READS,
+};
+
 /** The document tools as MCP tools/list entries, generated from the schemas and descriptions above. */
 export function docsMcpTools(): Array<AreaMcpTool<DocsToolName>> {
-  return areaMcpTools(docsToolSchemas, docsToolDescriptions, titles, (n) => ({ readOnly: n !== 'docs_understand', idempotent: true }));
+  return areaMcpTools(docsToolSchemas, docsToolDescriptions, titles, docsToolEffects);
 }

@@ -1,25 +1,34 @@
-import { z } from 'zod';
-import { toolAnnotations, toolDescription, toolTitles, type ToolAudience, type ToolLimits } from './descriptions.js';
+import { areaMcpTools, inputJsonSchema, type AreaMcpTool } from './area-mcp.js';
+import { READS, type ToolEffect } from './effects.js';
+import { toolDescription, toolTitles, type ToolAudience, type ToolLimits } from './descriptions.js';
 import { toolInputSchemas, toolNames, type ToolName } from './schemas.js';
 
 export type ToolFormat = 'mcp' | 'openai' | 'anthropic';
 
-/** The JSON Schema of a tool's input, as every export and the MCP server publish it. */
+/** The JSON Schema of a file tool's input, as every export and the MCP server publish it. */
 export function toolJsonSchema(name: ToolName, limits: ToolLimits): Record<string, unknown> {
-  const schema = toolInputSchemas(limits)[name] as z.ZodObject<any>;
-  const json = z.toJSONSchema(schema, { io: 'input', target: 'draft-7' }) as Record<string, unknown>;
-  delete json.$schema;
-  return json;
+  return inputJsonSchema(toolInputSchemas(limits)[name]);
 }
 
 /** One tool as MCP's tools/list gives it. */
-export interface McpToolDef {
-  name: ToolName;
-  title: string;
-  description: string;
-  inputSchema: Record<string, unknown>;
-  annotations: { title: string; readOnlyHint: boolean; destructiveHint: boolean; idempotentHint: boolean; openWorldHint: boolean };
-}
+export type McpToolDef = AreaMcpTool<ToolName>;
+
+const change = (replaces: boolean, idempotent: boolean): ToolEffect => ({ mutates: true, replaces, idempotent });
+
+/** What each file tool does to stored data (its MCP annotations follow from this). */
+export const fileToolEffects: Record<ToolName, ToolEffect> = {
+  ws_list_files: READS, ws_read_file: READS, list_files: READS, read_file: READS, read_files: READS, tree: READS, glob: READS,
+  file_changes: READS,
+  // Overwrite mode replaces content; append mode adds again on every call.
+  ws_write_file: change(true, false),
+  ws_delete_file: change(true, true), delete_file: change(true, true),
+  // Refused when the file exists, so a second call changes nothing.
+  create_file: change(false, true),
+  str_replace: change(true, false),
+  full_file_rewrite: change(true, true),
+  // Never overwrites; the second call is refused (the source is gone).
+  move_file: change(false, true),
+};
 
 /**
  * Every file tool in one of three shapes, all generated from the same zod schemas and descriptions:
@@ -40,13 +49,10 @@ export function inFormat(format: ToolFormat, defs: Array<{ name: string; descrip
   return defs.map((d) => ({ name: d.name, description: d.description, input_schema: d.inputSchema }));
 }
 
-/** The MCP tool definitions (name, title, description, input schema, annotations). */
+/** The MCP tool definitions of the file tools (name, title, description, input and output schemas, annotations). */
 export function mcpTools(limits: ToolLimits, audience?: ToolAudience): McpToolDef[] {
-  return toolNames.map((name) => ({
-    name,
-    title: toolTitles[name],
-    description: toolDescription(name, limits, audience),
-    inputSchema: toolJsonSchema(name, limits),
-    annotations: { title: toolTitles[name], ...toolAnnotations[name] },
-  }));
+  const descriptions = Object.fromEntries(toolNames.map((n) => [n, toolDescription(n, limits, audience)])) as Record<ToolName, string>;
+  const schemas = toolInputSchemas(limits);
+  const ordered = Object.fromEntries(toolNames.map((n) => [n, schemas[n]])) as typeof schemas;
+  return areaMcpTools(ordered, descriptions, toolTitles, fileToolEffects);
 }

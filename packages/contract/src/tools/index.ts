@@ -1,3 +1,4 @@
 export * from './schemas.js';
 export * from './descriptions.js';
+export * from './effects.js';
 export * from './export.js';

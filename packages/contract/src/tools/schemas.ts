@@ -2,16 +2,18 @@ import { z } from 'zod';
 import type { Limits } from '../limits.js';
 
 /**
- * Input schemas of the agent file tools (A4, X1–X6, B2, B5). They are the one source of truth: the MCP
- * input schemas, the OpenAI/Anthropic exports, the HTTP tool-call route and the core's validation all use
- * them. Field descriptions carry the configured limits, so they are built from `Limits`.
+ * Input schemas of the agent file tools (A4, X1–X6, B2, B5, B7). They are the one source of truth: the MCP
+ * input schemas, the OpenAI/Anthropic exports, the HTTP tool-call route and the core's validation all use them.
+ * Every tool and argument name is snake_case, and an object accepts no argument it does not name (the core refuses
+ * an unknown one with the nearest valid name). Descriptions are short: the shared rules are said once, in the
+ * first tool's description (see descriptions.ts).
  *
  * @example
  * const s = toolInputSchemas(limits);
  * s.ws_write_file.parse({ path: 'notes.md', content: 'hi' }); // mode defaults to "overwrite"
  */
 export function toolInputSchemas(limits: Pick<Limits, 'agentWriteBytes' | 'agentListMax'>): ToolInputSchemas {
-  // Building ten zod schemas costs milliseconds; the limits object is parsed once at start-up, so cache per object.
+  // Building the zod schemas costs milliseconds; the limits object is parsed once at start-up, so cache per object.
   let s = cache.get(limits);
   if (!s) cache.set(limits, (s = buildSchemas(limits)));
   return s;
@@ -19,66 +21,66 @@ export function toolInputSchemas(limits: Pick<Limits, 'agentWriteBytes' | 'agent
 
 const cache = new WeakMap<object, ToolInputSchemas>();
 
+/** Most files one read_files call returns. */
+export const READ_FILES_MAX = 20;
+/** Deepest level a tree call shows. */
+export const TREE_DEPTH_MAX = 10;
+
 function buildSchemas(limits: Pick<Limits, 'agentWriteBytes' | 'agentListMax'>) {
-  const expectedVersion = z.number().int().min(0).optional().describe(
-    'Optional optimistic-concurrency check: the version you last read or wrote (every answer names the file\'s version). If someone changed the file since, nothing is written and you get "Refused: ... is at version N"; read it again and retry. 0 means "the file must not exist yet". Leave it out to write regardless.',
-  );
-  const permissions = z.string().regex(/^[0-7]{3,4}$/, 'permissions must be 3 or 4 octal digits, e.g. "644"').optional().describe(
-    'Unix-style octal permission string stored with the file, 3 or 4 digits 0-7 (e.g. "644", "600", "0755"). Default "644" for a new file; an existing file keeps its permissions unless you give new ones.',
-  );
-  const wsPath = (what: string) => z.string().min(1).describe(what);
-  const filePath = z.string().min(1).describe(
-    'Path of the file, "/"-separated, no leading "/", no "." or ".." segments (e.g. "reports/summary.md"). Resolved exactly like the ws_ tools: reads look in your own folder first, then from the storage root; writes and deletes are relative to where you may write.',
-  );
+  const expectedVersion = z.number().int().min(0).optional().describe('Version you read; refused if the file changed since. 0 = must not exist.');
+  const permissions = z.string().regex(/^[0-7]{3,4}$/, 'permissions must be 3 or 4 octal digits, e.g. "644"').optional().describe('Octal, e.g. "644" (default for a new file).');
+  const dryRun = z.boolean().optional().describe('true: only return the diff; nothing is stored or counted.');
+  const filePath = z.string().min(1).describe('File path, e.g. "reports/a.md".');
+  const path = z.string().min(1).describe('File path, e.g. "reports/a.md".');
+  const prefix = z.string().optional().describe('Folder to look in; absent = everything you may read.');
+  const text = z.string().describe(`UTF-8 text, at most ${limits.agentWriteBytes} bytes.`);
   return {
-    ws_list_files: z.object({
-      prefix: z.string().optional().describe(
-        `Folder to list, relative to what you may read: from the storage root when you read the whole project (e.g. "pricing"), from your own folder when you read only your folder (e.g. "reports"). Empty or absent lists everything you may read. At most ${limits.agentListMax} files per call.`,
-      ),
-    }),
-    ws_read_file: z.object({
-      path: wsPath('File to read. Looked up first in your own folder (the path you wrote it under, e.g. "reports/summary.md"), then from the storage root (e.g. "pricing/price-list.md" or another agent\'s "agents/<ID>/out.md").'),
-    }),
-    ws_write_file: z.object({
-      path: wsPath('Where to write, relative to where you may write: your own folder by default (write "reports/summary.md", not "agents/<your ID>/reports/summary.md" — that prefix is accepted and means the same file), or the storage root when you write the whole project. Missing folders appear. Use a text extension (.md, .txt, .csv, .json …): a file with an unknown extension is stored as application/octet-stream and cannot be read back.'),
-      content: z.string().describe(`Text to store, UTF-8. At most ${limits.agentWriteBytes} bytes per call.`),
-      mode: z.enum(['overwrite', 'append']).default('overwrite').describe('"overwrite" (default): create the file or replace its content. "append": add the text to the end (the file is created if missing); appends are applied on the server one after another, never lost. Add your own newline if you want one.'),
+    ws_list_files: z.strictObject({ prefix }),
+    ws_read_file: z.strictObject({ path }),
+    ws_write_file: z.strictObject({
+      path, content: text,
+      mode: z.enum(['overwrite', 'append']).default('overwrite').describe('"overwrite" (default) or "append" to the end (never lost; add your own newline).'),
       expected_version: expectedVersion,
     }),
-    ws_delete_file: z.object({
-      path: wsPath('File to delete, relative to your own folder (e.g. "drafts/old.md"; the "agents/<your ID>/" prefix is accepted and means the same file). Files outside your own folder cannot be deleted.'),
-      expected_version: expectedVersion,
-    }),
-    list_files: z.object({
-      prefix: z.string().optional().describe('Optional folder to list (same rules as ws_list_files). Absent: every file you may read.'),
-    }),
-    read_file: z.object({
+    ws_delete_file: z.strictObject({ path, expected_version: expectedVersion }),
+    list_files: z.strictObject({ prefix }),
+    read_file: z.strictObject({
       file_path: filePath,
-      offset: z.number().int().min(1).optional().describe('First line to return, counting from 1. Absent: line 1.'),
-      limit: z.number().int().min(1).optional().describe('Number of lines to return from offset. Absent: to the end of the file (still cut at the character limit).'),
+      offset: z.number().int().min(1).optional().describe('First line, from 1.'),
+      limit: z.number().int().min(1).optional().describe('Number of lines.'),
     }),
-    create_file: z.object({
+    read_files: z.strictObject({
+      file_paths: z.array(z.string().min(1)).min(1).max(READ_FILES_MAX).describe(`1–${READ_FILES_MAX} file paths.`),
+    }),
+    create_file: z.strictObject({
+      file_path: filePath, file_contents: text,
+      file_description: z.string().max(1000).optional().describe('Short note on what the file is for.'),
+      permissions, expected_version: expectedVersion,
+    }),
+    str_replace: z.strictObject({
       file_path: filePath,
-      file_contents: z.string().describe(`Initial content, UTF-8 text, at most ${limits.agentWriteBytes} bytes.`),
-      file_description: z.string().max(1000).optional().describe('Optional short note on what the file is for (up to 1000 characters); shown in list_files.'),
-      permissions,
+      old_str: z.string().min(1).describe('Exact text, whitespace included; must occur exactly once.'),
+      new_str: z.string().describe('Replacement (empty deletes old_str).'),
+      expected_version: expectedVersion, dry_run: dryRun,
+    }),
+    full_file_rewrite: z.strictObject({ file_path: filePath, file_contents: text, permissions, expected_version: expectedVersion, dry_run: dryRun }),
+    delete_file: z.strictObject({ file_path: filePath, expected_version: expectedVersion }),
+    move_file: z.strictObject({
+      from_path: z.string().min(1).describe('File or folder to move.'),
+      to_path: z.string().min(1).describe('New path; must not exist.'),
       expected_version: expectedVersion,
     }),
-    str_replace: z.object({
-      file_path: filePath,
-      old_str: z.string().min(1).describe('Exact text to replace, including whitespace and line breaks. It must occur exactly once in the file; include a few surrounding lines to make it unique.'),
-      new_str: z.string().describe(`Replacement text (may be empty to delete old_str). At most ${limits.agentWriteBytes} bytes.`),
-      expected_version: expectedVersion,
+    tree: z.strictObject({
+      prefix,
+      depth: z.number().int().min(1).max(TREE_DEPTH_MAX).optional().describe(`Levels to show, 1–${TREE_DEPTH_MAX} (default 3).`),
     }),
-    full_file_rewrite: z.object({
-      file_path: filePath,
-      file_contents: z.string().describe(`The complete new content, UTF-8 text, at most ${limits.agentWriteBytes} bytes. Replaces everything in the file.`),
-      permissions,
-      expected_version: expectedVersion,
+    glob: z.strictObject({
+      pattern: z.string().min(1).max(500).describe('e.g. "**/*.md", "reports/*.csv" (* within a folder, ** across folders).'),
+      prefix,
     }),
-    delete_file: z.object({
-      file_path: z.string().min(1).describe('File to delete, relative to your own folder (same rules as ws_delete_file).'),
-      expected_version: expectedVersion,
+    file_changes: z.strictObject({
+      cursor: z.string().regex(/^\d{1,15}$/, 'cursor must be the digits a previous call returned').optional().describe('From the previous answer; absent = from the start.'),
+      limit: z.number().int().min(1).max(limits.agentListMax).optional().describe(`At most this many (default and max ${limits.agentListMax}).`),
     }),
   };
 }
@@ -87,14 +89,12 @@ export type ToolInputSchemas = ReturnType<typeof buildSchemas>;
 export type ToolName = keyof ToolInputSchemas;
 export type ToolArgs<N extends ToolName> = z.output<ToolInputSchemas[N]>;
 
-/** Every tool name, in the order tools are listed. */
+/** Every file tool name, in the order tools are listed (the SPEC's ws_* and X1–X6 tools first). */
 export const toolNames: ToolName[] = [
   'ws_list_files', 'ws_read_file', 'ws_write_file', 'ws_delete_file',
   'list_files', 'read_file', 'create_file', 'str_replace', 'full_file_rewrite', 'delete_file',
+  'read_files', 'move_file', 'tree', 'glob', 'file_changes',
 ];
-
-/** Tools that change files (they count against the per-conversation write limit). */
-export const mutatingTools: ReadonlySet<ToolName> = new Set(['ws_write_file', 'ws_delete_file', 'create_file', 'str_replace', 'full_file_rewrite', 'delete_file']);
 
 export function isToolName(name: string): name is ToolName {
   return (toolNames as string[]).includes(name);

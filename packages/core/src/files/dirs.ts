@@ -1,4 +1,5 @@
 import { sql } from 'kysely';
+import { StoaError } from '@stoa/contract';
 import type { Q } from '../platform.js';
 import { ancestorDirs, baseName, dirOf } from '../paths.js';
 
@@ -8,6 +9,7 @@ import { ancestorDirs, baseName, dirOf } from '../paths.js';
  * last" and listing subfolders never scans every file.
  */
 export async function addToDirs(trx: Q, projectId: string, filePath: string): Promise<void> {
+  await refusePathClash(trx, projectId, filePath);
   for (const d of ancestorDirs(filePath)) {
     await trx
       .insertInto('dirs')
@@ -22,4 +24,18 @@ export async function removeFromDirs(trx: Q, projectId: string, filePath: string
   if (dirs.length === 0) return;
   await trx.updateTable('dirs').set({ file_count: sql`file_count - 1` }).where('project_id', '=', projectId).where('path', 'in', dirs).execute();
   await trx.deleteFrom('dirs').where('project_id', '=', projectId).where('path', 'in', dirs).where('file_count', '<=', 0).execute();
+}
+
+/**
+ * A file and a folder never share a path (`docs` and `docs/a.md` cannot both be files). The write that would make
+ * them clash is the one refused, whichever kind it is: a new file where a folder is, or a file inside a "folder"
+ * that is a file. Runs in the writer's transaction, before the file's row counts in its folders.
+ */
+export async function refusePathClash(trx: Q, projectId: string, filePath: string): Promise<void> {
+  const folder = await trx.selectFrom('dirs').select('path').where('project_id', '=', projectId).where('path', '=', filePath).executeTakeFirst();
+  if (folder) throw new StoaError('already_exists', `"${filePath}" is a folder; a file cannot have the same path as a folder — choose another name`);
+  const dirs = ancestorDirs(filePath);
+  if (dirs.length === 0) return;
+  const file = await trx.selectFrom('files').select('path').where('project_id', '=', projectId).where('path', 'in', dirs).executeTakeFirst();
+  if (file) throw new StoaError('already_exists', `"${file.path}" is a file, so "${filePath}" cannot be created inside it; a file and a folder cannot share a path`);
 }

@@ -1,4 +1,8 @@
-/** MIME type by extension (A4/F5); unknown → application/octet-stream. */
+import { isBinaryFileSync } from 'isbinaryfile';
+import { lookup } from 'mime-types';
+import type { BlobStore } from '@stoa/blob';
+
+/** Types Stoa fixes itself (text types for code and notes), ahead of the mime-types database. */
 const byExt: Record<string, string> = {
   md: 'text/markdown', markdown: 'text/markdown', txt: 'text/plain', text: 'text/plain', log: 'text/plain',
   csv: 'text/csv', tsv: 'text/tab-separated-values', json: 'application/json', jsonl: 'application/x-ndjson',
@@ -25,14 +29,69 @@ const byExt: Record<string, string> = {
 };
 
 /**
+ * MIME type by extension (A4/F5): Stoa's table, then the mime-types database; unknown → application/octet-stream.
+ *
  * @example
  * mimeForPath('notes/a.md') // 'text/markdown'
  */
 export function mimeForPath(path: string): string {
   const name = path.slice(path.lastIndexOf('/') + 1);
+  return stoaType(name) ?? (lookup(name) || OCTET);
+}
+
+/** The type from Stoa's own table, which wins over content sniffing (a .png is an image whatever its bytes). */
+function stoaType(name: string): string | undefined {
   const dot = name.lastIndexOf('.');
-  if (dot <= 0) return 'application/octet-stream';
-  return byExt[name.slice(dot + 1).toLowerCase()] ?? 'application/octet-stream';
+  return dot <= 0 ? undefined : byExt[name.slice(dot + 1).toLowerCase()];
+}
+
+const OCTET = 'application/octet-stream';
+/** Bytes looked at to tell text from binary (isbinaryfile reads at most this much too). */
+const SNIFF_BYTES = 8192;
+
+function looksBinary(head: Buffer): boolean {
+  return isBinaryFileSync(head.subarray(0, SNIFF_BYTES), { size: Math.min(head.length, SNIFF_BYTES) });
+}
+
+/**
+ * The type of content whose name says little (`Makefile`, `README`, `notes.org` — which mime-types calls a Lotus
+ * Organizer file): Stoa's table decides when it knows the extension; otherwise text content is text/plain
+ * (decided from the bytes with isbinaryfile) and anything else keeps the type by extension.
+ *
+ * @example
+ * mimeForContent('Makefile', Buffer.from('all:\n\tcc a.c\n')) // 'text/plain'
+ */
+export function mimeForContent(path: string, head: Buffer): string {
+  const name = path.slice(path.lastIndexOf('/') + 1);
+  const own = stoaType(name);
+  if (own) return own;
+  const looked = lookup(name) || OCTET;
+  if (isTextMime(looked)) return looked;
+  return head.length > 0 && !looksBinary(head) ? 'text/plain' : looked;
+}
+
+/**
+ * Whether a stored file is text: by its type, or — for a type Stoa does not know as binary (older rows, unknown
+ * or misleading extensions) — by its bytes.
+ */
+export function isTextContent(mime: string, bytes: Buffer): boolean {
+  return isTextMime(mime) || (!isKnownBinary(mime) && bytes.length > 0 && !looksBinary(bytes));
+}
+
+let knownBinary: Set<string> | undefined;
+
+/** Whether a type is one Stoa knows as binary (its bytes need not be looked at). */
+export function isKnownBinary(mime: string): boolean {
+  return (knownBinary ??= new Set(Object.values(byExt).filter((m) => m !== OCTET && !isTextMime(m)))).has(mime);
+}
+
+/** {@link mimeForContent} for a stored blob: only the first bytes are fetched. */
+export async function mimeForBlob(blobs: BlobStore, path: string, key: string, size: number): Promise<string> {
+  const byName = mimeForPath(path);
+  if (isTextMime(byName) || isKnownBinary(byName) || size === 0) return byName;
+  const chunks: Buffer[] = [];
+  for await (const c of await blobs.get(key, { start: 0, end: Math.min(size, SNIFF_BYTES) - 1 })) chunks.push(c as Buffer);
+  return mimeForContent(path, Buffer.concat(chunks));
 }
 
 const textApplication = new Set([

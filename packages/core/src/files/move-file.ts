@@ -1,7 +1,7 @@
 import { StoaError } from '@stoa/contract';
 import { attributionOf } from '../actors.js';
 import { baseName, dirOf, normalizePath } from '../paths.js';
-import { inTx, type Ctx } from '../platform.js';
+import { inTx, type Ctx, type Q } from '../platform.js';
 import { assertCan } from '../policies/can.js';
 import { recordAudit } from '../audit/audit.js';
 import { runFileChangeHooks } from '../hooks.js';
@@ -29,7 +29,10 @@ export function moveTarget(from: string, rawTo: string): string {
  * @example
  * await moveFile(ctx, { from: 'draft.md', to: 'reports/2026/' }) // → reports/2026/draft.md
  */
-export async function moveFile(ctx: Ctx, input: { from: string; to: string; expectedVersion?: number | null }): Promise<FileInfo> {
+export async function moveFile(
+  ctx: Ctx,
+  input: { from: string; to: string; expectedVersion?: number | null; beforeMove?: (trx: Q) => Promise<unknown> },
+): Promise<FileInfo> {
   const from = normalizePath(input.from);
   const to = moveTarget(from, input.to);
   assertCan(ctx.actor, 'file.move', { kind: 'file', path: from });
@@ -48,6 +51,8 @@ export async function moveFile(ctx: Ctx, input: { from: string; to: string; expe
     if (to === from) return toFileInfo(row);
     const target = await trx.selectFrom('files').select('id').where('project_id', '=', ctx.project.id).where('path', '=', to).executeTakeFirst();
     if (target) throw new StoaError('already_exists', `file "${to}" already exists; nothing was overwritten`);
+    // An agent's move counts against its change limit in this transaction, so a refused move never counts.
+    await input.beforeMove?.(trx);
     const mime = mimeForPath(to);
     const a = attributionOf(ctx.actor);
     await trx.updateTable('files').set({ path: to, dir: dirOf(to), name: baseName(to), name_lower: baseName(to).toLowerCase(), mime, modified_at: now, modified_by_kind: a.kind, modified_by_id: a.id, modified_by_label: a.label }).where('id', '=', row.id).execute();

@@ -7,7 +7,7 @@ import { inTx, type Ctx } from '../platform.js';
 import { assertCan } from '../policies/can.js';
 import { quotaOf } from '../projects/projects.js';
 import { commitVersion } from './commit-version.js';
-import { mimeForPath } from './mime.js';
+import { mimeForBlob } from './mime.js';
 import type { FileInfo } from './file-info.js';
 import { withWriteRetry } from './write-retry.js';
 
@@ -53,7 +53,7 @@ export async function putFile(ctx: Ctx, input: PutFileInput): Promise<{ file: Fi
   const quotaCap = (await freeBytes(ctx)) + Number(existing?.size ?? 0);
   const cap = input.maxBytes !== undefined ? Math.min(input.maxBytes, quotaCap) : quotaCap;
   const blob = await storeBlob(ctx, input.source, cap, input.maxBytes !== undefined && input.maxBytes <= quotaCap ? input.maxBytes : undefined);
-  const mime = input.mime ?? mimeForPath(path);
+  const mime = input.mime ?? (await mimeForBlob(ctx.platform.blobs, path, blob.key, blob.size));
   const attribution = input.attribution ?? attributionOf(ctx.actor);
   return withWriteRetry(() =>
     inTx(ctx.platform, (trx) =>

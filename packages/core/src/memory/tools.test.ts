@@ -21,12 +21,12 @@ describe.each(testDbKinds())('memory tools on %s', (kind) => {
   });
   afterEach(async () => t.cleanup());
 
-  it('get, append, set with base_version, search — refusals as text the model can act on', async () => {
+  it('get, append, set with expected_version, search — refusals as text the model can act on', async () => {
     expect((await runMemoryTool(agent, 'memory_get', { file: 'SOUL.md' })).text).toBe('SOUL.md of ' + (agent.actor as any).agentId + ', version 0:\nTake notes.');
     const a = await runMemoryTool(agent, 'memory_append', { file: 'MEMORY.md', text: 'Client wants the report by Friday.' });
     expect(a).toMatchObject({ refused: false, version: 1 });
     expect(a.text).toContain(conv);
-    const stale = await runMemoryTool(agent, 'memory_set', { file: 'MEMORY.md', content: 'x', base_version: 0 });
+    const stale = await runMemoryTool(agent, 'memory_set', { file: 'MEMORY.md', content: 'x', expected_version: 0 });
     expect(stale.refused).toBe(true);
     expect(stale.text).toMatch(/^Refused: .*memory_version_conflict; the current version is 1/);
     expect((await runMemoryTool(agent, 'memory_append', { file: 'AGENTS.md', text: 'x' })).text).toMatch(/^Refused: AGENTS.md is edited by workspace admins/);
@@ -38,6 +38,6 @@ describe.each(testDbKinds())('memory tools on %s', (kind) => {
   it('publishes MCP tool entries with schemas and descriptions', () => {
     const tools = memoryMcpTools();
     expect(tools.map((x) => x.name)).toEqual(['memory_get', 'memory_append', 'memory_set', 'memory_search']);
-    expect(tools.every((x) => x.description.length > 40 && (x.inputSchema as any).type === 'object')).toBe(true);
+    expect(tools.every((x) => x.description.length > 20 && (x.inputSchema as any).type === 'object')).toBe(true);
   });
 });

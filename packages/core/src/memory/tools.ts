@@ -1,17 +1,13 @@
 import { memoryToolSchemas, type MemoryToolName } from '@stoa/contract';
 import type { Ctx } from '../platform.js';
-import { runAreaTool } from '../tools/area-tool.js';
+import { runToolCall, type ToolResult } from '../tools/area-tool.js';
+import type { RuntimeInfo } from '../tools/caller.js';
 import { appendMemory, getMemory, setMemory } from './memory.js';
 import { searchMemory } from './search.js';
 import type { MemoryDoc } from './types.js';
 
-/** What a memory tool answers the model: text, or `Refused: <reason>` (A5). */
-export interface MemoryToolResult {
-  text: string;
-  refused: boolean;
-  code?: string;
-  version: number | null;
-}
+/** What a tool of this area answers: the one runner's result. */
+export type MemoryToolResult = ToolResult;
 
 function where(d: MemoryDoc): string {
   return d.file === 'MEMORY.md' && d.conversation ? `${d.file} of conversation ${d.conversation}` : d.file === 'SOUL.md' && d.agent ? `${d.file} of ${d.agent}` : d.file;
@@ -27,7 +23,7 @@ const tools: { [N in MemoryToolName]: (ctx: Ctx, a: any) => Promise<{ text: stri
     return { text: `Appended to ${where(d)}; it is now version ${d.version}.`, version: d.version };
   },
   memory_set: async (ctx, a) => {
-    const d = await setMemory(ctx, { file: a.file, conversation: a.channel }, a.content, { base: a.base_version });
+    const d = await setMemory(ctx, { file: a.file, conversation: a.channel }, a.content, { base: a.expected_version });
     return { text: `Saved ${where(d)} as version ${d.version}.`, version: d.version };
   },
   memory_search: async (ctx, a) => {
@@ -45,9 +41,9 @@ const tools: { [N in MemoryToolName]: (ctx: Ctx, a: any) => Promise<{ text: stri
  * await runMemoryTool(agentCtx, 'memory_append', { file: 'MEMORY.md', text: 'Renewal moved to 2 November' });
  * // { text: 'Appended to MEMORY.md of conversation conv_…; it is now version 4.', refused: false, version: 4 }
  */
-export function runMemoryTool(ctx: Ctx, name: string, args: unknown): Promise<MemoryToolResult> {
-  return runAreaTool(ctx, {
+export function runMemoryTool(ctx: Ctx, name: string, args: unknown, opts: { runtime?: RuntimeInfo } = {}): Promise<MemoryToolResult> {
+  return runToolCall(ctx, {
     area: 'memory', schemas: memoryToolSchemas, run: tools, pathArg: 'file',
     refusalSuffix: (e) => (e.code === 'memory_version_conflict' ? ` (memory_version_conflict; the current version is ${String(e.details?.currentVersion)})` : ''),
-  }, name, args);
+  }, name, args, opts);
 }

@@ -4,7 +4,7 @@ import type { Attribution } from '../actors.js';
 import { inTx, type Ctx, type Q } from '../platform.js';
 import { assertCan } from '../policies/can.js';
 import { commitVersion, lockFileRow } from '../files/commit-version.js';
-import { isTextMime, mimeForPath } from '../files/mime.js';
+import { isKnownBinary, isTextContent, isTextMime, mimeForContent } from '../files/mime.js';
 import { INDEX_TEXT_BYTES } from '../files/put-file.js';
 import { withWriteRetry } from '../files/write-retry.js';
 import type { FileInfo, FileRow } from '../files/file-info.js';
@@ -75,7 +75,6 @@ async function storeInTx(trx: Q, ctx: Ctx, text: string, stored?: PutResult): Pr
  */
 export async function agentWrite(ctx: Ctx, input: AgentWriteInput): Promise<AgentWriteResult> {
   assertCan(ctx.actor, 'file.write', { kind: 'file', path: input.path });
-  const mime = mimeForPath(input.path);
   // Content that does not depend on the current file is stored before the transaction, so the (fsync'd) blob
   // write does not hold the database's write lock; append and str_replace must store inside it.
   const early = typeof input.content === 'string' ? await ctx.platform.blobs.put(Buffer.from(input.content, 'utf8')) : undefined;
@@ -90,11 +89,13 @@ export async function agentWrite(ctx: Ctx, input: AgentWriteInput): Promise<Agen
       } else {
         let current: CurrentFile | null = null;
         if (row) {
-          if (!isTextMime(row.mime)) throw new StoaError('not_a_text_file', `"${input.path}" is a binary file (${row.mime}, ${row.size} bytes); it cannot be edited as text`);
-          current = { row, text: (await ctx.platform.blobs.read(row.blob_key)).toString('utf8') };
+          const bytes = isKnownBinary(row.mime) ? null : await ctx.platform.blobs.read(row.blob_key);
+          if (!bytes || !isTextContent(row.mime, bytes)) throw new StoaError('not_a_text_file', `"${input.path}" is a binary file (${row.mime}, ${row.size} bytes); it cannot be edited as text`);
+          current = { row, text: bytes.toString('utf8') };
         }
         text = input.content(current);
       }
+      const mime = mimeForContent(input.path, Buffer.from(text.slice(0, 8192), 'utf8'));
       const changes = await countWrite(trx, ctx, input.window);
       const blob = await storeInTx(trx, ctx, text, early);
       const r = await commitVersion(trx, ctx, {

@@ -1,11 +1,17 @@
-import { docsMcpTools, inFormat, isDocsToolName, isMemoryToolName, isWikiToolName, mcpTools, memoryMcpTools, wikiMcpTools, type McpToolDef, type ToolFormat } from '@stoa/contract';
+import {
+  docsMcpTools, inFormat, isDocsToolName, isMemoryToolName, isToolName, isWikiToolName, mcpTools, memoryMcpTools, StoaError, wikiMcpTools,
+  type McpToolDef, type ToolFormat,
+} from '@stoa/contract';
 import { runDocsTool } from '../understanding/tools.js';
 import type { Ctx } from '../platform.js';
 import { runMemoryTool } from '../memory/tools.js';
 import { runWikiTool } from '../wiki/tools.js';
 import { toolAudience } from './audience.js';
+import type { ToolResult } from './area-tool.js';
 import type { RuntimeInfo } from './caller.js';
+import { nearestName } from './near-miss.js';
 import { runTool } from './run-tool.js';
+import { newId } from '../ids.js';
 
 /** A tool as every door lists it (MCP tools/list shape). */
 export type AnyToolDef = Omit<McpToolDef, 'name'> & { name: string };
@@ -15,7 +21,7 @@ export type AnyToolDef = Omit<McpToolDef, 'name'> & { name: string };
  * caller), then the memory, wiki and document tools of their areas (§7 MCP row).
  *
  * @example
- * allTools(ctx).map((t) => t.name) // ['ws_list_files', …, 'delete_file', 'memory_get', …, 'wiki_list', …]
+ * allTools(ctx).map((t) => t.name) // ['ws_list_files', …, 'file_changes', 'memory_get', …, 'wiki_list', …]
  */
 export function allTools(ctx: Ctx): AnyToolDef[] {
   return [...mcpTools(ctx.platform.config.limits, toolAudience(ctx)), ...memoryMcpTools(), ...wikiMcpTools(), ...docsMcpTools()];
@@ -27,15 +33,19 @@ export function allToolsIn(ctx: Ctx, format: ToolFormat): unknown[] {
 }
 
 /**
- * Runs a call of any tool by name — file, memory or wiki — each through its area's one implementation, which
- * answers `Refused: <reason>` instead of throwing and records the call in the conversation's trace.
+ * Runs a call of any tool by name — file, memory, wiki or documents — through the one tool runner with that
+ * area's table; it answers `Refused: <reason>` instead of throwing and records the call in the trace. An unknown
+ * tool name is refused with the nearest real one.
  *
  * @example
  * await runAnyTool(ctx, 'memory_append', { file: 'MEMORY.md', text: '…' });
  */
-export async function runAnyTool(ctx: Ctx, name: string, args: unknown, opts: { runtime?: RuntimeInfo } = {}): Promise<{ text: string; refused: boolean; code?: string; callId?: string; path: string | null; version: number | null }> {
-  if (isMemoryToolName(name)) return { path: null, ...(await runMemoryTool(ctx, name, args)) };
-  if (isWikiToolName(name)) return { path: null, ...(await runWikiTool(ctx, name, args)) };
-  if (isDocsToolName(name)) return { path: null, ...(await runDocsTool(ctx, name, args)) };
-  return runTool(ctx, name, args, opts);
+export async function runAnyTool(ctx: Ctx, name: string, args: unknown, opts: { runtime?: RuntimeInfo } = {}): Promise<ToolResult> {
+  if (isMemoryToolName(name)) return runMemoryTool(ctx, name, args, opts);
+  if (isWikiToolName(name)) return runWikiTool(ctx, name, args, opts);
+  if (isDocsToolName(name)) return runDocsTool(ctx, name, args, opts);
+  if (isToolName(name)) return runTool(ctx, name, args, opts);
+  const near = nearestName(name, allTools(ctx).map((t) => t.name));
+  const e = new StoaError('not_found', `there is no tool "${name}"${near ? ` — did you mean "${near}"?` : ''}`);
+  return { text: `Refused: ${e.message}`, refused: true, code: e.code, callId: newId('call'), path: null, version: null };
 }

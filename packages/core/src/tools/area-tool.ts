@@ -4,65 +4,116 @@ import { newId } from '../ids.js';
 import type { Ctx } from '../platform.js';
 import { recordToolCall, shortArgs, shortResult } from '../conversations/trace.js';
 import { refusalOfDbError } from '../db-guard.js';
+import { conversationOf, type RuntimeInfo } from './caller.js';
+import { nearestName } from './near-miss.js';
 
-/** What an area's tool answers the model: text, or `Refused: <reason>` (A5). */
-export interface AreaToolResult {
+/** What a tool hands back to the door (and the model): text, or `Refused: <reason>` (A5). */
+export interface ToolResult {
+  /** The answer, or `Refused: <reason>`. */
   text: string;
   refused: boolean;
-  /** Stable code of a refusal, for programs; the model reads `text`. */
+  /** Stable code of a refusal (e.g. `forbidden`, `rate_limited`), for programs; the model reads `text`. */
   code?: string;
+  callId: string;
+  /** The file or page the call touched, from the storage root (null when none). */
+  path: string | null;
   version: number | null;
+  /** Tool-specific structured data (a list, a tree, a diff, a cursor) beside the text. */
+  data?: Record<string, unknown>;
 }
 
-export interface AreaTools<S extends Record<string, z.ZodType>> {
+/** What one call runs with besides its arguments. */
+export interface ToolCall {
+  callId: string;
+  runtime?: RuntimeInfo;
+}
+
+/** A tool's answer before the runner wraps it. */
+export interface ToolAnswer {
+  text: string;
+  path?: string | null;
+  version?: number | null;
+  data?: Record<string, unknown>;
+}
+
+/** One area's tools (files, memory, wiki, documents): schemas, implementations and how to name their calls. */
+export interface ToolTable<S extends Record<string, z.ZodType>> {
   /** Area name, for messages: "there is no wiki tool …". */
   area: string;
   schemas: S;
-  run: { [K in keyof S]: (ctx: Ctx, args: z.output<S[K]>) => Promise<{ text: string; version?: number | null }> };
-  /** Argument named in the trace as the call's path (e.g. 'path', 'file'). */
+  run: { [K in keyof S]: (ctx: Ctx, args: z.output<S[K]>, call: ToolCall) => Promise<ToolAnswer> };
+  /** Argument named in the trace as the call's path when the answer names none (e.g. 'path', 'file'). */
   pathArg?: string;
   /** Extra words after a refusal's message (e.g. the current version on a conflict). */
   refusalSuffix?: (e: StoaError) => string;
 }
 
 /**
- * Runs one call of an area's tools (memory, wiki, documents) as the context's actor: validates the arguments
- * with the tool's schema, runs it, turns every refusal into `Refused: <reason>` (never a throw), and records
- * agents' calls in their conversation's trace (F15) like the file tools.
+ * The one tool runner behind every door (MCP stdio and HTTP, the HTTP tool-call route, the CLI, the SDK): checks
+ * the arguments strictly — an unknown or misspelt argument is refused with the nearest valid name, never dropped —
+ * runs the tool as the context's actor, turns every refusal into `Refused: <reason>` with its stable code (never a
+ * throw, A5), and records the call in the conversation's trace with its arguments in short, its answer and
+ * its duration (F15).
  *
  * @example
- * await runAreaTool(ctx, wikiTools, 'wiki_get', { path: 'handbook' });
+ * await runToolCall(ctx, wikiTools, 'wiki_get', { path: 'handbook' });
  */
-export async function runAreaTool<S extends Record<string, z.ZodType>>(ctx: Ctx, tools: AreaTools<S>, name: string, args: unknown): Promise<AreaToolResult> {
+export async function runToolCall<S extends Record<string, z.ZodType>>(
+  ctx: Ctx, table: ToolTable<S>, name: string, args: unknown, opts: { runtime?: RuntimeInfo } = {},
+): Promise<ToolResult> {
   const started = performance.now();
-  const result = await runUntraced(ctx, tools, name, args);
-  if (ctx.actor.kind === 'agent') {
-    const key = tools.pathArg;
-    const path = key && args && typeof args === 'object' && typeof (args as Record<string, unknown>)[key] === 'string' ? ((args as Record<string, string>)[key] ?? null) : null;
-    await recordToolCall(ctx, {
-      id: newId('call'), conversationId: ctx.actor.conversationId, tool: name, args: shortArgs(args), result: shortResult(result.text),
-      refused: result.refused, durationMs: Math.round((performance.now() - started) * 100) / 100, path, version: result.version,
-    }).catch((e) => console.error('could not record the tool call in the trace:', e));
+  const call: ToolCall = { callId: newId('call'), runtime: opts.runtime };
+  const result = await runUntraced(ctx, table, name, args, call);
+  if (result.path === null && table.pathArg && args && typeof args === 'object') {
+    const p = (args as Record<string, unknown>)[table.pathArg];
+    if (typeof p === 'string') result.path = p;
   }
+  await recordToolCall(ctx, {
+    id: call.callId, conversationId: conversationOf(ctx, opts.runtime), tool: name, args: shortArgs(args), result: shortResult(result.text),
+    refused: result.refused, durationMs: Math.round((performance.now() - started) * 100) / 100, path: result.path, version: result.version,
+  }).catch((e) => console.error('could not record the tool call in the trace:', e));
   return result;
 }
 
-async function runUntraced<S extends Record<string, z.ZodType>>(ctx: Ctx, tools: AreaTools<S>, name: string, args: unknown): Promise<AreaToolResult> {
+/**
+ * Refuses an argument the tool does not have, naming the nearest one: a model's typo ("expectedVersion") must
+ * not silently turn a guarded edit into an overwrite.
+ */
+export function refuseUnknownArguments(schema: z.ZodType, args: unknown): void {
+  if (!args || typeof args !== 'object' || Array.isArray(args)) return;
+  const shape = (schema as unknown as { shape?: Record<string, unknown> }).shape;
+  if (!shape) return;
+  const known = Object.keys(shape);
+  for (const key of Object.keys(args)) {
+    if (Object.prototype.hasOwnProperty.call(shape, key)) continue;
+    const near = nearestName(key, known);
+    const hint = near ? ` — did you mean "${near}"?` : ` — the arguments are: ${known.join(', ')}`;
+    throw new StoaError('bad_request', `unknown argument "${key}"${hint}`, { argument: key, ...(near ? { suggestion: near } : {}) });
+  }
+}
+
+async function runUntraced<S extends Record<string, z.ZodType>>(ctx: Ctx, table: ToolTable<S>, name: string, args: unknown, call: ToolCall): Promise<ToolResult> {
+  const none = { callId: call.callId, path: null, version: null };
   try {
-    if (!Object.prototype.hasOwnProperty.call(tools.schemas, name)) throw new StoaError('not_found', `there is no ${tools.area} tool "${name}"`);
-    const parsed = tools.schemas[name]!.safeParse(args ?? {});
+    if (!Object.prototype.hasOwnProperty.call(table.schemas, name)) throw new StoaError('not_found', `there is no ${table.area} tool "${name}"`);
+    const schema = table.schemas[name]!;
+    if (args !== undefined && args !== null && (typeof args !== 'object' || Array.isArray(args))) throw new StoaError('bad_request', 'the arguments must be an object');
+    refuseUnknownArguments(schema, args);
+    const parsed = schema.safeParse(args ?? {});
     if (!parsed.success) {
       const what = parsed.error.issues.slice(0, 5).map((i) => (i.path.length ? `${i.path.map(String).join('.')}: ${i.message}` : i.message)).join('; ');
       throw new StoaError('bad_request', `invalid arguments — ${what}`);
     }
-    const r = await tools.run[name as keyof S](ctx, parsed.data as any);
-    return { text: r.text, refused: false, version: r.version ?? null };
+    const r = await table.run[name as keyof S](ctx, parsed.data as z.output<S[keyof S]>, call);
+    return { text: r.text, refused: false, callId: call.callId, path: r.path ?? null, version: r.version ?? null, ...(r.data ? { data: r.data } : {}) };
   } catch (caught) {
+    // A database refusal (e.g. a NUL in text) is a refusal with its code, not an internal error.
     const e = refusalOfDbError(caught) ?? caught;
     if (!isStoaError(e)) {
-      console.error(`${tools.area} tool ${name} failed:`, e);
-      return { text: 'Refused: an internal error occurred; please retry', refused: true, code: 'internal', version: null };
+      // Unexpected faults are refusals too, without internals (no host paths or stack traces reach the model).
+      console.error(`${table.area} tool ${name} failed:`, e);
+      return { text: 'Refused: an internal error occurred; please retry', refused: true, code: 'internal', ...none };
     }
-    return { text: `Refused: ${e.message}${tools.refusalSuffix?.(e as StoaError) ?? ''}`, refused: true, code: e.code, version: null };
+    return { text: `Refused: ${e.message}${table.refusalSuffix?.(e as StoaError) ?? ''}`, refused: true, code: e.code, ...none };
   }
 }

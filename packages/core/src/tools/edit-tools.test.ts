@@ -142,7 +142,7 @@ describe.each(testDbKinds())('file tools (%s)', (kind) => {
     const a = await createAgent(admin, { name: 'Off' });
     const agent = await t.agentCtx(a.id);
     expect((await runTool(agent, 'ws_list_files', {})).text).toBe('Refused: file access is turned off for this agent; its owner can turn it on');
-    expect((await runTool(agent, 'rm_rf', {})).text).toBe('Refused: there is no tool "rm_rf"');
+    expect((await runTool(agent, 'rm_rf', {})).text).toBe('Refused: there is no file tool "rm_rf"');
     await updateAgent(admin, a.id, { files: 'on' });
     expect((await runTool(await t.agentCtx(a.id), 'ws_write_file', { path: 'a.md' })).text).toMatch(/^Refused: invalid arguments — content: /);
   });

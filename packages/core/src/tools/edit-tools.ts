@@ -1,6 +1,10 @@
 import { StoaError, type ToolArgs } from '@stoa/contract';
 import { listFilesRecursive } from '../files/list-files.js';
-import { agentWrite } from './agent-write.js';
+import { createTwoFilesPatch } from 'diff';
+import { assertCan } from '../policies/can.js';
+import { findFileRow } from '../files/read-file.js';
+import { isTextContent } from '../files/mime.js';
+import { agentWrite, type CurrentFile } from './agent-write.js';
 import { binaryAnswer, cutForModel, readForAgent } from './read-text.js';
 import { underFolder } from './resolve-path.js';
 import { lineAt, nearMiss, occurrences } from './near-miss.js';
@@ -65,26 +69,62 @@ export async function createFile(env: ToolEnv, args: ToolArgs<'create_file'>): P
   return { text: `Created ${path} (${r.file.size} bytes, type ${r.file.type}, permissions ${r.file.permissions}); version ${r.file.version}; ${budget(r.changes)}.`, path, version: r.file.version };
 }
 
+/**
+ * The text with `old_str` replaced, when it occurs exactly once — overlapping occurrences count ("aa" occurs twice
+ * in "xaaay") — else the refusal: how many times and where, or the nearest near-miss.
+ */
+function replaceOnce(cur: CurrentFile, path: string, oldStr: string, newStr: string): { text: string; line: number } {
+  const at = occurrences(cur.text, oldStr);
+  if (at.length > 1) {
+    const lines = at.slice(0, 10).map((o) => lineAt(cur.text, o)).join(', ');
+    throw new StoaError('bad_request', `old_str occurs ${at.length} times in "${path}" (at lines ${lines}${at.length > 10 ? ', …' : ''}); it must occur exactly once — include more surrounding text to make it unique`, { matches: at.length });
+  }
+  if (at.length === 0) {
+    const hint = cur.text.length === 0 ? 'the file is empty' : nearMiss(cur.text, oldStr);
+    throw new StoaError('not_found', `old_str was not found in "${path}" (version ${cur.row.version}); ${hint ? `nearest near-miss: ${hint}` : 'nothing similar either — read the file again'}`, { matches: 0 });
+  }
+  return { text: cur.text.slice(0, at[0]!) + newStr + cur.text.slice(at[0]! + oldStr.length), line: lineAt(cur.text, at[0]!) };
+}
+
+/**
+ * A dry run of an edit: the same checks as the real one (scope, text file, expected version, the edit itself) and
+ * the unified diff it would make; nothing is stored and nothing counts.
+ */
+async function previewEdit(env: ToolEnv, path: string, expectedVersion: number | undefined, edit: (cur: CurrentFile | null) => string): Promise<ToolAnswer> {
+  assertCan(env.ctx.actor, 'file.write', { kind: 'file', path });
+  const row = await findFileRow(env.ctx, path);
+  let cur: CurrentFile | null = null;
+  if (row) {
+    const bytes = await env.ctx.platform.blobs.read(row.blob_key);
+    if (!isTextContent(row.mime, bytes)) throw new StoaError('not_a_text_file', `"${path}" is a binary file (${row.mime}, ${row.size} bytes); it cannot be edited as text`);
+    cur = { row, text: bytes.toString('utf8') };
+  }
+  const version = row?.version ?? 0;
+  if (expectedVersion !== undefined && expectedVersion !== version) {
+    throw new StoaError('version_conflict', `"${path}" is at version ${version}, not ${expectedVersion}; read it again and retry`, { currentVersion: version });
+  }
+  const after = edit(cur);
+  const diff = createTwoFilesPatch(path, path, cur?.text ?? '', after, row ? `version ${version}` : 'new file', 'after the edit');
+  const note = `Dry run: nothing was stored or counted. The edit would change ${path} (now ${row ? `version ${version}` : 'absent'}) like this:`;
+  return { text: `${note}\n${cutForModel(diff, env.limits.agentReadChars, 'the diff is longer')}`, path, version: row?.version ?? null, data: { diff, dryRun: true } };
+}
+
 /** `str_replace` (X3, B5): exactly one match, applied to the newest content inside the transaction. */
 export async function strReplace(env: ToolEnv, args: ToolArgs<'str_replace'>): Promise<ToolAnswer> {
   checkWriteSize(env, args.new_str, 'new_str');
   const path = underFolder(args.file_path, env.scopes.write, env.scopes);
+  const edit = (cur: CurrentFile | null) => {
+    if (!cur) throw new StoaError('not_found', `file "${path}" does not exist; create it with create_file`);
+    return replaceOnce(cur, path, args.old_str, args.new_str);
+  };
+  if (args.dry_run) return previewEdit(env, path, args.expected_version, (cur) => edit(cur).text);
   let line = 0;
   const r = await agentWrite(env.ctx, {
     path, mode: 'replace', expectedVersion: args.expected_version, attribution: env.attribution, window: env.window,
     content: (cur) => {
-      if (!cur) throw new StoaError('not_found', `file "${path}" does not exist; create it with create_file`);
-      const at = occurrences(cur.text, args.old_str);
-      if (at.length > 1) {
-        const lines = at.slice(0, 10).map((o) => lineAt(cur.text, o)).join(', ');
-        throw new StoaError('bad_request', `old_str occurs ${at.length} times in "${path}" (at lines ${lines}${at.length > 10 ? ', …' : ''}); it must occur exactly once — include more surrounding text to make it unique`, { matches: at.length });
-      }
-      if (at.length === 0) {
-        const hint = cur.text.length === 0 ? 'the file is empty' : nearMiss(cur.text, args.old_str);
-        throw new StoaError('not_found', `old_str was not found in "${path}" (version ${cur.row.version}); ${hint ? `nearest near-miss: ${hint}` : 'nothing similar either — read the file again'}`, { matches: 0 });
-      }
-      line = lineAt(cur.text, at[0]!);
-      return cur.text.slice(0, at[0]!) + args.new_str + cur.text.slice(at[0]! + args.old_str.length);
+      const e = edit(cur);
+      line = e.line;
+      return e.text;
     },
   });
   return { text: `Replaced 1 occurrence at line ${line} of ${path}; version ${r.file.version}; ${budget(r.changes)}.`, path, version: r.file.version };
@@ -94,6 +134,7 @@ export async function strReplace(env: ToolEnv, args: ToolArgs<'str_replace'>): P
 export async function fullFileRewrite(env: ToolEnv, args: ToolArgs<'full_file_rewrite'>): Promise<ToolAnswer> {
   checkWriteSize(env, args.file_contents);
   const path = underFolder(args.file_path, env.scopes.write, env.scopes);
+  if (args.dry_run) return previewEdit(env, path, args.expected_version, () => args.file_contents);
   const r = await agentWrite(env.ctx, {
     path, mode: 'replace', content: args.file_contents, permissions: args.permissions, expectedVersion: args.expected_version,
     attribution: env.attribution, window: env.window,

@@ -5,10 +5,16 @@ export function lineAt(text: string, offset: number): number {
   return n;
 }
 
-/** Every offset where `needle` occurs (non-overlapping), up to `cap`. */
+/**
+ * Every offset where `needle` starts, overlapping ones included, up to `cap`: "aa" occurs twice in "xaaay", so an
+ * edit of it is ambiguous and refused rather than applied to the first.
+ *
+ * @example
+ * occurrences('xaaay', 'aa') // [1, 2]
+ */
 export function occurrences(text: string, needle: string, cap = 1000): number[] {
   const out: number[] = [];
-  for (let i = text.indexOf(needle); i !== -1 && out.length < cap; i = text.indexOf(needle, i + needle.length)) out.push(i);
+  for (let i = text.indexOf(needle); i !== -1 && out.length < cap; i = text.indexOf(needle, i + 1)) out.push(i);
   return out;
 }
 
@@ -85,4 +91,29 @@ export function nearMiss(text: string, needle: string): string | null {
   }
   if (!best || best.score < 0.5) return null;
   return `the most similar line is line ${best.line}: ${quote(best.text)}`;
+}
+
+/** A name folded for comparison: case and separators do not matter ("expectedVersion" ~ "expected_version"). */
+function fold(name: string): string {
+  return name.toLowerCase().replace(/[-_\s.]/g, '');
+}
+
+/**
+ * The valid name nearest to a misspelt one, or null when none is close: same letters in another case or with
+ * other separators first, then the smallest edit distance up to a third of the name.
+ *
+ * @example
+ * nearestName('expectedVersion', ['path', 'expected_version']) // 'expected_version'
+ * nearestName('base', ['file', 'content', 'expected_version'])  // null
+ */
+export function nearestName(name: string, candidates: readonly string[]): string | null {
+  const f = fold(name);
+  const same = candidates.find((c) => fold(c) === f);
+  if (same) return same;
+  let best: { c: string; d: number } | null = null;
+  for (const c of candidates) {
+    const d = levenshtein(f, fold(c));
+    if (!best || d < best.d) best = { c, d };
+  }
+  return best && best.d <= Math.max(1, Math.floor(f.length / 3)) ? best.c : null;
 }

@@ -2,7 +2,7 @@ import { StoaError } from '@stoa/contract';
 import type { Ctx } from '../platform.js';
 import { can } from '../policies/can.js';
 import { findFileRow } from '../files/read-file.js';
-import { isTextMime } from '../files/mime.js';
+import { isKnownBinary, isTextContent, isTextMime } from '../files/mime.js';
 import type { FileRow } from '../files/file-info.js';
 import { describeScope, readCandidates } from './resolve-path.js';
 import type { ToolScopes } from './caller.js';
@@ -28,10 +28,13 @@ export async function readForAgent(ctx: Ctx, raw: string, scopes: ToolScopes): P
     const where = candidates.length > 1 ? `in ${describeScope(scopes.own)} nor from the storage root` : `in ${describeScope(scopes.read)}`;
     throw new StoaError('not_found', `file "${raw}" was not found ${where}${scopes.read === '' ? '' : ' (you may read only your own folder)'}; list files with ws_list_files`);
   }
-  if (!isTextMime(row.mime)) return { row, binary: true };
   const max = ctx.platform.config.limits.agentReadBytes;
+  if (!isTextMime(row.mime) && (isKnownBinary(row.mime) || Number(row.size) > max)) return { row, binary: true };
   if (Number(row.size) > max) throw new StoaError('too_large', `"${row.path}" is ${row.size} bytes, over the ${max}-byte limit for reading files; it cannot be read`, { limit: max });
-  return { row, text: (await ctx.platform.blobs.read(row.blob_key)).toString('utf8') };
+  const bytes = await ctx.platform.blobs.read(row.blob_key);
+  // An unknown extension says nothing: the content decides (a Makefile or README is text).
+  if (!isTextContent(row.mime, bytes)) return { row, binary: true };
+  return { row, text: bytes.toString('utf8') };
 }
 
 /** The answer for a binary file: type and size only (A4). */

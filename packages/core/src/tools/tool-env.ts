@@ -4,7 +4,9 @@ import type { Ctx } from '../platform.js';
 import type { ToolScopes } from './caller.js';
 import type { WindowKey } from './write-window.js';
 
-/** What one tool call runs with; built by runTool. */
+export type { ToolAnswer } from './area-tool.js';
+
+/** What one file tool call runs with; built by the file tools' table from the context and the call. */
 export interface ToolEnv {
   ctx: Ctx;
   scopes: ToolScopes;
@@ -12,13 +14,6 @@ export interface ToolEnv {
   callId: string;
   attribution: Attribution;
   window: WindowKey;
-}
-
-/** A tool's answer: the text for the model, plus the file it touched (for the trace and the HTTP answer). */
-export interface ToolAnswer {
-  text: string;
-  path?: string;
-  version?: number;
 }
 
 /** "change 3 of 20 in this conversation" — so the model knows its budget. */

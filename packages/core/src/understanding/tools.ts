@@ -1,6 +1,7 @@
 import { docsToolSchemas, type DocsToolName } from '@stoa/contract';
 import type { Ctx } from '../platform.js';
-import { runAreaTool, type AreaToolResult } from '../tools/area-tool.js';
+import { runToolCall, type ToolResult } from '../tools/area-tool.js';
+import type { RuntimeInfo } from '../tools/caller.js';
 import { understandFile, understandingStatus, type UnderstandingStatus } from './assets.js';
 import { listChunks, searchChunks } from './chunks.js';
 import { validateReferences } from './validate.js';
@@ -42,6 +43,6 @@ const tools: { [N in DocsToolName]: (ctx: Ctx, a: any) => Promise<{ text: string
  * @example
  * await runDocsTool(agentCtx, 'docs_search', { query: 'notice period' });
  */
-export function runDocsTool(ctx: Ctx, name: string, args: unknown): Promise<AreaToolResult> {
-  return runAreaTool(ctx, { area: 'document', schemas: docsToolSchemas, run: tools, pathArg: 'path' }, name, args);
+export function runDocsTool(ctx: Ctx, name: string, args: unknown, opts: { runtime?: RuntimeInfo } = {}): Promise<ToolResult> {
+  return runToolCall(ctx, { area: 'document', schemas: docsToolSchemas, run: tools, pathArg: 'path' }, name, args, opts);
 }

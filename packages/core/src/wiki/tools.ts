@@ -1,19 +1,14 @@
 import { wikiToolSchemas, type WikiToolName } from '@stoa/contract';
-import { runAreaTool } from '../tools/area-tool.js';
+import { runToolCall, type ToolResult } from '../tools/area-tool.js';
+import type { RuntimeInfo } from '../tools/caller.js';
 import type { Ctx } from '../platform.js';
 import { searchAll } from '../unified-search/search-all.js';
 import { putPage } from './put-page.js';
 import { getPage, listPages } from './read-page.js';
 import { searchWiki } from './search-wiki.js';
 
-/** What a wiki tool answers the model: text, or `Refused: <reason>` (A5). */
-export interface WikiToolResult {
-  text: string;
-  refused: boolean;
-  code?: string;
-  /** The page's version after the call (wiki_get, wiki_put), else null. */
-  version: number | null;
-}
+/** What a tool of this area answers: the one runner's result. */
+export type WikiToolResult = ToolResult;
 
 const tools: { [N in WikiToolName]: (ctx: Ctx, a: any) => Promise<{ text: string; version: number | null }> } = {
   wiki_list: async (ctx, a) => {
@@ -30,7 +25,7 @@ const tools: { [N in WikiToolName]: (ctx: Ctx, a: any) => Promise<{ text: string
     return { text: lines.join('\n'), version: p.version };
   },
   wiki_put: async (ctx, a) => {
-    const r = await putPage(ctx, { path: a.path, text: a.text, title: a.title, base: a.base_version, channel: a.channel });
+    const r = await putPage(ctx, { path: a.path, text: a.text, title: a.title, base: a.expected_version, channel: a.channel });
     const what = r.created ? 'Created' : r.changed ? 'Saved' : 'Unchanged (same title and text):';
     return { text: `${what} page ${r.path} — "${r.title}"; it is now version ${r.version}.`, version: r.version };
   },
@@ -54,6 +49,6 @@ const tools: { [N in WikiToolName]: (ctx: Ctx, a: any) => Promise<{ text: string
  * await runWikiTool(agentCtx, 'wiki_put', { path: 'handbook/refunds', text: '# Refunds', base_version: 2 });
  * // { text: 'Saved page handbook/refunds — "Refunds"; it is now version 3.', refused: false, version: 3 }
  */
-export function runWikiTool(ctx: Ctx, name: string, args: unknown): Promise<WikiToolResult> {
-  return runAreaTool(ctx, { area: 'wiki', schemas: wikiToolSchemas, run: tools, pathArg: 'path' }, name, args);
+export function runWikiTool(ctx: Ctx, name: string, args: unknown, opts: { runtime?: RuntimeInfo } = {}): Promise<WikiToolResult> {
+  return runToolCall(ctx, { area: 'wiki', schemas: wikiToolSchemas, run: tools, pathArg: 'path' }, name, args, opts);
 }

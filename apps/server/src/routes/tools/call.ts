@@ -9,5 +9,5 @@ import { projectHandler } from '../../http/handler.js';
 export default projectHandler(toolRoutes.call, async (ctx, i) => {
   const c = await withConversation(ctx, { conversationId: i.conversation, processId: i.process, nodeId: i.node });
   const r = await runAnyTool(c, i.name, i.arguments, { runtime: { processId: i.process, nodeId: i.node, conversationId: i.conversation } });
-  return { text: r.text, refused: r.refused, callId: r.callId ?? null, path: r.path, version: r.version };
+  return { text: r.text, refused: r.refused, callId: r.callId, path: r.path, version: r.version, ...(r.code ? { code: r.code } : {}), ...(r.data ? { data: r.data } : {}) };
 });

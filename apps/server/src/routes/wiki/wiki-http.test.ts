@@ -78,7 +78,7 @@ describe.each(testDbKinds())('wiki and search over HTTP on %s', (kind) => {
     expect((await runWikiTool(agent, 'wiki_get', { path: 'notes/agent' })).text).toContain('The scribe was here.');
     expect((await runWikiTool(agent, 'wiki_search', { query: 'scribe' })).text).toContain('notes/agent');
     expect((await runWikiTool(agent, 'search', { query: 'scribe' })).text).toContain('[wiki] notes/agent');
-    const conflict = await runWikiTool(agent, 'wiki_put', { path: 'notes/agent', text: 'x', base_version: 0 });
+    const conflict = await runWikiTool(agent, 'wiki_put', { path: 'notes/agent', text: 'x', expected_version: 0 });
     expect(conflict).toMatchObject({ refused: true, code: 'version_conflict' });
     expect(conflict.text).toMatch(/^Refused: page "notes\/agent" already exists at version 1/);
     expect((await runWikiTool(agent, 'wiki_get', { path: 'runbook/incident' })).text).toBe('Refused: page "runbook/incident" does not exist');
