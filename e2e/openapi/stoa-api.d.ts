@@ -6757,10 +6757,16 @@ export interface operations {
                         /** @description What the model reads: the answer, or "Refused: <reason>" */
                         text: string;
                         refused: boolean;
-                        /** @description ID of the call in the trace (file tools) */
+                        /** @description ID of the call in the trace */
                         callId: string | null;
                         path: string | null;
                         version: number | null;
+                        /** @description Stable error code of a refusal (e.g. version_conflict, rate_limited) */
+                        code?: string;
+                        /** @description Tool-specific structured data: a list, a tree, a diff, a cursor */
+                        data?: {
+                            [key: string]: unknown;
+                        };
                     };
                 };
             };
