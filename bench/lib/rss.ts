@@ -26,15 +26,17 @@ function statusField(pid: number, field: string): number | null {
 }
 
 /**
- * CPU time (user + system) a process has used so far, in ms, from /proc/<pid>/stat (clock ticks of 10 ms).
+ * CPU time (user + system) a process has used so far, in ms, from /proc/<pid>/stat (clock ticks of 10 ms);
+ * with `thread`, only that thread's (/proc/<pid>/task/<thread>/stat; a process's main thread has its pid).
  * Unlike wall-clock figures, CPU per operation hardly moves when other work shares the machine.
  *
  * @example
  * const before = cpuTimeMs(pid); await work(); const used = cpuTimeMs(pid)! - before!;
+ * const mainThread = cpuTimeMs(pid, pid);
  */
-export function cpuTimeMs(pid: number): number | null {
+export function cpuTimeMs(pid: number, thread?: number): number | null {
   try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const stat = readFileSync(thread === undefined ? `/proc/${pid}/stat` : `/proc/${pid}/task/${thread}/stat`, 'utf8');
     // Fields after the command name, which is in parentheses and may contain spaces.
     const rest = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
     return (Number(rest[11]) + Number(rest[12])) * 10;

@@ -22,6 +22,58 @@ export interface StoaConfig {
   trustProxy?: boolean | string;
   /** The blob sweep (see startHousekeeping); defaults in `housekeepingOf`. */
   housekeeping?: { sweepIntervalSeconds: number; sweepGraceSeconds: number };
+  /** Caps on file understanding, which parses in worker threads under them; defaults in `parsingOf`. */
+  parsing?: ParsingLimits;
+}
+
+/** Caps on parsing untrusted files (issue 9): a file over a cap ends `failed` with a reason instead of hurting the server. */
+export interface ParsingLimits {
+  /** Largest file handed to a parser. */
+  maxInputBytes: number;
+  /** Largest total a DOCX (zip) may unpack to; checked from the archive's directory and again while inflating. */
+  maxUnpackedBytes: number;
+  /** Largest unpacked/packed ratio of one zip entry. */
+  maxRatio: number;
+  /** Most characters of extracted text kept per file. */
+  maxTextChars: number;
+  /** Most PDF pages. */
+  maxPages: number;
+  /** Deepest nesting of JSON and of the XML inside a DOCX. */
+  maxDepth: number;
+  /** Heap of one parser worker (V8 old generation), in MB; a parse that needs more ends that worker. */
+  workerMemoryMb: number;
+  /** Longest one parse may run before its worker is terminated. */
+  timeoutMs: number;
+  /** Parser worker threads at most (parses beyond that wait their turn). */
+  workers: number;
+  /** Parse attempts of one version before it is `failed` for good, so a file that kills its parser is never retried into a loop. */
+  maxAttempts: number;
+}
+
+const MB = 1024 * 1024;
+/** Environment names and defaults of the parsing caps (README, configuration). */
+export const parsingSettings: { [K in keyof ParsingLimits]: { env: string; default: number } } = {
+  maxInputBytes: { env: 'STOA_PARSE_MAX_INPUT_BYTES', default: 50 * MB },
+  maxUnpackedBytes: { env: 'STOA_PARSE_MAX_UNPACKED_BYTES', default: 200 * MB },
+  maxRatio: { env: 'STOA_PARSE_MAX_RATIO', default: 200 },
+  maxTextChars: { env: 'STOA_PARSE_MAX_TEXT_CHARS', default: 5_000_000 },
+  maxPages: { env: 'STOA_PARSE_MAX_PAGES', default: 5000 },
+  maxDepth: { env: 'STOA_PARSE_MAX_DEPTH', default: 1000 },
+  workerMemoryMb: { env: 'STOA_PARSE_WORKER_MEMORY_MB', default: 512 },
+  timeoutMs: { env: 'STOA_PARSE_TIMEOUT_MS', default: 120_000 },
+  workers: { env: 'STOA_PARSE_WORKERS', default: 1 },
+  maxAttempts: { env: 'STOA_PARSE_MAX_ATTEMPTS', default: 3 },
+};
+
+/** Every parsing cap at its default, overridden by `over` (tests use small caps). */
+export function defaultParsingLimits(over: Partial<ParsingLimits> = {}): ParsingLimits {
+  const all = Object.fromEntries(Object.entries(parsingSettings).map(([k, s]) => [k, s.default])) as unknown as ParsingLimits;
+  return { ...all, ...over };
+}
+
+/** The parsing caps of a configuration (the defaults when it names none). */
+export function parsingOf(config: StoaConfig): ParsingLimits {
+  return config.parsing ?? defaultParsingLimits();
 }
 
 /** Sweep settings: STOA_SWEEP_INTERVAL_SECONDS (default 600; 0 = only at start), STOA_SWEEP_GRACE_SECONDS (default 3600). */
@@ -81,8 +133,12 @@ export function loadConfig(opts: { dataDir?: string; env: NodeJS.ProcessEnv }): 
   };
   const proxy = env.STOA_TRUST_PROXY?.trim();
   const trustProxy = !proxy || proxy === 'false' ? false : proxy === 'true' ? true : proxy;
-  const housekeeping = { sweepIntervalSeconds: seconds(env, 'STOA_SWEEP_INTERVAL_SECONDS', 600), sweepGraceSeconds: seconds(env, 'STOA_SWEEP_GRACE_SECONDS', 3600) };
-  return { dataDir, database, storage, limits, auth, trustProxy, housekeeping, adminToken: env.STOA_ADMIN_TOKEN || undefined, publicUrl: env.STOA_PUBLIC_URL || undefined };
+  const parsing = defaultParsingLimits();
+  for (const [name, setting] of Object.entries(parsingSettings) as Array<[keyof ParsingLimits, { env: string }]>) {
+    parsing[name] = name === 'workers' || name === 'maxAttempts' ? positiveInt(env, setting.env, parsing[name]) : nonNegativeSetting(env, setting.env, parsing[name]);
+  }
+  const housekeeping = { sweepIntervalSeconds: nonNegativeSetting(env, 'STOA_SWEEP_INTERVAL_SECONDS', 600), sweepGraceSeconds: nonNegativeSetting(env, 'STOA_SWEEP_GRACE_SECONDS', 3600) };
+  return { dataDir, database, storage, limits, auth, trustProxy, housekeeping, parsing, adminToken: env.STOA_ADMIN_TOKEN || undefined, publicUrl: env.STOA_PUBLIC_URL || undefined };
 }
 
 function nonNegativeInt(name: string, raw: string): number {
@@ -99,7 +155,7 @@ function positiveInt(env: NodeJS.ProcessEnv, name: string, fallback: number): nu
   return n;
 }
 
-function seconds(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
+function nonNegativeSetting(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
   const raw = env[name];
   return raw === undefined || raw === '' ? fallback : nonNegativeInt(name, raw);
 }

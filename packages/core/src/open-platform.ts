@@ -5,6 +5,7 @@ import type { Hooks, Platform } from './platform.js';
 import { guardedDb } from './db-guard.js';
 import { fileIndexHook } from './unified-search/file-index.js';
 import { understandingHook } from './understanding/hook.js';
+import { closeParsers } from './understanding/parsing.js';
 
 /** What a caller may choose when opening a platform; everything else comes from the configuration. */
 export interface PlatformOptions {
@@ -46,17 +47,20 @@ export async function openPlatform(config: StoaConfig, opts: PlatformOptions = {
  */
 export function assemblePlatform(parts: { db: StoaDb; blobs: BlobStore; config: StoaConfig } & PlatformOptions): Platform {
   const { db, blobs, config } = parts;
-  return {
+  const platform: Platform = {
     db: guardedDb(db),
     blobs,
     config,
     clock: parts.clock ?? (() => new Date()),
     hooks: parts.hooks ?? standardHooks(),
     close: async () => {
+      // Parser workers first: a parse in flight ends before the database it reports to closes.
+      await closeParsers(platform);
       await blobs.close?.();
       await db.close();
     },
   };
+  return platform;
 }
 
 async function openBlobStore(storage: StoaConfig['storage']): Promise<BlobStore> {

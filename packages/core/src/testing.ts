@@ -4,7 +4,8 @@ import { join } from 'node:path';
 import { createTestDb } from '@stoa/db/testing';
 import { createFsBlobStore } from '@stoa/blob';
 import { limitSettings, type Limits } from '@stoa/contract';
-import type { StoaConfig } from './config.js';
+import { defaultParsingLimits, type ParsingLimits, type StoaConfig } from './config.js';
+import { closeParsers } from './understanding/parsing.js';
 import { assemblePlatform, type PlatformOptions } from './open-platform.js';
 import type { Ctx, Platform } from './platform.js';
 import { bootstrap, DEFAULT_PROJECT } from './projects/bootstrap.js';
@@ -34,7 +35,7 @@ export interface TestPlatform {
  * const t = await createTestPlatform('sqlite', { quotaBytes: 1000 });
  * const ctx = await t.admin();
  */
-export async function createTestPlatform(kind: 'sqlite' | 'postgres' = 'sqlite', limits: Partial<Limits> = {}, opts: PlatformOptions = {}): Promise<TestPlatform> {
+export async function createTestPlatform(kind: 'sqlite' | 'postgres' = 'sqlite', limits: Partial<Limits> = {}, opts: PlatformOptions & { parsing?: Partial<ParsingLimits> } = {}): Promise<TestPlatform> {
   const dataDir = mkdtempSync(join(tmpdir(), 'stoa-test-'));
   const { db, cleanup: dropDb, url, file } = await createTestDb(kind);
   const all = Object.fromEntries(Object.entries(limitSettings).map(([k, s]) => [k, s.default])) as Limits;
@@ -43,9 +44,10 @@ export async function createTestPlatform(kind: 'sqlite' | 'postgres' = 'sqlite',
     database: kind === 'sqlite' ? { kind: 'sqlite', file: file! } : { kind: 'postgres', url: url! },
     storage: { kind: 'fs', root: join(dataDir, 'blobs') },
     limits: { ...all, ...limits },
+    parsing: defaultParsingLimits(opts.parsing),
   };
   // `cleanup` owns the database (it drops it), so closing the platform — as a server stopping does — leaves it open.
-  const wired = assemblePlatform({ db, blobs: createFsBlobStore({ root: join(dataDir, 'blobs') }), config, ...opts });
+  const wired = assemblePlatform({ db, blobs: createFsBlobStore({ root: join(dataDir, 'blobs') }), config, clock: opts.clock, hooks: opts.hooks });
   const platform: Platform = { ...wired, close: async () => undefined };
   await bootstrap(platform);
   const principal = await localAdminPrincipal(platform);
@@ -63,6 +65,7 @@ export async function createTestPlatform(kind: 'sqlite' | 'postgres' = 'sqlite',
       return contextFor(platform, { kind: 'agent', agentId, projectId: project.id }, { conversationId: conversationId ?? null });
     },
     cleanup: async () => {
+      await closeParsers(platform);
       await dropDb();
       rmSync(dataDir, { recursive: true, force: true });
     },

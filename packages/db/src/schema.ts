@@ -165,12 +165,16 @@ export interface MemoryDB {
   memory_seen: MemorySeenTable;
 }
 
-// ---- File understanding (migration 007): one asset per file, its chunks (R6, B4) ----
+// ---- File understanding (migrations 007, 013): one asset per file, its chunks (R6, B4), parse attempts ----
 
 export interface DocAssetsTable {
   id: string; project_id: string; file_id: string; path: string; version: number; sha256: string; parse_mode: string;
   status: string; vector_status: string; error: string | null; chunk_count: Generated<number>; text_chars: Generated<number>;
   created_at: string; updated_at: string; deleted_at: string | null;
+  /** Parse attempts of the current version (migration 013); after the configured number the asset stays `failed`. */
+  attempts: Generated<number>;
+  /** Stable code of why parsing failed (too_large, too_complex, timeout, out_of_memory, …), null when not failed. */
+  error_code: string | null;
 }
 export interface DocChunksTable {
   id: string; asset_id: string; project_id: string; path: string; version: number; idx: number; text: string;

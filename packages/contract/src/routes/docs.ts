@@ -3,12 +3,20 @@ import { defineRoute, projectParam } from '../route.js';
 
 const path = z.string().min(1).describe('File path from the storage root');
 
+/** Why understanding a file failed: over a size cap, too complex, parser ended (time, memory, crash), unreadable, attempts exhausted, deleted. */
+export const parseFailureCodes = ['too_large', 'too_complex', 'timeout', 'out_of_memory', 'worker_crashed', 'unreadable', 'gave_up', 'deleted'] as const;
+export type ParseFailureCode = (typeof parseFailureCodes)[number];
+
 export const UnderstandingStatusSchema = z.object({
   fileAssetId: z.string().describe('ID of the file asset; stable across versions and moves of the file'),
   path: z.string(), version: z.number().int().describe('File version the status describes'),
   status: z.enum(['pending', 'ready', 'failed']).describe('Parse status of that version'),
   vectorIndexStatus: z.enum(['pending', 'ready', 'failed', 'unavailable']).describe('Semantic index; "unavailable" means search is lexical only — check before offering semantic search'),
-  parseMode: z.enum(['auto', 'text', 'pdf', 'docx']), chunkCount: z.number().int(), error: z.string().nullable(), updatedAt: z.string(),
+  parseMode: z.enum(['auto', 'text', 'pdf', 'docx']), chunkCount: z.number().int(), error: z.string().nullable(),
+  errorCode: z.enum(parseFailureCodes).nullable()
+    .describe('Why parsing failed: over a size cap, too complex (pages, nesting), parser ended (time, memory, crash), unreadable, attempts exhausted, file deleted'),
+  attempts: z.number().int().describe('Parse attempts of this version; a file that keeps ending its parser is given up after a configured number'),
+  updatedAt: z.string(),
 });
 const Span = z.object({ start: z.number().int(), end: z.number().int() }).describe('Character offsets [start, end) in the parsed text of that version');
 export const ChunkSchema = z.object({ fileAssetId: z.string(), chunkId: z.string(), index: z.number().int(), version: z.number().int(), page: z.number().int().nullable(), span: Span, hash: z.string().describe('SHA-256 of the chunk text'), text: z.string() });

@@ -19,8 +19,9 @@ export const understandingHook: FileChangeHandler = async (trx, ctx, change) => 
   const chunks = await trx.selectFrom('doc_chunks').select('id').where('asset_id', '=', asset.id).execute();
   for (const c of chunks) await removeDoc({ kysely: trx, dialect }, { projectId: change.projectId, kind: CHUNK_KIND, refId: c.id });
   if (change.kind === 'deleted') {
-    await trx.updateTable('doc_assets').set({ deleted_at: change.at, status: 'failed', error: 'the file was deleted', chunk_count: 0 }).where('id', '=', asset.id).execute();
+    await trx.updateTable('doc_assets').set({ deleted_at: change.at, status: 'failed', error: 'the file was deleted', error_code: 'deleted', chunk_count: 0 }).where('id', '=', asset.id).execute();
   } else {
-    await trx.updateTable('doc_assets').set({ status: 'pending', error: null, updated_at: change.at }).where('id', '=', asset.id).execute();
+    // A new version is a new file to parse: its attempts start from zero.
+    await trx.updateTable('doc_assets').set({ status: 'pending', error: null, error_code: null, attempts: 0, updated_at: change.at }).where('id', '=', asset.id).execute();
   }
 };

@@ -1,4 +1,7 @@
 export * from './parse.js';
+export * from './parse-refusal.js';
+export { closeParsers } from './parsing.js';
+export { ParserPool, parserWorkerEntry } from './parser-pool.js';
 export * from './chunk.js';
 export * from './assets.js';
 export * from './hook.js';

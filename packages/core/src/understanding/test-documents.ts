@@ -1,4 +1,5 @@
-import { crc32 } from 'node:zlib';
+import { constants, deflateRawSync } from 'node:zlib';
+import { writeZip } from './zip.js';
 
 /**
  * Builds a real, minimal PDF with one text line per page (Helvetica), so parser tests need no fixture files.
@@ -31,32 +32,6 @@ export function makePdf(pages: string[]): Buffer {
   return Buffer.from(out, 'latin1');
 }
 
-/** A stored (uncompressed) ZIP archive, enough for a minimal DOCX. */
-function zip(entries: Array<{ name: string; data: Buffer }>): Buffer {
-  const locals: Buffer[] = [];
-  const centrals: Buffer[] = [];
-  let offset = 0;
-  for (const e of entries) {
-    const name = Buffer.from(e.name, 'utf8');
-    const crc = crc32(e.data) >>> 0;
-    const local = Buffer.alloc(30);
-    local.writeUInt32LE(0x04034b50, 0); local.writeUInt16LE(20, 4); local.writeUInt16LE(0x0800, 6); local.writeUInt16LE(0, 8);
-    local.writeUInt32LE(crc, 14); local.writeUInt32LE(e.data.length, 18); local.writeUInt32LE(e.data.length, 22); local.writeUInt16LE(name.length, 26);
-    locals.push(local, name, e.data);
-    const central = Buffer.alloc(46);
-    central.writeUInt32LE(0x02014b50, 0); central.writeUInt16LE(20, 4); central.writeUInt16LE(20, 6); central.writeUInt16LE(0x0800, 8);
-    central.writeUInt32LE(crc, 16); central.writeUInt32LE(e.data.length, 20); central.writeUInt32LE(e.data.length, 24); central.writeUInt16LE(name.length, 28);
-    central.writeUInt32LE(offset, 42);
-    centrals.push(central, name);
-    offset += 30 + name.length + e.data.length;
-  }
-  const cd = Buffer.concat(centrals);
-  const end = Buffer.alloc(22);
-  end.writeUInt32LE(0x06054b50, 0); end.writeUInt16LE(entries.length, 8); end.writeUInt16LE(entries.length, 10);
-  end.writeUInt32LE(cd.length, 12); end.writeUInt32LE(offset, 16);
-  return Buffer.concat([...locals, cd, end]);
-}
-
 /**
  * Builds a real, minimal DOCX with one paragraph per string.
  *
@@ -66,9 +41,70 @@ function zip(entries: Array<{ name: string; data: Buffer }>): Buffer {
 export function makeDocx(paragraphs: string[]): Buffer {
   const x = (s: string) => s.replace(/[<>&]/g, (c) => ({ '<': '&lt;', '>': '&gt;', '&': '&amp;' })[c]!);
   const body = paragraphs.map((p) => `<w:p><w:r><w:t xml:space="preserve">${x(p)}</w:t></w:r></w:p>`).join('');
-  return zip([
+  return writeZip([
     { name: '[Content_Types].xml', data: Buffer.from('<?xml version="1.0" encoding="UTF-8"?><Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types"><Default Extension="rels" ContentType="application/vnd.openxmlformats-package.relationships+xml"/><Default Extension="xml" ContentType="application/xml"/><Override PartName="/word/document.xml" ContentType="application/vnd.openxmlformats-officedocument.wordprocessingml.document.main+xml"/></Types>') },
     { name: '_rels/.rels', data: Buffer.from('<?xml version="1.0" encoding="UTF-8"?><Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/officeDocument" Target="word/document.xml"/></Relationships>') },
     { name: 'word/document.xml', data: Buffer.from(`<?xml version="1.0" encoding="UTF-8"?><w:document xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main"><w:body>${body}</w:body></w:document>`) },
   ]);
+}
+
+const DOCX_PARTS = [
+  { name: '[Content_Types].xml', data: Buffer.from('<?xml version="1.0" encoding="UTF-8"?><Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types"><Default Extension="xml" ContentType="application/xml"/></Types>') },
+  { name: '_rels/.rels', data: Buffer.from('<?xml version="1.0" encoding="UTF-8"?><Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/officeDocument" Target="word/document.xml"/></Relationships>') },
+];
+
+/**
+ * A DOCX zip bomb: `word/document.xml` inflates to `unpackedMb` MB of text from about as many KB. The
+ * deflate stream repeats one self-contained 1 MB segment, so building it costs nothing. With `lie`, the
+ * archive's directory declares a tiny size, as crafted bombs do, so only a limit while inflating stops it.
+ *
+ * @example
+ * const bomb = makeDocxBomb(1024); // ≈ 1 MB file, 1 GB of XML
+ */
+export function makeDocxBomb(unpackedMb: number, opts: { lie?: boolean } = {}): Buffer {
+  const sync = { finishFlush: constants.Z_SYNC_FLUSH, level: 9 };
+  const head = Buffer.from('<?xml version="1.0" encoding="UTF-8"?><w:document xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main"><w:body><w:p><w:r><w:t>');
+  const segment = deflateRawSync(Buffer.alloc(1024 * 1024, 'a'), sync);
+  const packed = Buffer.concat([deflateRawSync(head, sync), ...Array.from({ length: unpackedMb }, () => segment), deflateRawSync(Buffer.alloc(0))]);
+  const size = head.length + unpackedMb * 1024 * 1024;
+  const declared = opts.lie ? 4096 : size;
+  return writeZip([...DOCX_PARTS, { name: 'word/document.xml', data: packed, deflated: { unpackedSize: declared, crc: 0 } }]);
+}
+
+/**
+ * A PDF whose page tree holds `count` pages (all sharing one content stream): small to send, heavy to walk.
+ *
+ * @example
+ * const pdf = makePdfPageTree(20_000);
+ */
+export function makePdfPageTree(count: number): Buffer {
+  const objects = ['<< /Type /Catalog /Pages 2 0 R >>'];
+  const kids = Array.from({ length: count }, (_, i) => `${5 + i} 0 R`).join(' ');
+  objects.push(`<< /Type /Pages /Kids [${kids}] /Count ${count} >>`);
+  const stream = 'BT /F1 12 Tf 72 700 Td (page) Tj ET';
+  objects.push(`<< /Length ${stream.length} >>\nstream\n${stream}\nendstream`);
+  objects.push('<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>');
+  for (let i = 0; i < count; i++) objects.push('<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 3 0 R /Resources << /Font << /F1 4 0 R >> >> >>');
+  const parts: string[] = ['%PDF-1.4\n'];
+  let length = parts[0]!.length;
+  const offsets: number[] = [];
+  objects.forEach((o, i) => {
+    offsets.push(length);
+    const obj = `${i + 1} 0 obj\n${o}\nendobj\n`;
+    parts.push(obj);
+    length += obj.length;
+  });
+  parts.push(`xref\n0 ${objects.length + 1}\n0000000000 65535 f \n`, ...offsets.map((o) => `${String(o).padStart(10, '0')} 00000 n \n`));
+  parts.push(`trailer\n<< /Size ${objects.length + 1} /Root 1 0 R >>\nstartxref\n${length}\n%%EOF\n`);
+  return Buffer.from(parts.join(''), 'latin1');
+}
+
+/**
+ * JSON nested `depth` levels deep: `[[[…]]]`.
+ *
+ * @example
+ * const json = makeNestedJson(100_000);
+ */
+export function makeNestedJson(depth: number): Buffer {
+  return Buffer.from('['.repeat(depth) + ']'.repeat(depth));
 }

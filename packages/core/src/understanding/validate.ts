@@ -1,7 +1,8 @@
 import { StoaError } from '@stoa/contract';
 import { isInside } from '../paths.js';
 import type { Ctx } from '../platform.js';
-import { parseDocument, type ParseMode } from './parse.js';
+import type { ParseMode } from './parse.js';
+import { parseStoredFile } from './parsing.js';
 import { chunkReadScope } from './read-scope.js';
 
 export const MAX_REFERENCES = 50;
@@ -58,11 +59,9 @@ export async function validateReferences(ctx: Ctx, refs: Array<{ fileAssetId: st
     }
     let text = current.get(file.id);
     if (text === undefined) {
-      try {
-        text = (await parseDocument(await ctx.platform.blobs.read(file.blob_key), file.mime, chunk.parse_mode as ParseMode)).text;
-      } catch {
-        text = '';
-      }
+      // Parsed in a worker under the same caps as understanding; a file that cannot be parsed now reads as empty.
+      const outcome = await parseStoredFile(ctx.platform, file, chunk.parse_mode as ParseMode, { chunk: false });
+      text = outcome.ok ? outcome.doc.text : '';
       current.set(file.id, text);
     }
     const at = text.slice(chunk.start_offset, chunk.end_offset) === chunk.text ? chunk.start_offset : text.indexOf(chunk.text);

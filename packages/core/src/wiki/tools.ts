@@ -46,7 +46,7 @@ const tools: { [N in WikiToolName]: (ctx: Ctx, a: any) => Promise<{ text: string
  * implementation behind the MCP wiki tools. Refusals never throw: the model reads `Refused: <reason>`.
  *
  * @example
- * await runWikiTool(agentCtx, 'wiki_put', { path: 'handbook/refunds', text: '# Refunds', base_version: 2 });
+ * await runWikiTool(agentCtx, 'wiki_put', { path: 'handbook/refunds', text: '# Refunds', expected_version: 2 });
  * // { text: 'Saved page handbook/refunds — "Refunds"; it is now version 3.', refused: false, version: 3 }
  */
 export function runWikiTool(ctx: Ctx, name: string, args: unknown, opts: { runtime?: RuntimeInfo } = {}): Promise<WikiToolResult> {
