@@ -9989,6 +9989,10 @@ export interface operations {
                         parseMode: "auto" | "text" | "pdf" | "docx";
                         chunkCount: number;
                         error: string | null;
+                        /** @description Why parsing failed: over a size cap, too complex (pages, nesting), parser ended (time, memory, crash), unreadable, attempts exhausted, file deleted */
+                        errorCode: ("too_large" | "too_complex" | "timeout" | "out_of_memory" | "worker_crashed" | "unreadable" | "gave_up" | "deleted") | null;
+                        /** @description Parse attempts of this version; a file that keeps ending its parser is given up after a configured number */
+                        attempts: number;
                         updatedAt: string;
                     };
                 };
@@ -10141,6 +10145,10 @@ export interface operations {
                         parseMode: "auto" | "text" | "pdf" | "docx";
                         chunkCount: number;
                         error: string | null;
+                        /** @description Why parsing failed: over a size cap, too complex (pages, nesting), parser ended (time, memory, crash), unreadable, attempts exhausted, file deleted */
+                        errorCode: ("too_large" | "too_complex" | "timeout" | "out_of_memory" | "worker_crashed" | "unreadable" | "gave_up" | "deleted") | null;
+                        /** @description Parse attempts of this version; a file that keeps ending its parser is given up after a configured number */
+                        attempts: number;
                         updatedAt: string;
                     };
                 };
@@ -10273,6 +10281,10 @@ export interface operations {
                         parseMode: "auto" | "text" | "pdf" | "docx";
                         chunkCount: number;
                         error: string | null;
+                        /** @description Why parsing failed: over a size cap, too complex (pages, nesting), parser ended (time, memory, crash), unreadable, attempts exhausted, file deleted */
+                        errorCode: ("too_large" | "too_complex" | "timeout" | "out_of_memory" | "worker_crashed" | "unreadable" | "gave_up" | "deleted") | null;
+                        /** @description Parse attempts of this version; a file that keeps ending its parser is given up after a configured number */
+                        attempts: number;
                         updatedAt: string;
                     };
                 };
