@@ -294,7 +294,7 @@ describe('the access matrix', () => {
     expect(failures).toEqual([]);
   }, 120_000);
 
-  it('CLI remote (stoa --url --token): reads and writes answer the same, errors as `error <code>:`', async () => {
+  it('CLI remote (stoa --url --token): reads and writes answer the same, errors as `error <code>:`; invitations accept', async () => {
     const cases: Array<[ActorName, string[], string]> = [
       ['viewer', ['files', 'get', 'shared/plan.md', '-'], 'rootFile.read'],
       ['viewer', ['wiki', 'get', 'team-notes'], 'channelPage.read'],
@@ -303,7 +303,13 @@ describe('the access matrix', () => {
       ['projectAdmin', ['tokens', 'create', '--user', 'carol'], 'tokens.mintForOther'],
       ['revoked', ['files', 'ls'], 'rootFile.read'],
     ];
-    const results = await Promise.all(cases.map(([actor, args]) => runStoa(['--url', url, '--token', tokens[actor] ?? '', ...args])));
+    const inv = await new StoaClient({ url, token: tokens.projectAdmin }).call(projectRoutes.createInvitation, { project: 'default', role: 'editor', user: 'cli-newcomer' });
+    const [results, accepted] = await Promise.all([
+      Promise.all(cases.map(([actor, args]) => runStoa(['--url', url, '--token', tokens[actor] ?? '', ...args]))),
+      runStoa(['--url', url, 'invitations', 'accept', inv.code, '--json']),
+    ]);
+    expect(accepted.code, accepted.stderr).toBe(0);
+    expect(JSON.parse(accepted.stdout)).toMatchObject({ user: 'cli-newcomer', role: 'editor', token: expect.stringMatching(/^stoa_/) });
     cases.forEach(([actor, , cell], i) => {
       const r = results[i]!;
       const expected = MATRIX[cell]![actor]!;
@@ -352,6 +358,31 @@ describe('the access matrix', () => {
     ]);
     expect([exists.status, exists.code]).toEqual([missing.status, missing.code]);
     expect(exists.text.replace(/other/g, 'X')).toBe(missing.text.replace(/nope/g, 'X'));
+  });
+
+  it('invitations: created by a project admin (SDK), redeemed once over HTTP for a new person\'s own token, and by a signed-in person', async () => {
+    const pat = new StoaClient({ url, token: tokens.projectAdmin });
+    const inv = await pat.call(projectRoutes.createInvitation, { project: 'default', role: 'viewer' });
+    const editorTries = await new StoaClient({ url, token: tokens.editor }).call(projectRoutes.createInvitation, { project: 'default', role: 'admin' }).catch((e: { code: string }) => e.code);
+    expect(editorTries).toBe('forbidden');
+    const accept = (body: unknown, token?: string) => fetch(`${url}/api/v1/invitations/accept`, {
+      method: 'POST', headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) }, body: JSON.stringify(body),
+    });
+    // The installation admin's name cannot be claimed; a new name can, once.
+    expect((await accept({ code: inv.code, user: 'admin' })).status).toBe(409);
+    const joined = await accept({ code: inv.code, user: 'newcomer' });
+    expect(joined.status).toBe(200);
+    const { token, role } = (await joined.json()) as { token: string; role: string };
+    expect(role).toBe('viewer');
+    expect((await accept({ code: inv.code, user: 'someone' })).status).toBe(401);
+    const files = await fetch(`${url}/api/v1/projects/default/files`, { headers: { authorization: `Bearer ${token}` } });
+    expect(files.status).toBe(200);
+    // Olga accepts an invitation addressed to her, signed in with a token confined to her project: she becomes a
+    // member, but that token still reaches only its own project.
+    const forOlga = await pat.call(projectRoutes.createInvitation, { project: 'default', role: 'viewer', user: 'olga' });
+    const olga = new StoaClient({ url, token: tokens.otherProject });
+    expect(await olga.call(projectRoutes.acceptInvitation, { code: forOlga.code })).toMatchObject({ user: 'olga', role: 'viewer' });
+    expect((await http('otherProject', 'GET', '/projects/default/files')).code).toBe('not_found');
   });
 
   it('web hardening: CSP, nosniff, no framing, no referrer on every answer; previews keep their sandbox', async () => {
