@@ -1,5 +1,13 @@
 import tseslint from 'typescript-eslint';
 
+// Doors (apps/*) reach data only through the core's operations: no query builder, database or blob store.
+const storageImports = [
+  { name: 'kysely', message: 'Doors do not query the database: add or use an operation in packages/core.' },
+  { name: '@stoa/db', message: 'Doors do not touch the database: add or use an operation in packages/core.' },
+  { name: '@stoa/blob', message: 'Doors do not touch the blob store: add or use an operation in packages/core.' },
+];
+const queryBuilder = { selector: "MemberExpression[property.name='kysely']", message: 'Doors do not query the database: add or use an operation in packages/core.' };
+
 export default tseslint.config(
   { ignores: ['**/node_modules/**', '**/dist/**', 'stoa-data/**', '.tmp/**'] },
   ...tseslint.configs.recommended,
@@ -8,5 +16,38 @@ export default tseslint.config(
       '@typescript-eslint/no-explicit-any': 'off',
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
     },
+  },
+  {
+    files: ['apps/**/*.ts', 'apps/**/*.tsx'],
+    rules: {
+      'no-restricted-imports': ['error', { paths: storageImports }],
+      'no-restricted-syntax': ['error', queryBuilder],
+    },
+  },
+  {
+    // The CLI dispatches through the core's operation table, never through the server's code.
+    files: ['apps/cli/**/*.ts'],
+    ignores: ['apps/cli/src/commands/serve.ts', 'apps/cli/src/commands/mcp.ts'],
+    rules: {
+      'no-restricted-imports': ['error', {
+        paths: [...storageImports, { name: '@stoa/server', message: 'The CLI runs operations through @stoa/core (callOperation), not the server.' }],
+        patterns: [{ group: ['@stoa/server/*'], message: 'The CLI runs operations through @stoa/core (callOperation), not the server.' }],
+      }],
+    },
+  },
+  {
+    // `stoa serve` and `stoa mcp` start the server itself: the only CLI commands that load it.
+    files: ['apps/cli/src/commands/serve.ts', 'apps/cli/src/commands/mcp.ts'],
+    rules: { 'no-restricted-imports': ['error', { paths: storageImports }] },
+  },
+  {
+    // Tests may set up fixtures with the database (test database kinds, rows a door cannot create).
+    files: ['apps/**/*.test.ts'],
+    rules: { 'no-restricted-imports': 'off', 'no-restricted-syntax': 'off' },
+  },
+  {
+    // Being removed: the WebDAV door still asks the database whether a folder exists (the dav area replaces it).
+    files: ['apps/server/src/dav/mount-dav.ts'],
+    rules: { 'no-restricted-syntax': 'off' },
   },
 );

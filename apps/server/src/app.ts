@@ -3,8 +3,8 @@ import fastifyStatic from '@fastify/static';
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { StoaError, systemRoutes } from '@stoa/contract';
-import type { Platform } from '@stoa/core';
-import { mountJson } from './http/mount.js';
+import { operations, type Platform } from '@stoa/core';
+import { mountOperation } from './http/mount.js';
 import { mountAuthRoutes } from './http/auth-routes.js';
 import { addSecurityHeaders } from './http/security-headers.js';
 import { sendProblem } from './http/problem.js';
@@ -12,7 +12,6 @@ import { refuseBadlyEncodedUrls } from './http/url-check.js';
 import { apiDocument, apiRoutes } from './http/openapi.js';
 import { allowedMethodsFor } from './http/allowed-methods.js';
 import { fastifyPath } from './http/mount.js';
-import { jsonHandlers } from './routes/index.js';
 import { mountDownload } from './routes/files/download.js';
 import { mountPreview } from './routes/files/preview.js';
 import { mountUploads } from './routes/files/upload.js';
@@ -67,7 +66,9 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   app.get('/api/v1' + fastifyPath(systemRoutes.health.path), async () => ({ ok: true, database: platform.db.dialect, storage: platform.blobs.kind }));
   mountAuthRoutes(app, platform);
 
-  for (const h of jsonHandlers) mountJson(app, platform, h);
+  // Every JSON operation of the core's table; the raw ones (bytes in or out) have their own mounts below, the public
+  // ones (session cookie, client address) theirs in auth-routes.ts.
+  for (const op of operations) if (!op.route.raw && op.scope !== 'public') mountOperation(app, platform, op);
   mountDownload(app, platform);
   mountPreview(app, platform);
   await app.register(async (raw) => {

@@ -45,3 +45,4 @@ export * from './wiki/index.js';
 export * from './unified-search/index.js';
 export * from './files/copy-file.js';
 export * from './understanding/index.js';
+export * from './operations/index.js';

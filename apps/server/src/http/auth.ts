@@ -1,5 +1,5 @@
 import type { FastifyRequest } from 'fastify';
-import { authenticate, contextFor, type Ctx, type Platform, type Principal } from '@stoa/core';
+import { authenticate, contextFor, type Ctx, type DoorCall, type Platform, type Principal } from '@stoa/core';
 
 /** The web UI's session cookie (set by `POST /api/v1/auth/login`). */
 export const SESSION_COOKIE = 'stoa_token';
@@ -31,14 +31,20 @@ export async function principalOf(platform: Platform, req: FastifyRequest): Prom
 }
 
 /**
- * The context of one request. Agents may name the conversation they act in with `X-Stoa-Conversation`, and
- * their runtime with `X-Stoa-Process` / `X-Stoa-Node` (F6 attribution).
+ * Who calls and what the request carries for the context. Agents may name the conversation they act in with
+ * `X-Stoa-Conversation`, and their runtime with `X-Stoa-Process` / `X-Stoa-Node` (F6 attribution).
  */
-export async function requestContext(platform: Platform, req: FastifyRequest, project: string | undefined): Promise<Ctx> {
+export async function requestCall(platform: Platform, req: FastifyRequest): Promise<DoorCall> {
   const principal = await principalOf(platform, req);
   const header = (n: string) => {
     const v = req.headers[n];
     return typeof v === 'string' && v ? v : undefined;
   };
-  return contextFor(platform, principal, { project, conversationId: header('x-stoa-conversation') ?? null, processId: header('x-stoa-process'), nodeId: header('x-stoa-node') });
+  return { platform, principal, context: { conversationId: header('x-stoa-conversation') ?? null, processId: header('x-stoa-process'), nodeId: header('x-stoa-node') } };
+}
+
+/** The context of one request in a project. */
+export async function requestContext(platform: Platform, req: FastifyRequest, project: string | undefined): Promise<Ctx> {
+  const call = await requestCall(platform, req);
+  return contextFor(platform, call.principal, { ...call.context, project });
 }

@@ -1,8 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { pathParams } from '@stoa/contract';
-import type { Platform } from '@stoa/core';
-import type { AnyHandler } from './handler.js';
-import { principalOf, requestContext } from './auth.js';
+import { callOperation, type Operation, type Platform } from '@stoa/core';
+import { requestCall } from './auth.js';
 import { sendProblem } from './problem.js';
 
 /** `/projects/{project}/files` → `/projects/:project/files` (Fastify's syntax). */
@@ -17,24 +16,18 @@ export function routeInput(req: { params: unknown; query: unknown; body: unknown
 }
 
 /**
- * Mounts a JSON route: validate with the route's schema → build the context → run the handler → reply.
- * Every JSON route goes through here, so no route checks input, auth or errors by itself.
+ * Mounts a JSON operation of the core's table: collect the input → `callOperation` (validation, context, policy,
+ * agent gate, the core function) → reply. Every JSON route goes through here, so no route checks input, auth or
+ * errors by itself.
  */
-export function mountJson(app: FastifyInstance, platform: Platform, h: AnyHandler): void {
-  const route = h.route;
+export function mountOperation(app: FastifyInstance, platform: Platform, op: Operation): void {
+  const route = op.route;
   app.route({
     method: route.method,
     url: '/api/v1' + fastifyPath(route.path),
     handler: async (req, reply) => {
       try {
-        const input = route.input.parse(routeInput(req)) as Record<string, any>;
-        let result: unknown;
-        if (h.scope === 'project') {
-          const ctx = await requestContext(platform, req, input.project);
-          result = await h.run(ctx, input);
-        } else {
-          result = await h.run({ platform, principal: await principalOf(platform, req) }, input);
-        }
+        const result = await callOperation(await requestCall(platform, req), op.id, routeInput(req));
         return reply.code(route.status ?? 200).send(result ?? { ok: true });
       } catch (e) {
         return sendProblem(reply, req, e);

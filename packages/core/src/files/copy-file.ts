@@ -9,6 +9,7 @@ import { moveTarget } from './move-file.js';
 import { mimeForPath } from './mime.js';
 import type { FileInfo } from './file-info.js';
 import { withWriteRetry } from './write-retry.js';
+import { assertAgentWriteSize, countAgentChange, tracedChange } from '../operations/agent-gate.js';
 
 /**
  * Copies a file without copying bytes: the target's new version points at the source's blob. With
@@ -19,6 +20,10 @@ import { withWriteRetry } from './write-retry.js';
  * await copyFile(ctx, { from: 'templates/report.md', to: 'reports/2026/' });
  */
 export async function copyFile(ctx: Ctx, input: { from: string; to: string; overwrite?: boolean }): Promise<FileInfo> {
+  return tracedChange(ctx, 'file.copy', { from: input.from, to: input.to }, (c) => duplicateFile(c, input), (f) => ({ path: f.path, version: f.version, text: `Copied ${input.from} to ${f.path}; version ${f.version}` }));
+}
+
+async function duplicateFile(ctx: Ctx, input: { from: string; to: string; overwrite?: boolean }): Promise<FileInfo> {
   const from = normalizePath(input.from);
   const to = moveTarget(from, input.to);
   assertCan(ctx.actor, 'file.read', { kind: 'file', path: from });
@@ -28,6 +33,8 @@ export async function copyFile(ctx: Ctx, input: { from: string; to: string; over
     inTx(ctx.platform, async (trx) => {
       const src = await lockFileRow(trx, ctx, from);
       if (!src) throw new StoaError('not_found', `file "${from}" does not exist`);
+      assertAgentWriteSize(ctx, Number(src.size));
+      await countAgentChange(trx, ctx);
       const r = await commitVersion(trx, ctx, {
         path: to, blob: { key: src.blob_key, size: Number(src.size), sha256: src.sha256 }, mime: mimeForPath(to),
         attribution: attributionOf(ctx.actor), mode: input.overwrite ? 'replace' : 'create', auditAction: 'file.upload',
@@ -43,6 +50,10 @@ export async function copyFile(ctx: Ctx, input: { from: string; to: string; over
  * rename it over the original" keep working over WebDAV without anything being lost.
  */
 export async function moveOver(ctx: Ctx, input: { from: string; to: string }): Promise<FileInfo> {
+  return tracedChange(ctx, 'file.move', { from: input.from, to: input.to }, (c) => replaceByMove(c, input), (f) => ({ path: f.path, version: f.version, text: `Moved ${input.from} over ${f.path}; version ${f.version}` }));
+}
+
+async function replaceByMove(ctx: Ctx, input: { from: string; to: string }): Promise<FileInfo> {
   const from = normalizePath(input.from);
   const to = moveTarget(from, input.to);
   assertCan(ctx.actor, 'file.move', { kind: 'file', path: from });
@@ -51,6 +62,7 @@ export async function moveOver(ctx: Ctx, input: { from: string; to: string }): P
   return inTx(ctx.platform, async (trx) => {
     const src = await lockFileRow(trx, ctx, from);
     if (!src) throw new StoaError('not_found', `file "${from}" does not exist`);
+    await countAgentChange(trx, ctx);
     // Free the source first so the quota sees the net change, then write the target.
     await removeFileRow(trx, ctx, src);
     const r = await commitVersion(trx, ctx, {

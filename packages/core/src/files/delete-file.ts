@@ -7,6 +7,7 @@ import { recordAudit } from '../audit/audit.js';
 import { runFileChangeHooks } from '../hooks.js';
 import { removeFromDirs } from './dirs.js';
 import { lockFileRow } from './commit-version.js';
+import { countAgentChange, tracedChange } from '../operations/agent-gate.js';
 import { toFileInfo, type FileInfo, type FileRow } from './file-info.js';
 
 /**
@@ -17,6 +18,10 @@ import { toFileInfo, type FileInfo, type FileRow } from './file-info.js';
  * await deleteFile(ctx, { path: 'old/report.pdf' });
  */
 export async function deleteFile(ctx: Ctx, input: { path: string; expectedVersion?: number | null }): Promise<FileInfo> {
+  return tracedChange(ctx, 'file.delete', { path: input.path }, (c) => removeFile(c, input), (f) => ({ path: f.path, text: `Deleted ${f.path} (it was at version ${f.version})` }));
+}
+
+async function removeFile(ctx: Ctx, input: { path: string; expectedVersion?: number | null }): Promise<FileInfo> {
   const path = normalizePath(input.path);
   assertCan(ctx.actor, 'file.delete', { kind: 'file', path });
   return inTx(ctx.platform, async (trx) => {
@@ -29,6 +34,7 @@ export async function deleteFile(ctx: Ctx, input: { path: string; expectedVersio
     if (input.expectedVersion != null && input.expectedVersion !== row.version) {
       throw new StoaError('version_conflict', `"${path}" is at version ${row.version}, not ${input.expectedVersion}`, { currentVersion: row.version });
     }
+    await countAgentChange(trx, ctx);
     await removeFileRow(trx, ctx, row);
     return toFileInfo(row);
   });

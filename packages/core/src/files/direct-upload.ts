@@ -9,6 +9,7 @@ import { inTx, type Ctx, type Platform } from '../platform.js';
 import { assertCan } from '../policies/can.js';
 import { quotaOf } from '../projects/projects.js';
 import { commitVersion } from './commit-version.js';
+import { assertAgentWriteSize, countAgentChange, tracedChange } from '../operations/agent-gate.js';
 import { mimeForPath } from './mime.js';
 import type { FileInfo } from './file-info.js';
 
@@ -38,6 +39,7 @@ export async function startUpload(ctx: Ctx, input: { path: string; size: number;
   assertCan(ctx.actor, 'file.write', { kind: 'file', path });
   if (!Number.isInteger(input.size) || input.size < 0) throw new StoaError('bad_request', 'size must be a non-negative integer number of bytes');
   if (input.sha256 !== undefined && !/^[0-9a-f]{64}$/.test(input.sha256)) throw new StoaError('bad_request', 'sha256 must be 64 lowercase hex characters');
+  assertAgentWriteSize(ctx, input.size);
   const uploadId = newId('upl');
   const now = ctx.platform.clock();
   const expiresAt = new Date(now.getTime() + ctx.platform.config.limits.uploadReservationSeconds * 1000).toISOString();
@@ -104,6 +106,10 @@ async function release(platform: Platform, r: { id: string; project_id: string; 
  * the reservation becomes usage. Any failure releases the reservation and removes the staged bytes.
  */
 export async function finishUpload(ctx: Ctx, uploadId: string): Promise<FileInfo> {
+  return tracedChange(ctx, 'file.write', { uploadId }, (c) => commitUpload(c, uploadId), (f) => ({ path: f.path, version: f.version, text: `Created ${f.path} (${f.size} bytes); version ${f.version}` }));
+}
+
+async function commitUpload(ctx: Ctx, uploadId: string): Promise<FileInfo> {
   const r = await pendingReservation(ctx, uploadId);
   let blob;
   try {
@@ -122,6 +128,7 @@ export async function finishUpload(ctx: Ctx, uploadId: string): Promise<FileInfo
     return await inTx(ctx.platform, async (trx) => {
       const u = await trx.updateTable('upload_reservations').set({ status: 'done' }).where('id', '=', r.id).where('status', '=', 'pending').executeTakeFirst();
       if (Number(u.numUpdatedRows) === 0) throw new StoaError('not_found', 'upload is no longer pending');
+      await countAgentChange(trx, ctx);
       const result = await commitVersion(trx, ctx, { path: r.path, blob, mime: mimeForPath(r.path), attribution: attributionOf(ctx.actor), mode: 'create', reservedBytes: Number(r.size), auditAction: 'file.upload' });
       return result.file;
     });

@@ -7,6 +7,7 @@ import { recordAudit } from '../audit/audit.js';
 import { runFileChangeHooks } from '../hooks.js';
 import { addToDirs, removeFromDirs } from './dirs.js';
 import { lockFileRow } from './commit-version.js';
+import { countAgentChange, tracedChange } from '../operations/agent-gate.js';
 import { toFileInfo, type FileInfo } from './file-info.js';
 import { mimeForPath } from './mime.js';
 
@@ -33,6 +34,13 @@ export async function moveFile(
   ctx: Ctx,
   input: { from: string; to: string; expectedVersion?: number | null; beforeMove?: (trx: Q) => Promise<unknown> },
 ): Promise<FileInfo> {
+  return tracedChange(ctx, 'file.move', { from: input.from, to: input.to }, (c) => renameFile(c, input), (f) => ({ path: f.path, version: f.version, text: `Moved ${input.from} to ${f.path}` }));
+}
+
+async function renameFile(
+  ctx: Ctx,
+  input: { from: string; to: string; expectedVersion?: number | null; beforeMove?: (trx: Q) => Promise<unknown> },
+): Promise<FileInfo> {
   const from = normalizePath(input.from);
   const to = moveTarget(from, input.to);
   assertCan(ctx.actor, 'file.move', { kind: 'file', path: from });
@@ -51,8 +59,10 @@ export async function moveFile(
     if (to === from) return toFileInfo(row);
     const target = await trx.selectFrom('files').select('id').where('project_id', '=', ctx.project.id).where('path', '=', to).executeTakeFirst();
     if (target) throw new StoaError('already_exists', `file "${to}" already exists; nothing was overwritten`);
-    // An agent's move counts against its change limit in this transaction, so a refused move never counts.
-    await input.beforeMove?.(trx);
+    // The move counts against an agent's change limit in this transaction, so a refused move never counts; the tool
+    // runner passes its own counting (its call's window) instead.
+    if (input.beforeMove) await input.beforeMove(trx);
+    else await countAgentChange(trx, ctx);
     const mime = mimeForPath(to);
     const a = attributionOf(ctx.actor);
     await trx.updateTable('files').set({ path: to, dir: dirOf(to), name: baseName(to), name_lower: baseName(to).toLowerCase(), mime, modified_at: now, modified_by_kind: a.kind, modified_by_id: a.id, modified_by_label: a.label }).where('id', '=', row.id).execute();

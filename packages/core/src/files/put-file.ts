@@ -10,6 +10,7 @@ import { commitVersion } from './commit-version.js';
 import { mimeForBlob } from './mime.js';
 import type { FileInfo } from './file-info.js';
 import { withWriteRetry } from './write-retry.js';
+import { agentWriteCap, countAgentChange, tracedChange } from '../operations/agent-gate.js';
 
 export { INDEX_TEXT_BYTES } from './commit-version.js';
 
@@ -42,7 +43,15 @@ export async function freeBytes(ctx: Ctx): Promise<number> {
  * @example
  * await putFile(ctx, { path: 'reports/2026/summary.md', source: '# Summary' });
  */
-export async function putFile(ctx: Ctx, input: PutFileInput): Promise<{ file: FileInfo; created: boolean; previousVersion: number | null }> {
+export async function putFile(ctx: Ctx, input: PutFileInput): Promise<PutFileResult> {
+  return tracedChange(ctx, 'file.write', { path: input.path }, (c) => writeFile(c, input), (r) => ({
+    path: r.file.path, version: r.file.version, text: `${r.created ? 'Created' : 'Wrote'} ${r.file.path} (${r.file.size} bytes); version ${r.file.version}`,
+  }));
+}
+
+export type PutFileResult = { file: FileInfo; created: boolean; previousVersion: number | null };
+
+async function writeFile(ctx: Ctx, input: PutFileInput): Promise<PutFileResult> {
   const path = normalizePath(input.path);
   assertCan(ctx.actor, 'file.write', { kind: 'file', path });
   if (input.expectedVersion !== undefined && input.expectedVersion !== null && (!Number.isInteger(input.expectedVersion) || input.expectedVersion < 0)) {
@@ -51,18 +60,22 @@ export async function putFile(ctx: Ctx, input: PutFileInput): Promise<{ file: Fi
   const existing = await ctx.platform.db.kysely.selectFrom('files').select(['size']).where('project_id', '=', ctx.project.id).where('path', '=', path).executeTakeFirst();
   if (existing && input.mode === 'create') throw new StoaError('already_exists', `file "${path}" already exists`);
   const quotaCap = (await freeBytes(ctx)) + Number(existing?.size ?? 0);
-  const cap = input.maxBytes !== undefined ? Math.min(input.maxBytes, quotaCap) : quotaCap;
-  const blob = await storeBlob(ctx, input.source, cap, input.maxBytes !== undefined && input.maxBytes <= quotaCap ? input.maxBytes : undefined);
+  // An agent's writes are capped at STOA_AGENT_WRITE_BYTES whatever door they come through.
+  const own = [input.maxBytes, agentWriteCap(ctx)].filter((n): n is number => n !== undefined);
+  const ownCap = own.length ? Math.min(...own) : undefined;
+  const cap = ownCap !== undefined ? Math.min(ownCap, quotaCap) : quotaCap;
+  const blob = await storeBlob(ctx, input.source, cap, ownCap !== undefined && ownCap <= quotaCap ? ownCap : undefined);
   const mime = input.mime ?? (await mimeForBlob(ctx.platform.blobs, path, blob.key, blob.size));
   const attribution = input.attribution ?? attributionOf(ctx.actor);
   return withWriteRetry(() =>
-    inTx(ctx.platform, (trx) =>
-      commitVersion(trx, ctx, {
+    inTx(ctx.platform, async (trx) => {
+      await countAgentChange(trx, ctx);
+      return commitVersion(trx, ctx, {
         path, blob, mime, attribution, mode: input.mode ?? 'replace', expectedVersion: input.expectedVersion,
         refuseReplaceOver: ctx.actor.kind === 'user' ? ctx.platform.config.limits.directUploadBytes : undefined,
         permissions: input.permissions, auditAction: input.auditAction,
-      }),
-    ),
+      });
+    }),
   );
 }
 

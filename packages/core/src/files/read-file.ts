@@ -3,6 +3,7 @@ import { StoaError } from '@stoa/contract';
 import { normalizePath } from '../paths.js';
 import type { Ctx } from '../platform.js';
 import { assertCan } from '../policies/can.js';
+import { assertAgentReadSize } from '../operations/agent-gate.js';
 import { toFileInfo, type FileInfo, type FileRow } from './file-info.js';
 
 /** The row of a path, or null; no rights check (callers check first). */
@@ -55,6 +56,7 @@ export async function openFile(ctx: Ctx, rawPath: string, opts: { version?: numb
     const row = await findFileRow(ctx, info.path);
     blobKey = row!.blob_key;
   }
+  assertAgentReadSize(ctx, info.path, size);
   let range: { start: number; end: number } | undefined;
   if (opts.range) {
     const start = opts.range.start ?? (opts.range.end !== undefined ? Math.max(0, size - opts.range.end) : 0);
@@ -69,6 +71,7 @@ export async function openFile(ctx: Ctx, rawPath: string, opts: { version?: numb
 /** The whole content of a small file as a Buffer (callers enforce their own size limits first). */
 export async function readFileBytes(ctx: Ctx, rawPath: string): Promise<{ info: FileInfo; bytes: Buffer }> {
   const info = await statFile(ctx, rawPath);
+  assertAgentReadSize(ctx, info.path, info.size);
   const row = await findFileRow(ctx, info.path);
   return { info, bytes: await ctx.platform.blobs.read(row!.blob_key) };
 }

@@ -4,6 +4,7 @@ import { normalizePath } from '../paths.js';
 import { inTx, type Ctx } from '../platform.js';
 import { assertCan } from '../policies/can.js';
 import { commitVersion } from './commit-version.js';
+import { assertAgentWriteSize, countAgentChange, tracedChange } from '../operations/agent-gate.js';
 import { findFileRow, statFile } from './read-file.js';
 import type { FileInfo } from './file-info.js';
 import { withWriteRetry } from './write-retry.js';
@@ -43,6 +44,10 @@ export async function listVersions(ctx: Ctx, rawPath: string): Promise<VersionIn
  * Restores an earlier version as a new version (the history is kept, nothing is rewritten).
  */
 export async function restoreVersion(ctx: Ctx, input: { path: string; version: number; expectedVersion?: number | null }): Promise<FileInfo> {
+  return tracedChange(ctx, 'file.restore', { path: input.path, version: input.version }, (c) => restoreAsNew(c, input), (f) => ({ path: f.path, version: f.version, text: `Restored version ${input.version} of ${f.path} as version ${f.version}` }));
+}
+
+async function restoreAsNew(ctx: Ctx, input: { path: string; version: number; expectedVersion?: number | null }): Promise<FileInfo> {
   const path = normalizePath(input.path);
   assertCan(ctx.actor, 'file.write', { kind: 'file', path });
   if (!Number.isInteger(input.version) || input.version < 1) throw new StoaError('bad_request', 'version must be a positive integer');
@@ -50,13 +55,15 @@ export async function restoreVersion(ctx: Ctx, input: { path: string; version: n
   if (!row) throw new StoaError('not_found', `file "${path}" does not exist`);
   const v = await ctx.platform.db.kysely.selectFrom('file_versions').selectAll().where('file_id', '=', row.id).where('version', '=', input.version).executeTakeFirst();
   if (!v) throw new StoaError('not_found', `version ${input.version} of "${path}" does not exist`);
+  assertAgentWriteSize(ctx, Number(v.size));
   const result = await withWriteRetry(() =>
-    inTx(ctx.platform, (trx) =>
-      commitVersion(trx, ctx, {
+    inTx(ctx.platform, async (trx) => {
+      await countAgentChange(trx, ctx);
+      return commitVersion(trx, ctx, {
         path, blob: { key: v.blob_key, size: Number(v.size), sha256: v.sha256 }, mime: v.mime, attribution: attributionOf(ctx.actor),
         mode: 'replace', expectedVersion: input.expectedVersion, auditAction: 'file.restore',
-      }),
-    ),
+      });
+    }),
   );
   return result.file;
 }

@@ -11,7 +11,8 @@ import type { FileInfo, FileRow } from '../files/file-info.js';
 import { removeFromDirs } from '../files/dirs.js';
 import { runFileChangeHooks } from '../hooks.js';
 import { sql } from 'kysely';
-import { countWrite, type WindowKey } from './write-window.js';
+import { countAgentChange } from '../operations/agent-gate.js';
+import type { WindowKey } from './write-window.js';
 
 /** The current content of the file being changed, read inside the write's transaction. */
 export interface CurrentFile {
@@ -96,7 +97,7 @@ export async function agentWrite(ctx: Ctx, input: AgentWriteInput): Promise<Agen
         text = input.content(current);
       }
       const mime = mimeForContent(input.path, Buffer.from(text.slice(0, 8192), 'utf8'));
-      const changes = await countWrite(trx, ctx, input.window);
+      const changes = (await countAgentChange(trx, ctx, input.window))!;
       const blob = await storeInTx(trx, ctx, text, early);
       const r = await commitVersion(trx, ctx, {
         path: input.path, blob, mime, attribution: input.attribution, mode: input.mode, expectedVersion: input.expectedVersion,
@@ -126,7 +127,7 @@ export async function agentDelete(ctx: Ctx, input: { path: string; expectedVersi
     if (input.expectedVersion !== undefined && input.expectedVersion !== row.version) {
       throw new StoaError('version_conflict', `"${input.path}" is at version ${row.version}, not ${input.expectedVersion}; read it again and retry`, { currentVersion: row.version });
     }
-    const changes = await countWrite(trx, ctx, input.window);
+    const changes = (await countAgentChange(trx, ctx, input.window))!;
     await trx.deleteFrom('file_versions').where('file_id', '=', row.id).execute();
     await trx.deleteFrom('files').where('id', '=', row.id).execute();
     await trx.updateTable('projects').set({ used_bytes: sql`used_bytes - ${Number(row.size)}` }).where('id', '=', ctx.project.id).execute();

@@ -6,7 +6,7 @@ import type { FileInfo } from '../files/file-info.js';
 import { binaryAnswer, cutForModel, readForAgent } from './read-text.js';
 import { underFolder } from './resolve-path.js';
 import { budget, type ToolAnswer, type ToolEnv } from './tool-env.js';
-import { countWrite } from './write-window.js';
+import { countAgentChange } from '../operations/agent-gate.js';
 import { listFolderOf } from './ws-tools.js';
 
 /** Files a tree or glob call looks through at most; beyond, the answer says the search was cut. */
@@ -63,7 +63,7 @@ export async function moveFileTool(env: ToolEnv, args: ToolArgs<'move_file'>): P
   let changes = { used: 0, max: 0 };
   const file = await moveFile(env.ctx, {
     from, to, expectedVersion: args.expected_version,
-    beforeMove: async (trx) => (changes = await countWrite(trx, env.ctx, env.window)),
+    beforeMove: async (trx) => (changes = (await countAgentChange(trx, env.ctx, env.window))!),
   });
   return { text: `Moved ${from} to ${file.path}; version ${file.version}; ${budget(changes)}.`, path: file.path, version: file.version };
 }

@@ -6,6 +6,7 @@ import { isKnownBinary, isTextContent, isTextMime } from '../files/mime.js';
 import type { FileRow } from '../files/file-info.js';
 import { describeScope, readCandidates } from './resolve-path.js';
 import type { ToolScopes } from './caller.js';
+import { assertReadSize } from '../operations/agent-gate.js';
 
 export type ReadOutcome = { row: FileRow; text: string } | { row: FileRow; binary: true };
 
@@ -30,7 +31,7 @@ export async function readForAgent(ctx: Ctx, raw: string, scopes: ToolScopes): P
   }
   const max = ctx.platform.config.limits.agentReadBytes;
   if (!isTextMime(row.mime) && (isKnownBinary(row.mime) || Number(row.size) > max)) return { row, binary: true };
-  if (Number(row.size) > max) throw new StoaError('too_large', `"${row.path}" is ${row.size} bytes, over the ${max}-byte limit for reading files; it cannot be read`, { limit: max });
+  assertReadSize(ctx, row.path, Number(row.size));
   const bytes = await ctx.platform.blobs.read(row.blob_key);
   // An unknown extension says nothing: the content decides (a Makefile or README is text).
   if (!isTextContent(row.mime, bytes)) return { row, binary: true };

@@ -20,7 +20,9 @@ const fileTools: FileToolFns = {
 };
 
 /** The caller's scopes, attribution and change window for one file tool call. */
-function envOf(ctx: Ctx, call: ToolCall): ToolEnv {
+function envOf(callerCtx: Ctx, call: ToolCall): ToolEnv {
+  // The core operations a tool calls see the call's ID: the runner traces the call, so they add no entry of their own.
+  const ctx = callerCtx.actor.kind === 'agent' ? { ...callerCtx, actor: { ...callerCtx.actor, toolCallId: call.callId } } : callerCtx;
   return {
     ctx, scopes: toolScopes(ctx), limits: ctx.platform.config.limits, callId: call.callId,
     attribution: toolAttribution(ctx, call.callId, call.runtime),

@@ -1,4 +1,5 @@
-import { StoaError, type Limits } from '@stoa/contract';
+import type { Limits } from '@stoa/contract';
+import { assertWriteSize } from '../operations/agent-gate.js';
 import type { Attribution } from '../actors.js';
 import type { Ctx } from '../platform.js';
 import type { ToolScopes } from './caller.js';
@@ -23,13 +24,5 @@ export function budget(c: { used: number; max: number }): string {
 
 /** Refuses content over STOA_AGENT_WRITE_BYTES before anything is stored or counted. */
 export function checkWriteSize(env: ToolEnv, text: string, what = 'content'): void {
-  const n = Buffer.byteLength(text, 'utf8');
-  const max = env.limits.agentWriteBytes;
-  if (n > max) throw new TooLarge(`${what} is ${n} bytes; at most ${max} bytes may be written per call — split it into smaller writes (e.g. append in parts)`, max);
-}
-
-class TooLarge extends StoaError {
-  constructor(message: string, limit: number) {
-    super('too_large', message, { limit });
-  }
+  assertWriteSize(env.limits.agentWriteBytes, Buffer.byteLength(text, 'utf8'), what);
 }

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { filesRoutes, StoaError } from '@stoa/contract';
-import { openFile, type Platform } from '@stoa/core';
-import { requestContext } from '../../http/auth.js';
+import { callOperation, type OpenedFile, type Platform } from '@stoa/core';
+import { requestCall } from '../../http/auth.js';
 import { fastifyPath } from '../../http/mount.js';
 import { sendProblem } from '../../http/problem.js';
 import { contentDisposition, parseRange } from './content-disposition.js';
@@ -11,11 +11,10 @@ export function mountDownload(app: FastifyInstance, platform: Platform): void {
   const route = filesRoutes.download;
   app.get('/api/v1' + fastifyPath(route.path), async (req, reply) => {
     try {
-      const input = route.input.parse({ ...(req.query as object), ...(req.params as object) });
-      const ctx = await requestContext(platform, req, input.project);
       const range = parseRange(req.headers.range);
       const ifRange = req.headers['if-range'];
-      const opened = await openFile(ctx, input.path, { version: input.version, range: range ?? undefined });
+      const input = { ...(req.query as object), ...(req.params as object) };
+      const opened = (await callOperation(await requestCall(platform, req), route.id, input, { range: range ?? undefined })) as OpenedFile;
       const etag = `"${opened.sha256}"`;
       if (opened.range && ifRange && ifRange !== etag) {
         opened.stream.destroy();

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { filesRoutes, StoaError } from '@stoa/contract';
-import { previewFile, type Platform } from '@stoa/core';
-import { requestContext } from '../../http/auth.js';
+import { callOperation, type Platform, type Preview } from '@stoa/core';
+import { requestCall } from '../../http/auth.js';
 import { fastifyPath } from '../../http/mount.js';
 import { sendProblem } from '../../http/problem.js';
 import { contentDisposition } from './content-disposition.js';
@@ -14,10 +14,9 @@ export function mountPreview(app: FastifyInstance, platform: Platform): void {
   const route = filesRoutes.preview;
   app.get('/api/v1' + fastifyPath(route.path), async (req, reply) => {
     try {
-      const input = route.input.parse({ ...(req.query as object), ...(req.params as object) });
-      const ctx = await requestContext(platform, req, input.project);
+      const input = { ...(req.query as Record<string, unknown>), ...(req.params as object) };
       const infoOnly = input.info === 'true';
-      const p = await previewFile(ctx, input.path, { open: !infoOnly });
+      const p = (await callOperation(await requestCall(platform, req), route.id, input)) as Preview;
       if (infoOnly) return reply.send({ file: p.info, kind: p.kind, reason: p.reason ?? null, limit: p.limit ?? null });
       if (p.kind === 'none') {
         if (p.reason === 'too_large') throw new StoaError('too_large', `"${p.info.name}" is larger than the ${p.limit}-byte preview limit; download it instead`, { limit: p.limit });

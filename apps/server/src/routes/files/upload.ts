@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { filesRoutes } from '@stoa/contract';
-import { putFile, receiveUpload, type Platform } from '@stoa/core';
-import { requestContext } from '../../http/auth.js';
+import { callOperation, type Platform, type PutFileResult } from '@stoa/core';
+import { requestCall } from '../../http/auth.js';
 import { fastifyPath } from '../../http/mount.js';
 import { sendProblem } from '../../http/problem.js';
 import { endRefusedBody } from '../../http/refused-body.js';
@@ -14,11 +14,10 @@ export function mountUploads(app: FastifyInstance, platform: Platform): void {
   const put = filesRoutes.upload;
   app.put('/api/v1' + fastifyPath(put.path), async (req, reply) => {
     try {
-      const input = put.input.parse({ ...(req.query as object), ...(req.params as object) });
-      const ctx = await requestContext(platform, req, input.project);
+      const input = { ...(req.query as Record<string, unknown>), ...(req.params as object) };
       const ifMatch = req.headers['if-match'];
-      const expectedVersion = input.expectedVersion ?? (typeof ifMatch === 'string' && /^"?\d+"?$/.test(ifMatch) ? Number(ifMatch.replace(/"/g, '')) : undefined);
-      const result = await putFile(ctx, { path: input.path, source: req.raw, expectedVersion, mode: input.create === 'true' ? 'create' : 'replace' });
+      if (input.expectedVersion === undefined && typeof ifMatch === 'string' && /^"?\d+"?$/.test(ifMatch)) input.expectedVersion = ifMatch.replace(/"/g, '');
+      const result = (await callOperation(await requestCall(platform, req), put.id, input, { source: req.raw })) as PutFileResult;
       return reply.code(result.created ? 201 : 200).header('ETag', `"${result.file.sha256}"`).send(result);
     } catch (e) {
       endRefusedBody(req, reply);
@@ -28,9 +27,7 @@ export function mountUploads(app: FastifyInstance, platform: Platform): void {
   const send = filesRoutes.sendUpload;
   app.put('/api/v1' + fastifyPath(send.path), async (req, reply) => {
     try {
-      const input = send.input.parse({ ...(req.query as object), ...(req.params as object) });
-      const ctx = await requestContext(platform, req, input.project);
-      return reply.send(await receiveUpload(ctx, input.uploadId, req.raw));
+      return reply.send(await callOperation(await requestCall(platform, req), send.id, { ...(req.query as object), ...(req.params as object) }, { source: req.raw }));
     } catch (e) {
       endRefusedBody(req, reply);
       return sendProblem(reply, req, e);

@@ -1,0 +1,8 @@
+import { adminRoutes } from '@stoa/contract';
+import { runDoctor } from '../files/doctor.js';
+import { globalOperation, type Operation } from './operation.js';
+
+/** Installation housekeeping; the core lets only the installation's administrator run it. */
+export const adminOperations: Operation[] = [
+  globalOperation(adminRoutes.doctor, { policy: 'signed-in', mutates: true, audit: null, agent: 'none' }, ({ platform, principal }, i) => runDoctor(platform, principal, { repair: i.repair })),
+];

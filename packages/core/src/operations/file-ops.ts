@@ -1,0 +1,57 @@
+import { filesRoutes, StoaError } from '@stoa/contract';
+import { normalizePath } from '../paths.js';
+import { putFile } from '../files/put-file.js';
+import { openFile, statFile } from '../files/read-file.js';
+import { deleteFile } from '../files/delete-file.js';
+import { moveFile } from '../files/move-file.js';
+import { findFiles, folderTree, listFilesRecursive, listFolder } from '../files/list-files.js';
+import { listVersions, restoreVersion } from '../files/versions.js';
+import { usage } from '../files/usage.js';
+import { previewFile } from '../files/preview.js';
+import { abortUpload, finishUpload, receiveUpload, startUpload } from '../files/direct-upload.js';
+import type { FileInfo } from '../files/file-info.js';
+import { changes, projectOperation, rawOperation, reads, type Operation } from './operation.js';
+
+const r = filesRoutes;
+
+function needs<T>(value: T | undefined, what: string): T {
+  if (value === undefined) throw new StoaError('bad_request', `${what} is required`);
+  return value;
+}
+
+/** Files (F1–F15). The raw ones stream: the door hands over the request body, the form's files or the range. */
+export const fileOperations: Operation[] = [
+  projectOperation(r.list, reads('file.read'), (ctx, i) => listFilesRecursive(ctx, { prefix: i.prefix, cursor: i.cursor, limit: i.limit })),
+  projectOperation(r.folder, reads('file.read'), (ctx, i) => listFolder(ctx, { folder: i.folder, cursor: i.cursor, limit: i.limit })),
+  projectOperation(r.tree, reads('file.read'), (ctx) => folderTree(ctx)),
+  projectOperation(r.find, reads('file.read'), (ctx, i) => findFiles(ctx, { text: i.q, limit: i.limit })),
+  projectOperation(r.stat, reads('file.read'), (ctx, i) => statFile(ctx, i.path)),
+  projectOperation(r.versions, reads('file.read'), (ctx, i) => listVersions(ctx, i.path)),
+  projectOperation(r.usage, reads('file.read'), (ctx) => usage(ctx)),
+  projectOperation(r.move, changes('file.move', 'file.move'), (ctx, i) => moveFile(ctx, { from: i.from, to: i.to, expectedVersion: i.expectedVersion })),
+  projectOperation(r.remove, changes('file.delete', 'file.delete'), (ctx, i) => deleteFile(ctx, { path: i.path, expectedVersion: i.expectedVersion })),
+  projectOperation(r.restore, changes('file.write', 'file.restore'), (ctx, i) => restoreVersion(ctx, { path: i.path, version: i.version, expectedVersion: i.expectedVersion })),
+  // A direct upload counts as one change, when it is finished; its size is checked against the agent's cap at the start.
+  projectOperation(r.startUpload, changes('file.write', null, 'none'), (ctx, i) => startUpload(ctx, { path: i.path, size: i.size, sha256: i.sha256 })),
+  rawOperation(r.sendUpload, changes('file.write', null, 'none'), (ctx, i) => receiveUpload(ctx, i.uploadId, needs(i.source, 'the request body'))),
+  projectOperation(r.finishUpload, changes('file.write', 'file.upload'), (ctx, i) => finishUpload(ctx, i.uploadId)),
+  projectOperation(r.abortUpload, changes('file.write', null, 'none'), async (ctx, i) => {
+    await abortUpload(ctx, i.uploadId);
+    return { ok: true as const };
+  }),
+  rawOperation(r.upload, changes('file.write', 'file.upload'), (ctx, i) =>
+    putFile(ctx, { path: i.path, source: needs(i.source, 'the request body'), expectedVersion: i.expectedVersion, mode: i.create === 'true' ? 'create' : 'replace' })),
+  rawOperation(r.uploadForm, changes('file.write', 'file.upload'), async (ctx, i) => {
+    // Each part is stored as it arrives; a part that fails stops the form with its error, the files before it stay.
+    const folder = normalizePath(i.folder ?? '', 'folder');
+    const files: FileInfo[] = [];
+    for await (const part of needs(i.parts, 'the form')) {
+      const name = part.filename.normalize('NFC');
+      files.push((await putFile(ctx, { path: folder ? `${folder}/${name}` : name, source: part.file })).file);
+    }
+    if (files.length === 0) throw new StoaError('bad_request', 'no file parts in the form');
+    return { files };
+  }),
+  rawOperation(r.download, { ...reads('file.read'), agent: 'read' }, (ctx, i) => openFile(ctx, i.path, { version: i.version, range: i.range })),
+  rawOperation(r.preview, { ...reads('file.read'), agent: 'read' }, (ctx, i) => previewFile(ctx, i.path, { open: i.info !== 'true' })),
+];

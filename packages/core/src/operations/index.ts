@@ -1,0 +1,5 @@
+export * from './operation.js';
+export * from './table.js';
+export * from './run-operation.js';
+export * from './principals.js';
+export * from './agent-gate.js';

@@ -1,0 +1,81 @@
+import type { Readable } from 'node:stream';
+import type { RouteDef, RouteOutput, RouteParsedInput } from '@stoa/contract';
+import type { Ctx, Platform } from '../platform.js';
+import type { Principal } from '../projects/tokens.js';
+import type { Action } from '../policies/can.js';
+
+/**
+ * What an agent's use of an operation counts (A4, F15):
+ * - `change`: one change in its write window when it changes a file, and an entry in its conversation's trace;
+ * - `read`: the bytes read, against STOA_AGENT_READ_BYTES;
+ * - `none`: nothing (listings, metadata, or a runner that counts by itself, like the tool call).
+ */
+export type AgentUse = 'change' | 'read' | 'none';
+
+/** The properties every operation declares once; doors and tests read them, the core enforces them. */
+export interface OperationTraits {
+  /**
+   * The policy action the operation needs. The core function checks it on the resource it touches; before
+   * that, `runOperation` refuses a person whose role cannot have it at all. `signed-in` for operations outside a
+   * project (any valid token); `public` for those that need no token (the core throttles and checks their codes).
+   */
+  policy: Action | 'signed-in' | 'public';
+  mutates: boolean;
+  /** Audit action written for people's changes (F15), or null when the operation is not audited. */
+  audit: string | null;
+  agent: AgentUse;
+}
+
+/** What an operation outside any project gets: the platform and who is calling. */
+export interface GlobalCall {
+  platform: Platform;
+  principal: Principal;
+}
+
+/** Body of a raw operation: a byte stream (uploads) or the files of a form, which the JSON schema cannot carry. */
+export interface RawInput {
+  source?: Readable;
+  parts?: AsyncIterable<{ filename: string; file: Readable }>;
+  range?: { start?: number; end?: number };
+}
+
+/** What an operation that needs no token gets: the caller if it presented a token, and its address (throttling). */
+export interface PublicCall {
+  platform: Platform;
+  principal: Principal | null;
+  client?: string;
+}
+
+export type Operation =
+  | { id: string; scope: 'project'; route: RouteDef; traits: OperationTraits; run: (ctx: Ctx, input: any) => Promise<unknown> }
+  | { id: string; scope: 'global'; route: RouteDef; traits: OperationTraits; run: (call: GlobalCall, input: any) => Promise<unknown> }
+  | { id: string; scope: 'public'; route: RouteDef; traits: OperationTraits; run: (call: PublicCall, input: any) => Promise<unknown> };
+
+/**
+ * An operation of a project: its route (input and output schemas), its traits and the core function it runs.
+ *
+ * @example
+ * projectOperation(filesRoutes.stat, { policy: 'file.read', mutates: false, audit: null, agent: 'none' }, (ctx, i) => statFile(ctx, i.path));
+ */
+export function projectOperation<R extends RouteDef>(route: R, traits: OperationTraits, run: (ctx: Ctx, input: RouteParsedInput<R>) => Promise<RouteOutput<R>>): Operation {
+  return { id: route.id, scope: 'project', route, traits, run };
+}
+
+/** A raw operation of a project: the route describes it; its input is the route's plus a body the door hands over. */
+export function rawOperation<R extends RouteDef, T>(route: R, traits: OperationTraits, run: (ctx: Ctx, input: RouteParsedInput<R> & RawInput) => Promise<T>): Operation {
+  return { id: route.id, scope: 'project', route, traits, run };
+}
+
+/** An operation outside any project (who am I, my projects, create a project). */
+export function globalOperation<R extends RouteDef>(route: R, traits: OperationTraits, run: (call: GlobalCall, input: RouteParsedInput<R>) => Promise<RouteOutput<R>>): Operation {
+  return { id: route.id, scope: 'global', route, traits, run };
+}
+
+/** An operation that needs no token (redeeming an invitation). */
+export function publicOperation<R extends RouteDef>(route: R, traits: OperationTraits, run: (call: PublicCall, input: RouteParsedInput<R>) => Promise<RouteOutput<R>>): Operation {
+  return { id: route.id, scope: 'public', route, traits, run };
+}
+
+/** Traits of the common shapes, so each table line says only what differs. */
+export const reads = (policy: Action): OperationTraits => ({ policy, mutates: false, audit: null, agent: 'none' });
+export const changes = (policy: Action, audit: string | null, agent: AgentUse = 'change'): OperationTraits => ({ policy, mutates: true, audit, agent });

@@ -1,0 +1,24 @@
+import type { Operation } from './operation.js';
+import { fileOperations } from './file-ops.js';
+import { projectOperations } from './project-ops.js';
+import { agentOperations } from './agent-ops.js';
+import { memoryOperations } from './memory-ops.js';
+import { wikiOperations } from './wiki-ops.js';
+import { searchOperations } from './search-ops.js';
+import { adminOperations } from './admin-ops.js';
+
+/**
+ * Every operation of Stoa, defined once. The HTTP server mounts a route for each, the CLI's local mode and the
+ * SDK's in-process callers dispatch through it, and the tests walk it to prove every door and every policy.
+ * An area adds its operations here (one line).
+ */
+export const operations: readonly Operation[] = [
+  ...projectOperations, ...fileOperations, ...agentOperations, ...memoryOperations, ...wikiOperations, ...searchOperations, ...adminOperations,
+];
+
+const byId = new Map(operations.map((o) => [o.id, o]));
+
+/** The operation with this ID (the route ID), or undefined. */
+export function findOperation(id: string): Operation | undefined {
+  return byId.get(id);
+}
