@@ -7,7 +7,9 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import MiniSearch from 'minisearch';
+import { sql } from 'kysely';
 import { openDb, type StoaDb } from '@stoa/db';
+import { createTestDb } from '@stoa/db/testing';
 import { indexDoc, rankDocs, searchDocs } from '../packages/core/src/search/index.js';
 import { seedProject } from '../packages/core/src/search/test-helpers.js';
 import { DEFAULT_TUNING, type SearchTuning } from '../packages/core/src/search/tuning.js';
@@ -104,10 +106,14 @@ export const PROJECT = 'prj_bench';
  * @example
  * const idx = await stoaIndex(ds.docs); await stoaSearch(idx.db, 'wing'); await idx.close();
  */
-export async function stoaIndex(docs: Iterable<Doc>, tuning: SearchTuning = DEFAULT_TUNING): Promise<{ db: StoaDb; file: string; close: () => Promise<void> }> {
+export async function stoaIndex(
+  docs: Iterable<Doc>, tuning: SearchTuning = DEFAULT_TUNING, kind: 'sqlite' | 'postgres' = 'sqlite',
+): Promise<{ db: StoaDb; file: string; close: () => Promise<void> }> {
+  // PostgreSQL: a database of its own, created and dropped as the tests do.
+  const pg = kind === 'postgres' ? await createTestDb('postgres') : undefined;
   const dir = mkdtempSync(join(tmpdir(), 'stoa-bench-search-'));
   const file = join(dir, 'stoa.db');
-  const db = await openDb({ kind: 'sqlite', file });
+  const db = pg ? pg.db : await openDb({ kind: 'sqlite', file });
   const k = db.kysely;
   await seedProject(k, PROJECT);
   let batch: Doc[] = [];
@@ -116,14 +122,15 @@ export async function stoaIndex(docs: Iterable<Doc>, tuning: SearchTuning = DEFA
     batch = [];
     await k.transaction().execute(async (trx) => {
       for (const d of docsNow) {
-        await indexDoc({ kysely: trx, dialect: 'sqlite', tuning }, { projectId: PROJECT, kind: 'wiki', refId: d.id, path: `docs/${d.id}`, title: d.title,
+        await indexDoc({ kysely: trx, dialect: kind, tuning }, { projectId: PROJECT, kind: 'wiki', refId: d.id, path: `docs/${d.id}`, title: d.title,
           body: d.text, visibility: 'project', updatedAt: '2024-01-01T00:00:00.000Z' });
       }
     });
   };
   for (const d of docs) { batch.push(d); if (batch.length >= 1000) await flush(); }
   await flush();
-  return { db, file, close: async () => { await db.close(); rmSync(dir, { recursive: true, force: true }); } };
+  if (pg) await sql`analyze`.execute(k);
+  return { db, file, close: async () => { if (pg) await pg.cleanup(); else await db.close(); rmSync(dir, { recursive: true, force: true }); } };
 }
 
 /**

@@ -5,30 +5,26 @@
  *
  *   node --max-old-space-size=8192 --import tsx bench/search-speed.ts [pages] [queries] [--keep] [--db=FILE]
  *
+ * --pg also indexes the pages into a fresh PostgreSQL database and times the same queries there.
  * --keep leaves the SQLite file in place (its path is printed); --db=FILE reuses such a file (built with the
  * same page count: pages are generated from a fixed seed) instead of indexing again.
  */
 import { statSync } from 'node:fs';
+import { sql } from 'kysely';
 import { openDb } from '@stoa/db';
 import { searchDocs } from '../packages/core/src/search/index.js';
 import { STOPWORDS } from '../packages/core/src/search/stopwords.js';
+import { seededRandom as rng } from '../packages/core/src/search/test-helpers.js';
 import { DATASETS, datasetsDir, loadDataset, miniIndex, PROJECT, stoaIndex, type Doc } from './search-lib.js';
 
 const args = process.argv.slice(2).filter((a) => !a.startsWith('--'));
 const KEEP = process.argv.includes('--keep');
 const REUSE = process.argv.find((a) => a.startsWith('--db='))?.slice(5);
+/** Also index the same pages into a fresh PostgreSQL database (as the tests create one) and time it alike. */
+const PG = process.argv.includes('--pg');
 const PAGES = Number(args[0] ?? 100_000);
 const QUERIES = Number(args[1] ?? 1_000);
 
-/** mulberry32: a seeded PRNG, so every run builds the same pages and queries. */
-function rng(seed: number): () => number {
-  return () => {
-    seed = (seed + 0x6d2b79f5) | 0;
-    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 const rand = rng(42);
 const int = (lo: number, hi: number) => lo + Math.floor(rand() * (hi - lo + 1));
 const pick = <T>(a: T[]): T => a[Math.floor(rand() * a.length)]!;
@@ -116,6 +112,17 @@ const run = async (search: (q: string) => Promise<unknown> | unknown) => {
   return r;
 };
 const s = await run((q) => searchDocs(stoa.db, { projectId: PROJECT, query: q, visibility: ['project'], limit: 10 }));
+let pgRow: [string, typeof s, string] | undefined;
+if (PG) {
+  console.error('building the PostgreSQL index…');
+  t0 = performance.now();
+  const pgIndex = await stoaIndex(docs, undefined, 'postgres');
+  const pgIndexS = (performance.now() - t0) / 1000;
+  const { rows } = await sql<{ mb: number }>`select (pg_database_size(current_database()) / 1e6)::float8 as mb`.execute(pgIndex.db.kysely);
+  const p = await run((q) => searchDocs(pgIndex.db, { projectId: PROJECT, query: q, visibility: ['project'], limit: 10 }));
+  await pgIndex.close();
+  pgRow = ['Stoa (PostgreSQL postings, with snippets)', p, `${pgIndexS.toFixed(0)} s, ${rows[0]!.mb.toFixed(0)} MB database`];
+}
 const m = await run((q) => mini.search(q).slice(0, 10));
 if (KEEP || REUSE) { await stoa.db.close(); console.error(`kept ${stoa.file}`); } else await stoa.close();
 
@@ -123,6 +130,7 @@ console.log(`${docs.length} pages (${(chars / 1e6).toFixed(1)} M chars), ${qs.le
 console.log('| engine | p50 ms | p99 ms | p50 / p99 CPU ms | p50 / p99 frequent-word | p50 / p99 rare-word | build |');
 console.log('| --- | --- | --- | --- | --- | --- | --- |');
 for (const [name, r, build] of [['Stoa (SQLite FTS5, with snippets)', s, `${REUSE ? 'reused' : `${stoaIndexS.toFixed(0)} s`}, ${(dbBytes / 1e6).toFixed(0)} MB on disk`],
+  ...(pgRow ? [pgRow] : []),
   ['MiniSearch (in memory, ids only)', m, `${miniIndexS.toFixed(0)} s, ~${heapMb.toFixed(0)} MB heap (both indexes' docs incl.)`]] as const) {
   console.log(`| ${name} | ${ms(pct(r.all, 50))} | ${ms(pct(r.all, 99))} | ${ms(pct(r.cpu, 50))} / ${ms(pct(r.cpu, 99))} | ` +
     `${ms(pct(r.frequent, 50))} / ${ms(pct(r.frequent, 99))} | ${ms(pct(r.rare, 50))} / ${ms(pct(r.rare, 99))} | ${build} |`);

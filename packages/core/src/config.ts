@@ -4,7 +4,8 @@ import { limitSettings, StoaError, type Limits } from '@stoa/contract';
 /** Everything Stoa reads from its environment, parsed once at start-up and passed in (never read at import). */
 export interface StoaConfig {
   dataDir: string;
-  database: { kind: 'sqlite'; file: string } | { kind: 'postgres'; url: string };
+  /** PostgreSQL: `poolSize` connections per server process (STOA_DB_POOL_SIZE, default 10). */
+  database: { kind: 'sqlite'; file: string } | { kind: 'postgres'; url: string; poolSize?: number };
   storage:
     | { kind: 'fs'; root: string }
     | { kind: 's3'; bucket: string; prefix: string; endpoint?: string; region?: string; accessKeyId?: string; secretAccessKey?: string };
@@ -111,7 +112,7 @@ export function loadConfig(opts: { dataDir?: string; env: NodeJS.ProcessEnv }): 
   }
   const dbUrl = env.STOA_DATABASE_URL;
   const database: StoaConfig['database'] =
-    dbUrl && /^postgres(ql)?:\/\//.test(dbUrl) ? { kind: 'postgres', url: dbUrl } : { kind: 'sqlite', file: join(dataDir, 'stoa.db') };
+    dbUrl && /^postgres(ql)?:\/\//.test(dbUrl) ? { kind: 'postgres', url: dbUrl, poolSize: poolSizeOf(env.STOA_DB_POOL_SIZE) } : { kind: 'sqlite', file: join(dataDir, 'stoa.db') };
   const storageUrl = env.STOA_STORAGE_URL;
   let storage: StoaConfig['storage'] = { kind: 'fs', root: join(dataDir, 'blobs') };
   if (storageUrl) {
@@ -158,4 +159,15 @@ function positiveInt(env: NodeJS.ProcessEnv, name: string, fallback: number): nu
 function nonNegativeSetting(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
   const raw = env[name];
   return raw === undefined || raw === '' ? fallback : nonNegativeInt(name, raw);
+}
+
+/**
+ * Connections each server process keeps to PostgreSQL. Several servers share one database, whose
+ * max_connections (100 by default) must cover the sum, with room for maintenance.
+ */
+function poolSizeOf(raw: string | undefined): number {
+  if (raw === undefined || raw === '') return 10;
+  const n = Number(raw);
+  if (!Number.isInteger(n) || n < 1 || n > 1000) throw new StoaError('bad_request', `setting STOA_DB_POOL_SIZE must be an integer from 1 to 1000, got "${raw}"`);
+  return n;
 }

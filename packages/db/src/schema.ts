@@ -110,15 +110,23 @@ export interface AgentToolsDB {
 export interface SearchDocsTable {
   id: Generated<number>; project_id: string; kind: string; ref_id: string; path: string; title: string;
   visibility: string; updated_at: string; ntokens: Generated<number>;
-  /** PostgreSQL only: the application's terms as a tsvector. */
-  tsv?: Generated<string>;
 }
+/** PostgreSQL only (migration 011): one row per (document, term); kind, visibility and length copied in. */
+export interface SearchPostingsTable {
+  project_id: string; term: string; doc_id: number; tf_title: number; tf_body: number; ntokens: number; kind: string; visibility: string;
+}
+/** PostgreSQL only (migration 011): documents per term and documents/tokens in all, in slots summed on read. */
+export interface SearchTermDfTable { term: string; slot: number; ndocs: number }
+export interface SearchStatsTable { slot: number; ndocs: number; ntokens: number }
 export interface SearchBodiesTable { doc_id: number; body: string }
 export interface FilesNameIdsTable { id: Generated<number>; file_id: string }
 
 export interface SearchDB {
   search_docs: SearchDocsTable;
   search_bodies: SearchBodiesTable;
+  search_postings: SearchPostingsTable;
+  search_term_df: SearchTermDfTable;
+  search_stats: SearchStatsTable;
   files_name_ids: FilesNameIdsTable;
 }
 

@@ -1,6 +1,6 @@
 import { StoaError } from '@stoa/contract';
 import { inTx, type Ctx } from '../platform.js';
-import { appendText, authorOf, lockMemoryState, mq, readMemoryState, versionText, writeMemoryVersion, type MemoryState } from './store.js';
+import { appendText, authorOf, lockMemoryState, pgAppendVersion, mq, readMemoryState, versionText, writeMemoryVersion, type MemoryState } from './store.js';
 import { memoryRefusal, memoryTarget, type MemoryRef } from './target.js';
 import type { MemoryDoc, MemoryTarget, MemoryVersionInfo } from './types.js';
 import { assertNoNul } from '../text-rules.js';
@@ -72,6 +72,10 @@ export async function appendMemory(ctx: Ctx, ref: MemoryRef, text: string, opts:
   assertNoNul(text, 'memory text');
   const target = await memoryTarget(ctx, ref, 'memory.write');
   return inTx(ctx.platform, async (trx) => {
+    if (ctx.platform.db.dialect === 'postgres') {
+      const v = await pgAppendVersion(trx, ctx, target, text, opts.op ?? 'append');
+      return docOf(target, { version: v.version, content: v.text, modified: v.created_at, author: authorOf(v.author_kind, v.author_id, v.author_label, v.author_meta) }, true);
+    }
     const locked = await lockMemoryState(trx, ctx, target);
     const content = appendText(locked.content, text);
     const v = await writeMemoryVersion(trx, ctx, target, locked, content, opts.op ?? 'append');

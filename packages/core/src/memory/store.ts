@@ -1,4 +1,5 @@
 import { StoaError } from '@stoa/contract';
+import { sql } from 'kysely';
 import { attributionOf } from '../actors.js';
 import { newId } from '../ids.js';
 import type { Ctx, Q } from '../platform.js';
@@ -127,20 +128,54 @@ export async function writeMemoryVersion(trx: Q, ctx: Ctx, target: MemoryTarget,
   const max = ctx.platform.config.limits.agentWriteBytes;
   if (Buffer.byteLength(content, 'utf8') > max) throw new StoaError('too_large', `a memory file may hold at most ${max} bytes`);
   const now = ctx.platform.clock().toISOString();
-  const a = attributionOf(ctx.actor);
+  const a = authorColumns(ctx);
   const version = locked.version + 1;
   const v: MemoryVersionsTable = {
     file_id: locked.row.id, project_id: ctx.project.id, version, content: appended ? content.slice(locked.content.length) : content,
-    delta: appended ? 1 : 0, chars: codePoints(content), op, author_kind: a.kind, author_id: a.id,
-    author_label: a.label, author_meta: a.meta ? JSON.stringify({ conversationId: a.meta.conversationId ?? null, toolCallId: a.meta.toolCallId ?? null }) : null, created_at: now,
+    delta: appended ? 1 : 0, chars: codePoints(content), op, ...a, created_at: now,
   };
   await mq(trx).insertInto('memory_versions').values(v).execute();
-  await mq(trx).updateTable('memory_files').set({ version, updated_at: now, author_kind: a.kind, author_id: a.id, author_label: a.label, author_meta: v.author_meta })
-    .where('id', '=', locked.row.id).execute();
+  await mq(trx).updateTable('memory_files').set({ version, updated_at: now, ...a }).where('id', '=', locked.row.id).execute();
   const change = op === 'append' || op === 'merge' ? 'append' : 'set';
   await indexMemory(trx, ctx, target, { fileId: locked.row.id, path: memoryPath(target), title: titleOf(target), visibility: memoryVisibilityOf(target), updatedAt: now },
     locked.version === 0 ? '' : locked.content, content, change);
   return v;
+}
+
+/** The author columns of a version and file row written by `ctx.actor`. */
+function authorColumns(ctx: Ctx): Pick<MemoryVersionsTable, 'author_kind' | 'author_id' | 'author_label' | 'author_meta'> {
+  const a = attributionOf(ctx.actor);
+  return {
+    author_kind: a.kind, author_id: a.id, author_label: a.label,
+    author_meta: a.meta ? JSON.stringify({ conversationId: a.meta.conversationId ?? null, toolCallId: a.meta.toolCallId ?? null }) : null,
+  };
+}
+
+/**
+ * `appendText` + `writeMemoryVersion` for PostgreSQL in two statements: one server-side function call locks the
+ * row and writes the version (migration 011, stoa_memory_append: the same snapshot/delta rule, size limit and
+ * attribution), then the changed search blocks are written — instead of seven statements under the row lock.
+ * Runs in the caller's transaction, so the version and its index entry still commit together.
+ */
+export async function pgAppendVersion(trx: Q, ctx: Ctx, target: MemoryTarget, text: string, op: string): Promise<MemoryVersionsTable & { text: string }> {
+  const now = ctx.platform.clock().toISOString();
+  const a = authorColumns(ctx);
+  const max = ctx.platform.config.limits.agentWriteBytes;
+  const initial = target.kind === 'soul' ? target.agentInstructions ?? '' : '';
+  let row: { file_id: string; version: number; previous: string };
+  try {
+    ({ rows: [row] } = await sql<typeof row>`select * from stoa_memory_append(${ctx.project.id}, ${target.kind}, ${target.scopeId}, ${newId('mem')},
+      ${initial}, ${text}, ${op}, ${now}, ${a.author_kind}, ${a.author_id}, ${a.author_label}, ${a.author_meta}, ${max}, ${SNAPSHOT_EVERY})`.execute(trx) as { rows: [typeof row] });
+  } catch (e) {
+    if ((e as { code?: string }).code === 'ST413') throw new StoaError('too_large', `a memory file may hold at most ${max} bytes`);
+    throw e;
+  }
+  const content = appendText(row.previous, text);
+  await indexMemory(trx, ctx, target, { fileId: row.file_id, path: memoryPath(target), title: titleOf(target), visibility: memoryVisibilityOf(target), updatedAt: now },
+    row.version === 1 ? '' : row.previous, content, 'append');
+  return {
+    file_id: row.file_id, project_id: ctx.project.id, version: row.version, content: '', delta: 0, chars: codePoints(content), op, ...a, created_at: now, text: content,
+  };
 }
 
 /**

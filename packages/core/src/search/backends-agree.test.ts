@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Kysely } from 'kysely';
 import { type DB } from '@stoa/db';
 import { createTestDb, testDbKinds } from '@stoa/db/testing';
-import { indexDoc, searchDocs, type SearchHit } from './index.js';
+import { indexDoc, searchDocs, setDocVisibility, type SearchHit } from './index.js';
 import { seedProject } from './test-helpers.js';
 
 // A small mixed-language corpus with shared words of different frequencies, so idf, length normalisation
@@ -42,6 +42,13 @@ describe.skipIf(!kinds.includes('postgres'))('SQLite and PostgreSQL rank alike',
       for (const [i, [title, body]] of CORPUS.entries()) {
         await indexDoc({ kysely: db, dialect: kind }, { projectId: 'prj_a', kind: 'wiki', refId: `d${i}`, path: `p/${i}`, title, body, visibility: 'project', updatedAt: '2024-01-01T00:00:00.000Z' });
       }
+      // Another project's pages count in the whole-table statistics; a hidden page counts but is not shown.
+      // (Replacements and removals are not compared: FTS5's contentless_delete keeps a removed row in its
+      // document and token totals, where PostgreSQL's statistics follow the rows — see pg-stats.test.ts.)
+      await seedProject(db, 'prj_b');
+      await indexDoc({ kysely: db, dialect: kind }, { projectId: 'prj_b', kind: 'wiki', refId: 'x', path: 'x', title: 'Speed',
+        body: 'speed of the boundary layer 边界层 слой', visibility: 'project', updatedAt: '2024-01-01T00:00:00.000Z' });
+      await setDocVisibility({ kysely: db, dialect: kind }, { projectId: 'prj_a', kind: 'wiki', refId: 'd3', visibility: 'channel:hidden' });
       dbs[kind] = { db, cleanup: t.cleanup };
     }
   });

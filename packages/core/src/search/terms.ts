@@ -10,9 +10,9 @@ export interface IndexTerms {
 }
 
 /**
- * PostgreSQL refuses a tsvector over 1 MiB and keeps at most 256 positions per lexeme. We stop adding body
- * terms before the estimated tsvector size reaches this budget, and apply the same cut on SQLite so that both
- * back ends hold the same statistics. About 100k distinct terms or far more repeated ones fit.
+ * A budget on what one document adds to the index, counted as a PostgreSQL tsvector would size it (the format
+ * of migration 003): body terms stop being added once it is reached, on both back ends alike so that they hold
+ * the same statistics. About 100k distinct terms (postings) or far more repeated ones fit.
  */
 const TSVECTOR_BUDGET_BYTES = 900_000;
 /**
@@ -20,8 +20,8 @@ const TSVECTOR_BUDGET_BYTES = 900_000;
  * ordinary text, and a huge file must not hold its writer's transaction for minutes.
  */
 export const MAX_INDEXED_BODY_CHARS = 4_000_000;
-/** Positions kept per lexeme in PostgreSQL (its hard limit). */
-export const MAX_POSITIONS = 256;
+/** Occurrences of one term that count against the budget (tsvector's limit of positions per lexeme). */
+const MAX_POSITIONS = 256;
 
 /**
  * Tokenises a document's title and body into the term streams that are indexed.
@@ -81,50 +81,4 @@ export function queryTerms(query: string, tuning: SearchTuning): string[] {
  */
 export function fts5Expression(terms: string[], op: 'AND' | 'OR'): string {
   return terms.map((t) => `"${t.replaceAll('"', '""')}"`).join(` ${op} `);
-}
-
-/**
- * One lexeme as a PostgreSQL tsvector/tsquery literal: single-quoted, `'` doubled and `\` escaped, so the
- * cast never applies a parser or dictionary and never fails on odd characters.
- *
- * @example
- * pgLexeme("it's") // "'it''s'"
- */
-export function pgLexeme(term: string): string {
-  return `'${term.replaceAll('\\', '\\\\').replaceAll("'", "''")}'`;
-}
-
-/**
- * A tsquery literal joining the terms with `&` (AND) or `|` (OR).
- *
- * @example
- * pgQuery(['a', 'b'], 'AND') // "'a' & 'b'"
- */
-export function pgQuery(terms: string[], op: 'AND' | 'OR'): string {
-  return terms.map(pgLexeme).join(op === 'AND' ? ' & ' : ' | ');
-}
-
-/**
- * The tsvector literal of a document: each distinct term with one position per occurrence (title ones
- * weighted A, body ones D), capped at 256. Positions carry term frequency, not word order: we never run phrase
- * queries, and building the vector ourselves (instead of `to_tsvector`, whose parser re-splits "e-mail" or
- * "3.14" and collapses positions above 16383) keeps PostgreSQL's statistics identical to FTS5's.
- *
- * @example
- * pgVector({ title: ['refund'], body: ['refund', 'day'] }) // "'refund':1A,2 'day':1"
- */
-export function pgVector(terms: IndexTerms): string {
-  const counts = new Map<string, [number, number]>();
-  for (const t of terms.title) { const c = counts.get(t) ?? [0, 0]; c[0]++; counts.set(t, c); }
-  for (const t of terms.body) { const c = counts.get(t) ?? [0, 0]; c[1]++; counts.set(t, c); }
-  const parts: string[] = [];
-  for (const [term, [a, d]] of counts) {
-    const nA = Math.min(a, MAX_POSITIONS);
-    const nD = Math.min(d, MAX_POSITIONS - nA);
-    const pos: string[] = [];
-    for (let i = 1; i <= nA; i++) pos.push(`${i}A`);
-    for (let i = nA + 1; i <= nA + nD; i++) pos.push(String(i));
-    parts.push(`${pgLexeme(term)}:${pos.join(',')}`);
-  }
-  return parts.join(' ');
 }

@@ -1,0 +1,52 @@
+import { afterAll, describe, expect, it } from 'vitest';
+import { sql, type Kysely } from 'kysely';
+import type { DB } from '@stoa/db';
+import { createTestDb, testDbKinds } from '@stoa/db/testing';
+import { indexDoc, removeDoc, removeDocsByPath, searchDocs, type SearchDocInput } from './index.js';
+import { seedProject } from './test-helpers.js';
+
+const doc = (projectId: string, refId: string, title: string, body: string): SearchDocInput =>
+  ({ projectId, kind: 'wiki', refId, path: `p/${refId}`, title, body, visibility: 'project', updatedAt: '2024-01-01T00:00:00.000Z' });
+const FINAL = [
+  doc('prj_a', 'd0', 'Boundary layers', 'The boundary layer on a flat plate grows; turbulent boundary layers grow faster.'),
+  doc('prj_a', 'd1', 'Heat transfer', 'Rewritten: heat flows through the heated boundary layer at speed.'),
+  doc('prj_a', 'd2', 'Flutter', 'Flutter of heated panels at high speed.'),
+  ...Array.from({ length: 8 }, (_, i) => doc('prj_a', `r${i}`, `Recipe ${i}`, `Bake the bread for ${i + 20} minutes.`)),
+];
+const QUERIES = ['boundary layer', 'heated speed', 'bread', 'turbulent flutter'];
+
+// The document and term counts BM25 reads on PostgreSQL are kept by triggers (migration 011): after pages are
+// replaced, removed one by one, by path, and by a project's cascade, the scores must equal those of a fresh
+// index of what remains.
+describe.skipIf(!testDbKinds().includes('postgres'))('PostgreSQL search statistics', () => {
+  const cleanups: Array<() => Promise<void>> = [];
+  afterAll(async () => { for (const c of cleanups) await c(); });
+  const fresh = async () => {
+    const t = await createTestDb('postgres');
+    cleanups.push(t.cleanup);
+    const db = t.db.kysely;
+    await seedProject(db, 'prj_a');
+    return db;
+  };
+  const scores = async (db: Kysely<DB>) => Promise.all(QUERIES.map(async (query) =>
+    (await searchDocs({ kysely: db, dialect: 'postgres' }, { projectId: 'prj_a', query, visibility: ['project'] })).map((h) => [h.refId, h.score.toFixed(9)])));
+
+  it('follow replacements, removals and cascades', async () => {
+    const churned = await fresh();
+    await indexDoc({ kysely: churned, dialect: 'postgres' }, doc('prj_a', 'd1', 'Heat', 'Heat transfer in the laminar boundary layer of a heated plate.'));
+    await indexDoc({ kysely: churned, dialect: 'postgres' }, doc('prj_a', 'gone', 'Temporary', 'boundary boundary speed layer bread'));
+    await indexDoc({ kysely: churned, dialect: 'postgres' }, { ...doc('prj_a', 'old', 'Old', 'heated bread layer'), path: 'old/one' });
+    await seedProject(churned, 'prj_c');
+    await indexDoc({ kysely: churned, dialect: 'postgres' }, doc('prj_c', 'x', 'Speed', 'speed of the boundary layer over flutter panels'));
+    for (const d of FINAL) await indexDoc({ kysely: churned, dialect: 'postgres' }, d);
+    await removeDoc({ kysely: churned, dialect: 'postgres' }, { projectId: 'prj_a', kind: 'wiki', refId: 'gone' });
+    await removeDocsByPath({ kysely: churned, dialect: 'postgres' }, { projectId: 'prj_a', kind: 'wiki', path: 'old', nested: true });
+    await sql`delete from projects where id = 'prj_c'`.execute(churned);
+
+    const clean = await fresh();
+    for (const d of FINAL) await indexDoc({ kysely: clean, dialect: 'postgres' }, d);
+    const expected = await scores(clean);
+    expect(expected.flat().length).toBeGreaterThan(4);
+    expect(await scores(churned)).toEqual(expected);
+  });
+});
