@@ -1,5 +1,5 @@
 /**
- * Memory append latency under concurrency (SPEC M5: append happens on the server, in one transaction holding
+ * Memory append latency under concurrency (M5: append happens on the server, in one transaction holding
  * the file's row). 16 concurrent writers — half people, half the conversation's agent — append lines to the
  * same MEMORY.md, and then each to a MEMORY.md of its own, on SQLite and on PostgreSQL side by side. Each
  * back end gets a fresh database of its own (the PostgreSQL one is created and dropped here).

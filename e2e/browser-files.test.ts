@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { fileRow, hasChromium, startUiServer, uploadViaUi, type UiServer } from './browser-helpers.js';
 
-// The Files page in a real Chromium against a real server (SPEC F4–F13). STOA_UI_MAX_FILES is 4 here so the
+// The Files page in a real Chromium against a real server (F4–F13). STOA_UI_MAX_FILES is 4 here so the
 // "too many files" warning can be seen with a handful of files.
 describe.skipIf(!hasChromium)('web UI: Files', () => {
   let s: UiServer;

@@ -5,7 +5,7 @@ import { hasChromium, startUiServer, type UiServer } from './browser-helpers.js'
 
 const memoryNav = (page: Page) => page.getByRole('navigation', { name: 'Memory files' });
 
-// Settings → Memory (SPEC M2–M4) and the wiki (W1–W5) in a real Chromium against a real server.
+// Settings → Memory (M2–M4) and the wiki (W1–W5) in a real Chromium against a real server.
 describe.skipIf(!hasChromium)('web UI: memory and wiki', () => {
   let s: UiServer;
   let page: Page;

@@ -1,5 +1,5 @@
 /**
- * `stoa docs …` as a user runs it (SPEC §7, R6, B4): understand a PDF and a Markdown file, page through chunks,
+ * `stoa docs …` as a user runs it (§7, R6, B4): understand a PDF and a Markdown file, page through chunks,
  * search with citations, validate them after the files change — in local mode and against a real server.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

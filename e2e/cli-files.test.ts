@@ -61,7 +61,7 @@ function scenario(mode: string, setup: () => Promise<{ cli: Cli; done: () => Pro
     }, 120_000);
     afterAll(() => done());
 
-    it('put, ls, find, stat, get: JSON shapes of SPEC §7 and bytes intact (Cyrillic/CJK names)', async () => {
+    it('put, ls, find, stat, get: JSON shapes of §7 and bytes intact (Cyrillic/CJK names)', async () => {
       const put = await json(['files', 'put', localFile(`${mode}-report.md`, FIRST), 'отчёты/2026/отчёт.md']);
       expectFileShape(put);
       expect(put).toMatchObject({ path: 'отчёты/2026/отчёт.md', size: Buffer.byteLength(FIRST), type: 'text/markdown', createdBy: '' });

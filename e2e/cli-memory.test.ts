@@ -11,7 +11,7 @@ import { buildApp } from '@stoa/server';
 import { runStoa, stoaJson } from './helpers/run-stoa.js';
 
 /**
- * `stoa memory …` and `stoa turn …` as a user runs them (SPEC §7, M1–M6): the real binary in local mode on a
+ * `stoa memory …` and `stoa turn …` as a user runs them (§7, M1–M6): the real binary in local mode on a
  * data folder, and in remote mode against a server on the same folder.
  */
 const root = mkdtempSync(join(tmpdir(), 'stoa-cli-memory-'));

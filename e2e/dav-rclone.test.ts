@@ -1,6 +1,6 @@
 /**
  * WebDAV with a real client: rclone syncs a local folder into the project, lists it, copies it back, and moves
- * and deletes files — as an agent sandbox or a person would with standard tools (SPEC B6).
+ * and deletes files — as an agent sandbox or a person would with standard tools (B6).
  */
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { execFile } from 'node:child_process';

@@ -14,7 +14,7 @@ import { StoaClient, commitTurnFromDir, prepareTurnInDir } from '@stoa/sdk';
 import { runStoa } from './helpers/run-stoa.js';
 
 /**
- * Memory under real concurrency (SPEC M4, M5, M6): separate `stoa` processes appending to one data folder,
+ * Memory under real concurrency (M4, M5, M6): separate `stoa` processes appending to one data folder,
  * parallel appends and saves over HTTP, and the hosted-agent turn cycle through the SDK — on every back end.
  */
 

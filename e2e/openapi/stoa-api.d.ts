@@ -485,7 +485,7 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Publish: freeze the access settings and instructions (SPEC A7)
+         * Publish: freeze the access settings and instructions (A7)
          * @description Tokens created with `published: true` for this agent act with the frozen settings; other tokens act with the live ones.
          */
         post: operations["agents.publish"];
@@ -1911,7 +1911,7 @@ export interface operations {
                     user?: string;
                     agent?: string;
                     name?: string;
-                    /** @description Agent tokens: act with the settings frozen at the agent's publication (SPEC A7) */
+                    /** @description Agent tokens: act with the settings frozen at the agent's publication (A7) */
                     published?: boolean;
                 };
             };
@@ -5232,7 +5232,7 @@ export interface operations {
                         ownerId: string | null;
                         instructions: string;
                         /**
-                         * @description File access (SPEC A1, default off)
+                         * @description File access (A1, default off)
                          * @enum {string}
                          */
                         files: "on" | "off";
@@ -5248,7 +5248,7 @@ export interface operations {
                         read: "project" | "own";
                         /** @description The agent's own folder, "agents/<ID>/" */
                         folder: string;
-                        /** @description Frozen configuration of the publication (SPEC A7), null when never published */
+                        /** @description Frozen configuration of the publication (A7), null when never published */
                         published: {
                             at: string;
                             access: {
@@ -5397,7 +5397,7 @@ export interface operations {
                         ownerId: string | null;
                         instructions: string;
                         /**
-                         * @description File access (SPEC A1, default off)
+                         * @description File access (A1, default off)
                          * @enum {string}
                          */
                         files: "on" | "off";
@@ -5413,7 +5413,7 @@ export interface operations {
                         read: "project" | "own";
                         /** @description The agent's own folder, "agents/<ID>/" */
                         folder: string;
-                        /** @description Frozen configuration of the publication (SPEC A7), null when never published */
+                        /** @description Frozen configuration of the publication (A7), null when never published */
                         published: {
                             at: string;
                             access: {
@@ -5552,7 +5552,7 @@ export interface operations {
                         ownerId: string | null;
                         instructions: string;
                         /**
-                         * @description File access (SPEC A1, default off)
+                         * @description File access (A1, default off)
                          * @enum {string}
                          */
                         files: "on" | "off";
@@ -5568,7 +5568,7 @@ export interface operations {
                         read: "project" | "own";
                         /** @description The agent's own folder, "agents/<ID>/" */
                         folder: string;
-                        /** @description Frozen configuration of the publication (SPEC A7), null when never published */
+                        /** @description Frozen configuration of the publication (A7), null when never published */
                         published: {
                             at: string;
                             access: {
@@ -5827,7 +5827,7 @@ export interface operations {
                         ownerId: string | null;
                         instructions: string;
                         /**
-                         * @description File access (SPEC A1, default off)
+                         * @description File access (A1, default off)
                          * @enum {string}
                          */
                         files: "on" | "off";
@@ -5843,7 +5843,7 @@ export interface operations {
                         read: "project" | "own";
                         /** @description The agent's own folder, "agents/<ID>/" */
                         folder: string;
-                        /** @description Frozen configuration of the publication (SPEC A7), null when never published */
+                        /** @description Frozen configuration of the publication (A7), null when never published */
                         published: {
                             at: string;
                             access: {
@@ -5974,7 +5974,7 @@ export interface operations {
                         ownerId: string | null;
                         instructions: string;
                         /**
-                         * @description File access (SPEC A1, default off)
+                         * @description File access (A1, default off)
                          * @enum {string}
                          */
                         files: "on" | "off";
@@ -5990,7 +5990,7 @@ export interface operations {
                         read: "project" | "own";
                         /** @description The agent's own folder, "agents/<ID>/" */
                         folder: string;
-                        /** @description Frozen configuration of the publication (SPEC A7), null when never published */
+                        /** @description Frozen configuration of the publication (A7), null when never published */
                         published: {
                             at: string;
                             access: {
@@ -6121,7 +6121,7 @@ export interface operations {
                         ownerId: string | null;
                         instructions: string;
                         /**
-                         * @description File access (SPEC A1, default off)
+                         * @description File access (A1, default off)
                          * @enum {string}
                          */
                         files: "on" | "off";
@@ -6137,7 +6137,7 @@ export interface operations {
                         read: "project" | "own";
                         /** @description The agent's own folder, "agents/<ID>/" */
                         folder: string;
-                        /** @description Frozen configuration of the publication (SPEC A7), null when never published */
+                        /** @description Frozen configuration of the publication (A7), null when never published */
                         published: {
                             at: string;
                             access: {
@@ -6757,10 +6757,16 @@ export interface operations {
                         /** @description What the model reads: the answer, or "Refused: <reason>" */
                         text: string;
                         refused: boolean;
-                        /** @description ID of the call in the trace (file tools) */
+                        /** @description ID of the call in the trace */
                         callId: string | null;
                         path: string | null;
                         version: number | null;
+                        /** @description Stable error code of a refusal (e.g. version_conflict, rate_limited) */
+                        code?: string;
+                        /** @description Tool-specific structured data: a list, a tree, a diff, a cursor */
+                        data?: {
+                            [key: string]: unknown;
+                        };
                     };
                 };
             };
@@ -9983,6 +9989,10 @@ export interface operations {
                         parseMode: "auto" | "text" | "pdf" | "docx";
                         chunkCount: number;
                         error: string | null;
+                        /** @description Why parsing failed: over a size cap, too complex (pages, nesting), parser ended (time, memory, crash), unreadable, attempts exhausted, file deleted */
+                        errorCode: ("too_large" | "too_complex" | "timeout" | "out_of_memory" | "worker_crashed" | "unreadable" | "gave_up" | "deleted") | null;
+                        /** @description Parse attempts of this version; a file that keeps ending its parser is given up after a configured number */
+                        attempts: number;
                         updatedAt: string;
                     };
                 };
@@ -10135,6 +10145,10 @@ export interface operations {
                         parseMode: "auto" | "text" | "pdf" | "docx";
                         chunkCount: number;
                         error: string | null;
+                        /** @description Why parsing failed: over a size cap, too complex (pages, nesting), parser ended (time, memory, crash), unreadable, attempts exhausted, file deleted */
+                        errorCode: ("too_large" | "too_complex" | "timeout" | "out_of_memory" | "worker_crashed" | "unreadable" | "gave_up" | "deleted") | null;
+                        /** @description Parse attempts of this version; a file that keeps ending its parser is given up after a configured number */
+                        attempts: number;
                         updatedAt: string;
                     };
                 };
@@ -10267,6 +10281,10 @@ export interface operations {
                         parseMode: "auto" | "text" | "pdf" | "docx";
                         chunkCount: number;
                         error: string | null;
+                        /** @description Why parsing failed: over a size cap, too complex (pages, nesting), parser ended (time, memory, crash), unreadable, attempts exhausted, file deleted */
+                        errorCode: ("too_large" | "too_complex" | "timeout" | "out_of_memory" | "worker_crashed" | "unreadable" | "gave_up" | "deleted") | null;
+                        /** @description Parse attempts of this version; a file that keeps ending its parser is given up after a configured number */
+                        attempts: number;
                         updatedAt: string;
                     };
                 };

@@ -10,7 +10,7 @@ export interface Api {
   /** The project commands act on (from --project; default project otherwise). */
   readonly project: string;
   call<R extends RouteDef>(route: R, input: RouteInput<R>): Promise<RouteOutput<R>>;
-  /** Uploads a file's bytes; large ones go through a direct upload (SPEC F8), chosen automatically. */
+  /** Uploads a file's bytes; large ones go through a direct upload (F8), chosen automatically. */
   upload(path: string, source: () => Readable, size: number, opts?: { expectedVersion?: number; onProgress?: (sent: number) => void }): Promise<unknown>;
   /** Opens a file's bytes for download. */
   download(path: string, opts?: { version?: number }): Promise<{ stream: Readable; size: number; name: string }>;

@@ -2,7 +2,7 @@ import { Command } from 'commander';
 import type { Api } from './api.js';
 import { reportError, UsageError } from './output.js';
 
-/** Global options every command accepts (SPEC §7). */
+/** Global options every command accepts (§7). */
 export interface GlobalOptions {
   data?: string;
   url?: string;
@@ -38,7 +38,7 @@ export async function openApi(g: GlobalOptions, env: NodeJS.ProcessEnv = process
 
 /**
  * Wraps a command action: opens the Api, runs, closes, and turns errors into `error <code>: <message>` with
- * the exit status of SPEC §7.
+ * the exit status of §7.
  */
 export function action<A extends unknown[]>(fn: (api: Api, g: GlobalOptions, ...args: A) => Promise<void>) {
   return async (...args: unknown[]) => {

@@ -12,7 +12,7 @@ export interface LocalOptions {
 }
 
 /**
- * Local mode (SPEC §7): the command works in-process on a data folder as its local administrator, or as an
+ * Local mode (§7): the command works in-process on a data folder as its local administrator, or as an
  * agent with --agent, dispatching through the core's operation table — the very operations the server mounts,
  * with the same policy and agent limits.
  */

@@ -1,6 +1,6 @@
 import { isStoaError, StoaError } from '@stoa/contract';
 
-/** A usage error (bad flags or arguments): exit status 2 (SPEC §7). */
+/** A usage error (bad flags or arguments): exit status 2 (§7). */
 export class UsageError extends Error {}
 
 /** Prints an error as `error <code>: <message>` on stderr and sets the exit status (1, or 2 for usage). */

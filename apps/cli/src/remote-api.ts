@@ -17,7 +17,7 @@ function counting(source: Readable, onProgress?: (n: number) => void): Readable 
   return source;
 }
 
-/** Remote mode: the same commands over HTTP with --url and --token (SPEC §7). */
+/** Remote mode: the same commands over HTTP with --url and --token (§7). */
 export function openRemoteApi(opts: { url: string; token?: string; project?: string; conversation?: string; env: NodeJS.ProcessEnv }): Api & { client: StoaClient } {
   const client = new StoaClient({ url: opts.url, token: opts.token, conversationId: opts.conversation });
   const project = opts.project ?? 'default';

@@ -33,7 +33,7 @@ const EMPTY_SHA = 'e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b
 const MISSING = 'f'.repeat(64);
 
 /**
- * The one behavioural contract every BlobStore implementation must pass (DESIGN "two back ends, one contract
+ * The one behavioural contract every BlobStore implementation must pass (docs/architecture.md "Two back ends, one contract
  * suite"). Each test gets a fresh, empty store from `newStore`.
  *
  * @example

@@ -1,5 +1,5 @@
 /**
- * `@stoa/blob` — the BlobStore port (DESIGN "Storage"): immutable blobs addressed by sha256, on the local disk
+ * `@stoa/blob` — the BlobStore port (docs/architecture.md "Storage"): immutable blobs addressed by sha256, on the local disk
  * or in an S3-compatible bucket, plus the staging area for direct large uploads.
  *
  * @example

@@ -243,7 +243,7 @@ export function createS3BlobStore(opts: S3BlobStoreOptions): S3BlobStore {
         throw new RangeError(`expiresSeconds must be an integer from 1 to ${MAX_PRESIGN_SECONDS}`);
       }
       // Signing Content-Length makes the URL useless for any other size, so a client cannot overrun the space
-      // reserved for it (SPEC B8); promoteStaging still checks the size.
+      // reserved for it (B8); promoteStaging still checks the size.
       const url = await getSignedUrl(
         client,
         new PutObjectCommand({ Bucket: bucket, Key: keys.staging + uploadId, ContentLength: size }),

@@ -43,7 +43,7 @@ export interface PresignedPut {
 
 /**
  * The blob storage port: immutable, content-addressed blobs plus a staging area for direct large uploads
- * (SPEC F8, B8). Implemented by {@link createFsBlobStore} and {@link createS3BlobStore}; both pass the same
+ * (F8, B8). Implemented by {@link createFsBlobStore} and {@link createS3BlobStore}; both pass the same
  * contract suite (`runBlobContract`).
  *
  * Deleting is never done inline by the core: a sweeper deletes blobs that no committed row references.

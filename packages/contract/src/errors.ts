@@ -46,7 +46,7 @@ export class StoaError extends Error {
   get status(): number {
     return errorCodes[this.code].status;
   }
-  /** The form an agent sees (SPEC A5). */
+  /** The form an agent sees (A5). */
   toRefusal(): string {
     return `Refused: ${this.message}`;
   }

@@ -1,5 +1,5 @@
 /**
- * Formats a byte count the way every door shows sizes (SPEC F4 "Used 12.4 MB of 1.0 GB"): binary multiples
+ * Formats a byte count the way every door shows sizes (F4 "Used 12.4 MB of 1.0 GB"): binary multiples
  * (1 GB = 1024³ bytes, so the 1 GB default quota reads "1.0 GB") with one decimal; plain bytes below 1 KB.
  * Lives in the contract so the server, the CLI and the web UI print sizes alike without loading the core.
  *

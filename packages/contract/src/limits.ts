@@ -1,5 +1,5 @@
 /**
- * The limit settings of SPEC §9: environment names and defaults. The names are part of the contract.
+ * The limit settings of §9: environment names and defaults. The names are part of the contract.
  */
 export const limitSettings = {
   quotaBytes: { env: 'STOA_QUOTA_BYTES', default: 1073741824 },

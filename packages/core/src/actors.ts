@@ -2,7 +2,7 @@
 export type Role = 'admin' | 'editor' | 'viewer';
 
 export interface AgentAccess {
-  /** "File access" on/off (SPEC A1, default off). */
+  /** "File access" on/off (A1, default off). */
   enabled: boolean;
   /** "Where the agent writes" (default own folder). */
   write: 'own' | 'project';
@@ -46,7 +46,7 @@ export interface Attribution {
 }
 
 /**
- * "Created by" for people is empty (SPEC F6); for agents "agent: <name>".
+ * "Created by" for people is empty (F6); for agents "agent: <name>".
  */
 export function attributionOf(actor: Actor): Attribution {
   if (actor.kind === 'user') return { kind: 'user', id: actor.userId, label: actor.name };
@@ -58,7 +58,7 @@ export function attributionOf(actor: Actor): Attribution {
   };
 }
 
-/** The text of the "Created by" column (SPEC F6). */
+/** The text of the "Created by" column (F6). */
 export function createdByTag(kind: string, label: string | null): string {
   if (kind === 'agent') return label ? `agent: ${label}` : 'agent';
   if (kind === 'unmapped_agent') return 'agent';

@@ -14,13 +14,13 @@ export interface ContextOptions {
   conversationId?: string | null;
   processId?: string;
   nodeId?: string;
-  /** Act with the agent's published (frozen) settings (SPEC A7); publication tokens set this. */
+  /** Act with the agent's published (frozen) settings (A7); publication tokens set this. */
   published?: boolean;
 }
 
 /**
  * Builds the per-request context from an authenticated principal. Never cached: the role and the agent's
- * settings are read fresh for each request (SPEC R3).
+ * settings are read fresh for each request (R3).
  *
  * @example
  * const ctx = await contextFor(platform, await authenticate(platform, token), { project: 'default' });
@@ -67,7 +67,7 @@ async function projectOfUser(platform: Platform, principal: Extract<Principal, {
 }
 
 /**
- * The agent as it acts now: its live file-access settings, or the frozen ones of its publication (SPEC A7) when
+ * The agent as it acts now: its live file-access settings, or the frozen ones of its publication (A7) when
  * `published` is set. A conversation it acts in must exist in its project.
  */
 export async function loadAgentActor(platform: Platform, agentId: string, opts: ContextOptions & { published?: boolean } = {}): Promise<AgentActor> {

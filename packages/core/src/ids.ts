@@ -10,7 +10,7 @@ export function randomAlnum(n: number): string {
 }
 
 /**
- * Opaque prefixed IDs (SPEC §0). Agents get exactly 8 letters/digits after `agt_`.
+ * Opaque prefixed IDs (§0). Agents get exactly 8 letters/digits after `agt_`.
  *
  * @example
  * newId('agt') // 'agt_a3B9kLm2'

@@ -21,7 +21,7 @@ function refusal(input: string): string {
 
 const seg = (n: number) => 'a'.repeat(n);
 
-// SPEC F1, one row per rule, each with its own message.
+// F1, one row per rule, each with its own message.
 const refused: Array<[rule: string, input: string, message: string]> = [
   ['"." segment', 'a/./b.md', 'path_invalid: segment "." is not allowed'],
   ['".." segment', '../etc/passwd', 'path_invalid: segment ".." is not allowed'],

@@ -16,7 +16,7 @@ function codePoints(s: string): number {
 }
 
 /**
- * Validates and normalises a file path (SPEC F1): relative, `/`-separated, NFC. Each rule has its own message.
+ * Validates and normalises a file path (F1): relative, `/`-separated, NFC. Each rule has its own message.
  * Returns the NFC form. `kind: 'folder'` accepts the empty root and ignores one trailing `/`.
  *
  * @example

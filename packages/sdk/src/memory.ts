@@ -7,7 +7,7 @@ export interface RouteCaller {
   call<R extends RouteDef>(route: R, input: RouteInput<R>): Promise<RouteOutput<R>>;
 }
 
-/** Where memory files go inside a working folder (SPEC M5/M6). */
+/** Where memory files go inside a working folder (M5/M6). */
 export const MEMORY_FOLDER = join('.stoa', 'memory');
 
 function fileIn(dir: string, rel: string): string {
@@ -53,7 +53,7 @@ export async function pullMemory(caller: RouteCaller, opts: { project: string; d
 }
 
 /**
- * Before a hosted agent's turn (SPEC M6): writes its SOUL.md, the workspace AGENTS.md and the conversation's
+ * Before a hosted agent's turn (M6): writes its SOUL.md, the workspace AGENTS.md and the conversation's
  * MEMORY.md into `workdir/.stoa/memory/`, and returns the message to deliver — with every file changed since
  * the agent last saw it prepended (long files named, not inlined).
  *

@@ -37,7 +37,7 @@ const withSettings = (c: Command) => c
   .option('--write <own|project>', 'where the agent writes (default own folder)')
   .option('--read <project|own>', 'what the agent reads (default whole project)');
 
-/** `stoa agents create|list|show|set|copy|rm|publish` (SPEC §7). */
+/** `stoa agents create|list|show|set|copy|rm|publish` (§7). */
 export function registerAgents(program: Command): void {
   const agents = program.command('agents').description('Agents of the project and their file access');
   withSettings(agents.command('create <name>').description('Create an agent (file access off unless --files on)')).action(

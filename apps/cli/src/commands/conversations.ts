@@ -3,7 +3,7 @@ import { conversationRoutes } from '@stoa/contract';
 import { action } from '../context.js';
 import { print, table } from '../output.js';
 
-/** `stoa conversations create|list|trace` (SPEC §7, F15). */
+/** `stoa conversations create|list|trace` (§7, F15). */
 export function registerConversations(program: Command): void {
   const conv = program.command('conversations').description('Channels, direct conversations and agent dialogs');
   conv.command('create').description('Create a conversation; with one agent as the only other member it is a dialog')

@@ -14,7 +14,7 @@ function statusLine(s: { path: string; version: number; status: string; vectorIn
   return `${s.path} (version ${s.version}, asset ${s.fileAssetId}): ${s.status}, ${s.chunkCount} chunks; vector index ${s.vectorIndexStatus}${s.error ? `; ${s.error}` : ''}`;
 }
 
-/** `stoa docs …`: file understanding (SPEC R6) — parse, chunk, search, validate citations. */
+/** `stoa docs …`: file understanding (R6) — parse, chunk, search, validate citations. */
 export function registerDocs(program: Command): void {
   const docs = program.command('docs').description('Understand documents: parse, chunk, search and cite');
   docs.command('understand <path>').description('Parse and index a file (text, PDF, DOCX)')

@@ -9,7 +9,7 @@ import { action } from '../context.js';
 import { print, table, UsageError } from '../output.js';
 import { progressBar } from '../progress.js';
 
-/** The SPEC §7 JSON shape of a file: path, size, type, modified, createdBy (more fields are welcome). */
+/** The §7 JSON shape of a file: path, size, type, modified, createdBy (more fields are welcome). */
 function fileJson(f: { path: string; size: number; type: string; modified: string; createdBy: string; version?: number; [k: string]: unknown }) {
   return { path: f.path, size: f.size, type: f.type, modified: f.modified, createdBy: f.createdBy, version: f.version, id: f.id, sha256: f.sha256, permissions: f.permissions };
 }

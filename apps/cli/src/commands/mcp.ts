@@ -39,7 +39,7 @@ function draining(backend: McpBackend): { backend: McpBackend; drained: () => Pr
   };
 }
 
-/** Local: the core in-process on the data folder, as the agent; each call gets a fresh context (SPEC R3). */
+/** Local: the core in-process on the data folder, as the agent; each call gets a fresh context (R3). */
 async function localBackend(g: ReturnType<typeof globalsOf>, published: boolean): Promise<{ backend: McpBackend; close: () => Promise<void> }> {
   if (!g.agent) throw new UsageError('stoa mcp in local mode needs --agent AGENT_ID (and usually --conversation CONV_ID)');
   // Loaded here, not at the top: other commands should not pay for loading the core (see commands/serve.ts).

@@ -6,7 +6,7 @@ import { action, type GlobalOptions } from '../context.js';
 import { print, table, UsageError } from '../output.js';
 
 /**
- * `stoa memory …` (SPEC §7, M5). FILE is SOUL.md, AGENTS.md or MEMORY.md.
+ * `stoa memory …` (§7, M5). FILE is SOUL.md, AGENTS.md or MEMORY.md.
  *
  * Which file: SOUL.md is the agent's named by `--for AGENT`, else by the global `--agent` (in local mode
  * `--agent` also makes the command act AS that agent; in remote mode with a person's token it only names

@@ -44,7 +44,7 @@ export function registerProjects(program: Command): void {
     .description('Create a token that works only in this project, shown once: your own (no option), an agent\'s (--agent; its owner or a '
       + 'project admin), or another member\'s (--user; the installation admin only — others invite people: stoa invitations create)')
     .option('--user <name>', 'member the token acts as').option('--agent <agentId>', 'agent the token acts as').option('--name <label>', 'a label for the token')
-    .option('--published', 'agent tokens: act with the settings frozen at the agent\'s publication (SPEC A7)')
+    .option('--published', 'agent tokens: act with the settings frozen at the agent\'s publication (A7)')
     .action(async (opts: { user?: string; agent?: string; name?: string; published?: boolean }, cmd: Command) => {
       // `--agent` here names the token's agent; commander hands it to the program's global --agent (act as an
       // agent), so take it from there and open the Api as the caller, not as that agent.

@@ -10,7 +10,7 @@ function turnOf(g: GlobalOptions): { agent: string; conversation: string } {
 }
 
 /**
- * `stoa turn prepare|commit` (SPEC §7, M6): the memory sync around one turn of a hosted agent. In local mode
+ * `stoa turn prepare|commit` (§7, M6): the memory sync around one turn of a hosted agent. In local mode
  * the global `--agent` makes the commands act as that agent; remotely they run with the token's rights (the
  * agent's own token, or a person who manages the agent), and the saves are the agent's either way.
  */

@@ -425,7 +425,7 @@ function sendDavError(reply: FastifyReply, e: unknown) {
 }
 
 /**
- * The project's files over WebDAV (SPEC B6): `/dav/` for the default project (an agent token's own project),
+ * The project's files over WebDAV (B6): `/dav/` for the default project (an agent token's own project),
  * `/projects/<name>/dav/` for any project. Every method calls the same core operations as the API, so roles,
  * agent scopes, quota, versions and the audit log apply unchanged.
  */

@@ -32,7 +32,7 @@ export async function principalOf(platform: Platform, req: FastifyRequest): Prom
 
 /**
  * Who calls and what the request carries for the context. Agents may name the conversation they act in with
- * `X-Stoa-Conversation`, and their runtime with `X-Stoa-Process` / `X-Stoa-Node` (SPEC F6 attribution).
+ * `X-Stoa-Conversation`, and their runtime with `X-Stoa-Process` / `X-Stoa-Node` (F6 attribution).
  */
 export async function requestCall(platform: Platform, req: FastifyRequest): Promise<DoorCall> {
   const principal = await principalOf(platform, req);

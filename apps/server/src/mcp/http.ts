@@ -49,7 +49,7 @@ async function agentContext(platform: Platform, req: FastifyRequest): Promise<Ct
 
 /**
  * Streamable HTTP MCP at `/mcp` in stateless mode: every POST carries an agent's bearer token and is served by a
- * fresh server and transport built from that request's context (SPEC R3: nothing is cached across requests).
+ * fresh server and transport built from that request's context (R3: nothing is cached across requests).
  * GET (server-initiated streams) and DELETE (sessions) are not offered in stateless mode: 405.
  *
  * @example

@@ -18,7 +18,7 @@ export interface McpBackend {
   callTool(name: string, args: Record<string, unknown>): Promise<McpCallOutcome>;
 }
 
-/** Sent to clients at initialisation; the tool descriptions are the manual (SPEC A6), this only points at them. */
+/** Sent to clients at initialisation; the tool descriptions are the manual (A6), this only points at them. */
 const INSTRUCTIONS = 'Stoa project files, memory and wiki. The rules of the file tools are in the description of ws_list_files; an answer starting with "Refused:" means nothing was changed.';
 
 /**

@@ -11,7 +11,7 @@ const p = (project: string) => `/projects/${seg(project)}/memory`;
 const q = (r: MemoryRef) => ({ file: r.file, agent: r.agent, conversation: r.conversation });
 
 /**
- * Memory files (SPEC M1–M4) through packages/contract/src/routes/memory.ts.
+ * Memory files (M1–M4) through packages/contract/src/routes/memory.ts.
  *
  * @example
  * const doc = await memoryApi.get('default', { file: 'AGENTS.md' });

@@ -4,7 +4,7 @@ import { api, seg } from './client.js';
 export type SearchHit = RouteOutput<typeof searchRoutes.all>[number];
 
 /**
- * One search over wiki pages, memory files and file contents the caller may read (SPEC B1).
+ * One search over wiki pages, memory files and file contents the caller may read (B1).
  *
  * @example
  * const hits = await searchAll('default', 'refund');

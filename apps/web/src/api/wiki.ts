@@ -11,7 +11,7 @@ export interface WikiSave { path: string; text: string; title?: string; base?: n
 const p = (project: string) => `/projects/${seg(project)}/wiki`;
 
 /**
- * The wiki (SPEC W1–W7) through packages/contract/src/routes/wiki.ts.
+ * The wiki (W1–W7) through packages/contract/src/routes/wiki.ts.
  *
  * @example
  * await wikiApi.put('default', { path: 'handbook/refunds', text: 'See [[handbook]]', base: 0 });

@@ -4,7 +4,7 @@ import { useI18n } from '../i18n/index.js';
 import { useSession } from '../session.js';
 import { errorText, formatDate } from '../format.js';
 
-/** The three file-access settings of SPEC A1, as selects. */
+/** The three file-access settings of A1, as selects. */
 function AccessFields(props: { value: AgentSettings; disabled: boolean; onChange: (s: AgentSettings) => void }) {
   const { t } = useI18n();
   const v = props.value;
@@ -48,7 +48,7 @@ function AgentRow({ agent, canManage, onSaved, onError }: { agent: Agent; canMan
 }
 
 /**
- * Agents (SPEC §0, A1): the list with IDs and folders, creation, and the file-access settings.
+ * Agents (§0, A1): the list with IDs and folders, creation, and the file-access settings.
  *
  * @example
  * {route.page === 'agents' && <AgentsPage />}

@@ -9,7 +9,7 @@ import { ConfirmDialog } from '../components/confirm-dialog.js';
 const roles: Array<Member['role']> = ['admin', 'editor', 'viewer'];
 
 /**
- * Members and roles (SPEC §0): everyone sees the list; admins add people (created if new), change roles,
+ * Members and roles (§0): everyone sees the list; admins add people (created if new), change roles,
  * remove members, and create a member's API token (shown once) to sign in with.
  *
  * @example

@@ -16,7 +16,7 @@ function open(h: SearchHit) {
 }
 
 /**
- * One ranked search over wiki, memory and file contents (SPEC B1); the query is in the URL (?q=).
+ * One ranked search over wiki, memory and file contents (B1); the query is in the URL (?q=).
  *
  * @example
  * navigate('/search?q=refunds'); // renders <SearchPage />

@@ -5,11 +5,11 @@ const access = z.object({ enabled: z.boolean(), write: z.enum(['own', 'project']
 export const AgentSchema = z.object({
   id: z.string().describe('Agent ID: "agt_" + 8 letters/digits'),
   name: z.string(), ownerId: z.string().nullable(), instructions: z.string(),
-  files: z.enum(['on', 'off']).describe('File access (SPEC A1, default off)'),
+  files: z.enum(['on', 'off']).describe('File access (A1, default off)'),
   write: z.enum(['own', 'project']).describe('Where the agent writes (default own folder)'),
   read: z.enum(['project', 'own']).describe('What the agent reads (default whole project)'),
   folder: z.string().describe('The agent\'s own folder, "agents/<ID>/"'),
-  published: z.object({ at: z.string(), access, instructions: z.string() }).nullable().describe('Frozen configuration of the publication (SPEC A7), null when never published'),
+  published: z.object({ at: z.string(), access, instructions: z.string() }).nullable().describe('Frozen configuration of the publication (A7), null when never published'),
   created: z.string(), updated: z.string(),
 });
 export const ConversationSchema = z.object({
@@ -51,7 +51,7 @@ export const agentRoutes = {
   copy: defineRoute({ id: 'agents.copy', method: 'POST', path: '/projects/{project}/agents/{id}/copy', summary: 'Copy an agent: new ID, new empty folder', status: 201, input: z.object({ project: projectParam, id: agentId }), output: AgentSchema }),
   remove: defineRoute({ id: 'agents.delete', method: 'DELETE', path: '/projects/{project}/agents/{id}', summary: 'Delete an agent (its folder and files stay)', input: z.object({ project: projectParam, id: agentId }), output: z.object({ ok: z.literal(true) }) }),
   publish: defineRoute({
-    id: 'agents.publish', method: 'POST', path: '/projects/{project}/agents/{id}/publish', summary: 'Publish: freeze the access settings and instructions (SPEC A7)',
+    id: 'agents.publish', method: 'POST', path: '/projects/{project}/agents/{id}/publish', summary: 'Publish: freeze the access settings and instructions (A7)',
     description: 'Tokens created with `published: true` for this agent act with the frozen settings; other tokens act with the live ones.',
     input: z.object({ project: projectParam, id: agentId }), output: AgentSchema,
   }),

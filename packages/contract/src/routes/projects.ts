@@ -37,7 +37,7 @@ export const projectRoutes = {
   }),
   createToken: defineRoute({
     id: 'tokens.create', method: 'POST', path: '/projects/{project}/tokens', summary: 'Create an API token that works only in this project: your own, an agent\'s (owner or admin), or a member\'s (installation admin only); shown once', status: 201,
-    input: z.object({ project: projectParam, user: z.string().optional(), agent: z.string().optional(), name: z.string().optional(), published: z.boolean().optional().describe('Agent tokens: act with the settings frozen at the agent\'s publication (SPEC A7)') }),
+    input: z.object({ project: projectParam, user: z.string().optional(), agent: z.string().optional(), name: z.string().optional(), published: z.boolean().optional().describe('Agent tokens: act with the settings frozen at the agent\'s publication (A7)') }),
     output: z.object({ token: z.string(), id: z.string(), user: z.string().optional(), agent: z.string().optional(), published: z.boolean().optional() }),
   }),
   revokeToken: defineRoute({

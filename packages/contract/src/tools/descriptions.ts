@@ -20,7 +20,7 @@ function duration(s: number): string {
 
 /**
  * The rules every file tool shares, said once (in the first tool's description, which every client lists):
- * repeating them in each tool cost every conversation thousands of tokens (SPEC A6: it is all the agent knows).
+ * repeating them in each tool cost every conversation thousands of tokens (A6: it is all the agent knows).
  */
 function sharedRules(l: ToolLimits): string {
   return [

@@ -5,8 +5,8 @@ import { READS, type ToolEffect } from './effects.js';
 const path = z.string().min(1).describe('File path from the storage root.');
 
 /**
- * The agents' document tools (SPEC R6, B4): parse and index a file, page through its chunks, search them with
- * citations, and check citations later. These descriptions are the agent's only manual for them (SPEC A6).
+ * The agents' document tools (R6, B4): parse and index a file, page through its chunks, search them with
+ * citations, and check citations later. These descriptions are the agent's only manual for them (A6).
  *
  * @example
  * docsToolSchemas.docs_search.parse({ query: 'termination notice', limit: 5 });

@@ -3,8 +3,8 @@ import { areaMcpTools, type AreaMcpTool } from './area-mcp.js';
 import { READS, type ToolEffect } from './effects.js';
 
 /**
- * Input schemas and descriptions of the agents' memory tools (SPEC M5, §7 MCP). They are the agent's only
- * manual for memory (SPEC A6): what each file is is said once, on the `file` argument.
+ * Input schemas and descriptions of the agents' memory tools (M5, §7 MCP). They are the agent's only
+ * manual for memory (A6): what each file is is said once, on the `file` argument.
  *
  * @example
  * memoryToolSchemas.memory_append.parse({ file: 'MEMORY.md', text: 'The ACME renewal moved to 2 November' });

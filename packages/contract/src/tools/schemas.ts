@@ -2,7 +2,7 @@ import { z } from 'zod';
 import type { Limits } from '../limits.js';
 
 /**
- * Input schemas of the agent file tools (SPEC A4, X1–X6, B2, B5, B7). They are the one source of truth: the MCP
+ * Input schemas of the agent file tools (A4, X1–X6, B2, B5, B7). They are the one source of truth: the MCP
  * input schemas, the OpenAI/Anthropic exports, the HTTP tool-call route and the core's validation all use them.
  * Every tool and argument name is snake_case, and an object accepts no argument it does not name (the core refuses
  * an unknown one with the nearest valid name). Descriptions are short: the shared rules are said once, in the

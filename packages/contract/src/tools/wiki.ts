@@ -6,8 +6,8 @@ const path = z.string().min(1).describe('Lowercase path of letters, digits, "-",
 const limit = z.number().int().min(1).max(50).optional().describe('Default 10.');
 
 /**
- * Input schemas and descriptions of the agents' wiki tools and of the one search (SPEC W7, B1, §7 MCP). They
- * are the agent's only manual for the wiki (SPEC A6).
+ * Input schemas and descriptions of the agents' wiki tools and of the one search (W7, B1, §7 MCP). They
+ * are the agent's only manual for the wiki (A6).
  *
  * @example
  * wikiToolSchemas.wiki_put.parse({ path: 'handbook/refunds', text: '# Refunds\n…', expected_version: 3 });

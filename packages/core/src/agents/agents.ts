@@ -47,7 +47,7 @@ function validateSettings(input: AgentSettingsInput): void {
 }
 
 /**
- * Creates an agent with the defaults of SPEC A1 (file access off, writes own folder, reads whole project).
+ * Creates an agent with the defaults of A1 (file access off, writes own folder, reads whole project).
  *
  * @example
  * const a = await createAgent(ctx, { name: 'Researcher', files: 'on' }); // a.id like 'agt_a3B9kLm2'
@@ -82,7 +82,7 @@ export async function listAgents(ctx: Ctx): Promise<AgentInfo[]> {
   return rows.map(toAgentInfo);
 }
 
-/** Changes settings; renaming keeps the agent's folder (the folder is named by ID, SPEC §0). */
+/** Changes settings; renaming keeps the agent's folder (the folder is named by ID, §0). */
 export async function updateAgent(ctx: Ctx, id: string, input: AgentSettingsInput): Promise<AgentInfo> {
   const a = await getAgentRow(ctx, id);
   assertCan(ctx.actor, 'agent.manage', { kind: 'agent', ownerId: a.owner_id });
@@ -105,7 +105,7 @@ export async function copyAgent(ctx: Ctx, id: string): Promise<AgentInfo> {
   return createAgent(ctx, { name: `${a.name} (copy)`, instructions: a.instructions, files: a.files_enabled === 1 ? 'on' : 'off', write: a.write_scope as 'own', read: a.read_scope as 'project' });
 }
 
-/** Deletes an agent; its folder and files stay (SPEC §0). Its tokens stop working. */
+/** Deletes an agent; its folder and files stay (§0). Its tokens stop working. */
 export async function deleteAgent(ctx: Ctx, id: string): Promise<void> {
   const a = await getAgentRow(ctx, id);
   assertCan(ctx.actor, 'agent.manage', { kind: 'agent', ownerId: a.owner_id });
@@ -116,7 +116,7 @@ export async function deleteAgent(ctx: Ctx, id: string): Promise<void> {
   });
 }
 
-/** Publishing freezes the access settings and instructions (SPEC A7); files are not copied. */
+/** Publishing freezes the access settings and instructions (A7); files are not copied. */
 export async function publishAgent(ctx: Ctx, id: string): Promise<AgentInfo> {
   const a = await getAgentRow(ctx, id);
   assertCan(ctx.actor, 'agent.manage', { kind: 'agent', ownerId: a.owner_id });

@@ -16,7 +16,7 @@ export interface AuditEntry {
 }
 
 /**
- * Writes an audit entry in the caller's transaction. Only people's actions are audited (SPEC F15): agents'
+ * Writes an audit entry in the caller's transaction. Only people's actions are audited (F15): agents'
  * actions are in their conversation trace instead, so this is a no-op for agent actors.
  */
 export async function recordAudit(

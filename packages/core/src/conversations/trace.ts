@@ -37,7 +37,7 @@ export function shortResult(text: string, max = 300): string {
 }
 
 /**
- * Records one tool call in its conversation's trace (SPEC F15: agent actions are visible here, not in the audit
+ * Records one tool call in its conversation's trace (F15: agent actions are visible here, not in the audit
  * log). Calls made outside a conversation are kept with no conversation.
  *
  * @example

@@ -11,7 +11,7 @@ import { countAgentChange, tracedChange } from '../operations/agent-gate.js';
 import { toFileInfo, type FileInfo, type FileRow } from './file-info.js';
 
 /**
- * Deletes one file with all its versions, permanently (SPEC F13); the space is freed at once. Its blobs are
+ * Deletes one file with all its versions, permanently (F13); the space is freed at once. Its blobs are
  * collected by the sweeper once no version references them. Folders go with deleteFolder.
  *
  * @example

@@ -29,7 +29,7 @@ function actorKey(ctx: Ctx): string {
 }
 
 /**
- * Starts a direct upload (SPEC F8, B8): reserves the space now, so the quota holds for uploads in flight, and
+ * Starts a direct upload (F8, B8): reserves the space now, so the quota holds for uploads in flight, and
  * hands out where to send the bytes. Like any upload over 25 MB, it fails if the file already exists.
  *
  * @example

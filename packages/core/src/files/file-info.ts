@@ -1,7 +1,7 @@
 import type { FilesTable } from '@stoa/db';
 import { createdByTag } from '../actors.js';
 
-/** A file as every door presents it. `type`/`modified`/`createdBy` are the SPEC §7 JSON names. */
+/** A file as every door presents it. `type`/`modified`/`createdBy` are the §7 JSON names. */
 export interface FileInfo {
   id: string;
   path: string;
@@ -10,7 +10,7 @@ export interface FileInfo {
   type: string;
   modified: string;
   created: string;
-  /** "agent: <name>" for agent-written files, "agent" when unmapped, "" for people (SPEC F6). */
+  /** "agent: <name>" for agent-written files, "agent" when unmapped, "" for people (F6). */
   createdBy: string;
   /** Who created it, in full (the F6 tooltip: process, node and conversation IDs of an unmapped agent write). */
   creator: { kind: string; id: string | null; label: string | null; meta: Record<string, unknown> | null };

@@ -7,7 +7,7 @@ import { toFileInfo, type FileInfo, type FileRow } from './file-info.js';
 export interface FolderEntry { path: string; name: string; fileCount: number }
 
 /**
- * One page of a folder for people (SPEC F5): its subfolders and its files, ordered by name, with a cursor
+ * One page of a folder for people (F5): its subfolders and its files, ordered by name, with a cursor
  * (the last file name of the page). Folders are derived from paths (F2).
  *
  * @example
@@ -45,7 +45,7 @@ export async function listFilesRecursive(ctx: Ctx, input: { prefix?: string; cur
   return { files: page.map(toFileInfo), nextCursor: rows.length > limit ? page[page.length - 1]!.path : null };
 }
 
-/** The folder tree (SPEC F5): every folder with its parent, for the tree view. */
+/** The folder tree (F5): every folder with its parent, for the tree view. */
 export async function folderTree(ctx: Ctx): Promise<FolderEntry[]> {
   assertCan(ctx.actor, 'file.read', { kind: 'file', path: '' });
   const rows = await ctx.platform.db.kysely.selectFrom('dirs').select(['path', 'name', 'file_count']).where('project_id', '=', ctx.project.id).orderBy('path').execute();
@@ -73,7 +73,7 @@ async function nameCandidates(ctx: Ctx, needle: string): Promise<string[] | null
 }
 
 /**
- * Name search (SPEC F7): case-insensitive substring of the file name over the whole storage, results with
+ * Name search (F7): case-insensitive substring of the file name over the whole storage, results with
  * full paths, ordered by path.
  */
 export async function findFiles(ctx: Ctx, input: { text: string; limit?: number; within?: string }): Promise<{ files: FileInfo[]; truncated: boolean }> {

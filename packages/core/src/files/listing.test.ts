@@ -6,7 +6,7 @@ import { putFile } from './put-file.js';
 import { findFiles, folderTree, listFilesRecursive, listFolder } from './list-files.js';
 import { formatBytes, usage } from './usage.js';
 
-describe('usage text (SPEC F4)', () => {
+describe('usage text (F4)', () => {
   it.each([
     [0, '0 B'], [999, '999 B'], [1024, '1.0 KB'], [13_002_342, '12.4 MB'], [1073741824, '1.0 GB'], [1536 * 1024 * 1024, '1.5 GB'],
   ])('%i bytes → %s', (n, text) => {

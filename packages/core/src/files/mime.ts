@@ -29,7 +29,7 @@ const byExt: Record<string, string> = {
 };
 
 /**
- * MIME type by extension (SPEC A4/F5): Stoa's table, then the mime-types database; unknown → application/octet-stream.
+ * MIME type by extension (A4/F5): Stoa's table, then the mime-types database; unknown → application/octet-stream.
  *
  * @example
  * mimeForPath('notes/a.md') // 'text/markdown'
@@ -104,7 +104,7 @@ export function isTextMime(mime: string): boolean {
   return mime.startsWith('text/') || textApplication.has(mime);
 }
 
-/** Types the UI previews as images (SPEC F11). SVG is deliberately not here: it is shown as source. */
+/** Types the UI previews as images (F11). SVG is deliberately not here: it is shown as source. */
 export function isPreviewImage(mime: string): boolean {
   return mime === 'image/png' || mime === 'image/jpeg' || mime === 'image/gif' || mime === 'image/webp';
 }

@@ -12,7 +12,7 @@ import { toFileInfo, type FileInfo } from './file-info.js';
 import { mimeForPath } from './mime.js';
 
 /**
- * Resolves the target of a move (SPEC F10): a path ending in `/` (or the empty root) means "into that folder,
+ * Resolves the target of a move (F10): a path ending in `/` (or the empty root) means "into that folder,
  * keeping the name".
  */
 export function moveTarget(from: string, rawTo: string): string {

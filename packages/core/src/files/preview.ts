@@ -18,7 +18,7 @@ export interface Preview {
 }
 
 /**
- * Preview rules of SPEC F11: text up to STOA_PREVIEW_TEXT_BYTES as text; PNG/JPEG/GIF/WebP images and PDF up to
+ * Preview rules of F11: text up to STOA_PREVIEW_TEXT_BYTES as text; PNG/JPEG/GIF/WebP images and PDF up to
  * STOA_PREVIEW_MEDIA_BYTES; nothing else. HTML and SVG are text: shown as source, never rendered.
  *
  * @example

@@ -24,7 +24,7 @@ export interface PutFileInput {
   maxBytes?: number;
   permissions?: string;
   attribution?: Attribution;
-  /** MIME type to store; by extension when absent (SPEC A4). */
+  /** MIME type to store; by extension when absent (A4). */
   mime?: string;
   auditAction?: string | null;
 }

@@ -13,7 +13,7 @@ export async function findFileRow(ctx: Ctx, path: string): Promise<FileRow | nul
 }
 
 /**
- * Metadata of one file (SPEC §7 `files stat`).
+ * Metadata of one file (§7 `files stat`).
  *
  * @example
  * const info = await statFile(ctx, 'reports/summary.md');

@@ -11,7 +11,7 @@ export const blobReferences: Array<{ table: string; column: string }> = [
 ];
 
 /**
- * Collects blobs that nothing references any more, never inline in a write (DESIGN "Storage"). Only blobs whose
+ * Collects blobs that nothing references any more, never inline in a write (docs/architecture.md "Storage"). Only blobs whose
  * row was last touched before `graceMs` ago are taken. Each deletion holds the blob's row lock while it removes
  * the bytes, and writers touch that row in their commit and then re-check the bytes (see `commitVersion`), so a
  * writer that re-uses an old blob's content at the same moment either keeps it alive or stores it again.

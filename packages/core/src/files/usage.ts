@@ -7,7 +7,7 @@ import { quotaOf } from '../projects/projects.js';
 export { formatBytes };
 
 /**
- * Storage usage shared by people and all agents (SPEC F4). Versions do not count.
+ * Storage usage shared by people and all agents (F4). Versions do not count.
  *
  * @example
  * await usage(ctx) // { used: 12400000, quota: 1073741824, reserved: 0, text: "Used 12.4 MB of 1.0 GB" }

@@ -21,7 +21,7 @@ export interface VersionInfo {
 }
 
 /**
- * Versions of a file, newest first (SPEC X8, B3; `files versions --json`).
+ * Versions of a file, newest first (X8, B3; `files versions --json`).
  *
  * @example
  * const versions = await listVersions(ctx, 'notes.md');

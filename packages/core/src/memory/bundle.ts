@@ -9,7 +9,7 @@ export interface BundledMemoryFile extends MemoryDoc {
   path: string;
 }
 
-/** Where the files go inside a working folder (SPEC M5/M6). */
+/** Where the files go inside a working folder (M5/M6). */
 export const MEMORY_DIR = '.stoa/memory';
 
 /**
@@ -34,7 +34,7 @@ export async function memoryBundle(ctx: Ctx, input: { agent?: string; conversati
 }
 
 /**
- * Every memory file the caller may read, for Settings → Memory's list (SPEC M2), with whether it may save it.
+ * Every memory file the caller may read, for Settings → Memory's list (M2), with whether it may save it.
  *
  * @example
  * await listMemoryFiles(ctx) // [{ file: 'AGENTS.md', version: 2, editable: true }, { file: 'SOUL.md', agent: 'agt_…', … }, …]

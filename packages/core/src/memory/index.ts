@@ -1,5 +1,5 @@
 /**
- * Memory files (SPEC §5): SOUL.md per agent, AGENTS.md per workspace, MEMORY.md per conversation — versioned,
+ * Memory files (§5): SOUL.md per agent, AGENTS.md per workspace, MEMORY.md per conversation — versioned,
  * with optimistic saves (`memory_version_conflict`), server-side appends that never lose a line, search, pull
  * and the hosted-agent turn sync. Rights live in policies/memory.ts.
  */

@@ -36,7 +36,7 @@ export async function getMemory(ctx: Ctx, ref: MemoryRef): Promise<MemoryDoc> {
 /**
  * Saves a whole new text as the next version. With `base`, the save is refused with `memory_version_conflict`
  * (HTTP 409, the current version in `details.currentVersion`) unless the file is still at that version — so a
- * save never overwrites someone else's save made since the writer opened the file (SPEC M4).
+ * save never overwrites someone else's save made since the writer opened the file (M4).
  *
  * @example
  * await setMemory(ctx, { file: 'MEMORY.md', conversation: 'general' }, 'Renewal: 2 November\n', { base: 4 });
@@ -62,7 +62,7 @@ export function conflict(target: MemoryTarget, current: MemoryState, base: numbe
 
 /**
  * Adds text at the end of the newest version, on the server, inside one transaction holding the file's row:
- * it never conflicts and never loses a line, however many write at once (SPEC M5).
+ * it never conflicts and never loses a line, however many write at once (M5).
  *
  * @example
  * await appendMemory(agentCtx, { file: 'MEMORY.md' }, 'The ACME renewal moved to 2 November');
@@ -84,7 +84,7 @@ export async function appendMemory(ctx: Ctx, ref: MemoryRef, text: string, opts:
 }
 
 /**
- * History: every saved version, newest first, with author and time (SPEC M3). SOUL.md ends with version 0,
+ * History: every saved version, newest first, with author and time (M3). SOUL.md ends with version 0,
  * the agent's instructions.
  *
  * @example
@@ -103,7 +103,7 @@ export async function memoryHistory(ctx: Ctx, ref: MemoryRef): Promise<MemoryVer
 }
 
 /**
- * One version's text ("Show" in History, SPEC M3). Version 0 of SOUL.md is the agent's instructions.
+ * One version's text ("Show" in History, M3). Version 0 of SOUL.md is the agent's instructions.
  *
  * @example
  * (await showMemoryVersion(ctx, { file: 'AGENTS.md' }, 2)).content

@@ -1,7 +1,7 @@
 /**
  * The lines an edit added to a text: every line of `edited` that `base` does not have (counting repeats), in
  * the edited order, without blank lines at the start or end of the block. Used when a hosted agent edited a
- * memory file while someone else saved it: its new lines are appended to the newest text (SPEC M6) rather
+ * memory file while someone else saved it: its new lines are appended to the newest text (M6) rather
  * than its whole copy overwriting the other save.
  *
  * @example

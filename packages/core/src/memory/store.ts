@@ -87,7 +87,7 @@ export async function versionText(q: Q, fileId: string, version: number): Promis
   return rows.map((r) => r.content).join('');
 }
 
-/** Where a file appears in search results and under `.stoa/memory/` (SPEC M6 layout). */
+/** Where a file appears in search results and under `.stoa/memory/` (M6 layout). */
 export function memoryPath(target: MemoryTarget): string {
   if (target.kind === 'soul') return 'SOUL.md';
   if (target.kind === 'agents') return 'AGENTS.md';
@@ -119,7 +119,7 @@ export function authorOf(kind: string | null, id: string | null, label: string |
 
 /**
  * Saves `content` as the next version of a locked file, in the caller's transaction: the version row, the new
- * current text and the search index entry commit together (DESIGN "Consistency").
+ * current text and the search index entry commit together (docs/architecture.md "Consistency").
  */
 export async function writeMemoryVersion(trx: Q, ctx: Ctx, target: MemoryTarget, locked: MemoryState & { row: MemoryFilesTable }, content: string, op: string): Promise<MemoryVersionsTable> {
   // An append stores only the text it added (a delta), with a full snapshot every SNAPSHOT_EVERY versions, so

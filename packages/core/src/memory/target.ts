@@ -31,7 +31,7 @@ export function memoryFileName(file: string): MemoryFileName {
 
 /**
  * Resolves a reference to one file: the agent of a SOUL.md, the conversation of a MEMORY.md (during a turn
- * `MEMORY.md` means the turn's conversation, SPEC M5). It does not check rights; `authorizeMemory` does.
+ * `MEMORY.md` means the turn's conversation, M5). It does not check rights; `authorizeMemory` does.
  *
  * @example
  * await resolveMemoryTarget(agentCtx, { file: 'MEMORY.md' }) // the agent's current conversation

@@ -7,7 +7,7 @@ import { assertCan } from '../policies/can.js';
 /**
  * The context a hosted agent's turn runs in: that agent, acting in that conversation. An agent token may only
  * run its own turns; a person may run the turns of an agent they manage (its owner, or an admin) — the hosted
- * runtime — and the saves are still the agent's, with the conversation (SPEC B9). The agent must take part in
+ * runtime — and the saves are still the agent's, with the conversation (B9). The agent must take part in
  * the conversation.
  *
  * @example

@@ -56,7 +56,7 @@ export function memoryPreamble(files: PreparedFile[], inlineChars: number): stri
 }
 
 /**
- * Before a message reaches a hosted agent (SPEC M6): the files to write into its working folder under
+ * Before a message reaches a hosted agent (M6): the files to write into its working folder under
  * `.stoa/memory/` (SOUL.md, AGENTS.md, `<conversation id>/MEMORY.md`) and the message with every file that
  * changed since the agent last saw it prepended — files over STOA_MEMORY_INLINE_CHARS characters are named,
  * not inlined. What the agent has now seen is stored, per agent and conversation.
@@ -106,7 +106,7 @@ async function baseContent(q: Q, ctx: Ctx, target: MemoryTarget, version: number
 }
 
 /**
- * After a hosted agent's turn (SPEC M6): saves its edits of the files `prepareTurn` wrote. A file still at the
+ * After a hosted agent's turn (M6): saves its edits of the files `prepareTurn` wrote. A file still at the
  * version the agent was given is saved as a new version; when someone else saved meanwhile, only the agent's
  * new lines are appended at the end of the newest text, so neither side's lines are lost. Files it may not
  * edit (e.g. AGENTS.md) are reported as refused; the others are still saved.

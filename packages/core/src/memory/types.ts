@@ -30,7 +30,7 @@ export interface MemoryTarget {
   conversationName?: string | null;
 }
 
-/** Who saved a version: a person, or an agent with the conversation it acted in (SPEC B9). */
+/** Who saved a version: a person, or an agent with the conversation it acted in (B9). */
 export interface MemoryAuthor {
   kind: string;
   id: string | null;
@@ -49,7 +49,7 @@ export interface MemoryDoc {
   /** ISO-8601 UTC of that version's save; null for a never-saved file. */
   modified: string | null;
   author: MemoryAuthor | null;
-  /** Whether the caller may save this file (the UI opens it read-only otherwise, SPEC M2). */
+  /** Whether the caller may save this file (the UI opens it read-only otherwise, M2). */
   editable: boolean;
 }
 

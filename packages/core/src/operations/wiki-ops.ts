@@ -9,7 +9,7 @@ import { changes, projectOperation, reads, type Operation } from './operation.js
 
 const w = wikiRoutes;
 
-/** The wiki (W1–W9). */
+/** The wiki (W1–W7). */
 export const wikiOperations: Operation[] = [
   projectOperation(w.list, reads('wiki.read'), (ctx, i) => listPages(ctx, { prefix: i.prefix })),
   projectOperation(w.get, reads('wiki.read'), (ctx, i) => getPage(ctx, { path: i.path })),

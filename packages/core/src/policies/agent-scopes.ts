@@ -1,6 +1,6 @@
 import type { AgentAccess } from '../actors.js';
 
-/** The folder an agent owns: `agents/<agent ID>` (SPEC F3). */
+/** The folder an agent owns: `agents/<agent ID>` (F3). */
 export function agentFolder(agentId: string): string {
   return `agents/${agentId}`;
 }
@@ -10,12 +10,12 @@ export interface EffectiveScopes {
   read: string;
   /** Folder the agent may write ('' = whole storage). */
   write: string;
-  /** Folder the agent may delete in, or null when delete is not available (SPEC A2, last column). */
+  /** Folder the agent may delete in, or null when delete is not available (A2, last column). */
   delete: string | null;
 }
 
 /**
- * Effective rights of SPEC A2, row for row. The agent never writes where it cannot read, so "whole project"
+ * Effective rights of A2, row for row. The agent never writes where it cannot read, so "whole project"
  * writing with "own folder" reading collapses to the own folder.
  *
  * @example

@@ -4,7 +4,7 @@ import { can, type Action } from './can.js';
 import { effectiveScopes } from './agent-scopes.js';
 
 /**
- * The policy as a data table (DESIGN "One policy module", like supabase/storage rls_tests.yaml):
+ * The policy as a data table (docs/architecture.md "One policy module", like supabase/storage rls_tests.yaml):
  * actor × operation × target → allowed, or the refusal code.
  */
 const ME = 'agt_me000001';
@@ -48,7 +48,7 @@ describe('can(): users', () => {
   });
 });
 
-// SPEC A2, row for row, for each target: the agent's own folder, another agent's folder, a user's file, the root.
+// A2, row for row, for each target: the agent's own folder, another agent's folder, a user's file, the root.
 const targets = {
   own: `agents/${ME}/notes/summary.md`,
   otherAgent: `agents/${OTHER}/report.md`,
@@ -68,7 +68,7 @@ const a2: Array<[writes: 'own' | 'project', reads: 'project' | 'own', read: Cell
   ['project', 'own', ownOnly, ownOnly, ownOnly],
 ];
 
-describe('can(): agents, SPEC A2 row for row', () => {
+describe('can(): agents, A2 row for row', () => {
   it.each(a2)('writes %s, reads %s', (write, read, readCell, writeCell, deleteCell) => {
     const actor = agent({ write, read });
     const row = (action: Action) => Object.fromEntries(Object.entries(targets).map(([k, p]) => [k, decide(actor, action, p)]));

@@ -54,7 +54,7 @@ export function can(actor: Actor, action: Action, resource: Resource): StoaError
   if (resource.kind === 'file' && actor.kind === 'agent') return agentFileDecision(actor, action, resource.path);
   if (resource.kind === 'memory') return action === 'memory.read' || action === 'memory.write' ? memoryDecision(actor, action, resource) : new StoaError('forbidden');
   switch (action) {
-    // The wiki is shared by every member and every agent of the project (SPEC W5, W7); channel pages are
+    // The wiki is shared by every member and every agent of the project (W5, W7); channel pages are
     // narrowed further by participation in wiki/visibility.ts.
     case 'wiki.read':
       if (actor.kind === 'agent') return null;

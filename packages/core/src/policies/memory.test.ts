@@ -20,7 +20,7 @@ const soul = (ownerId = 'usr_own'): MemoryResource => ({ kind: 'memory', file: '
 const agentsMd: MemoryResource = { kind: 'memory', file: 'AGENTS.md' };
 const memory = (participant: boolean): MemoryResource => ({ kind: 'memory', file: 'MEMORY.md', conversationId: 'conv_a', participant });
 
-// actor × file × (participant) × action → allowed, or the refusal (SPEC M1; see policies/memory.ts).
+// actor × file × (participant) × action → allowed, or the refusal (M1; see policies/memory.ts).
 const table: Array<[string, MemoryResource, 'memory.read' | 'memory.write', true | RegExp]> = [
   ['superuser', soul(), 'memory.write', true],
   ['admin', soul(), 'memory.write', true],
@@ -60,7 +60,7 @@ const table: Array<[string, MemoryResource, 'memory.read' | 'memory.write', true
   ['outsider', memory(true), 'memory.read', /not a member/],
 ];
 
-describe('memory policy (SPEC M1)', () => {
+describe('memory policy (M1)', () => {
   it.each(table)('%s %s %s', (who, resource, action, expected) => {
     const e = can(actors[who]!, action, resource);
     if (expected === true) expect(e).toBeNull();

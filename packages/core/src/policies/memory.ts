@@ -1,7 +1,7 @@
 import { StoaError } from '@stoa/contract';
 import type { Actor } from '../actors.js';
 
-/** The three memory files of SPEC M1. There is no workspace-wide MEMORY.md. */
+/** The three memory files of M1. There is no workspace-wide MEMORY.md. */
 export type MemoryFileName = 'SOUL.md' | 'AGENTS.md' | 'MEMORY.md';
 
 export type MemoryAction = 'memory.read' | 'memory.write';
@@ -36,7 +36,7 @@ function isViewer(actor: Actor): boolean {
 }
 
 /**
- * Who may read and edit memory files (SPEC M1), decided here once for every door:
+ * Who may read and edit memory files (M1), decided here once for every door:
  *
  * | file      | read                                                   | edit                                             |
  * |-----------|--------------------------------------------------------|--------------------------------------------------|
@@ -44,7 +44,7 @@ function isViewer(actor: Actor): boolean {
  * | AGENTS.md | every member and every agent of the workspace         | admins                                           |
  * | MEMORY.md | the conversation's participants, people and agents; admins | participants (people need editor or admin; viewers read only); admins |
  *
- * Agents never read another agent's SOUL.md. Viewers are read-only everywhere (SPEC §0).
+ * Agents never read another agent's SOUL.md. Viewers are read-only everywhere (§0).
  *
  * @example
  * memoryDecision(agent, 'memory.write', { kind: 'memory', file: 'SOUL.md', agentId: agent.agentId }) // null (allowed)

@@ -35,7 +35,7 @@ export interface Member { userId: string; name: string; role: Role; since: strin
 
 /**
  * Adds a user to the project with a role, creating the user if it does not exist; an existing member's role
- * changes (SPEC §7 `members add`). It never yields a credential: the new person signs in through an invitation
+ * changes (§7 `members add`). It never yields a credential: the new person signs in through an invitation
  * (or a token the installation administrator mints), so adding an existing person of other projects does not
  * let a project admin act as them (docs/security.md).
  */

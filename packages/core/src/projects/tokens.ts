@@ -53,7 +53,7 @@ export async function createToken(ctx: Ctx, input: { user?: string; agent?: stri
   if (!agent) throw new StoaError('not_found', `agent "${input.agent}" does not exist in this project`);
   const refusal = mintDecision(ctx.actor, { kind: 'agent', ownerId: agent.owner_id });
   if (refusal) throw refusal;
-  // A publication token acts with the settings frozen at publication (SPEC A7), so the agent must be published.
+  // A publication token acts with the settings frozen at publication (A7), so the agent must be published.
   if (input.published && !agent.published_at) throw new StoaError('bad_request', `agent "${agent.id}" is not published; publish it first`);
   await db.insertInto('tokens').values({ ...row, user_id: null, agent_id: agent.id, published: input.published ? 1 : 0 }).execute();
   return { token, id, agent: agent.id, ...(input.published ? { published: true } : {}) };

@@ -28,7 +28,7 @@ export interface AgentWriteInput {
   /**
    * The new content: a string, or a function of the current content (append, str_replace). A function runs
    * inside the transaction after the file's row is locked, so concurrent edits of one file apply one after
-   * another to the newest content and none is lost (DESIGN "Consistency", B2).
+   * another to the newest content and none is lost (docs/architecture.md "Consistency", B2).
    */
   content: string | ((current: CurrentFile | null) => string);
   expectedVersion?: number;
@@ -69,7 +69,7 @@ async function storeInTx(trx: Q, ctx: Ctx, text: string, stored?: PutResult): Pr
 /**
  * One change by a file tool, in one transaction: lock the file's row, compute the content from the newest
  * version, count the change against the conversation's limit, store and commit. Anything refused rolls back,
- * the count included. Agent writes are not audited (SPEC F15): they are in the conversation trace.
+ * the count included. Agent writes are not audited (F15): they are in the conversation trace.
  *
  * @example
  * await agentWrite(ctx, { path: 'agents/agt_a3B9kLm2/log.md', mode: 'replace', content: (cur) => (cur?.text ?? '') + 'line\n', attribution, window });
@@ -110,7 +110,7 @@ export async function agentWrite(ctx: Ctx, input: AgentWriteInput): Promise<Agen
 }
 
 /**
- * Deletes one file for a tool call, counting the change in the same transaction (SPEC A4: deletes count too).
+ * Deletes one file for a tool call, counting the change in the same transaction (A4: deletes count too).
  *
  * @example
  * await agentDelete(ctx, { path: 'agents/agt_a3B9kLm2/old.md', window });

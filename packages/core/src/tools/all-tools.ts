@@ -18,7 +18,7 @@ export type AnyToolDef = Omit<McpToolDef, 'name'> & { name: string };
 
 /**
  * Every tool an agent gets at the MCP doors and the tool routes: the file tools (with descriptions for this
- * caller), then the memory, wiki and document tools of their areas (SPEC §7 MCP row).
+ * caller), then the memory, wiki and document tools of their areas (§7 MCP row).
  *
  * @example
  * allTools(ctx).map((t) => t.name) // ['ws_list_files', …, 'file_changes', 'memory_get', …, 'wiki_list', …]

@@ -7,7 +7,7 @@ import { refusalOfDbError } from '../db-guard.js';
 import { conversationOf, type RuntimeInfo } from './caller.js';
 import { nearestName } from './near-miss.js';
 
-/** What a tool hands back to the door (and the model): text, or `Refused: <reason>` (SPEC A5). */
+/** What a tool hands back to the door (and the model): text, or `Refused: <reason>` (A5). */
 export interface ToolResult {
   /** The answer, or `Refused: <reason>`. */
   text: string;
@@ -52,8 +52,8 @@ export interface ToolTable<S extends Record<string, z.ZodType>> {
  * The one tool runner behind every door (MCP stdio and HTTP, the HTTP tool-call route, the CLI, the SDK): checks
  * the arguments strictly — an unknown or misspelt argument is refused with the nearest valid name, never dropped —
  * runs the tool as the context's actor, turns every refusal into `Refused: <reason>` with its stable code (never a
- * throw, SPEC A5), and records the call in the conversation's trace with its arguments in short, its answer and
- * its duration (SPEC F15).
+ * throw, A5), and records the call in the conversation's trace with its arguments in short, its answer and
+ * its duration (F15).
  *
  * @example
  * await runToolCall(ctx, wikiTools, 'wiki_get', { path: 'handbook' });

@@ -5,7 +5,7 @@ import { agentFolder, effectiveScopes } from '../policies/agent-scopes.js';
 
 /**
  * A runtime that calls the tools without being an agent of the project (a workflow engine with a member's
- * token, SPEC F6): its writes are tagged "agent" with these IDs.
+ * token, F6): its writes are tagged "agent" with these IDs.
  */
 export interface RuntimeInfo {
   processId?: string | null;
@@ -13,7 +13,7 @@ export interface RuntimeInfo {
   conversationId?: string | null;
 }
 
-/** Where a tool call may look and change files, derived once per call from the caller (SPEC A2). */
+/** Where a tool call may look and change files, derived once per call from the caller (A2). */
 export interface ToolScopes {
   /** The caller's own folder (`agents/<ID>`), or null for a runtime that is not an agent. */
   own: string | null;
@@ -24,7 +24,7 @@ export interface ToolScopes {
 }
 
 /**
- * The scopes of the caller: an agent's effective rights of SPEC A2, or, for a runtime acting with a member's
+ * The scopes of the caller: an agent's effective rights of A2, or, for a runtime acting with a member's
  * token, the whole storage (the member's role still decides through the policy).
  *
  * @example
@@ -44,7 +44,7 @@ export function conversationOf(ctx: Ctx, runtime?: RuntimeInfo): string {
 }
 
 /**
- * "Created by" of a tool write (SPEC F6): "agent: <name>" for an agent of the project; "agent" without a name,
+ * "Created by" of a tool write (F6): "agent: <name>" for an agent of the project; "agent" without a name,
  * with the process, node and conversation IDs, for a write that cannot be mapped to one.
  */
 export function toolAttribution(ctx: Ctx, callId: string, runtime?: RuntimeInfo): Attribution {

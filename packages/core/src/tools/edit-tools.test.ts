@@ -60,7 +60,7 @@ describe.each(testDbKinds())('file tools (%s)', (kind) => {
     const u = await statFile(admin, 'out/run.md');
     expect(u.createdBy).toBe('agent');
     expect(u.creator.meta).toMatchObject({ processId: 'proc_1', nodeId: 'node_7', conversationId: 'conv_ext' });
-    // Agent and runtime actions stay out of the audit log (SPEC F15).
+    // Agent and runtime actions stay out of the audit log (F15).
     expect((await listAudit(admin)).entries.filter((e) => e.path === 'out/run.md' || e.path === `${own}/a.md` && e.actor.kind !== 'user')).toEqual([]);
   });
 

@@ -13,7 +13,7 @@ import { listFolderOf, wsDeleteFile } from './ws-tools.js';
 
 
 /**
- * `list_files` (SPEC X1): the files the caller may read as JSON with `filePath`, `url` and metadata.
+ * `list_files` (X1): the files the caller may read as JSON with `filePath`, `url` and metadata.
  *
  * @example
  * JSON.parse((await listFilesJson(env, {})).text).files[0].filePath // 'agents/agt_a3B9kLm2/notes.md'
@@ -39,7 +39,7 @@ export async function listFilesJson(env: ToolEnv, args: ToolArgs<'list_files'>):
   return { text: JSON.stringify({ files: out, truncated: nextCursor !== null }) };
 }
 
-/** `read_file` (SPEC X6, B5): optional line range with a header "lines a–b of N". */
+/** `read_file` (X6, B5): optional line range with a header "lines a–b of N". */
 export async function readFileLines(env: ToolEnv, args: ToolArgs<'read_file'>): Promise<ToolAnswer> {
   const r = await readForAgent(env.ctx, args.file_path, env.scopes);
   if ('binary' in r) return { text: binaryAnswer(r.row), path: r.row.path, version: r.row.version };
@@ -55,7 +55,7 @@ export async function readFileLines(env: ToolEnv, args: ToolArgs<'read_file'>): 
   return { text: `${header}\n${cutForModel(body, env.limits.agentReadChars, hint)}`, path: r.row.path, version: r.row.version };
 }
 
-/** `create_file` (SPEC X2): a new file; refused if it exists. */
+/** `create_file` (X2): a new file; refused if it exists. */
 export async function createFile(env: ToolEnv, args: ToolArgs<'create_file'>): Promise<ToolAnswer> {
   checkWriteSize(env, args.file_contents);
   const path = underFolder(args.file_path, env.scopes.write, env.scopes);
@@ -109,7 +109,7 @@ async function previewEdit(env: ToolEnv, path: string, expectedVersion: number |
   return { text: `${note}\n${cutForModel(diff, env.limits.agentReadChars, 'the diff is longer')}`, path, version: row?.version ?? null, data: { diff, dryRun: true } };
 }
 
-/** `str_replace` (SPEC X3, B5): exactly one match, applied to the newest content inside the transaction. */
+/** `str_replace` (X3, B5): exactly one match, applied to the newest content inside the transaction. */
 export async function strReplace(env: ToolEnv, args: ToolArgs<'str_replace'>): Promise<ToolAnswer> {
   checkWriteSize(env, args.new_str, 'new_str');
   const path = underFolder(args.file_path, env.scopes.write, env.scopes);
@@ -130,7 +130,7 @@ export async function strReplace(env: ToolEnv, args: ToolArgs<'str_replace'>): P
   return { text: `Replaced 1 occurrence at line ${line} of ${path}; version ${r.file.version}; ${budget(r.changes)}.`, path, version: r.file.version };
 }
 
-/** `full_file_rewrite` (SPEC X4): the whole content replaced (created if missing). */
+/** `full_file_rewrite` (X4): the whole content replaced (created if missing). */
 export async function fullFileRewrite(env: ToolEnv, args: ToolArgs<'full_file_rewrite'>): Promise<ToolAnswer> {
   checkWriteSize(env, args.file_contents);
   const path = underFolder(args.file_path, env.scopes.write, env.scopes);
@@ -142,7 +142,7 @@ export async function fullFileRewrite(env: ToolEnv, args: ToolArgs<'full_file_re
   return { text: `${r.created ? 'Created' : 'Rewrote'} ${path} (${r.file.size} bytes, permissions ${r.file.permissions}); version ${r.file.version}; ${budget(r.changes)}.`, path, version: r.file.version };
 }
 
-/** `delete_file` (SPEC X5): same rules as ws_delete_file. */
+/** `delete_file` (X5): same rules as ws_delete_file. */
 export async function deleteFileTool(env: ToolEnv, args: ToolArgs<'delete_file'>): Promise<ToolAnswer> {
   return wsDeleteFile(env, { path: args.file_path, expected_version: args.expected_version });
 }

@@ -9,7 +9,7 @@ import { openPlatform } from '../open-platform.js';
 import { contextFor } from '../context.js';
 import { runTool } from './run-tool.js';
 
-/** Limits of SPEC A4 with small settings, so each is reached in a few calls. */
+/** Limits of A4 with small settings, so each is reached in a few calls. */
 describe.each(testDbKinds())('tool limits (%s)', (kind) => {
   let t: TestPlatform;
   let now = new Date('2026-10-01T10:00:00Z');

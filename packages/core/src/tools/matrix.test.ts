@@ -11,7 +11,7 @@ import type { Ctx } from '../platform.js';
 import { runTool } from './run-tool.js';
 
 /**
- * SPEC A2, row for row: every setting × list/read/write/append/delete × own folder / another agent's folder /
+ * A2, row for row: every setting × list/read/write/append/delete × own folder / another agent's folder /
  * a user's file / a file at the storage root. A cell is "yes" when the operation really took effect on that file
  * (listed, read, changed, deleted) — not merely when the tool answered without "Refused:" — so a write that lands
  * somewhere else (own-folder mode nests a path under agents/<ID>/) counts as "no" for the target.

@@ -60,7 +60,7 @@ function quote(s: string, max = 400): string {
 }
 
 /**
- * When `old_str` is not in the file, the nearest near-miss (SPEC B5): the same text with other whitespace, or
+ * When `old_str` is not in the file, the nearest near-miss (B5): the same text with other whitespace, or
  * other case, or else the most similar line. Null when nothing is reasonably close.
  *
  * @example

@@ -11,7 +11,7 @@ import { assertReadSize } from '../operations/agent-gate.js';
 export type ReadOutcome = { row: FileRow; text: string } | { row: FileRow; binary: true };
 
 /**
- * Finds a file for a read tool: own folder first, then the read scope (SPEC A4), and reads it if it is text
+ * Finds a file for a read tool: own folder first, then the read scope (A4), and reads it if it is text
  * and within STOA_AGENT_READ_BYTES. Binary files give only their row (type and size).
  *
  * @example
@@ -38,7 +38,7 @@ export async function readForAgent(ctx: Ctx, raw: string, scopes: ToolScopes): P
   return { row, text: bytes.toString('utf8') };
 }
 
-/** The answer for a binary file: type and size only (SPEC A4). */
+/** The answer for a binary file: type and size only (A4). */
 export function binaryAnswer(row: FileRow): string {
   return `"${row.path}" is a binary file: type ${row.mime}, ${row.size} bytes. Only text files can be read; its content is not shown.`;
 }

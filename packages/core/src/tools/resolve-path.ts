@@ -4,7 +4,7 @@ import type { ToolScopes } from './caller.js';
 
 /**
  * A path the model gave, made a path from the storage root inside `folder`. A path that already starts with the
- * caller's own `agents/<ID>/` names that same file (SPEC A4, deliberate change: the seed would nest it as
+ * caller's own `agents/<ID>/` names that same file (A4, deliberate change: the seed would nest it as
  * `agents/<ID>/agents/<ID>/…`). Path rules (F1) are checked on what the model gave and on the result.
  *
  * @example
@@ -23,7 +23,7 @@ export function underFolder(raw: string, folder: string, scopes: ToolScopes, kin
   return folder === '' ? p : normalizePath(`${folder}/${p}`, kind);
 }
 
-/** Candidate root paths for a read, own folder first (SPEC A4 `ws_read_file`). */
+/** Candidate root paths for a read, own folder first (A4 `ws_read_file`). */
 export function readCandidates(raw: string, scopes: ToolScopes): string[] {
   const out: string[] = [];
   if (scopes.own) {

@@ -10,7 +10,7 @@ export interface WindowKey {
 }
 
 /**
- * Counts one change against the per-conversation limit (SPEC A4: STOA_AGENT_WRITES_PER_CONVERSATION changes in a
+ * Counts one change against the per-conversation limit (A4: STOA_AGENT_WRITES_PER_CONVERSATION changes in a
  * window of STOA_AGENT_WRITE_WINDOW_SECONDS from its first change). It runs inside the write's transaction, so a
  * write that is refused later (quota, conflict…) rolls the count back: refusals never count. The counter lives in
  * the database, so it holds across restarts and across processes sharing one database.

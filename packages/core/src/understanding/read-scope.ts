@@ -4,7 +4,7 @@ import { effectiveScopes } from '../policies/agent-scopes.js';
 
 /**
  * The folder whose documents the caller may see in chunk search ('' = whole storage): people who may read
- * files see everything; agents their read scope (SPEC A2).
+ * files see everything; agents their read scope (A2).
  */
 export function chunkReadScope(ctx: Ctx): string {
   if (ctx.actor.kind === 'agent') {

@@ -7,7 +7,7 @@ import { indexDoc, removeDoc, removeDocsByPath, renameDocPath } from '../search/
 export const FILE_KIND = 'file';
 /**
  * Visibility of every indexed file. File read rights are not per document: members read the whole storage and
- * agents read either the whole storage or their own folder (SPEC A2), which the search applies as a path prefix.
+ * agents read either the whole storage or their own folder (A2), which the search applies as a path prefix.
  */
 export const FILE_VISIBILITY = 'files';
 

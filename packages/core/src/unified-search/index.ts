@@ -1,5 +1,5 @@
 /**
- * The one search of SPEC B1 over wiki pages, memory files and text files' contents, plus the file-contents
+ * The one search of B1 over wiki pages, memory files and text files' contents, plus the file-contents
  * index hook it relies on (registered as an area installer when this module loads).
  */
 export * from './providers.js';

@@ -60,11 +60,11 @@ function toHit(h: SearchHit): UnifiedHit {
 }
 
 /**
- * One ranked search over wiki pages, memory files and text files' contents that the caller may read (SPEC B1),
+ * One ranked search over wiki pages, memory files and text files' contents that the caller may read (B1),
  * best first, each with a snippet. Read rights are applied in SQL before the limit, so a hidden document
  * never appears nor takes a result's place: wiki pages by channel participation, files by the caller's read
  * scope (members: the whole storage; agents: their read scope — other agents' `agents/<id>/` folders are
- * readable with whole-project read, SPEC A8), memory by the providers its area registered.
+ * readable with whole-project read, A8), memory by the providers its area registered.
  *
  * @example
  * await searchAll(ctx, { query: 'refund policy' })

@@ -16,7 +16,7 @@ function toInfo(v: WikiVersionsTable, current: number): WikiVersionInfo {
 }
 
 /**
- * A page's versions, newest first, with author and time (SPEC W2). A page the caller cannot see has no
+ * A page's versions, newest first, with author and time (W2). A page the caller cannot see has no
  * history for them (not_found).
  *
  * @example

@@ -1,5 +1,5 @@
 /**
- * The wiki (SPEC §6 W1–W7, B10): markdown pages at lowercase paths, `[[links]]` with "Linked here" backlinks
+ * The wiki (§6 W1–W7, B10): markdown pages at lowercase paths, `[[links]]` with "Linked here" backlinks
  * and unlinked mentions, versions with history and diffs, workspace or channel visibility, move and delete.
  * Every operation is `op(ctx, input)`; doors (HTTP, CLI, MCP tools) call these and nothing else.
  */

@@ -48,7 +48,7 @@ function excerpt(text: string, at: number, len: number): string {
 
 /**
  * Pages the caller can see that mention `page`'s title in their text (case-insensitive, whole words) without
- * linking to it (SPEC B10); titles of more than MENTION_MAX_TITLE_WORDS words are not looked for. Candidates
+ * linking to it (B10); titles of more than MENTION_MAX_TITLE_WORDS words are not looked for. Candidates
  * come from the search index, then each is checked for the exact title; text inside code and `[[…]]` does not
  * count.
  *

@@ -20,7 +20,7 @@ export interface MoveResult {
 }
 
 /**
- * Moves a page to a new path; nested pages move too (SPEC W6). Links are not rewritten: links to the old paths
+ * Moves a page to a new path; nested pages move too (W6). Links are not rewritten: links to the old paths
  * now point to missing pages, and `brokenLinks` lists them. With `dryRun` nothing changes and the answer says
  * what would move and which links would break. Nothing is overwritten: a page at a target path refuses the
  * move with already_exists. No new version is saved (the content does not change).

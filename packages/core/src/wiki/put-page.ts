@@ -17,7 +17,7 @@ export interface PutPageInput {
   text: string;
   /** New title; absent keeps the current one (a new page then has none and shows one derived from its path). */
   title?: string;
-  /** Optimistic concurrency (SPEC W7): refuse with version_conflict unless the page is at this version (0 = must not exist). */
+  /** Optimistic concurrency (W7): refuse with version_conflict unless the page is at this version (0 = must not exist). */
   base?: number;
   /** Channel (ID or name) the page belongs to; null makes it a workspace page; absent keeps it as it is. */
   channel?: string | null;
@@ -53,7 +53,7 @@ export async function pageForChange(trx: Q, ctx: Ctx, path: string): Promise<Pag
 }
 
 /**
- * Creates a page or saves a new version of it (SPEC W3, W7): one transaction writes the page, its version
+ * Creates a page or saves a new version of it (W3, W7): one transaction writes the page, its version
  * row, its links and its search entry. With `base`, a save on an outdated version is refused with
  * version_conflict (HTTP 409) and the current version in `details.currentVersion`. Saving the same title, text
  * and visibility again makes no new version.
@@ -107,7 +107,7 @@ export async function putPage(ctx: Ctx, input: PutPageInput): Promise<WikiPageSu
 }
 
 /**
- * Renames a page: changes its title and saves a new version (SPEC W6). An empty title goes back to the one
+ * Renames a page: changes its title and saves a new version (W6). An empty title goes back to the one
  * derived from the path.
  *
  * @example
@@ -134,7 +134,7 @@ export async function renamePage(ctx: Ctx, input: { path: string; title: string;
 }
 
 /**
- * Deletes a page and its history (SPEC W6). Nested pages remain; links to the deleted page now show as missing.
+ * Deletes a page and its history (W6). Nested pages remain; links to the deleted page now show as missing.
  *
  * @example
  * await deletePage(ctx, { path: 'handbook' }) // handbook/refunds stays

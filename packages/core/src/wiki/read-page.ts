@@ -31,7 +31,7 @@ export async function visiblePage(ctx: Ctx, rawPath: string, q: Q = ctx.platform
 
 /**
  * One page with its "Linked here" backlinks (only from pages the caller can see), its links (missing ones
- * marked) and its unlinked mentions (SPEC W2, B10).
+ * marked) and its unlinked mentions (W2, B10).
  *
  * @example
  * const p = await getPage(ctx, { path: 'handbook/refunds' });

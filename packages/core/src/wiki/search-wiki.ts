@@ -21,7 +21,7 @@ export function toWikiHit(h: SearchHit): WikiSearchHit {
 }
 
 /**
- * Searches the wiki pages the caller can see by their words, best first, each with a snippet (SPEC W4).
+ * Searches the wiki pages the caller can see by their words, best first, each with a snippet (W4).
  * Works in any language the search module tokenises: Chinese without spaces, Russian word forms, English stems.
  *
  * @example

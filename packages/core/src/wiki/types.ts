@@ -10,16 +10,16 @@ export interface WikiPageSummary {
   updatedBy: string;
 }
 
-/** A page as `wiki get` shows it (SPEC §7: path, title, version, text, linkedHere). */
+/** A page as `wiki get` shows it (§7: path, title, version, text, linkedHere). */
 export interface WikiPage extends WikiPageSummary {
   text: string;
   created: string;
   createdBy: string;
-  /** Visible pages that link here ("Linked here", SPEC W2). */
+  /** Visible pages that link here ("Linked here", W2). */
   linkedHere: Array<{ path: string; title: string }>;
   /** This page's `[[links]]`; `missing` when no page the caller can see is at the target. */
   links: Array<{ path: string; label: string | null; heading: string | null; missing: boolean }>;
-  /** Visible pages that mention this page's title without linking to it (SPEC B10). */
+  /** Visible pages that mention this page's title without linking to it (B10). */
   unlinkedMentions: Array<{ path: string; title: string; snippet: string }>;
 }
 

@@ -19,7 +19,7 @@ export function pageVisibility(row: Pick<PageRow, 'channel_id'>): string {
 }
 
 /**
- * Whether the actor sees every channel of the project: project admins and the installation's superuser. SPEC
+ * Whether the actor sees every channel of the project: project admins and the installation's superuser.
  * W5 shows a channel page "only to those who can see the channel"; admins see every conversation of their
  * project (conversations.listConversations) and every MEMORY.md (policies/memory.ts), so they see its pages
  * too. Editors, viewers and agents see the pages of the conversations they take part in.

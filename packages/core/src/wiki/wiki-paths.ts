@@ -17,7 +17,7 @@ function codePoints(s: string): number {
 }
 
 /**
- * Validates and normalises a wiki page path (SPEC W1). Input is trimmed, NFC-normalised and folded to lower
+ * Validates and normalises a wiki page path (W1). Input is trimmed, NFC-normalised and folded to lower
  * case (so `Handbook/Refunds` names `handbook/refunds`), one leading or trailing `/` is ignored, and then every
  * segment must consist of lowercase letters, digits, `-` or `_`. Depth and lengths follow the file rules (F1).
  *
@@ -74,7 +74,7 @@ export function slugifyWikiPath(input: string): string | null {
 }
 
 /**
- * The title a page shows when its own title is empty (SPEC W3): the last path segment with `-`/`_` as spaces
+ * The title a page shows when its own title is empty (W3): the last path segment with `-`/`_` as spaces
  * and the first letter capitalised.
  *
  * @example

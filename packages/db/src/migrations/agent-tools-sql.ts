@@ -1,7 +1,7 @@
 /**
- * Agent file tools (packages/core/src/tools): the per-conversation write windows (SPEC A4, kept in the database so
- * the limit holds across restarts and processes), the conversation trace of tool calls (SPEC F15), notes given
- * with create_file, and tokens created for an agent's publication (SPEC A7).
+ * Agent file tools (packages/core/src/tools): the per-conversation write windows (A4, kept in the database so
+ * the limit holds across restarts and processes), the conversation trace of tool calls (F15), notes given
+ * with create_file, and tokens created for an agent's publication (A7).
  */
 export function agentToolStatements(dialect: 'sqlite' | 'postgres'): string[] {
   return [

@@ -1,11 +1,11 @@
 /**
- * Memory files (SPEC §5, packages/core/src/memory). `memory_files` is one row per SOUL.md
+ * Memory files (§5, packages/core/src/memory). `memory_files` is one row per SOUL.md
  * (scope = agent ID), AGENTS.md (scope = '') and MEMORY.md (scope = conversation ID) with its newest version
  * number; writers lock that row, so
  * concurrent appends queue (PostgreSQL: SELECT … FOR UPDATE) instead of losing lines. `memory_versions` keeps every save (an append as the
  * text it added — `delta` = 1 — with a full snapshot every 50 versions, so appends write little)
  * with its author.
- * `memory_seen` is what a hosted agent last saw of each file in one conversation (SPEC M6): the version its
+ * `memory_seen` is what a hosted agent last saw of each file in one conversation (M6): the version its
  * working copy was written from, and the hash of the copy it last committed (so one edit is never merged twice).
  */
 export function memoryStatements(): string[] {

@@ -1,5 +1,5 @@
 /**
- * File understanding (SPEC R6): one asset per file, its parse status and chunks. Chunks of earlier versions are
+ * File understanding (R6): one asset per file, its parse status and chunks. Chunks of earlier versions are
  * kept (bounded) so citations can be validated after the file changes (B4).
  */
 export function understandingStatements(big: 'integer' | 'bigint'): string[] {

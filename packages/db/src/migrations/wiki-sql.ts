@@ -4,7 +4,7 @@
  * Paths compare by code point on both back ends (SQLite BINARY; PostgreSQL `collate "C"`), so the subtree of
  * `handbook` is the range [`handbook/`, `handbook0`) and one index serves both the tree and prefix lookups.
  * Links are stored by target path, not page ID: a move does not rewrite them, so they point to a missing page
- * (SPEC W6), and a page later created at that path receives them.
+ * (W6), and a page later created at that path receives them.
  *
  * @example
  * for (const s of wikiStatements('sqlite')) await sql.raw(s).execute(db);

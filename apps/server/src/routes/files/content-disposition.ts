@@ -1,6 +1,6 @@
 /**
  * `Content-Disposition` with an ASCII fallback and an RFC 5987 `filename*`, so Cyrillic and CJK names survive
- * every browser (SPEC F12).
+ * every browser (F12).
  *
  * @example
  * contentDisposition('attachment', 'отчёт 2026.pdf')

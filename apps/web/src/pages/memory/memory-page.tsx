@@ -15,7 +15,7 @@ function entryLabel(e: MemoryEntry, t: T): string {
 
 
 /**
- * Settings → Memory (SPEC M2–M4): choose a file, edit, Save (read-only where you may not edit), History with
+ * Settings → Memory (M2–M4): choose a file, edit, Save (read-only where you may not edit), History with
  * author and time, "Show" an earlier version, and the conflict message when someone saved since you opened it.
  *
  * @example

@@ -38,7 +38,7 @@ function PageTree({ pages, current }: { pages: WikiSummary[]; current: string })
 }
 
 /**
- * The Wiki page (SPEC §6): tree, search with snippets, page view, edit, new page. `path` comes from the URL.
+ * The Wiki page (§6): tree, search with snippets, page view, edit, new page. `path` comes from the URL.
  *
  * @example
  * <WikiPage path="handbook/refunds" />

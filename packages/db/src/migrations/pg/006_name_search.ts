@@ -1,7 +1,7 @@
 import { sql, type Kysely } from 'kysely';
 
 /**
- * Name search index (SPEC F7, core files/list-files.ts findFiles): a pg_trgm GIN index on `files.name_lower`,
+ * Name search index (F7, core files/list-files.ts findFiles): a pg_trgm GIN index on `files.name_lower`,
  * which PostgreSQL uses for findFiles' `name_lower LIKE '%…%'` as it is, so the query and its results do not
  * change. pg_trgm ships with PostgreSQL (contrib) and is a trusted extension (PostgreSQL 13+): a database
  * owner may create it. Where it is not installed, the migration leaves search as a scan.

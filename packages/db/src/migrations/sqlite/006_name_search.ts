@@ -1,7 +1,7 @@
 import { sql, type Kysely } from 'kysely';
 
 /**
- * Name search index (SPEC F7, core files/list-files.ts findFiles): an FTS5 trigram index over
+ * Name search index (F7, core files/list-files.ts findFiles): an FTS5 trigram index over
  * `files.name_lower`, so a substring search reads only the files whose names contain the needle's trigrams
  * instead of every name of the project (bench/files-100k.ts: 100,000 files).
  *
