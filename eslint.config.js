@@ -6,7 +6,10 @@ const storageImports = [
   { name: '@stoa/db', message: 'Doors do not touch the database: add or use an operation in packages/core.' },
   { name: '@stoa/blob', message: 'Doors do not touch the blob store: add or use an operation in packages/core.' },
 ];
-const queryBuilder = { selector: "MemberExpression[property.name='kysely']", message: 'Doors do not query the database: add or use an operation in packages/core.' };
+const queryBuilder = {
+  selector: "MemberExpression[property.name='kysely']",
+  message: 'Doors do not query the database: add or use an operation in packages/core.',
+};
 
 export default tseslint.config(
   { ignores: ['**/node_modules/**', '**/dist/**', 'stoa-data/**', '.tmp/**'] },
@@ -29,10 +32,13 @@ export default tseslint.config(
     files: ['apps/cli/**/*.ts'],
     ignores: ['apps/cli/src/commands/serve.ts', 'apps/cli/src/commands/mcp.ts'],
     rules: {
-      'no-restricted-imports': ['error', {
-        paths: [...storageImports, { name: '@stoa/server', message: 'The CLI runs operations through @stoa/core (callOperation), not the server.' }],
-        patterns: [{ group: ['@stoa/server/*'], message: 'The CLI runs operations through @stoa/core (callOperation), not the server.' }],
-      }],
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: [...storageImports, { name: '@stoa/server', message: 'The CLI runs operations through @stoa/core (callOperation), not the server.' }],
+          patterns: [{ group: ['@stoa/server/*'], message: 'The CLI runs operations through @stoa/core (callOperation), not the server.' }],
+        },
+      ],
     },
   },
   {

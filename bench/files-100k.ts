@@ -22,7 +22,24 @@ const N = Number(process.env.BENCH_100K_FILES ?? 100_000);
 const QUERIES = Number(process.env.BENCH_QUERIES ?? 200);
 const KINDS: Array<'sqlite' | 'postgres'> = process.env.BENCH_PG === '1' ? ['sqlite', 'postgres'] : ['sqlite'];
 
-const WORDS = ['report', 'Отчёт', '会议纪要', 'invoice', 'photo', 'Budget', 'notes', 'Протокол', 'design-spec', 'contract', '设计稿', 'meeting', 'draft', 'summary', 'Résumé', 'data'];
+const WORDS = [
+  'report',
+  'Отчёт',
+  '会议纪要',
+  'invoice',
+  'photo',
+  'Budget',
+  'notes',
+  'Протокол',
+  'design-spec',
+  'contract',
+  '设计稿',
+  'meeting',
+  'draft',
+  'summary',
+  'Résumé',
+  'data',
+];
 const EXTS = ['pdf', 'docx', 'md', 'jpg', 'xlsx', 'txt', 'png', 'csv'];
 
 /** The file layout: 50 files in the root, 20,000 in one big folder, the rest spread over 50 × 40 folders. */
@@ -52,22 +69,43 @@ async function fill(ctx: Ctx, paths: string[]): Promise<void> {
     for (let b = 0; b < rest.length; b += 500) {
       const batch = rest.slice(b, b + 500);
       const ids = batch.map((_, k) => `fil_bench${String(b + k).padStart(9, '0')}`);
-      await trx.insertInto('files').values(batch.map((p, k) => ({ ...fileRow, id: ids[k]!, path: p, dir: dirOf(p), name: baseName(p), name_lower: baseName(p).toLowerCase() }))).execute();
-      await trx.insertInto('file_versions').values(batch.map((p, k) => ({ ...verRow, id: `ver_bench${String(b + k).padStart(9, '0')}`, file_id: ids[k]!, path: p }))).execute();
+      await trx
+        .insertInto('files')
+        .values(batch.map((p, k) => ({ ...fileRow, id: ids[k]!, path: p, dir: dirOf(p), name: baseName(p), name_lower: baseName(p).toLowerCase() })))
+        .execute();
+      await trx
+        .insertInto('file_versions')
+        .values(batch.map((p, k) => ({ ...verRow, id: `ver_bench${String(b + k).padStart(9, '0')}`, file_id: ids[k]!, path: p })))
+        .execute();
     }
     const existing = new Set((await trx.selectFrom('dirs').select('path').where('project_id', '=', ctx.project.id).execute()).map((d) => d.path));
     const fresh = [...dirs].filter(([d]) => !existing.has(d));
     for (let b = 0; b < fresh.length; b += 500) {
-      await trx.insertInto('dirs').values(fresh.slice(b, b + 500).map(([d, c]) => ({ project_id: ctx.project.id, path: d, parent: dirOf(d), name: baseName(d), file_count: c }))).execute();
+      await trx
+        .insertInto('dirs')
+        .values(fresh.slice(b, b + 500).map(([d, c]) => ({ project_id: ctx.project.id, path: d, parent: dirOf(d), name: baseName(d), file_count: c })))
+        .execute();
     }
     for (const d of existing) {
-      await trx.updateTable('dirs').set((eb) => ({ file_count: eb('file_count', '+', dirs.get(d) ?? 0) })).where('project_id', '=', ctx.project.id).where('path', '=', d).execute();
+      await trx
+        .updateTable('dirs')
+        .set((eb) => ({ file_count: eb('file_count', '+', dirs.get(d) ?? 0) }))
+        .where('project_id', '=', ctx.project.id)
+        .where('path', '=', d)
+        .execute();
     }
-    await trx.updateTable('projects').set((eb) => ({ used_bytes: eb('used_bytes', '+', Number(fileRow.size) * rest.length) })).where('id', '=', ctx.project.id).execute();
+    await trx
+      .updateTable('projects')
+      .set((eb) => ({ used_bytes: eb('used_bytes', '+', Number(fileRow.size) * rest.length) }))
+      .where('id', '=', ctx.project.id)
+      .execute();
   });
 }
 
-interface Q { label: string; run: (i: number) => Promise<unknown> }
+interface Q {
+  label: string;
+  run: (i: number) => Promise<unknown>;
+}
 
 /** Per kind of query: at most QUERIES queries or BUDGET_MS of them, whichever comes first (bounded runs). */
 const BUDGET_MS = Number(process.env.BENCH_QUERY_BUDGET_MS ?? 15_000);
@@ -99,9 +137,16 @@ for (const kind of KINDS) {
     const names = paths.map((p) => ({ path: p, lower: baseName(p).normalize('NFC').toLowerCase() }));
     const expected = (needle: string, limit: number): string[] => {
       const n = needle.normalize('NFC').toLowerCase();
-      return names.filter((x) => x.lower.includes(n)).map((x) => x.path).sort().slice(0, limit);
+      return names
+        .filter((x) => x.lower.includes(n))
+        .map((x) => x.path)
+        .sort()
+        .slice(0, limit);
     };
-    const bigNames = paths.filter((p) => p.startsWith('big/')).map(baseName).sort();
+    const bigNames = paths
+      .filter((p) => p.startsWith('big/'))
+      .map(baseName)
+      .sort();
     const find = (label: string, needles: string[], limit: number): Q => {
       const want = new Map(needles.map((n) => [n, expected(n, limit)]));
       let checked = false;
@@ -113,7 +158,8 @@ for (const kind of KINDS) {
           if (!checked || i < needles.length) {
             const got = r.files.map((f) => f.path).sort();
             const exp = want.get(needle)!;
-            if (got.length !== exp.length || got.some((p, k) => p !== exp[k])) throw new Error(`findFiles("${needle}") differs from a plain substring match: ${got.length} vs ${exp.length} results`);
+            if (got.length !== exp.length || got.some((p, k) => p !== exp[k]))
+              throw new Error(`findFiles("${needle}") differs from a plain substring match: ${got.length} vs ${exp.length} results`);
             if (i === needles.length - 1) checked = true;
           }
           void label;
@@ -126,17 +172,26 @@ for (const kind of KINDS) {
       label: `  the same without the name index (pre-006 query)`,
       run: async (i) => {
         const needle = needles[i % needles.length]!.normalize('NFC').toLowerCase();
-        await ctx.platform.db.kysely.selectFrom('files').selectAll().where('project_id', '=', ctx.project.id)
+        await ctx.platform.db.kysely
+          .selectFrom('files')
+          .selectAll()
+          .where('project_id', '=', ctx.project.id)
           .where('name_lower', 'like', sql<string>`${'%' + needle.replace(/[\\%_]/g, (c) => '\\' + c) + '%'} escape '\\'`)
-          .orderBy('path').limit(limit + 1).execute()
+          .orderBy('path')
+          .limit(limit + 1)
+          .execute()
           .then((rows) => rows.slice(0, limit).map((r) => toFileInfo(r as FileRow)));
       },
     });
-    const withOld = (q: Q, needles: string[], limit: number): Q[] => (kind === 'sqlite' && process.env.BENCH_NO_BASELINE !== '1' ? [q, oldFind(needles, limit)] : [q]);
+    const withOld = (q: Q, needles: string[], limit: number): Q[] =>
+      kind === 'sqlite' && process.env.BENCH_NO_BASELINE !== '1' ? [q, oldFind(needles, limit)] : [q];
     const queries: Q[] = [
       { label: 'folder: root, first page', run: () => listFolder(ctx, { folder: '', limit: 100 }) },
       { label: `folder: "big" (${bigNames.length} files), first page`, run: () => listFolder(ctx, { folder: 'big', limit: 100 }) },
-      { label: 'folder: "big", a page at a random cursor', run: (i) => listFolder(ctx, { folder: 'big', limit: 100, cursor: bigNames[(i * 7919) % bigNames.length]! }) },
+      {
+        label: 'folder: "big", a page at a random cursor',
+        run: (i) => listFolder(ctx, { folder: 'big', limit: 100, cursor: bigNames[(i * 7919) % bigNames.length]! }),
+      },
       { label: 'folder: "area-7/sub-3" (~40 files)', run: () => listFolder(ctx, { folder: 'area-7/sub-3', limit: 100 }) },
       ...withOld(find('frequent', ['report', 'photo', 'notes'], 100), ['report', 'photo', 'notes'], 100),
       ...withOld(find('frequent', ['report'], 1000), ['report'], 1000),
@@ -145,7 +200,10 @@ for (const kind of KINDS) {
       ...withOld(find('cyrillic', ['отчёт', 'ПРОТОКОЛ'], 100), ['отчёт', 'ПРОТОКОЛ'], 100),
       find('cjk', ['纪要', '设计'], 100),
     ];
-    out.push(`### ${kind === 'sqlite' ? 'SQLite' : 'PostgreSQL'}: ${N.toLocaleString('en')} files (filled in ${fmt(fillMs / 1000, 1)} s), up to ${QUERIES} queries (or ${BUDGET_MS / 1000} s) each, in-process core API, ms`, '');
+    out.push(
+      `### ${kind === 'sqlite' ? 'SQLite' : 'PostgreSQL'}: ${N.toLocaleString('en')} files (filled in ${fmt(fillMs / 1000, 1)} s), up to ${QUERIES} queries (or ${BUDGET_MS / 1000} s) each, in-process core API, ms`,
+      '',
+    );
     out.push('| query | queries | p50 | p99 | mean |', '|---|---|---|---|---|');
     for (const q of queries) {
       const r = await measure(q);

@@ -39,7 +39,12 @@ async function startTarget(name: string, dir: string): Promise<Target> {
     // BENCH_CPU_PROF=DIR: profile the Stoa server (a .cpuprofile is written there when it stops).
     const prof = process.env.BENCH_CPU_PROF;
     const s = await startStoa({ dataDir: dir, nodeArgs: prof ? ['--cpu-prof', '--cpu-prof-dir', prof] : [] });
-    return { name, server: s, url: (k) => `${s.url}/api/v1/projects/default/files/content?path=${encodeURIComponent(k)}`, headers: { authorization: `Bearer ${s.token}` } };
+    return {
+      name,
+      server: s,
+      url: (k) => `${s.url}/api/v1/projects/default/files/content?path=${encodeURIComponent(k)}`,
+      headers: { authorization: `Bearer ${s.token}` },
+    };
   }
   const args = ['--import', 'tsx', 'bench/lib/child-server.ts', name === 's3rver' ? 's3rver' : 'bare', dir];
   if (name === 'bare-fsync') args.push('--fsync');
@@ -55,8 +60,27 @@ function content(base: Buffer, i: number): Buffer {
   return b;
 }
 
-interface Acc { put: number[]; get: number[]; putWall: number; getWall: number; putCpu: number; getCpu: number; errors: number; firstError?: string; timedOut: boolean }
-interface Row { server: string; size: number; put: Summary; get: Summary; putCpuMs: number; getCpuMs: number; errors: number; peakRss: number | null }
+interface Acc {
+  put: number[];
+  get: number[];
+  putWall: number;
+  getWall: number;
+  putCpu: number;
+  getCpu: number;
+  errors: number;
+  firstError?: string;
+  timedOut: boolean;
+}
+interface Row {
+  server: string;
+  size: number;
+  put: Summary;
+  get: Summary;
+  putCpuMs: number;
+  getCpuMs: number;
+  errors: number;
+  peakRss: number | null;
+}
 
 const label = (size: number): string => `${size / 1024}k`;
 const key = (size: number, i: number): string => `bench/${label(size)}/d${i % 50}/f${String(i).padStart(6, '0')}.bin`;
@@ -84,12 +108,16 @@ async function runChunk(t: Target, agent: ReturnType<typeof keepAliveAgent>, siz
   let cpu0 = cpuTimeMs(t.server.pid) ?? 0;
   const p = await runConcurrent({ count, concurrency: CONCURRENCY, maxMs: PHASE_MAX_MS, task: (i) => c.put(key(size, from + i), content(base, from + i)) });
   let cpu1 = cpuTimeMs(t.server.pid) ?? 0;
-  acc.put.push(...p.latencies); acc.putWall += p.wallMs; acc.putCpu += cpu1 - cpu0;
+  acc.put.push(...p.latencies);
+  acc.putWall += p.wallMs;
+  acc.putCpu += cpu1 - cpu0;
   const written = p.latencies.length + p.errors;
   cpu0 = cpu1;
   const g = await runConcurrent({ count: written, concurrency: CONCURRENCY, maxMs: PHASE_MAX_MS, task: (i) => c.get(key(size, from + i), size) });
   cpu1 = cpuTimeMs(t.server.pid) ?? 0;
-  acc.get.push(...g.latencies); acc.getWall += g.wallMs; acc.getCpu += cpu1 - cpu0;
+  acc.get.push(...g.latencies);
+  acc.getWall += g.wallMs;
+  acc.getCpu += cpu1 - cpu0;
   acc.errors += p.errors + g.errors;
   acc.firstError ??= p.firstError ?? g.firstError;
   acc.timedOut ||= p.timedOut || g.timedOut;
@@ -112,7 +140,12 @@ try {
     // Warm-up (JIT, first directories, connections), not measured.
     for (const [j, t] of targets.entries()) {
       const c = client(t, agents[j]!);
-      await runConcurrent({ count: WARMUP, concurrency: CONCURRENCY, maxMs: PHASE_MAX_MS, task: (i) => c.put(`warm/${label(size)}/w${i}.bin`, content(base, -i - 1)) });
+      await runConcurrent({
+        count: WARMUP,
+        concurrency: CONCURRENCY,
+        maxMs: PHASE_MAX_MS,
+        task: (i) => c.put(`warm/${label(size)}/w${i}.bin`, content(base, -i - 1)),
+      });
       await runConcurrent({ count: WARMUP, concurrency: CONCURRENCY, maxMs: PHASE_MAX_MS, task: (i) => c.get(`warm/${label(size)}/w${i}.bin`, size) });
     }
     const chunk = Math.ceil(COUNT / ROUNDS);
@@ -129,11 +162,19 @@ try {
       if (a.errors) process.stderr.write(`${t.name} ${label(size)}: ${a.errors} errors; first: ${a.firstError}\n`);
       if (a.timedOut) process.stderr.write(`${t.name} ${label(size)}: a phase stopped at the ${PHASE_MAX_MS} ms budget\n`);
       rows.push({
-        server: t.name, size, put: summarize(a.put, a.putWall), get: summarize(a.get, a.getWall),
-        putCpuMs: a.putCpu / Math.max(1, a.put.length), getCpuMs: a.getCpu / Math.max(1, a.get.length), errors: a.errors, peakRss: peakRssBytes(t.server.pid),
+        server: t.name,
+        size,
+        put: summarize(a.put, a.putWall),
+        get: summarize(a.get, a.getWall),
+        putCpuMs: a.putCpu / Math.max(1, a.put.length),
+        getCpuMs: a.getCpu / Math.max(1, a.get.length),
+        errors: a.errors,
+        peakRss: peakRssBytes(t.server.pid),
       });
       const row = rows.at(-1)!;
-      process.stderr.write(`${t.name} ${label(size)}: PUT ${fmt(row.put.opsPerSec, 0)}/s (${fmt(row.putCpuMs, 2)} ms CPU/op), GET ${fmt(row.get.opsPerSec, 0)}/s (${fmt(row.getCpuMs, 2)} ms CPU/op)\n`);
+      process.stderr.write(
+        `${t.name} ${label(size)}: PUT ${fmt(row.put.opsPerSec, 0)}/s (${fmt(row.putCpuMs, 2)} ms CPU/op), GET ${fmt(row.get.opsPerSec, 0)}/s (${fmt(row.getCpuMs, 2)} ms CPU/op)\n`,
+      );
     }
   }
   for (const a of agents) a.destroy();
@@ -144,20 +185,34 @@ try {
 
 const mb = (n: number | null): string => (n === null ? '–' : `${Math.round(n / 1048576)} MB`);
 const out: string[] = [];
-out.push(`${COUNT} files per size in ${ROUNDS} interleaved rounds, ${CONCURRENCY} concurrent keep-alive clients (node:http), PUT then GET; latencies in ms; CPU = server process CPU time per operation.`, '');
+out.push(
+  `${COUNT} files per size in ${ROUNDS} interleaved rounds, ${CONCURRENCY} concurrent keep-alive clients (node:http), PUT then GET; latencies in ms; CPU = server process CPU time per operation.`,
+  '',
+);
 out.push('| server | size | PUT ops/s | PUT p50 | PUT p99 | PUT CPU/op | GET ops/s | GET p50 | GET p99 | GET CPU/op | errors | peak RSS |');
 out.push('|---|---|---|---|---|---|---|---|---|---|---|---|');
 for (const r of rows) {
-  out.push(`| ${r.server} | ${r.size / 1024} KB | ${fmt(r.put.opsPerSec, 0)} | ${fmt(r.put.p50, 2)} | ${fmt(r.put.p99, 2)} | ${fmt(r.putCpuMs, 2)} | ${fmt(r.get.opsPerSec, 0)} | ${fmt(r.get.p50, 2)} | ${fmt(r.get.p99, 2)} | ${fmt(r.getCpuMs, 2)} | ${r.errors} | ${mb(r.peakRss)} |`);
+  out.push(
+    `| ${r.server} | ${r.size / 1024} KB | ${fmt(r.put.opsPerSec, 0)} | ${fmt(r.put.p50, 2)} | ${fmt(r.put.p99, 2)} | ${fmt(r.putCpuMs, 2)} | ${fmt(r.get.opsPerSec, 0)} | ${fmt(r.get.p50, 2)} | ${fmt(r.get.p99, 2)} | ${fmt(r.getCpuMs, 2)} | ${r.errors} | ${mb(r.peakRss)} |`,
+  );
 }
 const others = SERVERS.filter((s) => s !== 'stoa');
-out.push('', `| size | op | ${others.map((o) => `Stoa/${o} ops/s`).join(' | ')} | ${others.map((o) => `Stoa/${o} CPU per op`).join(' | ')} |`, `|---|---|${others.map(() => '---|').join('')}${others.map(() => '---|').join('')}`);
+out.push(
+  '',
+  `| size | op | ${others.map((o) => `Stoa/${o} ops/s`).join(' | ')} | ${others.map((o) => `Stoa/${o} CPU per op`).join(' | ')} |`,
+  `|---|---|${others.map(() => '---|').join('')}${others.map(() => '---|').join('')}`,
+);
 const find = (s: string, size: number): Row | undefined => rows.find((r) => r.server === s && r.size === size);
 for (const size of SIZES) {
   for (const op of ['put', 'get'] as const) {
     const st = find('stoa', size);
     const ops = others.map((o) => ratio(st?.[op].opsPerSec ?? Number.NaN, find(o, size)?.[op].opsPerSec ?? Number.NaN));
-    const cpu = others.map((o) => ratio(op === 'put' ? st?.putCpuMs ?? Number.NaN : st?.getCpuMs ?? Number.NaN, (op === 'put' ? find(o, size)?.putCpuMs : find(o, size)?.getCpuMs) ?? Number.NaN));
+    const cpu = others.map((o) =>
+      ratio(
+        op === 'put' ? (st?.putCpuMs ?? Number.NaN) : (st?.getCpuMs ?? Number.NaN),
+        (op === 'put' ? find(o, size)?.putCpuMs : find(o, size)?.getCpuMs) ?? Number.NaN,
+      ),
+    );
     out.push(`| ${size / 1024} KB | ${op.toUpperCase()} | ${ops.join(' | ')} | ${cpu.join(' | ')} |`);
   }
 }

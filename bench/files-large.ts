@@ -110,12 +110,30 @@ try {
   const json = { ...auth, 'content-type': 'application/json' };
 
   let t = process.hrtime.bigint();
-  const ticket = await httpJson<{ uploadId: string; url: string | null }>(`${api}/uploads`, { method: 'POST', agent, headers: json, body: Buffer.from(JSON.stringify({ path: 'big/large.bin', size: SIZE })) });
+  const ticket = await httpJson<{ uploadId: string; url: string | null }>(`${api}/uploads`, {
+    method: 'POST',
+    agent,
+    headers: json,
+    body: Buffer.from(JSON.stringify({ path: 'big/large.bin', size: SIZE })),
+  });
   if (ticket.url !== null) throw new Error('expected a server-side upload (url: null) on the local disk store');
   const startMs = msSince(t);
-  const sendMs = curl(['-T', src, '-H', `authorization: Bearer ${s.token}`, '-H', 'content-type: application/octet-stream', `${api}/uploads/${ticket.uploadId}`]);
+  const sendMs = curl([
+    '-T',
+    src,
+    '-H',
+    `authorization: Bearer ${s.token}`,
+    '-H',
+    'content-type: application/octet-stream',
+    `${api}/uploads/${ticket.uploadId}`,
+  ]);
   t = process.hrtime.bigint();
-  const file = await httpJson<{ sha256: string; size: number }>(`${api}/uploads/${ticket.uploadId}/finish`, { method: 'POST', agent, headers: json, body: Buffer.from('{}') });
+  const file = await httpJson<{ sha256: string; size: number }>(`${api}/uploads/${ticket.uploadId}/finish`, {
+    method: 'POST',
+    agent,
+    headers: json,
+    body: Buffer.from('{}'),
+  });
   const finishMs = msSince(t);
   const uploadMs = startMs + sendMs + finishMs;
   if (file.sha256 !== sha || file.size !== SIZE) throw new Error(`uploaded file differs: ${file.size} bytes, sha256 ${file.sha256}`);
@@ -123,7 +141,15 @@ try {
 
   const dst = join(work, 'download.bin');
   const headers = join(work, 'download.headers');
-  const downloadMs = curl(['-D', headers, '-o', dst, '-H', `authorization: Bearer ${s.token}`, `${api}/files/content?path=${encodeURIComponent('big/large.bin')}`]);
+  const downloadMs = curl([
+    '-D',
+    headers,
+    '-o',
+    dst,
+    '-H',
+    `authorization: Bearer ${s.token}`,
+    `${api}/files/content?path=${encodeURIComponent('big/large.bin')}`,
+  ]);
   const etag = /^etag:\s*(\S+)/im.exec(await readFile(headers, 'utf8'))?.[1];
   if ((await stat(dst)).size !== SIZE || etag !== `"${sha}"`) throw new Error(`download failed: etag ${etag}`);
   await rm(dst);
@@ -133,7 +159,12 @@ try {
   const paths = ['big/large.bin', 'moved/elsewhere/large-renamed.bin'];
   for (let i = 0; i < MOVES; i++) {
     t = process.hrtime.bigint();
-    await httpJson(`${api}/files/move`, { method: 'POST', agent, headers: json, body: Buffer.from(JSON.stringify({ from: paths[i % 2], to: paths[(i + 1) % 2] })) });
+    await httpJson(`${api}/files/move`, {
+      method: 'POST',
+      agent,
+      headers: json,
+      body: Buffer.from(JSON.stringify({ from: paths[i % 2], to: paths[(i + 1) % 2] })),
+    });
     moves.push(msSince(t));
   }
   const peak = peakRssBytes(s.pid);
@@ -146,15 +177,31 @@ try {
   lines.push('| step | time | throughput | vs cp | vs cp + sync |', '|---|---|---|---|---|');
   lines.push(`| cp (best of 2) | ${fmt(cpBest / 1000, 2)} s | ${tp(cpBest)} | 1.00× | |`);
   lines.push(`| cp + sync of the copy | ${fmt((cpMs + syncMs) / 1000, 2)} s | ${tp(cpMs + syncMs)} | | 1.00× |`);
-  lines.push(`| bare node:http server, upload (no hash, no fsync) | ${fmt(bareUpMs / 1000, 2)} s | ${tp(bareUpMs)} | ${fmt(cpBest / bareUpMs, 2)}× | ${fmt((cpMs + syncMs) / bareUpMs, 2)}× |`);
-  lines.push(`| bare node:http server, download → file | ${fmt(bareDownMs / 1000, 2)} s | ${tp(bareDownMs)} | ${fmt(cpBest / bareDownMs, 2)}× | ${fmt((cpMs + syncMs) / bareDownMs, 2)}× |`);
-  lines.push(`| Stoa upload, total (start + send + finish) | ${fmt(uploadMs / 1000, 2)} s | ${tp(uploadMs)} | ${fmt(cpBest / uploadMs, 2)}× | ${fmt((cpMs + syncMs) / uploadMs, 2)}× |`);
+  lines.push(
+    `| bare node:http server, upload (no hash, no fsync) | ${fmt(bareUpMs / 1000, 2)} s | ${tp(bareUpMs)} | ${fmt(cpBest / bareUpMs, 2)}× | ${fmt((cpMs + syncMs) / bareUpMs, 2)}× |`,
+  );
+  lines.push(
+    `| bare node:http server, download → file | ${fmt(bareDownMs / 1000, 2)} s | ${tp(bareDownMs)} | ${fmt(cpBest / bareDownMs, 2)}× | ${fmt((cpMs + syncMs) / bareDownMs, 2)}× |`,
+  );
+  lines.push(
+    `| Stoa upload, total (start + send + finish) | ${fmt(uploadMs / 1000, 2)} s | ${tp(uploadMs)} | ${fmt(cpBest / uploadMs, 2)}× | ${fmt((cpMs + syncMs) / uploadMs, 2)}× |`,
+  );
   lines.push(`| — uploads.start | ${fmt(startMs, 1)} ms | | | |`);
-  lines.push(`| — PUT /uploads/{id} (bytes to staging, fsync) | ${fmt(sendMs / 1000, 2)} s | ${tp(sendMs)} | ${fmt(cpBest / sendMs, 2)}× | ${fmt((cpMs + syncMs) / sendMs, 2)}× |`);
+  lines.push(
+    `| — PUT /uploads/{id} (bytes to staging, fsync) | ${fmt(sendMs / 1000, 2)} s | ${tp(sendMs)} | ${fmt(cpBest / sendMs, 2)}× | ${fmt((cpMs + syncMs) / sendMs, 2)}× |`,
+  );
   lines.push(`| — uploads.finish (re-hash, commit) | ${fmt(finishMs / 1000, 2)} s | | | |`);
-  lines.push(`| Stoa download (GET content → file) | ${fmt(downloadMs / 1000, 2)} s | ${tp(downloadMs)} | ${fmt(cpBest / downloadMs, 2)}× | ${fmt((cpMs + syncMs) / downloadMs, 2)}× |`);
-  lines.push('', `Server RSS: ${Math.round((rssIdle ?? 0) / MB)} MB after start; peak (VmHWM) ${Math.round((rssAfterUpload ?? 0) / MB)} MB after the upload, ${Math.round((peak ?? 0) / MB)} MB at the end.`);
-  lines.push('', `Move of the ${SIZE_MB} MB file (POST /files/move, ${MOVES} moves back and forth): first ${fmt(moves[0]!, 1)} ms, p50 ${fmt(percentile(sorted, 50), 1)} ms, p99/max ${fmt(percentile(sorted, 99), 1)} ms.`);
+  lines.push(
+    `| Stoa download (GET content → file) | ${fmt(downloadMs / 1000, 2)} s | ${tp(downloadMs)} | ${fmt(cpBest / downloadMs, 2)}× | ${fmt((cpMs + syncMs) / downloadMs, 2)}× |`,
+  );
+  lines.push(
+    '',
+    `Server RSS: ${Math.round((rssIdle ?? 0) / MB)} MB after start; peak (VmHWM) ${Math.round((rssAfterUpload ?? 0) / MB)} MB after the upload, ${Math.round((peak ?? 0) / MB)} MB at the end.`,
+  );
+  lines.push(
+    '',
+    `Move of the ${SIZE_MB} MB file (POST /files/move, ${MOVES} moves back and forth): first ${fmt(moves[0]!, 1)} ms, p50 ${fmt(percentile(sorted, 50), 1)} ms, p99/max ${fmt(percentile(sorted, 99), 1)} ms.`,
+  );
 } finally {
   await server?.stop();
   await rm(work, { recursive: true, force: true });

@@ -67,7 +67,8 @@ async function connect(command: string, args: string[], env: Record<string, stri
 /** Characters of every description in a tool list (tool and parameter descriptions). */
 function descriptionChars(o: unknown): number {
   if (Array.isArray(o)) return o.reduce((n: number, x) => n + descriptionChars(x), 0);
-  if (o && typeof o === 'object') return Object.entries(o).reduce((n, [k, v]) => n + (k === 'description' && typeof v === 'string' ? v.length : descriptionChars(v)), 0);
+  if (o && typeof o === 'object')
+    return Object.entries(o).reduce((n, [k, v]) => n + (k === 'description' && typeof v === 'string' ? v.length : descriptionChars(v)), 0);
   return 0;
 }
 
@@ -115,13 +116,28 @@ async function main(): Promise<void> {
 
   const stoa: Target = {
     name: 'Stoa (stoa mcp, SQLite + fs blobs)',
-    client: await connect(process.execPath, [...(process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : []), STOA_BIN, 'mcp', '--data', dataDir, '--agent', agent.id, '--conversation', conv.id], env),
+    client: await connect(
+      process.execPath,
+      [
+        ...(process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : []),
+        STOA_BIN,
+        'mcp',
+        '--data',
+        dataDir,
+        '--agent',
+        agent.id,
+        '--conversation',
+        conv.id,
+      ],
+      env,
+    ),
     write: async (path, c) => {
       const r = await stoa.client.callTool({ name: 'ws_write_file', arguments: { path, content: c } });
       if (r.isError) throw new Error(textOf(r));
     },
     read: async (path) => textOf(await stoa.client.callTool({ name: 'ws_read_file', arguments: { path } })),
-    latencies: [], wallMs: 0,
+    latencies: [],
+    wallMs: 0,
   };
   const fsTarget: Target = {
     name: '@modelcontextprotocol/server-filesystem',
@@ -131,7 +147,8 @@ async function main(): Promise<void> {
       if (r.isError) throw new Error(textOf(r));
     },
     read: async (path) => textOf(await fsTarget.client.callTool({ name: 'read_text_file', arguments: { path: join(fsRoot, path) } })),
-    latencies: [], wallMs: 0,
+    latencies: [],
+    wallMs: 0,
   };
   // server-filesystem needs the folders to exist; Stoa creates them (F2).
   for (const d of ['warm', 'run']) mkdirSync(join(fsRoot, d), { recursive: true });
@@ -170,10 +187,16 @@ async function main(): Promise<void> {
   console.log('|---|---|---|---|---|');
   console.log(`| Stoa | ${ls.n} | ${ls.chars} | ${Math.round(ls.chars / 4)} | ${ls.desc} |`);
   console.log(`| server-filesystem | ${lf.n} | ${lf.chars} | ${Math.round(lf.chars / 4)} | ${lf.desc} |`);
-  console.log(`\nTool-list size ratio Stoa / server-filesystem: ${(ls.chars / lf.chars).toFixed(2)}× (per tool: ${((ls.chars / ls.n) / (lf.chars / lf.n)).toFixed(2)}×)`);
+  console.log(
+    `\nTool-list size ratio Stoa / server-filesystem: ${(ls.chars / lf.chars).toFixed(2)}× (per tool: ${(ls.chars / ls.n / (lf.chars / lf.n)).toFixed(2)}×)`,
+  );
   const ms = { stoa: median(starts.stoa), fs: median(starts.fs) };
-  console.log(`\nStart → initialize done, median of ${STARTS} alternating starts: Stoa ${fmt(ms.stoa)} ms, server-filesystem ${fmt(ms.fs)} ms; ratio (speed) ${(ms.fs / ms.stoa).toFixed(2)}×`);
-  console.log(`\nMCP stdio, ${N} × (write a 4 KB file, read it back), one call at a time, ${ROUNDS} alternating rounds, files under ${process.env.BENCH_MCP_DIR ?? tmpdir()}\n`);
+  console.log(
+    `\nStart → initialize done, median of ${STARTS} alternating starts: Stoa ${fmt(ms.stoa)} ms, server-filesystem ${fmt(ms.fs)} ms; ratio (speed) ${(ms.fs / ms.stoa).toFixed(2)}×`,
+  );
+  console.log(
+    `\nMCP stdio, ${N} × (write a 4 KB file, read it back), one call at a time, ${ROUNDS} alternating rounds, files under ${process.env.BENCH_MCP_DIR ?? tmpdir()}\n`,
+  );
   console.log('| server | iterations | iterations/s | p50 ms | p99 ms |');
   console.log('|---|---|---|---|---|');
   console.log(row(stoa.name, s));

@@ -16,7 +16,12 @@ import { writeFileSync } from 'node:fs';
 import { appendMemory, createAgent, createConversation, getMemory, type Ctx } from '@stoa/core';
 import { createTestPlatform } from '@stoa/core/testing';
 
-interface Args { writers: number; appends: number; json?: string; sqliteOnly: boolean }
+interface Args {
+  writers: number;
+  appends: number;
+  json?: string;
+  sqliteOnly: boolean;
+}
 
 function parseArgs(argv: string[]): Args {
   const get = (name: string) => {
@@ -31,7 +36,18 @@ function percentile(sorted: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
 }
 
-interface Result { backend: string; scenario: string; writers: number; appends: number; p50: number; p99: number; max: number; perSecond: number; cpuPerAppend: number; linesOk: boolean }
+interface Result {
+  backend: string;
+  scenario: string;
+  writers: number;
+  appends: number;
+  p50: number;
+  p99: number;
+  max: number;
+  perSecond: number;
+  cpuPerAppend: number;
+  linesOk: boolean;
+}
 
 async function run(kind: 'sqlite' | 'postgres', args: Args): Promise<Result[]> {
   const t = await createTestPlatform(kind);
@@ -44,7 +60,8 @@ async function run(kind: 'sqlite' | 'postgres', args: Args): Promise<Result[]> {
     const agent = await t.agentCtx(agentId, shared);
     const writers: Ctx[] = Array.from({ length: args.writers }, (_, i) => (i % 2 === 0 ? people[i / 2]! : agent));
     const own: string[] = [];
-    for (let i = 0; i < args.writers; i++) own.push((await createConversation(admin, { channel: `own-${i}`, members: [agentId, ...people.map((_, j) => `writer${j}`)] })).id);
+    for (let i = 0; i < args.writers; i++)
+      own.push((await createConversation(admin, { channel: `own-${i}`, members: [agentId, ...people.map((_, j) => `writer${j}`)] })).id);
 
     const scenario = async (name: string, convOf: (w: number) => string): Promise<Result> => {
       // Warm-up: first writes create the rows and warm the connection pool; not measured.
@@ -52,13 +69,15 @@ async function run(kind: 'sqlite' | 'postgres', args: Args): Promise<Result[]> {
       const latencies: number[] = [];
       const started = performance.now();
       const cpu0 = process.cpuUsage();
-      await Promise.all(writers.map(async (ctx, w) => {
-        for (let i = 0; i < args.appends; i++) {
-          const t0 = performance.now();
-          await appendMemory(ctx, { file: 'MEMORY.md', conversation: convOf(w) }, `${name} writer ${w} line ${i}`);
-          latencies.push(performance.now() - t0);
-        }
-      }));
+      await Promise.all(
+        writers.map(async (ctx, w) => {
+          for (let i = 0; i < args.appends; i++) {
+            const t0 = performance.now();
+            await appendMemory(ctx, { file: 'MEMORY.md', conversation: convOf(w) }, `${name} writer ${w} line ${i}`);
+            latencies.push(performance.now() - t0);
+          }
+        }),
+      );
       const elapsed = performance.now() - started;
       const cpu = process.cpuUsage(cpu0);
       latencies.sort((a, b) => a - b);
@@ -70,8 +89,16 @@ async function run(kind: 'sqlite' | 'postgres', args: Args): Promise<Result[]> {
         if (lines.length !== expected || new Set(lines).size !== expected) linesOk = false;
       }
       return {
-        backend: kind, scenario: name, writers: args.writers, appends: latencies.length, p50: percentile(latencies, 50), p99: percentile(latencies, 99),
-        max: latencies[latencies.length - 1]!, perSecond: (latencies.length / elapsed) * 1000, cpuPerAppend: (cpu.user + cpu.system) / 1000 / latencies.length, linesOk,
+        backend: kind,
+        scenario: name,
+        writers: args.writers,
+        appends: latencies.length,
+        p50: percentile(latencies, 50),
+        p99: percentile(latencies, 99),
+        max: latencies[latencies.length - 1]!,
+        perSecond: (latencies.length / elapsed) * 1000,
+        cpuPerAppend: (cpu.user + cpu.system) / 1000 / latencies.length,
+        linesOk,
       };
     };
     return [await scenario('same-file', () => shared), await scenario('own-file', (w) => own[w]!)];
@@ -87,7 +114,18 @@ const ms = (n: number) => `${n.toFixed(1)} ms`;
 console.log(`memory append latency, ${args.writers} concurrent writers × ${args.appends} appends each (Node ${process.version})\n`);
 console.log(['backend   ', 'scenario  ', 'p50      ', 'p99      ', 'max      ', 'appends/s', 'CPU/append', 'all lines once'].join('  '));
 for (const r of results) {
-  console.log([r.backend.padEnd(10), r.scenario.padEnd(10), ms(r.p50).padEnd(9), ms(r.p99).padEnd(9), ms(r.max).padEnd(9), r.perSecond.toFixed(0).padEnd(9), ms(r.cpuPerAppend).padEnd(10), r.linesOk ? 'yes' : 'NO'].join('  '));
+  console.log(
+    [
+      r.backend.padEnd(10),
+      r.scenario.padEnd(10),
+      ms(r.p50).padEnd(9),
+      ms(r.p99).padEnd(9),
+      ms(r.max).padEnd(9),
+      r.perSecond.toFixed(0).padEnd(9),
+      ms(r.cpuPerAppend).padEnd(10),
+      r.linesOk ? 'yes' : 'NO',
+    ].join('  '),
+  );
 }
 if (args.json) writeFileSync(args.json, JSON.stringify({ at: new Date().toISOString(), node: process.version, results }, null, 2));
 if (results.some((r) => !r.linesOk)) process.exitCode = 1;

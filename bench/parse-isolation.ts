@@ -45,8 +45,15 @@ const headers = { authorization: `Bearer ${server.token}` };
 const api = (p: string) => `${server.url}/api/v1/projects/default${p}`;
 const put = (path: string, body: Buffer) => httpJson(api(`/files/content?path=${encodeURIComponent(path)}`), { method: 'PUT', headers, body, agent });
 const understand = (path: string) =>
-  httpRequest(api('/docs/understand'), { method: 'POST', headers: { ...headers, 'content-type': 'application/json' }, body: Buffer.from(JSON.stringify({ path })), agent, collect: true });
-const status = async (path: string) => JSON.parse((await httpRequest(api(`/docs/status?path=${encodeURIComponent(path)}`), { method: 'GET', headers, agent, collect: true })).body!.toString());
+  httpRequest(api('/docs/understand'), {
+    method: 'POST',
+    headers: { ...headers, 'content-type': 'application/json' },
+    body: Buffer.from(JSON.stringify({ path })),
+    agent,
+    collect: true,
+  });
+const status = async (path: string) =>
+  JSON.parse((await httpRequest(api(`/docs/status?path=${encodeURIComponent(path)}`), { method: 'GET', headers, agent, collect: true })).body!.toString());
 
 /** `GETS` GETs of the small file by `CLIENTS` clients: latencies in ms, wall time, main-thread CPU used. */
 async function measureGets(): Promise<{ latencies: number[]; wallMs: number; cpuMs: number }> {
@@ -54,15 +61,17 @@ async function measureGets(): Promise<{ latencies: number[]; wallMs: number; cpu
   let next = 0;
   const cpu0 = mainThreadCpuMs(server.pid);
   const started = performance.now();
-  await Promise.all(Array.from({ length: CLIENTS }, async () => {
-    while (next < GETS) {
-      next++;
-      const t0 = performance.now();
-      const r = await httpRequest(api('/files/content?path=small.txt'), { method: 'GET', headers, agent });
-      if (r.status !== 200) throw new Error(`GET answered ${r.status}`);
-      latencies.push(performance.now() - t0);
-    }
-  }));
+  await Promise.all(
+    Array.from({ length: CLIENTS }, async () => {
+      while (next < GETS) {
+        next++;
+        const t0 = performance.now();
+        const r = await httpRequest(api('/files/content?path=small.txt'), { method: 'GET', headers, agent });
+        if (r.status !== 200) throw new Error(`GET answered ${r.status}`);
+        latencies.push(performance.now() - t0);
+      }
+    }),
+  );
   return { latencies, wallMs: performance.now() - started, cpuMs: mainThreadCpuMs(server.pid) - cpu0 };
 }
 
@@ -108,7 +117,10 @@ try {
 
   const summary = (name: Scenario): Summary & { cpuPerGet: number } => {
     const ws = windows.get(name)!;
-    const s = summarize(ws.flatMap((w) => w.latencies), ws.reduce((a, w) => a + w.wallMs, 0));
+    const s = summarize(
+      ws.flatMap((w) => w.latencies),
+      ws.reduce((a, w) => a + w.wallMs, 0),
+    );
     return { ...s, cpuPerGet: ws.reduce((a, w) => a + w.cpuMs, 0) / s.ops };
   };
   const rest = summary('rest');
@@ -120,7 +132,10 @@ try {
     '',
     '| scenario | GET/s | p50 ms | p99 ms | p99 vs rest | main-thread CPU ms/GET | vs rest | note |',
     '|---|---:|---:|---:|---:|---:|---:|---|',
-    ...rows.map((r) => `| ${r.name} | ${fmt(r.s.opsPerSec, 0)} | ${fmt(r.s.p50, 2)} | ${fmt(r.s.p99, 2)} | ${ratio(r.s.p99, rest.p99)} | ${fmt(r.s.cpuPerGet, 3)} | ${ratio(r.s.cpuPerGet, rest.cpuPerGet)} | ${r.note} |`),
+    ...rows.map(
+      (r) =>
+        `| ${r.name} | ${fmt(r.s.opsPerSec, 0)} | ${fmt(r.s.p50, 2)} | ${fmt(r.s.p99, 2)} | ${ratio(r.s.p99, rest.p99)} | ${fmt(r.s.cpuPerGet, 3)} | ${ratio(r.s.cpuPerGet, rest.cpuPerGet)} | ${r.note} |`,
+    ),
   ];
   console.log(lines.join('\n'));
   if (JSON_OUT) writeFileSync(JSON_OUT, JSON.stringify({ gets: GETS, clients: CLIENTS, rounds: ROUNDS, peakRss: peak, rows }, null, 2));

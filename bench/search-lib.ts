@@ -15,11 +15,23 @@ import { seedProject } from '../packages/core/src/search/test-helpers.js';
 import { DEFAULT_TUNING, type SearchTuning } from '../packages/core/src/search/tuning.js';
 
 /** One line of docs.jsonl. */
-export interface Doc { id: string; title: string; text: string }
+export interface Doc {
+  id: string;
+  title: string;
+  text: string;
+}
 /** One line of queries.jsonl. */
-export interface Query { id: string; text: string }
+export interface Query {
+  id: string;
+  text: string;
+}
 /** A test collection; qrels: query id → doc id → relevance (> 0). */
-export interface Dataset { name: string; docs: Doc[]; queries: Query[]; qrels: Map<string, Map<string, number>> }
+export interface Dataset {
+  name: string;
+  docs: Doc[];
+  queries: Query[];
+  qrels: Map<string, Map<string, number>>;
+}
 
 /**
  * `../shared/datasets` beside the repository, or $STOA_DATASETS.
@@ -36,7 +48,10 @@ export function datasetsDir(): string {
 export const DATASETS = ['cranfield', 'xquad-ru', 'xquad-zh', 'cmrc2018-zh'];
 
 const jsonl = <T>(file: string): T[] =>
-  readFileSync(file, 'utf8').split('\n').filter((l) => l.trim()).map((l) => JSON.parse(l) as T);
+  readFileSync(file, 'utf8')
+    .split('\n')
+    .filter((l) => l.trim())
+    .map((l) => JSON.parse(l) as T);
 
 /**
  * Reads `<dir>/<name>/{docs.jsonl,queries.jsonl,qrels.tsv}` (qrels with a header line).
@@ -77,7 +92,11 @@ export function metrics(ranked: string[], rels: Map<string, number>, k = 10, exp
 }
 
 /** Mean metrics over a dataset's queries (ndcgExp: with 2^rel − 1 gain, as the dataset README's baseline). */
-export interface Scores { ndcg: number; recall: number; ndcgExp: number }
+export interface Scores {
+  ndcg: number;
+  recall: number;
+  ndcgExp: number;
+}
 
 /**
  * Averages the metrics of a search function over every query of a dataset.
@@ -86,12 +105,16 @@ export interface Scores { ndcg: number; recall: number; ndcgExp: number }
  * const s = await evaluate(ds, (q) => miniSearch(ms, q)); // s.ndcg, s.recall
  */
 export async function evaluate(ds: Dataset, search: (q: string) => Promise<string[]> | string[]): Promise<Scores> {
-  let ndcg = 0, recall = 0, ndcgExp = 0;
+  let ndcg = 0,
+    recall = 0,
+    ndcgExp = 0;
   for (const q of ds.queries) {
     const rels = ds.qrels.get(q.id) ?? new Map();
     const ranked = await search(q.text);
     const m = metrics(ranked, rels);
-    ndcg += m.ndcg; recall += m.recall; ndcgExp += metrics(ranked, rels, 10, true).ndcg;
+    ndcg += m.ndcg;
+    recall += m.recall;
+    ndcgExp += metrics(ranked, rels, 10, true).ndcg;
   }
   const n = ds.queries.length;
   return { ndcg: ndcg / n, recall: recall / n, ndcgExp: ndcgExp / n };
@@ -107,7 +130,9 @@ export const PROJECT = 'prj_bench';
  * const idx = await stoaIndex(ds.docs); await stoaSearch(idx.db, 'wing'); await idx.close();
  */
 export async function stoaIndex(
-  docs: Iterable<Doc>, tuning: SearchTuning = DEFAULT_TUNING, kind: 'sqlite' | 'postgres' = 'sqlite',
+  docs: Iterable<Doc>,
+  tuning: SearchTuning = DEFAULT_TUNING,
+  kind: 'sqlite' | 'postgres' = 'sqlite',
 ): Promise<{ db: StoaDb; file: string; close: () => Promise<void> }> {
   // PostgreSQL: a database of its own, created and dropped as the tests do.
   const pg = kind === 'postgres' ? await createTestDb('postgres') : undefined;
@@ -122,15 +147,37 @@ export async function stoaIndex(
     batch = [];
     await k.transaction().execute(async (trx) => {
       for (const d of docsNow) {
-        await indexDoc({ kysely: trx, dialect: kind, tuning }, { projectId: PROJECT, kind: 'wiki', refId: d.id, path: `docs/${d.id}`, title: d.title,
-          body: d.text, visibility: 'project', updatedAt: '2024-01-01T00:00:00.000Z' });
+        await indexDoc(
+          { kysely: trx, dialect: kind, tuning },
+          {
+            projectId: PROJECT,
+            kind: 'wiki',
+            refId: d.id,
+            path: `docs/${d.id}`,
+            title: d.title,
+            body: d.text,
+            visibility: 'project',
+            updatedAt: '2024-01-01T00:00:00.000Z',
+          },
+        );
       }
     });
   };
-  for (const d of docs) { batch.push(d); if (batch.length >= 1000) await flush(); }
+  for (const d of docs) {
+    batch.push(d);
+    if (batch.length >= 1000) await flush();
+  }
   await flush();
   if (pg) await sql`analyze`.execute(k);
-  return { db, file, close: async () => { if (pg) await pg.cleanup(); else await db.close(); rmSync(dir, { recursive: true, force: true }); } };
+  return {
+    db,
+    file,
+    close: async () => {
+      if (pg) await pg.cleanup();
+      else await db.close();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
 }
 
 /**
@@ -169,8 +216,7 @@ export function miniSearchTokenize(text: string): string[] {
  * const ms = miniIndex(ds.docs); miniSearch(ms, 'wing')
  */
 export function miniIndex(docs: Doc[]): MiniSearch<Doc> {
-  const ms = new MiniSearch<Doc>({ fields: ['title', 'text'], storeFields: [], tokenize: miniSearchTokenize,
-    searchOptions: { boost: { title: 2 } } });
+  const ms = new MiniSearch<Doc>({ fields: ['title', 'text'], storeFields: [], tokenize: miniSearchTokenize, searchOptions: { boost: { title: 2 } } });
   ms.addAll(docs);
   return ms;
 }
@@ -182,7 +228,10 @@ export function miniIndex(docs: Doc[]): MiniSearch<Doc> {
  * miniSearch(ms, 'boundary layer', 10)
  */
 export function miniSearch(ms: MiniSearch<Doc>, query: string, limit = 10): string[] {
-  return ms.search(query).slice(0, limit).map((r) => String(r.id));
+  return ms
+    .search(query)
+    .slice(0, limit)
+    .map((r) => String(r.id));
 }
 
 /** Formats a number with 3 decimals, e.g. f3(0.5) === '0.500'. */

@@ -35,15 +35,37 @@ for (const name of names) {
   const m = await evaluate(ds, (q) => miniSearch(ms, q));
   const miniQueryMs = (performance.now() - t0) / ds.queries.length;
   const ref = REFERENCE[name];
-  rows.push([name, String(ds.docs.length), String(ds.queries.length), f3(s.ndcg), f3(s.recall), f3(m.ndcg), f3(m.recall),
-    f3(s.ndcg / m.ndcg), ref === undefined ? '–' : `${ref.toFixed(2)} ${s.ndcg >= ref ? '✓' : '✗'}`,
+  rows.push([
+    name,
+    String(ds.docs.length),
+    String(ds.queries.length),
+    f3(s.ndcg),
+    f3(s.recall),
+    f3(m.ndcg),
+    f3(m.recall),
+    f3(s.ndcg / m.ndcg),
+    ref === undefined ? '–' : `${ref.toFixed(2)} ${s.ndcg >= ref ? '✓' : '✗'}`,
     name === 'cranfield' ? `${f3(s.ndcgExp)} / ${f3(m.ndcgExp)}` : '',
-    `${(stoaIndexMs / 1000).toFixed(1)} s / ${(miniIndexMs / 1000).toFixed(1)} s`, `${stoaQueryMs.toFixed(2)} / ${miniQueryMs.toFixed(2)}`]);
+    `${(stoaIndexMs / 1000).toFixed(1)} s / ${(miniIndexMs / 1000).toFixed(1)} s`,
+    `${stoaQueryMs.toFixed(2)} / ${miniQueryMs.toFixed(2)}`,
+  ]);
   console.error(`${name}: done`);
 }
 
-const header = ['dataset', 'docs', 'queries', 'Stoa nDCG@10', 'Stoa R@10', 'MiniSearch nDCG@10', 'MiniSearch R@10', 'ratio',
-  'reference', 'nDCG 2^rel−1 (S / M)', 'index (S / M)', 'ms/query (S / M)'];
+const header = [
+  'dataset',
+  'docs',
+  'queries',
+  'Stoa nDCG@10',
+  'Stoa R@10',
+  'MiniSearch nDCG@10',
+  'MiniSearch R@10',
+  'ratio',
+  'reference',
+  'nDCG 2^rel−1 (S / M)',
+  'index (S / M)',
+  'ms/query (S / M)',
+];
 console.log(`| ${header.join(' | ')} |`);
 console.log(`| ${header.map(() => '---').join(' | ')} |`);
 for (const r of rows) console.log(`| ${r.join(' | ')} |`);

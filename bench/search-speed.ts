@@ -30,7 +30,11 @@ const int = (lo: number, hi: number) => lo + Math.floor(rand() * (hi - lo + 1));
 const pick = <T>(a: T[]): T => a[Math.floor(rand() * a.length)]!;
 
 type Lang = 'en' | 'ru' | 'zh';
-interface Vocab { stream: string[]; distinct: string[]; joiner: string }
+interface Vocab {
+  stream: string[];
+  distinct: string[];
+  joiner: string;
+}
 
 /** Every word occurrence of a language's collections (sampling it reproduces Zipf) and the distinct words. */
 function vocabularies(): Record<Lang, Vocab> {
@@ -57,7 +61,11 @@ function* pages(): Generator<Doc> {
     const lang = pick(langs);
     const n = lang === 'zh' ? int(60, 600) : int(40, 400);
     const sentences: string[] = [];
-    for (let done = 0; done < n;) { const k = Math.min(n - done, int(6, 20)); sentences.push(`${words(lang, k)}${lang === 'zh' ? '。' : '.'}`); done += k; }
+    for (let done = 0; done < n;) {
+      const k = Math.min(n - done, int(6, 20));
+      sentences.push(`${words(lang, k)}${lang === 'zh' ? '。' : '.'}`);
+      done += k;
+    }
     yield { id: `p${i}`, title: words(lang, int(2, 6)), text: sentences.join(lang === 'zh' ? '' : ' ') };
   }
 }
@@ -77,18 +85,25 @@ function queries(): Array<{ text: string; kind: 'frequent' | 'rare' }> {
   });
 }
 
-const pct = (xs: number[], p: number) => { const s = [...xs].sort((a, b) => a - b); return s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))]!; };
+const pct = (xs: number[], p: number) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))]!;
+};
 const ms = (x: number) => x.toFixed(2);
 
 const docs = [...pages()];
 const chars = docs.reduce((s, d) => s + d.title.length + d.text.length, 0);
 console.error(`${docs.length} pages, ${(chars / 1e6).toFixed(1)} M chars (mean ${Math.round(chars / docs.length)}), building Stoa index…`);
 let t0 = performance.now();
-const stoa = REUSE
-  ? { db: await openDb({ kind: 'sqlite', file: REUSE }), file: REUSE, close: async () => {} }
-  : await stoaIndex(docs);
+const stoa = REUSE ? { db: await openDb({ kind: 'sqlite', file: REUSE }), file: REUSE, close: async () => {} } : await stoaIndex(docs);
 const stoaIndexS = (performance.now() - t0) / 1000;
-const size = (f: string) => { try { return statSync(f).size; } catch { return 0; } };
+const size = (f: string) => {
+  try {
+    return statSync(f).size;
+  } catch {
+    return 0;
+  }
+};
 const dbBytes = size(stoa.file) + size(`${stoa.file}-wal`);
 console.error(`Stoa indexed in ${stoaIndexS.toFixed(1)} s; building MiniSearch…`);
 t0 = performance.now();
@@ -107,7 +122,9 @@ const run = async (search: (q: string) => Promise<unknown> | unknown) => {
     await search(q.text);
     const cpu = process.cpuUsage(c);
     const d = performance.now() - t;
-    r.all.push(d); r[q.kind].push(d); r.cpu.push((cpu.user + cpu.system) / 1000);
+    r.all.push(d);
+    r[q.kind].push(d);
+    r.cpu.push((cpu.user + cpu.system) / 1000);
   }
   return r;
 };
@@ -124,14 +141,21 @@ if (PG) {
   pgRow = ['Stoa (PostgreSQL postings, with snippets)', p, `${pgIndexS.toFixed(0)} s, ${rows[0]!.mb.toFixed(0)} MB database`];
 }
 const m = await run((q) => mini.search(q).slice(0, 10));
-if (KEEP || REUSE) { await stoa.db.close(); console.error(`kept ${stoa.file}`); } else await stoa.close();
+if (KEEP || REUSE) {
+  await stoa.db.close();
+  console.error(`kept ${stoa.file}`);
+} else await stoa.close();
 
 console.log(`${docs.length} pages (${(chars / 1e6).toFixed(1)} M chars), ${qs.length} queries of 1–3 words (en 40 %, ru 30 %, zh 30 %)\n`);
 console.log('| engine | p50 ms | p99 ms | p50 / p99 CPU ms | p50 / p99 frequent-word | p50 / p99 rare-word | build |');
 console.log('| --- | --- | --- | --- | --- | --- | --- |');
-for (const [name, r, build] of [['Stoa (SQLite FTS5, with snippets)', s, `${REUSE ? 'reused' : `${stoaIndexS.toFixed(0)} s`}, ${(dbBytes / 1e6).toFixed(0)} MB on disk`],
+for (const [name, r, build] of [
+  ['Stoa (SQLite FTS5, with snippets)', s, `${REUSE ? 'reused' : `${stoaIndexS.toFixed(0)} s`}, ${(dbBytes / 1e6).toFixed(0)} MB on disk`],
   ...(pgRow ? [pgRow] : []),
-  ['MiniSearch (in memory, ids only)', m, `${miniIndexS.toFixed(0)} s, ~${heapMb.toFixed(0)} MB heap (both indexes' docs incl.)`]] as const) {
-  console.log(`| ${name} | ${ms(pct(r.all, 50))} | ${ms(pct(r.all, 99))} | ${ms(pct(r.cpu, 50))} / ${ms(pct(r.cpu, 99))} | ` +
-    `${ms(pct(r.frequent, 50))} / ${ms(pct(r.frequent, 99))} | ${ms(pct(r.rare, 50))} / ${ms(pct(r.rare, 99))} | ${build} |`);
+  ['MiniSearch (in memory, ids only)', m, `${miniIndexS.toFixed(0)} s, ~${heapMb.toFixed(0)} MB heap (both indexes' docs incl.)`],
+] as const) {
+  console.log(
+    `| ${name} | ${ms(pct(r.all, 50))} | ${ms(pct(r.all, 99))} | ${ms(pct(r.cpu, 50))} / ${ms(pct(r.cpu, 99))} | ` +
+      `${ms(pct(r.frequent, 50))} / ${ms(pct(r.frequent, 99))} | ${ms(pct(r.rare, 50))} / ${ms(pct(r.rare, 99))} | ${build} |`,
+  );
 }

@@ -20,7 +20,10 @@ const variants: Array<[string, Partial<SearchTuning>]> = [
   ['mode=or', { mode: 'or' }],
   ...[1, 2, 5, 10].map((w): [string, Partial<SearchTuning>] => [`titleWeight=${w}`, { titleWeight: w }]),
   // Scaling both weights by c acts like k1/c in FTS5's bm25() (whose k1 = 1.2 is fixed).
-  ...[0.5, 0.75, 1.5, 2].map((c): [string, Partial<SearchTuning>] => [`weights×${c} (k1≈${(1.2 / c).toFixed(2)})`, { titleWeight: DEFAULT_TUNING.titleWeight * c, bodyWeight: c }]),
+  ...[0.5, 0.75, 1.5, 2].map((c): [string, Partial<SearchTuning>] => [
+    `weights×${c} (k1≈${(1.2 / c).toFixed(2)})`,
+    { titleWeight: DEFAULT_TUNING.titleWeight * c, bodyWeight: c },
+  ]),
 ];
 
 const wanted = process.argv.slice(2);
@@ -32,7 +35,10 @@ for (const ds of sets) {
   for (const [name, change] of variants) {
     const tuning = { ...DEFAULT_TUNING, ...change };
     const isCjkSet = ds.name.endsWith('-zh');
-    if ((change.cjk || change.cjkQuerySingles) && !isCjkSet) { results.set(name, [...(results.get(name) ?? []), '–']); continue; }
+    if ((change.cjk || change.cjkQuerySingles) && !isCjkSet) {
+      results.set(name, [...(results.get(name) ?? []), '–']);
+      continue;
+    }
     const key = indexKey(tuning);
     if (!cache.has(key)) cache.set(key, await stoaIndex(ds.docs, tuning));
     const s = await evaluate(ds, (q) => stoaSearch(cache.get(key)!.db, q, tuning, 10, true));

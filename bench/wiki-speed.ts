@@ -17,7 +17,7 @@ const PAGES = Number(args[0] ?? 20_000);
 const SAMPLES = Number(args[1] ?? 300);
 
 let seed = 7;
-const rand = () => ((seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648);
+const rand = () => (seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648;
 const pick = <T>(a: T[]): T => a[Math.floor(rand() * a.length)]!;
 const pct = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor((p / 100) * xs.length))]!;
 
@@ -68,7 +68,7 @@ async function measure(name: string, f: (i: number) => Promise<unknown>): Promis
 const rows = [
   `| save (first version, during the build) | ${pct(saves, 50).toFixed(2)} | ${pct(saves, 99).toFixed(2)} |`,
   await measure('save a new version', (i) => putPage(ctx, { path: pathOf((i * 7919) % PAGES), text: `edited ${i}. See [[${pathOf(i)}]].` })),
-  await measure('get (backlinks, links, unlinked mentions)', (i) => getPage(reader, { path: pathOf((i * 104729) % PAGES - ((i * 104729) % PAGES) % 10) })),
+  await measure('get (backlinks, links, unlinked mentions)', (i) => getPage(reader, { path: pathOf(((i * 104729) % PAGES) - (((i * 104729) % PAGES) % 10)) })),
   await measure('wiki search, 1–3 words, visibility filtered', (i) => searchWiki(reader, { query: queries[i]!, limit: 20 })),
   await measure('list a subtree (page + nested)', (i) => listPages(reader, { prefix: `area-${i % 50}/topic-${i % 40}` })),
   await measure('move dry run of a subtree', (i) => movePage(ctx, { from: `area-${i % 50}/topic-${i % 40}`, to: `moved-${i}`, dryRun: true })),

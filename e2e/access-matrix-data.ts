@@ -5,9 +5,18 @@
  */
 
 export const ACTORS = [
-  'installAdmin', 'projectAdmin', 'editor', 'viewer',
-  'agentOff', 'agentOwnRead', 'agentOwnOwn', 'agentProject', 'agentProjectOwn',
-  'otherProject', 'revoked', 'anonymous',
+  'installAdmin',
+  'projectAdmin',
+  'editor',
+  'viewer',
+  'agentOff',
+  'agentOwnRead',
+  'agentOwnOwn',
+  'agentProject',
+  'agentProjectOwn',
+  'otherProject',
+  'revoked',
+  'anonymous',
 ] as const;
 export type ActorName = (typeof ACTORS)[number];
 
@@ -27,8 +36,18 @@ export type Expect = 'ok' | 'forbidden' | 'not_found' | 'unauthorized';
 
 /** Resources of the project "default" (and one of the project "other"). */
 export const RESOURCES = [
-  'rootFile', 'ownFolder', 'otherAgentFolder', 'workspacePage', 'channelPage',
-  'soul', 'agentsMd', 'memoryMd', 'otherProjectFile', 'tokens', 'members', 'audit',
+  'rootFile',
+  'ownFolder',
+  'otherAgentFolder',
+  'workspacePage',
+  'channelPage',
+  'soul',
+  'agentsMd',
+  'memoryMd',
+  'otherProjectFile',
+  'tokens',
+  'members',
+  'audit',
 ] as const;
 export type ResourceName = (typeof RESOURCES)[number];
 
@@ -51,8 +70,13 @@ const all = (e: Expect): Row => Object.fromEntries(ACTORS.map((a) => [a, e])) as
 const outside: Row = { otherProject: 'not_found', revoked: 'unauthorized', anonymous: 'unauthorized' };
 const row = (r: Row): Row => ({ ...outside, ...r });
 const people = (admin: Expect, editor: Expect, viewer: Expect): Row => ({ installAdmin: admin, projectAdmin: admin, editor, viewer });
-const agents = (off: Expect, ownRead: Expect, ownOwn: Expect, project: Expect, projectOwn: Expect): Row =>
-  ({ agentOff: off, agentOwnRead: ownRead, agentOwnOwn: ownOwn, agentProject: project, agentProjectOwn: projectOwn });
+const agents = (off: Expect, ownRead: Expect, ownOwn: Expect, project: Expect, projectOwn: Expect): Row => ({
+  agentOff: off,
+  agentOwnRead: ownRead,
+  agentOwnOwn: ownOwn,
+  agentProject: project,
+  agentProjectOwn: projectOwn,
+});
 const F: Expect = 'forbidden';
 const N: Expect = 'not_found';
 

@@ -5,7 +5,19 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { memoryRoutes, projectRoutes, wikiRoutes, type RouteDef } from '@stoa/contract';
 import {
-  addMember, authenticate, bootstrap, contextFor, createAgent, createConversation, createProjectFor, createToken, newToken, putFile, putPage, revokeToken, setMemory,
+  addMember,
+  authenticate,
+  bootstrap,
+  contextFor,
+  createAgent,
+  createConversation,
+  createProjectFor,
+  createToken,
+  newToken,
+  putFile,
+  putPage,
+  revokeToken,
+  setMemory,
 } from '@stoa/core';
 import { createTestPlatform, type TestPlatform } from '@stoa/core/testing';
 import { StoaClient } from '@stoa/sdk';
@@ -38,7 +50,13 @@ async function seed(): Promise<void> {
   t.platform.config.adminToken = tokens.installAdmin;
   await bootstrap(t.platform);
   const admin = await t.admin();
-  for (const [name, role] of [['pat', 'admin'], ['ed', 'editor'], ['vi', 'viewer'], ['carol', 'viewer']] as const) await addMember(admin, { user: name, role });
+  for (const [name, role] of [
+    ['pat', 'admin'],
+    ['ed', 'editor'],
+    ['vi', 'viewer'],
+    ['carol', 'viewer'],
+  ] as const)
+    await addMember(admin, { user: name, role });
   tokens.projectAdmin = (await createToken(admin, { user: 'pat' })).token;
   tokens.editor = (await createToken(admin, { user: 'ed' })).token;
   tokens.viewer = (await createToken(admin, { user: 'vi' })).token;
@@ -87,9 +105,12 @@ afterAll(async () => {
 
 /** The folder and file each resource/operation touches, for one actor (writes and deletes use their own files). */
 function filePath(actor: ActorName, resource: ResourceName, op: string): string {
-  const folder = resource === 'rootFile' ? 'shared'
-    : resource === 'ownFolder' ? `agents/${agentIds[AGENTS.includes(actor) ? actor : 'agentOwnRead']}`
-      : `agents/${agentIds.agentOff}`;
+  const folder =
+    resource === 'rootFile'
+      ? 'shared'
+      : resource === 'ownFolder'
+        ? `agents/${agentIds[AGENTS.includes(actor) ? actor : 'agentOwnRead']}`
+        : `agents/${agentIds.agentOff}`;
   if (op === 'read') return resource === 'otherAgentFolder' ? `${folder}/secret.md` : resource === 'rootFile' ? `${folder}/plan.md` : `${folder}/note.md`;
   return `${folder}/${op}-${actor}.md`;
 }
@@ -100,7 +121,11 @@ function writesOwnFolder(actor: ActorName): boolean {
   return !!s && s.files === 'on' && (s.write === 'own' || s.read === 'own');
 }
 
-interface Reply { status: number; code?: string; text: string }
+interface Reply {
+  status: number;
+  code?: string;
+  text: string;
+}
 
 async function http(actor: ActorName, method: string, path: string, body?: unknown, raw?: string): Promise<Reply> {
   const headers: Record<string, string> = {};
@@ -143,13 +168,20 @@ async function httpCell(actor: ActorName, cell: string): Promise<Reply> {
       return http(actor, 'DELETE', `${p}/files?${q({ path })}`);
     }
     case 'workspacePage':
-      return op === 'read' ? http(actor, 'GET', `${p}/wiki/page?${q({ path: 'handbook' })}`) : http(actor, 'PUT', `${p}/wiki/page`, { path: `pages/by-${actor}`, text: 'hello' });
+      return op === 'read'
+        ? http(actor, 'GET', `${p}/wiki/page?${q({ path: 'handbook' })}`)
+        : http(actor, 'PUT', `${p}/wiki/page`, { path: `pages/by-${actor}`, text: 'hello' });
     case 'channelPage':
       return http(actor, 'GET', `${p}/wiki/page?${q({ path: 'team-notes' })}`);
     case 'soul':
     case 'agentsMd':
     case 'memoryMd': {
-      const ref: Record<string, string> = resource === 'soul' ? { file: 'SOUL.md', agent: agentIds.agentOwnRead! } : resource === 'agentsMd' ? { file: 'AGENTS.md' } : { file: 'MEMORY.md', conversation: channelId };
+      const ref: Record<string, string> =
+        resource === 'soul'
+          ? { file: 'SOUL.md', agent: agentIds.agentOwnRead! }
+          : resource === 'agentsMd'
+            ? { file: 'AGENTS.md' }
+            : { file: 'MEMORY.md', conversation: channelId };
       if (op === 'read') return http(actor, 'GET', `${p}/memory/file?${q(ref)}`);
       return http(actor, 'POST', `${p}/memory/append`, { ...ref, text: `\nline by ${actor}` });
     }
@@ -167,7 +199,9 @@ async function httpCell(actor: ActorName, cell: string): Promise<Reply> {
   }
 }
 
-const cells = Object.entries(MATRIX).flatMap(([cell, row]) => ACTORS.filter((a) => row[a] !== undefined).map((actor) => ({ cell, actor, expected: row[actor]! })));
+const cells = Object.entries(MATRIX).flatMap(([cell, row]) =>
+  ACTORS.filter((a) => row[a] !== undefined).map((actor) => ({ cell, actor, expected: row[actor]! })),
+);
 /** Cells whose effect others depend on run one after another, after the rest (revoking, minting). */
 const lastCells = new Set(['tokens.revokeOtherProject']);
 
@@ -203,14 +237,21 @@ describe('the access matrix', () => {
       ['tokens.list', projectRoutes.listTokens, { project: 'default' }],
       ['tokens.mintForOther', projectRoutes.createToken, { project: 'default', user: 'carol' }],
     ];
-    await Promise.all(ACTORS.flatMap((actor) => jsonCells.map(async ([cell, route, input]) => {
-      const expected = MATRIX[cell]![actor]!;
-      const client = new StoaClient({ url, token: tokens[actor] });
-      const got = await client.call(route, input as never).then((r) => ({ code: 'ok', text: JSON.stringify(r) }), (e: { code: string; message: string }) => ({ code: e.code, text: e.message }));
-      const secret = SECRETS[cell.split('.')[0] as ResourceName];
-      if (got.code !== expected) failures.push(`${actor} ${cell}: expected ${expected}, got ${got.code} ${got.text.slice(0, 120)}`);
-      if (expected !== 'ok' && secret && got.text.includes(secret)) failures.push(`${actor} ${cell}: refusal leaks`);
-    })));
+    await Promise.all(
+      ACTORS.flatMap((actor) =>
+        jsonCells.map(async ([cell, route, input]) => {
+          const expected = MATRIX[cell]![actor]!;
+          const client = new StoaClient({ url, token: tokens[actor] });
+          const got = await client.call(route, input as never).then(
+            (r) => ({ code: 'ok', text: JSON.stringify(r) }),
+            (e: { code: string; message: string }) => ({ code: e.code, text: e.message }),
+          );
+          const secret = SECRETS[cell.split('.')[0] as ResourceName];
+          if (got.code !== expected) failures.push(`${actor} ${cell}: expected ${expected}, got ${got.code} ${got.text.slice(0, 120)}`);
+          if (expected !== 'ok' && secret && got.text.includes(secret)) failures.push(`${actor} ${cell}: refusal leaks`);
+        }),
+      ),
+    );
     expect(failures).toEqual([]);
   }, 60_000);
 
@@ -228,32 +269,39 @@ describe('the access matrix', () => {
       const text = r.content.map((x) => x.text ?? '').join('\n');
       return { ok: !r.isError && !text.startsWith('Refused'), text };
     };
-    await Promise.all(AGENTS.map(async (actor) => {
-      const own = `agents/${agentIds[actor]}`;
-      const checks: Array<[string, string, Record<string, unknown>, ResourceName | null]> = [
-        ['rootFile.read', 'ws_read_file', { path: 'shared/plan.md' }, 'rootFile'],
-        ['otherAgentFolder.read', 'ws_read_file', { path: `agents/${agentIds.agentOff}/secret.md` }, 'otherAgentFolder'],
-        ['rootFile.write', 'ws_write_file', { path: `shared/mcp-${actor}.md`, content: 'x', mode: 'overwrite' }, null],
-        ['ownFolder.write', 'ws_write_file', { path: `${own}/mcp.md`, content: 'x', mode: 'overwrite' }, null],
-        // The memory tools name no other agent: an agent reads its own SOUL.md and the MEMORY.md of a channel.
-        ['soul.read', 'memory_get', { file: 'SOUL.md' }, 'soul'],
-        ['memoryMd.read', 'memory_get', { file: 'MEMORY.md', channel: 'team' }, 'memoryMd'],
-        ['channelPage.read', 'wiki_get', { path: 'team-notes' }, 'channelPage'],
-      ];
-      for (const [cell, tool, args, resource] of checks) {
-        // An agent that effectively writes its own folder (A2) has its paths resolved there (A3): no root path to try.
-        if (cell === 'rootFile.write' && writesOwnFolder(actor)) continue;
-        const got = await call(actor, tool, args);
-        const want = MATRIX[cell]![actor] === 'ok';
-        // A read is judged by what it reveals: the planted words, or none of them.
-        if (resource && SECRETS[resource]) got.ok = got.text.includes(SECRETS[resource]!);
-        if (got.ok !== want) failures.push(`${actor} ${tool} ${cell}: expected ${want ? 'ok' : 'refusal'}, got ${got.text.slice(0, 160)}`);
-        if (!want && resource && SECRETS[resource] && got.text.includes(SECRETS[resource]!)) failures.push(`${actor} ${cell}: refusal leaks`);
-      }
-    }));
+    await Promise.all(
+      AGENTS.map(async (actor) => {
+        const own = `agents/${agentIds[actor]}`;
+        const checks: Array<[string, string, Record<string, unknown>, ResourceName | null]> = [
+          ['rootFile.read', 'ws_read_file', { path: 'shared/plan.md' }, 'rootFile'],
+          ['otherAgentFolder.read', 'ws_read_file', { path: `agents/${agentIds.agentOff}/secret.md` }, 'otherAgentFolder'],
+          ['rootFile.write', 'ws_write_file', { path: `shared/mcp-${actor}.md`, content: 'x', mode: 'overwrite' }, null],
+          ['ownFolder.write', 'ws_write_file', { path: `${own}/mcp.md`, content: 'x', mode: 'overwrite' }, null],
+          // The memory tools name no other agent: an agent reads its own SOUL.md and the MEMORY.md of a channel.
+          ['soul.read', 'memory_get', { file: 'SOUL.md' }, 'soul'],
+          ['memoryMd.read', 'memory_get', { file: 'MEMORY.md', channel: 'team' }, 'memoryMd'],
+          ['channelPage.read', 'wiki_get', { path: 'team-notes' }, 'channelPage'],
+        ];
+        for (const [cell, tool, args, resource] of checks) {
+          // An agent that effectively writes its own folder (A2) has its paths resolved there (A3): no root path to try.
+          if (cell === 'rootFile.write' && writesOwnFolder(actor)) continue;
+          const got = await call(actor, tool, args);
+          const want = MATRIX[cell]![actor] === 'ok';
+          // A read is judged by what it reveals: the planted words, or none of them.
+          if (resource && SECRETS[resource]) got.ok = got.text.includes(SECRETS[resource]!);
+          if (got.ok !== want) failures.push(`${actor} ${tool} ${cell}: expected ${want ? 'ok' : 'refusal'}, got ${got.text.slice(0, 160)}`);
+          if (!want && resource && SECRETS[resource] && got.text.includes(SECRETS[resource]!)) failures.push(`${actor} ${cell}: refusal leaks`);
+        }
+      }),
+    );
     for (const actor of ['editor', 'revoked', 'anonymous'] as const) {
       const res = await fetch(`${url}/mcp`, {
-        method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...(tokens[actor] ? { authorization: `Bearer ${tokens[actor]}` } : {}) },
+        method: 'POST',
+        headers: {
+          'content-type': 'application/json',
+          accept: 'application/json, text/event-stream',
+          ...(tokens[actor] ? { authorization: `Bearer ${tokens[actor]}` } : {}),
+        },
         body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list', params: {} }),
       });
       expect([401, 403], actor).toContain(res.status);
@@ -271,26 +319,29 @@ describe('the access matrix', () => {
       const res = await fetch(base + path.split('/').map(encodeURIComponent).join('/'), { method, headers, body });
       return { status: res.status, text: await res.text() };
     };
-    await Promise.all(ACTORS.map(async (actor) => {
-      const checks: Array<[string, string, string, string | undefined, string]> = [
-        ['rootFile.read', 'GET', 'shared/plan.md', undefined, 'default'],
-        ['otherAgentFolder.read', 'GET', `agents/${agentIds.agentOff}/secret.md`, undefined, 'default'],
-        ['rootFile.write', 'PUT', `shared/dav-${actor}.md`, 'x', 'default'],
-        ['otherProjectFile.read', 'GET', 'p2/secret.md', undefined, 'other'],
-      ];
-      for (const [cell, method, path, body, project] of checks) {
-        const expected = MATRIX[cell]![actor]!;
-        // Agents reach /dav/ of their own project only; their "own folder" writes of A3 are checked over HTTP.
-        if (cell === 'rootFile.write' && writesOwnFolder(actor)) continue;
-        const r = await dav(actor, method, path, body, project);
-        if (!status[expected].includes(r.status)) failures.push(`${actor} DAV ${method} ${cell}: expected ${expected}, got ${r.status} ${r.text.slice(0, 120)}`);
-        const secret = SECRETS[cell.split('.')[0] as ResourceName];
-        if (expected !== 'ok' && secret && r.text.includes(secret)) failures.push(`${actor} DAV ${cell}: refusal leaks`);
-      }
-      // A listing never names what the actor may not read.
-      const list = await dav(actor, 'PROPFIND', `agents/${agentIds.agentOff}/`);
-      if (!mayKnow(actor, 'otherAgentFolder') && list.text.includes('secret.md')) failures.push(`${actor} DAV PROPFIND lists another agent's file`);
-    }));
+    await Promise.all(
+      ACTORS.map(async (actor) => {
+        const checks: Array<[string, string, string, string | undefined, string]> = [
+          ['rootFile.read', 'GET', 'shared/plan.md', undefined, 'default'],
+          ['otherAgentFolder.read', 'GET', `agents/${agentIds.agentOff}/secret.md`, undefined, 'default'],
+          ['rootFile.write', 'PUT', `shared/dav-${actor}.md`, 'x', 'default'],
+          ['otherProjectFile.read', 'GET', 'p2/secret.md', undefined, 'other'],
+        ];
+        for (const [cell, method, path, body, project] of checks) {
+          const expected = MATRIX[cell]![actor]!;
+          // Agents reach /dav/ of their own project only; their "own folder" writes of A3 are checked over HTTP.
+          if (cell === 'rootFile.write' && writesOwnFolder(actor)) continue;
+          const r = await dav(actor, method, path, body, project);
+          if (!status[expected].includes(r.status))
+            failures.push(`${actor} DAV ${method} ${cell}: expected ${expected}, got ${r.status} ${r.text.slice(0, 120)}`);
+          const secret = SECRETS[cell.split('.')[0] as ResourceName];
+          if (expected !== 'ok' && secret && r.text.includes(secret)) failures.push(`${actor} DAV ${cell}: refusal leaks`);
+        }
+        // A listing never names what the actor may not read.
+        const list = await dav(actor, 'PROPFIND', `agents/${agentIds.agentOff}/`);
+        if (!mayKnow(actor, 'otherAgentFolder') && list.text.includes('secret.md')) failures.push(`${actor} DAV PROPFIND lists another agent's file`);
+      }),
+    );
     expect(failures).toEqual([]);
   }, 120_000);
 
@@ -303,7 +354,11 @@ describe('the access matrix', () => {
       ['projectAdmin', ['tokens', 'create', '--user', 'carol'], 'tokens.mintForOther'],
       ['revoked', ['files', 'ls'], 'rootFile.read'],
     ];
-    const inv = await new StoaClient({ url, token: tokens.projectAdmin }).call(projectRoutes.createInvitation, { project: 'default', role: 'editor', user: 'cli-newcomer' });
+    const inv = await new StoaClient({ url, token: tokens.projectAdmin }).call(projectRoutes.createInvitation, {
+      project: 'default',
+      role: 'editor',
+      user: 'cli-newcomer',
+    });
     const [results, accepted] = await Promise.all([
       Promise.all(cases.map(([actor, args]) => runStoa(['--url', url, '--token', tokens[actor] ?? '', ...args]))),
       runStoa(['--url', url, 'invitations', 'accept', inv.code, '--json']),
@@ -325,49 +380,53 @@ describe('the access matrix', () => {
 
   it('side channels: search, listings and backlinks show nobody what the model hides', async () => {
     const leaks: string[] = [];
-    await Promise.all(ACTORS.filter((a) => !['revoked', 'anonymous'].includes(a)).map(async (actor) => {
-      const project = actor === 'otherProject' ? 'other' : 'default';
-      const replies = await Promise.all([
-        http(actor, 'GET', `/projects/${project}/search?${q({ q: 'zebracorn' })}`),
-        http(actor, 'GET', `/projects/${project}/wiki/search?${q({ q: 'zebracorn' })}`),
-        http(actor, 'GET', `/projects/${project}/memory/search?${q({ q: 'zebracorn' })}`),
-        http(actor, 'GET', `/projects/${project}/files?${q({ prefix: '' })}`),
-        http(actor, 'GET', `/projects/${project}/files/find?${q({ text: 'secret' })}`),
-        http(actor, 'GET', `/projects/${project}/wiki/pages`),
-        http(actor, 'GET', `/projects/${project}/wiki/page?${q({ path: 'handbook' })}`),
-        http(actor, 'GET', `/projects/${project}/memory`),
-        http(actor, 'GET', `/projects/${project}/audit`),
-      ]);
-      const seen = replies.map((r) => r.text).join('\n');
-      for (const [resource, secret] of Object.entries(SECRETS) as Array<[ResourceName, string]>) {
-        const allowed = resource === 'otherProjectFile' ? actor === 'otherProject' : actor !== 'otherProject' && mayKnow(actor, resource);
-        if (!allowed && seen.includes(secret)) leaks.push(`${actor} sees "${secret}"`);
-      }
-      // Names are secrets too: the channel page's path in listings and "linked here", another agent's file.
-      if (!mayKnow(actor, 'channelPage') && seen.includes('team-notes')) leaks.push(`${actor} learns the channel page exists`);
-      if (!mayKnow(actor, 'otherAgentFolder') && seen.includes(`${agentIds.agentOff}/secret.md`)) leaks.push(`${actor} learns another agent's file name`);
-      if (actor !== 'otherProject' && seen.includes('p2/secret.md')) leaks.push(`${actor} learns another project's file name`);
-    }));
+    await Promise.all(
+      ACTORS.filter((a) => !['revoked', 'anonymous'].includes(a)).map(async (actor) => {
+        const project = actor === 'otherProject' ? 'other' : 'default';
+        const replies = await Promise.all([
+          http(actor, 'GET', `/projects/${project}/search?${q({ q: 'zebracorn' })}`),
+          http(actor, 'GET', `/projects/${project}/wiki/search?${q({ q: 'zebracorn' })}`),
+          http(actor, 'GET', `/projects/${project}/memory/search?${q({ q: 'zebracorn' })}`),
+          http(actor, 'GET', `/projects/${project}/files?${q({ prefix: '' })}`),
+          http(actor, 'GET', `/projects/${project}/files/find?${q({ text: 'secret' })}`),
+          http(actor, 'GET', `/projects/${project}/wiki/pages`),
+          http(actor, 'GET', `/projects/${project}/wiki/page?${q({ path: 'handbook' })}`),
+          http(actor, 'GET', `/projects/${project}/memory`),
+          http(actor, 'GET', `/projects/${project}/audit`),
+        ]);
+        const seen = replies.map((r) => r.text).join('\n');
+        for (const [resource, secret] of Object.entries(SECRETS) as Array<[ResourceName, string]>) {
+          const allowed = resource === 'otherProjectFile' ? actor === 'otherProject' : actor !== 'otherProject' && mayKnow(actor, resource);
+          if (!allowed && seen.includes(secret)) leaks.push(`${actor} sees "${secret}"`);
+        }
+        // Names are secrets too: the channel page's path in listings and "linked here", another agent's file.
+        if (!mayKnow(actor, 'channelPage') && seen.includes('team-notes')) leaks.push(`${actor} learns the channel page exists`);
+        if (!mayKnow(actor, 'otherAgentFolder') && seen.includes(`${agentIds.agentOff}/secret.md`)) leaks.push(`${actor} learns another agent's file name`);
+        if (actor !== 'otherProject' && seen.includes('p2/secret.md')) leaks.push(`${actor} learns another project's file name`);
+      }),
+    );
     expect(leaks).toEqual([]);
   }, 120_000);
 
   it('error messages: another project and a project that does not exist look the same', async () => {
-    const [exists, missing] = await Promise.all([
-      http('editor', 'GET', '/projects/other/files'),
-      http('editor', 'GET', '/projects/nope/files'),
-    ]);
+    const [exists, missing] = await Promise.all([http('editor', 'GET', '/projects/other/files'), http('editor', 'GET', '/projects/nope/files')]);
     expect([exists.status, exists.code]).toEqual([missing.status, missing.code]);
     expect(exists.text.replace(/other/g, 'X')).toBe(missing.text.replace(/nope/g, 'X'));
   });
 
-  it('invitations: created by a project admin (SDK), redeemed once over HTTP for a new person\'s own token, and by a signed-in person', async () => {
+  it("invitations: created by a project admin (SDK), redeemed once over HTTP for a new person's own token, and by a signed-in person", async () => {
     const pat = new StoaClient({ url, token: tokens.projectAdmin });
     const inv = await pat.call(projectRoutes.createInvitation, { project: 'default', role: 'viewer' });
-    const editorTries = await new StoaClient({ url, token: tokens.editor }).call(projectRoutes.createInvitation, { project: 'default', role: 'admin' }).catch((e: { code: string }) => e.code);
+    const editorTries = await new StoaClient({ url, token: tokens.editor })
+      .call(projectRoutes.createInvitation, { project: 'default', role: 'admin' })
+      .catch((e: { code: string }) => e.code);
     expect(editorTries).toBe('forbidden');
-    const accept = (body: unknown, token?: string) => fetch(`${url}/api/v1/invitations/accept`, {
-      method: 'POST', headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) }, body: JSON.stringify(body),
-    });
+    const accept = (body: unknown, token?: string) =>
+      fetch(`${url}/api/v1/invitations/accept`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
+        body: JSON.stringify(body),
+      });
     // The installation admin's name cannot be claimed; a new name can, once.
     expect((await accept({ code: inv.code, user: 'admin' })).status).toBe(409);
     const joined = await accept({ code: inv.code, user: 'newcomer' });
@@ -406,9 +465,11 @@ describe('the access matrix', () => {
     expect(r.status).toBe(429);
     expect(Number(r.headers.get('retry-after'))).toBeGreaterThan(0);
     expect(((await r.json()) as { code: string }).code).toBe('rate_limited');
-    const login = await fetch(`${url}/api/v1/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ code: 'guess' }) });
+    const login = await fetch(`${url}/api/v1/auth/login`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ code: 'guess' }),
+    });
     expect(login.status).toBe(429);
   });
-
 });
-

@@ -52,7 +52,9 @@ describe.each(kinds)('an agent token at every door on %s', (kind) => {
   const bearer = () => ({ authorization: `Bearer ${token}` });
   const httpPut = (path: string, body: string, conv?: string) =>
     fetch(`${base}/api/v1/projects/default/files/content?path=${encodeURIComponent(path)}`, {
-      method: 'PUT', body, headers: { ...bearer(), 'content-type': 'application/octet-stream', ...(conv ? { 'x-stoa-conversation': conv } : {}) },
+      method: 'PUT',
+      body,
+      headers: { ...bearer(), 'content-type': 'application/octet-stream', ...(conv ? { 'x-stoa-conversation': conv } : {}) },
     });
   const davPut = (path: string, body: string) =>
     fetch(`${base}/dav/${path}`, { method: 'PUT', body, headers: { authorization: 'Basic ' + Buffer.from(`agent:${token}`).toString('base64') } });
@@ -68,8 +70,12 @@ describe.each(kinds)('an agent token at every door on %s', (kind) => {
     for (let i = 1; i <= 2; i++) expect((await httpPut(`${own}/h${i}.md`, `note ${i}`, conv)).status).toBe(201);
     const client = await mcp(conv);
     try {
-      expect(mcpText(await client.callTool({ name: 'ws_write_file', arguments: { path: 'm3.md', content: 'third', mode: 'overwrite' } }))).toMatch(/change 3 of 3/);
-      expect(mcpText(await client.callTool({ name: 'ws_write_file', arguments: { path: 'm4.md', content: 'fourth', mode: 'overwrite' } }))).toMatch(/^Refused: .*limit is 3/);
+      expect(mcpText(await client.callTool({ name: 'ws_write_file', arguments: { path: 'm3.md', content: 'third', mode: 'overwrite' } }))).toMatch(
+        /change 3 of 3/,
+      );
+      expect(mcpText(await client.callTool({ name: 'ws_write_file', arguments: { path: 'm4.md', content: 'fourth', mode: 'overwrite' } }))).toMatch(
+        /^Refused: .*limit is 3/,
+      );
     } finally {
       await client.close();
     }
@@ -81,7 +87,11 @@ describe.each(kinds)('an agent token at every door on %s', (kind) => {
     expect((await statFile(admin, `${own}/h1.md`)).createdBy).toBe('agent: Scout');
     const { entries } = await listTrace(admin, conv);
     expect(entries.map((e) => [e.tool, e.refused])).toEqual([
-      ['files.upload', false], ['files.upload', false], ['ws_write_file', false], ['ws_write_file', true], ['files.upload', true],
+      ['files.upload', false],
+      ['files.upload', false],
+      ['ws_write_file', false],
+      ['ws_write_file', true],
+      ['files.upload', true],
     ]);
     expect(entries[0]!.path).toBe(`${own}/h1.md`);
   });
@@ -106,8 +116,18 @@ describe.each(kinds)('an agent token at every door on %s', (kind) => {
     }
     expect((await statFile(await t.admin(), `${own}/n2.md`)).createdBy).toBe('agent: Scout');
     // Without a conversation the changes are traced with none: the WebDAV write names the core's file operation.
-    const rows = await t.platform.db.kysely.selectFrom('tool_calls').select(['tool', 'path']).where('conversation_id', 'is', null).where('agent_id', '=', agentId).execute();
-    expect(rows).toEqual(expect.arrayContaining([{ tool: 'files.upload', path: `${own}/n1.md` }, { tool: 'file.write', path: `${own}/n2.md` }]));
+    const rows = await t.platform.db.kysely
+      .selectFrom('tool_calls')
+      .select(['tool', 'path'])
+      .where('conversation_id', 'is', null)
+      .where('agent_id', '=', agentId)
+      .execute();
+    expect(rows).toEqual(
+      expect.arrayContaining([
+        { tool: 'files.upload', path: `${own}/n1.md` },
+        { tool: 'file.write', path: `${own}/n2.md` },
+      ]),
+    );
 
     // Over the write limit: refused before anything counts, at every door (a fresh conversation has room).
     const conv = await conversation();
@@ -116,14 +136,17 @@ describe.each(kinds)('an agent token at every door on %s', (kind) => {
     expect((await davPut(`${own}/big.md`, tooBig)).status).toBe(413);
     const client = await mcp(conv);
     try {
-      expect(mcpText(await client.callTool({ name: 'ws_write_file', arguments: { path: 'big.md', content: tooBig, mode: 'overwrite' } }))).toMatch(/^Refused: .*at most 64 bytes/);
+      expect(mcpText(await client.callTool({ name: 'ws_write_file', arguments: { path: 'big.md', content: tooBig, mode: 'overwrite' } }))).toMatch(
+        /^Refused: .*at most 64 bytes/,
+      );
       expect(mcpText(await client.callTool({ name: 'ws_read_file', arguments: { path: 'big.md' } }))).toMatch(/^Refused: .*over the 100-byte limit/);
       expect(mcpText(await client.callTool({ name: 'ws_read_file', arguments: { path: 'small.md' } }))).toBe('hello');
     } finally {
       await client.close();
     }
     // Over the read limit: the same refusal over HTTP (also for a byte range of it), WebDAV and the CLI.
-    const get = (path: string, headers: Record<string, string> = {}) => fetch(`${base}/api/v1/projects/default/files/content?path=${path}`, { headers: { ...bearer(), ...headers } });
+    const get = (path: string, headers: Record<string, string> = {}) =>
+      fetch(`${base}/api/v1/projects/default/files/content?path=${path}`, { headers: { ...bearer(), ...headers } });
     expect((await get('big.md')).status).toBe(413);
     expect((await get('big.md', { range: 'bytes=0-9' })).status).toBe(413);
     expect((await get('small.md')).status).toBe(200);

@@ -8,7 +8,9 @@ import { fileRow, hasChromium, startUiServer, uploadViaUi, type UiServer } from 
 
 // 1×1 PNG and a one-page PDF, to see the image and PDF previews.
 const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8DwHwAFBQIAX8jx0gAAAABJRU5ErkJggg==', 'base64');
-const PDF = Buffer.from('%PDF-1.4\n1 0 obj<</Type/Catalog/Pages 2 0 R>>endobj 2 0 obj<</Type/Pages/Kids[3 0 R]/Count 1>>endobj 3 0 obj<</Type/Page/Parent 2 0 R/MediaBox[0 0 200 200]>>endobj\ntrailer<</Root 1 0 R>>\n%%EOF\n');
+const PDF = Buffer.from(
+  '%PDF-1.4\n1 0 obj<</Type/Catalog/Pages 2 0 R>>endobj 2 0 obj<</Type/Pages/Kids[3 0 R]/Count 1>>endobj 3 0 obj<</Type/Page/Parent 2 0 R/MediaBox[0 0 200 200]>>endobj\ntrailer<</Root 1 0 R>>\n%%EOF\n',
+);
 const DIRECT = 26214400; // STOA_DIRECT_UPLOAD_BYTES default: larger uploads go straight to storage
 
 // Previews of media, direct uploads, unmapped agent writes, agents, audit and the one search (real Chromium).
@@ -23,7 +25,11 @@ describe.skipIf(!hasChromium)('web UI: media, direct uploads, agents, audit, sea
   afterAll(async () => s?.close());
 
   it('previews images and PDFs from blob: URLs fetched with the token; other types offer Download', async () => {
-    await uploadViaUi(page, [{ name: 'dot.png', body: PNG }, { name: 'doc.pdf', body: PDF }, { name: 'data.zip', body: 'PK\u0003\u0004' }]);
+    await uploadViaUi(page, [
+      { name: 'dot.png', body: PNG },
+      { name: 'doc.pdf', body: PDF },
+      { name: 'data.zip', body: 'PK\u0003\u0004' },
+    ]);
     await fileRow(page, 'dot.png').getByRole('button', { name: 'dot.png', exact: true }).click();
     const img = page.locator('.preview-body img.preview-image');
     await img.waitFor();
@@ -44,7 +50,9 @@ describe.skipIf(!hasChromium)('web UI: media, direct uploads, agents, audit, sea
     writeFileSync(big, Buffer.alloc(DIRECT + 1, 0x61));
     const input = page.locator('[data-testid=upload-input]');
     const starts: string[] = [];
-    page.on('request', (r) => { if (r.method() === 'POST' && /\/uploads$/.test(new URL(r.url()).pathname)) starts.push(r.url()); });
+    page.on('request', (r) => {
+      if (r.method() === 'POST' && /\/uploads$/.test(new URL(r.url()).pathname)) starts.push(r.url());
+    });
     await input.setInputFiles(big);
     await page.getByText('Uploaded 1 file(s)').waitFor({ timeout: 30_000 });
     expect(starts).toHaveLength(1);
@@ -56,7 +64,12 @@ describe.skipIf(!hasChromium)('web UI: media, direct uploads, agents, audit, sea
 
   it('shows "agent" without a name for an unmapped runtime write, with process, node and dialog IDs as tooltip', async () => {
     const admin = await s.t.admin();
-    const r = await runTool(admin, 'ws_write_file', { path: 'runtime/out.md', content: 'from a process' }, { runtime: { processId: 'proc_42', nodeId: 'node_7' } });
+    const r = await runTool(
+      admin,
+      'ws_write_file',
+      { path: 'runtime/out.md', content: 'from a process' },
+      { runtime: { processId: 'proc_42', nodeId: 'node_7' } },
+    );
     expect(r.refused).toBe(false);
     await page.reload();
     await page.getByRole('tree').getByRole('button', { name: 'runtime' }).click();
@@ -84,7 +97,7 @@ describe.skipIf(!hasChromium)('web UI: media, direct uploads, agents, audit, sea
     expect(await page.locator(`tr[data-agent="${id}"]`).getByRole('combobox', { name: 'File access' }).inputValue()).toBe('on');
   });
 
-  it('lists people\'s uploads and deletes in the audit log (admins)', async () => {
+  it("lists people's uploads and deletes in the audit log (admins)", async () => {
     await page.getByRole('link', { name: 'Files' }).click();
     await fileRow(page, 'data.zip').getByRole('button', { name: 'Delete data.zip' }).click();
     await page.getByRole('dialog').getByRole('button', { name: 'Delete' }).click();

@@ -61,7 +61,10 @@ describe.skipIf(!hasChromium)('web UI: Files', () => {
   });
 
   it('downloads a file as an attachment with its name', async () => {
-    const [download] = await Promise.all([page.waitForEvent('download'), fileRow(page, 'notes.txt').getByRole('button', { name: 'Download notes.txt' }).click()]);
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      fileRow(page, 'notes.txt').getByRole('button', { name: 'Download notes.txt' }).click(),
+    ]);
     expect(download.suggestedFilename()).toBe('notes.txt');
   });
 
@@ -176,7 +179,10 @@ describe.skipIf(!hasChromium)('web UI: Files', () => {
 
   it('warns above the table when a folder holds more files than the UI shows', async () => {
     await page.getByRole('tree').getByRole('button', { name: 'Project files' }).click();
-    await uploadViaUi(page, ['a', 'b', 'c', 'd', 'e'].map((n) => ({ name: `${n}.md`, body: `# ${n}` })));
+    await uploadViaUi(
+      page,
+      ['a', 'b', 'c', 'd', 'e'].map((n) => ({ name: `${n}.md`, body: `# ${n}` })),
+    );
     await page.getByText('Only the first 4 of 5 files are shown here. Use search to find the others.').waitFor();
     expect(await page.locator('table.files tbody tr[data-path]').count()).toBe(4);
   });

@@ -59,12 +59,26 @@ export async function startUiServer(limits: Partial<Limits> = {}): Promise<UiSer
   // its own (deleted on close), which is what the flag was for.
   const browser = await chromium.launch({
     executablePath: CHROMIUM,
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-quic'],
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      '--no-first-run',
+      '--disable-quic',
+    ],
   });
   const adminId = userIdOf(await t.admin());
-  const loginLink = async (userId = adminId) => `${url}/login?code=${encodeURIComponent(await createLoginCode(t.platform, userId, { superuser: userId === adminId }))}`;
+  const loginLink = async (userId = adminId) =>
+    `${url}/login?code=${encodeURIComponent(await createLoginCode(t.platform, userId, { superuser: userId === adminId }))}`;
   return {
-    url, t, app, browser, loginLink,
+    url,
+    t,
+    app,
+    browser,
+    loginLink,
     signedIn: async (opts = {}) => {
       const context = await browser.newContext({ locale: opts.locale ?? 'en-US', acceptDownloads: true, viewport: { width: 1400, height: 900 } });
       // A missing element should cost seconds, not the 30 s default (but leave room for a loaded CI machine).
@@ -84,7 +98,11 @@ export async function startUiServer(limits: Partial<Limits> = {}): Promise<UiSer
 
 /** Uploads files through the page's Upload button (the hidden file input behind it). */
 export async function uploadViaUi(page: Page, files: Array<{ name: string; body: string | Buffer; type?: string }>): Promise<void> {
-  await page.locator('[data-testid=upload-input]').setInputFiles(files.map((f) => ({ name: f.name, mimeType: f.type ?? 'application/octet-stream', buffer: Buffer.isBuffer(f.body) ? f.body : Buffer.from(f.body) })));
+  await page
+    .locator('[data-testid=upload-input]')
+    .setInputFiles(
+      files.map((f) => ({ name: f.name, mimeType: f.type ?? 'application/octet-stream', buffer: Buffer.isBuffer(f.body) ? f.body : Buffer.from(f.body) })),
+    );
 }
 
 /** The table row of a file, by its full path. */

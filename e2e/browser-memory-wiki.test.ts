@@ -19,11 +19,13 @@ describe.skipIf(!hasChromium)('web UI: memory and wiki', () => {
   });
   afterAll(async () => s?.close());
 
-  it('lists AGENTS.md, each agent\'s SOUL.md and each conversation\'s MEMORY.md; edits and saves with history', async () => {
+  it("lists AGENTS.md, each agent's SOUL.md and each conversation's MEMORY.md; edits and saves with history", async () => {
     await page.getByRole('link', { name: 'Memory' }).click();
     await memoryNav(page).getByRole('button', { name: 'SOUL.md — Researcher' }).waitFor();
     await memoryNav(page).getByRole('button', { name: 'MEMORY.md — #general' }).waitFor();
-    await memoryNav(page).getByRole('button', { name: /AGENTS\.md/ }).click();
+    await memoryNav(page)
+      .getByRole('button', { name: /AGENTS\.md/ })
+      .click();
     const editor = page.getByRole('textbox', { name: 'AGENTS.md' });
     await editor.fill('Always cite the file you used.');
     await page.getByRole('button', { name: 'Save' }).click();
@@ -32,10 +34,12 @@ describe.skipIf(!hasChromium)('web UI: memory and wiki', () => {
     expect(await v1.locator('td').nth(1).innerText()).toBe('admin');
   });
 
-  it('refuses a save over someone else\'s newer save, and reload shows theirs', async () => {
+  it("refuses a save over someone else's newer save, and reload shows theirs", async () => {
     const other = await s.signedIn();
     await other.page.getByRole('link', { name: 'Memory' }).click();
-    await memoryNav(other.page).getByRole('button', { name: /AGENTS\.md/ }).click();
+    await memoryNav(other.page)
+      .getByRole('button', { name: /AGENTS\.md/ })
+      .click();
     await other.page.getByRole('textbox', { name: 'AGENTS.md' }).fill('Their rules.');
 
     await page.getByRole('textbox', { name: 'AGENTS.md' }).fill('My newer rules.');
@@ -59,7 +63,9 @@ describe.skipIf(!hasChromium)('web UI: memory and wiki', () => {
   it('opens AGENTS.md read-only for a viewer', async () => {
     const viewer = await s.signedIn({ as: await s.t.userCtx('vic', 'viewer') });
     await viewer.page.getByRole('link', { name: 'Memory' }).click();
-    await memoryNav(viewer.page).getByRole('button', { name: /AGENTS\.md.*Read-only/ }).click();
+    await memoryNav(viewer.page)
+      .getByRole('button', { name: /AGENTS\.md.*Read-only/ })
+      .click();
     const editor = viewer.page.getByRole('textbox', { name: 'AGENTS.md' });
     await viewer.page.getByText('You may read this file but not edit it.').waitFor();
     expect(await editor.getAttribute('readonly')).not.toBeNull();
@@ -71,7 +77,11 @@ describe.skipIf(!hasChromium)('web UI: memory and wiki', () => {
     await page.getByRole('link', { name: 'Wiki' }).click();
     for (const p of [
       { path: 'handbook/refunds', title: 'Refunds', text: '# Refunds\n\nRefunds take **five** days.' },
-      { path: 'handbook/onboarding', title: 'Onboarding', text: 'Read [[handbook/refunds|the refund rules]] and [[handbook/missing]].\n\n<script>window.__wiki = 1</script>' },
+      {
+        path: 'handbook/onboarding',
+        title: 'Onboarding',
+        text: 'Read [[handbook/refunds|the refund rules]] and [[handbook/missing]].\n\n<script>window.__wiki = 1</script>',
+      },
     ]) {
       await page.getByRole('button', { name: 'New page' }).click();
       await page.getByRole('textbox', { name: 'Path' }).fill(p.path);

@@ -14,7 +14,15 @@ describe('stoa agents / conversations / tools (local mode, the real binary)', { 
 
   it('agents create --json gives {"id",…} with the A1 defaults; set, show, copy, publish, rm', async () => {
     const a = await json('agents', 'create', 'Researcher', '--instructions', 'Be brief.');
-    expect(a).toMatchObject({ name: 'Researcher', instructions: 'Be brief.', files: 'off', write: 'own', read: 'project', folder: `agents/${a.id}/`, published: null });
+    expect(a).toMatchObject({
+      name: 'Researcher',
+      instructions: 'Be brief.',
+      files: 'off',
+      write: 'own',
+      read: 'project',
+      folder: `agents/${a.id}/`,
+      published: null,
+    });
     expect(a.id).toMatch(/^agt_[A-Za-z0-9]{8}$/);
     const set = await json('agents', 'set', a.id, '--name', 'Analyst', '--files', 'on', '--write', 'project');
     expect(set).toMatchObject({ id: a.id, name: 'Analyst', files: 'on', write: 'project', folder: `agents/${a.id}/` });
@@ -36,7 +44,13 @@ describe('stoa agents / conversations / tools (local mode, the real binary)', { 
   it('conversations create --json gives {"id",…}; the agent acts in it with --agent/--conversation; trace ID shows the calls', async () => {
     const a = await json('agents', 'create', 'Clerk', '--files', 'on');
     const conv = await json('conversations', 'create', '--members', a.id);
-    expect(conv).toMatchObject({ kind: 'dialog', members: [{ kind: 'user', name: 'admin' }, { kind: 'agent', id: a.id, name: 'Clerk' }] });
+    expect(conv).toMatchObject({
+      kind: 'dialog',
+      members: [
+        { kind: 'user', name: 'admin' },
+        { kind: 'agent', id: a.id, name: 'Clerk' },
+      ],
+    });
     const channel = await json('conversations', 'create', '--channel', 'general', '--members', a.id);
     expect(channel).toMatchObject({ kind: 'channel', name: 'general' });
     expect((await json('conversations', 'list')).map((c: any) => c.id)).toEqual([conv.id, channel.id]);
@@ -49,7 +63,18 @@ describe('stoa agents / conversations / tools (local mode, the real binary)', { 
 
   it('stoa tools prints the schemas in the three formats; a bad format is a usage error', async () => {
     const mcp = JSON.parse((await stoa('tools')).stdout);
-    expect(mcp.map((t: any) => t.name).slice(0, 10)).toEqual(['ws_list_files', 'ws_read_file', 'ws_write_file', 'ws_delete_file', 'list_files', 'read_file', 'create_file', 'str_replace', 'full_file_rewrite', 'delete_file']);
+    expect(mcp.map((t: any) => t.name).slice(0, 10)).toEqual([
+      'ws_list_files',
+      'ws_read_file',
+      'ws_write_file',
+      'ws_delete_file',
+      'list_files',
+      'read_file',
+      'create_file',
+      'str_replace',
+      'full_file_rewrite',
+      'delete_file',
+    ]);
     expect(mcp[0]).toMatchObject({ name: 'ws_list_files', inputSchema: { type: 'object' }, annotations: { readOnlyHint: true } });
     const anthropic = JSON.parse((await stoa('tools', '--format', 'anthropic')).stdout);
     expect(anthropic[3]).toMatchObject({ name: 'ws_delete_file', input_schema: { type: 'object', required: ['path'] } });

@@ -68,8 +68,11 @@ function scenario(mode: string, setup: () => Promise<{ cli: Cli; done: () => Pro
       await json(['files', 'put', localFile(`${mode}-cn.txt`, '你好'), '报告/总结.txt']);
       const out = join(tmp, `${mode}-got.md`);
       const [ls, find, stat, got, toStdout] = await Promise.all([
-        json(['files', 'ls']), json(['files', 'find', 'ОТЧЁТ']), json(['files', 'stat', 'отчёты/2026/отчёт.md']),
-        cli(['files', 'get', 'отчёты/2026/отчёт.md', out]), cli(['files', 'get', '报告/总结.txt', '-']),
+        json(['files', 'ls']),
+        json(['files', 'find', 'ОТЧЁТ']),
+        json(['files', 'stat', 'отчёты/2026/отчёт.md']),
+        cli(['files', 'get', 'отчёты/2026/отчёт.md', out]),
+        cli(['files', 'get', '报告/总结.txt', '-']),
       ]);
       expect(Array.isArray(ls)).toBe(true);
       ls.forEach(expectFileShape);
@@ -88,7 +91,10 @@ function scenario(mode: string, setup: () => Promise<{ cli: Cli; done: () => Pro
       const vs = await json(['files', 'versions', 'отчёты/2026/отчёт.md']);
       expect(vs.map((v: any) => v.version)).toEqual([2, 1]);
       for (const v of vs) expect(Object.keys(v)).toEqual(expect.arrayContaining(['version', 'size', 'modified', 'author']));
-      expect(vs.map((v: any) => [v.size, v.author])).toEqual([[6, 'admin'], [Buffer.byteLength(FIRST), 'admin']]);
+      expect(vs.map((v: any) => [v.size, v.author])).toEqual([
+        [6, 'admin'],
+        [Buffer.byteLength(FIRST), 'admin'],
+      ]);
       const restored = await json(['files', 'restore', 'отчёты/2026/отчёт.md', String(vs[1].version)]);
       expect(restored).toMatchObject({ version: 3, sha256: sha(FIRST) });
     });
@@ -102,7 +108,10 @@ function scenario(mode: string, setup: () => Promise<{ cli: Cli; done: () => Pro
       expect(usage).toMatchObject({ used: Buffer.byteLength(FIRST) + Buffer.byteLength('你好'), quota: 1073741824 });
       const rm = await cli(['files', 'rm', 'archive/总结.txt']);
       expect(rm.code).toBe(0);
-      const [missing, invalid] = await Promise.all([cli(['files', 'stat', 'archive/总结.txt']), cli(['files', 'put', localFile(`${mode}-x.txt`, 'x'), 'a//b.txt'])]);
+      const [missing, invalid] = await Promise.all([
+        cli(['files', 'stat', 'archive/总结.txt']),
+        cli(['files', 'put', localFile(`${mode}-x.txt`, 'x'), 'a//b.txt']),
+      ]);
       expect([missing.code, missing.stderr]).toEqual([1, 'error not_found: file "archive/总结.txt" does not exist\n']);
       expect([invalid.code, invalid.stderr]).toEqual([1, 'error path_invalid: empty path segment ("//") is not allowed\n']);
     });
@@ -207,7 +216,10 @@ describe('stoa files: large uploads, quota races and crashes', { timeout: 180_00
       const env = { STOA_QUOTA_BYTES: '1000000' };
       const a = localFile('race-a.bin', Buffer.alloc(600_000, 1));
       const b = localFile('race-b.bin', Buffer.alloc(600_000, 2));
-      const rs = await Promise.all([runStoa(['--data', data, 'files', 'put', a, 'race/a.bin'], { env }), runStoa(['--data', data, 'files', 'put', b, 'race/b.bin'], { env })]);
+      const rs = await Promise.all([
+        runStoa(['--data', data, 'files', 'put', a, 'race/a.bin'], { env }),
+        runStoa(['--data', data, 'files', 'put', b, 'race/b.bin'], { env }),
+      ]);
       expect(rs.map((r) => r.code).sort()).toEqual([0, 1]);
       expect(rs.find((r) => r.code === 1)!.stderr).toMatch(/^error quota_exceeded: /);
       expect(dbCounters(data)).toEqual({ used: 600_000, fileSizes: 600_000, files: 1 });
@@ -230,7 +242,15 @@ describe('stoa files: large uploads, quota races and crashes', { timeout: 180_00
       const sawPart = await new Promise<boolean>((resolve) => {
         const iv = setInterval(() => {
           const parts = existsSync(tmpDir) ? readdirSync(tmpDir).filter((n) => n.endsWith('.part')) : [];
-          if (parts.some((n) => { try { return statSync(join(tmpDir, n)).size > 0; } catch { return false; } })) {
+          if (
+            parts.some((n) => {
+              try {
+                return statSync(join(tmpDir, n)).size > 0;
+              } catch {
+                return false;
+              }
+            })
+          ) {
             clearInterval(iv);
             child.kill('SIGKILL');
             resolve(true);

@@ -4,7 +4,15 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import {
-  addMember, bootstrap, contextFor, createAgent, createConversation, createToken, loadConfig, localAdminPrincipal, openPlatform,
+  addMember,
+  bootstrap,
+  contextFor,
+  createAgent,
+  createConversation,
+  createToken,
+  loadConfig,
+  localAdminPrincipal,
+  openPlatform,
   type Platform,
 } from '@stoa/core';
 import { buildApp } from '@stoa/server';
@@ -79,9 +87,17 @@ describe('stoa memory in local mode', { timeout: 300_000 }, () => {
     await localJson(['memory', 'append', 'MEMORY.md', 'Встреча с клиентом перенесена на пятницу', '--channel', 'general']);
     await localJson(['memory', 'append', 'MEMORY.md', '数据迁移计划在下周完成', '--channel', ids.general]);
     const doc = await localJson(['memory', 'get', 'MEMORY.md', '--channel', 'general']);
-    expect(doc).toMatchObject({ file: 'MEMORY.md', version: 3, content: 'The ACME renewal moved to 2 November\nВстреча с клиентом перенесена на пятницу\n数据迁移计划在下周完成\n' });
+    expect(doc).toMatchObject({
+      file: 'MEMORY.md',
+      version: 3,
+      content: 'The ACME renewal moved to 2 November\nВстреча с клиентом перенесена на пятницу\n数据迁移计划在下周完成\n',
+    });
     const history = await localJson<any[]>(['memory', 'history', 'MEMORY.md', '--channel', 'general']);
-    expect(history.map((v) => [v.version, v.author.kind])).toEqual([[3, 'user'], [2, 'user'], [1, 'agent']]);
+    expect(history.map((v) => [v.version, v.author.kind])).toEqual([
+      [3, 'user'],
+      [2, 'user'],
+      [1, 'agent'],
+    ]);
     expect(history[2].author).toMatchObject({ name: 'Archivist', conversationId: ids.general });
     expect((await localJson(['memory', 'show', 'MEMORY.md', '1', '--channel', 'general'])).content).toBe('The ACME renewal moved to 2 November\n');
     const human = await local(['memory', 'history', 'MEMORY.md', '--channel', 'general']);
@@ -104,13 +120,20 @@ describe('stoa memory in local mode', { timeout: 300_000 }, () => {
     refused(await local(['--agent', ids.a, 'memory', 'append', 'AGENTS.md', 'I rule now']), 'forbidden');
     refused(await local(['--agent', ids.a, 'memory', 'set', 'SOUL.md', 'You sing badly.', '--for', ids.b]), 'forbidden');
     refused(await local(['--agent', ids.a, '--conversation', ids.general, 'memory', 'get', 'MEMORY.md', '--channel', 'private']), 'forbidden');
-    expect(await localJson(['--agent', ids.a, 'memory', 'append', 'SOUL.md', 'I label every box.'])).toMatchObject({ version: 1, content: 'You keep the archive tidy.\nI label every box.\n' });
+    expect(await localJson(['--agent', ids.a, 'memory', 'append', 'SOUL.md', 'I label every box.'])).toMatchObject({
+      version: 1,
+      content: 'You keep the archive tidy.\nI label every box.\n',
+    });
   });
 
-  it('pull --dir writes SOUL.md, AGENTS.md and the conversation\'s MEMORY.md under .stoa/memory/', async () => {
+  it("pull --dir writes SOUL.md, AGENTS.md and the conversation's MEMORY.md under .stoa/memory/", async () => {
     const dir = join(root, 'pull');
     const written = await localJson<any[]>(['--agent', ids.a, '--conversation', ids.general, 'memory', 'pull', '--dir', dir]);
-    expect(written.map((w) => w.path)).toEqual([join('.stoa', 'memory', 'SOUL.md'), join('.stoa', 'memory', 'AGENTS.md'), join('.stoa', 'memory', ids.general, 'MEMORY.md')]);
+    expect(written.map((w) => w.path)).toEqual([
+      join('.stoa', 'memory', 'SOUL.md'),
+      join('.stoa', 'memory', 'AGENTS.md'),
+      join('.stoa', 'memory', ids.general, 'MEMORY.md'),
+    ]);
     expect(readFileSync(join(dir, '.stoa/memory/SOUL.md'), 'utf8')).toContain('I label every box.');
     expect(readFileSync(join(dir, `.stoa/memory/${ids.general}/MEMORY.md`), 'utf8')).toContain('ACME');
   });
@@ -127,7 +150,11 @@ describe('stoa memory in local mode', { timeout: 300_000 }, () => {
     expect(existsSync(join(work, '.stoa', 'memory', 'AGENTS.md'))).toBe(true);
     appendFileSync(mem, 'Invoice 42 filed under 2026/Q4.\n');
     const saved = await localJson([...turn, 'commit', '--workdir', work]);
-    expect(saved.files.map((f: any) => [f.file, f.status])).toEqual([['SOUL.md', 'unchanged'], ['AGENTS.md', 'unchanged'], ['MEMORY.md', 'saved']]);
+    expect(saved.files.map((f: any) => [f.file, f.status])).toEqual([
+      ['SOUL.md', 'unchanged'],
+      ['AGENTS.md', 'unchanged'],
+      ['MEMORY.md', 'saved'],
+    ]);
 
     const msgFile = join(root, 'msg.txt');
     writeFileSync(msgFile, 'Next task.');
@@ -143,7 +170,7 @@ describe('stoa memory in local mode', { timeout: 300_000 }, () => {
 });
 
 describe('stoa memory in remote mode', { timeout: 300_000 }, () => {
-  it('a non-participant cannot read a conversation\'s MEMORY.md; a viewer cannot edit AGENTS.md', async () => {
+  it("a non-participant cannot read a conversation's MEMORY.md; a viewer cannot edit AGENTS.md", async () => {
     refused(await remote(tokens.bob, ['memory', 'get', 'MEMORY.md', '--channel', 'general']), 'forbidden');
     refused(await remote(tokens.vera, ['memory', 'set', 'AGENTS.md', 'viewer rules']), 'forbidden');
     const r = await remote(tokens.vera, ['memory', 'get', 'MEMORY.md', '--channel', 'general', '--json']);

@@ -23,11 +23,19 @@ describe('stoa serve, projects, members, tokens, audit', { timeout: 180_000 }, (
     expect(server.adminToken).toMatch(/^stoa_\S{20,}$/);
     expect(server.loginUrl.startsWith(`${server.url}/login?code=`)).toBe(true);
     const code = new URL(server.loginUrl).searchParams.get('code');
-    const login = await fetch(`${server.url}/api/v1/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ code }) });
+    const login = await fetch(`${server.url}/api/v1/auth/login`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ code }),
+    });
     expect(login.status).toBe(200);
     const { token } = (await login.json()) as { token: string };
     expect((await fetch(`${server.url}/api/v1/me`, { headers: { authorization: `Bearer ${token}` } })).status).toBe(200);
-    const again = await fetch(`${server.url}/api/v1/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ code }) });
+    const again = await fetch(`${server.url}/api/v1/auth/login`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ code }),
+    });
     expect(again.status).toBe(401);
   });
 
@@ -40,7 +48,7 @@ describe('stoa serve, projects, members, tokens, audit', { timeout: 180_000 }, (
     expect([dup.code, dup.stderr]).toEqual([1, 'error already_exists: project "Исследования" already exists\n']);
   });
 
-  it('members add creates the user with a role; members list; a member\'s token works remotely with that role', async () => {
+  it("members add creates the user with a role; members list; a member's token works remotely with that role", async () => {
     const [bob, eve] = await Promise.all([
       stoaJson([...admin, 'members', 'add', 'bob', '--role', 'viewer', '--json']),
       stoaJson([...admin, 'members', 'add', 'eve', '--role', 'editor', '--json']),
@@ -52,7 +60,11 @@ describe('stoa serve, projects, members, tokens, audit', { timeout: 180_000 }, (
       stoaJson([...admin, 'tokens', 'create', '--user', 'bob', '--json']),
       stoaJson([...admin, 'tokens', 'create', '--user', 'eve', '--json']),
     ]);
-    expect(members.map((m: any) => [m.name, m.role])).toEqual([['admin', 'admin'], ['bob', 'viewer'], ['eve', 'editor']]);
+    expect(members.map((m: any) => [m.name, m.role])).toEqual([
+      ['admin', 'admin'],
+      ['bob', 'viewer'],
+      ['eve', 'editor'],
+    ]);
     expect(bobToken.token).toMatch(/^stoa_/);
     const local = join(tmp, 'note.md');
     writeFileSync(local, 'hello from eve');
@@ -96,7 +108,7 @@ describe('stoa serve, projects, members, tokens, audit', { timeout: 180_000 }, (
 });
 
 describe('stoa serve with STOA_ADMIN_TOKEN', { timeout: 180_000 }, () => {
-  it('accepts that token as the administrator\'s and prints no generated one', async () => {
+  it("accepts that token as the administrator's and prints no generated one", async () => {
     const token = 'stoa_fixed_admin_token_for_tests_0123456789';
     const server = await startStoaServer({ env: { STOA_ADMIN_TOKEN: token } });
     try {

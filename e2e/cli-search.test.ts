@@ -11,14 +11,20 @@ describe('stoa search (the real binary): one ranked search over wiki, memory and
   const data = join(tmp, 'data');
   const json = (...args: string[]) => stoaJson(['--data', data, ...args, '--json']);
 
-  it('finds a wiki page and a text file\'s contents, in Chinese and Russian too, best first with kind, path, snippet and score', async () => {
+  it("finds a wiki page and a text file's contents, in Chinese and Russian too, best first with kind, path, snippet and score", async () => {
     const notes = join(tmp, 'notes.md');
     writeFileSync(notes, 'Our 数据库 backups run nightly. Отчёты о резервных копиях лежат здесь.');
     expect((await runStoa(['--data', data, 'files', 'put', notes, 'ops/backups.md'])).code).toBe(0);
     await json('wiki', 'put', 'ops/backup-policy', 'Backups of the 数据库 are kept for 30 days. Каждый отчёт проверяется.', '--title', 'Backup policy');
     const hits = await json('search', 'backup');
     expect(hits.map((h: any) => `${h.kind}:${h.path}`)).toEqual(['wiki:ops/backup-policy', 'file:ops/backups.md']);
-    expect(hits[0]).toMatchObject({ kind: 'wiki', path: 'ops/backup-policy', title: 'Backup policy', snippet: expect.stringMatching(/Backups/), score: expect.any(Number) });
+    expect(hits[0]).toMatchObject({
+      kind: 'wiki',
+      path: 'ops/backup-policy',
+      title: 'Backup policy',
+      snippet: expect.stringMatching(/Backups/),
+      score: expect.any(Number),
+    });
     expect(hits[0].score).toBeGreaterThanOrEqual(hits[1].score);
     expect((await json('search', '数据库')).map((h: any) => h.kind).sort()).toEqual(['file', 'wiki']);
     expect((await json('search', 'отчёт')).map((h: any) => h.path).sort()).toEqual(['ops/backup-policy', 'ops/backups.md']);

@@ -18,11 +18,15 @@ describe('stoa wiki (local mode, the real binary)', { timeout: 180_000 }, () => 
     writeFileSync(file, '# Refunds\nRefunds take 5 days. Billing: see [[handbook/billing|billing]] and [[handbook/gone]].\n');
     const put = await json('wiki', 'put', 'handbook/refunds', `@${file}`, '--title', 'Refunds');
     expect(put).toMatchObject({ path: 'handbook/refunds', title: 'Refunds', version: 1, created: true });
-    const piped = await runStoa(['--data', data, 'wiki', 'put', 'handbook/billing', '-'], { input: 'Invoices go out monthly. Ask about refunds.\nSee [[handbook/refunds]].' });
+    const piped = await runStoa(['--data', data, 'wiki', 'put', 'handbook/billing', '-'], {
+      input: 'Invoices go out monthly. Ask about refunds.\nSee [[handbook/refunds]].',
+    });
     expect([piped.code, piped.stdout]).toEqual([0, 'Created handbook/billing — "Billing", version 1\n']);
     const page = await json('wiki', 'get', 'handbook/refunds');
     expect(page).toMatchObject({
-      path: 'handbook/refunds', title: 'Refunds', version: 1,
+      path: 'handbook/refunds',
+      title: 'Refunds',
+      version: 1,
       text: '# Refunds\nRefunds take 5 days. Billing: see [[handbook/billing|billing]] and [[handbook/gone]].\n',
       linkedHere: [{ path: 'handbook/billing', title: 'Billing' }],
     });
@@ -32,7 +36,8 @@ describe('stoa wiki (local mode, the real binary)', { timeout: 180_000 }, () => 
     ]);
     const list = await json('wiki', 'list');
     expect(list.map((p: any) => ({ path: p.path, title: p.title, version: p.version }))).toEqual([
-      { path: 'handbook/billing', title: 'Billing', version: 1 }, { path: 'handbook/refunds', title: 'Refunds', version: 1 },
+      { path: 'handbook/billing', title: 'Billing', version: 1 },
+      { path: 'handbook/refunds', title: 'Refunds', version: 1 },
     ]);
   });
 
@@ -60,7 +65,10 @@ describe('stoa wiki (local mode, the real binary)', { timeout: 180_000 }, () => 
 
   it('history, show and diff', async () => {
     const hist = await json('wiki', 'history', 'handbook/refunds');
-    expect(hist.map((v: any) => [v.version, v.author, v.action])).toEqual([[2, 'admin', 'edit'], [1, 'admin', 'create']]);
+    expect(hist.map((v: any) => [v.version, v.author, v.action])).toEqual([
+      [2, 'admin', 'edit'],
+      [1, 'admin', 'create'],
+    ]);
     expect(hist[0].time).toMatch(/^\d{4}-\d\d-\d\dT/);
     expect((await json('wiki', 'show', 'handbook/refunds', '1')).text).toContain('5 days');
     const diff = await stoa('wiki', 'diff', 'handbook/refunds', '1', '2');
@@ -73,7 +81,9 @@ describe('stoa wiki (local mode, the real binary)', { timeout: 180_000 }, () => 
     await json('wiki', 'put', 'handbook', 'The handbook. Start with [[handbook/refunds]].', '--title', 'Handbook');
     const dry = await json('wiki', 'mv', 'handbook', 'guide', '--dry-run');
     expect(dry.moved).toEqual([
-      { from: 'handbook', to: 'guide' }, { from: 'handbook/billing', to: 'guide/billing' }, { from: 'handbook/refunds', to: 'guide/refunds' },
+      { from: 'handbook', to: 'guide' },
+      { from: 'handbook/billing', to: 'guide/billing' },
+      { from: 'handbook/refunds', to: 'guide/refunds' },
     ]);
     expect(dry.brokenLinks.map((b: any) => `${b.page}→${b.target}`)).toEqual(['handbook→handbook/refunds', 'handbook/billing→handbook/refunds']);
     expect((await json('wiki', 'list')).map((p: any) => p.path)).toContain('handbook/refunds');
@@ -106,7 +116,8 @@ describe('stoa wiki (local mode, the real binary)', { timeout: 180_000 }, () => 
     writeFileSync(join(dir, '.git', 'x.md'), 'ignored');
     const r = await json('wiki', 'import', dir);
     expect(r.imported.map((i: any) => [i.file, i.path, i.title])).toEqual([
-      ['README.md', 'readme', 'Readme'], ['Team/On Call.md', 'team/on-call', 'On-call rota'],
+      ['README.md', 'readme', 'Readme'],
+      ['Team/On Call.md', 'team/on-call', 'On-call rota'],
     ]);
     expect(r.skipped).toEqual([]);
     expect((await json('wiki', 'get', 'team/on-call')).text).toBe('# On-call rota\nWho is on call.');
@@ -133,7 +144,8 @@ describe('stoa wiki (remote mode): roles', { timeout: 180_000 }, () => {
     expect([denied.code, denied.stderr]).toEqual([1, 'error forbidden: viewers may read the wiki but not change it; an editor or admin can\n']);
     await stoaJson([...ed, 'wiki', 'put', 'faq', 'v2', '--base', '1', '--json']);
     const res = await fetch(`${server.url}/api/v1/projects/default/wiki/page`, {
-      method: 'PUT', headers: { authorization: `Bearer ${server.adminToken}`, 'content-type': 'application/json' },
+      method: 'PUT',
+      headers: { authorization: `Bearer ${server.adminToken}`, 'content-type': 'application/json' },
       body: JSON.stringify({ path: 'faq', text: 'late', base: 1 }),
     });
     expect(res.status).toBe(409);

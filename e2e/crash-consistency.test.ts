@@ -18,11 +18,17 @@ const TOKEN = 'stoa_crash_harness_admin_token_0123456789';
 const totalKills = Number(process.env.STOA_CRASH_KILLS ?? 50);
 const withPg = process.env.STOA_TEST_PG === '1';
 const plans: Array<{ kind: 'sqlite' | 'postgres'; kills: number }> = withPg
-  ? [{ kind: 'sqlite', kills: Math.ceil(totalKills * 0.6) }, { kind: 'postgres', kills: Math.floor(totalKills * 0.4) }]
+  ? [
+      { kind: 'sqlite', kills: Math.ceil(totalKills * 0.6) },
+      { kind: 'postgres', kills: Math.floor(totalKills * 0.4) },
+    ]
   : [{ kind: 'sqlite', kills: totalKills }];
 
 /** What a path may hold after a crash: its last acknowledged content (null = absent) or an unacknowledged write's. */
-interface PathState { acked: string | null; maybe: Set<string | null> }
+interface PathState {
+  acked: string | null;
+  maybe: Set<string | null>;
+}
 
 class Model {
   files = new Map<string, PathState>();
@@ -37,7 +43,9 @@ class Model {
 
 async function startServer(bin: string, dataDir: string, env: Record<string, string>): Promise<{ child: ChildProcess; url: string }> {
   const child = spawn(process.execPath, [bin, 'serve', '--data', dataDir, '--port', '0', '--host', '127.0.0.1'], {
-    cwd: REPO, env: baseEnv({ STOA_ADMIN_TOKEN: TOKEN, STOA_SWEEP_INTERVAL_SECONDS: '0', ...env }), stdio: ['ignore', 'pipe', 'pipe'],
+    cwd: REPO,
+    env: baseEnv({ STOA_ADMIN_TOKEN: TOKEN, STOA_SWEEP_INTERVAL_SECONDS: '0', ...env }),
+    stdio: ['ignore', 'pipe', 'pipe'],
   });
   let out = '';
   let err = '';
@@ -77,7 +85,11 @@ async function worker(url: string, id: number, model: Model, rand: () => number,
     try {
       if (id === 0 && r < 0.3) {
         const line = `line-${n}`;
-        const res = await fetch(`${api}/memory/append`, { method: 'POST', headers: { ...auth, 'content-type': 'application/json' }, body: JSON.stringify({ file: 'AGENTS.md', text: line }) });
+        const res = await fetch(`${api}/memory/append`, {
+          method: 'POST',
+          headers: { ...auth, 'content-type': 'application/json' },
+          body: JSON.stringify({ file: 'AGENTS.md', text: line }),
+        });
         if (res.ok) model.memoryLines.push(line);
         continue;
       }
@@ -86,7 +98,11 @@ async function worker(url: string, id: number, model: Model, rand: () => number,
         const text = `page text ${n}`;
         const s = model.state(model.pages, page);
         s.maybe.add(text);
-        const res = await fetch(`${api}/wiki/page`, { method: 'PUT', headers: { ...auth, 'content-type': 'application/json' }, body: JSON.stringify({ path: page, text }) });
+        const res = await fetch(`${api}/wiki/page`, {
+          method: 'PUT',
+          headers: { ...auth, 'content-type': 'application/json' },
+          body: JSON.stringify({ path: page, text }),
+        });
         if (res.ok) {
           s.acked = text;
           s.maybe.clear();
@@ -118,7 +134,11 @@ async function worker(url: string, id: number, model: Model, rand: () => number,
         const content = s.acked;
         s.maybe.add(null);
         t.maybe.add(content);
-        const res = await fetch(`${api}/files/move`, { method: 'POST', headers: { ...auth, 'content-type': 'application/json' }, body: JSON.stringify({ from: path, to }) });
+        const res = await fetch(`${api}/files/move`, {
+          method: 'POST',
+          headers: { ...auth, 'content-type': 'application/json' },
+          body: JSON.stringify({ from: path, to }),
+        });
         if (res.ok) {
           s.acked = null;
           s.maybe.clear();

@@ -15,7 +15,10 @@ import { buildApp } from '@stoa/server';
 import type { FastifyInstance } from 'fastify';
 
 const run = promisify(execFile);
-const hasLitmus = await run('sh', ['-c', 'command -v litmus']).then(() => true, () => false);
+const hasLitmus = await run('sh', ['-c', 'command -v litmus']).then(
+  () => true,
+  () => false,
+);
 let t: TestPlatform;
 let app: FastifyInstance;
 let base: string;
@@ -45,13 +48,18 @@ afterAll(async () => {
 
 it.skipIf(!hasLitmus)('passes litmus: every suite at or above its floor, and only the explained tests fail', async () => {
   // litmus exits non-zero when any test fails; the summary lines are what we judge.
-  const out = await run('litmus', ['-k', `${base}/dav/`, 'litmus', token], { cwd, timeout: 240_000, maxBuffer: 16 * 1024 * 1024 })
-    .then((r) => r.stdout, (e: { stdout?: string }) => e.stdout ?? '');
+  const out = await run('litmus', ['-k', `${base}/dav/`, 'litmus', token], { cwd, timeout: 240_000, maxBuffer: 16 * 1024 * 1024 }).then(
+    (r) => r.stdout,
+    (e: { stdout?: string }) => e.stdout ?? '',
+  );
   const summaries = [...out.matchAll(/summary for `(\w+)': of (\d+) tests run: (\d+) passed, (\d+) failed/g)];
   const passed = Object.fromEntries(summaries.map((m) => [m[1], Number(m[3])]));
   for (const [suite, floor] of Object.entries(FLOOR)) expect(passed[suite], `${suite}\n${out}`).toBeGreaterThanOrEqual(floor);
   const failed = [...out.matchAll(/^\s*\d+\.\s+(\w+)\.*[^\n]*?FAIL/gm)].map((m) => m[1]!);
   // Every failure the summaries count is one we read, and each is explained.
   expect(failed.length, out).toBe(summaries.reduce((n, m) => n + Number(m[4]), 0));
-  expect(failed.filter((f) => !EXPECTED_FAILURES.includes(f)), out).toEqual([]);
+  expect(
+    failed.filter((f) => !EXPECTED_FAILURES.includes(f)),
+    out,
+  ).toEqual([]);
 });

@@ -27,8 +27,11 @@ beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'stoa-rclone-'));
   env = {
     ...process.env,
-    RCLONE_CONFIG_STOA_TYPE: 'webdav', RCLONE_CONFIG_STOA_URL: `${base}/dav`, RCLONE_CONFIG_STOA_VENDOR: 'other',
-    RCLONE_CONFIG_STOA_BEARER_TOKEN: token, RCLONE_CONFIG: join(dir, 'none.conf'),
+    RCLONE_CONFIG_STOA_TYPE: 'webdav',
+    RCLONE_CONFIG_STOA_URL: `${base}/dav`,
+    RCLONE_CONFIG_STOA_VENDOR: 'other',
+    RCLONE_CONFIG_STOA_BEARER_TOKEN: token,
+    RCLONE_CONFIG: join(dir, 'none.conf'),
   };
 });
 

@@ -100,7 +100,12 @@ describe('hostile files through the HTTP server', () => {
     await platform.close();
     server = await startStoaServer({ dataDir, env });
     const { final } = await settled('pages.pdf');
-    expect(final).toMatchObject({ status: 'failed', errorCode: 'gave_up', attempts: 2, error: 'gave up after 2 attempts (last: parsing took longer than 1.5 s)' });
+    expect(final).toMatchObject({
+      status: 'failed',
+      errorCode: 'gave_up',
+      attempts: 2,
+      error: 'gave up after 2 attempts (last: parsing took longer than 1.5 s)',
+    });
     expect(await status('bomb.docx')).toMatchObject({ status: 'failed', errorCode: 'too_large', attempts: 1 });
     expect((await fetch(`${server.url}/api/v1/health`)).status).toBe(200);
   });

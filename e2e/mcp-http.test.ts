@@ -15,7 +15,9 @@ const text = (r: any) => (r.content as Array<{ type: string; text: string }>)[0]
 const remote = (...args: string[]) => stoaJson(['--url', server.url, '--token', server.adminToken, ...args, '--json']);
 
 async function httpClient(token: string, headers: Record<string, string> = {}): Promise<Client> {
-  const transport = new StreamableHTTPClientTransport(new URL(`${server.url}/mcp`), { requestInit: { headers: { authorization: `Bearer ${token}`, ...headers } } });
+  const transport = new StreamableHTTPClientTransport(new URL(`${server.url}/mcp`), {
+    requestInit: { headers: { authorization: `Bearer ${token}`, ...headers } },
+  });
   const c = new Client({ name: 'stoa-e2e-http', version: '1.0.0' });
   await c.connect(transport);
   clients.push(c);
@@ -35,12 +37,16 @@ afterAll(async () => {
 
 describe('MCP over Streamable HTTP at /mcp (official client, real server)', { timeout: 300_000 }, () => {
   it('refuses requests without an agent token', async () => {
-    const none = await fetch(`${server.url}/mcp`, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }) });
+    const none = await fetch(`${server.url}/mcp`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
+    });
     expect(none.status).toBe(401);
     await expect(httpClient(server.adminToken)).rejects.toThrow(/needs an agent token/);
   });
 
-  it('serves the tools with the agent\'s scopes; whole-project writers may overwrite shared files but not delete', async () => {
+  it("serves the tools with the agent's scopes; whole-project writers may overwrite shared files but not delete", async () => {
     const c = await httpClient(agentToken, { 'x-stoa-conversation': conv });
     const { tools } = await c.listTools();
     expect(tools.map((t) => t.name)).toEqual(expect.arrayContaining(['ws_list_files', 'delete_file', 'memory_append', 'wiki_put']));
@@ -48,7 +54,10 @@ describe('MCP over Streamable HTTP at /mcp (official client, real server)', { ti
     expect(tools[0]!.description).toContain('deleting is not available');
     const w = await c.callTool({ name: 'create_file', arguments: { file_path: 'shared/plan.md', file_contents: 'step 1\nstep 2\n', permissions: '640' } });
     expect(text(w)).toMatch(/^Created shared\/plan\.md \(14 bytes, type text\/markdown, permissions 640\); version 1/);
-    const e = await c.callTool({ name: 'str_replace', arguments: { file_path: 'shared/plan.md', old_str: 'step 2', new_str: 'step two', expected_version: 1 } });
+    const e = await c.callTool({
+      name: 'str_replace',
+      arguments: { file_path: 'shared/plan.md', old_str: 'step 2', new_str: 'step two', expected_version: 1 },
+    });
     expect(text(e)).toMatch(/^Replaced 1 occurrence at line 2 of shared\/plan\.md; version 2/);
     const r = await c.callTool({ name: 'read_file', arguments: { file_path: 'shared/plan.md', offset: 2, limit: 1 } });
     expect(text(r)).toBe('[shared/plan.md · version 2 · lines 2–2 of 2]\nstep two');
@@ -62,11 +71,17 @@ describe('MCP over Streamable HTTP at /mcp (official client, real server)', { ti
 
   it('takes the conversation from ?conversation= as well, and parallel appends over HTTP all land', async () => {
     const c = await httpClient(agentToken);
-    const transport2 = new StreamableHTTPClientTransport(new URL(`${server.url}/mcp?conversation=${conv}`), { requestInit: { headers: { authorization: `Bearer ${agentToken}` } } });
+    const transport2 = new StreamableHTTPClientTransport(new URL(`${server.url}/mcp?conversation=${conv}`), {
+      requestInit: { headers: { authorization: `Bearer ${agentToken}` } },
+    });
     const c2 = new Client({ name: 'second', version: '1.0.0' });
     await c2.connect(transport2);
     clients.push(c2);
-    await Promise.all(Array.from({ length: 8 }, (_, i) => (i % 2 ? c : c2).callTool({ name: 'ws_write_file', arguments: { path: 'journal.md', content: `entry ${i}\n`, mode: 'append' } })));
+    await Promise.all(
+      Array.from({ length: 8 }, (_, i) =>
+        (i % 2 ? c : c2).callTool({ name: 'ws_write_file', arguments: { path: 'journal.md', content: `entry ${i}\n`, mode: 'append' } }),
+      ),
+    );
     const body = text(await c.callTool({ name: 'ws_read_file', arguments: { path: 'journal.md' } }));
     expect(body.split('\n').filter(Boolean).sort()).toEqual(Array.from({ length: 8 }, (_, i) => `entry ${i}`));
     const trace = await remote('conversations', 'trace', conv);
@@ -75,7 +90,11 @@ describe('MCP over Streamable HTTP at /mcp (official client, real server)', { ti
 
   it('stoa mcp --url --token proxies stdio to the HTTP API', async () => {
     const transport = new StdioClientTransport({
-      command: process.execPath, args: [STOA_BIN, 'mcp', '--url', server.url, '--token', agentToken, '--conversation', conv], cwd: REPO, env: baseEnv() as Record<string, string>, stderr: 'pipe',
+      command: process.execPath,
+      args: [STOA_BIN, 'mcp', '--url', server.url, '--token', agentToken, '--conversation', conv],
+      cwd: REPO,
+      env: baseEnv() as Record<string, string>,
+      stderr: 'pipe',
     });
     const c = new Client({ name: 'stoa-e2e-proxy', version: '1.0.0' });
     await c.connect(transport);
@@ -123,7 +142,11 @@ describe('MCP authorization by the book (RFC 9728 metadata, bearer challenge) an
     expect(tools.find((t) => t.name === 'wiki_put')!.annotations).toMatchObject({ destructiveHint: true, idempotentHint: true });
     expect(tools.every((t) => t.outputSchema?.type === 'object' && (t.inputSchema as any).additionalProperties === false)).toBe(true);
     const typo = await c.callTool({ name: 'create_file', arguments: { file_path: 'mv/a.md', file_contents: 'a', expectedVersion: 0 } });
-    expect([typo.isError, text(typo), (typo.structuredContent as any).code]).toEqual([true, 'Refused: unknown argument "expectedVersion" — did you mean "expected_version"?', 'bad_request']);
+    expect([typo.isError, text(typo), (typo.structuredContent as any).code]).toEqual([
+      true,
+      'Refused: unknown argument "expectedVersion" — did you mean "expected_version"?',
+      'bad_request',
+    ]);
     const made = await c.callTool({ name: 'create_file', arguments: { file_path: 'mv/a.md', file_contents: 'a' } });
     expect(made.structuredContent).toMatchObject({ path: 'mv/a.md', version: 1 });
     // This agent writes the whole project, where deleting (and so moving) is not available.

@@ -14,7 +14,13 @@ const json = (...args: string[]) => stoaJson(['--data', data, ...args, '--json']
 
 /** Connects the official MCP client to a real `stoa mcp` process over stdio. */
 async function connect(args: string[]): Promise<Client> {
-  const transport = new StdioClientTransport({ command: process.execPath, args: [STOA_BIN, 'mcp', ...args], cwd: REPO, env: baseEnv(env) as Record<string, string>, stderr: 'pipe' });
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: [STOA_BIN, 'mcp', ...args],
+    cwd: REPO,
+    env: baseEnv(env) as Record<string, string>,
+    stderr: 'pipe',
+  });
   const client = new Client({ name: 'stoa-e2e', version: '1.0.0' });
   await client.connect(transport);
   return client;
@@ -41,7 +47,18 @@ describe('stoa mcp over stdio (the official MCP client, the real binary)', { tim
     const c = await connect(['--data', data, '--agent', agent, '--conversation', conv]);
     clients.push(c);
     const { tools } = await c.listTools();
-    expect(tools.map((t) => t.name).slice(0, 10)).toEqual(['ws_list_files', 'ws_read_file', 'ws_write_file', 'ws_delete_file', 'list_files', 'read_file', 'create_file', 'str_replace', 'full_file_rewrite', 'delete_file']);
+    expect(tools.map((t) => t.name).slice(0, 10)).toEqual([
+      'ws_list_files',
+      'ws_read_file',
+      'ws_write_file',
+      'ws_delete_file',
+      'list_files',
+      'read_file',
+      'create_file',
+      'str_replace',
+      'full_file_rewrite',
+      'delete_file',
+    ]);
     expect(tools.map((t) => t.name)).toEqual(expect.arrayContaining(['memory_get', 'memory_append', 'wiki_get', 'wiki_put', 'search']));
     const write = tools.find((t) => t.name === 'ws_write_file')!;
     expect(write.annotations).toMatchObject({ readOnlyHint: false, destructiveHint: true, idempotentHint: false });
@@ -61,7 +78,9 @@ describe('stoa mcp over stdio (the official MCP client, the real binary)', { tim
     expect(w.isError).toBe(false);
     expect(text(await c.callTool({ name: 'ws_read_file', arguments: { path: 'reports/summary.md' } }))).toBe('# Summary\n');
     const shared = text(await c.callTool({ name: 'ws_read_file', arguments: { path: 'pricing/price-list.md' } }));
-    expect(shared).toMatch(/^# Prices\nWidget: 10 EUR, shipping includ\n\n\[truncated: 34 of 74 characters cut; use read_file with offset and limit to read the rest\]$/);
+    expect(shared).toMatch(
+      /^# Prices\nWidget: 10 EUR, shipping includ\n\n\[truncated: 34 of 74 characters cut; use read_file with offset and limit to read the rest\]$/,
+    );
     const out = await c.callTool({ name: 'ws_write_file', arguments: { path: '../escape.md', content: 'x' } });
     expect(out.isError).toBe(true);
     expect(text(out)).toBe('Refused: segment ".." is not allowed');
@@ -84,7 +103,17 @@ describe('stoa mcp over stdio (the official MCP client, the real binary)', { tim
     const r = await again.callTool({ name: 'str_replace', arguments: { file_path: 'log.md', old_str: 'a', new_str: 'A' } });
     expect(text(r)).toMatch(/^Refused: you have made 3 changes to files in this conversation, the limit is 3/);
     const trace = await json('conversations', 'trace', conv);
-    expect(trace.map((e: any) => `${e.tool}${e.refused ? '!' : ''}`)).toEqual(['ws_write_file', 'ws_read_file', 'ws_read_file', 'ws_write_file!', 'ws_list_files', 'memory_append', 'ws_write_file', 'ws_write_file', 'str_replace!']);
+    expect(trace.map((e: any) => `${e.tool}${e.refused ? '!' : ''}`)).toEqual([
+      'ws_write_file',
+      'ws_read_file',
+      'ws_read_file',
+      'ws_write_file!',
+      'ws_list_files',
+      'memory_append',
+      'ws_write_file',
+      'ws_write_file',
+      'str_replace!',
+    ]);
     // Agent actions are not in the audit log (only the person's upload is).
     expect((await json('audit')).map((e: any) => e.path)).toEqual(['pricing/price-list.md']);
   });
@@ -102,7 +131,11 @@ describe('stoa mcp over stdio (the official MCP client, the real binary)', { tim
     const c = await connect(['--data', data, '--agent', agent, '--conversation', conv2]);
     clients.push(c);
     const typo = await c.callTool({ name: 'ws_write_file', arguments: { path: 'n.md', content: 'x', expectedVersion: 0 } });
-    expect([typo.isError, text(typo), (typo.structuredContent as any).code]).toEqual([true, 'Refused: unknown argument "expectedVersion" — did you mean "expected_version"?', 'bad_request']);
+    expect([typo.isError, text(typo), (typo.structuredContent as any).code]).toEqual([
+      true,
+      'Refused: unknown argument "expectedVersion" — did you mean "expected_version"?',
+      'bad_request',
+    ]);
     const w = await c.callTool({ name: 'ws_write_file', arguments: { path: 'n.md', content: 'xaaay' } });
     expect(w.structuredContent).toMatchObject({ path: `agents/${agent}/n.md`, version: 1 });
     const amb = await c.callTool({ name: 'str_replace', arguments: { file_path: 'n.md', old_str: 'aa', new_str: 'b', dry_run: true } });
@@ -113,17 +146,27 @@ describe('stoa mcp over stdio (the official MCP client, the real binary)', { tim
 
   it('finishes the calls in flight when stdin closes', async () => {
     const conv3 = (await json('conversations', 'create', '--members', agent)).id;
-    const child = spawn(process.execPath, [STOA_BIN, 'mcp', '--data', data, '--agent', agent, '--conversation', conv3], { cwd: REPO, env: baseEnv(env) as NodeJS.ProcessEnv });
+    const child = spawn(process.execPath, [STOA_BIN, 'mcp', '--data', data, '--agent', agent, '--conversation', conv3], {
+      cwd: REPO,
+      env: baseEnv(env) as NodeJS.ProcessEnv,
+    });
     let out = '';
     child.stdout.on('data', (b: Buffer) => (out += b.toString('utf8')));
     const rpc = (m: object) => JSON.stringify({ jsonrpc: '2.0', ...m }) + '\n';
-    child.stdin.write(rpc({ id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } } }));
+    child.stdin.write(
+      rpc({ id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } } }),
+    );
     child.stdin.write(rpc({ method: 'notifications/initialized' }));
-    child.stdin.write(rpc({ id: 2, method: 'tools/call', params: { name: 'ws_write_file', arguments: { path: 'last-words.md', content: 'sent just before EOF' } } }));
+    child.stdin.write(
+      rpc({ id: 2, method: 'tools/call', params: { name: 'ws_write_file', arguments: { path: 'last-words.md', content: 'sent just before EOF' } } }),
+    );
     child.stdin.end();
     const code = await new Promise<number | null>((resolve) => child.on('exit', resolve));
     expect(code).toBe(0);
-    const answers = out.trim().split('\n').map((l) => JSON.parse(l));
+    const answers = out
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
     expect(answers.find((a) => a.id === 2)?.result.content[0].text).toMatch(/^Created agents\/.*\/last-words\.md/);
     expect((await json('files', 'stat', `agents/${agent}/last-words.md`)).version).toBe(1);
   });

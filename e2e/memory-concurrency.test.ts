@@ -6,7 +6,15 @@ import type { FastifyInstance } from 'fastify';
 import { createTestDb, testDbKinds } from '@stoa/db/testing';
 import { memoryRoutes, StoaError } from '@stoa/contract';
 import {
-  addMember, bootstrap, contextFor, createAgent, createConversation, createToken, loadConfig, localAdminPrincipal, openPlatform,
+  addMember,
+  bootstrap,
+  contextFor,
+  createAgent,
+  createConversation,
+  createToken,
+  loadConfig,
+  localAdminPrincipal,
+  openPlatform,
   type Platform,
 } from '@stoa/core';
 import { buildApp } from '@stoa/server';
@@ -18,7 +26,13 @@ import { runStoa } from './helpers/run-stoa.js';
  * parallel appends and saves over HTTP, and the hosted-agent turn cycle through the SDK — on every back end.
  */
 
-interface Seeded { agentId: string; conv: string; aliceToken: string; agentToken: string; adminToken: string }
+interface Seeded {
+  agentId: string;
+  conv: string;
+  aliceToken: string;
+  agentToken: string;
+  adminToken: string;
+}
 
 /** A fresh data folder (SQLite) or data folder + fresh PostgreSQL database, with people, an agent and a channel. */
 async function freshData(kind: 'sqlite' | 'postgres'): Promise<{ dataDir: string; env: Record<string, string>; cleanup: () => Promise<void> }> {
@@ -26,7 +40,14 @@ async function freshData(kind: 'sqlite' | 'postgres'): Promise<{ dataDir: string
   if (kind === 'sqlite') return { dataDir, env: {}, cleanup: async () => rmSync(dataDir, { recursive: true, force: true }) };
   const { db, url, cleanup } = await createTestDb('postgres');
   await db.close();
-  return { dataDir, env: { STOA_DATABASE_URL: url! }, cleanup: async () => { await cleanup().catch(() => undefined); rmSync(dataDir, { recursive: true, force: true }); } };
+  return {
+    dataDir,
+    env: { STOA_DATABASE_URL: url! },
+    cleanup: async () => {
+      await cleanup().catch(() => undefined);
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
 }
 
 async function seed(platform: Platform): Promise<Seeded> {
@@ -37,7 +58,8 @@ async function seed(platform: Platform): Promise<Seeded> {
   const agentId = (await createAgent(alice, { name: 'Scribe', instructions: 'Take notes.' })).id;
   const conv = (await createConversation(alice, { channel: 'ops', members: [agentId] })).id;
   return {
-    agentId, conv,
+    agentId,
+    conv,
     aliceToken: (await createToken(admin, { user: 'alice' })).token,
     agentToken: (await createToken(admin, { agent: agentId })).token,
     adminToken: (await createToken(admin, { user: 'admin' })).token,
@@ -69,8 +91,14 @@ describe.each(testDbKinds())('memory concurrency on %s', { timeout: 900_000 }, (
   });
 
   it('50 concurrent appends from separate local-mode processes on one data folder: every line once', async () => {
-    const runs = await Promise.all(Array.from({ length: 50 }, (_, i) =>
-      runStoa(['--data', data.dataDir, '--agent', s.agentId, '--conversation', s.conv, 'memory', 'append', 'MEMORY.md', `process line ${i}`], { env: data.env, timeoutMs: 600_000 })));
+    const runs = await Promise.all(
+      Array.from({ length: 50 }, (_, i) =>
+        runStoa(['--data', data.dataDir, '--agent', s.agentId, '--conversation', s.conv, 'memory', 'append', 'MEMORY.md', `process line ${i}`], {
+          env: data.env,
+          timeoutMs: 600_000,
+        }),
+      ),
+    );
     for (const r of runs) expect(r.stderr + `exit ${r.code}`).toBe('exit 0');
     const admin = new StoaClient({ url, token: s.adminToken });
     const doc = await admin.call(memoryRoutes.get, { project: 'default', file: 'MEMORY.md', conversation: 'ops' });
@@ -84,9 +112,13 @@ describe.each(testDbKinds())('memory concurrency on %s', { timeout: 900_000 }, (
     const agent = new StoaClient({ url, token: s.agentToken, conversationId: s.conv });
     const alice = new StoaClient({ url, token: s.aliceToken });
     const before = await alice.call(memoryRoutes.get, { project: 'default', file: 'MEMORY.md', conversation: s.conv });
-    await Promise.all(Array.from({ length: 50 }, (_, i) => (i % 2
-      ? agent.call(memoryRoutes.append, { project: 'default', file: 'MEMORY.md', text: `http line ${i}` })
-      : alice.call(memoryRoutes.append, { project: 'default', file: 'MEMORY.md', conversation: 'ops', text: `http line ${i}` }))));
+    await Promise.all(
+      Array.from({ length: 50 }, (_, i) =>
+        i % 2
+          ? agent.call(memoryRoutes.append, { project: 'default', file: 'MEMORY.md', text: `http line ${i}` })
+          : alice.call(memoryRoutes.append, { project: 'default', file: 'MEMORY.md', conversation: 'ops', text: `http line ${i}` }),
+      ),
+    );
     const doc = await alice.call(memoryRoutes.get, { project: 'default', file: 'MEMORY.md', conversation: s.conv });
     const got = lines(doc.content).filter((l) => l.startsWith('http line '));
     expect(got).toHaveLength(50);
@@ -99,10 +131,12 @@ describe.each(testDbKinds())('memory concurrency on %s', { timeout: 900_000 }, (
   it('two concurrent saves on the same base: exactly one wins, the other gets 409 memory_version_conflict with the current version', async () => {
     const admin = new StoaClient({ url, token: s.adminToken });
     const start = await admin.call(memoryRoutes.set, { project: 'default', file: 'AGENTS.md', content: 'Rules v1\n' });
-    const put = (content: string) => fetch(`${url}/api/v1/projects/default/memory/file`, {
-      method: 'PUT', headers: { authorization: `Bearer ${s.adminToken}`, 'content-type': 'application/json' },
-      body: JSON.stringify({ file: 'AGENTS.md', content, base: start.version }),
-    });
+    const put = (content: string) =>
+      fetch(`${url}/api/v1/projects/default/memory/file`, {
+        method: 'PUT',
+        headers: { authorization: `Bearer ${s.adminToken}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ file: 'AGENTS.md', content, base: start.version }),
+      });
     const [a, b] = await Promise.all([put('Rules from A\n'), put('Rules from B\n')]);
     expect([a.status, b.status].sort()).toEqual([200, 409]);
     const loser = a.status === 409 ? a : b;

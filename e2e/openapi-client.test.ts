@@ -16,7 +16,8 @@ describe('a client generated from the OpenAPI document', { timeout: 120_000 }, (
 
   /** The error codes the document lists for one operation and status. */
   const listedCodes = (path: string, method: string, status: number): string[] => {
-    const schema = doc.paths[path]?.[method]?.responses[String(status)]?.content?.['application/problem+json']?.schema as { allOf?: Array<{ properties?: { code?: { enum?: string[] } } }> } | undefined;
+    const schema = doc.paths[path]?.[method]?.responses[String(status)]?.content?.['application/problem+json']?.schema as
+      { allOf?: Array<{ properties?: { code?: { enum?: string[] } } }> } | undefined;
     return schema?.allOf?.[1]?.properties?.code?.enum ?? [];
   };
 
@@ -63,7 +64,10 @@ describe('a client generated from the OpenAPI document', { timeout: 120_000 }, (
 
   it('downloads with the file type, a byte range (206) and revalidation (304)', async () => {
     await api.PUT('/api/v1/projects/{project}/files/content', {
-      params: { path: project, query: { path: 'data.csv' } }, body: 'a,b\n1,2\n', bodySerializer: (b) => b, headers: { 'content-type': 'application/octet-stream' },
+      params: { path: project, query: { path: 'data.csv' } },
+      body: 'a,b\n1,2\n',
+      bodySerializer: (b) => b,
+      headers: { 'content-type': 'application/octet-stream' },
     });
     const query = { path: project, query: { path: 'data.csv' } };
     const full = await api.GET('/api/v1/projects/{project}/files/content', { params: query, parseAs: 'text' });
@@ -91,10 +95,16 @@ describe('a client generated from the OpenAPI document', { timeout: 120_000 }, (
     expect(listedCodes('/api/v1/projects/{project}/files/stat', 'get', 404)).toContain(missing.error?.code);
 
     await api.PUT('/api/v1/projects/{project}/files/content', {
-      params: { path: project, query: { path: 'v.txt' } }, body: 'one', bodySerializer: (b) => b, headers: { 'content-type': 'application/octet-stream' },
+      params: { path: project, query: { path: 'v.txt' } },
+      body: 'one',
+      bodySerializer: (b) => b,
+      headers: { 'content-type': 'application/octet-stream' },
     });
     const stale = await api.PUT('/api/v1/projects/{project}/files/content', {
-      params: { path: project, query: { path: 'v.txt', expectedVersion: 0 } }, body: 'two', bodySerializer: (b) => b, headers: { 'content-type': 'application/octet-stream' },
+      params: { path: project, query: { path: 'v.txt', expectedVersion: 0 } },
+      body: 'two',
+      bodySerializer: (b) => b,
+      headers: { 'content-type': 'application/octet-stream' },
     });
     expect(stale.response.status).toBe(409);
     expect(listedCodes('/api/v1/projects/{project}/files/content', 'put', 409)).toContain(stale.error?.code);
@@ -106,7 +116,10 @@ describe('a client generated from the OpenAPI document', { timeout: 120_000 }, (
   });
 
   it('answers a method the path does not serve with 405 and Allow', async () => {
-    const res = await fetch(`${server.url}/api/v1/projects/default/files/stat?path=x`, { method: 'POST', headers: { authorization: `Bearer ${server.adminToken}` } });
+    const res = await fetch(`${server.url}/api/v1/projects/default/files/stat?path=x`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${server.adminToken}` },
+    });
     expect(res.status).toBe(405);
     expect(res.headers.get('allow')).toBe('GET, HEAD');
     expect(((await res.json()) as { code: string }).code).toBe('method_not_allowed');

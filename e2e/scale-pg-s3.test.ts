@@ -35,9 +35,14 @@ beforeAll(async () => {
   dropDb = test.cleanup;
   const env = {
     ...(kind === 'postgres' ? { STOA_DATABASE_URL: test.url } : {}),
-    STOA_STORAGE_URL: 's3://stoa/prod', STOA_S3_ENDPOINT: endpoint, STOA_S3_REGION: 'us-east-1',
-    AWS_ACCESS_KEY_ID: 'S3RVER', AWS_SECRET_ACCESS_KEY: 'S3RVER', STOA_ADMIN_TOKEN: TOKEN,
-    STOA_QUOTA_BYTES: '100000', STOA_DIRECT_UPLOAD_BYTES: '20000',
+    STOA_STORAGE_URL: 's3://stoa/prod',
+    STOA_S3_ENDPOINT: endpoint,
+    STOA_S3_REGION: 'us-east-1',
+    AWS_ACCESS_KEY_ID: 'S3RVER',
+    AWS_SECRET_ACCESS_KEY: 'S3RVER',
+    STOA_ADMIN_TOKEN: TOKEN,
+    STOA_QUOTA_BYTES: '100000',
+    STOA_DIRECT_UPLOAD_BYTES: '20000',
   };
   for (let i = 0; i < 2; i++) {
     // Both servers get the same data folder name only for SQLite's sake; their blobs are in S3.
@@ -71,7 +76,10 @@ describe(`two servers, one ${kind} database, one S3 bucket`, () => {
     const got = await fetch(content(1, 'shared/данные.bin'), { headers: auth });
     expect(got.status).toBe(200);
     expect(Buffer.from(await got.arrayBuffer()).equals(body)).toBe(true);
-    const del = await fetch(`${servers[1]!.url}/api/v1/projects/default/files?path=${encodeURIComponent('shared/данные.bin')}`, { method: 'DELETE', headers: auth });
+    const del = await fetch(`${servers[1]!.url}/api/v1/projects/default/files?path=${encodeURIComponent('shared/данные.bin')}`, {
+      method: 'DELETE',
+      headers: auth,
+    });
     expect(del.status).toBe(200);
     const gone = await fetch(content(0, 'shared/данные.bin'), { headers: auth });
     expect(gone.status).toBe(404);
@@ -81,7 +89,11 @@ describe(`two servers, one ${kind} database, one S3 bucket`, () => {
   it('takes a large upload straight to object storage through a presigned URL, finished on the other server', async () => {
     const body = randomBytes(30000);
     const sha256 = createHash('sha256').update(body).digest('hex');
-    const start = await fetch(`${servers[0]!.url}/api/v1/projects/default/uploads`, { method: 'POST', headers: { ...auth, 'content-type': 'application/json' }, body: JSON.stringify({ project: 'default', path: 'big/raw.bin', size: body.length, sha256 }) });
+    const start = await fetch(`${servers[0]!.url}/api/v1/projects/default/uploads`, {
+      method: 'POST',
+      headers: { ...auth, 'content-type': 'application/json' },
+      body: JSON.stringify({ project: 'default', path: 'big/raw.bin', size: body.length, sha256 }),
+    });
     expect(start.status).toBe(201);
     const ticket = await start.json();
     expect(ticket.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\//);
@@ -89,7 +101,11 @@ describe(`two servers, one ${kind} database, one S3 bucket`, () => {
     expect(usage.reserved).toBe(body.length);
     const sent = await fetch(ticket.url, { method: 'PUT', headers: ticket.headers, body });
     expect(sent.ok).toBe(true);
-    const fin = await fetch(`${servers[1]!.url}/api/v1/projects/default/uploads/${ticket.uploadId}/finish`, { method: 'POST', headers: { ...auth, 'content-type': 'application/json' }, body: '{}' });
+    const fin = await fetch(`${servers[1]!.url}/api/v1/projects/default/uploads/${ticket.uploadId}/finish`, {
+      method: 'POST',
+      headers: { ...auth, 'content-type': 'application/json' },
+      body: '{}',
+    });
     expect(fin.status).toBe(200);
     expect((await fin.json()).sha256).toBe(sha256);
     const after = await (await fetch(`${servers[0]!.url}/api/v1/projects/default/usage`, { headers: auth })).json();
@@ -106,7 +122,9 @@ describe(`two servers, one ${kind} database, one S3 bucket`, () => {
     const fit = Math.floor((100000 - used) / size);
     const tries = fit + 2;
     const results = await Promise.all(
-      Array.from({ length: tries }, (_, n) => fetch(content(n % 2, `race/${n}.bin`), { method: 'PUT', headers: auth, body: randomBytes(size) }).then((r) => r.status)),
+      Array.from({ length: tries }, (_, n) =>
+        fetch(content(n % 2, `race/${n}.bin`), { method: 'PUT', headers: auth, body: randomBytes(size) }).then((r) => r.status),
+      ),
     );
     expect(results.filter((s) => s === 201).length).toBe(fit);
     expect(results.filter((s) => s === 413).length).toBe(tries - fit);

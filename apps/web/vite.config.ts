@@ -9,13 +9,17 @@ import react from '@vitejs/plugin-react';
 const csp: Plugin = {
   name: 'stoa-csp',
   apply: 'build',
-  transformIndexHtml: () => [{
-    tag: 'meta', injectTo: 'head-prepend',
-    attrs: {
-      'http-equiv': 'Content-Security-Policy',
-      content: "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' blob: data:; frame-src 'self' blob:; object-src 'self' blob:; connect-src 'self' http: https:; base-uri 'none'; form-action 'self'",
+  transformIndexHtml: () => [
+    {
+      tag: 'meta',
+      injectTo: 'head-prepend',
+      attrs: {
+        'http-equiv': 'Content-Security-Policy',
+        content:
+          "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' blob: data:; frame-src 'self' blob:; object-src 'self' blob:; connect-src 'self' http: https:; base-uri 'none'; form-action 'self'",
+      },
     },
-  }],
+  ],
 };
 
 // The server (apps/server) serves dist/ at "/" and falls back to index.html for client routes.

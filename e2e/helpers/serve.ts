@@ -45,7 +45,9 @@ export function startStoaServer(opts: ServeOptions = {}): Promise<StoaServer> {
   const own = !opts.dataDir;
   const dataDir = opts.dataDir ?? mkdtempSync(join(tmpdir(), 'stoa-serve-'));
   const child = spawn(process.execPath, [STOA_BIN, 'serve', '--data', dataDir, '--port', '0', '--host', '127.0.0.1'], {
-    cwd: REPO, env: baseEnv(opts.env), stdio: ['ignore', 'pipe', 'pipe'],
+    cwd: REPO,
+    env: baseEnv(opts.env),
+    stdio: ['ignore', 'pipe', 'pipe'],
   });
   let out = '';
   let err = '';

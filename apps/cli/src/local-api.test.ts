@@ -22,7 +22,10 @@ describe("the CLI's local mode", () => {
   it('reaches every operation of the table through the core dispatch', async () => {
     for (const op of operations) {
       // Empty input: each call runs or is refused by its own validation or rules, never for want of an operation.
-      const outcome = await api.call(op.route, { project: 'default' } as never).then(() => 'ran', (e: Error) => e.message);
+      const outcome = await api.call(op.route, { project: 'default' } as never).then(
+        () => 'ran',
+        (e: Error) => e.message,
+      );
       expect(outcome, op.id).not.toMatch(/no operation|no handler/);
     }
   });

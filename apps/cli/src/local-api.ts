@@ -1,6 +1,16 @@
 import type { Readable } from 'node:stream';
 import { filesRoutes, type RouteDef } from '@stoa/contract';
-import { agentPrincipal, bootstrap, callOperation, loadConfig, localAdminPrincipal, openPlatform, type OpenedFile, type Platform, type Principal } from '@stoa/core';
+import {
+  agentPrincipal,
+  bootstrap,
+  callOperation,
+  loadConfig,
+  localAdminPrincipal,
+  openPlatform,
+  type OpenedFile,
+  type Platform,
+  type Principal,
+} from '@stoa/core';
 import type { Api } from './api.js';
 
 export interface LocalOptions {

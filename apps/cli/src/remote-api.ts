@@ -18,7 +18,13 @@ function counting(source: Readable, onProgress?: (n: number) => void): Readable 
 }
 
 /** Remote mode: the same commands over HTTP with --url and --token (§7). */
-export function openRemoteApi(opts: { url: string; token?: string; project?: string; conversation?: string; env: NodeJS.ProcessEnv }): Api & { client: StoaClient } {
+export function openRemoteApi(opts: {
+  url: string;
+  token?: string;
+  project?: string;
+  conversation?: string;
+  env: NodeJS.ProcessEnv;
+}): Api & { client: StoaClient } {
   const client = new StoaClient({ url: opts.url, token: opts.token, conversationId: opts.conversation });
   const project = opts.project ?? 'default';
   return {
@@ -33,7 +39,12 @@ export function openRemoteApi(opts: { url: string; token?: string; project?: str
       const ticket = await client.call(filesRoutes.startUpload, { project, path, size });
       try {
         if (ticket.url) {
-          const res = await fetch(ticket.url, { method: 'PUT', headers: { ...ticket.headers, 'content-length': String(size) }, body: Readable.toWeb(counting(source(), o.onProgress)) as any, duplex: 'half' } as RequestInit);
+          const res = await fetch(ticket.url, {
+            method: 'PUT',
+            headers: { ...ticket.headers, 'content-length': String(size) },
+            body: Readable.toWeb(counting(source(), o.onProgress)) as any,
+            duplex: 'half',
+          } as RequestInit);
           if (!res.ok) throw new Error(`object storage refused the upload (HTTP ${res.status})`);
         } else {
           await client.send(filesRoutes.sendUpload, { project, uploadId: ticket.uploadId }, counting(source(), o.onProgress), { size });

@@ -38,9 +38,13 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   // Whose X-Forwarded-* to believe is configured (STOA_TRUST_PROXY); by default nobody's, so a client cannot
   // choose the address the auth throttle counts.
   const options: FastifyServerOptions = {
-    logger: opts.logger ?? false, bodyLimit: 16 * 1024 * 1024, routerOptions: { maxParamLength: 2048 }, trustProxy: platform.config.trustProxy ?? false,
+    logger: opts.logger ?? false,
+    bodyLimit: 16 * 1024 * 1024,
+    routerOptions: { maxParamLength: 2048 },
+    trustProxy: platform.config.trustProxy ?? false,
     // A path the router cannot decode (bad percent-encoding) gets a problem answer like any other refusal.
-    frameworkErrors: (err, req, reply) => sendProblem(reply, req, err.code === 'FST_ERR_BAD_URL' ? new StoaError('bad_request', 'the URL holds a malformed percent-encoding') : err),
+    frameworkErrors: (err, req, reply) =>
+      sendProblem(reply, req, err.code === 'FST_ERR_BAD_URL' ? new StoaError('bad_request', 'the URL holds a malformed percent-encoding') : err),
   };
   const app = Fastify(options);
   addSecurityHeaders(app);

@@ -28,7 +28,8 @@ export async function startServer(config: StoaConfig, opts: { port: number; host
   // Leftovers of interrupted writes and abandoned uploads are collected at start-up and then periodically.
   const sweep = housekeepingOf(config);
   const stopSweeping = startHousekeeping(platform, {
-    intervalMs: sweep.sweepIntervalSeconds * 1000, graceMs: sweep.sweepGraceSeconds * 1000,
+    intervalMs: sweep.sweepIntervalSeconds * 1000,
+    graceMs: sweep.sweepGraceSeconds * 1000,
     onError: (e) => app.log.error({ err: e }, 'sweeper failed'),
   });
   // Files that were understood and then changed are parsed again in the background.
@@ -36,11 +37,17 @@ export async function startServer(config: StoaConfig, opts: { port: number; host
   const parser = setInterval(() => {
     if (parsing) return;
     parsing = true;
-    processPendingAssets(platform).catch((e) => app.log.error({ err: e }, 'background parsing failed')).finally(() => (parsing = false));
+    processPendingAssets(platform)
+      .catch((e) => app.log.error({ err: e }, 'background parsing failed'))
+      .finally(() => (parsing = false));
   }, 2000);
   parser.unref();
   return {
-    app, platform, url, adminToken: boot.generatedToken, loginUrl: `${url}/login?code=${encodeURIComponent(code)}`,
+    app,
+    platform,
+    url,
+    adminToken: boot.generatedToken,
+    loginUrl: `${url}/login?code=${encodeURIComponent(code)}`,
     close: async () => {
       stopSweeping();
       clearInterval(parser);

@@ -18,8 +18,12 @@ import { MembersPage } from './pages/members-page.js';
 
 const PROJECT_KEY = 'stoa.project';
 const nav: Array<{ page: Page; key: MessageKey }> = [
-  { page: 'files', key: 'nav.files' }, { page: 'wiki', key: 'nav.wiki' }, { page: 'memory', key: 'nav.memory' },
-  { page: 'agents', key: 'nav.agents' }, { page: 'members', key: 'nav.members' }, { page: 'audit', key: 'nav.audit' },
+  { page: 'files', key: 'nav.files' },
+  { page: 'wiki', key: 'nav.wiki' },
+  { page: 'memory', key: 'nav.memory' },
+  { page: 'agents', key: 'nav.agents' },
+  { page: 'members', key: 'nav.members' },
+  { page: 'audit', key: 'nav.audit' },
 ];
 
 /**
@@ -49,18 +53,33 @@ export function App() {
     }
   }, [t]);
 
-  useEffect(() => onUnauthorized(() => {
-    setToken(null);
-    setSession(null);
-    navigate('/login', true);
-  }), []);
+  useEffect(
+    () =>
+      onUnauthorized(() => {
+        setToken(null);
+        setSession(null);
+        navigate('/login', true);
+      }),
+    [],
+  );
   // Load the session once per sign-in (epoch), not on every route change.
   useEffect(() => {
     if (route.page !== 'login') void load();
   }, [epoch]);
 
   if (route.page === 'login') return <LoginPage onSignedIn={() => setEpoch((n) => n + 1)} />;
-  if (!session) return <div className="boot">{error ? <p className="error" role="alert">{error}</p> : t('common.loading')}</div>;
+  if (!session)
+    return (
+      <div className="boot">
+        {error ? (
+          <p className="error" role="alert">
+            {error}
+          </p>
+        ) : (
+          t('common.loading')
+        )}
+      </div>
+    );
 
   const pickProject = (id: string) => {
     const p = session.projects.find((x) => x.id === id);
@@ -80,26 +99,47 @@ export function App() {
         <span className="brand">{t('app.title')}</span>
         <nav>
           {nav.map((n) => (
-            <a key={n.page} href={`/${n.page}`} className={route.page === n.page ? 'active' : ''} aria-current={route.page === n.page ? 'page' : undefined}
-              onClick={(e) => { e.preventDefault(); navigate(`/${n.page}`); }}>{t(n.key)}</a>
+            <a
+              key={n.page}
+              href={`/${n.page}`}
+              className={route.page === n.page ? 'active' : ''}
+              aria-current={route.page === n.page ? 'page' : undefined}
+              onClick={(e) => {
+                e.preventDefault();
+                navigate(`/${n.page}`);
+              }}
+            >
+              {t(n.key)}
+            </a>
           ))}
         </nav>
         <span className="spacer" />
-        <form role="search" onSubmit={(e) => {
-          e.preventDefault();
-          const q = new FormData(e.currentTarget).get('q');
-          if (typeof q === 'string' && q.trim()) navigate(`/search?q=${encodeURIComponent(q.trim())}`);
-        }}>
+        <form
+          role="search"
+          onSubmit={(e) => {
+            e.preventDefault();
+            const q = new FormData(e.currentTarget).get('q');
+            if (typeof q === 'string' && q.trim()) navigate(`/search?q=${encodeURIComponent(q.trim())}`);
+          }}
+        >
           <input name="q" type="search" className="global-search" aria-label={t('search.placeholder')} placeholder={t('search.placeholder')} />
         </form>
         {session.projects.length > 1 && (
           <select aria-label={t('nav.project')} value={session.project.id} onChange={(e) => pickProject(e.target.value)}>
-            {session.projects.map((p) => <option key={p.id} value={p.id}>{p.name}</option>)}
+            {session.projects.map((p) => (
+              <option key={p.id} value={p.id}>
+                {p.name}
+              </option>
+            ))}
           </select>
         )}
-        <span className="who">{session.me.name} · {t(`role.${session.role}` as MessageKey)}</span>
+        <span className="who">
+          {session.me.name} · {t(`role.${session.role}` as MessageKey)}
+        </span>
         <LanguagePicker />
-        <button className="link" onClick={logout}>{t('nav.logout')}</button>
+        <button className="link" onClick={logout}>
+          {t('nav.logout')}
+        </button>
       </header>
       <main key={session.project.id}>
         {route.page === 'files' && <FilesPage />}

@@ -1,14 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { Readable } from 'node:stream';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import {
-  BlobHashMismatchError,
-  BlobNotFoundError,
-  BlobRangeError,
-  BlobSizeMismatchError,
-  BlobTooLargeError,
-  InvalidBlobKeyError,
-} from './errors.js';
+import { BlobHashMismatchError, BlobNotFoundError, BlobRangeError, BlobSizeMismatchError, BlobTooLargeError, InvalidBlobKeyError } from './errors.js';
 import { hashStream, sha256Hex } from './hashing-stream.js';
 import { collect, failingStream, forceGc, listAll, randomStream } from './testing/streams.js';
 import type { BlobStore } from './types.js';
@@ -334,9 +327,7 @@ export function runBlobContract(name: string, newStore: () => Promise<BlobContra
       });
 
       it('limits writeStaging to maxBytes and replaces an earlier staged upload', async () => {
-        await expect(store.writeStaging('upl_4', randomStream(2 * MiB, 64 * 1024).stream, MiB)).rejects.toBeInstanceOf(
-          BlobTooLargeError,
-        );
+        await expect(store.writeStaging('upl_4', randomStream(2 * MiB, 64 * 1024).stream, MiB)).rejects.toBeInstanceOf(BlobTooLargeError);
         await expect(store.promoteStaging('upl_4', { size: 0 })).rejects.toBeInstanceOf(BlobNotFoundError);
         await expectNothingLeft();
         await store.writeStaging('upl_4', Readable.from([Buffer.from('first')]), 100);

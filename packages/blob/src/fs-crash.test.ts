@@ -28,7 +28,12 @@ function fixture(): { stream: () => Readable; sha256: string; size: number } {
   const hash = createHash('sha256');
   for (let i = 0; i < CRASH_CHUNKS; i++) hash.update(crashChunk(i));
   return {
-    stream: () => Readable.from((function* () { for (let i = 0; i < CRASH_CHUNKS; i++) yield crashChunk(i); })()),
+    stream: () =>
+      Readable.from(
+        (function* () {
+          for (let i = 0; i < CRASH_CHUNKS; i++) yield crashChunk(i);
+        })(),
+      ),
     sha256: hash.digest('hex'),
     size: CRASH_CHUNKS * crashChunk(0).length,
   };

@@ -26,7 +26,15 @@ describe('@stoa/blob entry point', () => {
     expect(out.before).toBe(0);
     expect(out.afterCreate).toBe(0);
     expect(out.afterOpen).toBeGreaterThan(0); // proves the probe sees the SDK once it is loaded
-    for (const name of ['createFsBlobStore', 'createS3BlobStore', 'parseS3Url', 'BlobTooLargeError', 'BlobNotFoundError', 'BlobHashMismatchError', 'BlobSizeMismatchError']) {
+    for (const name of [
+      'createFsBlobStore',
+      'createS3BlobStore',
+      'parseS3Url',
+      'BlobTooLargeError',
+      'BlobNotFoundError',
+      'BlobHashMismatchError',
+      'BlobSizeMismatchError',
+    ]) {
       expect(out.exports).toContain(name);
     }
   });

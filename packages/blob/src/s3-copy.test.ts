@@ -66,7 +66,9 @@ describe('copyWithin', () => {
     const parts = sent.filter((s) => s.name === UploadPartCopyCommand.name);
     expect(parts).toHaveLength(12);
     expect(parts.map((p) => p.input.CopySourceRange).sort()).toEqual(
-      planCopyParts(size).map((p) => `bytes=${p.first}-${p.last}`).sort(),
+      planCopyParts(size)
+        .map((p) => `bytes=${p.first}-${p.last}`)
+        .sort(),
     );
     for (const p of parts) expect(p.input).toMatchObject({ UploadId: 'mpu-1', CopySourceIfMatch: '"e"', Key: 'blobs/y' });
     const complete = sent.at(-1)!;

@@ -47,10 +47,7 @@ function copySource(bucket: string, key: string): string {
  * @example
  * await copyWithin(client, { bucket, from: 'tmp/x', to: 'blobs/<sha>', size, ifMatch: etag });
  */
-export async function copyWithin(
-  client: S3Client,
-  p: { bucket: string; from: string; to: string; size: number; ifMatch?: string | undefined },
-): Promise<void> {
+export async function copyWithin(client: S3Client, p: { bucket: string; from: string; to: string; size: number; ifMatch?: string | undefined }): Promise<void> {
   const source = copySource(p.bucket, p.from);
   if (p.size <= MAX_SINGLE_COPY_BYTES) {
     await client.send(new CopyObjectCommand({ Bucket: p.bucket, Key: p.to, CopySource: source, CopySourceIfMatch: p.ifMatch }));
@@ -82,7 +79,12 @@ export async function copyWithin(
     };
     // allSettled, not all: the abort below must not run while sibling parts are still being created.
     const results = await Promise.allSettled(
-      Array.from({ length: Math.min(COPY_CONCURRENCY, plan.length) }, () => worker().catch((err: unknown) => { failed = true; throw err; })),
+      Array.from({ length: Math.min(COPY_CONCURRENCY, plan.length) }, () =>
+        worker().catch((err: unknown) => {
+          failed = true;
+          throw err;
+        }),
+      ),
     );
     const failure = results.find((r): r is PromiseRejectedResult => r.status === 'rejected');
     if (failure) throw failure.reason;

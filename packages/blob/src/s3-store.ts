@@ -1,25 +1,10 @@
-import {
-  DeleteObjectCommand,
-  GetObjectCommand,
-  HeadObjectCommand,
-  PutObjectCommand,
-  S3Client,
-  paginateListObjectsV2,
-} from '@aws-sdk/client-s3';
+import { DeleteObjectCommand, GetObjectCommand, HeadObjectCommand, PutObjectCommand, S3Client, paginateListObjectsV2 } from '@aws-sdk/client-s3';
 import { Upload } from '@aws-sdk/lib-storage';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import { randomUUID } from 'node:crypto';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import {
-  BlobHashMismatchError,
-  BlobNotFoundError,
-  BlobRangeError,
-  BlobSizeMismatchError,
-  BlobStorageError,
-  BlobTooLargeError,
-  toSafeError,
-} from './errors.js';
+import { BlobHashMismatchError, BlobNotFoundError, BlobRangeError, BlobSizeMismatchError, BlobStorageError, BlobTooLargeError, toSafeError } from './errors.js';
 import { checkInMemory, hashStream, inMemory, toReadable, type BlobSource } from './hashing-stream.js';
 import { assertBlobKey, assertByteLimit, assertUploadId, isBlobKey, normalizeSha256 } from './keys.js';
 import { assertRangeShape, resolveRange, sliceStream, type ByteRange } from './range.js';
@@ -124,9 +109,7 @@ export function createS3BlobStore(opts: S3BlobStoreOptions): S3BlobStore {
 
   /** Answers a range request, repairing servers that ignore or widen `Range` (HTTP permits a 200 reply). */
   async function getRange(key: string, range: ByteRange): Promise<Readable> {
-    const res = await client.send(
-      new GetObjectCommand({ Bucket: bucket, Key: keys.blobs + key, Range: `bytes=${range.start}-${range.end ?? ''}` }),
-    );
+    const res = await client.send(new GetObjectCommand({ Bucket: bucket, Key: keys.blobs + key, Range: `bytes=${range.start}-${range.end ?? ''}` }));
     const body = res.Body as Readable;
     const cr = /^bytes (\d+)-(\d+)\/(\d+|\*)$/.exec(res.ContentRange ?? '');
     const total = cr ? (cr[3] === '*' ? undefined : Number(cr[3])) : res.ContentLength;
@@ -244,11 +227,10 @@ export function createS3BlobStore(opts: S3BlobStoreOptions): S3BlobStore {
       }
       // Signing Content-Length makes the URL useless for any other size, so a client cannot overrun the space
       // reserved for it (B8); promoteStaging still checks the size.
-      const url = await getSignedUrl(
-        client,
-        new PutObjectCommand({ Bucket: bucket, Key: keys.staging + uploadId, ContentLength: size }),
-        { expiresIn: expiresSeconds, signableHeaders: new Set(['content-length']) },
-      );
+      const url = await getSignedUrl(client, new PutObjectCommand({ Bucket: bucket, Key: keys.staging + uploadId, ContentLength: size }), {
+        expiresIn: expiresSeconds,
+        signableHeaders: new Set(['content-length']),
+      });
       return { url, headers: {} };
     },
 

@@ -91,7 +91,6 @@ export interface AuthLimits {
 
 export const defaultAuthLimits: AuthLimits = { failures: 30, windowSeconds: 60 };
 
-
 /**
  * Builds the configuration from a data folder and an environment.
  *
@@ -112,7 +111,9 @@ export function loadConfig(opts: { dataDir?: string; env: NodeJS.ProcessEnv }): 
   }
   const dbUrl = env.STOA_DATABASE_URL;
   const database: StoaConfig['database'] =
-    dbUrl && /^postgres(ql)?:\/\//.test(dbUrl) ? { kind: 'postgres', url: dbUrl, poolSize: poolSizeOf(env.STOA_DB_POOL_SIZE) } : { kind: 'sqlite', file: join(dataDir, 'stoa.db') };
+    dbUrl && /^postgres(ql)?:\/\//.test(dbUrl)
+      ? { kind: 'postgres', url: dbUrl, poolSize: poolSizeOf(env.STOA_DB_POOL_SIZE) }
+      : { kind: 'sqlite', file: join(dataDir, 'stoa.db') };
   const storageUrl = env.STOA_STORAGE_URL;
   let storage: StoaConfig['storage'] = { kind: 'fs', root: join(dataDir, 'blobs') };
   if (storageUrl) {
@@ -136,10 +137,25 @@ export function loadConfig(opts: { dataDir?: string; env: NodeJS.ProcessEnv }): 
   const trustProxy = !proxy || proxy === 'false' ? false : proxy === 'true' ? true : proxy;
   const parsing = defaultParsingLimits();
   for (const [name, setting] of Object.entries(parsingSettings) as Array<[keyof ParsingLimits, { env: string }]>) {
-    parsing[name] = name === 'workers' || name === 'maxAttempts' ? positiveInt(env, setting.env, parsing[name]) : nonNegativeSetting(env, setting.env, parsing[name]);
+    parsing[name] =
+      name === 'workers' || name === 'maxAttempts' ? positiveInt(env, setting.env, parsing[name]) : nonNegativeSetting(env, setting.env, parsing[name]);
   }
-  const housekeeping = { sweepIntervalSeconds: nonNegativeSetting(env, 'STOA_SWEEP_INTERVAL_SECONDS', 600), sweepGraceSeconds: nonNegativeSetting(env, 'STOA_SWEEP_GRACE_SECONDS', 3600) };
-  return { dataDir, database, storage, limits, auth, trustProxy, housekeeping, parsing, adminToken: env.STOA_ADMIN_TOKEN || undefined, publicUrl: env.STOA_PUBLIC_URL || undefined };
+  const housekeeping = {
+    sweepIntervalSeconds: nonNegativeSetting(env, 'STOA_SWEEP_INTERVAL_SECONDS', 600),
+    sweepGraceSeconds: nonNegativeSetting(env, 'STOA_SWEEP_GRACE_SECONDS', 3600),
+  };
+  return {
+    dataDir,
+    database,
+    storage,
+    limits,
+    auth,
+    trustProxy,
+    housekeeping,
+    parsing,
+    adminToken: env.STOA_ADMIN_TOKEN || undefined,
+    publicUrl: env.STOA_PUBLIC_URL || undefined,
+  };
 }
 
 function nonNegativeInt(name: string, raw: string): number {
@@ -168,6 +184,7 @@ function nonNegativeSetting(env: NodeJS.ProcessEnv, name: string, fallback: numb
 function poolSizeOf(raw: string | undefined): number {
   if (raw === undefined || raw === '') return 10;
   const n = Number(raw);
-  if (!Number.isInteger(n) || n < 1 || n > 1000) throw new StoaError('bad_request', `setting STOA_DB_POOL_SIZE must be an integer from 1 to 1000, got "${raw}"`);
+  if (!Number.isInteger(n) || n < 1 || n > 1000)
+    throw new StoaError('bad_request', `setting STOA_DB_POOL_SIZE must be an integer from 1 to 1000, got "${raw}"`);
   return n;
 }

@@ -36,12 +36,23 @@ export async function contextFor(platform: Platform, principal: Principal, opts:
     return { platform, actor, project };
   }
   const project = await projectOfUser(platform, principal, opts.project);
-  const member = await platform.db.kysely.selectFrom('members').select('role').where('project_id', '=', project.id).where('user_id', '=', principal.userId).executeTakeFirst();
+  const member = await platform.db.kysely
+    .selectFrom('members')
+    .select('role')
+    .where('project_id', '=', project.id)
+    .where('user_id', '=', principal.userId)
+    .executeTakeFirst();
   if (!member && !principal.superuser) {
     // Same answer as a missing project, so non-members cannot probe which projects exist.
     throw new StoaError('not_found', `project "${opts.project ?? DEFAULT_PROJECT}" does not exist`);
   }
-  const actor: UserActor = { kind: 'user', userId: principal.userId, name: principal.name, role: (member?.role as Role) ?? (principal.superuser ? 'admin' : null), superuser: principal.superuser };
+  const actor: UserActor = {
+    kind: 'user',
+    userId: principal.userId,
+    name: principal.name,
+    role: (member?.role as Role) ?? (principal.superuser ? 'admin' : null),
+    superuser: principal.superuser,
+  };
   return { platform, actor, project };
 }
 
@@ -60,7 +71,13 @@ async function projectOfUser(platform: Platform, principal: Extract<Principal, {
     return await findProject(platform, wanted ?? DEFAULT_PROJECT);
   } catch (e) {
     if (wanted || principal.superuser) throw e;
-    const first = await platform.db.kysely.selectFrom('projects').innerJoin('members', 'members.project_id', 'projects.id').selectAll('projects').where('members.user_id', '=', principal.userId).orderBy('projects.created_at').executeTakeFirst();
+    const first = await platform.db.kysely
+      .selectFrom('projects')
+      .innerJoin('members', 'members.project_id', 'projects.id')
+      .selectAll('projects')
+      .where('members.user_id', '=', principal.userId)
+      .orderBy('projects.created_at')
+      .executeTakeFirst();
     if (!first) throw e;
     return toProjectRow(first);
   }
@@ -82,10 +99,25 @@ export async function loadAgentActor(platform: Platform, agentId: string, opts: 
   }
   const conversationId = opts.conversationId ?? null;
   if (conversationId) {
-    const conv = await platform.db.kysely.selectFrom('conversations').select('id').where('id', '=', conversationId).where('project_id', '=', a.project_id).executeTakeFirst();
+    const conv = await platform.db.kysely
+      .selectFrom('conversations')
+      .select('id')
+      .where('id', '=', conversationId)
+      .where('project_id', '=', a.project_id)
+      .executeTakeFirst();
     if (!conv) throw new StoaError('not_found', `conversation "${conversationId}" does not exist in this project`);
   }
-  return { kind: 'agent', agentId: a.id, name: a.name, ownerId: a.owner_id, access, instructions, conversationId, processId: opts.processId, nodeId: opts.nodeId };
+  return {
+    kind: 'agent',
+    agentId: a.id,
+    name: a.name,
+    ownerId: a.owner_id,
+    access,
+    instructions,
+    conversationId,
+    processId: opts.processId,
+    nodeId: opts.nodeId,
+  };
 }
 
 /** The principal of the local administrator (local CLI mode works as this user). */

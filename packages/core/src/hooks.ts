@@ -7,10 +7,18 @@ export type { FileChange, FileChangeHandler, FolderChange, FolderChangeHandler, 
  * platform's file-change hooks, in order.
  */
 export async function runFileChangeHooks(trx: Q, ctx: Ctx, change: FileChange): Promise<void> {
-  await trx.insertInto('file_changes').values({
-    project_id: change.projectId, kind: change.kind, path: change.path, from_path: change.fromPath ?? null,
-    version: change.version, size: change.size, at: change.at,
-  }).execute();
+  await trx
+    .insertInto('file_changes')
+    .values({
+      project_id: change.projectId,
+      kind: change.kind,
+      path: change.path,
+      from_path: change.fromPath ?? null,
+      version: change.version,
+      size: change.size,
+      at: change.at,
+    })
+    .execute();
   for (const h of ctx.platform.hooks.onFileChange) await h(trx, ctx, change);
 }
 

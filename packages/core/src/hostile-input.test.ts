@@ -22,7 +22,9 @@ const deceiving = ['\u202e', '\u202a', '\u2066', '\u2069', '\u200b', '\u200c', '
 describe('names that deceive (issue 9 §5)', () => {
   it.each(deceiving)('refuses %j in a path, naming the code point', (ch) => {
     const code = describeCodePoint(ch).split(' ')[0]!;
-    expect(() => normalizePath(`reports/invoice${ch}fdp.exe`)).toThrow(expect.objectContaining({ code: 'path_invalid', message: expect.stringContaining(code) }));
+    expect(() => normalizePath(`reports/invoice${ch}fdp.exe`)).toThrow(
+      expect.objectContaining({ code: 'path_invalid', message: expect.stringContaining(code) }),
+    );
     expect(() => normalizePath(`folder${ch}/a.md`)).toThrow(expect.objectContaining({ code: 'path_invalid' }));
   });
 
@@ -53,8 +55,16 @@ describe.each(testDbKinds())('hostile text and races on %s', (kind) => {
     await expect(putFile(ctx, { path: 'a\u0000.md', source: 'x' })).rejects.toMatchObject({ code: 'path_invalid' });
     await expect(createAgent(ctx, { name: nul })).rejects.toMatchObject({ code: 'bad_request' });
     await expect(createConversation(ctx, { channel: nul })).rejects.toMatchObject({ status: 400 });
-    for (const search of [() => findFiles(ctx, { text: nul }), () => searchWiki(ctx, { query: nul }), () => searchMemory(ctx, { query: nul }), () => searchAll(ctx, { query: nul })]) {
-      await search().then(() => undefined, (e) => expect(e).toMatchObject({ code: 'invalid_text' }));
+    for (const search of [
+      () => findFiles(ctx, { text: nul }),
+      () => searchWiki(ctx, { query: nul }),
+      () => searchMemory(ctx, { query: nul }),
+      () => searchAll(ctx, { query: nul }),
+    ]) {
+      await search().then(
+        () => undefined,
+        (e) => expect(e).toMatchObject({ code: 'invalid_text' }),
+      );
     }
   });
 

@@ -35,7 +35,11 @@ export interface TestPlatform {
  * const t = await createTestPlatform('sqlite', { quotaBytes: 1000 });
  * const ctx = await t.admin();
  */
-export async function createTestPlatform(kind: 'sqlite' | 'postgres' = 'sqlite', limits: Partial<Limits> = {}, opts: PlatformOptions & { parsing?: Partial<ParsingLimits> } = {}): Promise<TestPlatform> {
+export async function createTestPlatform(
+  kind: 'sqlite' | 'postgres' = 'sqlite',
+  limits: Partial<Limits> = {},
+  opts: PlatformOptions & { parsing?: Partial<ParsingLimits> } = {},
+): Promise<TestPlatform> {
   const dataDir = mkdtempSync(join(tmpdir(), 'stoa-test-'));
   const { db, cleanup: dropDb, url, file } = await createTestDb(kind);
   const all = Object.fromEntries(Object.entries(limitSettings).map(([k, s]) => [k, s.default])) as Limits;

@@ -8,10 +8,20 @@ import { StoaError, type ErrorCode } from '@stoa/contract';
 const DECEIVING = /[\u0080-\u009f\u200b-\u200d\u2060\ufeff\u202a-\u202e\u2066-\u2069]/u;
 
 const KNOWN: Record<number, string> = {
-  0x200b: 'zero-width space', 0x200c: 'zero-width non-joiner', 0x200d: 'zero-width joiner', 0x2060: 'word joiner',
-  0xfeff: 'zero-width no-break space', 0x202a: 'left-to-right embedding', 0x202b: 'right-to-left embedding',
-  0x202c: 'pop directional formatting', 0x202d: 'left-to-right override', 0x202e: 'right-to-left override',
-  0x2066: 'left-to-right isolate', 0x2067: 'right-to-left isolate', 0x2068: 'first strong isolate', 0x2069: 'pop directional isolate',
+  0x200b: 'zero-width space',
+  0x200c: 'zero-width non-joiner',
+  0x200d: 'zero-width joiner',
+  0x2060: 'word joiner',
+  0xfeff: 'zero-width no-break space',
+  0x202a: 'left-to-right embedding',
+  0x202b: 'right-to-left embedding',
+  0x202c: 'pop directional formatting',
+  0x202d: 'left-to-right override',
+  0x202e: 'right-to-left override',
+  0x2066: 'left-to-right isolate',
+  0x2067: 'right-to-left isolate',
+  0x2068: 'first strong isolate',
+  0x2069: 'pop directional isolate',
 };
 
 /** `U+202E (right-to-left override)`: how refusals name a character, so the invisible becomes visible. */
@@ -36,7 +46,8 @@ export function deceivingCharacter(s: string): string | null {
  */
 export function assertHonestName(s: string, what: string, code: ErrorCode = 'bad_request'): void {
   const ch = /[\u0000-\u001f\u007f]/.exec(s)?.[0] ?? deceivingCharacter(s);
-  if (ch) throw new StoaError(code, `${what} contains ${describeCodePoint(ch)}, which is not allowed in names`, { codePoint: describeCodePoint(ch).split(' ')[0] });
+  if (ch)
+    throw new StoaError(code, `${what} contains ${describeCodePoint(ch)}, which is not allowed in names`, { codePoint: describeCodePoint(ch).split(' ')[0] });
 }
 
 /**

@@ -56,7 +56,9 @@ describe.skipIf(!testDbKinds().includes('postgres'))('two platforms on one Postg
     const c = new pg.Client({ connectionString: url });
     await c.connect();
     try {
-      const { rows } = await c.query<{ n: number }>('select count(*)::int as n from pg_stat_activity where datname = current_database() and pid <> pg_backend_pid()');
+      const { rows } = await c.query<{ n: number }>(
+        'select count(*)::int as n from pg_stat_activity where datname = current_database() and pid <> pg_backend_pid()',
+      );
       expect(rows[0]!.n).toBeLessThanOrEqual(6);
     } finally {
       await c.end();

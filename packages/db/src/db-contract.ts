@@ -23,9 +23,15 @@ export function runDbContract(name: string, newDb: () => Promise<{ db: StoaDb; c
 
     it('applies migrations once: running them again changes nothing', () =>
       withDb(async (db) => {
-        const before = await db.kysely.selectFrom('kysely_migration' as any).select('name' as any).execute();
+        const before = await db.kysely
+          .selectFrom('kysely_migration' as any)
+          .select('name' as any)
+          .execute();
         await migrateToLatest(db.kysely, db.dialect);
-        const after = await db.kysely.selectFrom('kysely_migration' as any).select('name' as any).execute();
+        const after = await db.kysely
+          .selectFrom('kysely_migration' as any)
+          .select('name' as any)
+          .execute();
         expect(after).toEqual(before);
         expect(before.length).toBeGreaterThan(0);
       }));
@@ -49,12 +55,33 @@ export function runDbContract(name: string, newDb: () => Promise<{ db: StoaDb; c
         await db.kysely.insertInto('organizations').values({ id: 'org_a', name: 'A', created_at: now }).execute();
         await db.kysely.insertInto('projects').values({ id: 'prj_a', org_id: 'org_a', name: 'p', quota_bytes: null, created_at: now }).execute();
         const file = (id: string) => ({
-          id, project_id: 'prj_a', path: 'a.md', dir: '', name: 'a.md', name_lower: 'a.md', size: 1, mime: 'text/markdown', sha256: 'x', blob_key: 'x',
-          version: 1, created_by_kind: 'user', created_by_id: null, created_by_label: null, created_by_meta: null, created_at: now, modified_at: now,
-          modified_by_kind: 'user', modified_by_id: null, modified_by_label: null,
+          id,
+          project_id: 'prj_a',
+          path: 'a.md',
+          dir: '',
+          name: 'a.md',
+          name_lower: 'a.md',
+          size: 1,
+          mime: 'text/markdown',
+          sha256: 'x',
+          blob_key: 'x',
+          version: 1,
+          created_by_kind: 'user',
+          created_by_id: null,
+          created_by_label: null,
+          created_by_meta: null,
+          created_at: now,
+          modified_at: now,
+          modified_by_kind: 'user',
+          modified_by_id: null,
+          modified_by_label: null,
         });
         await db.kysely.insertInto('files').values(file('fil_1')).execute();
-        const err = await db.kysely.insertInto('files').values(file('fil_2')).execute().catch((e) => e);
+        const err = await db.kysely
+          .insertInto('files')
+          .values(file('fil_2'))
+          .execute()
+          .catch((e) => e);
         expect(['23505', 'SQLITE_CONSTRAINT_UNIQUE']).toContain(err.code);
       }));
 
@@ -64,7 +91,12 @@ export function runDbContract(name: string, newDb: () => Promise<{ db: StoaDb; c
         await db.kysely.insertInto('organizations').values({ id: 'org_a', name: 'A', created_at: now }).execute();
         await db.kysely.insertInto('projects').values({ id: 'prj_a', org_id: 'org_a', name: 'p', quota_bytes: 100, created_at: now }).execute();
         const charge = (q: typeof db.kysely, n: number) =>
-          q.updateTable('projects').set({ used_bytes: sql`used_bytes + ${n}` }).where('id', '=', 'prj_a').where(sql<boolean>`used_bytes + ${n} <= 100`).executeTakeFirst();
+          q
+            .updateTable('projects')
+            .set({ used_bytes: sql`used_bytes + ${n}` })
+            .where('id', '=', 'prj_a')
+            .where(sql<boolean>`used_bytes + ${n} <= 100`)
+            .executeTakeFirst();
         const results = await Promise.all(Array.from({ length: 10 }, () => db.kysely.transaction().execute((trx) => charge(trx, 30))));
         const won = results.filter((r) => Number(r.numUpdatedRows) === 1).length;
         expect(won).toBe(3);
@@ -76,7 +108,10 @@ export function runDbContract(name: string, newDb: () => Promise<{ db: StoaDb; c
       withDb(async (db) => {
         const now = new Date().toISOString();
         await db.kysely.insertInto('organizations').values({ id: 'org_a', name: 'A', created_at: now }).execute();
-        await db.kysely.insertInto('projects').values({ id: 'prj_a', org_id: 'org_a', name: 'p', quota_bytes: 5 * 1024 ** 4, created_at: now }).execute();
+        await db.kysely
+          .insertInto('projects')
+          .values({ id: 'prj_a', org_id: 'org_a', name: 'p', quota_bytes: 5 * 1024 ** 4, created_at: now })
+          .execute();
         const p = await db.kysely.selectFrom('projects').select('quota_bytes').executeTakeFirstOrThrow();
         expect(p.quota_bytes).toBe(5 * 1024 ** 4);
       }));

@@ -10,22 +10,57 @@ import type { Generated } from 'kysely';
 
 // ---- Foundation (migrations 001, 008): organizations, projects, people, agents, tokens, files, audit ----
 
-export interface OrganizationsTable { id: string; name: string; created_at: string }
-export interface ProjectsTable {
-  id: string; org_id: string; name: string; quota_bytes: number | null; used_bytes: Generated<number>;
-  reserved_bytes: Generated<number>; settings: Generated<string>; created_at: string;
+export interface OrganizationsTable {
+  id: string;
+  name: string;
+  created_at: string;
 }
-export interface UsersTable { id: string; name: string; display_name: string | null; created_at: string }
-export interface MembersTable { project_id: string; user_id: string; role: string; created_at: string }
+export interface ProjectsTable {
+  id: string;
+  org_id: string;
+  name: string;
+  quota_bytes: number | null;
+  used_bytes: Generated<number>;
+  reserved_bytes: Generated<number>;
+  settings: Generated<string>;
+  created_at: string;
+}
+export interface UsersTable {
+  id: string;
+  name: string;
+  display_name: string | null;
+  created_at: string;
+}
+export interface MembersTable {
+  project_id: string;
+  user_id: string;
+  role: string;
+  created_at: string;
+}
 export interface AgentsTable {
-  id: string; project_id: string; owner_id: string | null; name: string; instructions: Generated<string>;
-  files_enabled: Generated<number>; write_scope: Generated<string>; read_scope: Generated<string>;
-  published_config: string | null; published_at: string | null; created_at: string; updated_at: string;
+  id: string;
+  project_id: string;
+  owner_id: string | null;
+  name: string;
+  instructions: Generated<string>;
+  files_enabled: Generated<number>;
+  write_scope: Generated<string>;
+  read_scope: Generated<string>;
+  published_config: string | null;
+  published_at: string | null;
+  created_at: string;
+  updated_at: string;
   deleted_at: string | null;
 }
 export interface TokensTable {
-  id: string; token_hash: string; user_id: string | null; agent_id: string | null; name: string | null;
-  created_at: string; last_used_at: string | null; revoked_at: string | null;
+  id: string;
+  token_hash: string;
+  user_id: string | null;
+  agent_id: string | null;
+  name: string | null;
+  created_at: string;
+  last_used_at: string | null;
+  revoked_at: string | null;
   /** Agent tokens created for the agent's publication act with its frozen settings (A7). Migration 002. */
   published: Generated<number>;
   /** Migration 009: the project a token minted inside a project is confined to; null for a person's installation-wide token. */
@@ -35,48 +70,141 @@ export interface TokensTable {
   /** User who minted the token (null for bootstrap and older tokens). */
   created_by: string | null;
 }
-export interface ConversationsTable { id: string; project_id: string; kind: string; name: string | null; created_at: string }
-export interface ConversationMembersTable { conversation_id: string; member_kind: string; member_id: string }
-export interface BlobsTable { key: string; size: number; created_at: string }
+export interface ConversationsTable {
+  id: string;
+  project_id: string;
+  kind: string;
+  name: string | null;
+  created_at: string;
+}
+export interface ConversationMembersTable {
+  conversation_id: string;
+  member_kind: string;
+  member_id: string;
+}
+export interface BlobsTable {
+  key: string;
+  size: number;
+  created_at: string;
+}
 export interface FilesTable {
-  id: string; project_id: string; path: string; dir: string; name: string; name_lower: string; size: number;
-  mime: string; sha256: string; blob_key: string; version: number; permissions: Generated<string>;
-  created_by_kind: string; created_by_id: string | null; created_by_label: string | null; created_by_meta: string | null;
-  created_at: string; modified_at: string; modified_by_kind: string; modified_by_id: string | null;
+  id: string;
+  project_id: string;
+  path: string;
+  dir: string;
+  name: string;
+  name_lower: string;
+  size: number;
+  mime: string;
+  sha256: string;
+  blob_key: string;
+  version: number;
+  permissions: Generated<string>;
+  created_by_kind: string;
+  created_by_id: string | null;
+  created_by_label: string | null;
+  created_by_meta: string | null;
+  created_at: string;
+  modified_at: string;
+  modified_by_kind: string;
+  modified_by_id: string | null;
   modified_by_label: string | null;
 }
 export interface FileVersionsTable {
-  id: string; file_id: string; project_id: string; path: string; version: number; size: number; mime: string;
-  sha256: string; blob_key: string; author_kind: string; author_id: string | null; author_label: string | null;
-  author_meta: string | null; created_at: string;
+  id: string;
+  file_id: string;
+  project_id: string;
+  path: string;
+  version: number;
+  size: number;
+  mime: string;
+  sha256: string;
+  blob_key: string;
+  author_kind: string;
+  author_id: string | null;
+  author_label: string | null;
+  author_meta: string | null;
+  created_at: string;
 }
 /** A folder: `file_count` files below it (recursively); `kept` = created on purpose, stays when empty (migration 010). */
-export interface DirsTable { project_id: string; path: string; parent: string; name: string; file_count: number; kept: Generated<number> }
+export interface DirsTable {
+  project_id: string;
+  path: string;
+  parent: string;
+  name: string;
+  file_count: number;
+  kept: Generated<number>;
+}
 /** A WebDAV dead property of a file (migration 010). */
-export interface DavPropsTable { file_id: string; project_id: string; ns: string; name: string; value: string }
+export interface DavPropsTable {
+  file_id: string;
+  project_id: string;
+  ns: string;
+  name: string;
+  value: string;
+}
 /** A WebDAV write lock (migration 010); `depth` is "0" or "infinity", `scope` "exclusive" or "shared". */
 export interface DavLocksTable {
-  token: string; project_id: string; path: string; depth: string; scope: string; owner: string | null; principal: string;
-  timeout_seconds: number; expires_at: string; created_at: string;
+  token: string;
+  project_id: string;
+  path: string;
+  depth: string;
+  scope: string;
+  owner: string | null;
+  principal: string;
+  timeout_seconds: number;
+  expires_at: string;
+  created_at: string;
 }
 export interface UploadReservationsTable {
-  id: string; project_id: string; path: string; size: number; sha256: string | null; staging_key: string;
-  actor: string; status: string; created_at: string; expires_at: string;
+  id: string;
+  project_id: string;
+  path: string;
+  size: number;
+  sha256: string | null;
+  staging_key: string;
+  actor: string;
+  status: string;
+  created_at: string;
+  expires_at: string;
   /** The hash computed while the bytes arrived (migration 008). */
   received_sha256: Generated<string | null>;
 }
 export interface AuditLogTable {
-  id: Generated<number>; project_id: string; at: string; actor_kind: string; actor_id: string | null;
-  actor_label: string | null; action: string; path: string | null; from_path: string | null; to_path: string | null;
-  size: number | null; details: string | null;
+  id: Generated<number>;
+  project_id: string;
+  at: string;
+  actor_kind: string;
+  actor_id: string | null;
+  actor_label: string | null;
+  action: string;
+  path: string | null;
+  from_path: string | null;
+  to_path: string | null;
+  size: number | null;
+  details: string | null;
 }
 
 /** The change feed (B7, migration 014): every file write, move and delete in commit order. */
 export interface FileChangesTable {
-  seq: Generated<number>; project_id: string; kind: string; path: string; from_path: string | null; version: number; size: number; at: string;
+  seq: Generated<number>;
+  project_id: string;
+  kind: string;
+  path: string;
+  from_path: string | null;
+  version: number;
+  size: number;
+  at: string;
 }
 
-export interface LoginCodesTable { code_hash: string; user_id: string; created_at: string; expires_at: string; used_at: string | null; superuser: Generated<number> }
+export interface LoginCodesTable {
+  code_hash: string;
+  user_id: string;
+  created_at: string;
+  expires_at: string;
+  used_at: string | null;
+  superuser: Generated<number>;
+}
 
 export interface FoundationDB {
   login_codes: LoginCodesTable;
@@ -101,13 +229,33 @@ export interface FoundationDB {
 
 // ---- Agent file tools (migration 002): write windows (A4), the tool-call trace (F15), file notes ----
 
-export interface AgentWriteWindowsTable { project_id: string; conversation_key: string; agent_id: string; window_start: string; writes: number }
-export interface ToolCallsTable {
-  seq: Generated<number>; id: string; project_id: string; conversation_id: string | null; agent_id: string | null;
-  agent_name: string | null; tool: string; args: string; result: string; refused: number; duration_ms: number;
-  path: string | null; version: number | null; at: string;
+export interface AgentWriteWindowsTable {
+  project_id: string;
+  conversation_key: string;
+  agent_id: string;
+  window_start: string;
+  writes: number;
 }
-export interface FileNotesTable { file_id: string; description: string }
+export interface ToolCallsTable {
+  seq: Generated<number>;
+  id: string;
+  project_id: string;
+  conversation_id: string | null;
+  agent_id: string | null;
+  agent_name: string | null;
+  tool: string;
+  args: string;
+  result: string;
+  refused: number;
+  duration_ms: number;
+  path: string | null;
+  version: number | null;
+  at: string;
+}
+export interface FileNotesTable {
+  file_id: string;
+  description: string;
+}
 
 export interface AgentToolsDB {
   agent_write_windows: AgentWriteWindowsTable;
@@ -118,18 +266,46 @@ export interface AgentToolsDB {
 // ---- Search (migrations 003, 006). The FTS5 tables (search_fts, files_name_fts) are read with raw SQL only. ----
 
 export interface SearchDocsTable {
-  id: Generated<number>; project_id: string; kind: string; ref_id: string; path: string; title: string;
-  visibility: string; updated_at: string; ntokens: Generated<number>;
+  id: Generated<number>;
+  project_id: string;
+  kind: string;
+  ref_id: string;
+  path: string;
+  title: string;
+  visibility: string;
+  updated_at: string;
+  ntokens: Generated<number>;
 }
 /** PostgreSQL only (migration 011): one row per (document, term); kind, visibility and length copied in. */
 export interface SearchPostingsTable {
-  project_id: string; term: string; doc_id: number; tf_title: number; tf_body: number; ntokens: number; kind: string; visibility: string;
+  project_id: string;
+  term: string;
+  doc_id: number;
+  tf_title: number;
+  tf_body: number;
+  ntokens: number;
+  kind: string;
+  visibility: string;
 }
 /** PostgreSQL only (migration 011): documents per term and documents/tokens in all, in slots summed on read. */
-export interface SearchTermDfTable { term: string; slot: number; ndocs: number }
-export interface SearchStatsTable { slot: number; ndocs: number; ntokens: number }
-export interface SearchBodiesTable { doc_id: number; body: string }
-export interface FilesNameIdsTable { id: Generated<number>; file_id: string }
+export interface SearchTermDfTable {
+  term: string;
+  slot: number;
+  ndocs: number;
+}
+export interface SearchStatsTable {
+  slot: number;
+  ndocs: number;
+  ntokens: number;
+}
+export interface SearchBodiesTable {
+  doc_id: number;
+  body: string;
+}
+export interface FilesNameIdsTable {
+  id: Generated<number>;
+  file_id: string;
+}
 
 export interface SearchDB {
   search_docs: SearchDocsTable;
@@ -143,16 +319,45 @@ export interface SearchDB {
 // ---- Wiki (migration 004) ----
 
 export interface WikiPagesTable {
-  id: string; project_id: string; path: string; title: string; body: string; version: number; channel_id: string | null;
-  created_at: string; created_by_kind: string; created_by_id: string | null; created_by_label: string | null;
-  updated_at: string; updated_by_kind: string; updated_by_id: string | null; updated_by_label: string | null;
+  id: string;
+  project_id: string;
+  path: string;
+  title: string;
+  body: string;
+  version: number;
+  channel_id: string | null;
+  created_at: string;
+  created_by_kind: string;
+  created_by_id: string | null;
+  created_by_label: string | null;
+  updated_at: string;
+  updated_by_kind: string;
+  updated_by_id: string | null;
+  updated_by_label: string | null;
 }
 export interface WikiVersionsTable {
-  id: string; page_id: string; project_id: string; version: number; path: string; title: string; body: string;
-  channel_id: string | null; action: string; author_kind: string; author_id: string | null; author_label: string | null;
-  author_meta: string | null; created_at: string;
+  id: string;
+  page_id: string;
+  project_id: string;
+  version: number;
+  path: string;
+  title: string;
+  body: string;
+  channel_id: string | null;
+  action: string;
+  author_kind: string;
+  author_id: string | null;
+  author_label: string | null;
+  author_meta: string | null;
+  created_at: string;
 }
-export interface WikiLinksTable { project_id: string; from_page_id: string; to_path: string; label: string | null; heading: string | null }
+export interface WikiLinksTable {
+  project_id: string;
+  from_page_id: string;
+  to_path: string;
+  label: string | null;
+  heading: string | null;
+}
 
 export interface WikiDB {
   wiki_pages: WikiPagesTable;
@@ -163,18 +368,41 @@ export interface WikiDB {
 // ---- Memory files (migration 005) ----
 
 export interface MemoryFilesTable {
-  id: string; project_id: string; kind: string; scope_id: string; version: number;
-  updated_at: string; author_kind: string | null; author_id: string | null; author_label: string | null; author_meta: string | null;
+  id: string;
+  project_id: string;
+  kind: string;
+  scope_id: string;
+  version: number;
+  updated_at: string;
+  author_kind: string | null;
+  author_id: string | null;
+  author_label: string | null;
+  author_meta: string | null;
 }
 export interface MemoryVersionsTable {
-  file_id: string; project_id: string; version: number;
+  file_id: string;
+  project_id: string;
+  version: number;
   /** The whole text, or (delta = 1) only what an append added to the previous version. */
-  content: string; delta: number; chars: number; op: string; author_kind: string;
-  author_id: string | null; author_label: string | null; author_meta: string | null; created_at: string;
+  content: string;
+  delta: number;
+  chars: number;
+  op: string;
+  author_kind: string;
+  author_id: string | null;
+  author_label: string | null;
+  author_meta: string | null;
+  created_at: string;
 }
 export interface MemorySeenTable {
-  project_id: string; agent_id: string; conversation_id: string; kind: string; scope_id: string; version: number;
-  committed_sha: string | null; seen_at: string;
+  project_id: string;
+  agent_id: string;
+  conversation_id: string;
+  kind: string;
+  scope_id: string;
+  version: number;
+  committed_sha: string | null;
+  seen_at: string;
 }
 
 export interface MemoryDB {
@@ -186,17 +414,39 @@ export interface MemoryDB {
 // ---- File understanding (migrations 007, 013): one asset per file, its chunks (R6, B4), parse attempts ----
 
 export interface DocAssetsTable {
-  id: string; project_id: string; file_id: string; path: string; version: number; sha256: string; parse_mode: string;
-  status: string; vector_status: string; error: string | null; chunk_count: Generated<number>; text_chars: Generated<number>;
-  created_at: string; updated_at: string; deleted_at: string | null;
+  id: string;
+  project_id: string;
+  file_id: string;
+  path: string;
+  version: number;
+  sha256: string;
+  parse_mode: string;
+  status: string;
+  vector_status: string;
+  error: string | null;
+  chunk_count: Generated<number>;
+  text_chars: Generated<number>;
+  created_at: string;
+  updated_at: string;
+  deleted_at: string | null;
   /** Parse attempts of the current version (migration 013); after the configured number the asset stays `failed`. */
   attempts: Generated<number>;
   /** Stable code of why parsing failed (too_large, too_complex, timeout, out_of_memory, …), null when not failed. */
   error_code: string | null;
 }
 export interface DocChunksTable {
-  id: string; asset_id: string; project_id: string; path: string; version: number; idx: number; text: string;
-  start_offset: number; end_offset: number; page: number | null; content_hash: string; created_at: string;
+  id: string;
+  asset_id: string;
+  project_id: string;
+  path: string;
+  version: number;
+  idx: number;
+  text: string;
+  start_offset: number;
+  end_offset: number;
+  page: number | null;
+  content_hash: string;
+  created_at: string;
 }
 
 export interface UnderstandingDB {
@@ -208,8 +458,16 @@ export interface UnderstandingDB {
 
 /** A one-time code a person redeems to join a project with a role (and, when new, to get their own token). */
 export interface InvitationsTable {
-  id: string; code_hash: string; project_id: string; role: string; user_name: string | null; created_by: string;
-  created_at: string; expires_at: string; accepted_at: string | null; accepted_by: string | null;
+  id: string;
+  code_hash: string;
+  project_id: string;
+  role: string;
+  user_name: string | null;
+  created_by: string;
+  created_at: string;
+  expires_at: string;
+  accepted_at: string | null;
+  accepted_by: string | null;
 }
 
 export interface AccessDB {

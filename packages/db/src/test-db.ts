@@ -10,7 +10,6 @@ export function testDbKinds(env: NodeJS.ProcessEnv = process.env): Array<'sqlite
   return env.STOA_TEST_PG === '1' ? ['sqlite', 'postgres'] : ['sqlite'];
 }
 
-
 /**
  * A fresh, empty, migrated database for one test: a temp SQLite file, or a new PostgreSQL database that
  * `cleanup()` drops, so runs never see each other's data.
@@ -20,7 +19,14 @@ export async function createTestDb(kind: 'sqlite' | 'postgres'): Promise<{ db: S
     const dir = mkdtempSync(join(tmpdir(), 'stoa-db-'));
     const file = join(dir, 'stoa.db');
     const db = await openDb({ kind: 'sqlite', file });
-    return { db, file, cleanup: async () => { await db.close(); rmSync(dir, { recursive: true, force: true }); } };
+    return {
+      db,
+      file,
+      cleanup: async () => {
+        await db.close();
+        rmSync(dir, { recursive: true, force: true });
+      },
+    };
   }
   const name = `stoa_test_${Date.now()}_${randomBytes(4).toString('hex')}`;
   const admin = new pg.Client({ connectionString: pgAdminUrl() });

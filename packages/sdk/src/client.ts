@@ -40,7 +40,11 @@ export class StoaClient {
   }
 
   /** URL of a route with its path parameters filled in and, for GET/DELETE/raw routes, the rest as query. */
-  routeUrl(route: RouteDef, input: Record<string, unknown>, allInQuery = route.method === 'GET' || route.method === 'DELETE' || !!route.raw?.request): { url: string; rest: Record<string, unknown> } {
+  routeUrl(
+    route: RouteDef,
+    input: Record<string, unknown>,
+    allInQuery = route.method === 'GET' || route.method === 'DELETE' || !!route.raw?.request,
+  ): { url: string; rest: Record<string, unknown> } {
     const rest: Record<string, unknown> = { ...input };
     let p = route.path;
     for (const name of pathParams(route.path)) {
@@ -70,11 +74,20 @@ export class StoaClient {
   }
 
   /** Sends a raw body (a file's bytes) to a raw route. */
-  async send<R extends RouteDef>(route: R, input: RouteInput<R>, body: Readable | Buffer | string, opts: { size?: number; headers?: Record<string, string> } = {}): Promise<RouteOutput<R>> {
+  async send<R extends RouteDef>(
+    route: R,
+    input: RouteInput<R>,
+    body: Readable | Buffer | string,
+    opts: { size?: number; headers?: Record<string, string> } = {},
+  ): Promise<RouteOutput<R>> {
     const { url } = this.routeUrl(route, input as Record<string, unknown>, true);
     const res = await this.fetchImpl(url, {
       method: route.method,
-      headers: this.headers({ 'content-type': 'application/octet-stream', ...(opts.size !== undefined ? { 'content-length': String(opts.size) } : {}), ...(opts.headers ?? {}) }),
+      headers: this.headers({
+        'content-type': 'application/octet-stream',
+        ...(opts.size !== undefined ? { 'content-length': String(opts.size) } : {}),
+        ...(opts.headers ?? {}),
+      }),
       body: body instanceof Readable ? (Readable.toWeb(body) as any) : body,
       duplex: 'half',
     } as RequestInit);

@@ -60,7 +60,10 @@ export async function pullMemory(caller: RouteCaller, opts: { project: string; d
  * @example
  * const { message } = await prepareTurnInDir(client, { project: 'default', agent: 'agt_a3B9kLm2', conversation: 'conv_x', workdir: '/srv/agent', message: 'Hi' });
  */
-export async function prepareTurnInDir(caller: RouteCaller, opts: { project: string; agent?: string; conversation?: string; workdir: string; message?: string }) {
+export async function prepareTurnInDir(
+  caller: RouteCaller,
+  opts: { project: string; agent?: string; conversation?: string; workdir: string; message?: string },
+) {
   const turn = await caller.call(turnRoutes.prepare, { project: opts.project, agent: opts.agent, conversation: opts.conversation, message: opts.message });
   for (const f of turn.files) await writeAtomic(fileIn(opts.workdir, f.path), f.content);
   return turn;
@@ -76,7 +79,10 @@ export async function prepareTurnInDir(caller: RouteCaller, opts: { project: str
  * files // [{ file: 'MEMORY.md', status: 'merged', version: 7, … }, …]
  */
 export async function commitTurnFromDir(caller: RouteCaller, opts: { project: string; agent?: string; conversation?: string; workdir: string }) {
-  const wanted: Array<[string, string]> = [['SOUL.md', 'SOUL.md'], ['AGENTS.md', 'AGENTS.md']];
+  const wanted: Array<[string, string]> = [
+    ['SOUL.md', 'SOUL.md'],
+    ['AGENTS.md', 'AGENTS.md'],
+  ];
   if (opts.conversation) wanted.push(['MEMORY.md', `${opts.conversation}/MEMORY.md`]);
   const files: Array<{ file: string; content: string }> = [];
   for (const [file, rel] of wanted) {
@@ -84,7 +90,10 @@ export async function commitTurnFromDir(caller: RouteCaller, opts: { project: st
     if (content !== undefined) files.push({ file, content });
     // A channel name instead of the ID would silently skip the agent's MEMORY.md edits: refuse instead.
     else if (file === 'MEMORY.md' && !opts.conversation!.startsWith('conv_')) {
-      throw new StoaError('bad_request', `turn commit needs the conversation ID (conv_…): MEMORY.md is kept in .stoa/memory/<conversation id>/, and "${opts.conversation}" is not one`);
+      throw new StoaError(
+        'bad_request',
+        `turn commit needs the conversation ID (conv_…): MEMORY.md is kept in .stoa/memory/<conversation id>/, and "${opts.conversation}" is not one`,
+      );
     }
   }
   return caller.call(turnRoutes.commit, { project: opts.project, agent: opts.agent, conversation: opts.conversation, files });

@@ -38,7 +38,12 @@ export class StoaTools {
   async execute(name: string, args: string | Record<string, unknown> = {}): Promise<ToolCallResult> {
     const parsed = typeof args === 'string' ? (args.trim() ? (JSON.parse(args) as Record<string, unknown>) : {}) : args;
     return this.client.call(toolRoutes.call, {
-      project: await this.projectOf(), name, arguments: parsed, conversation: this.opts.conversation, process: this.opts.process, node: this.opts.node,
+      project: await this.projectOf(),
+      name,
+      arguments: parsed,
+      conversation: this.opts.conversation,
+      process: this.opts.process,
+      node: this.opts.node,
     });
   }
 }
@@ -49,6 +54,11 @@ export class StoaTools {
  * @example
  * const r = await executeTool(stoa, 'ws_write_file', { path: 'notes.md', content: 'hi' }, { project: 'default' });
  */
-export function executeTool(client: StoaClient, name: string, args: string | Record<string, unknown>, opts: ConstructorParameters<typeof StoaTools>[1] = {}): Promise<ToolCallResult> {
+export function executeTool(
+  client: StoaClient,
+  name: string,
+  args: string | Record<string, unknown>,
+  opts: ConstructorParameters<typeof StoaTools>[1] = {},
+): Promise<ToolCallResult> {
   return new StoaTools(client, opts).execute(name, args);
 }

@@ -27,15 +27,19 @@ function describe(a: Agent): string {
     `  file access:  ${a.files}; writes ${a.write === 'own' ? 'own folder' : 'whole project'}; reads ${a.read === 'project' ? 'whole project' : 'own folder'}`,
     `  instructions: ${a.instructions ? a.instructions.split('\n')[0] : '(none)'}`,
   ];
-  if (a.published) lines.push(`  published:    ${a.published.at} (files ${a.published.access.enabled ? 'on' : 'off'}, writes ${a.published.access.write}, reads ${a.published.access.read})`);
+  if (a.published)
+    lines.push(
+      `  published:    ${a.published.at} (files ${a.published.access.enabled ? 'on' : 'off'}, writes ${a.published.access.write}, reads ${a.published.access.read})`,
+    );
   return lines.join('\n');
 }
 
-const withSettings = (c: Command) => c
-  .option('--instructions <text>', 'instructions of the agent')
-  .option('--files <on|off>', 'file access (default off)')
-  .option('--write <own|project>', 'where the agent writes (default own folder)')
-  .option('--read <project|own>', 'what the agent reads (default whole project)');
+const withSettings = (c: Command) =>
+  c
+    .option('--instructions <text>', 'instructions of the agent')
+    .option('--files <on|off>', 'file access (default off)')
+    .option('--write <own|project>', 'where the agent writes (default own folder)')
+    .option('--read <project|own>', 'what the agent reads (default whole project)');
 
 /** `stoa agents create|list|show|set|copy|rm|publish` (§7). */
 export function registerAgents(program: Command): void {
@@ -46,18 +50,31 @@ export function registerAgents(program: Command): void {
       print(!!g.json, a, () => `Created agent ${describe(a)}`);
     }),
   );
-  agents.command('list').description('List agents').action(
-    action(async (api, g) => {
-      const list = await api.call(agentRoutes.list, { project: api.project });
-      print(!!g.json, list, () => list.length === 0 ? 'No agents.' : table([['ID', 'NAME', 'FILES', 'WRITES', 'READS', 'PUBLISHED'], ...list.map((a) => [a.id, a.name, a.files, a.write, a.read, a.published ? 'yes' : ''])]));
-    }),
-  );
-  agents.command('show <id>').description('Show one agent').action(
-    action(async (api, g, id: string) => {
-      const a = await api.call(agentRoutes.show, { project: api.project, id });
-      print(!!g.json, a, () => describe(a));
-    }),
-  );
+  agents
+    .command('list')
+    .description('List agents')
+    .action(
+      action(async (api, g) => {
+        const list = await api.call(agentRoutes.list, { project: api.project });
+        print(!!g.json, list, () =>
+          list.length === 0
+            ? 'No agents.'
+            : table([
+                ['ID', 'NAME', 'FILES', 'WRITES', 'READS', 'PUBLISHED'],
+                ...list.map((a) => [a.id, a.name, a.files, a.write, a.read, a.published ? 'yes' : '']),
+              ]),
+        );
+      }),
+    );
+  agents
+    .command('show <id>')
+    .description('Show one agent')
+    .action(
+      action(async (api, g, id: string) => {
+        const a = await api.call(agentRoutes.show, { project: api.project, id });
+        print(!!g.json, a, () => describe(a));
+      }),
+    );
   withSettings(agents.command('set <id>').description('Change an agent (renaming keeps its folder)').option('--name <name>', 'new name')).action(
     action(async (api, g, id: string, o: Record<string, string>) => {
       const s = settingsOf(o);
@@ -66,22 +83,35 @@ export function registerAgents(program: Command): void {
       print(!!g.json, a, () => `Updated ${describe(a)}`);
     }),
   );
-  agents.command('copy <id>').description('Copy an agent: new ID, new empty folder').action(
-    action(async (api, g, id: string) => {
-      const a = await api.call(agentRoutes.copy, { project: api.project, id });
-      print(!!g.json, a, () => `Copied to ${describe(a)}`);
-    }),
-  );
-  agents.command('rm <id>').description('Delete an agent (its folder and files stay)').action(
-    action(async (api, g, id: string) => {
-      await api.call(agentRoutes.remove, { project: api.project, id });
-      print(!!g.json, { ok: true, id }, () => `Deleted agent ${id}; its folder agents/${id}/ and files stay`);
-    }),
-  );
-  agents.command('publish <id>').description('Publish: freeze access settings and instructions (use `tokens create --agent ID --published`)').action(
-    action(async (api, g, id: string) => {
-      const a = await api.call(agentRoutes.publish, { project: api.project, id });
-      print(!!g.json, a, () => `Published ${describe(a)}\nTokens made with \`stoa tokens create --agent ${a.id} --published\` act with these frozen settings.`);
-    }),
-  );
+  agents
+    .command('copy <id>')
+    .description('Copy an agent: new ID, new empty folder')
+    .action(
+      action(async (api, g, id: string) => {
+        const a = await api.call(agentRoutes.copy, { project: api.project, id });
+        print(!!g.json, a, () => `Copied to ${describe(a)}`);
+      }),
+    );
+  agents
+    .command('rm <id>')
+    .description('Delete an agent (its folder and files stay)')
+    .action(
+      action(async (api, g, id: string) => {
+        await api.call(agentRoutes.remove, { project: api.project, id });
+        print(!!g.json, { ok: true, id }, () => `Deleted agent ${id}; its folder agents/${id}/ and files stay`);
+      }),
+    );
+  agents
+    .command('publish <id>')
+    .description('Publish: freeze access settings and instructions (use `tokens create --agent ID --published`)')
+    .action(
+      action(async (api, g, id: string) => {
+        const a = await api.call(agentRoutes.publish, { project: api.project, id });
+        print(
+          !!g.json,
+          a,
+          () => `Published ${describe(a)}\nTokens made with \`stoa tokens create --agent ${a.id} --published\` act with these frozen settings.`,
+        );
+      }),
+    );
 }

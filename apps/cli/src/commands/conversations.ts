@@ -6,28 +6,51 @@ import { print, table } from '../output.js';
 /** `stoa conversations create|list|trace` (§7, F15). */
 export function registerConversations(program: Command): void {
   const conv = program.command('conversations').description('Channels, direct conversations and agent dialogs');
-  conv.command('create').description('Create a conversation; with one agent as the only other member it is a dialog')
+  conv
+    .command('create')
+    .description('Create a conversation; with one agent as the only other member it is a dialog')
     .option('--channel <name>', 'make it a channel with this name')
     .option('--members <ids>', 'comma-separated user names/IDs and agent IDs')
     .action(
       action(async (api, g, o: { channel?: string; members?: string }) => {
-        const members = o.members ? o.members.split(',').map((m) => m.trim()).filter(Boolean) : undefined;
+        const members = o.members
+          ? o.members
+              .split(',')
+              .map((m) => m.trim())
+              .filter(Boolean)
+          : undefined;
         const c = await api.call(conversationRoutes.create, { project: api.project, channel: o.channel, members });
         print(!!g.json, c, () => `Created ${c.kind}${c.name ? ` #${c.name}` : ''} ${c.id} with ${c.members.map((m) => m.name).join(', ')}`);
       }),
     );
-  conv.command('list').description('Conversations you take part in (admins: all)').action(
-    action(async (api, g) => {
-      const list = await api.call(conversationRoutes.list, { project: api.project });
-      print(!!g.json, list, () => list.length === 0 ? 'No conversations.' : table([['ID', 'KIND', 'NAME', 'MEMBERS'], ...list.map((c) => [c.id, c.kind, c.name ?? '', c.members.map((m) => m.name).join(', ')])]));
-    }),
-  );
-  conv.command('trace <id>').description('Tool calls made in a conversation, oldest first')
+  conv
+    .command('list')
+    .description('Conversations you take part in (admins: all)')
+    .action(
+      action(async (api, g) => {
+        const list = await api.call(conversationRoutes.list, { project: api.project });
+        print(!!g.json, list, () =>
+          list.length === 0
+            ? 'No conversations.'
+            : table([['ID', 'KIND', 'NAME', 'MEMBERS'], ...list.map((c) => [c.id, c.kind, c.name ?? '', c.members.map((m) => m.name).join(', ')])]),
+        );
+      }),
+    );
+  conv
+    .command('trace <id>')
+    .description('Tool calls made in a conversation, oldest first')
     .option('--limit <n>', 'entries to show', '1000')
     .action(
       action(async (api, g, id: string, o: { limit: string }) => {
         const { entries } = await api.call(conversationRoutes.trace, { project: api.project, id, limit: Number(o.limit) });
-        print(!!g.json, entries, () => entries.length === 0 ? 'No tool calls.' : table([['AT', 'AGENT', 'TOOL', 'ARGS', 'RESULT', 'MS'], ...entries.map((e) => [e.at, e.agentName ?? '', e.tool, e.args.slice(0, 60), e.result.split('\n')[0]!.slice(0, 80), String(e.durationMs)])]));
+        print(!!g.json, entries, () =>
+          entries.length === 0
+            ? 'No tool calls.'
+            : table([
+                ['AT', 'AGENT', 'TOOL', 'ARGS', 'RESULT', 'MS'],
+                ...entries.map((e) => [e.at, e.agentName ?? '', e.tool, e.args.slice(0, 60), e.result.split('\n')[0]!.slice(0, 80), String(e.durationMs)]),
+              ]),
+        );
       }),
     );
 }

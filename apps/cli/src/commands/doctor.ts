@@ -9,7 +9,9 @@ import { print } from '../output.js';
  * something is left unfixed, so scripts can alert on it.
  */
 export function registerDoctor(program: Command): void {
-  program.command('doctor').description('Check storage for drift (usage, folders, missing or orphaned blobs); --repair fixes what can be fixed')
+  program
+    .command('doctor')
+    .description('Check storage for drift (usage, folders, missing or orphaned blobs); --repair fixes what can be fixed')
     .option('--repair', 'fix usage counters and the folder index, collect orphaned blobs past the grace period')
     .action(
       action(async (api, g, opts: { repair?: boolean }) => {
@@ -18,7 +20,11 @@ export function registerDoctor(program: Command): void {
           const head = `Checked ${r.checked.projects} projects, ${r.checked.files} files, ${r.checked.versions} versions, ${r.checked.storedBlobs} stored blobs.`;
           if (r.findings.length === 0) return `${head}\nNo drift found.`;
           const lines = r.findings.map((f) => `${f.repaired ? 'repaired' : 'found   '} ${f.kind}${f.project ? ` [${f.project}]` : ''}: ${f.detail}`);
-          return [head, ...lines, r.ok ? 'Everything found was repaired.' : opts.repair ? 'Some findings cannot be repaired.' : 'Run with --repair to fix what can be fixed.'].join('\n');
+          return [
+            head,
+            ...lines,
+            r.ok ? 'Everything found was repaired.' : opts.repair ? 'Some findings cannot be repaired.' : 'Run with --repair to fix what can be fixed.',
+          ].join('\n');
         });
         if (!r.ok) process.exitCode = 1;
       }),

@@ -11,7 +11,17 @@ import { progressBar } from '../progress.js';
 
 /** The §7 JSON shape of a file: path, size, type, modified, createdBy (more fields are welcome). */
 function fileJson(f: { path: string; size: number; type: string; modified: string; createdBy: string; version?: number; [k: string]: unknown }) {
-  return { path: f.path, size: f.size, type: f.type, modified: f.modified, createdBy: f.createdBy, version: f.version, id: f.id, sha256: f.sha256, permissions: f.permissions };
+  return {
+    path: f.path,
+    size: f.size,
+    type: f.type,
+    modified: f.modified,
+    createdBy: f.createdBy,
+    version: f.version,
+    id: f.id,
+    sha256: f.sha256,
+    permissions: f.permissions,
+  };
 }
 
 function fileRows(files: Array<{ path: string; size: number; type: string; modified: string; createdBy: string }>): string {
@@ -45,60 +55,87 @@ async function isFolder(api: Api, path: string): Promise<boolean> {
 export function registerFiles(program: Command): void {
   const files = program.command('files').description('The project file storage');
 
-  files.command('ls [prefix]').description('List files under a folder (recursively)').action(
-    action(async (api, g, prefix?: string) => {
-      const all: Array<Parameters<typeof fileJson>[0]> = [];
-      let cursor: string | null | undefined;
-      do {
-        const page = await api.call(filesRoutes.list, { project: api.project, prefix: prefix ?? '', cursor: cursor ?? undefined, limit: 5000 });
-        all.push(...page.files);
-        cursor = page.nextCursor;
-      } while (cursor);
-      print(!!g.json, all.map(fileJson), () => fileRows(all));
-    }),
-  );
+  files
+    .command('ls [prefix]')
+    .description('List files under a folder (recursively)')
+    .action(
+      action(async (api, g, prefix?: string) => {
+        const all: Array<Parameters<typeof fileJson>[0]> = [];
+        let cursor: string | null | undefined;
+        do {
+          const page = await api.call(filesRoutes.list, { project: api.project, prefix: prefix ?? '', cursor: cursor ?? undefined, limit: 5000 });
+          all.push(...page.files);
+          cursor = page.nextCursor;
+        } while (cursor);
+        print(!!g.json, all.map(fileJson), () => fileRows(all));
+      }),
+    );
 
-  files.command('find <text>').description('Find files whose name contains TEXT (case-insensitive, whole storage)').action(
-    action(async (api, g, text: string) => {
-      const r = await api.call(filesRoutes.find, { project: api.project, q: text });
-      print(!!g.json, r.files.map(fileJson), () => fileRows(r.files));
-    }),
-  );
+  files
+    .command('find <text>')
+    .description('Find files whose name contains TEXT (case-insensitive, whole storage)')
+    .action(
+      action(async (api, g, text: string) => {
+        const r = await api.call(filesRoutes.find, { project: api.project, q: text });
+        print(!!g.json, r.files.map(fileJson), () => fileRows(r.files));
+      }),
+    );
 
-  files.command('stat <path>').description('Metadata of one file').action(
-    action(async (api, g, path: string) => {
-      const f = await api.call(filesRoutes.stat, { project: api.project, path });
-      print(!!g.json, { ...fileJson(f), version: f.version, created: f.created, creator: f.creator }, () =>
-        table([['path', f.path], ['size', `${f.size} (${formatBytes(f.size)})`], ['type', f.type], ['modified', f.modified], ['created by', f.createdBy || '—'], ['version', String(f.version)], ['sha256', f.sha256]]),
-      );
-    }),
-  );
+  files
+    .command('stat <path>')
+    .description('Metadata of one file')
+    .action(
+      action(async (api, g, path: string) => {
+        const f = await api.call(filesRoutes.stat, { project: api.project, path });
+        print(!!g.json, { ...fileJson(f), version: f.version, created: f.created, creator: f.creator }, () =>
+          table([
+            ['path', f.path],
+            ['size', `${f.size} (${formatBytes(f.size)})`],
+            ['type', f.type],
+            ['modified', f.modified],
+            ['created by', f.createdBy || '—'],
+            ['version', String(f.version)],
+            ['sha256', f.sha256],
+          ]),
+        );
+      }),
+    );
 
-  files.command('get <path> [local]').description('Download a file to LOCAL (default: its name here), or "-" for stdout').action(
-    action(async (api, g, path: string, local?: string) => {
-      const d = await api.download(path);
-      if (local === '-') {
-        await pipeline(d.stream, process.stdout);
-        return;
-      }
-      const target = local ?? d.name;
-      const tmp = `${target}.stoa-part`;
-      const bar = progressBar(`get ${d.name}`, d.size);
-      let done = 0;
-      const meter = new Transform({ transform(c, _e, cb) { bar.update((done += c.length)); cb(null, c); } });
-      try {
-        await pipeline(d.stream, meter, createWriteStream(tmp));
-        await rename(tmp, target);
-      } catch (e) {
-        await unlink(tmp).catch(() => undefined);
-        throw e;
-      }
-      bar.finish();
-      print(!!g.json, { path, local: target, size: done }, () => `Saved ${path} to ${target} (${formatBytes(done)})`);
-    }),
-  );
+  files
+    .command('get <path> [local]')
+    .description('Download a file to LOCAL (default: its name here), or "-" for stdout')
+    .action(
+      action(async (api, g, path: string, local?: string) => {
+        const d = await api.download(path);
+        if (local === '-') {
+          await pipeline(d.stream, process.stdout);
+          return;
+        }
+        const target = local ?? d.name;
+        const tmp = `${target}.stoa-part`;
+        const bar = progressBar(`get ${d.name}`, d.size);
+        let done = 0;
+        const meter = new Transform({
+          transform(c, _e, cb) {
+            bar.update((done += c.length));
+            cb(null, c);
+          },
+        });
+        try {
+          await pipeline(d.stream, meter, createWriteStream(tmp));
+          await rename(tmp, target);
+        } catch (e) {
+          await unlink(tmp).catch(() => undefined);
+          throw e;
+        }
+        bar.finish();
+        print(!!g.json, { path, local: target, size: done }, () => `Saved ${path} to ${target} (${formatBytes(done)})`);
+      }),
+    );
 
-  files.command('put <local> <path>').description('Upload LOCAL to PATH (creates folders; replaces files up to 25 MB)')
+  files
+    .command('put <local> <path>')
+    .description('Upload LOCAL to PATH (creates folders; replaces files up to 25 MB)')
     .option('--base <version>', 'fail with version_conflict unless the file is at this version')
     .action(
       action(async (api, g, local: string, path: string, opts: { base?: string }) => {
@@ -111,32 +148,43 @@ export function registerFiles(program: Command): void {
           throw new StoaError('not_found', `local file "${local}" does not exist or is not a file`);
         }
         const bar = progressBar(`put ${path}`, size);
-        const r = (await api.upload(path, () => createReadStream(local), size, { expectedVersion: opts.base !== undefined ? Number(opts.base) : undefined, onProgress: (n) => bar.update(n) })) as any;
+        const r = (await api.upload(path, () => createReadStream(local), size, {
+          expectedVersion: opts.base !== undefined ? Number(opts.base) : undefined,
+          onProgress: (n) => bar.update(n),
+        })) as any;
         bar.finish();
         const f = r.file ?? r;
         print(!!g.json, fileJson(f), () => `Uploaded ${f.path} (${formatBytes(f.size)}, version ${f.version})`);
       }),
     );
 
-  files.command('mkdir <path>').description('Create a folder (and missing parents); it exists while empty').action(
-    action(async (api, g, path: string) => {
-      const d = await api.call(filesRoutes.createFolder, { project: api.project, path });
-      print(!!g.json, d, () => `Created folder ${d.path}`);
-    }),
-  );
+  files
+    .command('mkdir <path>')
+    .description('Create a folder (and missing parents); it exists while empty')
+    .action(
+      action(async (api, g, path: string) => {
+        const d = await api.call(filesRoutes.createFolder, { project: api.project, path });
+        print(!!g.json, d, () => `Created folder ${d.path}`);
+      }),
+    );
 
-  files.command('mv <from> <to>').description('Rename or move a file or a whole folder (TO ending in "/" keeps the name); never overwrites').action(
-    action(async (api, g, from: string, to: string) => {
-      if (await isFolder(api, from)) {
-        const d = await api.call(filesRoutes.moveFolder, { project: api.project, from, to });
-        return print(!!g.json, d, () => `Moved folder ${from} → ${d.path} (${d.fileCount} files)`);
-      }
-      const f = await api.call(filesRoutes.move, { project: api.project, from, to });
-      print(!!g.json, fileJson(f), () => `Moved ${from} → ${f.path}`);
-    }),
-  );
+  files
+    .command('mv <from> <to>')
+    .description('Rename or move a file or a whole folder (TO ending in "/" keeps the name); never overwrites')
+    .action(
+      action(async (api, g, from: string, to: string) => {
+        if (await isFolder(api, from)) {
+          const d = await api.call(filesRoutes.moveFolder, { project: api.project, from, to });
+          return print(!!g.json, d, () => `Moved folder ${from} → ${d.path} (${d.fileCount} files)`);
+        }
+        const f = await api.call(filesRoutes.move, { project: api.project, from, to });
+        print(!!g.json, fileJson(f), () => `Moved ${from} → ${f.path}`);
+      }),
+    );
 
-  files.command('rm <path>').description('Delete a file and its versions, permanently; -r deletes a folder with everything in it')
+  files
+    .command('rm <path>')
+    .description('Delete a file and its versions, permanently; -r deletes a folder with everything in it')
     .option('-r, --recursive', 'delete a folder and every file below it')
     .action(
       action(async (api, g, path: string, opts: { recursive?: boolean }) => {
@@ -149,26 +197,41 @@ export function registerFiles(program: Command): void {
       }),
     );
 
-  files.command('usage').description('Storage used and quota').action(
-    action(async (api, g) => {
-      const u = await api.call(filesRoutes.usage, { project: api.project });
-      print(!!g.json, { used: u.used, quota: u.quota, reserved: u.reserved, files: u.files }, () => u.text);
-    }),
-  );
+  files
+    .command('usage')
+    .description('Storage used and quota')
+    .action(
+      action(async (api, g) => {
+        const u = await api.call(filesRoutes.usage, { project: api.project });
+        print(!!g.json, { used: u.used, quota: u.quota, reserved: u.reserved, files: u.files }, () => u.text);
+      }),
+    );
 
-  files.command('versions <path>').description('Versions of a file, newest first').action(
-    action(async (api, g, path: string) => {
-      const vs = await api.call(filesRoutes.versions, { project: api.project, path });
-      print(!!g.json, vs.map((v) => ({ version: v.version, size: v.size, modified: v.modified, author: v.author, sha256: v.sha256, current: v.current })), () =>
-        table([['VERSION', 'SIZE', 'MODIFIED', 'AUTHOR'], ...vs.map((v) => [String(v.version) + (v.current ? ' (current)' : ''), formatBytes(v.size), v.modified, v.author])]),
-      );
-    }),
-  );
+  files
+    .command('versions <path>')
+    .description('Versions of a file, newest first')
+    .action(
+      action(async (api, g, path: string) => {
+        const vs = await api.call(filesRoutes.versions, { project: api.project, path });
+        print(
+          !!g.json,
+          vs.map((v) => ({ version: v.version, size: v.size, modified: v.modified, author: v.author, sha256: v.sha256, current: v.current })),
+          () =>
+            table([
+              ['VERSION', 'SIZE', 'MODIFIED', 'AUTHOR'],
+              ...vs.map((v) => [String(v.version) + (v.current ? ' (current)' : ''), formatBytes(v.size), v.modified, v.author]),
+            ]),
+        );
+      }),
+    );
 
-  files.command('restore <path> <version>').description('Restore an earlier version (saved as a new version)').action(
-    action(async (api, g, path: string, version: string) => {
-      const f = await api.call(filesRoutes.restore, { project: api.project, path, version: parseVersion(version) });
-      print(!!g.json, fileJson(f), () => `Restored ${path} to version ${version} (now version ${f.version})`);
-    }),
-  );
+  files
+    .command('restore <path> <version>')
+    .description('Restore an earlier version (saved as a new version)')
+    .action(
+      action(async (api, g, path: string, version: string) => {
+        const f = await api.call(filesRoutes.restore, { project: api.project, path, version: parseVersion(version) });
+        print(!!g.json, fileJson(f), () => `Restored ${path} to version ${version} (now version ${f.version})`);
+      }),
+    );
 }

@@ -60,7 +60,11 @@ async function localBackend(g: ReturnType<typeof globalsOf>, published: boolean)
 }
 
 /** Remote: every call goes to the server's tool route with the agent's token (`stoa mcp --url U --token T`). */
-async function remoteBackend(url: string, token: string | undefined, g: ReturnType<typeof globalsOf>): Promise<{ backend: McpBackend; close: () => Promise<void> }> {
+async function remoteBackend(
+  url: string,
+  token: string | undefined,
+  g: ReturnType<typeof globalsOf>,
+): Promise<{ backend: McpBackend; close: () => Promise<void> }> {
   if (!token) throw new UsageError('stoa mcp --url needs --token AGENT_TOKEN (or STOA_TOKEN)');
   const { StoaClient } = await import('@stoa/sdk');
   const client = new StoaClient({ url, token, conversationId: g.conversation });
@@ -82,8 +86,10 @@ async function remoteBackend(url: string, token: string | undefined, g: ReturnTy
  * written to stdout; diagnostics go to stderr.
  */
 export function registerMcp(program: Command): void {
-  program.command('mcp').description('Serve the agent file tools over MCP on stdio (local with --agent, or remote with --url/--token)')
-    .option('--published', 'local mode: act with the settings frozen at the agent\'s publication')
+  program
+    .command('mcp')
+    .description('Serve the agent file tools over MCP on stdio (local with --agent, or remote with --url/--token)')
+    .option('--published', "local mode: act with the settings frozen at the agent's publication")
     .action(async (o: { published?: boolean }, cmd: Command) => {
       const g = globalsOf(cmd);
       const url = g.url ?? process.env.STOA_URL;

@@ -13,7 +13,10 @@ import { print, table, UsageError } from '../output.js';
  * whose SOUL.md). MEMORY.md is the conversation's named by `--channel` (ID or channel name), else by the global
  * `--conversation` — which, for an agent in a turn, is that turn's conversation.
  */
-interface RefOptions { for?: string; channel?: string }
+interface RefOptions {
+  for?: string;
+  channel?: string;
+}
 
 function refOf(g: GlobalOptions, o: RefOptions, file: string) {
   return { file, agent: o.for ?? g.agent, conversation: o.channel ?? g.conversation };
@@ -42,12 +45,24 @@ function versionArg(v: string, min = 0): number {
   return n;
 }
 
-const docJson = (d: { file: string; version: number; content: string; [k: string]: unknown }) => ({ file: d.file, version: d.version, content: d.content, agent: d.agent, conversation: d.conversation, modified: d.modified, author: d.author, editable: d.editable });
-const who = (a: { kind: string; name: string | null } | null) => (a ? (a.kind === 'agent' ? `agent: ${a.name}` : a.name ?? a.kind) : '—');
+const docJson = (d: { file: string; version: number; content: string; [k: string]: unknown }) => ({
+  file: d.file,
+  version: d.version,
+  content: d.content,
+  agent: d.agent,
+  conversation: d.conversation,
+  modified: d.modified,
+  author: d.author,
+  editable: d.editable,
+});
+const who = (a: { kind: string; name: string | null } | null) => (a ? (a.kind === 'agent' ? `agent: ${a.name}` : (a.name ?? a.kind)) : '—');
 
 export function registerMemory(program: Command): void {
   const memory = program.command('memory').description('Memory files: SOUL.md (per agent), AGENTS.md (per workspace), MEMORY.md (per conversation)');
-  const withRef = (c: Command) => c.option('--for <agentId>', 'SOUL.md of this agent (without acting as it)').option('--channel <conversation>', 'MEMORY.md of this conversation (ID or channel name); you must take part in it');
+  const withRef = (c: Command) =>
+    c
+      .option('--for <agentId>', 'SOUL.md of this agent (without acting as it)')
+      .option('--channel <conversation>', 'MEMORY.md of this conversation (ID or channel name); you must take part in it');
 
   withRef(memory.command('get <file>').description('Print the newest version of a memory file')).action(
     action(async (api, g, file: string, o: RefOptions) => {
@@ -63,7 +78,12 @@ export function registerMemory(program: Command): void {
     }),
   );
 
-  withRef(memory.command('set <file> <text>').description('Save TEXT or @file as a new version').option('--base <version>', 'refuse with memory_version_conflict if someone saved after this version')).action(
+  withRef(
+    memory
+      .command('set <file> <text>')
+      .description('Save TEXT or @file as a new version')
+      .option('--base <version>', 'refuse with memory_version_conflict if someone saved after this version'),
+  ).action(
     action(async (api, g, file: string, text: string, o: RefOptions & { base?: string }) => {
       const base = o.base === undefined ? undefined : versionArg(o.base);
       const d = await api.call(memoryRoutes.set, { project: api.project, ...refOf(g, o, file), content: await textArg(text), base });
@@ -71,25 +91,44 @@ export function registerMemory(program: Command): void {
     }),
   );
 
-  memory.command('search <query>').description('Search the memory files you may read').option('--limit <n>', 'at most N results').action(
-    action(async (api, g, query: string, o: { limit?: string }) => {
-      const hits = await api.call(memoryRoutes.search, { project: api.project, q: query, limit: o.limit ? versionArg(o.limit, 1) : undefined });
-      print(!!g.json, hits, () => (hits.length === 0 ? '(no matches)' : hits.map((h) => `${h.title}  (version ${h.version}, score ${h.score.toFixed(2)})\n  ${h.snippet}`).join('\n')));
-    }),
-  );
+  memory
+    .command('search <query>')
+    .description('Search the memory files you may read')
+    .option('--limit <n>', 'at most N results')
+    .action(
+      action(async (api, g, query: string, o: { limit?: string }) => {
+        const hits = await api.call(memoryRoutes.search, { project: api.project, q: query, limit: o.limit ? versionArg(o.limit, 1) : undefined });
+        print(!!g.json, hits, () =>
+          hits.length === 0 ? '(no matches)' : hits.map((h) => `${h.title}  (version ${h.version}, score ${h.score.toFixed(2)})\n  ${h.snippet}`).join('\n'),
+        );
+      }),
+    );
 
-  withRef(memory.command('pull').description('Write SOUL.md, AGENTS.md and the conversation\'s MEMORY.md under DIR/.stoa/memory/').requiredOption('--dir <dir>', 'folder to write into')).action(
+  withRef(
+    memory
+      .command('pull')
+      .description("Write SOUL.md, AGENTS.md and the conversation's MEMORY.md under DIR/.stoa/memory/")
+      .requiredOption('--dir <dir>', 'folder to write into'),
+  ).action(
     action(async (api, g, o: RefOptions & { dir: string }) => {
       const r = refOf(g, o, '');
       const written = await pullMemory(api, { project: api.project, dir: o.dir, agent: r.agent, conversation: r.conversation });
-      print(!!g.json, written.map(({ file, path, version }) => ({ file, path, version })), () => written.map((w) => `${w.path}  (version ${w.version})`).join('\n'));
+      print(
+        !!g.json,
+        written.map(({ file, path, version }) => ({ file, path, version })),
+        () => written.map((w) => `${w.path}  (version ${w.version})`).join('\n'),
+      );
     }),
   );
 
   withRef(memory.command('history <file>').description('Saved versions, newest first')).action(
     action(async (api, g, file: string, o: RefOptions) => {
       const h = await api.call(memoryRoutes.history, { project: api.project, ...refOf(g, o, file) });
-      print(!!g.json, h, () => (h.length === 0 ? '(never saved)' : table([['VERSION', 'AUTHOR', 'SAVED', 'CHANGE'], ...h.map((v) => [String(v.version), who(v.author), v.modified ?? '—', v.op])])));
+      print(!!g.json, h, () =>
+        h.length === 0
+          ? '(never saved)'
+          : table([['VERSION', 'AUTHOR', 'SAVED', 'CHANGE'], ...h.map((v) => [String(v.version), who(v.author), v.modified ?? '—', v.op])]),
+      );
     }),
   );
 
@@ -100,10 +139,13 @@ export function registerMemory(program: Command): void {
     }),
   );
 
-  memory.command('list').description('The memory files you may read').action(
-    action(async (api, g) => {
-      const l = await api.call(memoryRoutes.list, { project: api.project });
-      print(!!g.json, l, () => table([['FILE', 'VERSION', 'ACCESS'], ...l.map((f) => [f.title, String(f.version), f.editable ? 'edit' : 'read'])]));
-    }),
-  );
+  memory
+    .command('list')
+    .description('The memory files you may read')
+    .action(
+      action(async (api, g) => {
+        const l = await api.call(memoryRoutes.list, { project: api.project });
+        print(!!g.json, l, () => table([['FILE', 'VERSION', 'ACCESS'], ...l.map((f) => [f.title, String(f.version), f.editable ? 'edit' : 'read'])]));
+      }),
+    );
 }

@@ -6,45 +6,66 @@ import { print, reportError, table, UsageError } from '../output.js';
 
 export function registerProjects(program: Command): void {
   const projects = program.command('projects').description('Projects (workspaces)');
-  projects.command('create <name>').description('Create a project; you become its admin').action(
-    action(async (api, g, name: string) => {
-      const p = await api.call(projectRoutes.createProject, { name });
-      print(!!g.json, p, () => `Created project ${p.name} (${p.id})`);
-    }),
-  );
-  projects.command('list').description('Projects you belong to').action(
-    action(async (api, g) => {
-      const ps = await api.call(projectRoutes.listProjects, {});
-      print(!!g.json, ps, () => table([['NAME', 'ID', 'ROLE'], ...ps.map((p) => [p.name, p.id, p.role ?? ''])]));
-    }),
-  );
+  projects
+    .command('create <name>')
+    .description('Create a project; you become its admin')
+    .action(
+      action(async (api, g, name: string) => {
+        const p = await api.call(projectRoutes.createProject, { name });
+        print(!!g.json, p, () => `Created project ${p.name} (${p.id})`);
+      }),
+    );
+  projects
+    .command('list')
+    .description('Projects you belong to')
+    .action(
+      action(async (api, g) => {
+        const ps = await api.call(projectRoutes.listProjects, {});
+        print(!!g.json, ps, () => table([['NAME', 'ID', 'ROLE'], ...ps.map((p) => [p.name, p.id, p.role ?? ''])]));
+      }),
+    );
 
   const members = program.command('members').description('Members of the project and their roles');
-  members.command('add <user>').description('Add a member (creates the user if needed) or change the role').requiredOption('--role <role>', 'admin | editor | viewer').action(
-    action(async (api, g, user: string, opts: { role: string }) => {
-      const m = await api.call(projectRoutes.addMember, { project: api.project, user, role: opts.role as 'admin' });
-      print(!!g.json, m, () => `${m.name} is ${m.role} of ${api.project}`);
-    }),
-  );
-  members.command('list').description('List members').action(
-    action(async (api, g) => {
-      const ms = await api.call(projectRoutes.listMembers, { project: api.project });
-      print(!!g.json, ms, () => table([['NAME', 'ROLE', 'ID'], ...ms.map((m) => [m.name, m.role, m.userId])]));
-    }),
-  );
-  members.command('rm <user>').description('Remove a member').action(
-    action(async (api, g, user: string) => {
-      await api.call(projectRoutes.removeMember, { project: api.project, user });
-      print(!!g.json, { ok: true }, () => `Removed ${user}`);
-    }),
-  );
+  members
+    .command('add <user>')
+    .description('Add a member (creates the user if needed) or change the role')
+    .requiredOption('--role <role>', 'admin | editor | viewer')
+    .action(
+      action(async (api, g, user: string, opts: { role: string }) => {
+        const m = await api.call(projectRoutes.addMember, { project: api.project, user, role: opts.role as 'admin' });
+        print(!!g.json, m, () => `${m.name} is ${m.role} of ${api.project}`);
+      }),
+    );
+  members
+    .command('list')
+    .description('List members')
+    .action(
+      action(async (api, g) => {
+        const ms = await api.call(projectRoutes.listMembers, { project: api.project });
+        print(!!g.json, ms, () => table([['NAME', 'ROLE', 'ID'], ...ms.map((m) => [m.name, m.role, m.userId])]));
+      }),
+    );
+  members
+    .command('rm <user>')
+    .description('Remove a member')
+    .action(
+      action(async (api, g, user: string) => {
+        await api.call(projectRoutes.removeMember, { project: api.project, user });
+        print(!!g.json, { ok: true }, () => `Removed ${user}`);
+      }),
+    );
 
   const tokens = program.command('tokens').description('API tokens');
-  tokens.command('create')
-    .description('Create a token that works only in this project, shown once: your own (no option), an agent\'s (--agent; its owner or a '
-      + 'project admin), or another member\'s (--user; the installation admin only — others invite people: stoa invitations create)')
-    .option('--user <name>', 'member the token acts as').option('--agent <agentId>', 'agent the token acts as').option('--name <label>', 'a label for the token')
-    .option('--published', 'agent tokens: act with the settings frozen at the agent\'s publication (A7)')
+  tokens
+    .command('create')
+    .description(
+      "Create a token that works only in this project, shown once: your own (no option), an agent's (--agent; its owner or a " +
+        "project admin), or another member's (--user; the installation admin only — others invite people: stoa invitations create)",
+    )
+    .option('--user <name>', 'member the token acts as')
+    .option('--agent <agentId>', 'agent the token acts as')
+    .option('--name <label>', 'a label for the token')
+    .option('--published', "agent tokens: act with the settings frozen at the agent's publication (A7)")
     .action(async (opts: { user?: string; agent?: string; name?: string; published?: boolean }, cmd: Command) => {
       // `--agent` here names the token's agent; commander hands it to the program's global --agent (act as an
       // agent), so take it from there and open the Api as the caller, not as that agent.
@@ -54,37 +75,72 @@ export function registerProjects(program: Command): void {
       try {
         api = await openApi({ ...g, agent: undefined });
         const t = await api.call(projectRoutes.createToken, { project: api.project, user: opts.user, agent, name: opts.name, published: opts.published });
-        print(!!g.json, { token: t.token, id: t.id, ...(t.user ? { user: t.user } : {}), ...(t.agent ? { agent: t.agent } : {}), ...(t.published ? { published: true } : {}) }, () => t.token);
+        print(
+          !!g.json,
+          {
+            token: t.token,
+            id: t.id,
+            ...(t.user ? { user: t.user } : {}),
+            ...(t.agent ? { agent: t.agent } : {}),
+            ...(t.published ? { published: true } : {}),
+          },
+          () => t.token,
+        );
       } catch (e) {
         process.exitCode = reportError(e);
       } finally {
         await api?.close().catch(() => undefined);
       }
     });
-  tokens.command('list').description('Tokens you may revoke: your own, your agents\', and (project admins) those confined to this project').action(
-    action(async (api, g) => {
-      const ts = await api.call(projectRoutes.listTokens, { project: api.project });
-      print(!!g.json, ts, () => table([['ID', 'NAME', 'FOR', 'PROJECT', 'CREATED', 'REVOKED'], ...ts.map((t) => [t.id, t.name ?? '', t.agent ? `agent ${t.agent}` : t.user ?? '', t.project ?? '(all)', t.createdAt, t.revokedAt ?? ''])]));
-    }),
-  );
-  tokens.command('revoke <id>').description('Revoke a token by its ID (your own; project admins: tokens of this project)').action(
-    action(async (api, g, id: string) => {
-      await api.call(projectRoutes.revokeToken, { project: api.project, id });
-      print(!!g.json, { ok: true }, () => `Revoked ${id}`);
-    }),
-  );
+  tokens
+    .command('list')
+    .description("Tokens you may revoke: your own, your agents', and (project admins) those confined to this project")
+    .action(
+      action(async (api, g) => {
+        const ts = await api.call(projectRoutes.listTokens, { project: api.project });
+        print(!!g.json, ts, () =>
+          table([
+            ['ID', 'NAME', 'FOR', 'PROJECT', 'CREATED', 'REVOKED'],
+            ...ts.map((t) => [t.id, t.name ?? '', t.agent ? `agent ${t.agent}` : (t.user ?? ''), t.project ?? '(all)', t.createdAt, t.revokedAt ?? '']),
+          ]),
+        );
+      }),
+    );
+  tokens
+    .command('revoke <id>')
+    .description('Revoke a token by its ID (your own; project admins: tokens of this project)')
+    .action(
+      action(async (api, g, id: string) => {
+        await api.call(projectRoutes.revokeToken, { project: api.project, id });
+        print(!!g.json, { ok: true }, () => `Revoked ${id}`);
+      }),
+    );
 
   const invitations = program.command('invitations').description('Invite people: a one-time code they redeem for their own membership and token');
-  invitations.command('create').description('Invite a person into the project (project admins); prints the code once')
-    .requiredOption('--role <role>', 'admin | editor | viewer').option('--user <name>', 'address the invitation to this user name')
+  invitations
+    .command('create')
+    .description('Invite a person into the project (project admins); prints the code once')
+    .requiredOption('--role <role>', 'admin | editor | viewer')
+    .option('--user <name>', 'address the invitation to this user name')
     .option('--ttl-hours <n>', 'hours the code stays valid', '168')
     .action(
       action(async (api, g, opts: { role: string; user?: string; ttlHours: string }) => {
-        const inv = await api.call(projectRoutes.createInvitation, { project: api.project, role: opts.role as 'viewer', user: opts.user, ttlHours: Number(opts.ttlHours) });
-        print(!!g.json, inv, () => `${inv.code}\nRedeem once before ${inv.expiresAt}: stoa --url URL invitations accept ${inv.code}${inv.user ? '' : ' --user NAME'}`);
+        const inv = await api.call(projectRoutes.createInvitation, {
+          project: api.project,
+          role: opts.role as 'viewer',
+          user: opts.user,
+          ttlHours: Number(opts.ttlHours),
+        });
+        print(
+          !!g.json,
+          inv,
+          () => `${inv.code}\nRedeem once before ${inv.expiresAt}: stoa --url URL invitations accept ${inv.code}${inv.user ? '' : ' --user NAME'}`,
+        );
       }),
     );
-  invitations.command('accept <code>').description('Redeem an invitation on its server (--url): with --token you join; without, you become a new user and get your token')
+  invitations
+    .command('accept <code>')
+    .description('Redeem an invitation on its server (--url): with --token you join; without, you become a new user and get your token')
     .option('--user <name>', 'your user name (new users, when the invitation names none)')
     .action(
       action(async (api, g, code: string, opts: { user?: string }) => {
@@ -94,13 +150,23 @@ export function registerProjects(program: Command): void {
       }),
     );
 
-  program.command('audit').description("People's uploads, moves and deletes, newest first (admins)")
-    .option('--limit <n>', 'entries to show', '50').option('--before <id>', 'older than this entry')
+  program
+    .command('audit')
+    .description("People's uploads, moves and deletes, newest first (admins)")
+    .option('--limit <n>', 'entries to show', '50')
+    .option('--before <id>', 'older than this entry')
     .action(
       action(async (api, g, opts: { limit: string; before?: string }) => {
-        const r = await api.call(projectRoutes.audit, { project: api.project, limit: Number(opts.limit), before: opts.before ? Number(opts.before) : undefined });
+        const r = await api.call(projectRoutes.audit, {
+          project: api.project,
+          limit: Number(opts.limit),
+          before: opts.before ? Number(opts.before) : undefined,
+        });
         print(!!g.json, r.entries, () =>
-          table([['WHEN', 'WHO', 'ACTION', 'PATH'], ...r.entries.map((e) => [e.at, e.actor.name ?? '', e.action, e.from && e.to ? `${e.from} → ${e.to}` : e.path ?? ''])]),
+          table([
+            ['WHEN', 'WHO', 'ACTION', 'PATH'],
+            ...r.entries.map((e) => [e.at, e.actor.name ?? '', e.action, e.from && e.to ? `${e.from} → ${e.to}` : (e.path ?? '')]),
+          ]),
         );
       }),
     );

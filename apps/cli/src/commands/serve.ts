@@ -18,11 +18,16 @@ export function registerServe(program: Command): void {
         const config = loadConfig({ dataDir: g.data, env: process.env });
         const s = await startServer(config, { port, host: opts.host });
         process.stdout.write(`Stoa is listening on ${s.url}\n`);
-        process.stdout.write(`Database: ${config.database.kind === 'sqlite' ? 'SQLite (embedded)' : 'PostgreSQL'}; storage: ${config.storage.kind === 'fs' ? 'local files' : 'S3-compatible'}\n`);
+        process.stdout.write(
+          `Database: ${config.database.kind === 'sqlite' ? 'SQLite (embedded)' : 'PostgreSQL'}; storage: ${config.storage.kind === 'fs' ? 'local files' : 'S3-compatible'}\n`,
+        );
         if (s.adminToken) process.stdout.write(`Admin token (shown once, keep it): ${s.adminToken}\n`);
         else if (config.adminToken) process.stdout.write('Admin token: the one in STOA_ADMIN_TOKEN\n');
         // A data folder served before keeps its token, which was shown only once; say how to get another.
-        else process.stdout.write(`Admin token: the one printed when this data folder was first served (a new one: stoa --data ${g.data ?? './stoa-data'} tokens create --user admin)\n`);
+        else
+          process.stdout.write(
+            `Admin token: the one printed when this data folder was first served (a new one: stoa --data ${g.data ?? './stoa-data'} tokens create --user admin)\n`,
+          );
         process.stdout.write(`Log in to the web UI (one-time link): ${s.loginUrl}\n`);
         const stop = async () => {
           await s.close();

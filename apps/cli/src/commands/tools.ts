@@ -5,7 +5,9 @@ import { UsageError } from '../output.js';
 
 /** `stoa tools [--format mcp|openai|anthropic]`: the tool schemas as JSON (always JSON: they are for programs). */
 export function registerTools(program: Command): void {
-  program.command('tools').description('Print the agent file tool schemas (MCP, OpenAI or Anthropic function-calling format)')
+  program
+    .command('tools')
+    .description('Print the agent file tool schemas (MCP, OpenAI or Anthropic function-calling format)')
     .option('--format <format>', 'mcp | openai | anthropic', 'mcp')
     .action(
       action(async (api, _g, o: { format: string }) => {

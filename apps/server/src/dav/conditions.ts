@@ -4,11 +4,23 @@ import { StoaError } from '@stoa/contract';
  * Preconditions of a WebDAV request: the RFC 9110 headers (If-Match, If-None-Match, If-Unmodified-Since,
  * If-Modified-Since) and the RFC 4918 `If` header with its lock tokens and entity tags.
  */
-export interface ResourceState { exists: boolean; etag: string | null; modified: Date | null; lockTokens: string[] }
+export interface ResourceState {
+  exists: boolean;
+  etag: string | null;
+  modified: Date | null;
+  lockTokens: string[];
+}
 
 /** One condition of an `If` list: a lock token or an entity tag, possibly negated. */
-interface IfCondition { not: boolean; token?: string; etag?: string }
-export interface IfList { resource: string | null; conditions: IfCondition[] }
+interface IfCondition {
+  not: boolean;
+  token?: string;
+  etag?: string;
+}
+export interface IfList {
+  resource: string | null;
+  conditions: IfCondition[];
+}
 
 /** Parses an `If` header (RFC 4918 §10.4); bad syntax is bad_request. */
 export function parseIfHeader(header: string | undefined): IfList[] {
@@ -68,7 +80,10 @@ export function ifHeaderHolds(lists: IfList[], stateOf: (resource: string | null
 }
 
 function etagList(h: string): string[] {
-  return h.split(',').map((x) => x.trim()).filter(Boolean);
+  return h
+    .split(',')
+    .map((x) => x.trim())
+    .filter(Boolean);
 }
 
 function httpDate(h: string | undefined): Date | null {

@@ -11,7 +11,11 @@ function decodeSegment(s: string): string {
 /** Splits a request URL below a DAV mount into the decoded file path (no leading or trailing slash). */
 export function davPath(url: string, mount: string): string {
   const raw = url.split('?')[0]!.slice(mount.length);
-  const decoded = raw.split('/').filter((s) => s !== '').map(decodeSegment).join('/');
+  const decoded = raw
+    .split('/')
+    .filter((s) => s !== '')
+    .map(decodeSegment)
+    .join('/');
   return decoded.normalize('NFC');
 }
 

@@ -55,7 +55,7 @@ describe('WebDAV at /dav', () => {
     expect(info.createdBy).toBe('');
   });
 
-  it('moves a file by metadata, and moving onto an existing file keeps that file\'s history', async () => {
+  it("moves a file by metadata, and moving onto an existing file keeps that file's history", async () => {
     const ctx = await t.admin();
     await putFile(ctx, { path: 'notes/a.md', source: 'one' });
     await putFile(ctx, { path: 'notes/b.md', source: 'two' });

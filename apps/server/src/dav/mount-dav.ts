@@ -2,10 +2,39 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { Readable } from 'node:stream';
 import { StoaError, errorCodes } from '@stoa/contract';
 import {
-  assertUnlocked, copyFile, createFolder, deadPropsOf, folderTree, deleteFile, deleteFolder, listFilesRecursive, listFolder, lockCovers, lockPath,
-  locksAround, moveFile, moveFolder, moveOver, normalizePath, openFile, patchDeadProps, putFile, refreshLocks, setFileModified,
-  statFile, statFolder, unlockPath, DEFAULT_LOCK_SECONDS, MAX_LOCK_SECONDS,
-  type Ctx, type DeadProp, type DeadPropChange, type FileInfo, type FolderEntry, type Platform, type WriteLock,
+  assertUnlocked,
+  copyFile,
+  createFolder,
+  deadPropsOf,
+  folderTree,
+  deleteFile,
+  deleteFolder,
+  listFilesRecursive,
+  listFolder,
+  lockCovers,
+  lockPath,
+  locksAround,
+  moveFile,
+  moveFolder,
+  moveOver,
+  normalizePath,
+  openFile,
+  patchDeadProps,
+  putFile,
+  refreshLocks,
+  setFileModified,
+  statFile,
+  statFolder,
+  unlockPath,
+  DEFAULT_LOCK_SECONDS,
+  MAX_LOCK_SECONDS,
+  type Ctx,
+  type DeadProp,
+  type DeadPropChange,
+  type FileInfo,
+  type FolderEntry,
+  type Platform,
+  type WriteLock,
 } from '@stoa/core';
 import { setRetryAfter, toStoaError } from '../http/problem.js';
 import { contentDisposition, parseRange } from '../routes/files/content-disposition.js';
@@ -13,8 +42,18 @@ import { davContext } from './dav-auth.js';
 import { davHref, davPath, destinationPath } from './dav-paths.js';
 import { checkPreconditions, contentEtag, ifHeaderHolds, parseIfHeader, submittedTokens, type ResourceState } from './conditions.js';
 import {
-  DAV, MULTISTATUS_CLOSE, MULTISTATUS_OPEN, child, davDocument, davEl, errorBody, parseXml, responseXml, valueXml,
-  type PropOut, type XElement,
+  DAV,
+  MULTISTATUS_CLOSE,
+  MULTISTATUS_OPEN,
+  child,
+  davDocument,
+  davEl,
+  errorBody,
+  parseXml,
+  responseXml,
+  valueXml,
+  type PropOut,
+  type XElement,
 } from './xml.js';
 
 const DAV_METHODS = ['PROPFIND', 'PROPPATCH', 'MKCOL', 'COPY', 'MOVE', 'LOCK', 'UNLOCK'] as const;
@@ -43,14 +82,19 @@ const etagOf = (t: Target) => (t.kind === 'file' ? t.info.sha256 : null);
 async function stateOf(ctx: Ctx, t: Target): Promise<ResourceState> {
   const locks = t.kind === 'none' && t.path === '' ? [] : await locksAround(ctx, t.path);
   return {
-    exists: t.kind !== 'none', etag: etagOf(t), modified: t.kind === 'file' ? new Date(t.info.modified) : null,
+    exists: t.kind !== 'none',
+    etag: etagOf(t),
+    modified: t.kind === 'file' ? new Date(t.info.modified) : null,
     lockTokens: locks.filter((l) => lockCovers(l, t.path)).map((l) => l.token),
   };
 }
 
 /** A precondition answer; `body` names the RFC 4918 condition when there is one. */
 class DavStatus extends Error {
-  constructor(readonly status: number, readonly body?: string) {
+  constructor(
+    readonly status: number,
+    readonly body?: string,
+  ) {
     super(`status ${status}`);
   }
 }
@@ -71,9 +115,13 @@ async function readBody(req: FastifyRequest, limit = 1024 * 1024): Promise<strin
 function lockActive(mount: string, l: WriteLock) {
   const remaining = Math.max(0, Math.round((Date.parse(l.expiresAt) - Date.now()) / 1000));
   return davEl('activelock', [
-    davEl('locktype', [davEl('write', [])]), davEl('lockscope', [davEl(l.scope, [])]), davEl('depth', l.depth === '0' ? '0' : 'infinity'),
+    davEl('locktype', [davEl('write', [])]),
+    davEl('lockscope', [davEl(l.scope, [])]),
+    davEl('depth', l.depth === '0' ? '0' : 'infinity'),
     ...(l.owner ? [{ 'd:owner': [{ '#text': l.owner }] }] : []),
-    davEl('timeout', `Second-${remaining}`), davEl('locktoken', [davEl('href', l.token)]), davEl('lockroot', [davEl('href', davHref(mount, l.path, false))]),
+    davEl('timeout', `Second-${remaining}`),
+    davEl('locktoken', [davEl('href', l.token)]),
+    davEl('lockroot', [davEl('href', davHref(mount, l.path, false))]),
   ]);
 }
 
@@ -91,8 +139,10 @@ function liveProps(mount: string, t: Target, locks: WriteLock[]): PropOut[] {
   if (t.kind === 'file') {
     const f = t.info;
     props.push(
-      { ns: DAV, name: 'getcontentlength', text: String(f.size) }, { ns: DAV, name: 'getcontenttype', text: f.type },
-      { ns: DAV, name: 'getetag', text: contentEtag(f.sha256) }, { ns: DAV, name: 'getlastmodified', text: new Date(f.modified).toUTCString() },
+      { ns: DAV, name: 'getcontentlength', text: String(f.size) },
+      { ns: DAV, name: 'getcontenttype', text: f.type },
+      { ns: DAV, name: 'getetag', text: contentEtag(f.sha256) },
+      { ns: DAV, name: 'getlastmodified', text: new Date(f.modified).toUTCString() },
       { ns: DAV, name: 'creationdate', text: new Date(f.created).toISOString() },
       { ns: OC, name: 'checksums', nodes: [{ checksum: [{ '#text': `SHA256:${f.sha256}` }] }] },
     );
@@ -103,7 +153,8 @@ function liveProps(mount: string, t: Target, locks: WriteLock[]): PropOut[] {
   return props;
 }
 
-type PropRequest = { kind: 'allprop'; include: Array<{ ns: string; name: string }> } | { kind: 'propname' } | { kind: 'prop'; names: Array<{ ns: string; name: string }> };
+type PropRequest =
+  { kind: 'allprop'; include: Array<{ ns: string; name: string }> } | { kind: 'propname' } | { kind: 'prop'; names: Array<{ ns: string; name: string }> };
 
 function parsePropfind(root: XElement | null): PropRequest {
   if (!root) return { kind: 'allprop', include: [] };
@@ -127,7 +178,10 @@ function entryXml(mount: string, t: Target, req: PropRequest, locks: WriteLock[]
     if (p) found.push(p);
     else missing.push({ ns: n.ns, name: n.name });
   }
-  return responseXml(href, [{ status: 200, props: found }, { status: 404, props: missing }]);
+  return responseXml(href, [
+    { status: 200, props: found },
+    { status: 404, props: missing },
+  ]);
 }
 
 /** PROPFIND: depth 0 or 1, streamed a page at a time, so memory stays bounded for any folder size. */
@@ -138,7 +192,7 @@ async function propfind(ctx: Ctx, mount: string, t: Target, depth: string, req: 
   async function* body() {
     yield MULTISTATUS_OPEN;
     const own = t.kind === 'file' ? await deadPropsOf(ctx, [t.info.id]) : new Map<string, DeadProp[]>();
-    yield entryXml(mount, t, req, locks, t.kind === 'file' ? own.get(t.info.id) ?? [] : []);
+    yield entryXml(mount, t, req, locks, t.kind === 'file' ? (own.get(t.info.id) ?? []) : []);
     if (t.kind === 'folder' && depth === '1') {
       let cursor: string | null = null;
       let first = true;
@@ -146,7 +200,10 @@ async function propfind(ctx: Ctx, mount: string, t: Target, depth: string, req: 
         const page: Awaited<ReturnType<typeof listFolder>> = await listFolder(ctx, { folder, cursor, limit: PAGE });
         if (first) for (const d of page.folders) yield entryXml(mount, { kind: 'folder', path: d.path, folder: d }, req, locks, []);
         first = false;
-        const dead = await deadPropsOf(ctx, page.files.map((f) => f.id));
+        const dead = await deadPropsOf(
+          ctx,
+          page.files.map((f) => f.id),
+        );
         for (const f of page.files) yield entryXml(mount, { kind: 'file', path: f.path, info: f }, req, locks, dead.get(f.id) ?? []);
         cursor = page.nextCursor;
       } while (cursor);
@@ -186,7 +243,17 @@ async function proppatch(ctx: Ctx, mount: string, t: Target, root: XElement | nu
     groups.set(status, [...(groups.get(status) ?? []), { ns: r.ns, name: r.name }]);
   }
   const href = davHref(mount, t.path, t.kind === 'folder');
-  return reply.code(207).type(XML_TYPE).send(MULTISTATUS_OPEN + responseXml(href, [...groups].map(([status, props]) => ({ status, props }))) + MULTISTATUS_CLOSE);
+  return reply
+    .code(207)
+    .type(XML_TYPE)
+    .send(
+      MULTISTATUS_OPEN +
+        responseXml(
+          href,
+          [...groups].map(([status, props]) => ({ status, props })),
+        ) +
+        MULTISTATUS_CLOSE,
+    );
 }
 
 // ---- reading ----
@@ -200,10 +267,19 @@ async function get(ctx: Ctx, req: FastifyRequest, reply: FastifyReply, t: Target
   }
   const range = parseRange(req.headers.range);
   const opened = await openFile(ctx, t.path, { range: range ?? undefined });
-  reply.header('ETag', contentEtag(opened.sha256)).header('Last-Modified', new Date(opened.info.modified).toUTCString()).header('Accept-Ranges', 'bytes')
-    .header('OC-Checksum', `SHA256:${opened.sha256}`).header('X-Content-Type-Options', 'nosniff')
-    .header('Content-Disposition', contentDisposition('attachment', opened.info.name)).type(opened.info.type);
-  if (opened.range) reply.code(206).header('Content-Range', `bytes ${opened.range.start}-${opened.range.end}/${opened.size}`).header('Content-Length', String(opened.range.end - opened.range.start + 1));
+  reply
+    .header('ETag', contentEtag(opened.sha256))
+    .header('Last-Modified', new Date(opened.info.modified).toUTCString())
+    .header('Accept-Ranges', 'bytes')
+    .header('OC-Checksum', `SHA256:${opened.sha256}`)
+    .header('X-Content-Type-Options', 'nosniff')
+    .header('Content-Disposition', contentDisposition('attachment', opened.info.name))
+    .type(opened.info.type);
+  if (opened.range)
+    reply
+      .code(206)
+      .header('Content-Range', `bytes ${opened.range.start}-${opened.range.end}/${opened.size}`)
+      .header('Content-Length', String(opened.range.end - opened.range.start + 1));
   else reply.header('Content-Length', String(opened.size));
   if (head) {
     opened.stream.destroy();
@@ -291,7 +367,15 @@ function timeoutSeconds(h: string | undefined): number {
 
 async function lock(ctx: Ctx, req: FastifyRequest, reply: FastifyReply, mount: string, t: Target, root: XElement | null) {
   const timeout = timeoutSeconds(req.headers.timeout as string | undefined);
-  const discovery = (locks: WriteLock[]) => davDocument(davEl('prop', [davEl('lockdiscovery', locks.map((l) => lockActive(mount, l)))]));
+  const discovery = (locks: WriteLock[]) =>
+    davDocument(
+      davEl('prop', [
+        davEl(
+          'lockdiscovery',
+          locks.map((l) => lockActive(mount, l)),
+        ),
+      ]),
+    );
   if (!root) {
     const tokens = submittedTokens(parseIfHeader(req.headers.if as string | undefined));
     if (tokens.length === 0) throw new StoaError('bad_request', 'a LOCK without a body refreshes a lock: send its token in the If header');
@@ -310,8 +394,18 @@ async function lock(ctx: Ctx, req: FastifyRequest, reply: FastifyReply, mount: s
     await putFile(ctx, { path: t.path, source: '', mode: 'create' });
     created = true;
   }
-  const l = await lockPath(ctx, { path: t.path, scope, depth, owner: owner ? (owner.children.length ? valueXml(owner) : owner.text).slice(0, 4096) : null, timeoutSeconds: timeout });
-  return reply.code(created ? 201 : 200).header('Lock-Token', `<${l.token}>`).type(XML_TYPE).send(discovery([l]));
+  const l = await lockPath(ctx, {
+    path: t.path,
+    scope,
+    depth,
+    owner: owner ? (owner.children.length ? valueXml(owner) : owner.text).slice(0, 4096) : null,
+    timeoutSeconds: timeout,
+  });
+  return reply
+    .code(created ? 201 : 200)
+    .header('Lock-Token', `<${l.token}>`)
+    .type(XML_TYPE)
+    .send(discovery([l]));
 }
 
 // ---- the door ----
@@ -363,7 +457,11 @@ async function handle(platform: Platform, mount: string, project: string | undef
         await setFileModified(ctx, { path, modified: new Date(mtime * 1000) });
         reply.header('X-OC-Mtime', 'accepted');
       }
-      return reply.code(r.created ? 201 : 204).header('ETag', contentEtag(r.file.sha256)).header('OC-Checksum', `SHA256:${r.file.sha256}`).send();
+      return reply
+        .code(r.created ? 201 : 204)
+        .header('ETag', contentEtag(r.file.sha256))
+        .header('OC-Checksum', `SHA256:${r.file.sha256}`)
+        .send();
     }
     case 'DELETE': {
       req.raw.resume();

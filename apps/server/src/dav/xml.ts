@@ -7,11 +7,27 @@ import { StoaError } from '@stoa/contract';
  * library's builder, so names and values are always escaped.
  */
 type XNode = Record<string, unknown> & { ':@'?: Record<string, string> };
-export interface XElement { ns: string; name: string; children: XElement[]; text: string; node: XNode; scope: Map<string, string> }
+export interface XElement {
+  ns: string;
+  name: string;
+  children: XElement[];
+  text: string;
+  node: XNode;
+  scope: Map<string, string>;
+}
 
 const parser = new XMLParser({
-  preserveOrder: true, ignoreAttributes: false, attributeNamePrefix: '', trimValues: false, parseTagValue: false,
-  parseAttributeValue: false, processEntities: true, htmlEntities: true, ignoreDeclaration: true, ignorePiTags: true, commentPropName: false,
+  preserveOrder: true,
+  ignoreAttributes: false,
+  attributeNamePrefix: '',
+  trimValues: false,
+  parseTagValue: false,
+  parseAttributeValue: false,
+  processEntities: true,
+  htmlEntities: true,
+  ignoreDeclaration: true,
+  ignorePiTags: true,
+  commentPropName: false,
 });
 const builder = new XMLBuilder({ preserveOrder: true, ignoreAttributes: false, attributeNamePrefix: '', suppressEmptyNode: true });
 
@@ -36,7 +52,10 @@ function toElement(node: XNode, parentScope: Map<string, string>): XElement {
   if (ns === undefined && prefix !== '') throw new StoaError('bad_request', `XML namespace prefix "${prefix}" is not declared`);
   const kids = (node[tag] as XNode[]) ?? [];
   const children = kids.filter((k) => tagOf(k) !== undefined).map((k) => toElement(k, scope));
-  const text = kids.filter((k) => '#text' in k).map((k) => String(k['#text'])).join('');
+  const text = kids
+    .filter((k) => '#text' in k)
+    .map((k) => String(k['#text']))
+    .join('');
   return { ns: ns ?? '', name: i < 0 ? tag : tag.slice(i + 1), children, text, node, scope };
 }
 
@@ -71,7 +90,9 @@ function declareUsed(node: XNode, scope: Map<string, string>): XNode {
   if (!tag) return node;
   const own = new Map(scope);
   const attrs = { ...(node[':@'] ?? {}) };
-  for (const [k, v] of Object.entries(attrs)) if (k === 'xmlns') own.set('', v); else if (k.startsWith('xmlns:')) own.set(k.slice(6), v);
+  for (const [k, v] of Object.entries(attrs))
+    if (k === 'xmlns') own.set('', v);
+    else if (k.startsWith('xmlns:')) own.set(k.slice(6), v);
   const i = tag.indexOf(':');
   const prefix = i < 0 ? '' : tag.slice(0, i);
   const decl = prefix === '' ? 'xmlns' : `xmlns:${prefix}`;
@@ -80,7 +101,13 @@ function declareUsed(node: XNode, scope: Map<string, string>): XNode {
 }
 
 /** One property in an answer: a name in a namespace and its content (text, XML nodes, or nothing). */
-export interface PropOut { ns: string; name: string; text?: string; xml?: string; nodes?: XNode[] }
+export interface PropOut {
+  ns: string;
+  name: string;
+  text?: string;
+  xml?: string;
+  nodes?: XNode[];
+}
 
 const DAV_PREFIX = 'd';
 
@@ -98,7 +125,9 @@ export const davEl = el;
 
 /** One <response> of a multistatus: an href and its properties grouped by status. */
 export function responseXml(href: string, propstats: Array<{ status: number; props: PropOut[] }>): string {
-  const stats = propstats.filter((s) => s.props.length > 0).map((s) => el('propstat', [el('prop', s.props.map(propNode)), el('status', `HTTP/1.1 ${s.status} ${reason(s.status)}`)]));
+  const stats = propstats
+    .filter((s) => s.props.length > 0)
+    .map((s) => el('propstat', [el('prop', s.props.map(propNode)), el('status', `HTTP/1.1 ${s.status} ${reason(s.status)}`)]));
   return builder.build([el('response', [el('href', href), ...stats])]) as string;
 }
 
@@ -120,7 +149,16 @@ export function errorBody(condition: string, href?: string): string {
   return davDocument(el('error', [el(condition, href ? [el('href', href)] : [])]));
 }
 
-const reasons: Record<number, string> = { 200: 'OK', 403: 'Forbidden', 404: 'Not Found', 409: 'Conflict', 412: 'Precondition Failed', 423: 'Locked', 424: 'Failed Dependency', 507: 'Insufficient Storage' };
+const reasons: Record<number, string> = {
+  200: 'OK',
+  403: 'Forbidden',
+  404: 'Not Found',
+  409: 'Conflict',
+  412: 'Precondition Failed',
+  423: 'Locked',
+  424: 'Failed Dependency',
+  507: 'Insufficient Storage',
+};
 function reason(status: number): string {
   return reasons[status] ?? 'Error';
 }

@@ -11,7 +11,14 @@ import type { RouteDef } from '@stoa/contract';
 export function allowedMethodsFor(routes: RouteDef[], prefix = '/api/v1'): (urlPath: string) => string[] {
   const table = routes.map((r) => ({
     method: r.method,
-    pattern: new RegExp('^' + (prefix + r.path).split(/\{[a-zA-Z0-9_]+\}/).map(escapeRegExp).join('[^/]+') + '$'),
+    pattern: new RegExp(
+      '^' +
+        (prefix + r.path)
+          .split(/\{[a-zA-Z0-9_]+\}/)
+          .map(escapeRegExp)
+          .join('[^/]+') +
+        '$',
+    ),
   }));
   return (urlPath) => {
     const methods = new Set(table.filter((t) => t.pattern.test(urlPath)).map((t) => t.method as string));

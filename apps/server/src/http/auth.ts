@@ -40,7 +40,11 @@ export async function requestCall(platform: Platform, req: FastifyRequest): Prom
     const v = req.headers[n];
     return typeof v === 'string' && v ? v : undefined;
   };
-  return { platform, principal, context: { conversationId: header('x-stoa-conversation') ?? null, processId: header('x-stoa-process'), nodeId: header('x-stoa-node') } };
+  return {
+    platform,
+    principal,
+    context: { conversationId: header('x-stoa-conversation') ?? null, processId: header('x-stoa-process'), nodeId: header('x-stoa-node') },
+  };
 }
 
 /** The context of one request in a project. */

@@ -4,7 +4,12 @@ import { errorCodes } from '@stoa/contract';
 import { createTestApp, type TestApp } from './test-app.js';
 
 /** Sends raw bytes and collects everything until the server closes the connection (or `timeoutMs` passes). */
-function rawExchange(port: number, head: string, body: Buffer | string = '', opts: { keepSending?: number; timeoutMs?: number } = {}): Promise<{ text: string; closed: boolean }> {
+function rawExchange(
+  port: number,
+  head: string,
+  body: Buffer | string = '',
+  opts: { keepSending?: number; timeoutMs?: number } = {},
+): Promise<{ text: string; closed: boolean }> {
   return new Promise((resolve) => {
     const sock = connect(port, '127.0.0.1');
     let text = '';
@@ -60,7 +65,11 @@ describe('malformed HTTP gets a 4xx with a stable code (issue 9 §4)', () => {
   afterAll(() => s.close());
 
   const req = (method: string, target: string, headers: Record<string, string>, body?: string | Buffer) =>
-    fetch(`http://127.0.0.1:${port}${target}`, { method, headers: { authorization: `Bearer ${s.adminToken}`, ...headers }, body: body as BodyInit | undefined });
+    fetch(`http://127.0.0.1:${port}${target}`, {
+      method,
+      headers: { authorization: `Bearer ${s.adminToken}`, ...headers },
+      body: body as BodyInit | undefined,
+    });
 
   async function expectRefusal(res: Response, status?: number): Promise<string> {
     expect(res.status).toBeGreaterThanOrEqual(400);
@@ -75,11 +84,24 @@ describe('malformed HTTP gets a 4xx with a stable code (issue 9 §4)', () => {
     const url = '/api/v1/projects/default/files/upload';
     await expectRefusal(await req('POST', url, { 'content-type': 'multipart/form-data' }, 'x'), 400);
     const long = 'b'.repeat(200);
-    await expectRefusal(await req('POST', url, { 'content-type': `multipart/form-data; boundary=${long}` }, `--${long}\r\nContent-Disposition: form-data; name="f"; filename="a.txt"\r\n\r\nhi\r\n--${long}--\r\n`), 400);
+    await expectRefusal(
+      await req(
+        'POST',
+        url,
+        { 'content-type': `multipart/form-data; boundary=${long}` },
+        `--${long}\r\nContent-Disposition: form-data; name="f"; filename="a.txt"\r\n\r\nhi\r\n--${long}--\r\n`,
+      ),
+      400,
+    );
     await expectRefusal(await req('POST', url, { 'content-type': 'multipart/form-data; boundary=xyz' }, 'not multipart at all'), 400);
     await expectRefusal(await req('POST', url, { 'content-type': `multipart/form-data; boundary=${'c'.repeat(300)}` }, 'x'), 400);
     // A part named like a path is stored under its last segment, inside the project.
-    const escape = await req('POST', url, { 'content-type': 'multipart/form-data; boundary=xyz' }, '--xyz\r\nContent-Disposition: form-data; name="f"; filename="../../etc/passwd"\r\n\r\nhi\r\n--xyz--\r\n');
+    const escape = await req(
+      'POST',
+      url,
+      { 'content-type': 'multipart/form-data; boundary=xyz' },
+      '--xyz\r\nContent-Disposition: form-data; name="f"; filename="../../etc/passwd"\r\n\r\nhi\r\n--xyz--\r\n',
+    );
     if (escape.status === 201) expect(((await escape.json()) as { files: Array<{ path: string }> }).files.map((f) => f.path)).toEqual(['passwd']);
     else await expectRefusal(escape, 400);
   });

@@ -11,7 +11,10 @@ export function fastifyPath(path: string): string {
 
 /** Collects a route's input from path parameters, query string and JSON body. */
 export function routeInput(req: { params: unknown; query: unknown; body: unknown }): Record<string, unknown> {
-  const body = req.body && typeof req.body === 'object' && !Buffer.isBuffer(req.body) && typeof (req.body as any).pipe !== 'function' ? (req.body as Record<string, unknown>) : {};
+  const body =
+    req.body && typeof req.body === 'object' && !Buffer.isBuffer(req.body) && typeof (req.body as any).pipe !== 'function'
+      ? (req.body as Record<string, unknown>)
+      : {};
   return { ...(req.query as Record<string, unknown>), ...body, ...(req.params as Record<string, unknown>) };
 }
 

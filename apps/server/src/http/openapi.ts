@@ -49,12 +49,21 @@ function rawResponses(r: RouteDef, status: string): Json {
     };
   }
   if (r.id === 'files.preview') {
-    const headers = { 'Content-Disposition': header('inline, with the file name'), 'X-Content-Type-Options': header('Always "nosniff"'), 'Content-Security-Policy': header('Sandboxed') };
+    const headers = {
+      'Content-Disposition': header('inline, with the file name'),
+      'X-Content-Type-Options': header('Always "nosniff"'),
+      'Content-Security-Policy': header('Sandboxed'),
+    };
     return {
       [status]: {
         description: 'Preview content (text as UTF-8 text/plain, images, PDF), or the preview decision as JSON with info=true',
         headers,
-        content: { 'text/plain': { schema: { type: 'string' } }, 'image/*': { schema: binary }, 'application/pdf': { schema: binary }, 'application/json': { schema: { type: 'object' } } },
+        content: {
+          'text/plain': { schema: { type: 'string' } },
+          'image/*': { schema: binary },
+          'application/pdf': { schema: binary },
+          'application/json': { schema: { type: 'object' } },
+        },
       },
     };
   }
@@ -83,7 +92,9 @@ function errorResponses(codes: ErrorCode[], r: RouteDef): Json {
 function jsonResponses(r: RouteDef, status: string, schema: Json): Json {
   const json = { 'application/json': { schema } };
   if (r.id === 'auth.login' || r.id === 'auth.logout') {
-    return { [status]: { description: 'OK', headers: { 'Set-Cookie': header('The session cookie (HttpOnly, SameSite=Strict); cleared on logout') }, content: json } };
+    return {
+      [status]: { description: 'OK', headers: { 'Set-Cookie': header('The session cookie (HttpOnly, SameSite=Strict); cleared on logout') }, content: json },
+    };
   }
   if (r.id !== 'files.upload') return { [status]: { description: r.status === 201 ? 'Created' : 'OK', content: json } };
   return { '200': { description: 'Replaced: a new version of an existing file', content: json }, '201': { description: 'Created: a new file', content: json } };
@@ -120,12 +131,16 @@ export function buildOpenApi(routes: RouteDef[], info: { version: string }): Jso
     const bodyInQuery = r.method === 'GET' || r.method === 'DELETE' || !!r.raw?.request;
     const parameters = Object.entries(props)
       .filter(([name]) => inPath.has(name) || bodyInQuery)
-      .map(([name, schema]) => ({ name, in: inPath.has(name) ? 'path' : 'query', required: inPath.has(name) || required.has(name), description: schema.description, schema }));
+      .map(([name, schema]) => ({
+        name,
+        in: inPath.has(name) ? 'path' : 'query',
+        required: inPath.has(name) || required.has(name),
+        description: schema.description,
+        schema,
+      }));
     const bodyProps = Object.fromEntries(Object.entries(props).filter(([name]) => !inPath.has(name)));
     const status = String(r.status ?? 200);
-    const success = r.raw?.response
-      ? rawResponses(r, status)
-      : jsonResponses(r, status, schemaOf(r.output, 'output'));
+    const success = r.raw?.response ? rawResponses(r, status) : jsonResponses(r, status, schemaOf(r.output, 'output'));
     for (const t of r.tags) tags.add(t);
     const op: Json = {
       operationId: r.id,
@@ -136,9 +151,13 @@ export function buildOpenApi(routes: RouteDef[], info: { version: string }): Jso
       responses: { ...success, ...errorResponses(routeErrors(r), r) },
       ...(r.public ? { security: [] } : {}),
     };
-    if (r.raw?.request) op.requestBody = { required: true, content: { [r.raw.request]: { schema: r.raw.request === 'multipart/form-data' ? { type: 'object' } : binary } } };
+    if (r.raw?.request)
+      op.requestBody = { required: true, content: { [r.raw.request]: { schema: r.raw.request === 'multipart/form-data' ? { type: 'object' } : binary } } };
     else if (!bodyInQuery) {
-      op.requestBody = { required: true, content: { 'application/json': { schema: { type: 'object', properties: bodyProps, required: [...required].filter((n) => !inPath.has(n)) } } } };
+      op.requestBody = {
+        required: true,
+        content: { 'application/json': { schema: { type: 'object', properties: bodyProps, required: [...required].filter((n) => !inPath.has(n)) } } },
+      };
     }
     const p = '/api/v1' + r.path;
     paths[p] = { ...(paths[p] ?? {}), [r.method.toLowerCase()]: op };

@@ -16,11 +16,13 @@ export function toStoaError(e: unknown): StoaError {
   const err = e as { code?: string; statusCode?: number; message?: string };
   if (err?.code === 'FST_ERR_CTP_BODY_TOO_LARGE') return new StoaError('too_large', 'request body is too large');
   if (err?.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') return new StoaError('bad_request', 'unsupported content type');
-  if (err?.code === 'FST_ERR_CTP_EMPTY_JSON_BODY' || err?.code === 'FST_ERR_CTP_INVALID_CONTENT_LENGTH') return new StoaError('bad_request', 'request body is empty or malformed');
+  if (err?.code === 'FST_ERR_CTP_EMPTY_JSON_BODY' || err?.code === 'FST_ERR_CTP_INVALID_CONTENT_LENGTH')
+    return new StoaError('bad_request', 'request body is empty or malformed');
   if (err?.statusCode === 400 && err.message && /JSON/i.test(err.message)) return new StoaError('bad_request', 'request body is not valid JSON');
   if (err?.statusCode === 413) return new StoaError('too_large', 'request body is too large');
   // The multipart parser's own refusals carry no status.
-  if (!err?.statusCode && err?.message && /multipart|boundary|Missing Content-Type|terminated early/i.test(err.message)) return new StoaError('bad_request', 'the multipart body is malformed');
+  if (!err?.statusCode && err?.message && /multipart|boundary|Missing Content-Type|terminated early/i.test(err.message))
+    return new StoaError('bad_request', 'the multipart body is malformed');
   if (err?.statusCode && err.statusCode >= 400 && err.statusCode < 500) return new StoaError('bad_request', 'the request is not valid');
   return new StoaError('internal', 'internal error');
 }
@@ -31,7 +33,10 @@ export function sendProblem(reply: FastifyReply, req: FastifyRequest, e: unknown
   if (se.code === 'internal') req.log.error({ err: e }, 'unhandled error');
   if (se.code === 'unauthorized') reply.header('WWW-Authenticate', 'Bearer');
   setRetryAfter(reply, se);
-  return reply.code(se.status).type('application/problem+json').send(toProblem(se, req.url.split('?')[0]));
+  return reply
+    .code(se.status)
+    .type('application/problem+json')
+    .send(toProblem(se, req.url.split('?')[0]));
 }
 
 /** A throttled client learns when to try again (`Retry-After`, seconds), at every door. */

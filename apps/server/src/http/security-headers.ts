@@ -5,8 +5,13 @@ import type { FastifyInstance } from 'fastify';
  * preview panel shows fetched image and PDF bytes as blob URLs; nothing may frame Stoa.
  */
 export const PAGE_CSP = [
-  "default-src 'self'", "img-src 'self' blob:", "frame-src 'self' blob:", "object-src 'none'", "base-uri 'none'",
-  "form-action 'self'", "frame-ancestors 'none'",
+  "default-src 'self'",
+  "img-src 'self' blob:",
+  "frame-src 'self' blob:",
+  "object-src 'none'",
+  "base-uri 'none'",
+  "form-action 'self'",
+  "frame-ancestors 'none'",
 ].join('; ');
 
 /**

@@ -32,7 +32,9 @@ export async function createTestApp(kind: 'sqlite' | 'postgres' = 'sqlite', limi
   t.platform.config.adminToken = adminToken;
   await bootstrap(t.platform);
   return {
-    app, t, adminToken,
+    app,
+    t,
+    adminToken,
     tokenFor: async (name, role) => {
       await addMember(admin, { user: name, role });
       return (await createToken(admin, { user: name })).token;

@@ -8,7 +8,10 @@ import { createStoaMcpServer } from './mcp-server.js';
 
 /** JSON-RPC error body for requests refused before MCP runs (no or wrong token). */
 function rpcError(reply: FastifyReply, status: number, message: string) {
-  return reply.code(status).header('content-type', 'application/json').send({ jsonrpc: '2.0', error: { code: -32001, message }, id: null });
+  return reply
+    .code(status)
+    .header('content-type', 'application/json')
+    .send({ jsonrpc: '2.0', error: { code: -32001, message }, id: null });
 }
 
 /** Where this server is reached from the caller's side: the configured public URL, else the request's own origin. */
@@ -82,10 +85,15 @@ export async function mountMcp(app: FastifyInstance, platform: Platform): Promis
     await server.connect(transport);
     await transport.handleRequest(req.raw, reply.raw, req.body);
   });
-  const metadata = async (req: FastifyRequest, reply: FastifyReply) => reply.header('cache-control', 'public, max-age=3600').send(protectedResourceMetadata(originOf(platform, req)));
+  const metadata = async (req: FastifyRequest, reply: FastifyReply) =>
+    reply.header('cache-control', 'public, max-age=3600').send(protectedResourceMetadata(originOf(platform, req)));
   app.get('/.well-known/oauth-protected-resource', metadata);
   app.get('/.well-known/oauth-protected-resource/mcp', metadata);
-  const notAllowed = async (_req: FastifyRequest, reply: FastifyReply) => reply.code(405).header('allow', 'POST').send({ jsonrpc: '2.0', error: { code: -32000, message: 'Method not allowed: this server is stateless, use POST' }, id: null });
+  const notAllowed = async (_req: FastifyRequest, reply: FastifyReply) =>
+    reply
+      .code(405)
+      .header('allow', 'POST')
+      .send({ jsonrpc: '2.0', error: { code: -32000, message: 'Method not allowed: this server is stateless, use POST' }, id: null });
   app.get('/mcp', notAllowed);
   app.delete('/mcp', notAllowed);
 }

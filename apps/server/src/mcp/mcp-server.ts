@@ -19,7 +19,8 @@ export interface McpBackend {
 }
 
 /** Sent to clients at initialisation; the tool descriptions are the manual (A6), this only points at them. */
-const INSTRUCTIONS = 'Stoa project files, memory and wiki. The rules of the file tools are in the description of ws_list_files; an answer starting with "Refused:" means nothing was changed.';
+const INSTRUCTIONS =
+  'Stoa project files, memory and wiki. The rules of the file tools are in the description of ws_list_files; an answer starting with "Refused:" means nothing was changed.';
 
 /**
  * An MCP tool result: the text for the model, and beside it the same outcome as `structuredContent` matching the
@@ -49,6 +50,8 @@ export function toCallResult(r: McpCallOutcome): CallToolResult {
 export function createStoaMcpServer(backend: McpBackend): McpServer {
   const mcp = new McpServer({ name: 'stoa', title: 'Stoa', version: '0.1.0' }, { capabilities: { tools: { listChanged: false } }, instructions: INSTRUCTIONS });
   mcp.server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: (await backend.listTools()) as Tool[] }));
-  mcp.server.setRequestHandler(CallToolRequestSchema, async (req) => toCallResult(await backend.callTool(req.params.name, (req.params.arguments ?? {}) as Record<string, unknown>)));
+  mcp.server.setRequestHandler(CallToolRequestSchema, async (req) =>
+    toCallResult(await backend.callTool(req.params.name, (req.params.arguments ?? {}) as Record<string, unknown>)),
+  );
   return mcp;
 }

@@ -3,7 +3,13 @@ import { api, seg } from './client.js';
 
 export type Agent = RouteOutput<typeof agentRoutes.show>;
 export type Conversation = RouteOutput<typeof conversationRoutes.list>[number];
-export interface AgentSettings { name?: string; instructions?: string; files?: 'on' | 'off'; write?: 'own' | 'project'; read?: 'project' | 'own' }
+export interface AgentSettings {
+  name?: string;
+  instructions?: string;
+  files?: 'on' | 'off';
+  write?: 'own' | 'project';
+  read?: 'project' | 'own';
+}
 
 const p = (project: string) => `/projects/${seg(project)}`;
 

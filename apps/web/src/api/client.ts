@@ -80,7 +80,13 @@ export function apiUrl(path: string, query?: Query): string {
  */
 export const seg = (s: string): string => encodeURIComponent(s);
 
-export interface CallOptions { query?: Query; body?: unknown; raw?: BodyInit; headers?: Record<string, string>; signal?: AbortSignal }
+export interface CallOptions {
+  query?: Query;
+  body?: unknown;
+  raw?: BodyInit;
+  headers?: Record<string, string>;
+  signal?: AbortSignal;
+}
 
 /**
  * Sends a request and returns the raw response, throwing {@link ApiError} for any error status.
@@ -140,7 +146,14 @@ export async function api<T>(method: string, path: string, opts: CallOptions = {
  * @example
  * await sendWithProgress('PUT', apiUrl('/projects/default/files/content', { path: 'a.bin' }), file, {}, (n) => console.log(n));
  */
-export function sendWithProgress<T>(method: string, url: string, body: Blob, headers: Record<string, string>, onProgress?: (loaded: number) => void, absolute = false): Promise<T> {
+export function sendWithProgress<T>(
+  method: string,
+  url: string,
+  body: Blob,
+  headers: Record<string, string>,
+  onProgress?: (loaded: number) => void,
+  absolute = false,
+): Promise<T> {
   return new Promise<T>((resolve, reject) => {
     const xhr = new XMLHttpRequest();
     xhr.open(method, url);

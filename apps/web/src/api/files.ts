@@ -11,7 +11,12 @@ export type Project = RouteOutput<typeof projectRoutes.listProjects>[number];
 export type Me = RouteOutput<typeof projectRoutes.me>;
 export type AuditPage = RouteOutput<typeof projectRoutes.audit>;
 export type Member = RouteOutput<typeof projectRoutes.listMembers>[number];
-export interface PreviewInfo { file: FileInfo; kind: 'text' | 'image' | 'pdf' | 'none'; reason: 'too_large' | 'unsupported' | null; limit: number | null }
+export interface PreviewInfo {
+  file: FileInfo;
+  kind: 'text' | 'image' | 'pdf' | 'none';
+  reason: 'too_large' | 'unsupported' | null;
+  limit: number | null;
+}
 
 const p = (project: string) => `/projects/${seg(project)}`;
 
@@ -46,7 +51,8 @@ export const filesApi = {
   members: (project: string) => api<Member[]>('GET', `${p(project)}/members`),
   addMember: (project: string, user: string, role: Member['role']) => api<Member>('POST', `${p(project)}/members`, { body: { user, role } }),
   removeMember: (project: string, user: string) => api<{ ok: true }>('DELETE', `${p(project)}/members/${seg(user)}`),
-  createToken: (project: string, s: { user?: string; agent?: string; name?: string }) => api<{ token: string; id: string }>('POST', `${p(project)}/tokens`, { body: s }),
+  createToken: (project: string, s: { user?: string; agent?: string; name?: string }) =>
+    api<{ token: string; id: string }>('POST', `${p(project)}/tokens`, { body: s }),
 };
 
 /**

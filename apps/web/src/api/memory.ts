@@ -5,7 +5,11 @@ export type MemoryEntry = RouteOutput<typeof memoryRoutes.list>[number];
 export type MemoryDoc = RouteOutput<typeof memoryRoutes.get>;
 export type MemoryVersion = RouteOutput<typeof memoryRoutes.history>[number];
 /** Which memory file: the file name plus its agent (SOUL.md) or conversation (MEMORY.md). */
-export interface MemoryRef { file: string; agent?: string; conversation?: string }
+export interface MemoryRef {
+  file: string;
+  agent?: string;
+  conversation?: string;
+}
 
 const p = (project: string) => `/projects/${seg(project)}/memory`;
 const q = (r: MemoryRef) => ({ file: r.file, agent: r.agent, conversation: r.conversation });

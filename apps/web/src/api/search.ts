@@ -9,4 +9,5 @@ export type SearchHit = RouteOutput<typeof searchRoutes.all>[number];
  * @example
  * const hits = await searchAll('default', 'refund');
  */
-export const searchAll = (project: string, q: string, kinds?: string) => api<SearchHit[]>('GET', `/projects/${seg(project)}/search`, { query: { q, kinds, limit: 50 } });
+export const searchAll = (project: string, q: string, kinds?: string) =>
+  api<SearchHit[]>('GET', `/projects/${seg(project)}/search`, { query: { q, kinds, limit: 50 } });

@@ -31,7 +31,13 @@ const octets = { 'Content-Type': 'application/octet-stream' };
  * @example
  * await uploadFile('default', 'reports', file, (n) => setSent(n));
  */
-export async function uploadFile(project: string, folder: string, file: File, onProgress?: (sent: number) => void, threshold = DIRECT_UPLOAD_BYTES): Promise<FileInfo> {
+export async function uploadFile(
+  project: string,
+  folder: string,
+  file: File,
+  onProgress?: (sent: number) => void,
+  threshold = DIRECT_UPLOAD_BYTES,
+): Promise<FileInfo> {
   const path = joinPath(folder, file.name);
   const base = `/projects/${seg(project)}`;
   if (file.size <= threshold) {

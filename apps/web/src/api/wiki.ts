@@ -6,7 +6,13 @@ export type WikiPageData = RouteOutput<typeof wikiRoutes.get>;
 export type WikiHit = RouteOutput<typeof wikiRoutes.search>[number];
 export type WikiVersion = RouteOutput<typeof wikiRoutes.history>[number];
 export type WikiVersionText = RouteOutput<typeof wikiRoutes.version>;
-export interface WikiSave { path: string; text: string; title?: string; base?: number; channel?: string | null }
+export interface WikiSave {
+  path: string;
+  text: string;
+  title?: string;
+  base?: number;
+  channel?: string | null;
+}
 
 const p = (project: string) => `/projects/${seg(project)}/wiki`;
 

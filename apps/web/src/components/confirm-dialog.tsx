@@ -16,7 +16,9 @@ export function ConfirmDialog(props: { message: string; confirmLabel: string; on
       <div className="modal" role="dialog" aria-modal="true" aria-label={props.confirmLabel}>
         <p>{props.message}</p>
         <div className="modal-actions">
-          <button ref={ref} className="danger" onClick={props.onConfirm}>{props.confirmLabel}</button>
+          <button ref={ref} className="danger" onClick={props.onConfirm}>
+            {props.confirmLabel}
+          </button>
           <button onClick={props.onCancel}>{t('common.cancel')}</button>
         </div>
       </div>

@@ -24,8 +24,19 @@ export type IconName = keyof typeof paths;
 export function Icon({ name }: { name: IconName }) {
   const filled = name === 'folder' || name === 'storage';
   return (
-    <svg className={`icon icon-${name}`} width="14" height="14" viewBox="0 0 16 16" aria-hidden="true" focusable="false"
-      fill={filled ? 'currentColor' : 'none'} stroke={filled ? 'none' : 'currentColor'} strokeWidth="1.5" strokeLinecap="round" strokeLinejoin="round">
+    <svg
+      className={`icon icon-${name}`}
+      width="14"
+      height="14"
+      viewBox="0 0 16 16"
+      aria-hidden="true"
+      focusable="false"
+      fill={filled ? 'currentColor' : 'none'}
+      stroke={filled ? 'none' : 'currentColor'}
+      strokeWidth="1.5"
+      strokeLinecap="round"
+      strokeLinejoin="round"
+    >
       <path d={paths[name]} />
     </svg>
   );

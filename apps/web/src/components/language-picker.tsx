@@ -10,7 +10,11 @@ export function LanguagePicker() {
   const { lang, setLang, t } = useI18n();
   return (
     <select aria-label={t('nav.language')} value={lang} onChange={(e) => setLang(e.target.value as Lang)} className="lang-picker">
-      {languages.map((l) => <option key={l.code} value={l.code}>{l.label}</option>)}
+      {languages.map((l) => (
+        <option key={l.code} value={l.code}>
+          {l.label}
+        </option>
+      ))}
     </select>
   );
 }

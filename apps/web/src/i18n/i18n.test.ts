@@ -9,7 +9,10 @@ const placeholders = (s: string) => [...s.matchAll(/\{(\w+)\}/g)].map((m) => m[1
 const sameEverywhere = new Set(['app.title', 'files.root', 'agents.id', 'memory.soulMd', 'memory.memoryMd']);
 
 describe('UI dictionaries', () => {
-  for (const [lang, dict] of [['ru', ru], ['zh', zh]] as const) {
+  for (const [lang, dict] of [
+    ['ru', ru],
+    ['zh', zh],
+  ] as const) {
     it(`${lang} translates every English string, with the same {placeholders}`, () => {
       for (const key of Object.keys(en) as Array<keyof typeof en>) {
         expect(dict[key], `${lang}: ${key}`).toBeTruthy();

@@ -41,7 +41,11 @@ export function translate(lang: Lang, key: MessageKey, vars?: Record<string, str
   return vars ? s.replace(/\{(\w+)\}/g, (m, k: string) => (k in vars ? String(vars[k]) : m)) : s;
 }
 
-interface I18n { lang: Lang; setLang: (l: Lang) => void; t: T }
+interface I18n {
+  lang: Lang;
+  setLang: (l: Lang) => void;
+  t: T;
+}
 const Ctx = createContext<I18n | null>(null);
 
 /**

@@ -10,19 +10,25 @@ function AccessFields(props: { value: AgentSettings; disabled: boolean; onChange
   const v = props.value;
   return (
     <>
-      <label>{t('agents.fileAccess')}
+      <label>
+        {t('agents.fileAccess')}
         <select disabled={props.disabled} value={v.files ?? 'off'} onChange={(e) => props.onChange({ ...v, files: e.target.value as 'on' | 'off' })}>
-          <option value="on">{t('agents.on')}</option><option value="off">{t('agents.off')}</option>
+          <option value="on">{t('agents.on')}</option>
+          <option value="off">{t('agents.off')}</option>
         </select>
       </label>
-      <label>{t('agents.write')}
+      <label>
+        {t('agents.write')}
         <select disabled={props.disabled} value={v.write ?? 'own'} onChange={(e) => props.onChange({ ...v, write: e.target.value as 'own' | 'project' })}>
-          <option value="own">{t('agents.own')}</option><option value="project">{t('agents.project')}</option>
+          <option value="own">{t('agents.own')}</option>
+          <option value="project">{t('agents.project')}</option>
         </select>
       </label>
-      <label>{t('agents.read')}
+      <label>
+        {t('agents.read')}
         <select disabled={props.disabled} value={v.read ?? 'project'} onChange={(e) => props.onChange({ ...v, read: e.target.value as 'project' | 'own' })}>
-          <option value="project">{t('agents.project')}</option><option value="own">{t('agents.own')}</option>
+          <option value="project">{t('agents.project')}</option>
+          <option value="own">{t('agents.own')}</option>
         </select>
       </label>
     </>
@@ -34,14 +40,32 @@ function AgentRow({ agent, canManage, onSaved, onError }: { agent: Agent; canMan
   const { project } = useSession();
   const { lang, t } = useI18n();
   const [copied, setCopied] = useState(false);
-  const copy = () => navigator.clipboard?.writeText(agent.id).then(() => setCopied(true), () => undefined);
+  const copy = () =>
+    navigator.clipboard?.writeText(agent.id).then(
+      () => setCopied(true),
+      () => undefined,
+    );
   const save = (s: AgentSettings) => agentsApi.update(project.id, agent.id, { files: s.files, write: s.write, read: s.read }).then(onSaved, onError);
   return (
     <tr data-agent={agent.id}>
-      <td><strong>{agent.name}</strong><div className="muted">{agent.instructions.slice(0, 120)}</div></td>
-      <td><code>{agent.id}</code> <button className="link" onClick={() => void copy()}>{copied ? t('agents.copied') : t('agents.copyId')}</button></td>
-      <td><code>{agent.folder}</code></td>
-      <td><div className="access"><AccessFields value={agent} disabled={!canManage} onChange={(s) => void save(s)} /></div></td>
+      <td>
+        <strong>{agent.name}</strong>
+        <div className="muted">{agent.instructions.slice(0, 120)}</div>
+      </td>
+      <td>
+        <code>{agent.id}</code>{' '}
+        <button className="link" onClick={() => void copy()}>
+          {copied ? t('agents.copied') : t('agents.copyId')}
+        </button>
+      </td>
+      <td>
+        <code>{agent.folder}</code>
+      </td>
+      <td>
+        <div className="access">
+          <AccessFields value={agent} disabled={!canManage} onChange={(s) => void save(s)} />
+        </div>
+      </td>
       <td>{agent.published ? formatDate(agent.published.at, lang) : '—'}</td>
     </tr>
   );
@@ -81,17 +105,50 @@ export function AgentsPage() {
   return (
     <div className="agents-page">
       <h1>{t('agents.title')}</h1>
-      {error && <p className="notice error" role="alert">{error}</p>}
+      {error && (
+        <p className="notice error" role="alert">
+          {error}
+        </p>
+      )}
       <form className="card agent-form" onSubmit={create}>
-        <label>{t('agents.name')} <input value={draft.name} disabled={!canEdit} onChange={(e) => setDraft({ ...draft, name: e.target.value })} /></label>
-        <label>{t('agents.instructions')} <textarea rows={2} value={draft.instructions} disabled={!canEdit} onChange={(e) => setDraft({ ...draft, instructions: e.target.value })} /></label>
+        <label>
+          {t('agents.name')} <input value={draft.name} disabled={!canEdit} onChange={(e) => setDraft({ ...draft, name: e.target.value })} />
+        </label>
+        <label>
+          {t('agents.instructions')}{' '}
+          <textarea rows={2} value={draft.instructions} disabled={!canEdit} onChange={(e) => setDraft({ ...draft, instructions: e.target.value })} />
+        </label>
         <AccessFields value={draft} disabled={!canEdit} onChange={(s) => setDraft({ ...draft, ...s })} />
-        <button type="submit" disabled={!canEdit || !draft.name.trim()}>{t('agents.create')}</button>
+        <button type="submit" disabled={!canEdit || !draft.name.trim()}>
+          {t('agents.create')}
+        </button>
       </form>
-      {agents === null ? <p>{t('common.loading')}</p> : agents.length === 0 ? <p className="empty">{t('agents.none')}</p> : (
+      {agents === null ? (
+        <p>{t('common.loading')}</p>
+      ) : agents.length === 0 ? (
+        <p className="empty">{t('agents.none')}</p>
+      ) : (
         <table className="grid">
-          <thead><tr><th>{t('agents.name')}</th><th>{t('agents.id')}</th><th>{t('agents.folder')}</th><th>{t('agents.fileAccess')}</th><th>{t('agents.published')}</th></tr></thead>
-          <tbody>{agents.map((a) => <AgentRow key={a.id} agent={a} canManage={isAdmin || (canEdit && a.ownerId === me.id)} onSaved={(n) => setAgents((l) => l!.map((x) => (x.id === n.id ? n : x)))} onError={fail} />)}</tbody>
+          <thead>
+            <tr>
+              <th>{t('agents.name')}</th>
+              <th>{t('agents.id')}</th>
+              <th>{t('agents.folder')}</th>
+              <th>{t('agents.fileAccess')}</th>
+              <th>{t('agents.published')}</th>
+            </tr>
+          </thead>
+          <tbody>
+            {agents.map((a) => (
+              <AgentRow
+                key={a.id}
+                agent={a}
+                canManage={isAdmin || (canEdit && a.ownerId === me.id)}
+                onSaved={(n) => setAgents((l) => l!.map((x) => (x.id === n.id ? n : x)))}
+                onError={fail}
+              />
+            ))}
+          </tbody>
         </table>
       )}
     </div>

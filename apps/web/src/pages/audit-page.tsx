@@ -21,16 +21,19 @@ export function AuditPage() {
   const [loaded, setLoaded] = useState(false);
   const [error, setError] = useState<string | null>(null);
 
-  const load = useCallback(async (before: number | null) => {
-    try {
-      const r = await filesApi.audit(project.id, before);
-      setEntries((l) => (before === null ? r.entries : [...l, ...r.entries]));
-      setCursor(r.nextCursor);
-      setLoaded(true);
-    } catch (e) {
-      setError(errorText(e, t));
-    }
-  }, [project.id, t]);
+  const load = useCallback(
+    async (before: number | null) => {
+      try {
+        const r = await filesApi.audit(project.id, before);
+        setEntries((l) => (before === null ? r.entries : [...l, ...r.entries]));
+        setCursor(r.nextCursor);
+        setLoaded(true);
+      } catch (e) {
+        setError(errorText(e, t));
+      }
+    },
+    [project.id, t],
+  );
 
   useEffect(() => {
     if (isAdmin) void load(null);
@@ -43,23 +46,41 @@ export function AuditPage() {
     return s === key ? a : s;
   };
 
-  if (!isAdmin) return <div><h1>{t('audit.title')}</h1><p className="hint">{t('audit.adminsOnly')}</p></div>;
+  if (!isAdmin)
+    return (
+      <div>
+        <h1>{t('audit.title')}</h1>
+        <p className="hint">{t('audit.adminsOnly')}</p>
+      </div>
+    );
   return (
     <div className="audit-page">
       <h1>{t('audit.title')}</h1>
-      {error && <p className="notice error" role="alert">{error}</p>}
+      {error && (
+        <p className="notice error" role="alert">
+          {error}
+        </p>
+      )}
       {!loaded && !error && <p>{t('common.loading')}</p>}
       {loaded && entries.length === 0 && <p className="empty">{t('common.none')}</p>}
       {entries.length > 0 && (
         <table className="grid audit">
-          <thead><tr><th>{t('audit.at')}</th><th>{t('audit.actor')}</th><th>{t('audit.action')}</th><th>{t('audit.target')}</th><th className="num">{t('files.col.size')}</th></tr></thead>
+          <thead>
+            <tr>
+              <th>{t('audit.at')}</th>
+              <th>{t('audit.actor')}</th>
+              <th>{t('audit.action')}</th>
+              <th>{t('audit.target')}</th>
+              <th className="num">{t('files.col.size')}</th>
+            </tr>
+          </thead>
           <tbody>
             {entries.map((e) => (
               <tr key={e.id}>
                 <td>{formatDate(e.at, lang)}</td>
                 <td>{e.actor.name ?? e.actor.id ?? e.actor.kind}</td>
                 <td title={e.action}>{actionLabel(e.action)}</td>
-                <td>{e.from && e.to ? `${e.from} → ${e.to}` : e.path ?? ''}</td>
+                <td>{e.from && e.to ? `${e.from} → ${e.to}` : (e.path ?? '')}</td>
                 <td className="num">{e.size === null ? '' : formatBytes(e.size)}</td>
               </tr>
             ))}

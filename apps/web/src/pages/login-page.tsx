@@ -42,13 +42,22 @@ export function LoginPage({ onSignedIn }: { onSignedIn: () => void }) {
   return (
     <div className="login">
       <div className="login-box">
-        <div className="login-top"><h1>{t('login.title')}</h1><LanguagePicker /></div>
+        <div className="login-top">
+          <h1>{t('login.title')}</h1>
+          <LanguagePicker />
+        </div>
         {state === 'redeeming' && <p>{t('login.redeeming')}</p>}
-        {state === 'failed' && <p className="error" role="alert">{t('login.failed')}</p>}
+        {state === 'failed' && (
+          <p className="error" role="alert">
+            {t('login.failed')}
+          </p>
+        )}
         {state !== 'redeeming' && (
           <form onSubmit={submit}>
             <p>{t('login.help')}</p>
-            <label>{t('login.token')} <input type="password" value={token} onChange={(e) => setTokenText(e.target.value)} autoComplete="off" /></label>
+            <label>
+              {t('login.token')} <input type="password" value={token} onChange={(e) => setTokenText(e.target.value)} autoComplete="off" />
+            </label>
             <button type="submit">{t('login.submit')}</button>
           </form>
         )}

@@ -53,46 +53,91 @@ export function MembersPage() {
   return (
     <div className="members-page">
       <h1>{t('members.title')}</h1>
-      {error && <p className="notice error" role="alert">{error}</p>}
+      {error && (
+        <p className="notice error" role="alert">
+          {error}
+        </p>
+      )}
       {token && (
         <p className="notice warn" role="status">
-          {t('members.tokenShown', { name: token.user })} <code className="token">{token.token}</code> <button className="link" onClick={() => setToken(null)}>{t('common.close')}</button>
+          {t('members.tokenShown', { name: token.user })} <code className="token">{token.token}</code>{' '}
+          <button className="link" onClick={() => setToken(null)}>
+            {t('common.close')}
+          </button>
         </p>
       )}
       {isAdmin && (
         <form className="card row" onSubmit={add}>
-          <label>{t('members.name')} <input value={name} onChange={(e) => setName(e.target.value)} /></label>
-          <label>{t('members.role')}
+          <label>
+            {t('members.name')} <input value={name} onChange={(e) => setName(e.target.value)} />
+          </label>
+          <label>
+            {t('members.role')}
             <select value={role} onChange={(e) => setRole(e.target.value as Member['role'])}>
-              {roles.map((r) => <option key={r} value={r}>{t(`role.${r}` as MessageKey)}</option>)}
+              {roles.map((r) => (
+                <option key={r} value={r}>
+                  {t(`role.${r}` as MessageKey)}
+                </option>
+              ))}
             </select>
           </label>
-          <button type="submit" disabled={!name.trim()}>{t('members.add')}</button>
+          <button type="submit" disabled={!name.trim()}>
+            {t('members.add')}
+          </button>
         </form>
       )}
-      {members === null ? <p>{t('common.loading')}</p> : (
+      {members === null ? (
+        <p>{t('common.loading')}</p>
+      ) : (
         <table className="grid">
-          <thead><tr><th>{t('members.name')}</th><th>{t('members.role')}</th><th>{t('members.since')}</th><th /></tr></thead>
+          <thead>
+            <tr>
+              <th>{t('members.name')}</th>
+              <th>{t('members.role')}</th>
+              <th>{t('members.since')}</th>
+              <th />
+            </tr>
+          </thead>
           <tbody>
             {members.map((m) => (
               <tr key={m.userId} data-member={m.name}>
                 <td>{m.name}</td>
                 <td>
-                  <select aria-label={`${t('members.role')} ${m.name}`} value={m.role} disabled={!isAdmin} onChange={(e) => void change(m, e.target.value as Member['role'])}>
-                    {roles.map((r) => <option key={r} value={r}>{t(`role.${r}` as MessageKey)}</option>)}
+                  <select
+                    aria-label={`${t('members.role')} ${m.name}`}
+                    value={m.role}
+                    disabled={!isAdmin}
+                    onChange={(e) => void change(m, e.target.value as Member['role'])}
+                  >
+                    {roles.map((r) => (
+                      <option key={r} value={r}>
+                        {t(`role.${r}` as MessageKey)}
+                      </option>
+                    ))}
                   </select>
                 </td>
                 <td>{formatDate(m.since, lang)}</td>
                 <td>
-                  <button disabled={!isAdmin} onClick={() => void newToken(m)}>{t('members.token')}</button>{' '}
-                  <button disabled={!isAdmin} className="danger" onClick={() => setRemoving(m)}>{t('members.remove')}</button>
+                  <button disabled={!isAdmin} onClick={() => void newToken(m)}>
+                    {t('members.token')}
+                  </button>{' '}
+                  <button disabled={!isAdmin} className="danger" onClick={() => setRemoving(m)}>
+                    {t('members.remove')}
+                  </button>
                 </td>
               </tr>
             ))}
           </tbody>
         </table>
       )}
-      {removing && <ConfirmDialog message={t('members.removeConfirm', { name: removing.name })} confirmLabel={t('members.remove')} onConfirm={() => void remove(removing)} onCancel={() => setRemoving(null)} />}
+      {removing && (
+        <ConfirmDialog
+          message={t('members.removeConfirm', { name: removing.name })}
+          confirmLabel={t('members.remove')}
+          onConfirm={() => void remove(removing)}
+          onCancel={() => setRemoving(null)}
+        />
+      )}
     </div>
   );
 }

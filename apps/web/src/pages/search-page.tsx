@@ -38,7 +38,11 @@ export function SearchPage() {
   return (
     <div className="search-page">
       <h1>{t('search.title', { q })}</h1>
-      {error && <p className="notice error" role="alert">{error}</p>}
+      {error && (
+        <p className="notice error" role="alert">
+          {error}
+        </p>
+      )}
       {!hits && !error && <p>{t('common.loading')}</p>}
       {hits && hits.length === 0 && <p className="empty">{t('search.none')}</p>}
       {hits && hits.length > 0 && (
@@ -46,7 +50,12 @@ export function SearchPage() {
           {hits.map((h) => (
             <li key={`${h.kind}:${h.id}:${h.path}`} data-kind={h.kind}>
               <span className="tag">{t(`search.kind.${h.kind}` as MessageKey)}</span>{' '}
-              <button className="link" onClick={() => open(h)}>{h.title}</button> <small className="muted">{h.path} · {formatDate(h.updated, lang)}</small>
+              <button className="link" onClick={() => open(h)}>
+                {h.title}
+              </button>{' '}
+              <small className="muted">
+                {h.path} · {formatDate(h.updated, lang)}
+              </small>
               <Snippet text={h.snippet} highlights={h.highlights} />
             </li>
           ))}

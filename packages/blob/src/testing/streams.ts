@@ -36,11 +36,7 @@ export async function listAll(store: BlobStore): Promise<string[]> {
  * const { stream, sha256 } = randomStream(64 << 20);
  * expect((await store.put(stream)).key).toBe(sha256());
  */
-export function randomStream(
-  size: number,
-  chunk = 256 * 1024,
-  onProduced?: (bytes: number) => void,
-): { stream: Readable; sha256(): string } {
+export function randomStream(size: number, chunk = 256 * 1024, onProduced?: (bytes: number) => void): { stream: Readable; sha256(): string } {
   const hash = createHash('sha256');
   let produced = 0;
   const stream = new Readable({

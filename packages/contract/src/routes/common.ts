@@ -9,7 +9,9 @@ export const FileSchema = z.object({
   modified: z.string().describe('Last change, ISO-8601 UTC'),
   created: z.string().describe('Creation, ISO-8601 UTC'),
   createdBy: z.string().describe('"" for people, "agent: <name>" for agents, "agent" when the writer is not an agent of the project'),
-  creator: z.object({ kind: z.string(), id: z.string().nullable(), label: z.string().nullable(), meta: z.record(z.string(), z.unknown()).nullable() }).describe('Who created the file, with process/node/conversation IDs for agent writes'),
+  creator: z
+    .object({ kind: z.string(), id: z.string().nullable(), label: z.string().nullable(), meta: z.record(z.string(), z.unknown()).nullable() })
+    .describe('Who created the file, with process/node/conversation IDs for agent writes'),
   modifiedBy: z.object({ kind: z.string(), id: z.string().nullable(), label: z.string().nullable() }),
   version: z.number().int().describe('Current version number (1 for a new file)'),
   sha256: z.string().describe('SHA-256 of the content, hex'),

@@ -14,16 +14,24 @@ export const SearchHitSchema = z.object({
 
 export const searchRoutes = {
   all: defineRoute({
-    id: 'search.all', method: 'GET', path: '/projects/{project}/search', summary: 'One ranked search over wiki pages, memory files and file contents you may read',
+    id: 'search.all',
+    method: 'GET',
+    path: '/projects/{project}/search',
+    summary: 'One ranked search over wiki pages, memory files and file contents you may read',
     input: z.object({
-      project: projectParam, q: z.string().describe('Words to find, any language'),
+      project: projectParam,
+      q: z.string().describe('Words to find, any language'),
       kinds: z.string().optional().describe('Comma-separated subset of wiki,memory,file (default: all three)'),
-      limit: z.coerce.number().int().min(1).max(100).optional(), offset: z.coerce.number().int().min(0).optional(),
+      limit: z.coerce.number().int().min(1).max(100).optional(),
+      offset: z.coerce.number().int().min(0).optional(),
     }),
     output: z.array(SearchHitSchema),
   }),
   reindex: defineRoute({
-    id: 'search.reindex', method: 'POST', path: '/projects/{project}/search/reindex', summary: 'Index the contents of every text file again (admins; for files stored before the index existed)',
+    id: 'search.reindex',
+    method: 'POST',
+    path: '/projects/{project}/search/reindex',
+    summary: 'Index the contents of every text file again (admins; for files stored before the index existed)',
     input: z.object({ project: projectParam }),
     output: z.object({ files: z.number().int().describe('Files looked at') }),
   }),

@@ -35,7 +35,11 @@ export function areaMcpTools<N extends string>(
   effects: Record<N, ToolEffect>,
 ): Array<AreaMcpTool<N>> {
   return (Object.keys(schemas) as N[]).map((name) => ({
-    name, title: titles[name], description: descriptions[name], inputSchema: inputJsonSchema(schemas[name]),
-    outputSchema: toolOutputSchema, annotations: annotationsOf(titles[name], effects[name]),
+    name,
+    title: titles[name],
+    description: descriptions[name],
+    inputSchema: inputJsonSchema(schemas[name]),
+    outputSchema: toolOutputSchema,
+    annotations: annotationsOf(titles[name], effects[name]),
   }));
 }

@@ -2,7 +2,10 @@ import type { Limits } from '../limits.js';
 import type { ToolName } from './schemas.js';
 
 /** The limits a tool description quotes. */
-export type ToolLimits = Pick<Limits, 'agentListMax' | 'agentReadBytes' | 'agentReadChars' | 'agentWriteBytes' | 'agentWritesPerConversation' | 'agentWriteWindowSeconds' | 'quotaBytes'>;
+export type ToolLimits = Pick<
+  Limits,
+  'agentListMax' | 'agentReadBytes' | 'agentReadChars' | 'agentWriteBytes' | 'agentWritesPerConversation' | 'agentWriteWindowSeconds' | 'quotaBytes'
+>;
 
 /** The calling agent's settings, when known: descriptions then also say what applies to this agent. */
 export interface ToolAudience {
@@ -47,15 +50,20 @@ function audienceNote(a: ToolAudience | undefined): string {
 const counts = 'Counts as a change.';
 
 const summaries: Record<ToolName, (l: ToolLimits) => string> = {
-  ws_list_files: (l) => `List files you may read, one per line: path, size, type, modified (UTC), tab-separated. At most ${l.agentListMax} lines per call; the last line says when there are more.`,
+  ws_list_files: (l) =>
+    `List files you may read, one per line: path, size, type, modified (UTC), tab-separated. At most ${l.agentListMax} lines per call; the last line says when there are more.`,
   ws_read_file: () => 'Read a text file.',
-  ws_write_file: (l) => `Create, overwrite or append to a text file; missing folders appear. Counts as a change: at most ${l.agentWritesPerConversation} changes (writes, edits, deletes) per conversation. Returns the root path and new version.`,
+  ws_write_file: (l) =>
+    `Create, overwrite or append to a text file; missing folders appear. Counts as a change: at most ${l.agentWritesPerConversation} changes (writes, edits, deletes) per conversation. Returns the root path and new version.`,
   ws_delete_file: () => `Delete a file in your folder with all its versions. ${counts}`,
-  list_files: (l) => `List files as JSON {files:[{filePath,url,size,type,modified,version,permissions,createdBy,description}],truncated}; at most ${l.agentListMax}.`,
+  list_files: (l) =>
+    `List files as JSON {files:[{filePath,url,size,type,modified,version,permissions,createdBy,description}],truncated}; at most ${l.agentListMax}.`,
   read_file: () => 'Read a text file or a line range; the header says "[path · version V · lines a–b of N]".',
-  read_files: () => 'Read several text files in one call, each with its header and within the read limits; a file that cannot be read gives its own "Refused:" line.',
+  read_files: () =>
+    'Read several text files in one call, each with its header and within the read limits; a file that cannot be read gives its own "Refused:" line.',
   create_file: () => `Create a new file; refused if it exists. ${counts}`,
-  str_replace: () => `Replace one exact text in a file. Overlapping matches count: if old_str occurs more than once you get the count (add context); if not at all, the nearest near-miss. Applied to the newest content. ${counts}`,
+  str_replace: () =>
+    `Replace one exact text in a file. Overlapping matches count: if old_str occurs more than once you get the count (add context); if not at all, the nearest near-miss. Applied to the newest content. ${counts}`,
   full_file_rewrite: () => `Replace a file's whole content (created if missing). ${counts}`,
   delete_file: () => `Delete a file in your folder with all its versions. ${counts}`,
   move_file: () => `Move or rename a file or folder; never overwrites (refused if to_path exists). Versions and history move along. ${counts}`,
@@ -80,9 +88,19 @@ export function toolDescription(name: ToolName, limits: ToolLimits, audience?: T
 
 /** Short human title of each tool (MCP `title`). */
 export const toolTitles: Record<ToolName, string> = {
-  ws_list_files: 'List project files', ws_read_file: 'Read a project file', ws_write_file: 'Write or append to a project file',
-  ws_delete_file: 'Delete a file from your folder', list_files: 'List files as JSON', read_file: 'Read a file (line range)',
-  read_files: 'Read several files', create_file: 'Create a new file', str_replace: 'Replace text in a file',
-  full_file_rewrite: 'Rewrite a whole file', delete_file: 'Delete a file', move_file: 'Move or rename a file or folder',
-  tree: 'Folder tree', glob: 'Find files by pattern', file_changes: 'Changes since a cursor',
+  ws_list_files: 'List project files',
+  ws_read_file: 'Read a project file',
+  ws_write_file: 'Write or append to a project file',
+  ws_delete_file: 'Delete a file from your folder',
+  list_files: 'List files as JSON',
+  read_file: 'Read a file (line range)',
+  read_files: 'Read several files',
+  create_file: 'Create a new file',
+  str_replace: 'Replace text in a file',
+  full_file_rewrite: 'Rewrite a whole file',
+  delete_file: 'Delete a file',
+  move_file: 'Move or rename a file or folder',
+  tree: 'Folder tree',
+  glob: 'Find files by pattern',
+  file_changes: 'Changes since a cursor',
 };

@@ -29,7 +29,11 @@ export const docsToolSchemas = {
     content_length: z.number().int().min(0).max(4000).optional().describe('Characters per chunk (default 600).'),
   }),
   docs_validate: z.strictObject({
-    references: z.array(z.strictObject({ file_asset_id: z.string(), chunk_id: z.string() })).min(1).max(50).describe('Citations from docs_search, at most 50.'),
+    references: z
+      .array(z.strictObject({ file_asset_id: z.string(), chunk_id: z.string() }))
+      .min(1)
+      .max(50)
+      .describe('Citations from docs_search, at most 50.'),
   }),
 };
 
@@ -48,13 +52,20 @@ export function isDocsToolName(name: string): name is DocsToolName {
 }
 
 const titles: Record<DocsToolName, string> = {
-  docs_understand: 'Parse a document', docs_status: 'Document parse status', docs_chunks: 'Read document chunks', docs_search: 'Search documents', docs_validate: 'Check citations',
+  docs_understand: 'Parse a document',
+  docs_status: 'Document parse status',
+  docs_chunks: 'Read document chunks',
+  docs_search: 'Search documents',
+  docs_validate: 'Check citations',
 };
 
 /** Parsing writes only the derived index (never a file), and parsing again gives the same chunks. */
 export const docsToolEffects: Record<DocsToolName, ToolEffect> = {
   docs_understand: { mutates: true, replaces: false, idempotent: true },
-  docs_status: READS, docs_chunks: READS, docs_search: READS, docs_validate: READS,
+  docs_status: READS,
+  docs_chunks: READS,
+  docs_search: READS,
+  docs_validate: READS,
 };
 
 /** The document tools as MCP tools/list entries, generated from the schemas and descriptions above. */

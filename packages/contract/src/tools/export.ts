@@ -17,11 +17,18 @@ const change = (replaces: boolean, idempotent: boolean): ToolEffect => ({ mutate
 
 /** What each file tool does to stored data (its MCP annotations follow from this). */
 export const fileToolEffects: Record<ToolName, ToolEffect> = {
-  ws_list_files: READS, ws_read_file: READS, list_files: READS, read_file: READS, read_files: READS, tree: READS, glob: READS,
+  ws_list_files: READS,
+  ws_read_file: READS,
+  list_files: READS,
+  read_file: READS,
+  read_files: READS,
+  tree: READS,
+  glob: READS,
   file_changes: READS,
   // Overwrite mode replaces content; append mode adds again on every call.
   ws_write_file: change(true, false),
-  ws_delete_file: change(true, true), delete_file: change(true, true),
+  ws_delete_file: change(true, true),
+  delete_file: change(true, true),
   // Refused when the file exists, so a second call changes nothing.
   create_file: change(false, true),
   str_replace: change(true, false),

@@ -9,16 +9,17 @@ import { READS, type ToolEffect } from './effects.js';
  * @example
  * memoryToolSchemas.memory_append.parse({ file: 'MEMORY.md', text: 'The ACME renewal moved to 2 November' });
  */
-const file = z.enum(['SOUL.md', 'AGENTS.md', 'MEMORY.md']).describe(
-  'SOUL.md: who you are (yours). AGENTS.md: rules for all agents (admins edit). MEMORY.md: this conversation\'s notes, shared with its participants.',
-);
+const file = z
+  .enum(['SOUL.md', 'AGENTS.md', 'MEMORY.md'])
+  .describe("SOUL.md: who you are (yours). AGENTS.md: rules for all agents (admins edit). MEMORY.md: this conversation's notes, shared with its participants.");
 const channel = z.string().optional().describe('MEMORY.md of another conversation you take part in (ID or channel name); absent = this one.');
 
 export const memoryToolSchemas = {
   memory_get: z.strictObject({ file, channel }),
   memory_append: z.strictObject({ file, channel, text: z.string().min(1).describe('Lines to add at the end.') }),
   memory_set: z.strictObject({
-    file, channel,
+    file,
+    channel,
     content: z.string().describe('The whole new text.'),
     expected_version: z.number().int().min(0).optional().describe('Version you read; if saved since, nothing is saved (memory_version_conflict).'),
   }),
@@ -43,12 +44,16 @@ export function isMemoryToolName(name: string): name is MemoryToolName {
 }
 
 const memoryToolTitles: Record<MemoryToolName, string> = {
-  memory_get: 'Read a memory file', memory_append: 'Append to a memory file', memory_set: 'Save a memory file', memory_search: 'Search memory files',
+  memory_get: 'Read a memory file',
+  memory_append: 'Append to a memory file',
+  memory_set: 'Save a memory file',
+  memory_search: 'Search memory files',
 };
 
 /** What each memory tool does to stored data. */
 export const memoryToolEffects: Record<MemoryToolName, ToolEffect> = {
-  memory_get: READS, memory_search: READS,
+  memory_get: READS,
+  memory_search: READS,
   memory_append: { mutates: true, replaces: false, idempotent: false },
   memory_set: { mutates: true, replaces: true, idempotent: true },
 };

@@ -28,7 +28,11 @@ export const TREE_DEPTH_MAX = 10;
 
 function buildSchemas(limits: Pick<Limits, 'agentWriteBytes' | 'agentListMax'>) {
   const expectedVersion = z.number().int().min(0).optional().describe('Version you read; refused if the file changed since. 0 = must not exist.');
-  const permissions = z.string().regex(/^[0-7]{3,4}$/, 'permissions must be 3 or 4 octal digits, e.g. "644"').optional().describe('Octal, e.g. "644" (default for a new file).');
+  const permissions = z
+    .string()
+    .regex(/^[0-7]{3,4}$/, 'permissions must be 3 or 4 octal digits, e.g. "644"')
+    .optional()
+    .describe('Octal, e.g. "644" (default for a new file).');
   const dryRun = z.boolean().optional().describe('true: only return the diff; nothing is stored or counted.');
   const filePath = z.string().min(1).describe('File path, e.g. "reports/a.md".');
   const path = z.string().min(1).describe('File path, e.g. "reports/a.md".');
@@ -38,7 +42,8 @@ function buildSchemas(limits: Pick<Limits, 'agentWriteBytes' | 'agentListMax'>) 
     ws_list_files: z.strictObject({ prefix }),
     ws_read_file: z.strictObject({ path }),
     ws_write_file: z.strictObject({
-      path, content: text,
+      path,
+      content: text,
       mode: z.enum(['overwrite', 'append']).default('overwrite').describe('"overwrite" (default) or "append" to the end (never lost; add your own newline).'),
       expected_version: expectedVersion,
     }),
@@ -53,15 +58,18 @@ function buildSchemas(limits: Pick<Limits, 'agentWriteBytes' | 'agentListMax'>) 
       file_paths: z.array(z.string().min(1)).min(1).max(READ_FILES_MAX).describe(`1–${READ_FILES_MAX} file paths.`),
     }),
     create_file: z.strictObject({
-      file_path: filePath, file_contents: text,
+      file_path: filePath,
+      file_contents: text,
       file_description: z.string().max(1000).optional().describe('Short note on what the file is for.'),
-      permissions, expected_version: expectedVersion,
+      permissions,
+      expected_version: expectedVersion,
     }),
     str_replace: z.strictObject({
       file_path: filePath,
       old_str: z.string().min(1).describe('Exact text, whitespace included; must occur exactly once.'),
       new_str: z.string().describe('Replacement (empty deletes old_str).'),
-      expected_version: expectedVersion, dry_run: dryRun,
+      expected_version: expectedVersion,
+      dry_run: dryRun,
     }),
     full_file_rewrite: z.strictObject({ file_path: filePath, file_contents: text, permissions, expected_version: expectedVersion, dry_run: dryRun }),
     delete_file: z.strictObject({ file_path: filePath, expected_version: expectedVersion }),
@@ -79,7 +87,11 @@ function buildSchemas(limits: Pick<Limits, 'agentWriteBytes' | 'agentListMax'>) 
       prefix,
     }),
     file_changes: z.strictObject({
-      cursor: z.string().regex(/^\d{1,15}$/, 'cursor must be the digits a previous call returned').optional().describe('From the previous answer; absent = from the start.'),
+      cursor: z
+        .string()
+        .regex(/^\d{1,15}$/, 'cursor must be the digits a previous call returned')
+        .optional()
+        .describe('From the previous answer; absent = from the start.'),
       limit: z.number().int().min(1).max(limits.agentListMax).optional().describe(`At most this many (default and max ${limits.agentListMax}).`),
     }),
   };
@@ -91,9 +103,21 @@ export type ToolArgs<N extends ToolName> = z.output<ToolInputSchemas[N]>;
 
 /** Every file tool name, in the order tools are listed (the SPEC's ws_* and X1–X6 tools first). */
 export const toolNames: ToolName[] = [
-  'ws_list_files', 'ws_read_file', 'ws_write_file', 'ws_delete_file',
-  'list_files', 'read_file', 'create_file', 'str_replace', 'full_file_rewrite', 'delete_file',
-  'read_files', 'move_file', 'tree', 'glob', 'file_changes',
+  'ws_list_files',
+  'ws_read_file',
+  'ws_write_file',
+  'ws_delete_file',
+  'list_files',
+  'read_file',
+  'create_file',
+  'str_replace',
+  'full_file_rewrite',
+  'delete_file',
+  'read_files',
+  'move_file',
+  'tree',
+  'glob',
+  'file_changes',
 ];
 
 export function isToolName(name: string): name is ToolName {

@@ -25,7 +25,10 @@ export const wikiToolSchemas = {
   wiki_search: z.strictObject({ query: z.string().min(1).describe('Words, any language.'), limit }),
   search: z.strictObject({
     query: z.string().min(1).describe('Words, any language.'),
-    kinds: z.array(z.enum(['wiki', 'memory', 'file'])).optional().describe('Absent: all three.'),
+    kinds: z
+      .array(z.enum(['wiki', 'memory', 'file']))
+      .optional()
+      .describe('Absent: all three.'),
     limit,
   }),
 };
@@ -46,12 +49,19 @@ export function isWikiToolName(name: string): name is WikiToolName {
 }
 
 const wikiToolTitles: Record<WikiToolName, string> = {
-  wiki_list: 'List wiki pages', wiki_get: 'Read a wiki page', wiki_put: 'Save a wiki page', wiki_search: 'Search the wiki', search: 'Search everything',
+  wiki_list: 'List wiki pages',
+  wiki_get: 'Read a wiki page',
+  wiki_put: 'Save a wiki page',
+  wiki_search: 'Search the wiki',
+  search: 'Search everything',
 };
 
 /** What each wiki tool does to stored data: saving a page replaces its text (older versions stay in history). */
 export const wikiToolEffects: Record<WikiToolName, ToolEffect> = {
-  wiki_list: READS, wiki_get: READS, wiki_search: READS, search: READS,
+  wiki_list: READS,
+  wiki_get: READS,
+  wiki_search: READS,
+  search: READS,
   wiki_put: { mutates: true, replaces: true, idempotent: true },
 };
 

@@ -24,9 +24,17 @@ export interface AgentInfo {
 export function toAgentInfo(a: Selectable<AgentsTable>): AgentInfo {
   const frozen = a.published_config ? (JSON.parse(a.published_config) as { access: AgentAccess; instructions: string }) : null;
   return {
-    id: a.id, name: a.name, ownerId: a.owner_id, instructions: a.instructions, files: a.files_enabled === 1 ? 'on' : 'off',
-    write: a.write_scope as 'own' | 'project', read: a.read_scope as 'project' | 'own', folder: `agents/${a.id}/`,
-    published: frozen && a.published_at ? { at: a.published_at, ...frozen } : null, created: a.created_at, updated: a.updated_at,
+    id: a.id,
+    name: a.name,
+    ownerId: a.owner_id,
+    instructions: a.instructions,
+    files: a.files_enabled === 1 ? 'on' : 'off',
+    write: a.write_scope as 'own' | 'project',
+    read: a.read_scope as 'project' | 'own',
+    folder: `agents/${a.id}/`,
+    published: frozen && a.published_at ? { at: a.published_at, ...frozen } : null,
+    created: a.created_at,
+    updated: a.updated_at,
   };
 }
 
@@ -39,7 +47,8 @@ export interface AgentSettingsInput {
 }
 
 function validateSettings(input: AgentSettingsInput): void {
-  if (input.name !== undefined && (input.name.trim() === '' || input.name.length > 100)) throw new StoaError('bad_request', 'agent name must be 1–100 characters');
+  if (input.name !== undefined && (input.name.trim() === '' || input.name.length > 100))
+    throw new StoaError('bad_request', 'agent name must be 1–100 characters');
   if (input.name !== undefined) assertHonestName(input.name, 'agent name');
   if (input.files !== undefined && input.files !== 'on' && input.files !== 'off') throw new StoaError('bad_request', '--files must be on or off');
   if (input.write !== undefined && input.write !== 'own' && input.write !== 'project') throw new StoaError('bad_request', '--write must be own or project');
@@ -57,16 +66,32 @@ export async function createAgent(ctx: Ctx, input: AgentSettingsInput & { name: 
   validateSettings(input);
   const now = ctx.platform.clock().toISOString();
   const row = {
-    id: newId('agt'), project_id: ctx.project.id, owner_id: ctx.actor.kind === 'user' ? ctx.actor.userId : null, name: input.name.trim(),
-    instructions: input.instructions ?? '', files_enabled: input.files === 'on' ? 1 : 0, write_scope: input.write ?? 'own',
-    read_scope: input.read ?? 'project', published_config: null, published_at: null, created_at: now, updated_at: now, deleted_at: null,
+    id: newId('agt'),
+    project_id: ctx.project.id,
+    owner_id: ctx.actor.kind === 'user' ? ctx.actor.userId : null,
+    name: input.name.trim(),
+    instructions: input.instructions ?? '',
+    files_enabled: input.files === 'on' ? 1 : 0,
+    write_scope: input.write ?? 'own',
+    read_scope: input.read ?? 'project',
+    published_config: null,
+    published_at: null,
+    created_at: now,
+    updated_at: now,
+    deleted_at: null,
   };
   await ctx.platform.db.kysely.insertInto('agents').values(row).execute();
   return toAgentInfo(row);
 }
 
 export async function getAgentRow(ctx: Ctx, id: string): Promise<Selectable<AgentsTable>> {
-  const a = await ctx.platform.db.kysely.selectFrom('agents').selectAll().where('id', '=', id).where('project_id', '=', ctx.project.id).where('deleted_at', 'is', null).executeTakeFirst();
+  const a = await ctx.platform.db.kysely
+    .selectFrom('agents')
+    .selectAll()
+    .where('id', '=', id)
+    .where('project_id', '=', ctx.project.id)
+    .where('deleted_at', 'is', null)
+    .executeTakeFirst();
   if (!a) throw new StoaError('not_found', `agent "${id}" does not exist`);
   return a;
 }
@@ -78,7 +103,13 @@ export async function showAgent(ctx: Ctx, id: string): Promise<AgentInfo> {
 
 export async function listAgents(ctx: Ctx): Promise<AgentInfo[]> {
   assertCan(ctx.actor, 'project.read', { kind: 'project' });
-  const rows = await ctx.platform.db.kysely.selectFrom('agents').selectAll().where('project_id', '=', ctx.project.id).where('deleted_at', 'is', null).orderBy('created_at').execute();
+  const rows = await ctx.platform.db.kysely
+    .selectFrom('agents')
+    .selectAll()
+    .where('project_id', '=', ctx.project.id)
+    .where('deleted_at', 'is', null)
+    .orderBy('created_at')
+    .execute();
   return rows.map(toAgentInfo);
 }
 
@@ -102,7 +133,13 @@ export async function updateAgent(ctx: Ctx, id: string, input: AgentSettingsInpu
 /** Copies an agent: a new ID and a new, empty folder (files are not copied). */
 export async function copyAgent(ctx: Ctx, id: string): Promise<AgentInfo> {
   const a = await getAgentRow(ctx, id);
-  return createAgent(ctx, { name: `${a.name} (copy)`, instructions: a.instructions, files: a.files_enabled === 1 ? 'on' : 'off', write: a.write_scope as 'own', read: a.read_scope as 'project' });
+  return createAgent(ctx, {
+    name: `${a.name} (copy)`,
+    instructions: a.instructions,
+    files: a.files_enabled === 1 ? 'on' : 'off',
+    write: a.write_scope as 'own',
+    read: a.read_scope as 'project',
+  });
 }
 
 /** Deletes an agent; its folder and files stay (§0). Its tokens stop working. */
@@ -122,6 +159,10 @@ export async function publishAgent(ctx: Ctx, id: string): Promise<AgentInfo> {
   assertCan(ctx.actor, 'agent.manage', { kind: 'agent', ownerId: a.owner_id });
   const frozen = { access: { enabled: a.files_enabled === 1, write: a.write_scope, read: a.read_scope }, instructions: a.instructions };
   const now = ctx.platform.clock().toISOString();
-  await ctx.platform.db.kysely.updateTable('agents').set({ published_config: JSON.stringify(frozen), published_at: now }).where('id', '=', id).execute();
+  await ctx.platform.db.kysely
+    .updateTable('agents')
+    .set({ published_config: JSON.stringify(frozen), published_at: now })
+    .where('id', '=', id)
+    .execute();
   return toAgentInfo({ ...a, published_config: JSON.stringify(frozen), published_at: now });
 }

@@ -49,14 +49,20 @@ export async function recordAudit(
  * @example
  * const { entries, nextCursor } = await listAudit(ctx, { limit: 50 });
  */
-export async function listAudit(ctx: Ctx, input: { limit?: number; before?: number; action?: string; path?: string } = {}): Promise<{ entries: AuditEntry[]; nextCursor: number | null }> {
+export async function listAudit(
+  ctx: Ctx,
+  input: { limit?: number; before?: number; action?: string; path?: string } = {},
+): Promise<{ entries: AuditEntry[]; nextCursor: number | null }> {
   assertCan(ctx.actor, 'audit.read', { kind: 'project' });
   const limit = Math.min(Math.max(input.limit ?? 100, 1), 1000);
   let q = ctx.platform.db.kysely.selectFrom('audit_log').selectAll().where('project_id', '=', ctx.project.id);
   if (input.before) q = q.where('id', '<', input.before);
   if (input.action) q = q.where('action', '=', input.action);
   if (input.path) q = q.where((eb) => eb.or([eb('path', '=', input.path!), eb('from_path', '=', input.path!), eb('to_path', '=', input.path!)]));
-  const rows = await q.orderBy('id', 'desc').limit(limit + 1).execute();
+  const rows = await q
+    .orderBy('id', 'desc')
+    .limit(limit + 1)
+    .execute();
   const page = rows.slice(0, limit);
   return {
     entries: page.map((r) => ({

@@ -24,10 +24,12 @@ export interface ConversationInfo {
  */
 export async function createConversation(ctx: Ctx, input: { channel?: string; members?: string[]; kind?: ConversationKind }): Promise<ConversationInfo> {
   assertCan(ctx.actor, 'project.read', { kind: 'project' });
-  if (ctx.actor.kind === 'user' && ctx.actor.role === 'viewer' && !ctx.actor.superuser) throw new StoaError('forbidden', 'viewers may not create conversations');
+  if (ctx.actor.kind === 'user' && ctx.actor.role === 'viewer' && !ctx.actor.superuser)
+    throw new StoaError('forbidden', 'viewers may not create conversations');
   const db = ctx.platform.db.kysely;
   const channel = input.channel?.trim().replace(/^#/, '');
-  if (channel !== undefined && !/^[\p{L}\p{N}][\p{L}\p{N}._-]{0,79}$/u.test(channel)) throw new StoaError('bad_request', 'channel name must be 1–80 letters, digits, ".", "_" or "-"');
+  if (channel !== undefined && !/^[\p{L}\p{N}][\p{L}\p{N}._-]{0,79}$/u.test(channel))
+    throw new StoaError('bad_request', 'channel name must be 1–80 letters, digits, ".", "_" or "-"');
   const members: ConversationInfo['members'] = [];
   if (ctx.actor.kind === 'user') members.push({ kind: 'user', id: ctx.actor.userId, name: ctx.actor.name });
   else members.push({ kind: 'agent', id: ctx.actor.agentId, name: ctx.actor.name });
@@ -35,12 +37,23 @@ export async function createConversation(ctx: Ctx, input: { channel?: string; me
     const ref = m.trim();
     if (!ref) continue;
     if (ref.startsWith('agt_')) {
-      const a = await db.selectFrom('agents').select(['id', 'name']).where('id', '=', ref).where('project_id', '=', ctx.project.id).where('deleted_at', 'is', null).executeTakeFirst();
+      const a = await db
+        .selectFrom('agents')
+        .select(['id', 'name'])
+        .where('id', '=', ref)
+        .where('project_id', '=', ctx.project.id)
+        .where('deleted_at', 'is', null)
+        .executeTakeFirst();
       if (!a) throw new StoaError('not_found', `agent "${ref}" does not exist in this project`);
       if (!members.some((x) => x.id === a.id)) members.push({ kind: 'agent', id: a.id, name: a.name });
     } else {
-      const u = await db.selectFrom('users').innerJoin('members', 'members.user_id', 'users.id').select(['users.id', 'users.name'])
-        .where('members.project_id', '=', ctx.project.id).where((eb) => eb.or([eb('users.name', '=', ref), eb('users.id', '=', ref)])).executeTakeFirst();
+      const u = await db
+        .selectFrom('users')
+        .innerJoin('members', 'members.user_id', 'users.id')
+        .select(['users.id', 'users.name'])
+        .where('members.project_id', '=', ctx.project.id)
+        .where((eb) => eb.or([eb('users.name', '=', ref), eb('users.id', '=', ref)]))
+        .executeTakeFirst();
       if (!u) throw new StoaError('not_found', `user "${ref}" is not a member of this project`);
       if (!members.some((x) => x.id === u.id)) members.push({ kind: 'user', id: u.id, name: u.name });
     }
@@ -54,7 +67,10 @@ export async function createConversation(ctx: Ctx, input: { channel?: string; me
       const exists = await trx.selectFrom('conversations').select('id').where('project_id', '=', ctx.project.id).where('name', '=', channel).executeTakeFirst();
       if (exists) throw new StoaError('already_exists', `channel "${channel}" already exists`);
     }
-    await trx.insertInto('conversations').values({ id, project_id: ctx.project.id, kind, name: channel ?? null, created_at: now }).execute();
+    await trx
+      .insertInto('conversations')
+      .values({ id, project_id: ctx.project.id, kind, name: channel ?? null, created_at: now })
+      .execute();
     for (const m of members) await trx.insertInto('conversation_members').values({ conversation_id: id, member_kind: m.kind, member_id: m.id }).execute();
   });
   return { id, kind, name: channel ?? null, members, created: now };
@@ -63,17 +79,26 @@ export async function createConversation(ctx: Ctx, input: { channel?: string; me
 /** Whether the actor takes part in a conversation (admins see every conversation of their project). */
 export async function isParticipant(ctx: Ctx, conversationId: string, actor: Actor = ctx.actor): Promise<boolean> {
   const id = actor.kind === 'user' ? actor.userId : actor.agentId;
-  const row = await ctx.platform.db.kysely.selectFrom('conversation_members').innerJoin('conversations', 'conversations.id', 'conversation_members.conversation_id')
-    .select('conversation_members.member_id').where('conversations.project_id', '=', ctx.project.id)
-    .where('conversation_members.conversation_id', '=', conversationId).where('conversation_members.member_id', '=', id).executeTakeFirst();
+  const row = await ctx.platform.db.kysely
+    .selectFrom('conversation_members')
+    .innerJoin('conversations', 'conversations.id', 'conversation_members.conversation_id')
+    .select('conversation_members.member_id')
+    .where('conversations.project_id', '=', ctx.project.id)
+    .where('conversation_members.conversation_id', '=', conversationId)
+    .where('conversation_members.member_id', '=', id)
+    .executeTakeFirst();
   return !!row;
 }
 
 /** Finds a conversation of the project by ID or channel name. */
 export async function findConversation(ctx: Ctx, ref: string): Promise<{ id: string; kind: ConversationKind; name: string | null }> {
   const name = ref.replace(/^#/, '');
-  const row = await ctx.platform.db.kysely.selectFrom('conversations').select(['id', 'kind', 'name']).where('project_id', '=', ctx.project.id)
-    .where((eb) => eb.or([eb('id', '=', ref), eb('name', '=', name)])).executeTakeFirst();
+  const row = await ctx.platform.db.kysely
+    .selectFrom('conversations')
+    .select(['id', 'kind', 'name'])
+    .where('project_id', '=', ctx.project.id)
+    .where((eb) => eb.or([eb('id', '=', ref), eb('name', '=', name)]))
+    .executeTakeFirst();
   if (!row) throw new StoaError('not_found', `conversation "${ref}" does not exist`);
   return { id: row.id, kind: row.kind as ConversationKind, name: row.name };
 }
@@ -89,9 +114,20 @@ export async function listConversations(ctx: Ctx): Promise<ConversationInfo[]> {
   const convs = await q.orderBy('created_at').execute();
   const out: ConversationInfo[] = [];
   for (const c of convs) {
-    const ms = await db.selectFrom('conversation_members').leftJoin('users', 'users.id', 'conversation_members.member_id').leftJoin('agents', 'agents.id', 'conversation_members.member_id')
-      .select(['conversation_members.member_kind', 'conversation_members.member_id', 'users.name as uname', 'agents.name as aname']).where('conversation_id', '=', c.id).execute();
-    out.push({ id: c.id, kind: c.kind as ConversationKind, name: c.name, created: c.created_at, members: ms.map((m) => ({ kind: m.member_kind as 'user' | 'agent', id: m.member_id, name: (m.uname ?? m.aname) as string })) });
+    const ms = await db
+      .selectFrom('conversation_members')
+      .leftJoin('users', 'users.id', 'conversation_members.member_id')
+      .leftJoin('agents', 'agents.id', 'conversation_members.member_id')
+      .select(['conversation_members.member_kind', 'conversation_members.member_id', 'users.name as uname', 'agents.name as aname'])
+      .where('conversation_id', '=', c.id)
+      .execute();
+    out.push({
+      id: c.id,
+      kind: c.kind as ConversationKind,
+      name: c.name,
+      created: c.created_at,
+      members: ms.map((m) => ({ kind: m.member_kind as 'user' | 'agent', id: m.member_id, name: (m.uname ?? m.aname) as string })),
+    });
   }
   return out;
 }
@@ -103,7 +139,17 @@ export async function addParticipant(ctx: Ctx, conversationId: string, member: s
   const isAgent = member.startsWith('agt_');
   const found = isAgent
     ? await db.selectFrom('agents').select('id').where('id', '=', member).where('project_id', '=', ctx.project.id).executeTakeFirst()
-    : await db.selectFrom('users').innerJoin('members', 'members.user_id', 'users.id').select('users.id').where('members.project_id', '=', ctx.project.id).where((eb) => eb.or([eb('users.name', '=', member), eb('users.id', '=', member)])).executeTakeFirst();
+    : await db
+        .selectFrom('users')
+        .innerJoin('members', 'members.user_id', 'users.id')
+        .select('users.id')
+        .where('members.project_id', '=', ctx.project.id)
+        .where((eb) => eb.or([eb('users.name', '=', member), eb('users.id', '=', member)]))
+        .executeTakeFirst();
   if (!found) throw new StoaError('not_found', `"${member}" is not in this project`);
-  await db.insertInto('conversation_members').values({ conversation_id: conv.id, member_kind: isAgent ? 'agent' : 'user', member_id: found.id }).onConflict((oc) => oc.doNothing()).execute();
+  await db
+    .insertInto('conversation_members')
+    .values({ conversation_id: conv.id, member_kind: isAgent ? 'agent' : 'user', member_id: found.id })
+    .onConflict((oc) => oc.doNothing())
+    .execute();
 }

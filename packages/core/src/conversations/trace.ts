@@ -4,7 +4,6 @@ import { assertCan } from '../policies/can.js';
 import { findConversation, isParticipant } from './conversations.js';
 import { indexableText } from '../text-rules.js';
 
-
 export interface TraceEntry {
   id: string;
   at: string;
@@ -46,12 +45,24 @@ export function shortResult(text: string, max = 300): string {
 export async function recordToolCall(ctx: Ctx, e: Omit<TraceEntry, 'at' | 'agentId' | 'agentName'> & { conversationId: string | null }): Promise<void> {
   const db = ctx.platform.db.kysely;
   const a = ctx.actor;
-  await db.insertInto('tool_calls').values({
-    id: e.id, project_id: ctx.project.id, conversation_id: e.conversationId || null,
-    agent_id: a.kind === 'agent' ? a.agentId : null, agent_name: a.kind === 'agent' ? a.name : `runtime via ${a.name}`,
-    tool: e.tool, args: e.args, result: e.result, refused: e.refused ? 1 : 0, duration_ms: e.durationMs, path: e.path, version: e.version,
-    at: ctx.platform.clock().toISOString(),
-  }).execute();
+  await db
+    .insertInto('tool_calls')
+    .values({
+      id: e.id,
+      project_id: ctx.project.id,
+      conversation_id: e.conversationId || null,
+      agent_id: a.kind === 'agent' ? a.agentId : null,
+      agent_name: a.kind === 'agent' ? a.name : `runtime via ${a.name}`,
+      tool: e.tool,
+      args: e.args,
+      result: e.result,
+      refused: e.refused ? 1 : 0,
+      duration_ms: e.durationMs,
+      path: e.path,
+      version: e.version,
+      at: ctx.platform.clock().toISOString(),
+    })
+    .execute();
 }
 
 /**
@@ -60,7 +71,11 @@ export async function recordToolCall(ctx: Ctx, e: Omit<TraceEntry, 'at' | 'agent
  * @example
  * const { entries } = await listTrace(ctx, 'conv_…');
  */
-export async function listTrace(ctx: Ctx, ref: string, input: { limit?: number; after?: string } = {}): Promise<{ entries: TraceEntry[]; nextCursor: string | null }> {
+export async function listTrace(
+  ctx: Ctx,
+  ref: string,
+  input: { limit?: number; after?: string } = {},
+): Promise<{ entries: TraceEntry[]; nextCursor: string | null }> {
   assertCan(ctx.actor, 'project.read', { kind: 'project' });
   const conv = await findConversation(ctx, ref);
   const admin = ctx.actor.kind === 'user' && (ctx.actor.superuser || ctx.actor.role === 'admin');
@@ -72,12 +87,24 @@ export async function listTrace(ctx: Ctx, ref: string, input: { limit?: number; 
     const after = await db.selectFrom('tool_calls').select('seq').where('id', '=', input.after).executeTakeFirst();
     if (after) q = q.where('seq', '>', after.seq);
   }
-  const rows = await q.orderBy('seq').limit(limit + 1).execute();
+  const rows = await q
+    .orderBy('seq')
+    .limit(limit + 1)
+    .execute();
   const page = rows.slice(0, limit);
   return {
     entries: page.map((r) => ({
-      id: r.id, at: r.at, agentId: r.agent_id, agentName: r.agent_name, tool: r.tool, args: r.args, result: r.result,
-      refused: Number(r.refused) === 1, durationMs: Number(r.duration_ms), path: r.path, version: r.version === null ? null : Number(r.version),
+      id: r.id,
+      at: r.at,
+      agentId: r.agent_id,
+      agentName: r.agent_name,
+      tool: r.tool,
+      args: r.args,
+      result: r.result,
+      refused: Number(r.refused) === 1,
+      durationMs: Number(r.duration_ms),
+      path: r.path,
+      version: r.version === null ? null : Number(r.version),
     })),
     nextCursor: rows.length > limit ? page[page.length - 1]!.id : null,
   };

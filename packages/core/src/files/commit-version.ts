@@ -69,14 +69,20 @@ export async function commitVersion(trx: Q, ctx: Ctx, input: CommitInput): Promi
   if (input.expectedVersion !== undefined && input.expectedVersion !== null) {
     const current = existing?.version ?? 0;
     if (current !== input.expectedVersion) {
-      throw new StoaError('version_conflict', `"${input.path}" is at version ${current}, not ${input.expectedVersion}; read it again and retry`, { currentVersion: current });
+      throw new StoaError('version_conflict', `"${input.path}" is at version ${current}, not ${input.expectedVersion}; read it again and retry`, {
+        currentVersion: current,
+      });
     }
   }
   if (existing && input.mode === 'create') throw new StoaError('already_exists', `file "${input.path}" already exists`);
   await chargeUsage(trx, ctx, input.blob.size - Number(existing?.size ?? 0), input.reservedBytes ?? 0);
   // Touch the blob's row (its sweeper grace starts again), then check the bytes: a sweeper deleting identical
   // old bytes holds this row's lock while it removes them, so after the touch the check tells the truth.
-  await trx.insertInto('blobs').values({ key: input.blob.key, size: input.blob.size, created_at: now }).onConflict((oc) => oc.column('key').doUpdateSet({ created_at: now })).execute();
+  await trx
+    .insertInto('blobs')
+    .values({ key: input.blob.key, size: input.blob.size, created_at: now })
+    .onConflict((oc) => oc.column('key').doUpdateSet({ created_at: now }))
+    .execute();
   if (!(await ctx.platform.blobs.stat(input.blob.key))) throw new StoaError('unavailable', 'the stored content was just collected as unused; please retry');
   const a = input.attribution;
   const meta = a.meta ? JSON.stringify(a.meta) : null;
@@ -85,33 +91,99 @@ export async function commitVersion(trx: Q, ctx: Ctx, input: CommitInput): Promi
     const version = existing.version + 1;
     await trx
       .updateTable('files')
-      .set({ size: input.blob.size, mime: input.mime, sha256: input.blob.sha256, blob_key: input.blob.key, version, modified_at: now, modified_by_kind: a.kind, modified_by_id: a.id, modified_by_label: a.label, ...(input.permissions ? { permissions: input.permissions } : {}) })
+      .set({
+        size: input.blob.size,
+        mime: input.mime,
+        sha256: input.blob.sha256,
+        blob_key: input.blob.key,
+        version,
+        modified_at: now,
+        modified_by_kind: a.kind,
+        modified_by_id: a.id,
+        modified_by_label: a.label,
+        ...(input.permissions ? { permissions: input.permissions } : {}),
+      })
       .where('id', '=', existing.id)
       .execute();
-    row = { ...existing, size: input.blob.size, mime: input.mime, sha256: input.blob.sha256, blob_key: input.blob.key, version, modified_at: now, modified_by_kind: a.kind, modified_by_id: a.id, modified_by_label: a.label, permissions: input.permissions ?? existing.permissions };
+    row = {
+      ...existing,
+      size: input.blob.size,
+      mime: input.mime,
+      sha256: input.blob.sha256,
+      blob_key: input.blob.key,
+      version,
+      modified_at: now,
+      modified_by_kind: a.kind,
+      modified_by_id: a.id,
+      modified_by_label: a.label,
+      permissions: input.permissions ?? existing.permissions,
+    };
   } else {
     row = {
-      id: newId('fil'), project_id: ctx.project.id, path: input.path, dir: dirOf(input.path), name: baseName(input.path),
-      name_lower: baseName(input.path).toLowerCase(), size: input.blob.size, mime: input.mime, sha256: input.blob.sha256,
-      blob_key: input.blob.key, version: 1, permissions: input.permissions ?? '644', created_by_kind: a.kind,
-      created_by_id: a.id, created_by_label: a.label, created_by_meta: meta, created_at: now, modified_at: now,
-      modified_by_kind: a.kind, modified_by_id: a.id, modified_by_label: a.label,
+      id: newId('fil'),
+      project_id: ctx.project.id,
+      path: input.path,
+      dir: dirOf(input.path),
+      name: baseName(input.path),
+      name_lower: baseName(input.path).toLowerCase(),
+      size: input.blob.size,
+      mime: input.mime,
+      sha256: input.blob.sha256,
+      blob_key: input.blob.key,
+      version: 1,
+      permissions: input.permissions ?? '644',
+      created_by_kind: a.kind,
+      created_by_id: a.id,
+      created_by_label: a.label,
+      created_by_meta: meta,
+      created_at: now,
+      modified_at: now,
+      modified_by_kind: a.kind,
+      modified_by_id: a.id,
+      modified_by_label: a.label,
     };
     await trx.insertInto('files').values(row).execute();
     await addToDirs(trx, ctx.project.id, input.path);
   }
-  await trx.insertInto('file_versions').values({
-    id: newId('ver'), file_id: row.id, project_id: ctx.project.id, path: input.path, version: row.version, size: input.blob.size,
-    mime: input.mime, sha256: input.blob.sha256, blob_key: input.blob.key, author_kind: a.kind, author_id: a.id,
-    author_label: a.label, author_meta: meta, created_at: now,
-  }).execute();
+  await trx
+    .insertInto('file_versions')
+    .values({
+      id: newId('ver'),
+      file_id: row.id,
+      project_id: ctx.project.id,
+      path: input.path,
+      version: row.version,
+      size: input.blob.size,
+      mime: input.mime,
+      sha256: input.blob.sha256,
+      blob_key: input.blob.key,
+      author_kind: a.kind,
+      author_id: a.id,
+      author_label: a.label,
+      author_meta: meta,
+      created_at: now,
+    })
+    .execute();
   await pruneVersions(trx, ctx, row.id, row.version);
-  if (input.auditAction !== null) await recordAudit(trx, ctx, { action: input.auditAction ?? 'file.upload', path: input.path, size: input.blob.size, details: { version: row.version } });
+  if (input.auditAction !== null)
+    await recordAudit(trx, ctx, { action: input.auditAction ?? 'file.upload', path: input.path, size: input.blob.size, details: { version: row.version } });
   // Writers that streamed their bytes (copies, restores, direct uploads) did not hold the text; small text files
   // are read back here so the index hooks always see the content they index.
-  const text = input.text ?? (ctx.platform.hooks.onFileChange.length > 0 && isTextMime(input.mime) && input.blob.size <= INDEX_TEXT_BYTES
-    ? indexableText((await ctx.platform.blobs.read(input.blob.key)).toString('utf8'))
-    : undefined);
-  await runFileChangeHooks(trx, ctx, { kind: 'written', projectId: ctx.project.id, fileId: row.id, path: input.path, mime: input.mime, size: input.blob.size, version: row.version, text, at: now });
+  const text =
+    input.text ??
+    (ctx.platform.hooks.onFileChange.length > 0 && isTextMime(input.mime) && input.blob.size <= INDEX_TEXT_BYTES
+      ? indexableText((await ctx.platform.blobs.read(input.blob.key)).toString('utf8'))
+      : undefined);
+  await runFileChangeHooks(trx, ctx, {
+    kind: 'written',
+    projectId: ctx.project.id,
+    fileId: row.id,
+    path: input.path,
+    mime: input.mime,
+    size: input.blob.size,
+    version: row.version,
+    text,
+    at: now,
+  });
   return { file: toFileInfo(row), created: !existing, previousVersion: existing?.version ?? null };
 }

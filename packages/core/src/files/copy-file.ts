@@ -20,7 +20,13 @@ import { assertAgentWriteSize, countAgentChange, tracedChange } from '../operati
  * await copyFile(ctx, { from: 'templates/report.md', to: 'reports/2026/' });
  */
 export async function copyFile(ctx: Ctx, input: { from: string; to: string; overwrite?: boolean }): Promise<FileInfo> {
-  return tracedChange(ctx, 'file.copy', { from: input.from, to: input.to }, (c) => duplicateFile(c, input), (f) => ({ path: f.path, version: f.version, text: `Copied ${input.from} to ${f.path}; version ${f.version}` }));
+  return tracedChange(
+    ctx,
+    'file.copy',
+    { from: input.from, to: input.to },
+    (c) => duplicateFile(c, input),
+    (f) => ({ path: f.path, version: f.version, text: `Copied ${input.from} to ${f.path}; version ${f.version}` }),
+  );
 }
 
 async function duplicateFile(ctx: Ctx, input: { from: string; to: string; overwrite?: boolean }): Promise<FileInfo> {
@@ -36,8 +42,12 @@ async function duplicateFile(ctx: Ctx, input: { from: string; to: string; overwr
       assertAgentWriteSize(ctx, Number(src.size));
       await countAgentChange(trx, ctx);
       const r = await commitVersion(trx, ctx, {
-        path: to, blob: { key: src.blob_key, size: Number(src.size), sha256: src.sha256 }, mime: mimeForPath(to),
-        attribution: attributionOf(ctx.actor), mode: input.overwrite ? 'replace' : 'create', auditAction: 'file.upload',
+        path: to,
+        blob: { key: src.blob_key, size: Number(src.size), sha256: src.sha256 },
+        mime: mimeForPath(to),
+        attribution: attributionOf(ctx.actor),
+        mode: input.overwrite ? 'replace' : 'create',
+        auditAction: 'file.upload',
       });
       return r.file;
     }),
@@ -50,7 +60,13 @@ async function duplicateFile(ctx: Ctx, input: { from: string; to: string; overwr
  * rename it over the original" keep working over WebDAV without anything being lost.
  */
 export async function moveOver(ctx: Ctx, input: { from: string; to: string }): Promise<FileInfo> {
-  return tracedChange(ctx, 'file.move', { from: input.from, to: input.to }, (c) => replaceByMove(c, input), (f) => ({ path: f.path, version: f.version, text: `Moved ${input.from} over ${f.path}; version ${f.version}` }));
+  return tracedChange(
+    ctx,
+    'file.move',
+    { from: input.from, to: input.to },
+    (c) => replaceByMove(c, input),
+    (f) => ({ path: f.path, version: f.version, text: `Moved ${input.from} over ${f.path}; version ${f.version}` }),
+  );
 }
 
 async function replaceByMove(ctx: Ctx, input: { from: string; to: string }): Promise<FileInfo> {
@@ -66,8 +82,12 @@ async function replaceByMove(ctx: Ctx, input: { from: string; to: string }): Pro
     // Free the source first so the quota sees the net change, then write the target.
     await removeFileRow(trx, ctx, src);
     const r = await commitVersion(trx, ctx, {
-      path: to, blob: { key: src.blob_key, size: Number(src.size), sha256: src.sha256 }, mime: mimeForPath(to),
-      attribution: attributionOf(ctx.actor), mode: 'replace', auditAction: 'file.move',
+      path: to,
+      blob: { key: src.blob_key, size: Number(src.size), sha256: src.sha256 },
+      mime: mimeForPath(to),
+      attribution: attributionOf(ctx.actor),
+      mode: 'replace',
+      auditAction: 'file.move',
     });
     return r.file;
   });

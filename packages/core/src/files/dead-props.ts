@@ -5,7 +5,11 @@ import { assertCan } from '../policies/can.js';
 import { lockFileRow } from './commit-version.js';
 
 /** A client-defined property of a file (WebDAV "dead" property): a namespace, a name and an XML value. */
-export interface DeadProp { ns: string; name: string; value: string }
+export interface DeadProp {
+  ns: string;
+  name: string;
+  value: string;
+}
 
 const MAX_PROPS_PER_FILE = 200;
 const MAX_VALUE_CHARS = 16_384;
@@ -22,7 +26,8 @@ export type DeadPropChange = ({ op: 'set' } & DeadProp) | { op: 'remove'; ns: st
 export async function patchDeadProps(ctx: Ctx, rawPath: string, changes: DeadPropChange[]): Promise<void> {
   const path = normalizePath(rawPath);
   assertCan(ctx.actor, 'file.write', { kind: 'file', path });
-  for (const c of changes) if (c.op === 'set' && c.value.length > MAX_VALUE_CHARS) throw new StoaError('too_large', `property value over ${MAX_VALUE_CHARS} characters`);
+  for (const c of changes)
+    if (c.op === 'set' && c.value.length > MAX_VALUE_CHARS) throw new StoaError('too_large', `property value over ${MAX_VALUE_CHARS} characters`);
   await inTx(ctx.platform, async (trx) => {
     const row = await lockFileRow(trx, ctx, path);
     if (!row) throw new StoaError('not_found', `file "${path}" does not exist`);
@@ -30,11 +35,22 @@ export async function patchDeadProps(ctx: Ctx, rawPath: string, changes: DeadPro
     for (const c of changes) {
       if (c.op === 'remove') await trx.deleteFrom('dav_props').where('file_id', '=', row.id).where('ns', '=', c.ns).where('name', '=', c.name).execute();
       else {
-        await trx.insertInto('dav_props').values({ file_id: row.id, project_id: ctx.project.id, ns: c.ns, name: c.name, value: c.value })
-          .onConflict((oc) => oc.columns(['file_id', 'ns', 'name']).doUpdateSet({ value: c.value })).execute();
+        await trx
+          .insertInto('dav_props')
+          .values({ file_id: row.id, project_id: ctx.project.id, ns: c.ns, name: c.name, value: c.value })
+          .onConflict((oc) => oc.columns(['file_id', 'ns', 'name']).doUpdateSet({ value: c.value }))
+          .execute();
       }
     }
-    const n = Number((await trx.selectFrom('dav_props').select((eb) => eb.fn.countAll().as('n')).where('file_id', '=', row.id).executeTakeFirstOrThrow()).n);
+    const n = Number(
+      (
+        await trx
+          .selectFrom('dav_props')
+          .select((eb) => eb.fn.countAll().as('n'))
+          .where('file_id', '=', row.id)
+          .executeTakeFirstOrThrow()
+      ).n,
+    );
     if (n > MAX_PROPS_PER_FILE) throw new StoaError('too_large', `a file holds at most ${MAX_PROPS_PER_FILE} properties`);
   });
 }
@@ -43,8 +59,14 @@ export async function patchDeadProps(ctx: Ctx, rawPath: string, changes: DeadPro
 export async function deadPropsOf(ctx: Ctx, fileIds: string[]): Promise<Map<string, DeadProp[]>> {
   const out = new Map<string, DeadProp[]>();
   if (fileIds.length === 0) return out;
-  const rows = await ctx.platform.db.kysely.selectFrom('dav_props').select(['file_id', 'ns', 'name', 'value'])
-    .where('project_id', '=', ctx.project.id).where('file_id', 'in', fileIds).orderBy('ns').orderBy('name').execute();
+  const rows = await ctx.platform.db.kysely
+    .selectFrom('dav_props')
+    .select(['file_id', 'ns', 'name', 'value'])
+    .where('project_id', '=', ctx.project.id)
+    .where('file_id', 'in', fileIds)
+    .orderBy('ns')
+    .orderBy('name')
+    .execute();
   for (const r of rows) out.set(r.file_id, [...(out.get(r.file_id) ?? []), { ns: r.ns, name: r.name, value: r.value }]);
   return out;
 }
@@ -60,7 +82,11 @@ export async function setFileModified(ctx: Ctx, input: { path: string; modified:
   const path = normalizePath(input.path);
   assertCan(ctx.actor, 'file.write', { kind: 'file', path });
   if (Number.isNaN(input.modified.getTime())) throw new StoaError('bad_request', 'modification time is not a valid date');
-  const r = await ctx.platform.db.kysely.updateTable('files').set({ modified_at: input.modified.toISOString() })
-    .where('project_id', '=', ctx.project.id).where('path', '=', path).executeTakeFirst();
+  const r = await ctx.platform.db.kysely
+    .updateTable('files')
+    .set({ modified_at: input.modified.toISOString() })
+    .where('project_id', '=', ctx.project.id)
+    .where('path', '=', path)
+    .executeTakeFirst();
   if (Number(r.numUpdatedRows) === 0) throw new StoaError('not_found', `file "${path}" does not exist`);
 }

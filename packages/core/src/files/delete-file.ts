@@ -18,7 +18,13 @@ import { toFileInfo, type FileInfo, type FileRow } from './file-info.js';
  * await deleteFile(ctx, { path: 'old/report.pdf' });
  */
 export async function deleteFile(ctx: Ctx, input: { path: string; expectedVersion?: number | null }): Promise<FileInfo> {
-  return tracedChange(ctx, 'file.delete', { path: input.path }, (c) => removeFile(c, input), (f) => ({ path: f.path, text: `Deleted ${f.path} (it was at version ${f.version})` }));
+  return tracedChange(
+    ctx,
+    'file.delete',
+    { path: input.path },
+    (c) => removeFile(c, input),
+    (f) => ({ path: f.path, text: `Deleted ${f.path} (it was at version ${f.version})` }),
+  );
 }
 
 async function removeFile(ctx: Ctx, input: { path: string; expectedVersion?: number | null }): Promise<FileInfo> {
@@ -48,8 +54,21 @@ export async function removeFileRow(trx: Q, ctx: Ctx, row: FileRow): Promise<voi
   await trx.deleteFrom('dav_locks').where('project_id', '=', ctx.project.id).where('path', '=', row.path).execute();
   await trx.deleteFrom('file_versions').where('file_id', '=', row.id).execute();
   await trx.deleteFrom('files').where('id', '=', row.id).execute();
-  await trx.updateTable('projects').set({ used_bytes: sql`used_bytes - ${Number(row.size)}` }).where('id', '=', ctx.project.id).execute();
+  await trx
+    .updateTable('projects')
+    .set({ used_bytes: sql`used_bytes - ${Number(row.size)}` })
+    .where('id', '=', ctx.project.id)
+    .execute();
   await removeFromDirs(trx, ctx.project.id, row.path);
   await recordAudit(trx, ctx, { action: 'file.delete', path: row.path, size: Number(row.size) });
-  await runFileChangeHooks(trx, ctx, { kind: 'deleted', projectId: ctx.project.id, fileId: row.id, path: row.path, mime: row.mime, size: Number(row.size), version: row.version, at: ctx.platform.clock().toISOString() });
+  await runFileChangeHooks(trx, ctx, {
+    kind: 'deleted',
+    projectId: ctx.project.id,
+    fileId: row.id,
+    path: row.path,
+    mime: row.mime,
+    size: Number(row.size),
+    version: row.version,
+    at: ctx.platform.clock().toISOString(),
+  });
 }

@@ -48,20 +48,40 @@ export async function startUpload(ctx: Ctx, input: { path: string; size: number;
   await inTx(ctx.platform, async (trx) => {
     // Replacing is allowed at any size and makes a new version (F8 as amended); only a folder is in the way.
     await refusePathClash(trx, ctx.project.id, path);
-    const r = await trx.updateTable('projects').set({ reserved_bytes: sql`reserved_bytes + ${input.size}` }).where('id', '=', ctx.project.id)
-      .where(sql<boolean>`used_bytes + reserved_bytes + ${input.size} <= ${quota}`).executeTakeFirst();
+    const r = await trx
+      .updateTable('projects')
+      .set({ reserved_bytes: sql`reserved_bytes + ${input.size}` })
+      .where('id', '=', ctx.project.id)
+      .where(sql<boolean>`used_bytes + reserved_bytes + ${input.size} <= ${quota}`)
+      .executeTakeFirst();
     if (Number(r.numUpdatedRows) === 0) throw new StoaError('quota_exceeded', `not enough storage space for ${input.size} bytes`);
-    await trx.insertInto('upload_reservations').values({
-      id: uploadId, project_id: ctx.project.id, path, size: input.size, sha256: input.sha256 ?? null, staging_key: uploadId,
-      actor: actorKey(ctx), status: 'pending', created_at: now.toISOString(), expires_at: expiresAt,
-    }).execute();
+    await trx
+      .insertInto('upload_reservations')
+      .values({
+        id: uploadId,
+        project_id: ctx.project.id,
+        path,
+        size: input.size,
+        sha256: input.sha256 ?? null,
+        staging_key: uploadId,
+        actor: actorKey(ctx),
+        status: 'pending',
+        created_at: now.toISOString(),
+        expires_at: expiresAt,
+      })
+      .execute();
   });
   const presigned = await ctx.platform.blobs.presignStagingPut(uploadId, input.size, ctx.platform.config.limits.uploadReservationSeconds);
   return { uploadId, path, size: input.size, url: presigned?.url ?? null, headers: presigned?.headers ?? {}, expiresAt };
 }
 
 async function pendingReservation(ctx: Ctx, uploadId: string) {
-  const r = await ctx.platform.db.kysely.selectFrom('upload_reservations').selectAll().where('id', '=', uploadId).where('project_id', '=', ctx.project.id).executeTakeFirst();
+  const r = await ctx.platform.db.kysely
+    .selectFrom('upload_reservations')
+    .selectAll()
+    .where('id', '=', uploadId)
+    .where('project_id', '=', ctx.project.id)
+    .executeTakeFirst();
   if (!r || r.actor !== actorKey(ctx)) throw new StoaError('not_found', 'upload does not exist');
   if (r.status !== 'pending') throw new StoaError('not_found', `upload is ${r.status}`);
   if (r.expires_at < ctx.platform.clock().toISOString()) throw new StoaError('not_found', 'upload has expired');
@@ -76,7 +96,12 @@ async function pendingReservation(ctx: Ctx, uploadId: string) {
 export async function receiveUpload(ctx: Ctx, uploadId: string, source: Readable): Promise<{ size: number }> {
   const r = await pendingReservation(ctx, uploadId);
   const db = ctx.platform.db.kysely;
-  const claimed = await db.updateTable('upload_reservations').set({ status: 'receiving', received_sha256: null }).where('id', '=', r.id).where('status', '=', 'pending').executeTakeFirst();
+  const claimed = await db
+    .updateTable('upload_reservations')
+    .set({ status: 'receiving', received_sha256: null })
+    .where('id', '=', r.id)
+    .where('status', '=', 'pending')
+    .executeTakeFirst();
   if (Number(claimed.numUpdatedRows) === 0) throw new StoaError('already_exists', 'the bytes of this upload are being sent already');
   let received: string | null = null;
   try {
@@ -87,16 +112,30 @@ export async function receiveUpload(ctx: Ctx, uploadId: string, source: Readable
     if (e instanceof BlobTooLargeError) throw new StoaError('too_large', `the upload was announced as ${r.size} bytes and is larger`);
     throw e;
   } finally {
-    await db.updateTable('upload_reservations').set({ status: 'pending', received_sha256: received }).where('id', '=', r.id).where('status', '=', 'receiving').execute();
+    await db
+      .updateTable('upload_reservations')
+      .set({ status: 'pending', received_sha256: received })
+      .where('id', '=', r.id)
+      .where('status', '=', 'receiving')
+      .execute();
   }
 }
 
 async function release(platform: Platform, r: { id: string; project_id: string; size: number; staging_key: string }, status: string): Promise<void> {
   const done = await inTx(platform, async (trx) => {
     // 'receiving': a send that never ended (the process died mid-upload) must not hold the space for ever.
-    const u = await trx.updateTable('upload_reservations').set({ status }).where('id', '=', r.id).where('status', 'in', ['pending', 'receiving']).executeTakeFirst();
+    const u = await trx
+      .updateTable('upload_reservations')
+      .set({ status })
+      .where('id', '=', r.id)
+      .where('status', 'in', ['pending', 'receiving'])
+      .executeTakeFirst();
     if (Number(u.numUpdatedRows) === 0) return false;
-    await trx.updateTable('projects').set({ reserved_bytes: sql`reserved_bytes - ${Number(r.size)}` }).where('id', '=', r.project_id).execute();
+    await trx
+      .updateTable('projects')
+      .set({ reserved_bytes: sql`reserved_bytes - ${Number(r.size)}` })
+      .where('id', '=', r.project_id)
+      .execute();
     return true;
   });
   if (done) await platform.blobs.deleteStaging(r.staging_key);
@@ -107,7 +146,13 @@ async function release(platform: Platform, r: { id: string; project_id: string; 
  * the reservation becomes usage. Any failure releases the reservation and removes the staged bytes.
  */
 export async function finishUpload(ctx: Ctx, uploadId: string): Promise<FileInfo> {
-  return tracedChange(ctx, 'file.write', { uploadId }, (c) => commitUpload(c, uploadId), (f) => ({ path: f.path, version: f.version, text: `Created ${f.path} (${f.size} bytes); version ${f.version}` }));
+  return tracedChange(
+    ctx,
+    'file.write',
+    { uploadId },
+    (c) => commitUpload(c, uploadId),
+    (f) => ({ path: f.path, version: f.version, text: `Created ${f.path} (${f.size} bytes); version ${f.version}` }),
+  );
 }
 
 async function commitUpload(ctx: Ctx, uploadId: string): Promise<FileInfo> {
@@ -115,9 +160,10 @@ async function commitUpload(ctx: Ctx, uploadId: string): Promise<FileInfo> {
   let blob;
   try {
     if (r.sha256 && r.received_sha256 && r.sha256 !== r.received_sha256) throw new BlobHashMismatchError(r.sha256, r.received_sha256);
-    blob = await ctx.platform.blobs.promoteStaging(r.staging_key, r.received_sha256
-      ? { size: Number(r.size), sha256: r.received_sha256, trusted: true }
-      : { size: Number(r.size), sha256: r.sha256 ?? undefined });
+    blob = await ctx.platform.blobs.promoteStaging(
+      r.staging_key,
+      r.received_sha256 ? { size: Number(r.size), sha256: r.received_sha256, trusted: true } : { size: Number(r.size), sha256: r.sha256 ?? undefined },
+    );
   } catch (e) {
     if (e instanceof BlobNotFoundError) throw new StoaError('bad_request', 'no bytes were uploaded yet');
     await release(ctx.platform, r, 'failed');
@@ -130,7 +176,15 @@ async function commitUpload(ctx: Ctx, uploadId: string): Promise<FileInfo> {
       const u = await trx.updateTable('upload_reservations').set({ status: 'done' }).where('id', '=', r.id).where('status', '=', 'pending').executeTakeFirst();
       if (Number(u.numUpdatedRows) === 0) throw new StoaError('not_found', 'upload is no longer pending');
       await countAgentChange(trx, ctx);
-      const result = await commitVersion(trx, ctx, { path: r.path, blob, mime: mimeForPath(r.path), attribution: attributionOf(ctx.actor), mode: 'replace', reservedBytes: Number(r.size), auditAction: 'file.upload' });
+      const result = await commitVersion(trx, ctx, {
+        path: r.path,
+        blob,
+        mime: mimeForPath(r.path),
+        attribution: attributionOf(ctx.actor),
+        mode: 'replace',
+        reservedBytes: Number(r.size),
+        auditAction: 'file.upload',
+      });
       return result.file;
     });
   } catch (e) {
@@ -146,7 +200,12 @@ export async function abortUpload(ctx: Ctx, uploadId: string): Promise<void> {
 
 /** Releases reservations whose client never finished (B8: abandoned reservations expire). */
 export async function expireUploads(platform: Platform): Promise<number> {
-  const rows = await platform.db.kysely.selectFrom('upload_reservations').selectAll().where('status', 'in', ['pending', 'receiving']).where('expires_at', '<', platform.clock().toISOString()).execute();
+  const rows = await platform.db.kysely
+    .selectFrom('upload_reservations')
+    .selectAll()
+    .where('status', 'in', ['pending', 'receiving'])
+    .where('expires_at', '<', platform.clock().toISOString())
+    .execute();
   for (const r of rows) await release(platform, r, 'expired');
   return rows.length;
 }

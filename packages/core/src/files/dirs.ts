@@ -23,7 +23,12 @@ export async function addToDirs(trx: Q, projectId: string, filePath: string): Pr
 export async function removeFromDirs(trx: Q, projectId: string, filePath: string): Promise<void> {
   const dirs = ancestorDirs(filePath);
   if (dirs.length === 0) return;
-  await trx.updateTable('dirs').set({ file_count: sql`file_count - 1` }).where('project_id', '=', projectId).where('path', 'in', dirs).execute();
+  await trx
+    .updateTable('dirs')
+    .set({ file_count: sql`file_count - 1` })
+    .where('project_id', '=', projectId)
+    .where('path', 'in', dirs)
+    .execute();
   await trx.deleteFrom('dirs').where('project_id', '=', projectId).where('path', 'in', dirs).where('file_count', '<=', 0).where('kept', '=', 0).execute();
 }
 
@@ -38,5 +43,6 @@ export async function refusePathClash(trx: Q, projectId: string, filePath: strin
   const dirs = ancestorDirs(filePath);
   if (dirs.length === 0) return;
   const file = await trx.selectFrom('files').select('path').where('project_id', '=', projectId).where('path', 'in', dirs).executeTakeFirst();
-  if (file) throw new StoaError('already_exists', `"${file.path}" is a file, so "${filePath}" cannot be created inside it; a file and a folder cannot share a path`);
+  if (file)
+    throw new StoaError('already_exists', `"${file.path}" is a file, so "${filePath}" cannot be created inside it; a file and a folder cannot share a path`);
 }

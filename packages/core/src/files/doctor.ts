@@ -44,20 +44,44 @@ export async function runDoctor(platform: Platform, principal: Principal, opts: 
   const findings: DriftFinding[] = [];
   const projects = await db.selectFrom('projects').select(['id', 'name', 'used_bytes', 'reserved_bytes']).orderBy('name').execute();
   for (const p of projects) {
-    const sum = Number((await db.selectFrom('files').select(sql<number>`coalesce(sum(size), 0)`.as('n')).where('project_id', '=', p.id).executeTakeFirstOrThrow()).n);
+    const sum = Number(
+      (
+        await db
+          .selectFrom('files')
+          .select(sql<number>`coalesce(sum(size), 0)`.as('n'))
+          .where('project_id', '=', p.id)
+          .executeTakeFirstOrThrow()
+      ).n,
+    );
     if (Number(p.used_bytes) !== sum) {
       if (repair) {
-        await db.updateTable('projects').set({ used_bytes: sql`(select coalesce(sum(size), 0) from files where files.project_id = projects.id)` }).where('id', '=', p.id).execute();
+        await db
+          .updateTable('projects')
+          .set({ used_bytes: sql`(select coalesce(sum(size), 0) from files where files.project_id = projects.id)` })
+          .where('id', '=', p.id)
+          .execute();
       }
       findings.push({ kind: 'usage', project: p.name, detail: `usage counts ${p.used_bytes} bytes; the files add up to ${sum}`, repaired: repair });
     }
-    const pending = Number((await db.selectFrom('upload_reservations').select(sql<number>`coalesce(sum(size), 0)`.as('n'))
-      .where('project_id', '=', p.id).where('status', 'in', ['pending', 'receiving']).executeTakeFirstOrThrow()).n);
+    const pending = Number(
+      (
+        await db
+          .selectFrom('upload_reservations')
+          .select(sql<number>`coalesce(sum(size), 0)`.as('n'))
+          .where('project_id', '=', p.id)
+          .where('status', 'in', ['pending', 'receiving'])
+          .executeTakeFirstOrThrow()
+      ).n,
+    );
     if (Number(p.reserved_bytes) !== pending) {
       if (repair) {
-        await db.updateTable('projects').set({
-          reserved_bytes: sql`(select coalesce(sum(size), 0) from upload_reservations where upload_reservations.project_id = projects.id and status in ('pending', 'receiving'))`,
-        }).where('id', '=', p.id).execute();
+        await db
+          .updateTable('projects')
+          .set({
+            reserved_bytes: sql`(select coalesce(sum(size), 0) from upload_reservations where upload_reservations.project_id = projects.id and status in ('pending', 'receiving'))`,
+          })
+          .where('id', '=', p.id)
+          .execute();
       }
       findings.push({ kind: 'reserved', project: p.name, detail: `${p.reserved_bytes} bytes reserved; uploads in flight hold ${pending}`, repaired: repair });
     }
@@ -86,10 +110,16 @@ export async function runDoctor(platform: Platform, principal: Principal, opts: 
     if (await has(row.blob_key)) continue;
     missing++;
     if (missing <= MAX_LISTED) {
-      findings.push({ kind: 'missing_blob', project: names.get(row.project_id) ?? null, detail: `"${row.path}" version ${row.version}: its bytes are missing from storage`, repaired: false });
+      findings.push({
+        kind: 'missing_blob',
+        project: names.get(row.project_id) ?? null,
+        detail: `"${row.path}" version ${row.version}: its bytes are missing from storage`,
+        repaired: false,
+      });
     }
   }
-  if (missing > MAX_LISTED) findings.push({ kind: 'missing_blob', project: null, detail: `${missing - MAX_LISTED} more rows lack their bytes`, repaired: false });
+  if (missing > MAX_LISTED)
+    findings.push({ kind: 'missing_blob', project: null, detail: `${missing - MAX_LISTED} more rows lack their bytes`, repaired: false });
 
   const referenced = new Set<string>();
   for (const ref of blobReferences) {
@@ -142,7 +172,10 @@ async function rebuildFolders(platform: Platform, projectId: string): Promise<vo
     for (const f of files) for (const d of ancestorDirs(f.path)) want.set(d, (want.get(d) ?? 0) + 1);
     await trx.deleteFrom('dirs').where('project_id', '=', projectId).execute();
     for (const [path, count] of want) {
-      await trx.insertInto('dirs').values({ project_id: projectId, path, parent: dirOf(path), name: baseName(path), file_count: count }).execute();
+      await trx
+        .insertInto('dirs')
+        .values({ project_id: projectId, path, parent: dirOf(path), name: baseName(path), file_count: count })
+        .execute();
     }
   });
 }

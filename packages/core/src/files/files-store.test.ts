@@ -27,7 +27,14 @@ describe.each(testDbKinds())('file store on %s', (kind) => {
     const r = await putFile(editor, { path: 'docs/readme.md', source: '# Привет, 世界' });
     expect(r.created).toBe(true);
     const s = await statFile(editor, 'docs/readme.md');
-    expect(s).toMatchObject({ path: 'docs/readme.md', name: 'readme.md', type: 'text/markdown', size: Buffer.byteLength('# Привет, 世界'), version: 1, createdBy: '' });
+    expect(s).toMatchObject({
+      path: 'docs/readme.md',
+      name: 'readme.md',
+      type: 'text/markdown',
+      size: Buffer.byteLength('# Привет, 世界'),
+      version: 1,
+      createdBy: '',
+    });
     expect(await readText(editor, 'docs/readme.md')).toBe('# Привет, 世界');
     expect(await storeViolations(editor)).toEqual([]);
   });
@@ -44,7 +51,10 @@ describe.each(testDbKinds())('file store on %s', (kind) => {
     const r = await putFile(admin, { path: 'v/notes.txt', source: 'two!' });
     expect(r).toMatchObject({ created: false, previousVersion: 1 });
     const vs = await listVersions(editor, 'v/notes.txt');
-    expect(vs.map((v) => [v.version, v.size, v.author, v.current])).toEqual([[2, 4, 'admin', true], [1, 3, 'erin', false]]);
+    expect(vs.map((v) => [v.version, v.size, v.author, v.current])).toEqual([
+      [2, 4, 'admin', true],
+      [1, 3, 'erin', false],
+    ]);
     expect(await readText(editor, 'v/notes.txt', 1)).toBe('one');
     expect(await readText(editor, 'v/notes.txt')).toBe('two!');
   });
@@ -68,16 +78,23 @@ describe.each(testDbKinds())('file store on %s', (kind) => {
 
   it('versions do not count against usage', async () => {
     const before = await statFile(editor, 'v/retain.md');
-    const used = Number((await t.platform.db.kysely.selectFrom('projects').select('used_bytes').where('id', '=', editor.project.id).executeTakeFirstOrThrow()).used_bytes);
+    const used = Number(
+      (await t.platform.db.kysely.selectFrom('projects').select('used_bytes').where('id', '=', editor.project.id).executeTakeFirstOrThrow()).used_bytes,
+    );
     await putFile(editor, { path: 'v/retain.md', source: 'v7' });
-    const after = Number((await t.platform.db.kysely.selectFrom('projects').select('used_bytes').where('id', '=', editor.project.id).executeTakeFirstOrThrow()).used_bytes);
+    const after = Number(
+      (await t.platform.db.kysely.selectFrom('projects').select('used_bytes').where('id', '=', editor.project.id).executeTakeFirstOrThrow()).used_bytes,
+    );
     expect(after - used).toBe(2 - before.size);
   });
 
   it('optimistic concurrency: an overwrite based on an old version gets version_conflict and changes nothing', async () => {
     await putFile(editor, { path: 'cc.md', source: 'a' });
     await putFile(editor, { path: 'cc.md', source: 'b', expectedVersion: 1 });
-    await expect(putFile(editor, { path: 'cc.md', source: 'c', expectedVersion: 1 })).rejects.toMatchObject({ code: 'version_conflict', details: { currentVersion: 2 } });
+    await expect(putFile(editor, { path: 'cc.md', source: 'c', expectedVersion: 1 })).rejects.toMatchObject({
+      code: 'version_conflict',
+      details: { currentVersion: 2 },
+    });
     expect(await readText(editor, 'cc.md')).toBe('b');
     await expect(putFile(editor, { path: 'cc.md', source: 'd', mode: 'create' })).rejects.toMatchObject({ code: 'already_exists' });
     expect(await storeViolations(editor)).toEqual([]);
@@ -97,7 +114,7 @@ describe.each(testDbKinds())('file store on %s', (kind) => {
     expect((await listVersions(editor, 'shared/agent-made.md')).map((v) => v.author)).toEqual(['erin', 'agent: Scribe']);
   });
 
-  it('audits people\'s uploads, moves and deletes (who, what, from → to), not agents\', readable only by admins', async () => {
+  it("audits people's uploads, moves and deletes (who, what, from → to), not agents', readable only by admins", async () => {
     const ag = await createAgent(admin, { name: 'Quiet', files: 'on', write: 'project', read: 'project' });
     const agentCtx = await t.agentCtx(ag.id);
     await putFile(editor, { path: 'audit/a.md', source: 'a' });

@@ -23,16 +23,23 @@ describe.each(testDbKinds())('real folders on %s', (kind) => {
   });
   afterAll(() => t.cleanup());
 
-  const tree = async (prefix: string) => (await folderTree(ctx)).filter((d) => d.path === prefix || d.path.startsWith(prefix + '/')).map((d) => [d.path, d.fileCount]);
+  const tree = async (prefix: string) =>
+    (await folderTree(ctx)).filter((d) => d.path === prefix || d.path.startsWith(prefix + '/')).map((d) => [d.path, d.fileCount]);
 
   it('an empty folder exists, with its parents, shows in listings and the tree, and stays when its last file goes', async () => {
     expect(await createFolder(ctx, { path: 'empty/inner' })).toEqual({ path: 'empty/inner', name: 'inner', fileCount: 0 });
-    expect(await tree('empty')).toEqual([['empty', 0], ['empty/inner', 0]]);
+    expect(await tree('empty')).toEqual([
+      ['empty', 0],
+      ['empty/inner', 0],
+    ]);
     expect((await listFolder(ctx, { folder: 'empty' })).folders.map((f) => f.name)).toEqual(['inner']);
     expect(await statFolder(ctx, 'empty/inner')).toMatchObject({ fileCount: 0 });
     await putFile(ctx, { path: 'empty/inner/a.md', source: 'a' });
     await deleteFile(ctx, { path: 'empty/inner/a.md' });
-    expect(await tree('empty')).toEqual([['empty', 0], ['empty/inner', 0]]);
+    expect(await tree('empty')).toEqual([
+      ['empty', 0],
+      ['empty/inner', 0],
+    ]);
     await expect(createFolder(ctx, { path: 'empty/inner' })).rejects.toMatchObject({ code: 'already_exists' });
     await putFile(ctx, { path: 'plain.md', source: 'p' });
     await expect(createFolder(ctx, { path: 'plain.md' })).rejects.toMatchObject({ code: 'already_exists' });
@@ -50,8 +57,15 @@ describe.each(testDbKinds())('real folders on %s', (kind) => {
     const used = (await usage(ctx)).used;
     expect(await moveFolder(ctx, { from: 'src', to: 'archive/2026/' })).toEqual({ path: 'archive/2026/src', name: 'src', fileCount: 30 });
     expect(await tree('src')).toEqual([]);
-    expect(await tree('archive')).toEqual([['archive', 30], ['archive/2026', 30], ['archive/2026/src', 30], ['archive/2026/src/d0', 10], ['archive/2026/src/d1', 10],
-      ['archive/2026/src/d2', 10], ['archive/2026/src/empty', 0]]);
+    expect(await tree('archive')).toEqual([
+      ['archive', 30],
+      ['archive/2026', 30],
+      ['archive/2026/src', 30],
+      ['archive/2026/src/d0', 10],
+      ['archive/2026/src/d1', 10],
+      ['archive/2026/src/d2', 10],
+      ['archive/2026/src/empty', 0],
+    ]);
     const after = await statFile(ctx, 'archive/2026/src/d0/f0.md');
     expect(after).toMatchObject({ id: before.id, version: 2, sha256: before.sha256 });
     expect((await listVersions(ctx, 'archive/2026/src/d0/f0.md')).map((v) => v.version)).toEqual([2, 1]);
@@ -63,7 +77,10 @@ describe.each(testDbKinds())('real folders on %s', (kind) => {
     expect(await storeViolations(ctx)).toEqual([]);
     await moveFolder(ctx, { from: 'archive/2026/src', to: 'src' });
     // The folders that appeared for a kept folder are kept too: they stay, empty.
-    expect(await tree('archive')).toEqual([['archive', 0], ['archive/2026', 0]]);
+    expect(await tree('archive')).toEqual([
+      ['archive', 0],
+      ['archive/2026', 0],
+    ]);
     expect(await storeViolations(ctx)).toEqual([]);
   });
 

@@ -45,7 +45,20 @@ function folderPath(input: string, what: string): string {
 export async function statFolder(ctx: Ctx, input: string): Promise<FolderEntry | null> {
   const path = normalizePath(input, 'folder');
   assertCan(ctx.actor, 'file.read', { kind: 'file', path });
-  if (path === '') return { path: '', name: '', fileCount: Number((await ctx.platform.db.kysely.selectFrom('files').select((eb) => eb.fn.countAll().as('n')).where('project_id', '=', ctx.project.id).executeTakeFirstOrThrow()).n) };
+  if (path === '')
+    return {
+      path: '',
+      name: '',
+      fileCount: Number(
+        (
+          await ctx.platform.db.kysely
+            .selectFrom('files')
+            .select((eb) => eb.fn.countAll().as('n'))
+            .where('project_id', '=', ctx.project.id)
+            .executeTakeFirstOrThrow()
+        ).n,
+      ),
+    };
   const row = await folderRow(ctx.platform.db.kysely, ctx.project.id, path);
   return row ? toEntry(row) : null;
 }
@@ -75,8 +88,11 @@ export async function createFolder(ctx: Ctx, input: { path: string }): Promise<F
     if (existing) throw new StoaError('already_exists', `folder "${path}" already exists`);
     // A kept folder keeps its parents too: the tree never shows a folder whose parent has vanished.
     for (const d of chain) {
-      await trx.insertInto('dirs').values({ project_id: ctx.project.id, path: d, parent: dirOf(d), name: baseName(d), file_count: 0, kept: 1 })
-        .onConflict((oc) => oc.columns(['project_id', 'path']).doUpdateSet({ kept: 1 })).execute();
+      await trx
+        .insertInto('dirs')
+        .values({ project_id: ctx.project.id, path: d, parent: dirOf(d), name: baseName(d), file_count: 0, kept: 1 })
+        .onConflict((oc) => oc.columns(['project_id', 'path']).doUpdateSet({ kept: 1 }))
+        .execute();
     }
     await recordAudit(trx, ctx, { action: 'folder.create', path });
     return { path, name: baseName(path), fileCount: 0 };
@@ -86,8 +102,14 @@ export async function createFolder(ctx: Ctx, input: { path: string }): Promise<F
 /** Adds `count` files (and keeps, when `kept`) to each folder of `chain`, creating the missing ones. */
 async function addToChain(trx: Q, projectId: string, chain: string[], count: number, kept: number): Promise<void> {
   for (const d of chain) {
-    await trx.insertInto('dirs').values({ project_id: projectId, path: d, parent: dirOf(d), name: baseName(d), file_count: count, kept })
-      .onConflict((oc) => oc.columns(['project_id', 'path']).doUpdateSet({ file_count: sql`dirs.file_count + ${count}`, kept: sql`case when dirs.kept > ${kept} then dirs.kept else ${kept} end` }))
+    await trx
+      .insertInto('dirs')
+      .values({ project_id: projectId, path: d, parent: dirOf(d), name: baseName(d), file_count: count, kept })
+      .onConflict((oc) =>
+        oc
+          .columns(['project_id', 'path'])
+          .doUpdateSet({ file_count: sql`dirs.file_count + ${count}`, kept: sql`case when dirs.kept > ${kept} then dirs.kept else ${kept} end` }),
+      )
       .execute();
   }
 }
@@ -95,13 +117,23 @@ async function addToChain(trx: Q, projectId: string, chain: string[], count: num
 /** Takes `count` files off each folder of `chain`; folders left empty and not kept disappear (F2). */
 async function removeFromChain(trx: Q, projectId: string, chain: string[], count: number): Promise<void> {
   if (chain.length === 0) return;
-  if (count > 0) await trx.updateTable('dirs').set({ file_count: sql`file_count - ${count}` }).where('project_id', '=', projectId).where('path', 'in', chain).execute();
+  if (count > 0)
+    await trx
+      .updateTable('dirs')
+      .set({ file_count: sql`file_count - ${count}` })
+      .where('project_id', '=', projectId)
+      .where('path', 'in', chain)
+      .execute();
   await trx.deleteFrom('dirs').where('project_id', '=', projectId).where('path', 'in', chain).where('file_count', '<=', 0).where('kept', '=', 0).execute();
 }
 
 async function subtreeTotals(trx: Q, projectId: string, folder: string): Promise<{ files: number; bytes: number }> {
-  const r = await trx.selectFrom('files').select((eb) => [eb.fn.countAll().as('n'), eb.fn.sum('size').as('bytes')])
-    .where('project_id', '=', projectId).where(below('path', folder)).executeTakeFirstOrThrow();
+  const r = await trx
+    .selectFrom('files')
+    .select((eb) => [eb.fn.countAll().as('n'), eb.fn.sum('size').as('bytes')])
+    .where('project_id', '=', projectId)
+    .where(below('path', folder))
+    .executeTakeFirstOrThrow();
   return { files: Number(r.n), bytes: Number(r.bytes ?? 0) };
 }
 
@@ -130,22 +162,48 @@ export async function moveFolder(ctx: Ctx, input: { from: string; to: string }):
     }
     if (await folderRow(trx, pid, to)) throw new StoaError('already_exists', `folder "${to}" already exists; nothing was overwritten`);
     const file = await fileAmong(trx, pid, [...ancestorDirs(to), to]);
-    if (file) throw new StoaError('already_exists', file === to ? `file "${to}" already exists; nothing was overwritten` : `"${file}" is a file, so it cannot hold a folder`);
+    if (file)
+      throw new StoaError(
+        'already_exists',
+        file === to ? `file "${to}" already exists; nothing was overwritten` : `"${file}" is a file, so it cannot hold a folder`,
+      );
     // Every moved path must still be valid at its new place: depth (a file one level below each folder) and length.
     const folders = await trx.selectFrom('dirs').select('path').where('project_id', '=', pid).where(below('path', from)).execute();
     for (const d of [from, ...folders.map((f) => f.path)]) normalizePath(`${to}${d.slice(from.length)}/x`);
-    const longest = await trx.selectFrom('files').select('path').where('project_id', '=', pid).where(below('path', from))
-      .orderBy(sql`length(path)`, 'desc').limit(1).executeTakeFirst();
+    const longest = await trx
+      .selectFrom('files')
+      .select('path')
+      .where('project_id', '=', pid)
+      .where(below('path', from))
+      .orderBy(sql`length(path)`, 'desc')
+      .limit(1)
+      .executeTakeFirst();
     if (longest) normalizePath(to + longest.path.slice(from.length));
     const totals = await subtreeTotals(trx, pid, from);
-    await trx.updateTable('files')
+    await trx
+      .updateTable('files')
       .set({ path: rebased('path', from, to), dir: sql`case when dir = ${from} then ${to} else ${rebased('dir', from, to)} end` })
-      .where('project_id', '=', pid).where(below('path', from)).execute();
-    await trx.updateTable('file_versions').set({ path: rebased('path', from, to) }).where('project_id', '=', pid).where(below('path', from)).execute();
-    await trx.updateTable('dirs')
+      .where('project_id', '=', pid)
+      .where(below('path', from))
+      .execute();
+    await trx
+      .updateTable('file_versions')
+      .set({ path: rebased('path', from, to) })
+      .where('project_id', '=', pid)
+      .where(below('path', from))
+      .execute();
+    await trx
+      .updateTable('dirs')
       .set({ path: rebased('path', from, to), parent: sql`case when parent = ${from} then ${to} else ${rebased('parent', from, to)} end` })
-      .where('project_id', '=', pid).where(below('path', from)).execute();
-    await trx.updateTable('dirs').set({ path: to, parent: dirOf(to), name: baseName(to) }).where('project_id', '=', pid).where('path', '=', from).execute();
+      .where('project_id', '=', pid)
+      .where(below('path', from))
+      .execute();
+    await trx
+      .updateTable('dirs')
+      .set({ path: to, parent: dirOf(to), name: baseName(to) })
+      .where('project_id', '=', pid)
+      .where('path', '=', from)
+      .execute();
     await removeFromChain(trx, pid, ancestorDirs(from), totals.files);
     await addToChain(trx, pid, ancestorDirs(to), totals.files, Number(row.kept));
     await releaseLocksBelow(trx, pid, from);
@@ -183,8 +241,17 @@ export async function deleteFolder(ctx: Ctx, input: { path: string; recursive?: 
     await trx.deleteFrom('dav_props').where('project_id', '=', pid).where('file_id', 'in', ids).execute();
     await trx.deleteFrom('file_versions').where('project_id', '=', pid).where('file_id', 'in', ids).execute();
     await trx.deleteFrom('files').where('project_id', '=', pid).where(below('path', path)).execute();
-    await trx.deleteFrom('dirs').where('project_id', '=', pid).where((eb) => eb.or([eb('path', '=', path), below('path', path)])).execute();
-    if (totals.bytes > 0) await trx.updateTable('projects').set({ used_bytes: sql`used_bytes - ${totals.bytes}` }).where('id', '=', pid).execute();
+    await trx
+      .deleteFrom('dirs')
+      .where('project_id', '=', pid)
+      .where((eb) => eb.or([eb('path', '=', path), below('path', path)]))
+      .execute();
+    if (totals.bytes > 0)
+      await trx
+        .updateTable('projects')
+        .set({ used_bytes: sql`used_bytes - ${totals.bytes}` })
+        .where('id', '=', pid)
+        .execute();
     await removeFromChain(trx, pid, ancestorDirs(path), totals.files);
     await releaseLocksBelow(trx, pid, path);
     const at = ctx.platform.clock().toISOString();
@@ -196,5 +263,9 @@ export async function deleteFolder(ctx: Ctx, input: { path: string; recursive?: 
 
 /** Locks on a folder and below it end when the folder moves or goes (RFC 4918 §7.7: locks do not move). */
 export async function releaseLocksBelow(trx: Q, projectId: string, path: string): Promise<void> {
-  await trx.deleteFrom('dav_locks').where('project_id', '=', projectId).where((eb) => eb.or([eb('path', '=', path), below('path', path)])).execute();
+  await trx
+    .deleteFrom('dav_locks')
+    .where('project_id', '=', projectId)
+    .where((eb) => eb.or([eb('path', '=', path), below('path', path)]))
+    .execute();
 }

@@ -8,7 +8,12 @@ import { formatBytes, usage } from './usage.js';
 
 describe('usage text (F4)', () => {
   it.each([
-    [0, '0 B'], [999, '999 B'], [1024, '1.0 KB'], [13_002_342, '12.4 MB'], [1073741824, '1.0 GB'], [1536 * 1024 * 1024, '1.5 GB'],
+    [0, '0 B'],
+    [999, '999 B'],
+    [1024, '1.0 KB'],
+    [13_002_342, '12.4 MB'],
+    [1073741824, '1.0 GB'],
+    [1536 * 1024 * 1024, '1.5 GB'],
   ])('%i bytes → %s', (n, text) => {
     expect(formatBytes(n)).toBe(text);
   });
@@ -36,7 +41,10 @@ describe.each(testDbKinds())('listing, search and usage on %s', (kind) => {
 
   it('a folder page lists its subfolders and files by name, with a cursor over more than one page', async () => {
     const first = await listFolder(ctx, { folder: 'many', limit: 10 });
-    expect(first.folders.map((f) => [f.name, f.fileCount])).toEqual([['other', 1], ['sub', 1]]);
+    expect(first.folders.map((f) => [f.name, f.fileCount])).toEqual([
+      ['other', 1],
+      ['sub', 1],
+    ]);
     expect(first.total).toBe(25);
     const names: string[] = first.files.map((f) => f.name);
     let cursor = first.nextCursor;

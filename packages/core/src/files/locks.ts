@@ -27,20 +27,44 @@ function principalOf(ctx: Ctx): string {
   return ctx.actor.kind === 'user' ? `user:${ctx.actor.userId}` : `agent:${ctx.actor.agentId}`;
 }
 
-type LockRow = { token: string; path: string; depth: string; scope: string; owner: string | null; principal: string; timeout_seconds: number; expires_at: string };
+type LockRow = {
+  token: string;
+  path: string;
+  depth: string;
+  scope: string;
+  owner: string | null;
+  principal: string;
+  timeout_seconds: number;
+  expires_at: string;
+};
 
 function toLock(r: LockRow): WriteLock {
-  return { token: r.token, path: r.path, depth: r.depth === '0' ? '0' : 'infinity', scope: r.scope === 'shared' ? 'shared' : 'exclusive', owner: r.owner, timeoutSeconds: Number(r.timeout_seconds), expiresAt: r.expires_at };
+  return {
+    token: r.token,
+    path: r.path,
+    depth: r.depth === '0' ? '0' : 'infinity',
+    scope: r.scope === 'shared' ? 'shared' : 'exclusive',
+    owner: r.owner,
+    timeoutSeconds: Number(r.timeout_seconds),
+    expiresAt: r.expires_at,
+  };
 }
 
 /** Live locks that cover `path`, or (with `below`) that sit under it. */
 async function liveLocks(q: Q, ctx: Ctx, path: string, below = false): Promise<LockRow[]> {
   const now = ctx.platform.clock().toISOString();
-  const rows = (await q.selectFrom('dav_locks').selectAll().where('project_id', '=', ctx.project.id).where('expires_at', '>', now)
-    .where((eb) => eb.or([
-      eb('path', 'in', ['', ...ancestorDirs(path === '' ? 'x' : `${path}/x`)]),
-      ...(below ? [eb('path', 'like', `${path.replace(/[\\%_]/g, (c) => '\\' + c)}/%`)] : []),
-    ])).execute()) as LockRow[];
+  const rows = (await q
+    .selectFrom('dav_locks')
+    .selectAll()
+    .where('project_id', '=', ctx.project.id)
+    .where('expires_at', '>', now)
+    .where((eb) =>
+      eb.or([
+        eb('path', 'in', ['', ...ancestorDirs(path === '' ? 'x' : `${path}/x`)]),
+        ...(below ? [eb('path', 'like', `${path.replace(/[\\%_]/g, (c) => '\\' + c)}/%`)] : []),
+      ]),
+    )
+    .execute()) as LockRow[];
   return rows.filter((r) => r.path === path || (below && isInside(r.path, path)) || (r.depth !== '0' && isInside(path, r.path)));
 }
 
@@ -58,7 +82,10 @@ export async function locksOn(ctx: Ctx, rawPath: string): Promise<WriteLock[]> {
  * @example
  * const lock = await lockPath(ctx, { path: 'a.md', scope: 'exclusive', depth: '0', owner: null, timeoutSeconds: 600 });
  */
-export async function lockPath(ctx: Ctx, input: { path: string; scope: 'exclusive' | 'shared'; depth: '0' | 'infinity'; owner: string | null; timeoutSeconds?: number }): Promise<WriteLock> {
+export async function lockPath(
+  ctx: Ctx,
+  input: { path: string; scope: 'exclusive' | 'shared'; depth: '0' | 'infinity'; owner: string | null; timeoutSeconds?: number },
+): Promise<WriteLock> {
   const path = normalizePath(input.path, 'folder');
   assertCan(ctx.actor, 'file.write', { kind: 'file', path });
   const seconds = Math.min(Math.max(input.timeoutSeconds ?? DEFAULT_LOCK_SECONDS, 1), MAX_LOCK_SECONDS);
@@ -68,9 +95,16 @@ export async function lockPath(ctx: Ctx, input: { path: string; scope: 'exclusiv
     const others = await liveLocks(trx, ctx, path, input.depth === 'infinity');
     if (others.some((o) => input.scope === 'exclusive' || o.scope === 'exclusive')) throw new StoaError('locked', `"${path || '/'}" is locked by someone else`);
     const row = {
-      token: `opaquelocktoken:${randomUUID()}`, project_id: ctx.project.id, path, depth: input.depth, scope: input.scope,
-      owner: input.owner, principal: principalOf(ctx), timeout_seconds: seconds,
-      expires_at: new Date(now.getTime() + seconds * 1000).toISOString(), created_at: now.toISOString(),
+      token: `opaquelocktoken:${randomUUID()}`,
+      project_id: ctx.project.id,
+      path,
+      depth: input.depth,
+      scope: input.scope,
+      owner: input.owner,
+      principal: principalOf(ctx),
+      timeout_seconds: seconds,
+      expires_at: new Date(now.getTime() + seconds * 1000).toISOString(),
+      created_at: now.toISOString(),
     };
     await trx.insertInto('dav_locks').values(row).execute();
     return toLock(row);
@@ -85,7 +119,15 @@ export async function refreshLocks(ctx: Ctx, input: { path: string; tokens: stri
     const mine = (await liveLocks(trx, ctx, path)).filter((l) => input.tokens.includes(l.token) && l.principal === principalOf(ctx));
     if (mine.length === 0) throw new StoaError('precondition_failed', 'no lock of yours with that token applies here');
     const expires = new Date(ctx.platform.clock().getTime() + seconds * 1000).toISOString();
-    await trx.updateTable('dav_locks').set({ timeout_seconds: seconds, expires_at: expires }).where('token', 'in', mine.map((l) => l.token)).execute();
+    await trx
+      .updateTable('dav_locks')
+      .set({ timeout_seconds: seconds, expires_at: expires })
+      .where(
+        'token',
+        'in',
+        mine.map((l) => l.token),
+      )
+      .execute();
     return mine.map((l) => toLock({ ...l, timeout_seconds: seconds, expires_at: expires }));
   });
 }
@@ -111,7 +153,7 @@ export async function assertUnlocked(ctx: Ctx, targets: Array<{ path: string; me
   const q = ctx.platform.db.kysely;
   for (const t of targets) {
     const path = normalizePath(t.path, 'folder');
-    const found = [...await liveLocks(q, ctx, path, t.subtree)];
+    const found = [...(await liveLocks(q, ctx, path, t.subtree))];
     if (t.member && path !== '') found.push(...(await liveLocks(q, ctx, dirOf(path))).filter((l) => l.path === dirOf(path) || l.depth !== '0'));
     // Any one held lock is enough: several shared locks each let their holder write.
     const held = found.some((l) => tokens.includes(l.token) && l.principal === principalOf(ctx));

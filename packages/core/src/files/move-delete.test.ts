@@ -18,12 +18,20 @@ describe.each(testDbKinds())('move and delete on %s', (kind) => {
   let now = new Date('2026-03-01T10:00:00Z');
   beforeAll(async () => {
     t = await createTestPlatform(kind, {}, { clock: () => now });
-    ctx = await t.userCtx("ed", "editor");
+    ctx = await t.userCtx('ed', 'editor');
   });
   afterAll(() => t.cleanup());
 
   const rowCount = async (table: 'files' | 'file_versions') =>
-    Number((await t.platform.db.kysely.selectFrom(table).select((eb) => eb.fn.countAll().as('n')).where('project_id', '=', ctx.project.id).executeTakeFirstOrThrow()).n);
+    Number(
+      (
+        await t.platform.db.kysely
+          .selectFrom(table)
+          .select((eb) => eb.fn.countAll().as('n'))
+          .where('project_id', '=', ctx.project.id)
+          .executeTakeFirstOrThrow()
+      ).n,
+    );
 
   it('renames, and moves into a folder given with a trailing "/" keeping the name; missing folders appear', async () => {
     await putFile(ctx, { path: 'draft.md', source: 'draft' });
@@ -54,7 +62,10 @@ describe.each(testDbKinds())('move and delete on %s', (kind) => {
   it('refuses when the target exists: already_exists, and nothing changed', async () => {
     await putFile(ctx, { path: 'x/a.md', source: 'A' });
     await putFile(ctx, { path: 'x/b.md', source: 'B' });
-    await expect(moveFile(ctx, { from: 'x/a.md', to: 'x/b.md' })).rejects.toMatchObject({ code: 'already_exists', message: 'file "x/b.md" already exists; nothing was overwritten' });
+    await expect(moveFile(ctx, { from: 'x/a.md', to: 'x/b.md' })).rejects.toMatchObject({
+      code: 'already_exists',
+      message: 'file "x/b.md" already exists; nothing was overwritten',
+    });
     await expect(moveFile(ctx, { from: 'x/a.md', to: 'x/' })).resolves.toMatchObject({ path: 'x/a.md' });
     expect(await readText(ctx, 'x/a.md')).toBe('A');
     expect(await readText(ctx, 'x/b.md')).toBe('B');
@@ -70,14 +81,21 @@ describe.each(testDbKinds())('move and delete on %s', (kind) => {
 
   it('a refused move target path is path_invalid and changes nothing', async () => {
     await expect(moveFile(ctx, { from: 'x/a.md', to: '../a.md' })).rejects.toMatchObject({ code: 'path_invalid' });
-    await expect(moveFile(ctx, { from: 'x/a.md', to: Array.from({ length: 11 }, () => 'd').join('/') })).rejects.toMatchObject({ code: 'path_invalid', message: 'depth 11 exceeds 10' });
+    await expect(moveFile(ctx, { from: 'x/a.md', to: Array.from({ length: 11 }, () => 'd').join('/') })).rejects.toMatchObject({
+      code: 'path_invalid',
+      message: 'depth 11 exceeds 10',
+    });
     expect(await readText(ctx, 'x/a.md')).toBe('A');
   });
 
   it('folders appear with their first file and disappear with their last', async () => {
     await putFile(ctx, { path: 'f/g/h/one.md', source: '1' });
     await putFile(ctx, { path: 'f/g/two.md', source: '2' });
-    expect((await folderTree(ctx)).filter((d) => d.path.startsWith('f')).map((d) => [d.path, d.fileCount])).toEqual([['f', 2], ['f/g', 2], ['f/g/h', 1]]);
+    expect((await folderTree(ctx)).filter((d) => d.path.startsWith('f')).map((d) => [d.path, d.fileCount])).toEqual([
+      ['f', 2],
+      ['f/g', 2],
+      ['f/g/h', 1],
+    ]);
     await deleteFile(ctx, { path: 'f/g/h/one.md' });
     expect((await folderTree(ctx)).filter((d) => d.path.startsWith('f')).map((d) => d.path)).toEqual(['f', 'f/g']);
     await moveFile(ctx, { from: 'f/g/two.md', to: 'two.md' });
@@ -95,7 +113,17 @@ describe.each(testDbKinds())('move and delete on %s', (kind) => {
     await deleteFile(ctx, { path: 'del/doc.txt' });
     expect((await usage(ctx)).used).toBe(before.used);
     await expect(statFile(ctx, 'del/doc.txt')).rejects.toMatchObject({ code: 'not_found' });
-    expect(Number((await t.platform.db.kysely.selectFrom('file_versions').select((eb) => eb.fn.countAll().as('n')).where('file_id', '=', f.id).executeTakeFirstOrThrow()).n)).toBe(0);
+    expect(
+      Number(
+        (
+          await t.platform.db.kysely
+            .selectFrom('file_versions')
+            .select((eb) => eb.fn.countAll().as('n'))
+            .where('file_id', '=', f.id)
+            .executeTakeFirstOrThrow()
+        ).n,
+      ),
+    ).toBe(0);
     // Within the grace period nothing is collected.
     expect((await sweepBlobs(t.platform, { graceMs: 3600_000 })).deleted).toBe(0);
     expect(await t.platform.blobs.stat(f.sha256)).not.toBeNull();

@@ -34,7 +34,13 @@ export async function moveFile(
   ctx: Ctx,
   input: { from: string; to: string; expectedVersion?: number | null; beforeMove?: (trx: Q) => Promise<unknown> },
 ): Promise<FileInfo> {
-  return tracedChange(ctx, 'file.move', { from: input.from, to: input.to }, (c) => renameFile(c, input), (f) => ({ path: f.path, version: f.version, text: `Moved ${input.from} to ${f.path}` }));
+  return tracedChange(
+    ctx,
+    'file.move',
+    { from: input.from, to: input.to },
+    (c) => renameFile(c, input),
+    (f) => ({ path: f.path, version: f.version, text: `Moved ${input.from} to ${f.path}` }),
+  );
 }
 
 async function renameFile(
@@ -65,13 +71,48 @@ async function renameFile(
     else await countAgentChange(trx, ctx);
     const mime = mimeForPath(to);
     const a = attributionOf(ctx.actor);
-    await trx.updateTable('files').set({ path: to, dir: dirOf(to), name: baseName(to), name_lower: baseName(to).toLowerCase(), mime, modified_at: now, modified_by_kind: a.kind, modified_by_id: a.id, modified_by_label: a.label }).where('id', '=', row.id).execute();
+    await trx
+      .updateTable('files')
+      .set({
+        path: to,
+        dir: dirOf(to),
+        name: baseName(to),
+        name_lower: baseName(to).toLowerCase(),
+        mime,
+        modified_at: now,
+        modified_by_kind: a.kind,
+        modified_by_id: a.id,
+        modified_by_label: a.label,
+      })
+      .where('id', '=', row.id)
+      .execute();
     await trx.updateTable('file_versions').set({ path: to }).where('file_id', '=', row.id).execute();
     await removeFromDirs(trx, ctx.project.id, from);
     await trx.deleteFrom('dav_locks').where('project_id', '=', ctx.project.id).where('path', '=', from).execute();
     await addToDirs(trx, ctx.project.id, to);
     await recordAudit(trx, ctx, { action: 'file.move', path: to, from, to, size: Number(row.size) });
-    await runFileChangeHooks(trx, ctx, { kind: 'moved', projectId: ctx.project.id, fileId: row.id, path: to, fromPath: from, mime, size: Number(row.size), version: row.version, at: now });
-    return toFileInfo({ ...row, path: to, dir: dirOf(to), name: baseName(to), name_lower: baseName(to).toLowerCase(), mime, modified_at: now, modified_by_kind: a.kind, modified_by_id: a.id, modified_by_label: a.label });
+    await runFileChangeHooks(trx, ctx, {
+      kind: 'moved',
+      projectId: ctx.project.id,
+      fileId: row.id,
+      path: to,
+      fromPath: from,
+      mime,
+      size: Number(row.size),
+      version: row.version,
+      at: now,
+    });
+    return toFileInfo({
+      ...row,
+      path: to,
+      dir: dirOf(to),
+      name: baseName(to),
+      name_lower: baseName(to).toLowerCase(),
+      mime,
+      modified_at: now,
+      modified_by_kind: a.kind,
+      modified_by_id: a.id,
+      modified_by_label: a.label,
+    });
   });
 }

@@ -11,7 +11,10 @@ import { findFiles, listFilesRecursive } from './list-files.js';
 async function expected(ctx: Ctx, text: string): Promise<string[]> {
   const all = (await listFilesRecursive(ctx, { limit: 100_000 })).files;
   const needle = text.normalize('NFC').toLowerCase();
-  return all.filter((f) => f.name.toLowerCase().includes(needle)).map((f) => f.path).sort();
+  return all
+    .filter((f) => f.name.toLowerCase().includes(needle))
+    .map((f) => f.path)
+    .sort();
 }
 
 // The name index (migration 006) only narrows candidates; these check the answers stay those of a plain
@@ -19,12 +22,44 @@ async function expected(ctx: Ctx, text: string): Promise<string[]> {
 describe.each(testDbKinds())('name search index on %s', (kind) => {
   let t: TestPlatform;
   let ctx: Ctx;
-  const needles = ['report', 'REPORT', 'отчёт', 'Протокол', '会议纪要', '纪要', 'ab', 'a', 'é', 'Résumé', 'say "hi"', '100%', 'a_b', '2026-0', ' q', 'zzz', '.md'];
+  const needles = [
+    'report',
+    'REPORT',
+    'отчёт',
+    'Протокол',
+    '会议纪要',
+    '纪要',
+    'ab',
+    'a',
+    'é',
+    'Résumé',
+    'say "hi"',
+    '100%',
+    'a_b',
+    '2026-0',
+    ' q',
+    'zzz',
+    '.md',
+  ];
   beforeAll(async () => {
     t = await createTestPlatform(kind);
     ctx = await t.admin();
-    const names = ['Report 2026-01.pdf', 'old/report-2025.md', 'Отчёт за март.docx', 'протокол/ПРОТОКОЛ собрания.md', 'cn/会议纪要.md', 'cn/纪要二.txt', 'Résumé.pdf',
-      'quotes/say "hi" now.txt', 'misc/100%_done.txt', 'misc/a_b.txt', 'misc/axb.txt', 'ab.txt', 'x/y/z/deep report.md', 'space q.txt'];
+    const names = [
+      'Report 2026-01.pdf',
+      'old/report-2025.md',
+      'Отчёт за март.docx',
+      'протокол/ПРОТОКОЛ собрания.md',
+      'cn/会议纪要.md',
+      'cn/纪要二.txt',
+      'Résumé.pdf',
+      'quotes/say "hi" now.txt',
+      'misc/100%_done.txt',
+      'misc/a_b.txt',
+      'misc/axb.txt',
+      'ab.txt',
+      'x/y/z/deep report.md',
+      'space q.txt',
+    ];
     for (const n of names) await putFile(ctx, { path: n, source: n });
   });
   afterAll(() => t.cleanup());
@@ -45,7 +80,11 @@ describe.each(testDbKinds())('name search index on %s', (kind) => {
     await moveFile(ctx, { from: 'Résumé.pdf', to: 'cv/' });
     await deleteFile(ctx, { path: 'cn/会议纪要.md' });
     await putFile(ctx, { path: 'new/Another REPORT.txt', source: 'n' });
-    expect((await findFiles(ctx, { text: 'report' })).files.map((f) => f.path)).toEqual(['Report 2026-01.pdf', 'new/Another REPORT.txt', 'x/y/z/deep report.md']);
+    expect((await findFiles(ctx, { text: 'report' })).files.map((f) => f.path)).toEqual([
+      'Report 2026-01.pdf',
+      'new/Another REPORT.txt',
+      'x/y/z/deep report.md',
+    ]);
     expect((await findFiles(ctx, { text: 'summary-2025' })).files.map((f) => f.path)).toEqual(['archive/summary-2025.md']);
     expect((await findFiles(ctx, { text: 'résumé' })).files.map((f) => f.path)).toEqual(['cv/Résumé.pdf']);
     expect((await findFiles(ctx, { text: '会议纪要' })).files).toEqual([]);

@@ -24,7 +24,9 @@ export async function pruneVersions(trx: Q, ctx: Ctx, fileId: string, currentVer
       eb.or([
         eb('version', '<', keepFrom),
         eb.exists(
-          eb.selectFrom('file_versions as next').select('next.version')
+          eb
+            .selectFrom('file_versions as next')
+            .select('next.version')
             .whereRef('next.file_id', '=', 'file_versions.file_id')
             .where('next.version', '=', sql<number>`file_versions.version + 1`)
             .where('next.created_at', '<', cutoff),

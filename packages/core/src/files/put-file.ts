@@ -31,7 +31,11 @@ export interface PutFileInput {
 
 /** Free space for a write that may replace `replacingBytes` of an existing file. */
 export async function freeBytes(ctx: Ctx): Promise<number> {
-  const p = await ctx.platform.db.kysely.selectFrom('projects').select(['used_bytes', 'reserved_bytes']).where('id', '=', ctx.project.id).executeTakeFirstOrThrow();
+  const p = await ctx.platform.db.kysely
+    .selectFrom('projects')
+    .select(['used_bytes', 'reserved_bytes'])
+    .where('id', '=', ctx.project.id)
+    .executeTakeFirstOrThrow();
   return Math.max(0, quotaOf(ctx.platform, ctx.project) - Number(p.used_bytes) - Number(p.reserved_bytes));
 }
 
@@ -44,9 +48,17 @@ export async function freeBytes(ctx: Ctx): Promise<number> {
  * await putFile(ctx, { path: 'reports/2026/summary.md', source: '# Summary' });
  */
 export async function putFile(ctx: Ctx, input: PutFileInput): Promise<PutFileResult> {
-  return tracedChange(ctx, 'file.write', { path: input.path }, (c) => writeFile(c, input), (r) => ({
-    path: r.file.path, version: r.file.version, text: `${r.created ? 'Created' : 'Wrote'} ${r.file.path} (${r.file.size} bytes); version ${r.file.version}`,
-  }));
+  return tracedChange(
+    ctx,
+    'file.write',
+    { path: input.path },
+    (c) => writeFile(c, input),
+    (r) => ({
+      path: r.file.path,
+      version: r.file.version,
+      text: `${r.created ? 'Created' : 'Wrote'} ${r.file.path} (${r.file.size} bytes); version ${r.file.version}`,
+    }),
+  );
 }
 
 export type PutFileResult = { file: FileInfo; created: boolean; previousVersion: number | null };
@@ -57,7 +69,12 @@ async function writeFile(ctx: Ctx, input: PutFileInput): Promise<PutFileResult> 
   if (input.expectedVersion !== undefined && input.expectedVersion !== null && (!Number.isInteger(input.expectedVersion) || input.expectedVersion < 0)) {
     throw new StoaError('bad_request', 'expected version must be a non-negative integer');
   }
-  const existing = await ctx.platform.db.kysely.selectFrom('files').select(['size']).where('project_id', '=', ctx.project.id).where('path', '=', path).executeTakeFirst();
+  const existing = await ctx.platform.db.kysely
+    .selectFrom('files')
+    .select(['size'])
+    .where('project_id', '=', ctx.project.id)
+    .where('path', '=', path)
+    .executeTakeFirst();
   if (existing && input.mode === 'create') throw new StoaError('already_exists', `file "${path}" already exists`);
   const quotaCap = (await freeBytes(ctx)) + Number(existing?.size ?? 0);
   // An agent's writes are capped at STOA_AGENT_WRITE_BYTES whatever door they come through.
@@ -71,8 +88,14 @@ async function writeFile(ctx: Ctx, input: PutFileInput): Promise<PutFileResult> 
     inTx(ctx.platform, async (trx) => {
       await countAgentChange(trx, ctx);
       return commitVersion(trx, ctx, {
-        path, blob, mime, attribution, mode: input.mode ?? 'replace', expectedVersion: input.expectedVersion,
-        permissions: input.permissions, auditAction: input.auditAction,
+        path,
+        blob,
+        mime,
+        attribution,
+        mode: input.mode ?? 'replace',
+        expectedVersion: input.expectedVersion,
+        permissions: input.permissions,
+        auditAction: input.auditAction,
       });
     }),
   );
@@ -87,7 +110,8 @@ export async function storeBlob(ctx: Ctx, source: Readable | Buffer | string, ca
     return await ctx.platform.blobs.put(source, { maxBytes: cap });
   } catch (e) {
     if (e instanceof BlobTooLargeError) {
-      if (ownLimit !== undefined && ownLimit <= cap) throw new StoaError('too_large', `content is larger than the limit of ${ownLimit} bytes`, { limit: ownLimit });
+      if (ownLimit !== undefined && ownLimit <= cap)
+        throw new StoaError('too_large', `content is larger than the limit of ${ownLimit} bytes`, { limit: ownLimit });
       throw new StoaError('quota_exceeded', `not enough storage space: ${cap} bytes are free`, { free: cap });
     }
     throw e;

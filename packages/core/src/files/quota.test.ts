@@ -153,7 +153,7 @@ describe.each(testDbKinds())('quota, F8 and direct uploads on %s', (kind) => {
     expect(await storeViolations(ctx)).toEqual([]);
   });
 
-  it('direct upload: bad sizes and another person\'s upload id are refused', async () => {
+  it("direct upload: bad sizes and another person's upload id are refused", async () => {
     await expect(startUpload(ctx, { path: 'd/neg.bin', size: -1 })).rejects.toMatchObject({ code: 'bad_request' });
     await expect(startUpload(ctx, { path: '../d.bin', size: 1 })).rejects.toMatchObject({ code: 'path_invalid' });
     const u = await startUpload(ctx, { path: 'd/mine.bin', size: 5 });

@@ -46,7 +46,12 @@ export async function openFile(ctx: Ctx, rawPath: string, opts: { version?: numb
   let sha256 = info.sha256;
   let version = info.version;
   if (opts.version !== undefined && opts.version !== info.version) {
-    const v = await ctx.platform.db.kysely.selectFrom('file_versions').select(['blob_key', 'size', 'sha256', 'version']).where('file_id', '=', info.id).where('version', '=', opts.version).executeTakeFirst();
+    const v = await ctx.platform.db.kysely
+      .selectFrom('file_versions')
+      .select(['blob_key', 'size', 'sha256', 'version'])
+      .where('file_id', '=', info.id)
+      .where('version', '=', opts.version)
+      .executeTakeFirst();
     if (!v) throw new StoaError('not_found', `version ${opts.version} of "${info.path}" does not exist`);
     blobKey = v.blob_key;
     size = Number(v.size);

@@ -60,7 +60,11 @@ export async function adoptUnknownBlobs(platform: Platform): Promise<number> {
       if (known.has(key)) continue;
       const size = (await platform.blobs.stat(key))?.size;
       if (size === undefined) continue;
-      const r = await db.insertInto('blobs').values({ key, size, created_at: now }).onConflict((oc) => oc.column('key').doNothing()).executeTakeFirst();
+      const r = await db
+        .insertInto('blobs')
+        .values({ key, size, created_at: now })
+        .onConflict((oc) => oc.column('key').doNothing())
+        .executeTakeFirst();
       adopted += Number(r.numInsertedOrUpdatedRows ?? 0);
     }
     batch = [];

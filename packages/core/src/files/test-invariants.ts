@@ -19,7 +19,12 @@ export async function storeViolations(ctx: Ctx): Promise<string[]> {
   const files = await db.selectFrom('files').select(['id', 'path', 'size', 'version', 'blob_key', 'dir']).where('project_id', '=', pid).execute();
   const sum = files.reduce((n, f) => n + Number(f.size), 0);
   if (Number(p.used_bytes) !== sum) out.push(`used_bytes ${p.used_bytes} != sum of file sizes ${sum}`);
-  const pending = await db.selectFrom('upload_reservations').select(['size']).where('project_id', '=', pid).where('status', 'in', ['pending', 'receiving']).execute();
+  const pending = await db
+    .selectFrom('upload_reservations')
+    .select(['size'])
+    .where('project_id', '=', pid)
+    .where('status', 'in', ['pending', 'receiving'])
+    .execute();
   // Uploads whose bytes are still arriving hold their reservation too.
   const reserved = pending.reduce((n, r) => n + Number(r.size), 0);
   if (Number(p.reserved_bytes) !== reserved) out.push(`reserved_bytes ${p.reserved_bytes} != pending reservations ${reserved}`);
@@ -29,8 +34,12 @@ export async function storeViolations(ctx: Ctx): Promise<string[]> {
     else if (v.blob_key !== f.blob_key) out.push(`${f.path}: current version row points at another blob`);
     if (!(await ctx.platform.blobs.stat(f.blob_key))) out.push(`${f.path}: blob ${f.blob_key.slice(0, 8)} is missing`);
   }
-  const orphanVersions = await db.selectFrom('file_versions').select(['path']).where('project_id', '=', pid)
-    .where(({ not, exists, selectFrom }) => not(exists(selectFrom('files').select('id').whereRef('files.id', '=', 'file_versions.file_id')))).execute();
+  const orphanVersions = await db
+    .selectFrom('file_versions')
+    .select(['path'])
+    .where('project_id', '=', pid)
+    .where(({ not, exists, selectFrom }) => not(exists(selectFrom('files').select('id').whereRef('files.id', '=', 'file_versions.file_id'))))
+    .execute();
   for (const v of orphanVersions) out.push(`version row of "${v.path}" without its file`);
   const dirs = await db.selectFrom('dirs').select(['path', 'file_count']).where('project_id', '=', pid).execute();
   const want = new Map<string, number>();
@@ -41,7 +50,8 @@ export async function storeViolations(ctx: Ctx): Promise<string[]> {
       want.set(d, (want.get(d) ?? 0) + 1);
     }
   }
-  for (const d of dirs) if ((want.get(d.path) ?? 0) !== Number(d.file_count)) out.push(`folder "${d.path}" counts ${d.file_count}, has ${want.get(d.path) ?? 0}`);
+  for (const d of dirs)
+    if ((want.get(d.path) ?? 0) !== Number(d.file_count)) out.push(`folder "${d.path}" counts ${d.file_count}, has ${want.get(d.path) ?? 0}`);
   // Every folder's parent exists (kept empty folders included), so the tree never shows a folder without its parent.
   for (const d of dirs) {
     const parent = d.path.includes('/') ? d.path.slice(0, d.path.lastIndexOf('/')) : '';

@@ -16,7 +16,11 @@ export async function usage(ctx: Ctx): Promise<{ used: number; quota: number; re
   assertCan(ctx.actor, 'project.read', { kind: 'project' });
   const db = ctx.platform.db.kysely;
   const p = await db.selectFrom('projects').select(['used_bytes', 'reserved_bytes']).where('id', '=', ctx.project.id).executeTakeFirstOrThrow();
-  const files = await db.selectFrom('files').select((eb) => eb.fn.countAll().as('n')).where('project_id', '=', ctx.project.id).executeTakeFirstOrThrow();
+  const files = await db
+    .selectFrom('files')
+    .select((eb) => eb.fn.countAll().as('n'))
+    .where('project_id', '=', ctx.project.id)
+    .executeTakeFirstOrThrow();
   const quota = quotaOf(ctx.platform, ctx.project);
   const used = Number(p.used_bytes);
   return { used, quota, reserved: Number(p.reserved_bytes), files: Number(files.n), text: `Used ${formatBytes(used)} of ${formatBytes(quota)}` };

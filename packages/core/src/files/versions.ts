@@ -33,7 +33,7 @@ export async function listVersions(ctx: Ctx, rawPath: string): Promise<VersionIn
     version: r.version,
     size: Number(r.size),
     modified: r.created_at,
-    author: r.author_kind === 'user' ? r.author_label ?? '' : createdByTag(r.author_kind, r.author_label),
+    author: r.author_kind === 'user' ? (r.author_label ?? '') : createdByTag(r.author_kind, r.author_label),
     authorDetail: { kind: r.author_kind, id: r.author_id, label: r.author_label, meta: r.author_meta ? JSON.parse(r.author_meta) : null },
     sha256: r.sha256,
     current: r.version === info.version,
@@ -44,7 +44,13 @@ export async function listVersions(ctx: Ctx, rawPath: string): Promise<VersionIn
  * Restores an earlier version as a new version (the history is kept, nothing is rewritten).
  */
 export async function restoreVersion(ctx: Ctx, input: { path: string; version: number; expectedVersion?: number | null }): Promise<FileInfo> {
-  return tracedChange(ctx, 'file.restore', { path: input.path, version: input.version }, (c) => restoreAsNew(c, input), (f) => ({ path: f.path, version: f.version, text: `Restored version ${input.version} of ${f.path} as version ${f.version}` }));
+  return tracedChange(
+    ctx,
+    'file.restore',
+    { path: input.path, version: input.version },
+    (c) => restoreAsNew(c, input),
+    (f) => ({ path: f.path, version: f.version, text: `Restored version ${input.version} of ${f.path} as version ${f.version}` }),
+  );
 }
 
 async function restoreAsNew(ctx: Ctx, input: { path: string; version: number; expectedVersion?: number | null }): Promise<FileInfo> {
@@ -53,15 +59,25 @@ async function restoreAsNew(ctx: Ctx, input: { path: string; version: number; ex
   if (!Number.isInteger(input.version) || input.version < 1) throw new StoaError('bad_request', 'version must be a positive integer');
   const row = await findFileRow(ctx, path);
   if (!row) throw new StoaError('not_found', `file "${path}" does not exist`);
-  const v = await ctx.platform.db.kysely.selectFrom('file_versions').selectAll().where('file_id', '=', row.id).where('version', '=', input.version).executeTakeFirst();
+  const v = await ctx.platform.db.kysely
+    .selectFrom('file_versions')
+    .selectAll()
+    .where('file_id', '=', row.id)
+    .where('version', '=', input.version)
+    .executeTakeFirst();
   if (!v) throw new StoaError('not_found', `version ${input.version} of "${path}" does not exist`);
   assertAgentWriteSize(ctx, Number(v.size));
   const result = await withWriteRetry(() =>
     inTx(ctx.platform, async (trx) => {
       await countAgentChange(trx, ctx);
       return commitVersion(trx, ctx, {
-        path, blob: { key: v.blob_key, size: Number(v.size), sha256: v.sha256 }, mime: v.mime, attribution: attributionOf(ctx.actor),
-        mode: 'replace', expectedVersion: input.expectedVersion, auditAction: 'file.restore',
+        path,
+        blob: { key: v.blob_key, size: Number(v.size), sha256: v.sha256 },
+        mime: v.mime,
+        attribution: attributionOf(ctx.actor),
+        mode: 'replace',
+        expectedVersion: input.expectedVersion,
+        auditAction: 'file.restore',
       });
     }),
   );

@@ -39,10 +39,18 @@ export async function memoryBundle(ctx: Ctx, input: { agent?: string; conversati
  * @example
  * await listMemoryFiles(ctx) // [{ file: 'AGENTS.md', version: 2, editable: true }, { file: 'SOUL.md', agent: 'agt_…', … }, …]
  */
-export async function listMemoryFiles(ctx: Ctx): Promise<Array<{ file: MemoryFileName; agent?: string; conversation?: string; title: string; version: number; editable: boolean }>> {
+export async function listMemoryFiles(
+  ctx: Ctx,
+): Promise<Array<{ file: MemoryFileName; agent?: string; conversation?: string; title: string; version: number; editable: boolean }>> {
   const db = ctx.platform.db.kysely;
   const refs: Array<{ file: MemoryFileName; agent?: string; conversation?: string; title: string }> = [{ file: 'AGENTS.md', title: 'AGENTS.md' }];
-  const agents = await db.selectFrom('agents').select(['id', 'name']).where('project_id', '=', ctx.project.id).where('deleted_at', 'is', null).orderBy('created_at').execute();
+  const agents = await db
+    .selectFrom('agents')
+    .select(['id', 'name'])
+    .where('project_id', '=', ctx.project.id)
+    .where('deleted_at', 'is', null)
+    .orderBy('created_at')
+    .execute();
   for (const a of agents) refs.push({ file: 'SOUL.md', agent: a.id, title: `SOUL.md of ${a.name}` });
   const convs = await db.selectFrom('conversations').select(['id', 'name']).where('project_id', '=', ctx.project.id).orderBy('created_at').execute();
   for (const c of convs) refs.push({ file: 'MEMORY.md', conversation: c.id, title: `MEMORY.md of ${c.name ? `#${c.name}` : c.id}` });

@@ -49,8 +49,13 @@ function blockCount(lines: number): number {
  * await indexMemory(trx, ctx, target, { fileId, path: 'AGENTS.md', title: 'AGENTS.md', visibility: 'memory:workspace' }, old, next, 'set');
  */
 export async function indexMemory(
-  trx: Q, ctx: Ctx, _target: MemoryTarget, doc: { fileId: string; path: string; title: string; visibility: string; updatedAt: string },
-  previous: string, next: string, change: 'set' | 'append',
+  trx: Q,
+  ctx: Ctx,
+  _target: MemoryTarget,
+  doc: { fileId: string; path: string; title: string; visibility: string; updatedAt: string },
+  previous: string,
+  next: string,
+  change: 'set' | 'append',
 ): Promise<void> {
   const dialect = ctx.platform.db.dialect;
   // Counted and sliced without splitting the whole file: an append to a long MEMORY.md touches only its tail.
@@ -61,7 +66,20 @@ export async function indexMemory(
   const tail = splitLines(next.slice(offsetOfLine(next, first * LINES_PER_BLOCK)));
   for (let b = first; b < newBlocks; b++) {
     const body = tail.slice((b - first) * LINES_PER_BLOCK, (b - first + 1) * LINES_PER_BLOCK).join('\n');
-    await indexDoc({ kysely: trx, dialect }, { projectId: ctx.project.id, kind: 'memory', refId: `${doc.fileId}:${b}`, path: doc.path, title: doc.title, body, visibility: doc.visibility, updatedAt: doc.updatedAt });
+    await indexDoc(
+      { kysely: trx, dialect },
+      {
+        projectId: ctx.project.id,
+        kind: 'memory',
+        refId: `${doc.fileId}:${b}`,
+        path: doc.path,
+        title: doc.title,
+        body,
+        visibility: doc.visibility,
+        updatedAt: doc.updatedAt,
+      },
+    );
   }
-  for (let b = newBlocks; b < oldBlocks; b++) await removeDoc({ kysely: trx, dialect }, { projectId: ctx.project.id, kind: 'memory', refId: `${doc.fileId}:${b}` });
+  for (let b = newBlocks; b < oldBlocks; b++)
+    await removeDoc({ kysely: trx, dialect }, { projectId: ctx.project.id, kind: 'memory', refId: `${doc.fileId}:${b}` });
 }

@@ -49,7 +49,11 @@ describe.each(testDbKinds())('memory files on %s', (kind) => {
     expect(v2.content).toBe('I am careful.\nI cite sources.\n');
     expect(v2.author).toMatchObject({ kind: 'agent', name: 'Researcher', conversationId: conv });
     const h = await memoryHistory(bob, { file: 'SOUL.md', agent: agentId });
-    expect(h.map((x) => [x.version, x.author?.name, x.op])).toEqual([[2, 'Researcher', 'append'], [1, 'alice', 'set'], [0, 'instructions', 'instructions']]);
+    expect(h.map((x) => [x.version, x.author?.name, x.op])).toEqual([
+      [2, 'Researcher', 'append'],
+      [1, 'alice', 'set'],
+      [0, 'instructions', 'instructions'],
+    ]);
     expect(h[0]!.modified).toMatch(/^\d{4}-\d\d-\d\dT/);
     expect((await showMemoryVersion(bob, { file: 'SOUL.md', agent: agentId }, 1)).content).toBe('I am careful.\n');
     expect((await showMemoryVersion(bob, { file: 'SOUL.md', agent: agentId }, 0)).content).toBe('You research renewals.');
@@ -88,7 +92,7 @@ describe.each(testDbKinds())('memory files on %s', (kind) => {
     expect(d.version).toBe(30);
   });
 
-  it('MEMORY.md during a turn means the turn\'s conversation; there is no workspace-wide MEMORY.md', async () => {
+  it("MEMORY.md during a turn means the turn's conversation; there is no workspace-wide MEMORY.md", async () => {
     const agent = await t.agentCtx(agentId, conv);
     await appendMemory(agent, { file: 'MEMORY.md' }, 'The ACME renewal moved to 2 November');
     expect((await getMemory(alice, { file: 'MEMORY.md', conversation: 'general' })).content).toContain('ACME');
@@ -122,7 +126,11 @@ describe.each(testDbKinds())('memory files on %s', (kind) => {
   });
 
   it('search covers only readable files, ranked with snippets, in English, Russian and Chinese', async () => {
-    await setMemory(alice, { file: 'MEMORY.md', conversation: conv }, 'The ACME renewal moved to 2 November.\nВстреча с клиентом перенесена на пятницу.\n数据迁移计划在下周完成。\n');
+    await setMemory(
+      alice,
+      { file: 'MEMORY.md', conversation: conv },
+      'The ACME renewal moved to 2 November.\nВстреча с клиентом перенесена на пятницу.\n数据迁移计划在下周完成。\n',
+    );
     await setMemory(admin, { file: 'AGENTS.md' }, 'Always mention the renewal date. Отвечайте вежливо.\n');
     const secret = (await createConversation(bob, { channel: 'secret' })).id;
     await setMemory(bob, { file: 'MEMORY.md', conversation: secret }, 'Renewal of the secret deal.\n');
@@ -162,13 +170,14 @@ describe.each(testDbKinds())('memory files on %s', (kind) => {
       else await appendMemory(alice, ref, `line ${v}`);
       expected.push(text);
     }
-    for (const v of [1, 2, 36, 37, 38, 49, 50, 51, 99, 100, 101, 111, 120]) expect((await showMemoryVersion(alice, ref, v)).content, `version ${v}`).toBe(expected[v]);
+    for (const v of [1, 2, 36, 37, 38, 49, 50, 51, 99, 100, 101, 111, 120])
+      expect((await showMemoryVersion(alice, ref, v)).content, `version ${v}`).toBe(expected[v]);
     const h = await memoryHistory(alice, ref);
     expect(h).toHaveLength(120);
     expect(h[0]!.chars).toBe(expected[120]!.length);
   });
 
-  it('pull bundle: SOUL.md, AGENTS.md and the conversation\'s MEMORY.md under its id', async () => {
+  it("pull bundle: SOUL.md, AGENTS.md and the conversation's MEMORY.md under its id", async () => {
     const agent = await t.agentCtx(agentId, conv);
     await appendMemory(agent, { file: 'MEMORY.md' }, 'note');
     const b = await memoryBundle(agent, {});

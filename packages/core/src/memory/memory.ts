@@ -5,19 +5,39 @@ import { memoryRefusal, memoryTarget, type MemoryRef } from './target.js';
 import type { MemoryDoc, MemoryTarget, MemoryVersionInfo } from './types.js';
 import { assertNoNul } from '../text-rules.js';
 
-function docOf(target: MemoryTarget, s: { version: number; content: string; modified: string | null; author: MemoryDoc['author'] }, editable: boolean): MemoryDoc {
+function docOf(
+  target: MemoryTarget,
+  s: { version: number; content: string; modified: string | null; author: MemoryDoc['author'] },
+  editable: boolean,
+): MemoryDoc {
   return {
-    file: target.file, version: s.version, content: s.content, modified: s.modified, author: s.author, editable,
-    ...(target.agentId ? { agent: target.agentId } : {}), ...(target.conversationId ? { conversation: target.conversationId } : {}),
+    file: target.file,
+    version: s.version,
+    content: s.content,
+    modified: s.modified,
+    author: s.author,
+    editable,
+    ...(target.agentId ? { agent: target.agentId } : {}),
+    ...(target.conversationId ? { conversation: target.conversationId } : {}),
   };
 }
 
 function currentDoc(target: MemoryTarget, s: MemoryState, editable: boolean): MemoryDoc {
   const saved = s.row && s.version > 0;
-  return docOf(target, {
-    version: s.version, content: s.content, modified: saved ? s.row!.updated_at : null,
-    author: saved ? authorOf(s.row!.author_kind, s.row!.author_id, s.row!.author_label, s.row!.author_meta) : s.version === 0 && target.kind === 'soul' ? { kind: 'system', id: null, name: 'instructions' } : null,
-  }, editable);
+  return docOf(
+    target,
+    {
+      version: s.version,
+      content: s.content,
+      modified: saved ? s.row!.updated_at : null,
+      author: saved
+        ? authorOf(s.row!.author_kind, s.row!.author_id, s.row!.author_label, s.row!.author_meta)
+        : s.version === 0 && target.kind === 'soul'
+          ? { kind: 'system', id: null, name: 'instructions' }
+          : null,
+    },
+    editable,
+  );
 }
 
 /**
@@ -48,16 +68,33 @@ export async function setMemory(ctx: Ctx, ref: MemoryRef, content: string, opts:
     const locked = await lockMemoryState(trx, ctx, target);
     if (opts.base !== undefined && opts.base !== locked.version) throw conflict(target, locked, opts.base);
     const v = await writeMemoryVersion(trx, ctx, target, locked, content, 'set');
-    return docOf(target, { version: v.version, content, modified: v.created_at, author: authorOf(v.author_kind, v.author_id, v.author_label, v.author_meta) }, true);
+    return docOf(
+      target,
+      { version: v.version, content, modified: v.created_at, author: authorOf(v.author_kind, v.author_id, v.author_label, v.author_meta) },
+      true,
+    );
   });
 }
 
 /** The refusal of a save based on an older version. */
 export function conflict(target: MemoryTarget, current: MemoryState, base: number): StoaError {
-  return new StoaError('memory_version_conflict', `${target.file} is at version ${current.version}, not ${base}: someone saved it since you opened it; reload it and save again`, {
-    file: target.file, currentVersion: current.version, baseVersion: base,
-    current: { version: current.version, modified: current.row && current.version > 0 ? current.row.updated_at : null, author: current.row && current.version > 0 ? authorOf(current.row.author_kind, current.row.author_id, current.row.author_label, current.row.author_meta) : null },
-  });
+  return new StoaError(
+    'memory_version_conflict',
+    `${target.file} is at version ${current.version}, not ${base}: someone saved it since you opened it; reload it and save again`,
+    {
+      file: target.file,
+      currentVersion: current.version,
+      baseVersion: base,
+      current: {
+        version: current.version,
+        modified: current.row && current.version > 0 ? current.row.updated_at : null,
+        author:
+          current.row && current.version > 0
+            ? authorOf(current.row.author_kind, current.row.author_id, current.row.author_label, current.row.author_meta)
+            : null,
+      },
+    },
+  );
 }
 
 /**
@@ -74,12 +111,20 @@ export async function appendMemory(ctx: Ctx, ref: MemoryRef, text: string, opts:
   return inTx(ctx.platform, async (trx) => {
     if (ctx.platform.db.dialect === 'postgres') {
       const v = await pgAppendVersion(trx, ctx, target, text, opts.op ?? 'append');
-      return docOf(target, { version: v.version, content: v.text, modified: v.created_at, author: authorOf(v.author_kind, v.author_id, v.author_label, v.author_meta) }, true);
+      return docOf(
+        target,
+        { version: v.version, content: v.text, modified: v.created_at, author: authorOf(v.author_kind, v.author_id, v.author_label, v.author_meta) },
+        true,
+      );
     }
     const locked = await lockMemoryState(trx, ctx, target);
     const content = appendText(locked.content, text);
     const v = await writeMemoryVersion(trx, ctx, target, locked, content, opts.op ?? 'append');
-    return docOf(target, { version: v.version, content, modified: v.created_at, author: authorOf(v.author_kind, v.author_id, v.author_label, v.author_meta) }, true);
+    return docOf(
+      target,
+      { version: v.version, content, modified: v.created_at, author: authorOf(v.author_kind, v.author_id, v.author_label, v.author_meta) },
+      true,
+    );
   });
 }
 
@@ -94,11 +139,28 @@ export async function memoryHistory(ctx: Ctx, ref: MemoryRef): Promise<MemoryVer
   const target = await memoryTarget(ctx, ref, 'memory.read');
   const s = await readMemoryState(ctx.platform.db.kysely, ctx, target);
   const rows = s.row
-    ? await mq(ctx.platform.db.kysely).selectFrom('memory_versions').select(['version', 'created_at', 'author_kind', 'author_id', 'author_label', 'author_meta', 'op', 'chars'])
-      .where('file_id', '=', s.row.id).orderBy('version', 'desc').execute()
+    ? await mq(ctx.platform.db.kysely)
+        .selectFrom('memory_versions')
+        .select(['version', 'created_at', 'author_kind', 'author_id', 'author_label', 'author_meta', 'op', 'chars'])
+        .where('file_id', '=', s.row.id)
+        .orderBy('version', 'desc')
+        .execute()
     : [];
-  const out: MemoryVersionInfo[] = rows.map((r) => ({ version: r.version, modified: r.created_at, author: authorOf(r.author_kind, r.author_id, r.author_label, r.author_meta), op: r.op, chars: r.chars }));
-  if (target.kind === 'soul') out.push({ version: 0, modified: null, author: { kind: 'system', id: null, name: 'instructions' }, op: 'instructions', chars: [...(target.agentInstructions ?? '')].length });
+  const out: MemoryVersionInfo[] = rows.map((r) => ({
+    version: r.version,
+    modified: r.created_at,
+    author: authorOf(r.author_kind, r.author_id, r.author_label, r.author_meta),
+    op: r.op,
+    chars: r.chars,
+  }));
+  if (target.kind === 'soul')
+    out.push({
+      version: 0,
+      modified: null,
+      author: { kind: 'system', id: null, name: 'instructions' },
+      op: 'instructions',
+      chars: [...(target.agentInstructions ?? '')].length,
+    });
   return out;
 }
 
@@ -111,12 +173,23 @@ export async function memoryHistory(ctx: Ctx, ref: MemoryRef): Promise<MemoryVer
 export async function showMemoryVersion(ctx: Ctx, ref: MemoryRef, version: number): Promise<MemoryDoc> {
   const target = await memoryTarget(ctx, ref, 'memory.read');
   const editable = (await memoryRefusal(ctx, target, 'memory.write')) === null;
-  if (version === 0 && target.kind === 'soul') return docOf(target, { version: 0, content: target.agentInstructions ?? '', modified: null, author: { kind: 'system', id: null, name: 'instructions' } }, editable);
+  if (version === 0 && target.kind === 'soul')
+    return docOf(
+      target,
+      { version: 0, content: target.agentInstructions ?? '', modified: null, author: { kind: 'system', id: null, name: 'instructions' } },
+      editable,
+    );
   if (version === 0) return docOf(target, { version: 0, content: '', modified: null, author: null }, editable);
   const s = await readMemoryState(ctx.platform.db.kysely, ctx, target);
   const db = ctx.platform.db.kysely;
-  const v = s.row ? await mq(db).selectFrom('memory_versions').selectAll().where('file_id', '=', s.row.id).where('version', '=', version).executeTakeFirst() : undefined;
+  const v = s.row
+    ? await mq(db).selectFrom('memory_versions').selectAll().where('file_id', '=', s.row.id).where('version', '=', version).executeTakeFirst()
+    : undefined;
   const content = v && s.row ? await versionText(db, s.row.id, version) : undefined;
   if (!v || content === undefined) throw new StoaError('not_found', `${target.file} has no version ${version} (the newest is ${s.version})`);
-  return docOf(target, { version: v.version, content, modified: v.created_at, author: authorOf(v.author_kind, v.author_id, v.author_label, v.author_meta) }, editable);
+  return docOf(
+    target,
+    { version: v.version, content, modified: v.created_at, author: authorOf(v.author_kind, v.author_id, v.author_label, v.author_meta) },
+    editable,
+  );
 }

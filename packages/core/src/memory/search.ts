@@ -64,17 +64,32 @@ export async function searchMemory(ctx: Ctx, input: { query: string; limit?: num
   const limit = Math.max(1, Math.min(50, input.limit ?? 20));
   // A file is indexed in blocks of lines (memory-index.ts): ask for more blocks than files wanted and keep
   // each file's best block, so one hit per file, best first.
-  const blocks = await searchDocs(ctx.platform.db, { projectId: ctx.project.id, query: input.query, kinds: ['memory'], visibility, limit: Math.min(100, limit * 4) });
+  const blocks = await searchDocs(ctx.platform.db, {
+    projectId: ctx.project.id,
+    query: input.query,
+    kinds: ['memory'],
+    visibility,
+    limit: Math.min(100, limit * 4),
+  });
   const seen = new Set<string>();
-  const hits = blocks.filter((h) => {
-    const id = fileIdOfRef(h.refId);
-    if (seen.has(id)) return false;
-    seen.add(id);
-    return true;
-  }).slice(0, limit);
+  const hits = blocks
+    .filter((h) => {
+      const id = fileIdOfRef(h.refId);
+      if (seen.has(id)) return false;
+      seen.add(id);
+      return true;
+    })
+    .slice(0, limit);
   if (hits.length === 0) return [];
-  const rows = await mq(ctx.platform.db.kysely).selectFrom('memory_files').select(['id', 'kind', 'scope_id', 'version', 'updated_at'])
-    .where('id', 'in', hits.map((h) => fileIdOfRef(h.refId))).execute();
+  const rows = await mq(ctx.platform.db.kysely)
+    .selectFrom('memory_files')
+    .select(['id', 'kind', 'scope_id', 'version', 'updated_at'])
+    .where(
+      'id',
+      'in',
+      hits.map((h) => fileIdOfRef(h.refId)),
+    )
+    .execute();
   const byId = new Map(rows.map((r) => [r.id, r]));
   const out: MemorySearchHit[] = [];
   for (const h of hits) {
@@ -82,8 +97,16 @@ export async function searchMemory(ctx: Ctx, input: { query: string; limit?: num
     if (!r) continue;
     const kind = r.kind as MemoryKind;
     out.push({
-      file: FILE_OF[kind], ...(kind === 'soul' ? { agent: r.scope_id } : {}), ...(kind === 'memory' ? { conversation: r.scope_id } : {}),
-      path: h.path, title: h.title, snippet: h.snippet, score: h.score, highlights: h.highlights, version: r.version, modified: r.updated_at,
+      file: FILE_OF[kind],
+      ...(kind === 'soul' ? { agent: r.scope_id } : {}),
+      ...(kind === 'memory' ? { conversation: r.scope_id } : {}),
+      path: h.path,
+      title: h.title,
+      snippet: h.snippet,
+      score: h.score,
+      highlights: h.highlights,
+      version: r.version,
+      modified: r.updated_at,
     });
   }
   return out;

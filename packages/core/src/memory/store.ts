@@ -19,7 +19,7 @@ export interface MemoryState {
 }
 
 async function stateOf(q: Q, target: MemoryTarget, row: MemoryFilesTable | undefined): Promise<MemoryState> {
-  if (!row || row.version === 0) return { row, version: 0, content: target.kind === 'soul' ? target.agentInstructions ?? '' : '' };
+  if (!row || row.version === 0) return { row, version: 0, content: target.kind === 'soul' ? (target.agentInstructions ?? '') : '' };
   return { row, version: row.version, content: (await versionText(q, row.id, row.version)) ?? '' };
 }
 
@@ -30,8 +30,13 @@ async function stateOf(q: Q, target: MemoryTarget, row: MemoryFilesTable | undef
  * const { version, content } = await readMemoryState(db, ctx, target);
  */
 export async function readMemoryState(q: Q, ctx: Ctx, target: MemoryTarget): Promise<MemoryState> {
-  const row = await mq(q).selectFrom('memory_files').selectAll().where('project_id', '=', ctx.project.id)
-    .where('kind', '=', target.kind).where('scope_id', '=', target.scopeId).executeTakeFirst();
+  const row = await mq(q)
+    .selectFrom('memory_files')
+    .selectAll()
+    .where('project_id', '=', ctx.project.id)
+    .where('kind', '=', target.kind)
+    .where('scope_id', '=', target.scopeId)
+    .executeTakeFirst();
   return stateOf(q, target, row);
 }
 
@@ -42,18 +47,34 @@ export async function readMemoryState(q: Q, ctx: Ctx, target: MemoryTarget): Pro
  */
 export async function lockMemoryState(trx: Q, ctx: Ctx, target: MemoryTarget): Promise<MemoryState & { row: MemoryFilesTable }> {
   const select = () => {
-    let q = mq(trx).selectFrom('memory_files').selectAll().where('project_id', '=', ctx.project.id)
-      .where('kind', '=', target.kind).where('scope_id', '=', target.scopeId);
+    let q = mq(trx)
+      .selectFrom('memory_files')
+      .selectAll()
+      .where('project_id', '=', ctx.project.id)
+      .where('kind', '=', target.kind)
+      .where('scope_id', '=', target.scopeId);
     if (ctx.platform.db.dialect === 'postgres') q = q.forUpdate();
     return q.executeTakeFirst();
   };
   // The row exists after a file's first write, so try the lock first: one round trip less while holding it.
   let row = await select();
   if (!row) {
-    await mq(trx).insertInto('memory_files').values({
-      id: newId('mem'), project_id: ctx.project.id, kind: target.kind, scope_id: target.scopeId, version: 0,
-      updated_at: ctx.platform.clock().toISOString(), author_kind: null, author_id: null, author_label: null, author_meta: null,
-    }).onConflict((oc) => oc.columns(['project_id', 'kind', 'scope_id']).doNothing()).execute();
+    await mq(trx)
+      .insertInto('memory_files')
+      .values({
+        id: newId('mem'),
+        project_id: ctx.project.id,
+        kind: target.kind,
+        scope_id: target.scopeId,
+        version: 0,
+        updated_at: ctx.platform.clock().toISOString(),
+        author_kind: null,
+        author_id: null,
+        author_label: null,
+        author_meta: null,
+      })
+      .onConflict((oc) => oc.columns(['project_id', 'kind', 'scope_id']).doNothing())
+      .execute();
     row = await select();
   }
   if (!row) throw new Error('memory file row vanished while locking it');
@@ -80,9 +101,20 @@ export const SNAPSHOT_EVERY = 50;
  * await versionText(db, fileId, 7) // 'line 1\n…line 7\n'
  */
 export async function versionText(q: Q, fileId: string, version: number): Promise<string | undefined> {
-  const snapshot = mq(q).selectFrom('memory_versions').select((eb) => eb.fn.max('version').as('v')).where('file_id', '=', fileId).where('version', '<=', version).where('delta', '=', 0);
-  const rows = await mq(q).selectFrom('memory_versions').select(['version', 'content', 'delta']).where('file_id', '=', fileId)
-    .where('version', '<=', version).where('version', '>=', snapshot).orderBy('version').execute();
+  const snapshot = mq(q)
+    .selectFrom('memory_versions')
+    .select((eb) => eb.fn.max('version').as('v'))
+    .where('file_id', '=', fileId)
+    .where('version', '<=', version)
+    .where('delta', '=', 0);
+  const rows = await mq(q)
+    .selectFrom('memory_versions')
+    .select(['version', 'content', 'delta'])
+    .where('file_id', '=', fileId)
+    .where('version', '<=', version)
+    .where('version', '>=', snapshot)
+    .orderBy('version')
+    .execute();
   if (rows.length === 0 || rows[rows.length - 1]!.version !== version) return undefined;
   return rows.map((r) => r.content).join('');
 }
@@ -121,7 +153,14 @@ export function authorOf(kind: string | null, id: string | null, label: string |
  * Saves `content` as the next version of a locked file, in the caller's transaction: the version row, the new
  * current text and the search index entry commit together (docs/architecture.md "Consistency").
  */
-export async function writeMemoryVersion(trx: Q, ctx: Ctx, target: MemoryTarget, locked: MemoryState & { row: MemoryFilesTable }, content: string, op: string): Promise<MemoryVersionsTable> {
+export async function writeMemoryVersion(
+  trx: Q,
+  ctx: Ctx,
+  target: MemoryTarget,
+  locked: MemoryState & { row: MemoryFilesTable },
+  content: string,
+  op: string,
+): Promise<MemoryVersionsTable> {
   // An append stores only the text it added (a delta), with a full snapshot every SNAPSHOT_EVERY versions, so
   // appending to a long MEMORY.md writes a line, not the whole file again (and History stays linear in size).
   const appended = locked.version > 0 && locked.version % SNAPSHOT_EVERY !== 0 && content.startsWith(locked.content);
@@ -131,14 +170,32 @@ export async function writeMemoryVersion(trx: Q, ctx: Ctx, target: MemoryTarget,
   const a = authorColumns(ctx);
   const version = locked.version + 1;
   const v: MemoryVersionsTable = {
-    file_id: locked.row.id, project_id: ctx.project.id, version, content: appended ? content.slice(locked.content.length) : content,
-    delta: appended ? 1 : 0, chars: codePoints(content), op, ...a, created_at: now,
+    file_id: locked.row.id,
+    project_id: ctx.project.id,
+    version,
+    content: appended ? content.slice(locked.content.length) : content,
+    delta: appended ? 1 : 0,
+    chars: codePoints(content),
+    op,
+    ...a,
+    created_at: now,
   };
   await mq(trx).insertInto('memory_versions').values(v).execute();
-  await mq(trx).updateTable('memory_files').set({ version, updated_at: now, ...a }).where('id', '=', locked.row.id).execute();
+  await mq(trx)
+    .updateTable('memory_files')
+    .set({ version, updated_at: now, ...a })
+    .where('id', '=', locked.row.id)
+    .execute();
   const change = op === 'append' || op === 'merge' ? 'append' : 'set';
-  await indexMemory(trx, ctx, target, { fileId: locked.row.id, path: memoryPath(target), title: titleOf(target), visibility: memoryVisibilityOf(target), updatedAt: now },
-    locked.version === 0 ? '' : locked.content, content, change);
+  await indexMemory(
+    trx,
+    ctx,
+    target,
+    { fileId: locked.row.id, path: memoryPath(target), title: titleOf(target), visibility: memoryVisibilityOf(target), updatedAt: now },
+    locked.version === 0 ? '' : locked.content,
+    content,
+    change,
+  );
   return v;
 }
 
@@ -146,7 +203,9 @@ export async function writeMemoryVersion(trx: Q, ctx: Ctx, target: MemoryTarget,
 function authorColumns(ctx: Ctx): Pick<MemoryVersionsTable, 'author_kind' | 'author_id' | 'author_label' | 'author_meta'> {
   const a = attributionOf(ctx.actor);
   return {
-    author_kind: a.kind, author_id: a.id, author_label: a.label,
+    author_kind: a.kind,
+    author_id: a.id,
+    author_label: a.label,
     author_meta: a.meta ? JSON.stringify({ conversationId: a.meta.conversationId ?? null, toolCallId: a.meta.toolCallId ?? null }) : null,
   };
 }
@@ -161,20 +220,40 @@ export async function pgAppendVersion(trx: Q, ctx: Ctx, target: MemoryTarget, te
   const now = ctx.platform.clock().toISOString();
   const a = authorColumns(ctx);
   const max = ctx.platform.config.limits.agentWriteBytes;
-  const initial = target.kind === 'soul' ? target.agentInstructions ?? '' : '';
+  const initial = target.kind === 'soul' ? (target.agentInstructions ?? '') : '';
   let row: { file_id: string; version: number; previous: string };
   try {
-    ({ rows: [row] } = await sql<typeof row>`select * from stoa_memory_append(${ctx.project.id}, ${target.kind}, ${target.scopeId}, ${newId('mem')},
-      ${initial}, ${text}, ${op}, ${now}, ${a.author_kind}, ${a.author_id}, ${a.author_label}, ${a.author_meta}, ${max}, ${SNAPSHOT_EVERY})`.execute(trx) as { rows: [typeof row] });
+    ({
+      rows: [row],
+    } = (await sql<typeof row>`select * from stoa_memory_append(${ctx.project.id}, ${target.kind}, ${target.scopeId}, ${newId('mem')},
+      ${initial}, ${text}, ${op}, ${now}, ${a.author_kind}, ${a.author_id}, ${a.author_label}, ${a.author_meta}, ${max}, ${SNAPSHOT_EVERY})`.execute(trx)) as {
+      rows: [typeof row];
+    });
   } catch (e) {
     if ((e as { code?: string }).code === 'ST413') throw new StoaError('too_large', `a memory file may hold at most ${max} bytes`);
     throw e;
   }
   const content = appendText(row.previous, text);
-  await indexMemory(trx, ctx, target, { fileId: row.file_id, path: memoryPath(target), title: titleOf(target), visibility: memoryVisibilityOf(target), updatedAt: now },
-    row.version === 1 ? '' : row.previous, content, 'append');
+  await indexMemory(
+    trx,
+    ctx,
+    target,
+    { fileId: row.file_id, path: memoryPath(target), title: titleOf(target), visibility: memoryVisibilityOf(target), updatedAt: now },
+    row.version === 1 ? '' : row.previous,
+    content,
+    'append',
+  );
   return {
-    file_id: row.file_id, project_id: ctx.project.id, version: row.version, content: '', delta: 0, chars: codePoints(content), op, ...a, created_at: now, text: content,
+    file_id: row.file_id,
+    project_id: ctx.project.id,
+    version: row.version,
+    content: '',
+    delta: 0,
+    chars: codePoints(content),
+    op,
+    ...a,
+    created_at: now,
+    text: content,
   };
 }
 

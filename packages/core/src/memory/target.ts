@@ -25,7 +25,11 @@ const NAMES: MemoryFileName[] = ['SOUL.md', 'AGENTS.md', 'MEMORY.md'];
  */
 export function memoryFileName(file: string): MemoryFileName {
   const f = NAMES.find((n) => n.toLowerCase() === file.trim().toLowerCase());
-  if (!f) throw new StoaError('bad_request', `"${file}" is not a memory file; the memory files are SOUL.md (with --agent), AGENTS.md and MEMORY.md (with --conversation or --channel)`);
+  if (!f)
+    throw new StoaError(
+      'bad_request',
+      `"${file}" is not a memory file; the memory files are SOUL.md (with --agent), AGENTS.md and MEMORY.md (with --conversation or --channel)`,
+    );
   return f;
 }
 
@@ -44,14 +48,22 @@ export async function resolveMemoryTarget(ctx: Ctx, ref: MemoryRef): Promise<Mem
   if (file === 'SOUL.md') {
     const agentId = ref.agent?.trim() || (ctx.actor.kind === 'agent' ? ctx.actor.agentId : undefined);
     if (!agentId) throw new StoaError('bad_request', 'SOUL.md belongs to one agent: name it with --agent AGENT_ID');
-    const a = await db.selectFrom('agents').select(['id', 'name', 'owner_id', 'instructions']).where('id', '=', agentId)
-      .where('project_id', '=', ctx.project.id).where('deleted_at', 'is', null).executeTakeFirst();
+    const a = await db
+      .selectFrom('agents')
+      .select(['id', 'name', 'owner_id', 'instructions'])
+      .where('id', '=', agentId)
+      .where('project_id', '=', ctx.project.id)
+      .where('deleted_at', 'is', null)
+      .executeTakeFirst();
     if (!a) throw new StoaError('not_found', `agent "${agentId}" does not exist in this project`);
     return { file, kind: KIND_OF[file], scopeId: a.id, agentId: a.id, agentName: a.name, agentOwnerId: a.owner_id, agentInstructions: a.instructions };
   }
-  const convRef = ref.conversation?.trim() || (ctx.actor.kind === 'agent' ? ctx.actor.conversationId ?? undefined : undefined);
+  const convRef = ref.conversation?.trim() || (ctx.actor.kind === 'agent' ? (ctx.actor.conversationId ?? undefined) : undefined);
   if (!convRef) {
-    throw new StoaError('bad_request', 'MEMORY.md belongs to one conversation: name it with --conversation ID or --channel NAME (there is no workspace-wide MEMORY.md; shared knowledge goes in the wiki)');
+    throw new StoaError(
+      'bad_request',
+      'MEMORY.md belongs to one conversation: name it with --conversation ID or --channel NAME (there is no workspace-wide MEMORY.md; shared knowledge goes in the wiki)',
+    );
   }
   const conv = await findConversation(ctx, convRef);
   return { file, kind: 'memory', scopeId: conv.id, conversationId: conv.id, conversationName: conv.name };
@@ -60,7 +72,14 @@ export async function resolveMemoryTarget(ctx: Ctx, ref: MemoryRef): Promise<Mem
 /** The policy's answer for this actor and file (participation looked up first). Null = allowed. */
 export async function memoryRefusal(ctx: Ctx, target: MemoryTarget, action: MemoryAction): Promise<StoaError | null> {
   const participant = target.conversationId ? await isParticipant(ctx, target.conversationId) : undefined;
-  return can(ctx.actor, action, { kind: 'memory', file: target.file, agentId: target.agentId, agentOwnerId: target.agentOwnerId, conversationId: target.conversationId, participant });
+  return can(ctx.actor, action, {
+    kind: 'memory',
+    file: target.file,
+    agentId: target.agentId,
+    agentOwnerId: target.agentOwnerId,
+    conversationId: target.conversationId,
+    participant,
+  });
 }
 
 /**

@@ -22,7 +22,9 @@ describe.each(testDbKinds())('memory tools on %s', (kind) => {
   afterEach(async () => t.cleanup());
 
   it('get, append, set with expected_version, search — refusals as text the model can act on', async () => {
-    expect((await runMemoryTool(agent, 'memory_get', { file: 'SOUL.md' })).text).toBe('SOUL.md of ' + (agent.actor as any).agentId + ', version 0:\nTake notes.');
+    expect((await runMemoryTool(agent, 'memory_get', { file: 'SOUL.md' })).text).toBe(
+      'SOUL.md of ' + (agent.actor as any).agentId + ', version 0:\nTake notes.',
+    );
     const a = await runMemoryTool(agent, 'memory_append', { file: 'MEMORY.md', text: 'Client wants the report by Friday.' });
     expect(a).toMatchObject({ refused: false, version: 1 });
     expect(a.text).toContain(conv);

@@ -10,7 +10,11 @@ import type { MemoryDoc } from './types.js';
 export type MemoryToolResult = ToolResult;
 
 function where(d: MemoryDoc): string {
-  return d.file === 'MEMORY.md' && d.conversation ? `${d.file} of conversation ${d.conversation}` : d.file === 'SOUL.md' && d.agent ? `${d.file} of ${d.agent}` : d.file;
+  return d.file === 'MEMORY.md' && d.conversation
+    ? `${d.file} of conversation ${d.conversation}`
+    : d.file === 'SOUL.md' && d.agent
+      ? `${d.file} of ${d.agent}`
+      : d.file;
 }
 
 const tools: { [N in MemoryToolName]: (ctx: Ctx, a: any) => Promise<{ text: string; version: number | null }> } = {
@@ -42,8 +46,18 @@ const tools: { [N in MemoryToolName]: (ctx: Ctx, a: any) => Promise<{ text: stri
  * // { text: 'Appended to MEMORY.md of conversation conv_…; it is now version 4.', refused: false, version: 4 }
  */
 export function runMemoryTool(ctx: Ctx, name: string, args: unknown, opts: { runtime?: RuntimeInfo } = {}): Promise<MemoryToolResult> {
-  return runToolCall(ctx, {
-    area: 'memory', schemas: memoryToolSchemas, run: tools, pathArg: 'file',
-    refusalSuffix: (e) => (e.code === 'memory_version_conflict' ? ` (memory_version_conflict; the current version is ${String(e.details?.currentVersion)})` : ''),
-  }, name, args, opts);
+  return runToolCall(
+    ctx,
+    {
+      area: 'memory',
+      schemas: memoryToolSchemas,
+      run: tools,
+      pathArg: 'file',
+      refusalSuffix: (e) =>
+        e.code === 'memory_version_conflict' ? ` (memory_version_conflict; the current version is ${String(e.details?.currentVersion)})` : '',
+    },
+    name,
+    args,
+    opts,
+  );
 }

@@ -21,16 +21,25 @@ export async function turnContext(ctx: Ctx, input: { agent?: string; conversatio
     agentId = a.agentId;
   }
   if (!agentId) throw new StoaError('bad_request', 'a turn needs the agent: --agent AGENT_ID');
-  const convRef = input.conversation?.trim() || (a.kind === 'agent' ? a.conversationId ?? undefined : undefined);
+  const convRef = input.conversation?.trim() || (a.kind === 'agent' ? (a.conversationId ?? undefined) : undefined);
   if (!convRef) throw new StoaError('bad_request', 'a turn needs its conversation: --conversation ID');
   const conv = await findConversation(ctx, convRef);
   if (a.kind === 'user') {
-    const row = await ctx.platform.db.kysely.selectFrom('agents').select(['owner_id']).where('id', '=', agentId).where('project_id', '=', ctx.project.id)
-      .where('deleted_at', 'is', null).executeTakeFirst();
+    const row = await ctx.platform.db.kysely
+      .selectFrom('agents')
+      .select(['owner_id'])
+      .where('id', '=', agentId)
+      .where('project_id', '=', ctx.project.id)
+      .where('deleted_at', 'is', null)
+      .executeTakeFirst();
     if (!row) throw new StoaError('not_found', `agent "${agentId}" does not exist in this project`);
     assertCan(a, 'agent.manage', { kind: 'agent', ownerId: row.owner_id });
   }
-  const actor = await loadAgentActor(ctx.platform, agentId, { conversationId: conv.id, processId: a.kind === 'agent' ? a.processId : undefined, nodeId: a.kind === 'agent' ? a.nodeId : undefined });
+  const actor = await loadAgentActor(ctx.platform, agentId, {
+    conversationId: conv.id,
+    processId: a.kind === 'agent' ? a.processId : undefined,
+    nodeId: a.kind === 'agent' ? a.nodeId : undefined,
+  });
   const agentCtx: Ctx = { ...ctx, actor };
   if (!(await isParticipant(agentCtx, conv.id))) throw new StoaError('forbidden', `agent "${agentId}" is not a participant of conversation "${conv.id}"`);
   return agentCtx;

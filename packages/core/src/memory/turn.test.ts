@@ -58,11 +58,23 @@ describe.each(testDbKinds())('hosted-agent turns on %s', (kind) => {
     expect(turn.message).toContain(`.stoa/memory/${conv}/MEMORY.md`);
   });
 
-  it('commit without a concurrent edit saves the agent\'s copy as a new version by the agent', async () => {
+  it("commit without a concurrent edit saves the agent's copy as a new version by the agent", async () => {
     const turn = await prepareTurn(alice, { agent: agentId, conversation: conv });
     const soul = file(turn, 'SOUL.md').content + '\nI like tables.\n';
-    const r = await commitTurn(alice, { agent: agentId, conversation: conv, files: [{ file: 'SOUL.md', content: soul }, { file: 'AGENTS.md', content: file(turn, 'AGENTS.md').content }, { file: 'MEMORY.md', content: 'Met Bob.\n' }] });
-    expect(r.files.map((f) => [f.file, f.status])).toEqual([['SOUL.md', 'saved'], ['AGENTS.md', 'unchanged'], ['MEMORY.md', 'saved']]);
+    const r = await commitTurn(alice, {
+      agent: agentId,
+      conversation: conv,
+      files: [
+        { file: 'SOUL.md', content: soul },
+        { file: 'AGENTS.md', content: file(turn, 'AGENTS.md').content },
+        { file: 'MEMORY.md', content: 'Met Bob.\n' },
+      ],
+    });
+    expect(r.files.map((f) => [f.file, f.status])).toEqual([
+      ['SOUL.md', 'saved'],
+      ['AGENTS.md', 'unchanged'],
+      ['MEMORY.md', 'saved'],
+    ]);
     const m = await getMemory(alice, { file: 'MEMORY.md', conversation: conv });
     expect(m).toMatchObject({ content: 'Met Bob.\n', author: { kind: 'agent', name: 'Helper', conversationId: conv } });
     expect((await getMemory(alice, { file: 'SOUL.md', agent: agentId })).content).toBe(soul);
@@ -73,7 +85,7 @@ describe.each(testDbKinds())('hosted-agent turns on %s', (kind) => {
     expect(again.files[0]!.status).toBe('unchanged');
   });
 
-  it('commit after someone else saved appends only the agent\'s new lines, losing neither side', async () => {
+  it("commit after someone else saved appends only the agent's new lines, losing neither side", async () => {
     await setMemory(alice, { file: 'MEMORY.md', conversation: conv }, 'Line A\n');
     const turn = await prepareTurn(alice, { agent: agentId, conversation: conv });
     const agentCopy = file(turn, 'MEMORY.md').content + 'Agent line\n';
@@ -83,7 +95,9 @@ describe.each(testDbKinds())('hosted-agent turns on %s', (kind) => {
     expect((await getMemory(alice, { file: 'MEMORY.md', conversation: conv })).content).toBe('Line A\nHuman line\nAgent line\n');
     expect((await memoryHistory(alice, { file: 'MEMORY.md', conversation: conv }))[0]).toMatchObject({ op: 'merge', author: { name: 'Helper' } });
     // The same copy committed twice is not merged twice.
-    expect((await commitTurn(alice, { agent: agentId, conversation: conv, files: [{ file: 'MEMORY.md', content: agentCopy }] })).files[0]!.status).toBe('unchanged');
+    expect((await commitTurn(alice, { agent: agentId, conversation: conv, files: [{ file: 'MEMORY.md', content: agentCopy }] })).files[0]!.status).toBe(
+      'unchanged',
+    );
     // The next turn shows the merged text, which the agent has not seen.
     const next = await prepareTurn(alice, { agent: agentId, conversation: conv, message: 'go' });
     expect(next.message).toContain('Human line');
@@ -91,7 +105,14 @@ describe.each(testDbKinds())('hosted-agent turns on %s', (kind) => {
 
   it('edits the agent may not make are refused per file; a turn needs a participant agent it may run', async () => {
     const turn = await prepareTurn(alice, { agent: agentId, conversation: conv });
-    const r = await commitTurn(alice, { agent: agentId, conversation: conv, files: [{ file: 'AGENTS.md', content: 'hacked' }, { file: 'MEMORY.md', content: 'ok\n' }] });
+    const r = await commitTurn(alice, {
+      agent: agentId,
+      conversation: conv,
+      files: [
+        { file: 'AGENTS.md', content: 'hacked' },
+        { file: 'MEMORY.md', content: 'ok\n' },
+      ],
+    });
     expect(r.files.map((f) => f.status)).toEqual(['refused', 'saved']);
     expect((await getMemory(alice, { file: 'AGENTS.md' })).content).toBe(file(turn, 'AGENTS.md').content);
     const bob = await t.userCtx('bob', 'editor');

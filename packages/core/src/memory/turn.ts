@@ -31,15 +31,37 @@ async function seenRows(q: Q, ctx: Ctx, agentId: string, conversationId: string)
   return new Map(rows.map((r) => [`${r.kind}:${r.scope_id}`, r]));
 }
 
-async function saveSeen(trx: Q, ctx: Ctx, agentId: string, conversationId: string, t: { kind: string; scopeId: string }, version: number, committedSha: string | null): Promise<void> {
+async function saveSeen(
+  trx: Q,
+  ctx: Ctx,
+  agentId: string,
+  conversationId: string,
+  t: { kind: string; scopeId: string },
+  version: number,
+  committedSha: string | null,
+): Promise<void> {
   const now = ctx.platform.clock().toISOString();
-  await mq(trx).insertInto('memory_seen').values({ project_id: ctx.project.id, agent_id: agentId, conversation_id: conversationId, kind: t.kind, scope_id: t.scopeId, version, committed_sha: committedSha, seen_at: now })
-    .onConflict((oc) => oc.columns(['agent_id', 'conversation_id', 'kind', 'scope_id']).doUpdateSet({ version, committed_sha: committedSha, seen_at: now })).execute();
+  await mq(trx)
+    .insertInto('memory_seen')
+    .values({
+      project_id: ctx.project.id,
+      agent_id: agentId,
+      conversation_id: conversationId,
+      kind: t.kind,
+      scope_id: t.scopeId,
+      version,
+      committed_sha: committedSha,
+      seen_at: now,
+    })
+    .onConflict((oc) => oc.columns(['agent_id', 'conversation_id', 'kind', 'scope_id']).doUpdateSet({ version, committed_sha: committedSha, seen_at: now }))
+    .execute();
 }
 
 function header(f: PreparedFile): string {
   if (f.author?.kind === 'system') return `${MEMORY_DIR}/${f.path} (version ${f.version}: the agent's instructions)`;
-  const who = f.author?.name ? `, saved by ${f.author.kind === 'agent' ? `agent ${f.author.name}` : f.author.name}${f.modified ? ` at ${f.modified}` : ''}` : '';
+  const who = f.author?.name
+    ? `, saved by ${f.author.kind === 'agent' ? `agent ${f.author.name}` : f.author.name}${f.modified ? ` at ${f.modified}` : ''}`
+    : '';
   return `${MEMORY_DIR}/${f.path} (version ${f.version}${who})`;
 }
 
@@ -47,10 +69,15 @@ function header(f: PreparedFile): string {
 export function memoryPreamble(files: PreparedFile[], inlineChars: number): string {
   const changed = files.filter((f) => f.changed);
   if (changed.length === 0) return '';
-  const parts = [`[Stoa memory] These memory files changed since you last saw them. They are in ${MEMORY_DIR}/ in your working folder; edit them there and your changes are saved after this turn.`];
+  const parts = [
+    `[Stoa memory] These memory files changed since you last saw them. They are in ${MEMORY_DIR}/ in your working folder; edit them there and your changes are saved after this turn.`,
+  ];
   for (const f of changed) {
     if (f.inlined) parts.push(`--- ${header(f)} ---\n${f.content}${f.content.endsWith('\n') || f.content === '' ? '' : '\n'}--- end of ${f.file} ---`);
-    else parts.push(`--- ${header(f)}: ${chars(f.content)} characters, over the ${inlineChars}-character limit, so not included here; read it from ${MEMORY_DIR}/${f.path} ---`);
+    else
+      parts.push(
+        `--- ${header(f)}: ${chars(f.content)} characters, over the ${inlineChars}-character limit, so not included here; read it from ${MEMORY_DIR}/${f.path} ---`,
+      );
   }
   return parts.join('\n\n') + '\n\n';
 }
@@ -100,8 +127,14 @@ export interface CommittedFile {
 }
 
 async function baseContent(q: Q, ctx: Ctx, target: MemoryTarget, version: number): Promise<string> {
-  if (version === 0) return target.kind === 'soul' ? target.agentInstructions ?? '' : '';
-  const row = await mq(q).selectFrom('memory_files').select('id').where('project_id', '=', ctx.project.id).where('kind', '=', target.kind).where('scope_id', '=', target.scopeId).executeTakeFirst();
+  if (version === 0) return target.kind === 'soul' ? (target.agentInstructions ?? '') : '';
+  const row = await mq(q)
+    .selectFrom('memory_files')
+    .select('id')
+    .where('project_id', '=', ctx.project.id)
+    .where('kind', '=', target.kind)
+    .where('scope_id', '=', target.scopeId)
+    .executeTakeFirst();
   return (row ? await versionText(q, row.id, version) : undefined) ?? '';
 }
 
@@ -114,7 +147,10 @@ async function baseContent(q: Q, ctx: Ctx, target: MemoryTarget, version: number
  * @example
  * await commitTurn(ownerCtx, { agent: 'agt_a3B9kLm2', conversation: 'conv_x', files: [{ file: 'MEMORY.md', content: edited }] });
  */
-export async function commitTurn(ctx: Ctx, input: { agent?: string; conversation?: string; files: Array<{ file: string; content: string }> }): Promise<{ files: CommittedFile[] }> {
+export async function commitTurn(
+  ctx: Ctx,
+  input: { agent?: string; conversation?: string; files: Array<{ file: string; content: string }> },
+): Promise<{ files: CommittedFile[] }> {
   const agentCtx = await turnContext(ctx, input);
   const actor = agentCtx.actor as Extract<Ctx['actor'], { kind: 'agent' }>;
   const conv = actor.conversationId!;
@@ -125,25 +161,34 @@ export async function commitTurn(ctx: Ctx, input: { agent?: string; conversation
     // Looked up before the transaction: on SQLite every query inside it must use the transaction's handle.
     const refusal = await memoryRefusal(agentCtx, target, 'memory.write');
     try {
-      out.push(await inTx(ctx.platform, async (trx) => {
-        const s = (await seenRows(trx, agentCtx, actor.agentId, conv)).get(`${target.kind}:${target.scopeId}`);
-        if (!s) throw new StoaError('bad_request', `${target.file} was not prepared for this turn: run turn prepare first`);
-        const base = await baseContent(trx, agentCtx, target, s.version);
-        if (f.content === base || sha(f.content) === s.committed_sha) return { file: target.file, path, status: 'unchanged' as const, version: s.version };
-        if (refusal) throw refusal;
-        const locked = await lockMemoryState(trx, agentCtx, target);
-        if (locked.version === s.version) {
-          const v = await writeMemoryVersion(trx, agentCtx, target, locked, f.content, 'set');
-          await saveSeen(trx, agentCtx, actor.agentId, conv, target, v.version, null);
-          return { file: target.file, path, status: 'saved' as const, version: v.version };
-        }
-        const lines = addedLines(base, f.content);
-        // The agent's copy stays based on the old version, but this exact copy must not be merged twice.
-        await saveSeen(trx, agentCtx, actor.agentId, conv, target, s.version, sha(f.content));
-        if (lines.length === 0) return { file: target.file, path, status: 'unchanged' as const, version: locked.version, reason: 'someone else saved meanwhile and the agent added no lines' };
-        const v = await writeMemoryVersion(trx, agentCtx, target, locked, appendText(locked.content, lines.join('\n')), 'merge');
-        return { file: target.file, path, status: 'merged' as const, version: v.version };
-      }));
+      out.push(
+        await inTx(ctx.platform, async (trx) => {
+          const s = (await seenRows(trx, agentCtx, actor.agentId, conv)).get(`${target.kind}:${target.scopeId}`);
+          if (!s) throw new StoaError('bad_request', `${target.file} was not prepared for this turn: run turn prepare first`);
+          const base = await baseContent(trx, agentCtx, target, s.version);
+          if (f.content === base || sha(f.content) === s.committed_sha) return { file: target.file, path, status: 'unchanged' as const, version: s.version };
+          if (refusal) throw refusal;
+          const locked = await lockMemoryState(trx, agentCtx, target);
+          if (locked.version === s.version) {
+            const v = await writeMemoryVersion(trx, agentCtx, target, locked, f.content, 'set');
+            await saveSeen(trx, agentCtx, actor.agentId, conv, target, v.version, null);
+            return { file: target.file, path, status: 'saved' as const, version: v.version };
+          }
+          const lines = addedLines(base, f.content);
+          // The agent's copy stays based on the old version, but this exact copy must not be merged twice.
+          await saveSeen(trx, agentCtx, actor.agentId, conv, target, s.version, sha(f.content));
+          if (lines.length === 0)
+            return {
+              file: target.file,
+              path,
+              status: 'unchanged' as const,
+              version: locked.version,
+              reason: 'someone else saved meanwhile and the agent added no lines',
+            };
+          const v = await writeMemoryVersion(trx, agentCtx, target, locked, appendText(locked.content, lines.join('\n')), 'merge');
+          return { file: target.file, path, status: 'merged' as const, version: v.version };
+        }),
+      );
     } catch (e) {
       if (!isStoaError(e) || e.code === 'internal') throw e;
       out.push({ file: target.file, path, status: 'refused', version: 0, reason: e.message, code: e.code });

@@ -4,5 +4,7 @@ import { globalOperation, type Operation } from './operation.js';
 
 /** Installation housekeeping; the core lets only the installation's administrator run it. */
 export const adminOperations: Operation[] = [
-  globalOperation(adminRoutes.doctor, { policy: 'signed-in', mutates: true, audit: null, agent: 'none' }, ({ platform, principal }, i) => runDoctor(platform, principal, { repair: i.repair })),
+  globalOperation(adminRoutes.doctor, { policy: 'signed-in', mutates: true, audit: null, agent: 'none' }, ({ platform, principal }, i) =>
+    runDoctor(platform, principal, { repair: i.repair }),
+  ),
 ];

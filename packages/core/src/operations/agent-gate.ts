@@ -42,7 +42,12 @@ export function agentWriteCap(ctx: Ctx): number | undefined {
 
 /** Refuses a write of more than `max` bytes before anything is stored or counted (the message tells how to split). */
 export function assertWriteSize(max: number, bytes: number, what = 'content'): void {
-  if (bytes > max) throw new StoaError('too_large', `${what} is ${bytes} bytes; at most ${max} bytes may be written per call — split it into smaller writes (e.g. append in parts)`, { limit: max });
+  if (bytes > max)
+    throw new StoaError(
+      'too_large',
+      `${what} is ${bytes} bytes; at most ${max} bytes may be written per call — split it into smaller writes (e.g. append in parts)`,
+      { limit: max },
+    );
 }
 
 /** Refuses an agent's write of more than STOA_AGENT_WRITE_BYTES. */
@@ -54,7 +59,8 @@ export function assertAgentWriteSize(ctx: Ctx, bytes: number, what = 'content'):
 /** Refuses reading a file over STOA_AGENT_READ_BYTES (for the tool runner, whoever calls it). */
 export function assertReadSize(ctx: Ctx, path: string, size: number): void {
   const max = ctx.platform.config.limits.agentReadBytes;
-  if (size > max) throw new StoaError('too_large', `"${path}" is ${size} bytes, over the ${max}-byte limit for reading files; it cannot be read`, { limit: max });
+  if (size > max)
+    throw new StoaError('too_large', `"${path}" is ${size} bytes, over the ${max}-byte limit for reading files; it cannot be read`, { limit: max });
 }
 
 /** Refuses an agent's read of a file over STOA_AGENT_READ_BYTES (a byte range of it included: the file counts). */
@@ -85,8 +91,15 @@ export async function tracedChange<T>(ctx: Ctx, op: string, args: unknown, run: 
   const id = newId('call');
   const record = (o: ChangeOutcome & { refused: boolean }) =>
     recordToolCall(ctx, {
-      id, conversationId: a.conversationId, tool: op, args: shortArgs(args), result: shortResult(o.text), refused: o.refused,
-      durationMs: Math.round((performance.now() - started) * 100) / 100, path: o.path ?? null, version: o.version ?? null,
+      id,
+      conversationId: a.conversationId,
+      tool: op,
+      args: shortArgs(args),
+      result: shortResult(o.text),
+      refused: o.refused,
+      durationMs: Math.round((performance.now() - started) * 100) / 100,
+      path: o.path ?? null,
+      version: o.version ?? null,
     }).catch((e) => console.error('could not record the change in the trace:', e));
   try {
     const r = await run({ ...ctx, actor: { ...a, toolCallId: id } });

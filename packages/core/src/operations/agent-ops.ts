@@ -11,17 +11,23 @@ const c = conversationRoutes;
 
 /** Agents, conversations (with their trace) and the tool routes. */
 export const agentOperations: Operation[] = [
-  projectOperation(a.create, changes('agent.manage', null, 'none'), (ctx, i) => createAgent(ctx, { name: i.name, instructions: i.instructions, files: i.files, write: i.write, read: i.read })),
+  projectOperation(a.create, changes('agent.manage', null, 'none'), (ctx, i) =>
+    createAgent(ctx, { name: i.name, instructions: i.instructions, files: i.files, write: i.write, read: i.read }),
+  ),
   projectOperation(a.list, reads('project.read'), (ctx) => listAgents(ctx)),
   projectOperation(a.show, reads('project.read'), (ctx, i) => showAgent(ctx, i.id)),
-  projectOperation(a.update, changes('agent.manage', null, 'none'), (ctx, i) => updateAgent(ctx, i.id, { name: i.name, instructions: i.instructions, files: i.files, write: i.write, read: i.read })),
+  projectOperation(a.update, changes('agent.manage', null, 'none'), (ctx, i) =>
+    updateAgent(ctx, i.id, { name: i.name, instructions: i.instructions, files: i.files, write: i.write, read: i.read }),
+  ),
   projectOperation(a.copy, changes('agent.manage', null, 'none'), (ctx, i) => copyAgent(ctx, i.id)),
   projectOperation(a.remove, changes('agent.manage', null, 'none'), async (ctx, i) => {
     await deleteAgent(ctx, i.id);
     return { ok: true as const };
   }),
   projectOperation(a.publish, changes('agent.manage', null, 'none'), (ctx, i) => publishAgent(ctx, i.id)),
-  projectOperation(c.create, changes('project.read', null, 'none'), (ctx, i) => createConversation(ctx, { channel: i.channel, members: i.members, kind: i.kind })),
+  projectOperation(c.create, changes('project.read', null, 'none'), (ctx, i) =>
+    createConversation(ctx, { channel: i.channel, members: i.members, kind: i.kind }),
+  ),
   projectOperation(c.list, reads('project.read'), (ctx) => listConversations(ctx)),
   projectOperation(c.trace, reads('project.read'), (ctx, i) => listTrace(ctx, i.id, { limit: i.limit, after: i.after })),
   projectOperation(toolRoutes.list, reads('project.read'), async (ctx, i) => allToolsIn(ctx, i.format ?? 'mcp')),
@@ -29,6 +35,14 @@ export const agentOperations: Operation[] = [
   projectOperation(toolRoutes.call, changes('project.read', null, 'none'), async (ctx, i) => {
     const withConv = await withConversation(ctx, { conversationId: i.conversation, processId: i.process, nodeId: i.node });
     const t = await runAnyTool(withConv, i.name, i.arguments, { runtime: { processId: i.process, nodeId: i.node, conversationId: i.conversation } });
-    return { text: t.text, refused: t.refused, callId: t.callId, path: t.path, version: t.version, ...(t.code ? { code: t.code } : {}), ...(t.data ? { data: t.data } : {}) };
+    return {
+      text: t.text,
+      refused: t.refused,
+      callId: t.callId,
+      path: t.path,
+      version: t.version,
+      ...(t.code ? { code: t.code } : {}),
+      ...(t.data ? { data: t.data } : {}),
+    };
   }),
 ];

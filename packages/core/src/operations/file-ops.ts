@@ -36,7 +36,9 @@ export const fileOperations: Operation[] = [
   projectOperation(r.moveFolder, changes('file.move', 'folder.move'), (ctx, i) => moveFolder(ctx, { from: i.from, to: i.to })),
   projectOperation(r.deleteFolder, changes('file.delete', 'folder.delete'), (ctx, i) => deleteFolder(ctx, { path: i.path, recursive: i.recursive === 'true' })),
   projectOperation(r.remove, changes('file.delete', 'file.delete'), (ctx, i) => deleteFile(ctx, { path: i.path, expectedVersion: i.expectedVersion })),
-  projectOperation(r.restore, changes('file.write', 'file.restore'), (ctx, i) => restoreVersion(ctx, { path: i.path, version: i.version, expectedVersion: i.expectedVersion })),
+  projectOperation(r.restore, changes('file.write', 'file.restore'), (ctx, i) =>
+    restoreVersion(ctx, { path: i.path, version: i.version, expectedVersion: i.expectedVersion }),
+  ),
   // A direct upload counts as one change, when it is finished; its size is checked against the agent's cap at the start.
   projectOperation(r.startUpload, changes('file.write', null, 'none'), (ctx, i) => startUpload(ctx, { path: i.path, size: i.size, sha256: i.sha256 })),
   rawOperation(r.sendUpload, changes('file.write', null, 'none'), (ctx, i) => receiveUpload(ctx, i.uploadId, needs(i.source, 'the request body'))),
@@ -46,7 +48,13 @@ export const fileOperations: Operation[] = [
     return { ok: true as const };
   }),
   rawOperation(r.upload, changes('file.write', 'file.upload'), (ctx, i) =>
-    putFile(ctx, { path: i.path, source: needs(i.source, 'the request body'), expectedVersion: i.expectedVersion, mode: i.create === 'true' ? 'create' : 'replace' })),
+    putFile(ctx, {
+      path: i.path,
+      source: needs(i.source, 'the request body'),
+      expectedVersion: i.expectedVersion,
+      mode: i.create === 'true' ? 'create' : 'replace',
+    }),
+  ),
   rawOperation(r.uploadForm, changes('file.write', 'file.upload'), async (ctx, i) => {
     // Each part is stored as it arrives; a part that fails stops the form with its error, the files before it stay.
     const folder = normalizePath(i.folder ?? '', 'folder');

@@ -57,22 +57,38 @@ export type Operation =
  * @example
  * projectOperation(filesRoutes.stat, { policy: 'file.read', mutates: false, audit: null, agent: 'none' }, (ctx, i) => statFile(ctx, i.path));
  */
-export function projectOperation<R extends RouteDef>(route: R, traits: OperationTraits, run: (ctx: Ctx, input: RouteParsedInput<R>) => Promise<RouteOutput<R>>): Operation {
+export function projectOperation<R extends RouteDef>(
+  route: R,
+  traits: OperationTraits,
+  run: (ctx: Ctx, input: RouteParsedInput<R>) => Promise<RouteOutput<R>>,
+): Operation {
   return { id: route.id, scope: 'project', route, traits, run };
 }
 
 /** A raw operation of a project: the route describes it; its input is the route's plus a body the door hands over. */
-export function rawOperation<R extends RouteDef, T>(route: R, traits: OperationTraits, run: (ctx: Ctx, input: RouteParsedInput<R> & RawInput) => Promise<T>): Operation {
+export function rawOperation<R extends RouteDef, T>(
+  route: R,
+  traits: OperationTraits,
+  run: (ctx: Ctx, input: RouteParsedInput<R> & RawInput) => Promise<T>,
+): Operation {
   return { id: route.id, scope: 'project', route, traits, run };
 }
 
 /** An operation outside any project (who am I, my projects, create a project). */
-export function globalOperation<R extends RouteDef>(route: R, traits: OperationTraits, run: (call: GlobalCall, input: RouteParsedInput<R>) => Promise<RouteOutput<R>>): Operation {
+export function globalOperation<R extends RouteDef>(
+  route: R,
+  traits: OperationTraits,
+  run: (call: GlobalCall, input: RouteParsedInput<R>) => Promise<RouteOutput<R>>,
+): Operation {
   return { id: route.id, scope: 'global', route, traits, run };
 }
 
 /** An operation that needs no token (redeeming an invitation). */
-export function publicOperation<R extends RouteDef>(route: R, traits: OperationTraits, run: (call: PublicCall, input: RouteParsedInput<R>) => Promise<RouteOutput<R>>): Operation {
+export function publicOperation<R extends RouteDef>(
+  route: R,
+  traits: OperationTraits,
+  run: (call: PublicCall, input: RouteParsedInput<R>) => Promise<RouteOutput<R>>,
+): Operation {
   return { id: route.id, scope: 'public', route, traits, run };
 }
 

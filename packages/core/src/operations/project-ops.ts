@@ -14,7 +14,9 @@ const signedIn = (mutates = false): OperationTraits => ({ policy: 'signed-in', m
 export const projectOperations: Operation[] = [
   globalOperation(r.me, signedIn(), ({ platform, principal }) => describePrincipal(platform, principal)),
   globalOperation(r.listProjects, signedIn(), ({ platform, principal }) => listProjectsFor(platform, principal) as never),
-  globalOperation(r.createProject, signedIn(true), ({ platform, principal }, i) => createProjectFor(platform, principal, { name: i.name, quotaBytes: i.quotaBytes ?? null })),
+  globalOperation(r.createProject, signedIn(true), ({ platform, principal }, i) =>
+    createProjectFor(platform, principal, { name: i.name, quotaBytes: i.quotaBytes ?? null }),
+  ),
   projectOperation(r.listMembers, reads('project.read'), (ctx) => listMembers(ctx)),
   projectOperation(r.addMember, changes('member.manage', null, 'none'), (ctx, i) => addMember(ctx, { user: i.user, role: i.role })),
   projectOperation(r.removeMember, changes('member.manage', null, 'none'), async (ctx, i) => {
@@ -22,11 +24,16 @@ export const projectOperations: Operation[] = [
     return { ok: true as const };
   }),
   // Any member may mint and revoke their own tokens; the core narrows who may do it for whom.
-  projectOperation(r.createToken, changes('token.create', null, 'none'), (ctx, i) => createToken(ctx, { user: i.user, agent: i.agent, name: i.name, published: i.published })),
+  projectOperation(r.createToken, changes('token.create', null, 'none'), (ctx, i) =>
+    createToken(ctx, { user: i.user, agent: i.agent, name: i.name, published: i.published }),
+  ),
   projectOperation(r.listTokens, reads('project.read'), (ctx) => listTokens(ctx)),
-  projectOperation(r.createInvitation, changes('member.manage', null, 'none'), (ctx, i) => createInvitation(ctx, { role: i.role, user: i.user, ttlHours: i.ttlHours })),
+  projectOperation(r.createInvitation, changes('member.manage', null, 'none'), (ctx, i) =>
+    createInvitation(ctx, { role: i.role, user: i.user, ttlHours: i.ttlHours }),
+  ),
   publicOperation(r.acceptInvitation, { policy: 'public', mutates: true, audit: null, agent: 'none' }, ({ platform, principal, client }, i) =>
-    acceptInvitation(platform, principal, i, { client })),
+    acceptInvitation(platform, principal, i, { client }),
+  ),
   projectOperation(r.revokeToken, changes('token.create', null, 'none'), async (ctx, i) => {
     await revokeToken(ctx, { id: i.id });
     return { ok: true as const };

@@ -9,8 +9,18 @@ import { findOperation } from './table.js';
 
 /** Actions a person's role alone decides; for these `runOperation` refuses early, before any lookup. */
 const ROLE_ACTIONS = new Set<Action>([
-  'file.read', 'file.write', 'file.delete', 'file.move', 'audit.read', 'project.admin', 'project.read',
-  'member.manage', 'token.create', 'agent.manage', 'wiki.read', 'wiki.write',
+  'file.read',
+  'file.write',
+  'file.delete',
+  'file.move',
+  'audit.read',
+  'project.admin',
+  'project.read',
+  'member.manage',
+  'token.create',
+  'agent.manage',
+  'wiki.read',
+  'wiki.write',
 ]);
 
 /**
@@ -60,7 +70,13 @@ export async function runOperation(ctx: Ctx, id: string, input: Record<string, u
   if (op.scope !== 'project') throw new StoaError('bad_request', `operation "${id}" does not act in a project`);
   assertRoleAllows(ctx, op);
   if (ctx.actor.kind === 'agent' && op.traits.agent === 'change') {
-    return tracedChange(ctx, op.id, traceArgs(input), (c) => op.run(c, input), (r) => outcomeOf(op, r));
+    return tracedChange(
+      ctx,
+      op.id,
+      traceArgs(input),
+      (c) => op.run(c, input),
+      (r) => outcomeOf(op, r),
+    );
   }
   return op.run(ctx, input);
 }

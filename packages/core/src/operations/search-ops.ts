@@ -11,7 +11,18 @@ const d = docsRoutes;
 /** The one search (R1–R5) and file understanding (R6). */
 export const searchOperations: Operation[] = [
   projectOperation(searchRoutes.all, reads('project.read'), (ctx, i) =>
-    searchAll(ctx, { query: i.q, kinds: i.kinds ? i.kinds.split(',').map((k) => k.trim()).filter(Boolean) : undefined, limit: i.limit, offset: i.offset })),
+    searchAll(ctx, {
+      query: i.q,
+      kinds: i.kinds
+        ? i.kinds
+            .split(',')
+            .map((k) => k.trim())
+            .filter(Boolean)
+        : undefined,
+      limit: i.limit,
+      offset: i.offset,
+    }),
+  ),
   projectOperation(searchRoutes.reindex, changes('project.admin', null, 'none'), (ctx) => reindexFileContents(ctx)),
   // Understanding changes derived data only (chunks, status), never a file: it needs read access and counts nothing.
   projectOperation(d.understand, changes('file.read', null, 'none'), (ctx, i) => understandFile(ctx, { path: i.path, parseMode: i.parseMode })),

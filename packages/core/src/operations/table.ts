@@ -13,7 +13,13 @@ import { adminOperations } from './admin-ops.js';
  * An area adds its operations here (one line).
  */
 export const operations: readonly Operation[] = [
-  ...projectOperations, ...fileOperations, ...agentOperations, ...memoryOperations, ...wikiOperations, ...searchOperations, ...adminOperations,
+  ...projectOperations,
+  ...fileOperations,
+  ...agentOperations,
+  ...memoryOperations,
+  ...wikiOperations,
+  ...searchOperations,
+  ...adminOperations,
 ];
 
 const byId = new Map(operations.map((o) => [o.id, o]));

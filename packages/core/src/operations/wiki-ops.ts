@@ -13,7 +13,9 @@ const w = wikiRoutes;
 export const wikiOperations: Operation[] = [
   projectOperation(w.list, reads('wiki.read'), (ctx, i) => listPages(ctx, { prefix: i.prefix })),
   projectOperation(w.get, reads('wiki.read'), (ctx, i) => getPage(ctx, { path: i.path })),
-  projectOperation(w.put, changes('wiki.write', null), (ctx, i) => putPage(ctx, { path: i.path, text: i.text, title: i.title, base: i.base, channel: i.channel })),
+  projectOperation(w.put, changes('wiki.write', null), (ctx, i) =>
+    putPage(ctx, { path: i.path, text: i.text, title: i.title, base: i.base, channel: i.channel }),
+  ),
   projectOperation(w.rename, changes('wiki.write', null), (ctx, i) => renamePage(ctx, { path: i.path, title: i.title, base: i.base })),
   projectOperation(w.move, changes('wiki.write', null), (ctx, i) => movePage(ctx, { from: i.from, to: i.to, dryRun: i.dryRun })),
   projectOperation(w.remove, changes('wiki.write', null), (ctx, i) => deletePage(ctx, { path: i.path, base: i.base })),

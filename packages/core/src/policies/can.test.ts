@@ -16,7 +16,12 @@ function user(role: Role | null, superuser = false): Actor {
 
 function agent(access: Partial<AgentAccess>): Actor {
   return {
-    kind: 'agent', agentId: ME, name: 'helper', ownerId: 'usr_1', instructions: '', conversationId: null,
+    kind: 'agent',
+    agentId: ME,
+    name: 'helper',
+    ownerId: 'usr_1',
+    instructions: '',
+    conversationId: null,
     access: { enabled: true, write: 'own', read: 'project', ...access },
   };
 }
@@ -38,8 +43,11 @@ const userTable: Array<[who: string, actor: Actor, read: string, write: string, 
 describe('can(): users', () => {
   it.each(userTable)('%s', (_who, actor, read, write, del, move, audit) => {
     expect({
-      read: decide(actor, 'file.read'), write: decide(actor, 'file.write'), delete: decide(actor, 'file.delete'),
-      move: decide(actor, 'file.move'), audit: decide(actor, 'audit.read'),
+      read: decide(actor, 'file.read'),
+      write: decide(actor, 'file.write'),
+      delete: decide(actor, 'file.delete'),
+      move: decide(actor, 'file.move'),
+      audit: decide(actor, 'audit.read'),
     }).toEqual({ read, write, delete: del, move, audit });
   });
 
@@ -118,6 +126,10 @@ describe('can(): agents, A2 row for row', () => {
   it('effectiveScopes matches the table', () => {
     expect(effectiveScopes(ME, { enabled: true, write: 'own', read: 'project' })).toEqual({ read: '', write: `agents/${ME}`, delete: `agents/${ME}` });
     expect(effectiveScopes(ME, { enabled: true, write: 'project', read: 'project' })).toEqual({ read: '', write: '', delete: null });
-    expect(effectiveScopes(ME, { enabled: true, write: 'project', read: 'own' })).toEqual({ read: `agents/${ME}`, write: `agents/${ME}`, delete: `agents/${ME}` });
+    expect(effectiveScopes(ME, { enabled: true, write: 'project', read: 'own' })).toEqual({
+      read: `agents/${ME}`,
+      write: `agents/${ME}`,
+      delete: `agents/${ME}`,
+    });
   });
 });

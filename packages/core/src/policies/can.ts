@@ -9,11 +9,19 @@ import { memoryDecision, type MemoryAction, type MemoryResource } from './memory
  * otherwise the error to throw (its message is what a person or an agent reads, so it names no host paths).
  */
 export type Action =
-  | 'file.read' | 'file.write' | 'file.delete' | 'file.move'
-  | 'audit.read' | 'project.admin' | 'project.read'
-  | 'member.manage' | 'token.create' | 'agent.manage'
+  | 'file.read'
+  | 'file.write'
+  | 'file.delete'
+  | 'file.move'
+  | 'audit.read'
+  | 'project.admin'
+  | 'project.read'
+  | 'member.manage'
+  | 'token.create'
+  | 'agent.manage'
   | MemoryAction
-  | 'wiki.read' | 'wiki.write';
+  | 'wiki.read'
+  | 'wiki.write';
 
 export type Resource = { kind: 'file'; path: string } | { kind: 'project' } | { kind: 'agent'; ownerId: string | null } | MemoryResource;
 
@@ -52,7 +60,8 @@ function agentFileDecision(actor: Extract<Actor, { kind: 'agent' }>, action: Act
  */
 export function can(actor: Actor, action: Action, resource: Resource): StoaError | null {
   if (resource.kind === 'file' && actor.kind === 'agent') return agentFileDecision(actor, action, resource.path);
-  if (resource.kind === 'memory') return action === 'memory.read' || action === 'memory.write' ? memoryDecision(actor, action, resource) : new StoaError('forbidden');
+  if (resource.kind === 'memory')
+    return action === 'memory.read' || action === 'memory.write' ? memoryDecision(actor, action, resource) : new StoaError('forbidden');
   switch (action) {
     // The wiki is shared by every member and every agent of the project (W5, W7); channel pages are
     // narrowed further by participation in wiki/visibility.ts.
@@ -75,7 +84,7 @@ export function can(actor: Actor, action: Action, resource: Resource): StoaError
       if (hasRole(actor, 'admin')) return null;
       if (actor.kind === 'user' && resource.kind === 'agent' && resource.ownerId === actor.userId && hasRole(actor, 'editor')) return null;
       if (resource.kind === 'project' && hasRole(actor, 'editor')) return null;
-      return new StoaError('forbidden', 'only the agent\'s owner or an admin may change this agent');
+      return new StoaError('forbidden', "only the agent's owner or an admin may change this agent");
     case 'audit.read':
     case 'project.admin':
     case 'member.manage':

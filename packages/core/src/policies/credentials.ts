@@ -8,10 +8,7 @@ import type { Actor, Role } from '../actors.js';
  */
 
 /** Whom a new token acts for. */
-export type MintTarget =
-  | { kind: 'self' }
-  | { kind: 'user'; userId: string }
-  | { kind: 'agent'; ownerId: string | null };
+export type MintTarget = { kind: 'self' } | { kind: 'user'; userId: string } | { kind: 'agent'; ownerId: string | null };
 
 /** A stored token as the rules see it. */
 export interface TokenFacts {
@@ -57,7 +54,10 @@ export function mintDecision(actor: Actor, target: MintTarget): StoaError | null
     case 'user':
       return isInstallationAdmin(actor)
         ? null
-        : new StoaError('forbidden', 'only the installation administrator may create a token for another person; invite them instead (stoa invitations create)');
+        : new StoaError(
+            'forbidden',
+            'only the installation administrator may create a token for another person; invite them instead (stoa invitations create)',
+          );
   }
 }
 
@@ -82,7 +82,7 @@ export function tokenManageDecision(actor: Actor, token: TokenFacts, projectId: 
   if (!tokenInProject(token, projectId)) return new StoaError('not_found', 'token does not exist');
   if (roleAtLeast(actor, 'admin')) return null;
   if (token.agentId !== null && token.agentOwnerId === actor.userId && roleAtLeast(actor, 'editor')) return null;
-  return new StoaError('forbidden', 'only the token\'s holder, the agent\'s owner or a project admin may revoke this token');
+  return new StoaError('forbidden', "only the token's holder, the agent's owner or a project admin may revoke this token");
 }
 
 /** May the actor invite people into the context's project (with any role up to admin)? Project admins may. */

@@ -62,11 +62,14 @@ export function memoryDecision(actor: Actor, action: MemoryAction, r: MemoryReso
       if (!write || isAdmin(actor)) return null;
       if (isViewer(actor)) return new StoaError('forbidden', 'viewers may read memory files but not edit them');
       if (r.agentOwnerId && r.agentOwnerId === actor.userId) return null;
-      return new StoaError('forbidden', 'only the agent\'s owner, an admin or the agent itself may edit this SOUL.md');
+      return new StoaError('forbidden', "only the agent's owner, an admin or the agent itself may edit this SOUL.md");
     }
     case 'AGENTS.md':
       if (!write || isAdmin(actor)) return null;
-      return new StoaError('forbidden', actor.kind === 'agent' ? 'AGENTS.md is edited by workspace admins; agents only read it' : 'only workspace admins may edit AGENTS.md');
+      return new StoaError(
+        'forbidden',
+        actor.kind === 'agent' ? 'AGENTS.md is edited by workspace admins; agents only read it' : 'only workspace admins may edit AGENTS.md',
+      );
     case 'MEMORY.md': {
       if (isAdmin(actor)) return null;
       if (!r.participant) return new StoaError('forbidden', 'you are not a participant of this conversation, so you may not use its MEMORY.md');

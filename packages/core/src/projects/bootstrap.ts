@@ -38,16 +38,48 @@ export async function bootstrap(platform: Platform): Promise<{ adminUserId: stri
       const hash = hashToken(platform.config.adminToken);
       const exists = await trx.selectFrom('tokens').select('id').where('token_hash', '=', hash).executeTakeFirst();
       if (!exists) {
-        await trx.insertInto('tokens').values({ id: newId('tok'), token_hash: hash, user_id: admin.id, agent_id: null, name: 'STOA_ADMIN_TOKEN', created_at: now, last_used_at: null, revoked_at: null, superuser: 1 }).execute();
+        await trx
+          .insertInto('tokens')
+          .values({
+            id: newId('tok'),
+            token_hash: hash,
+            user_id: admin.id,
+            agent_id: null,
+            name: 'STOA_ADMIN_TOKEN',
+            created_at: now,
+            last_used_at: null,
+            revoked_at: null,
+            superuser: 1,
+          })
+          .execute();
       } else {
         // The operator's configured token is the installation's own, whoever's row held that hash before.
         await trx.updateTable('tokens').set({ superuser: 1, project_id: null, user_id: admin.id, agent_id: null }).where('id', '=', exists.id).execute();
       }
     } else {
-      const has = await trx.selectFrom('tokens').select('id').where('user_id', '=', admin.id).where('superuser', '=', 1).where('revoked_at', 'is', null).executeTakeFirst();
+      const has = await trx
+        .selectFrom('tokens')
+        .select('id')
+        .where('user_id', '=', admin.id)
+        .where('superuser', '=', 1)
+        .where('revoked_at', 'is', null)
+        .executeTakeFirst();
       if (!has) {
         generatedToken = newToken();
-        await trx.insertInto('tokens').values({ id: newId('tok'), token_hash: hashToken(generatedToken), user_id: admin.id, agent_id: null, name: 'bootstrap', created_at: now, last_used_at: null, revoked_at: null, superuser: 1 }).execute();
+        await trx
+          .insertInto('tokens')
+          .values({
+            id: newId('tok'),
+            token_hash: hashToken(generatedToken),
+            user_id: admin.id,
+            agent_id: null,
+            name: 'bootstrap',
+            created_at: now,
+            last_used_at: null,
+            revoked_at: null,
+            superuser: 1,
+          })
+          .execute();
       }
     }
     return { adminUserId: admin.id, generatedToken };

@@ -11,7 +11,14 @@ import type { Role } from '../actors.js';
 const DEFAULT_TTL_HOURS = 7 * 24;
 const MAX_TTL_HOURS = 90 * 24;
 
-export interface Invitation { id: string; code: string; project: string; role: Role; user: string | null; expiresAt: string }
+export interface Invitation {
+  id: string;
+  code: string;
+  project: string;
+  role: Role;
+  user: string | null;
+  expiresAt: string;
+}
 
 export interface AcceptedInvitation {
   project: { id: string; name: string };
@@ -37,10 +44,21 @@ export async function createInvitation(ctx: Ctx, input: { role: string; user?: s
   const code = 'inv_' + newToken().slice(5);
   const id = newId('inv');
   const expiresAt = new Date(now.getTime() + ttl * 3600_000).toISOString();
-  await ctx.platform.db.kysely.insertInto('invitations').values({
-    id, code_hash: hashToken(code), project_id: ctx.project.id, role, user_name: user,
-    created_by: ctx.actor.kind === 'user' ? ctx.actor.userId : '', created_at: now.toISOString(), expires_at: expiresAt, accepted_at: null, accepted_by: null,
-  }).execute();
+  await ctx.platform.db.kysely
+    .insertInto('invitations')
+    .values({
+      id,
+      code_hash: hashToken(code),
+      project_id: ctx.project.id,
+      role,
+      user_name: user,
+      created_by: ctx.actor.kind === 'user' ? ctx.actor.userId : '',
+      created_at: now.toISOString(),
+      expires_at: expiresAt,
+      accepted_at: null,
+      accepted_by: null,
+    })
+    .execute();
   return { id, code, project: ctx.project.name, role, user, expiresAt };
 }
 
@@ -55,7 +73,12 @@ function redeemerOf(principal: Principal | null): Redeemer {
  * a new person named by the invitation (or by `user`) is created and gets their own token. A wrong, used or
  * expired code is `unauthorized` and counts against the client address like a wrong token.
  */
-export async function acceptInvitation(platform: Platform, principal: Principal | null, input: { code: string; user?: string }, opts: { client?: string } = {}): Promise<AcceptedInvitation> {
+export async function acceptInvitation(
+  platform: Platform,
+  principal: Principal | null,
+  input: { code: string; user?: string },
+  opts: { client?: string } = {},
+): Promise<AcceptedInvitation> {
   const redeemer = redeemerOf(principal);
   if (redeemer.kind === 'agent') throw new StoaError('forbidden', 'agents may not accept invitations');
   return throttled(platform, opts.client, () => redeem(platform, redeemer, input));
@@ -65,9 +88,20 @@ async function redeem(platform: Platform, redeemer: Redeemer, input: { code: str
   const now = platform.clock().toISOString();
   const hash = hashToken(input.code);
   return inTx(platform, async (trx) => {
-    const inv = await trx.selectFrom('invitations').innerJoin('projects', 'projects.id', 'invitations.project_id')
-      .select(['invitations.id', 'invitations.project_id', 'invitations.role', 'invitations.user_name', 'invitations.expires_at', 'invitations.accepted_at', 'projects.name as project_name'])
-      .where('invitations.code_hash', '=', hash).executeTakeFirst();
+    const inv = await trx
+      .selectFrom('invitations')
+      .innerJoin('projects', 'projects.id', 'invitations.project_id')
+      .select([
+        'invitations.id',
+        'invitations.project_id',
+        'invitations.role',
+        'invitations.user_name',
+        'invitations.expires_at',
+        'invitations.accepted_at',
+        'projects.name as project_name',
+      ])
+      .where('invitations.code_hash', '=', hash)
+      .executeTakeFirst();
     if (!inv || inv.accepted_at || inv.expires_at < now) throw new StoaError('unauthorized', 'this invitation is invalid, used or expired; ask for a new one');
     const role = inv.role as Role;
     let userId: string;
@@ -79,7 +113,8 @@ async function redeem(platform: Platform, redeemer: Redeemer, input: { code: str
       userId = redeemer.userId;
       name = redeemer.name;
     } else {
-      if (input.user && inv.user_name && userName(input.user) !== inv.user_name) throw new StoaError('forbidden', 'this invitation is addressed to someone else');
+      if (input.user && inv.user_name && userName(input.user) !== inv.user_name)
+        throw new StoaError('forbidden', 'this invitation is addressed to someone else');
       const wanted = inv.user_name ?? (input.user ? userName(input.user) : null);
       if (!wanted) throw new StoaError('bad_request', 'user is required: the name you will sign in with');
       const existing = await trx.selectFrom('users').select('id').where('name', '=', wanted).executeTakeFirst();
@@ -90,10 +125,30 @@ async function redeem(platform: Platform, redeemer: Redeemer, input: { code: str
       name = wanted;
       if (!existing) await trx.insertInto('users').values({ id: userId, name, display_name: null, created_at: now }).execute();
       token = newToken();
-      await trx.insertInto('tokens').values({ id: newId('tok'), token_hash: hashToken(token), user_id: userId, agent_id: null, name: 'invitation', created_at: now, last_used_at: null, revoked_at: null, superuser: 0, project_id: null, created_by: userId }).execute();
+      await trx
+        .insertInto('tokens')
+        .values({
+          id: newId('tok'),
+          token_hash: hashToken(token),
+          user_id: userId,
+          agent_id: null,
+          name: 'invitation',
+          created_at: now,
+          last_used_at: null,
+          revoked_at: null,
+          superuser: 0,
+          project_id: null,
+          created_by: userId,
+        })
+        .execute();
     }
     // The update is conditional, so of two simultaneous redemptions exactly one wins.
-    const won = await trx.updateTable('invitations').set({ accepted_at: now, accepted_by: userId }).where('id', '=', inv.id).where('accepted_at', 'is', null).executeTakeFirst();
+    const won = await trx
+      .updateTable('invitations')
+      .set({ accepted_at: now, accepted_by: userId })
+      .where('id', '=', inv.id)
+      .where('accepted_at', 'is', null)
+      .executeTakeFirst();
     if (Number(won.numUpdatedRows) !== 1) throw new StoaError('unauthorized', 'this invitation is invalid, used or expired; ask for a new one');
     await grantRole(trx, inv.project_id, userId, role, now);
     return { project: { id: inv.project_id, name: inv.project_name }, role, user: name, ...(token ? { token } : {}) };

@@ -12,7 +12,17 @@ export async function createLoginCode(platform: Platform, userId: string, opts: 
   const code = newToken().slice(5);
   const now = platform.clock();
   const expires = new Date(now.getTime() + (opts.ttlSeconds ?? 900) * 1000).toISOString();
-  await platform.db.kysely.insertInto('login_codes').values({ code_hash: hashToken(code), user_id: userId, created_at: now.toISOString(), expires_at: expires, used_at: null, superuser: opts.superuser ? 1 : 0 }).execute();
+  await platform.db.kysely
+    .insertInto('login_codes')
+    .values({
+      code_hash: hashToken(code),
+      user_id: userId,
+      created_at: now.toISOString(),
+      expires_at: expires,
+      used_at: null,
+      superuser: opts.superuser ? 1 : 0,
+    })
+    .execute();
   return code;
 }
 
@@ -27,12 +37,30 @@ export async function redeemLoginCode(platform: Platform, code: string, opts: { 
 async function redeem(platform: Platform, code: string): Promise<{ token: string; user: string }> {
   const now = platform.clock().toISOString();
   return inTx(platform, async (trx) => {
-    const row = await trx.selectFrom('login_codes').innerJoin('users', 'users.id', 'login_codes.user_id').select(['login_codes.user_id', 'login_codes.expires_at', 'login_codes.used_at', 'login_codes.superuser', 'users.name'])
-      .where('code_hash', '=', hashToken(code)).executeTakeFirst();
+    const row = await trx
+      .selectFrom('login_codes')
+      .innerJoin('users', 'users.id', 'login_codes.user_id')
+      .select(['login_codes.user_id', 'login_codes.expires_at', 'login_codes.used_at', 'login_codes.superuser', 'users.name'])
+      .where('code_hash', '=', hashToken(code))
+      .executeTakeFirst();
     if (!row || row.used_at || row.expires_at < now) throw new StoaError('unauthorized', 'this login link is invalid, used or expired; ask for a new one');
     await trx.updateTable('login_codes').set({ used_at: now }).where('code_hash', '=', hashToken(code)).execute();
     const token = newToken();
-    await trx.insertInto('tokens').values({ id: newId('tok'), token_hash: hashToken(token), user_id: row.user_id, agent_id: null, name: 'web session', created_at: now, last_used_at: null, revoked_at: null, superuser: Number(row.superuser) === 1 ? 1 : 0, created_by: row.user_id }).execute();
+    await trx
+      .insertInto('tokens')
+      .values({
+        id: newId('tok'),
+        token_hash: hashToken(token),
+        user_id: row.user_id,
+        agent_id: null,
+        name: 'web session',
+        created_at: now,
+        last_used_at: null,
+        revoked_at: null,
+        superuser: Number(row.superuser) === 1 ? 1 : 0,
+        created_by: row.user_id,
+      })
+      .execute();
     return { token, user: row.name };
   });
 }

@@ -31,7 +31,12 @@ export async function grantRole(trx: Q, projectId: string, userId: string, role:
   return now;
 }
 
-export interface Member { userId: string; name: string; role: Role; since: string }
+export interface Member {
+  userId: string;
+  name: string;
+  role: Role;
+  since: string;
+}
 
 /**
  * Adds a user to the project with a role, creating the user if it does not exist; an existing member's role
@@ -58,15 +63,22 @@ export async function addMember(ctx: Ctx, input: { user: string; role: string })
 export async function listMembers(ctx: Ctx): Promise<Member[]> {
   assertCan(ctx.actor, 'project.read', { kind: 'project' });
   const rows = await ctx.platform.db.kysely
-    .selectFrom('members').innerJoin('users', 'users.id', 'members.user_id')
+    .selectFrom('members')
+    .innerJoin('users', 'users.id', 'members.user_id')
     .select(['users.id', 'users.name', 'members.role', 'members.created_at'])
-    .where('members.project_id', '=', ctx.project.id).orderBy('users.name').execute();
+    .where('members.project_id', '=', ctx.project.id)
+    .orderBy('users.name')
+    .execute();
   return rows.map((r) => ({ userId: r.id, name: r.name, role: r.role as Role, since: r.created_at }));
 }
 
 export async function removeMember(ctx: Ctx, input: { user: string }): Promise<void> {
   assertCan(ctx.actor, 'member.manage', { kind: 'project' });
-  const user = await ctx.platform.db.kysely.selectFrom('users').select('id').where((eb) => eb.or([eb('name', '=', input.user), eb('id', '=', input.user)])).executeTakeFirst();
+  const user = await ctx.platform.db.kysely
+    .selectFrom('users')
+    .select('id')
+    .where((eb) => eb.or([eb('name', '=', input.user), eb('id', '=', input.user)]))
+    .executeTakeFirst();
   if (!user) throw new StoaError('not_found', `user "${input.user}" does not exist`);
   const r = await ctx.platform.db.kysely.deleteFrom('members').where('project_id', '=', ctx.project.id).where('user_id', '=', user.id).executeTakeFirst();
   if (Number(r.numDeletedRows) === 0) throw new StoaError('not_found', `"${input.user}" is not a member of this project`);

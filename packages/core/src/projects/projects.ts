@@ -34,7 +34,10 @@ export async function createProject(platform: Platform, actor: Actor, input: { n
     if (exists) throw new StoaError('already_exists', `project "${name}" already exists`);
     const org = await trx.selectFrom('organizations').select('id').executeTakeFirstOrThrow();
     const id = newId('prj');
-    await trx.insertInto('projects').values({ id, org_id: org.id, name, quota_bytes: input.quotaBytes ?? null, created_at: now }).execute();
+    await trx
+      .insertInto('projects')
+      .values({ id, org_id: org.id, name, quota_bytes: input.quotaBytes ?? null, created_at: now })
+      .execute();
     await trx.insertInto('members').values({ project_id: id, user_id: actor.userId, role: 'admin', created_at: now }).execute();
     return { id, orgId: org.id, name, quotaBytes: input.quotaBytes ?? null, createdAt: now };
   });
@@ -42,7 +45,11 @@ export async function createProject(platform: Platform, actor: Actor, input: { n
 
 /** Projects the actor belongs to (every project for the local administrator). */
 export async function listProjects(platform: Platform, actor: UserActor): Promise<Array<ProjectRow & { role: string }>> {
-  let q = platform.db.kysely.selectFrom('projects').leftJoin('members', (j) => j.onRef('members.project_id', '=', 'projects.id').on('members.user_id', '=', actor.userId)).selectAll('projects').select('members.role');
+  let q = platform.db.kysely
+    .selectFrom('projects')
+    .leftJoin('members', (j) => j.onRef('members.project_id', '=', 'projects.id').on('members.user_id', '=', actor.userId))
+    .selectAll('projects')
+    .select('members.role');
   if (!actor.superuser) q = q.where('members.user_id', '=', actor.userId);
   const rows = await q.orderBy('projects.created_at').orderBy('projects.name').execute();
   return rows.map((r: any) => ({ ...toProjectRow(r), role: r.role ?? 'admin' }));
@@ -64,9 +71,14 @@ export async function listProjectsFor(platform: Platform, principal: Principal):
 }
 
 /** Creates a project for a person; agents and tokens confined to one project may not. */
-export async function createProjectFor(platform: Platform, principal: Principal, input: { name: string; quotaBytes?: number | null }): Promise<ProjectRow & { role: string }> {
+export async function createProjectFor(
+  platform: Platform,
+  principal: Principal,
+  input: { name: string; quotaBytes?: number | null },
+): Promise<ProjectRow & { role: string }> {
   if (principal.kind !== 'user') throw new StoaError('forbidden', 'agents may not create projects');
-  if (principal.projectId) throw new StoaError('forbidden', 'this token works only in its own project; use your own installation-wide token to create projects');
+  if (principal.projectId)
+    throw new StoaError('forbidden', 'this token works only in its own project; use your own installation-wide token to create projects');
   return { ...(await createProject(platform, userActorOf(principal), input)), role: 'admin' };
 }
 

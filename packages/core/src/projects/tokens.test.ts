@@ -68,12 +68,12 @@ describe.each(kinds)('the access model for tokens (%s)', (kind) => {
     expect(await authenticate(t.platform, rootToken)).toMatchObject({ superuser: true });
     const own = await createToken(await t.admin(), { name: 'mine' });
     expect(await authenticate(t.platform, own.token)).toMatchObject({ name: 'admin', superuser: false });
-    const code = await createLoginCode(t.platform, (await authenticate(t.platform, rootToken) as { userId: string }).userId, { superuser: true });
+    const code = await createLoginCode(t.platform, ((await authenticate(t.platform, rootToken)) as { userId: string }).userId, { superuser: true });
     const session = await redeemLoginCode(t.platform, code);
     expect(await authenticate(t.platform, session.token)).toMatchObject({ superuser: true });
   });
 
-  it('people mint their own tokens; agents\' tokens by their owner or an admin; another person\'s only by the installation admin', async () => {
+  it("people mint their own tokens; agents' tokens by their owner or an admin; another person's only by the installation admin", async () => {
     const admin = await t.admin();
     await addMember(admin, { user: 'ed', role: 'editor' });
     await addMember(admin, { user: 'vi', role: 'viewer' });
@@ -89,7 +89,7 @@ describe.each(kinds)('the access model for tokens (%s)', (kind) => {
     await expect(createToken(agentCtx, {})).rejects.toMatchObject({ code: 'forbidden' });
   });
 
-  it('revoking: own tokens; a project admin those confined to its project; nobody else\'s', async () => {
+  it("revoking: own tokens; a project admin those confined to its project; nobody else's", async () => {
     const admin = await t.admin();
     const ed = await t.userCtx('ed', 'editor');
     const vi = await t.userCtx('vi', 'viewer');
@@ -100,7 +100,7 @@ describe.each(kinds)('the access model for tokens (%s)', (kind) => {
     await expect(authenticate(t.platform, viTok.token)).rejects.toMatchObject({ code: 'unauthorized' });
   });
 
-  it('an invitation is redeemed once, for a new person\'s own token; it never takes over an existing person', async () => {
+  it("an invitation is redeemed once, for a new person's own token; it never takes over an existing person", async () => {
     const mal = await contextFor(t.platform, await authenticate(t.platform, malToken), { project: 'mal' });
     const forAdmin = await createInvitation(mal, { role: 'admin', user: 'admin' });
     await expect(acceptInvitation(t.platform, null, { code: forAdmin.code })).rejects.toMatchObject({ code: 'already_exists' });

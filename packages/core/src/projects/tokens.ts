@@ -17,8 +17,13 @@ export type Principal =
 
 /** A token as listed: never its secret nor its hash. */
 export interface TokenInfo {
-  id: string; name: string | null; user: string | null; agent: string | null; project: string | null;
-  createdAt: string; revokedAt: string | null;
+  id: string;
+  name: string | null;
+  user: string | null;
+  agent: string | null;
+  project: string | null;
+  createdAt: string;
+  revokedAt: string | null;
 }
 
 /**
@@ -26,7 +31,10 @@ export interface TokenInfo {
  * member (installation administrator only) or for an agent of the project. The token works only in this
  * project. It is returned once; only its hash is stored.
  */
-export async function createToken(ctx: Ctx, input: { user?: string; agent?: string; name?: string; published?: boolean }): Promise<{ token: string; id: string; user?: string; agent?: string; published?: boolean }> {
+export async function createToken(
+  ctx: Ctx,
+  input: { user?: string; agent?: string; name?: string; published?: boolean },
+): Promise<{ token: string; id: string; user?: string; agent?: string; published?: boolean }> {
   if (input.user && input.agent) throw new StoaError('bad_request', 'give at most one of --user NAME or --agent AGENT_ID');
   if (input.published && !input.agent) throw new StoaError('bad_request', '--published applies to agent tokens only');
   const db = ctx.platform.db.kysely;
@@ -34,38 +42,85 @@ export async function createToken(ctx: Ctx, input: { user?: string; agent?: stri
   const token = newToken();
   const id = newId('tok');
   const createdBy = ctx.actor.kind === 'user' ? ctx.actor.userId : null;
-  const row = { id, token_hash: hashToken(token), name: input.name ?? null, created_at: now, last_used_at: null, revoked_at: null, project_id: ctx.project.id, superuser: 0, created_by: createdBy };
+  const row = {
+    id,
+    token_hash: hashToken(token),
+    name: input.name ?? null,
+    created_at: now,
+    last_used_at: null,
+    revoked_at: null,
+    project_id: ctx.project.id,
+    superuser: 0,
+    created_by: createdBy,
+  };
   if (!input.agent) {
     if (ctx.actor.kind !== 'user') throw new StoaError('forbidden', 'agents may not create tokens');
     const wanted = input.user ?? ctx.actor.userId;
     const self = wanted === ctx.actor.userId || wanted === ctx.actor.name;
     const refusal = mintDecision(ctx.actor, self ? { kind: 'self' } : { kind: 'user', userId: wanted });
     if (refusal) throw refusal;
-    const user = await db.selectFrom('users').innerJoin('members', 'members.user_id', 'users.id').select(['users.id', 'users.name'])
-      .where('members.project_id', '=', ctx.project.id).where((eb) => eb.or([eb('users.name', '=', wanted), eb('users.id', '=', wanted)])).executeTakeFirst();
+    const user = await db
+      .selectFrom('users')
+      .innerJoin('members', 'members.user_id', 'users.id')
+      .select(['users.id', 'users.name'])
+      .where('members.project_id', '=', ctx.project.id)
+      .where((eb) => eb.or([eb('users.name', '=', wanted), eb('users.id', '=', wanted)]))
+      .executeTakeFirst();
     // A token minted here reaches only this project, so it is for one of its members.
     if (!user && self) throw new StoaError('forbidden', 'you are not a member of this project; a token minted here would reach nothing');
     if (!user) throw new StoaError('not_found', `user "${wanted}" is not a member of this project`);
-    await db.insertInto('tokens').values({ ...row, user_id: user.id, agent_id: null }).execute();
+    await db
+      .insertInto('tokens')
+      .values({ ...row, user_id: user.id, agent_id: null })
+      .execute();
     return { token, id, user: user.name };
   }
-  const agent = await db.selectFrom('agents').select(['id', 'owner_id', 'published_at']).where('id', '=', input.agent).where('project_id', '=', ctx.project.id).where('deleted_at', 'is', null).executeTakeFirst();
+  const agent = await db
+    .selectFrom('agents')
+    .select(['id', 'owner_id', 'published_at'])
+    .where('id', '=', input.agent)
+    .where('project_id', '=', ctx.project.id)
+    .where('deleted_at', 'is', null)
+    .executeTakeFirst();
   if (!agent) throw new StoaError('not_found', `agent "${input.agent}" does not exist in this project`);
   const refusal = mintDecision(ctx.actor, { kind: 'agent', ownerId: agent.owner_id });
   if (refusal) throw refusal;
   // A publication token acts with the settings frozen at publication (A7), so the agent must be published.
   if (input.published && !agent.published_at) throw new StoaError('bad_request', `agent "${agent.id}" is not published; publish it first`);
-  await db.insertInto('tokens').values({ ...row, user_id: null, agent_id: agent.id, published: input.published ? 1 : 0 }).execute();
+  await db
+    .insertInto('tokens')
+    .values({ ...row, user_id: null, agent_id: agent.id, published: input.published ? 1 : 0 })
+    .execute();
   return { token, id, agent: agent.id, ...(input.published ? { published: true } : {}) };
 }
 
 /** The facts the policy needs about tokens, for one id or for the candidates of a project. */
 function tokenFactsQuery(platform: Platform) {
-  return platform.db.kysely.selectFrom('tokens').leftJoin('agents', 'agents.id', 'tokens.agent_id').leftJoin('users', 'users.id', 'tokens.user_id')
-    .select(['tokens.id', 'tokens.name', 'tokens.user_id', 'tokens.agent_id', 'tokens.project_id', 'tokens.created_at', 'tokens.revoked_at', 'agents.project_id as agent_project', 'agents.owner_id as agent_owner', 'users.name as user_name']);
+  return platform.db.kysely
+    .selectFrom('tokens')
+    .leftJoin('agents', 'agents.id', 'tokens.agent_id')
+    .leftJoin('users', 'users.id', 'tokens.user_id')
+    .select([
+      'tokens.id',
+      'tokens.name',
+      'tokens.user_id',
+      'tokens.agent_id',
+      'tokens.project_id',
+      'tokens.created_at',
+      'tokens.revoked_at',
+      'agents.project_id as agent_project',
+      'agents.owner_id as agent_owner',
+      'users.name as user_name',
+    ]);
 }
 
-function factsOf(r: { user_id: string | null; agent_id: string | null; project_id: string | null; agent_project: string | null; agent_owner: string | null }): TokenFacts {
+function factsOf(r: {
+  user_id: string | null;
+  agent_id: string | null;
+  project_id: string | null;
+  agent_project: string | null;
+  agent_owner: string | null;
+}): TokenFacts {
   return { userId: r.user_id, agentId: r.agent_id, projectId: r.project_id, agentProjectId: r.agent_project, agentOwnerId: r.agent_owner };
 }
 
@@ -85,10 +140,19 @@ export async function listTokens(ctx: Ctx): Promise<TokenInfo[]> {
   const me = ctx.actor.userId;
   const rows = await tokenFactsQuery(ctx.platform)
     .where((eb) => eb.or([eb('tokens.user_id', '=', me), eb('tokens.project_id', '=', ctx.project.id), eb('agents.project_id', '=', ctx.project.id)]))
-    .orderBy('tokens.created_at').execute();
+    .orderBy('tokens.created_at')
+    .execute();
   return rows
     .filter((r) => tokenManageDecision(ctx.actor, factsOf(r), ctx.project.id) === null)
-    .map((r) => ({ id: r.id, name: r.name, user: r.user_name, agent: r.agent_id, project: r.agent_project ?? r.project_id, createdAt: r.created_at, revokedAt: r.revoked_at }));
+    .map((r) => ({
+      id: r.id,
+      name: r.name,
+      user: r.user_name,
+      agent: r.agent_id,
+      project: r.agent_project ?? r.project_id,
+      createdAt: r.created_at,
+      revokedAt: r.revoked_at,
+    }));
 }
 
 function sameHash(a: string, b: string): boolean {
@@ -113,11 +177,31 @@ export async function authenticate(platform: Platform, token: string | undefined
       .selectFrom('tokens')
       .leftJoin('users', 'users.id', 'tokens.user_id')
       .leftJoin('agents', 'agents.id', 'tokens.agent_id')
-      .select(['tokens.id', 'tokens.token_hash', 'tokens.user_id', 'tokens.agent_id', 'tokens.revoked_at', 'tokens.project_id', 'tokens.superuser', 'users.name as user_name', 'agents.project_id as agent_project', 'agents.deleted_at as agent_deleted', 'tokens.published'])
+      .select([
+        'tokens.id',
+        'tokens.token_hash',
+        'tokens.user_id',
+        'tokens.agent_id',
+        'tokens.revoked_at',
+        'tokens.project_id',
+        'tokens.superuser',
+        'users.name as user_name',
+        'agents.project_id as agent_project',
+        'agents.deleted_at as agent_deleted',
+        'tokens.published',
+      ])
       .where('tokens.token_hash', '=', hash)
       .executeTakeFirst();
-    if (!row || !sameHash(row.token_hash, hash) || row.revoked_at || (row.agent_id && row.agent_deleted)) throw new StoaError('unauthorized', 'a valid token is required');
-    if (row.agent_id) return { kind: 'agent', agentId: row.agent_id, projectId: row.agent_project!, ...(Number(row.published) === 1 ? { published: true } : {}) };
-    return { kind: 'user', userId: row.user_id!, name: row.user_name!, superuser: Number(row.superuser) === 1, ...(row.project_id ? { projectId: row.project_id } : {}) };
+    if (!row || !sameHash(row.token_hash, hash) || row.revoked_at || (row.agent_id && row.agent_deleted))
+      throw new StoaError('unauthorized', 'a valid token is required');
+    if (row.agent_id)
+      return { kind: 'agent', agentId: row.agent_id, projectId: row.agent_project!, ...(Number(row.published) === 1 ? { published: true } : {}) };
+    return {
+      kind: 'user',
+      userId: row.user_id!,
+      name: row.user_name!,
+      superuser: Number(row.superuser) === 1,
+      ...(row.project_id ? { projectId: row.project_id } : {}),
+    };
   });
 }

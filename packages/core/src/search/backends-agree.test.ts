@@ -27,8 +27,22 @@ const CORPUS: Array<[string, string]> = [
   // Unrelated pages keep every idf above FTS5's floor, so the scores really are compared.
   ...Array.from({ length: 24 }, (_, i): [string, string] => [`Recipe ${i}`, `Bake the bread for ${i + 20} minutes, then rest it.`]),
 ];
-const QUERIES = ['boundary layer', 'heated plate speed', 'turbulent', 'speed', 'flutter of heated panels', 'слой', 'пограничного слоя',
-  '边界层', '传热平板', '境界層', 'wings lift', 'sound', 'layer слой 边界', 'nothing particular boundary'];
+const QUERIES = [
+  'boundary layer',
+  'heated plate speed',
+  'turbulent',
+  'speed',
+  'flutter of heated panels',
+  'слой',
+  'пограничного слоя',
+  '边界层',
+  '传热平板',
+  '境界層',
+  'wings lift',
+  'sound',
+  'layer слой 边界',
+  'nothing particular boundary',
+];
 
 const kinds = testDbKinds();
 
@@ -40,19 +54,35 @@ describe.skipIf(!kinds.includes('postgres'))('SQLite and PostgreSQL rank alike',
       const db = t.db.kysely;
       await seedProject(db, 'prj_a');
       for (const [i, [title, body]] of CORPUS.entries()) {
-        await indexDoc({ kysely: db, dialect: kind }, { projectId: 'prj_a', kind: 'wiki', refId: `d${i}`, path: `p/${i}`, title, body, visibility: 'project', updatedAt: '2024-01-01T00:00:00.000Z' });
+        await indexDoc(
+          { kysely: db, dialect: kind },
+          { projectId: 'prj_a', kind: 'wiki', refId: `d${i}`, path: `p/${i}`, title, body, visibility: 'project', updatedAt: '2024-01-01T00:00:00.000Z' },
+        );
       }
       // Another project's pages count in the whole-table statistics; a hidden page counts but is not shown.
       // (Replacements and removals are not compared: FTS5's contentless_delete keeps a removed row in its
       // document and token totals, where PostgreSQL's statistics follow the rows — see pg-stats.test.ts.)
       await seedProject(db, 'prj_b');
-      await indexDoc({ kysely: db, dialect: kind }, { projectId: 'prj_b', kind: 'wiki', refId: 'x', path: 'x', title: 'Speed',
-        body: 'speed of the boundary layer 边界层 слой', visibility: 'project', updatedAt: '2024-01-01T00:00:00.000Z' });
+      await indexDoc(
+        { kysely: db, dialect: kind },
+        {
+          projectId: 'prj_b',
+          kind: 'wiki',
+          refId: 'x',
+          path: 'x',
+          title: 'Speed',
+          body: 'speed of the boundary layer 边界层 слой',
+          visibility: 'project',
+          updatedAt: '2024-01-01T00:00:00.000Z',
+        },
+      );
       await setDocVisibility({ kysely: db, dialect: kind }, { projectId: 'prj_a', kind: 'wiki', refId: 'd3', visibility: 'channel:hidden' });
       dbs[kind] = { db, cleanup: t.cleanup };
     }
   });
-  afterAll(async () => { for (const d of Object.values(dbs)) await d.cleanup(); });
+  afterAll(async () => {
+    for (const d of Object.values(dbs)) await d.cleanup();
+  });
 
   const run = (kind: 'sqlite' | 'postgres', query: string): Promise<SearchHit[]> =>
     searchDocs({ kysely: dbs[kind]!.db, dialect: kind }, { projectId: 'prj_a', query, visibility: ['project'], limit: 10 });

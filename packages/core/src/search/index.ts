@@ -35,7 +35,10 @@ export interface SearchIndex {
 }
 
 /** The documents of one kind in one project that an index operation touches. */
-export interface DocScope { projectId: string; kind: string }
+export interface DocScope {
+  projectId: string;
+  kind: string;
+}
 
 /** Page size of `searchDocs` when none is given. */
 export const DEFAULT_SEARCH_LIMIT = 20;
@@ -80,7 +83,10 @@ export async function removeDoc(index: SearchIndex, { projectId, kind, refId }: 
  * @example
  * await removeDocsByPath({ kysely: trx, dialect: 'sqlite' }, { projectId, kind: 'chunk', path: 'reports/q3.pdf' });
  */
-export async function removeDocsByPath(index: SearchIndex, { projectId, kind, path, nested: withNested }: DocScope & { path: string; nested?: boolean }): Promise<number> {
+export async function removeDocsByPath(
+  index: SearchIndex,
+  { projectId, kind, path, nested: withNested }: DocScope & { path: string; nested?: boolean },
+): Promise<number> {
   const below = `${path}/`;
   const nested = withNested ? sql`or substr(path, 1, ${Array.from(below).length}) = ${below}` : sql``;
   const result = await sql`delete from search_docs
@@ -96,7 +102,8 @@ export async function removeDocsByPath(index: SearchIndex, { projectId, kind, pa
  * await renameDocPath({ kysely: trx, dialect: 'sqlite' }, { projectId, kind: 'wiki', from: 'handbook', to: 'guide', nested: true });
  */
 export async function renameDocPath(
-  index: SearchIndex, { projectId, kind, from, to, nested: withNested }: DocScope & { from: string; to: string; nested?: boolean },
+  index: SearchIndex,
+  { projectId, kind, from, to, nested: withNested }: DocScope & { from: string; to: string; nested?: boolean },
 ): Promise<number> {
   const below = `${from}/`;
   const n = Array.from(below).length;
@@ -113,7 +120,10 @@ export async function renameDocPath(
  * @example
  * await setDocVisibility({ kysely: trx, dialect: 'sqlite' }, { projectId, kind: 'wiki', refId: page.id, visibility: 'channel:conv_1' });
  */
-export async function setDocVisibility(index: SearchIndex, { projectId, kind, refId, visibility }: DocScope & { refId: string; visibility: string }): Promise<void> {
+export async function setDocVisibility(
+  index: SearchIndex,
+  { projectId, kind, refId, visibility }: DocScope & { refId: string; visibility: string },
+): Promise<void> {
   await sql`update search_docs set visibility = ${visibility}
     where project_id = ${projectId} and kind = ${kind} and ref_id = ${refId}`.execute(index.kysely);
 }
@@ -140,8 +150,15 @@ export async function rankDocs(index: SearchIndex, q: SearchQuery): Promise<Rank
   const all = await rank({ ...base, op: 'AND', limit: want, offset: 0 });
   const rows = all.slice(offset);
   if (all.length < want) {
-    rows.push(...await rank({ ...base, op: 'OR', limit: want - Math.max(offset, all.length),
-      offset: Math.max(0, offset - all.length), exclude: all.map((r) => r.id) }));
+    rows.push(
+      ...(await rank({
+        ...base,
+        op: 'OR',
+        limit: want - Math.max(offset, all.length),
+        offset: Math.max(0, offset - all.length),
+        exclude: all.map((r) => r.id),
+      })),
+    );
   }
   return rows;
 }

@@ -7,10 +7,22 @@ import type { RankRequest, RankedRow, SearchDocInput } from './types.js';
 /** Each distinct term of a document with its title and body frequencies (what one posting row holds). */
 function postingsOf(terms: IndexTerms): { term: string[]; title: number[]; body: number[] } {
   const counts = new Map<string, [number, number]>();
-  for (const t of terms.title) { const c = counts.get(t) ?? [0, 0]; c[0]++; counts.set(t, c); }
-  for (const t of terms.body) { const c = counts.get(t) ?? [0, 0]; c[1]++; counts.set(t, c); }
+  for (const t of terms.title) {
+    const c = counts.get(t) ?? [0, 0];
+    c[0]++;
+    counts.set(t, c);
+  }
+  for (const t of terms.body) {
+    const c = counts.get(t) ?? [0, 0];
+    c[1]++;
+    counts.set(t, c);
+  }
   const out = { term: [] as string[], title: [] as number[], body: [] as number[] };
-  for (const [term, [a, b]] of counts) { out.term.push(term); out.title.push(a); out.body.push(b); }
+  for (const [term, [a, b]] of counts) {
+    out.term.push(term);
+    out.title.push(a);
+    out.body.push(b);
+  }
   return out;
 }
 
@@ -58,9 +70,7 @@ function postingFilters(req: RankRequest): RawBuilder<unknown> {
     const pre = req.pathPrefix;
     const like = (s: string) => `${s.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
     // LIKE with a constant prefix walks search_docs_path (text_pattern_ops); it is case-sensitive here.
-    const inPath = pre.endsWith('/')
-      ? sql`d.path like ${like(pre)}`
-      : sql`(d.path = ${pre} or d.path like ${like(`${pre}/`)})`;
+    const inPath = pre.endsWith('/') ? sql`d.path like ${like(pre)}` : sql`(d.path = ${pre} or d.path like ${like(`${pre}/`)})`;
     parts.push(sql`p.doc_id in (select d.id from search_docs d where d.project_id = ${req.projectId} and ${inPath})`);
   }
   return sql.join(parts, sql` and `);

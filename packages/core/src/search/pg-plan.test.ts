@@ -6,13 +6,16 @@ import { createTestDb, testDbKinds } from '@stoa/db/testing';
 import { indexDoc, searchDocs, type SearchQuery } from './index.js';
 import { seededRandom as rng, seedProject } from './test-helpers.js';
 
-
 const INDEXED_DOCS = 300;
 const BULK_DOCS = 20_000;
 const VOCAB = Array.from({ length: 3_000 }, (_, i) => `w${i.toString(16)}x`);
 const TABLES = new Set(['search_docs', 'search_postings', 'search_bodies', 'search_term_df']);
 
-interface PlanNode { 'Node Type': string; 'Relation Name'?: string; Plans?: PlanNode[] }
+interface PlanNode {
+  'Node Type': string;
+  'Relation Name'?: string;
+  Plans?: PlanNode[];
+}
 const seqScans = (n: PlanNode): string[] => [
   ...(n['Node Type'] === 'Seq Scan' && TABLES.has(n['Relation Name'] ?? '') ? [n['Relation Name']!] : []),
   ...(n.Plans ?? []).flatMap(seqScans),
@@ -49,21 +52,36 @@ describe.skipIf(!testDbKinds().includes('postgres'))('PostgreSQL search plans', 
     await db.transaction().execute(async (trx) => {
       for (let i = 0; i < INDEXED_DOCS; i++) {
         const body = Array.from({ length: 30 + Math.floor(rand() * 60) }, word).join(' ');
-        await indexDoc({ kysely: trx, dialect: 'postgres' }, {
-          projectId: 'prj_plan', kind: i % 5 === 0 ? 'memory' : 'wiki', refId: `d${i}`, path: `dir${i % 20}/page${i}`, title: `${word()} ${word()}`,
-          body, visibility: i % 7 === 0 ? `channel:c${i % 3}` : 'project', updatedAt: '2024-01-01T00:00:00.000Z',
-        });
+        await indexDoc(
+          { kysely: trx, dialect: 'postgres' },
+          {
+            projectId: 'prj_plan',
+            kind: i % 5 === 0 ? 'memory' : 'wiki',
+            refId: `d${i}`,
+            path: `dir${i % 20}/page${i}`,
+            title: `${word()} ${word()}`,
+            body,
+            visibility: i % 7 === 0 ? `channel:c${i % 3}` : 'project',
+            updatedAt: '2024-01-01T00:00:00.000Z',
+          },
+        );
       }
     });
     await sql`analyze`.execute(db);
     logged = new Kysely<DB>({
       dialect: new PostgresDialect({ pool: new pg.Pool({ connectionString: t.url, max: 1 }) }),
-      log: (e) => { if (e.level === 'query') statements.push({ sql: e.query.sql, parameters: e.query.parameters }); },
+      log: (e) => {
+        if (e.level === 'query') statements.push({ sql: e.query.sql, parameters: e.query.parameters });
+      },
     });
     client = new pg.Client({ connectionString: t.url });
     await client.connect();
   }, 240_000);
-  afterAll(async () => { await client?.end(); await logged?.destroy(); await t?.cleanup(); });
+  afterAll(async () => {
+    await client?.end();
+    await logged?.destroy();
+    await t?.cleanup();
+  });
 
   const cases: Array<[string, Partial<SearchQuery>]> = [
     ['one common word', { query: VOCAB[0] }],

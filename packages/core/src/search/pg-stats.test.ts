@@ -5,8 +5,16 @@ import { createTestDb, testDbKinds } from '@stoa/db/testing';
 import { indexDoc, removeDoc, removeDocsByPath, searchDocs, type SearchDocInput } from './index.js';
 import { seedProject } from './test-helpers.js';
 
-const doc = (projectId: string, refId: string, title: string, body: string): SearchDocInput =>
-  ({ projectId, kind: 'wiki', refId, path: `p/${refId}`, title, body, visibility: 'project', updatedAt: '2024-01-01T00:00:00.000Z' });
+const doc = (projectId: string, refId: string, title: string, body: string): SearchDocInput => ({
+  projectId,
+  kind: 'wiki',
+  refId,
+  path: `p/${refId}`,
+  title,
+  body,
+  visibility: 'project',
+  updatedAt: '2024-01-01T00:00:00.000Z',
+});
 const FINAL = [
   doc('prj_a', 'd0', 'Boundary layers', 'The boundary layer on a flat plate grows; turbulent boundary layers grow faster.'),
   doc('prj_a', 'd1', 'Heat transfer', 'Rewritten: heat flows through the heated boundary layer at speed.'),
@@ -20,7 +28,9 @@ const QUERIES = ['boundary layer', 'heated speed', 'bread', 'turbulent flutter']
 // index of what remains.
 describe.skipIf(!testDbKinds().includes('postgres'))('PostgreSQL search statistics', () => {
   const cleanups: Array<() => Promise<void>> = [];
-  afterAll(async () => { for (const c of cleanups) await c(); });
+  afterAll(async () => {
+    for (const c of cleanups) await c();
+  });
   const fresh = async () => {
     const t = await createTestDb('postgres');
     cleanups.push(t.cleanup);
@@ -28,8 +38,15 @@ describe.skipIf(!testDbKinds().includes('postgres'))('PostgreSQL search statisti
     await seedProject(db, 'prj_a');
     return db;
   };
-  const scores = async (db: Kysely<DB>) => Promise.all(QUERIES.map(async (query) =>
-    (await searchDocs({ kysely: db, dialect: 'postgres' }, { projectId: 'prj_a', query, visibility: ['project'] })).map((h) => [h.refId, h.score.toFixed(9)])));
+  const scores = async (db: Kysely<DB>) =>
+    Promise.all(
+      QUERIES.map(async (query) =>
+        (await searchDocs({ kysely: db, dialect: 'postgres' }, { projectId: 'prj_a', query, visibility: ['project'] })).map((h) => [
+          h.refId,
+          h.score.toFixed(9),
+        ]),
+      ),
+    );
 
   it('follow replacements, removals and cascades', async () => {
     const churned = await fresh();

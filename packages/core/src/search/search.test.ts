@@ -29,7 +29,9 @@ describe.each(testDbKinds())('search on %s', (kind) => {
     await add({ refId: 'ja1', body: '東京は日本の首都です。' });
     await add({ refId: 'ja2', body: 'カタカナのテストページ' });
   });
-  afterAll(async () => { await t.cleanup(); });
+  afterAll(async () => {
+    await t.cleanup();
+  });
 
   it('stems English: "connected" finds "connection"', async () => {
     expect(await refs('connected')).toEqual(['en1']);
@@ -124,18 +126,44 @@ describe.each(testDbKinds())('search on %s', (kind) => {
   });
 
   it('indexes inside the caller transaction (rolled back with it)', async () => {
-    await expect(db.transaction().execute(async (trx) => {
-      await indexDoc({ kysely: trx, dialect: kind }, { ...base, projectId: P, refId: 'tx', path: 'tx', body: 'ocelot' });
-      expect((await searchDocs({ kysely: trx, dialect: kind }, { projectId: P, query: 'ocelot', visibility: ['project'] })).length).toBe(1);
-      throw new Error('rollback');
-    })).rejects.toThrow('rollback');
+    await expect(
+      db.transaction().execute(async (trx) => {
+        await indexDoc({ kysely: trx, dialect: kind }, { ...base, projectId: P, refId: 'tx', path: 'tx', body: 'ocelot' });
+        expect((await searchDocs({ kysely: trx, dialect: kind }, { projectId: P, query: 'ocelot', visibility: ['project'] })).length).toBe(1);
+        throw new Error('rollback');
+      }),
+    ).rejects.toThrow('rollback');
     expect(await refs('ocelot')).toEqual([]);
   });
 
   it('never lets query syntax through', async () => {
     await add({ refId: 'syntax', body: 'near and or not the quoted "word" * (paren) - minus' });
-    const hostile = ['"', '*', 'AND', 'OR', 'NOT', '(', ')', '-', 'NEAR', 'NEAR(a b)', "'; drop table search_docs; --",
-      'title:x', '^start', 'a"b', "it's", '\\', "\\'", '&|!', ':*', '""""', 'word*', '{a b}', '+', 'body : near'];
+    const hostile = [
+      '"',
+      '*',
+      'AND',
+      'OR',
+      'NOT',
+      '(',
+      ')',
+      '-',
+      'NEAR',
+      'NEAR(a b)',
+      "'; drop table search_docs; --",
+      'title:x',
+      '^start',
+      'a"b',
+      "it's",
+      '\\',
+      "\\'",
+      '&|!',
+      ':*',
+      '""""',
+      'word*',
+      '{a b}',
+      '+',
+      'body : near',
+    ];
     for (const q of hostile) await expect(find(q), q).resolves.toBeInstanceOf(Array);
     await add({ refId: 'odd', body: "see foo:bar, 3.14 and x.y_z in l'amour" });
     expect(await refs('foo:bar')).toEqual(['odd']);
@@ -145,14 +173,18 @@ describe.each(testDbKinds())('search on %s', (kind) => {
     expect(await refs('NEAR')).toContain('syntax');
     expect(await refs('"word"')).toContain('syntax');
     expect(await refs('')).toEqual([]);
-    expect((await refs('connected'))).toEqual(['en1']);
+    expect(await refs('connected')).toEqual(['en1']);
   });
 
   it('pages through results without repeats', async () => {
     for (let i = 0; i < 25; i++) await add({ refId: `page-${String(i).padStart(2, '0')}`, body: `wombat ${'filler '.repeat(i)}` });
     const all = await refs('wombat', { limit: 100 });
     expect(all.length).toBe(25);
-    const pages = [...(await refs('wombat', { limit: 10 })), ...(await refs('wombat', { limit: 10, offset: 10 })), ...(await refs('wombat', { limit: 10, offset: 20 }))];
+    const pages = [
+      ...(await refs('wombat', { limit: 10 })),
+      ...(await refs('wombat', { limit: 10, offset: 10 })),
+      ...(await refs('wombat', { limit: 10, offset: 20 })),
+    ];
     expect(pages).toEqual(all);
     expect(all[0]).toBe('page-00');
   });
@@ -164,7 +196,7 @@ describe.each(testDbKinds())('search on %s', (kind) => {
     expect(all.length).toBe(17);
     expect(all.slice(0, 5).every((r) => r.startsWith('both-'))).toBe(true);
     const paged: string[] = [];
-    for (let offset = 0; offset < 20; offset += 4) paged.push(...await refs('koala emu', { limit: 4, offset }));
+    for (let offset = 0; offset < 20; offset += 4) paged.push(...(await refs('koala emu', { limit: 4, offset })));
     expect(paged).toEqual(all);
   });
 

@@ -21,7 +21,9 @@ const LETTER = /[\p{L}\p{N}\p{M}]/u;
 
 /** Every match by segmenting the whole text (bounded): the slow path, when the fast one finds nothing. */
 function scanAll(text: string, wanted: Set<string>, opts: TokenizeOptions): Token[] {
-  return tokenize(text.slice(0, SCAN_LIMIT_CHARS), opts).filter((t) => wanted.has(t.term)).slice(0, MAX_MATCHES * 4);
+  return tokenize(text.slice(0, SCAN_LIMIT_CHARS), opts)
+    .filter((t) => wanted.has(t.term))
+    .slice(0, MAX_MATCHES * 4);
 }
 
 /**
@@ -48,7 +50,10 @@ function findMatches(text: string, wanted: Set<string>, opts: TokenizeOptions): 
   let doneUpTo = -1;
   for (const [at, term] of hits) {
     if (out.length >= MAX_MATCHES) break;
-    if (term !== null) { out.push({ term, start: at, end: at + term.length }); continue; }
+    if (term !== null) {
+      out.push({ term, start: at, end: at + term.length });
+      continue;
+    }
     if (at < doneUpTo) continue;
     let end = at;
     while (end < text.length && WORD_CHAR.test(text[end]!)) end++;
@@ -73,10 +78,14 @@ function bestWindow(matched: Token[], maxChars: number): [number, number] | unde
       r++;
     }
     const score = counts.size * 1_000 + (r - l);
-    if (r > l && score > bestScore) { bestScore = score; best = [matched[l]!.start, matched[r - 1]!.end]; }
+    if (r > l && score > bestScore) {
+      bestScore = score;
+      best = [matched[l]!.start, matched[r - 1]!.end];
+    }
     const lt = matched[l]!.term;
     const c = (counts.get(lt) ?? 1) - 1;
-    if (c <= 0) counts.delete(lt); else counts.set(lt, c);
+    if (c <= 0) counts.delete(lt);
+    else counts.set(lt, c);
     if (r <= l) r = l + 1;
   }
   return best;
@@ -105,10 +114,18 @@ export function makeSnippet(text: string, terms: string | Iterable<string>, maxC
   start = Math.max(0, Math.min(start, end - maxChars));
   // Move the cuts onto spaces when one is near and no match is lost; CJK text has none and is cut anywhere.
   if (start > 0 && !isSpace(text[start - 1])) {
-    for (let i = start; i < Math.min(window[0], start + SNAP_CHARS); i++) if (isSpace(text[i])) { start = i + 1; break; }
+    for (let i = start; i < Math.min(window[0], start + SNAP_CHARS); i++)
+      if (isSpace(text[i])) {
+        start = i + 1;
+        break;
+      }
   }
   if (end < text.length && !isSpace(text[end])) {
-    for (let i = end; i > Math.max(window[1], end - SNAP_CHARS); i--) if (isSpace(text[i - 1])) { end = i - 1; break; }
+    for (let i = end; i > Math.max(window[1], end - SNAP_CHARS); i--)
+      if (isSpace(text[i - 1])) {
+        end = i - 1;
+        break;
+      }
   }
   if (start > 0 && isLowSurrogate(text.charCodeAt(start))) start++;
   if (end < text.length && isLowSurrogate(text.charCodeAt(end))) end--;
@@ -135,7 +152,8 @@ export function makeSnippet(text: string, terms: string | Iterable<string>, maxC
     const s = map.get(m.start)!;
     const e = map.get(m.end - 1)! + 1;
     const last = highlights[highlights.length - 1];
-    if (last && s <= last[1]) last[1] = Math.max(last[1], e); else highlights.push([s, e]);
+    if (last && s <= last[1]) last[1] = Math.max(last[1], e);
+    else highlights.push([s, e]);
   }
   return { snippet: out, highlights };
 }

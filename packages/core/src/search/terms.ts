@@ -31,7 +31,9 @@ const MAX_POSITIONS = 256;
  */
 export function indexTerms(title: string, body: string, tuning: SearchTuning): IndexTerms {
   const keep = (stop: boolean | undefined) => !(stop && tuning.stopwords === 'index');
-  const titleTerms = tokenize(title, tuning).filter((t) => keep(t.stop)).map((t) => t.term);
+  const titleTerms = tokenize(title, tuning)
+    .filter((t) => keep(t.stop))
+    .map((t) => t.term);
   const bodyTerms: string[] = [];
   const positions = new Map<string, number>();
   let bytes = 0;
@@ -64,8 +66,15 @@ export function queryTerms(query: string, tuning: SearchTuning): string[] {
   if (tuning.cjkQuerySingles === 'drop') {
     // A one-character CJK word inside a longer run ("黑" of "黑豹队") is also inside a bigram ("黑豹"); alone it
     // matches a large share of all CJK text, so it adds cost (an OR over half the corpus) and little rank.
-    tokens = tokens.filter((t) => !(t.end - t.start <= 2 && Array.from(t.term).length === 1 && CJK_CHAR.test(t.term) &&
-      tokens.some((u) => u !== t && u.start <= t.start && u.end >= t.end && Array.from(u.term).length === 2)));
+    tokens = tokens.filter(
+      (t) =>
+        !(
+          t.end - t.start <= 2 &&
+          Array.from(t.term).length === 1 &&
+          CJK_CHAR.test(t.term) &&
+          tokens.some((u) => u !== t && u.start <= t.start && u.end >= t.end && Array.from(u.term).length === 2)
+        ),
+    );
   }
   const content = tuning.stopwords === 'none' ? tokens : tokens.filter((t) => !t.stop);
   const use = content.length > 0 ? content : tuning.stopwords === 'index' ? [] : tokens;

@@ -62,7 +62,11 @@ export function foldWord(word: string): string {
   let w = word.normalize('NFKC').toLowerCase().replace(INVISIBLE, '');
   if (CJK.test(w)) return w;
   if (CYRILLIC.test(w)) {
-    w = w.normalize('NFD').replace(/[\u0300\u0301]/g, '').normalize('NFC').replace(/ё/g, 'е');
+    w = w
+      .normalize('NFD')
+      .replace(/[\u0300\u0301]/g, '')
+      .normalize('NFC')
+      .replace(/ё/g, 'е');
   } else if (MARKS_SAFE.test(w)) {
     w = w.normalize('NFD').replace(MARKS, '').normalize('NFC');
   }
@@ -144,7 +148,10 @@ function pushCjkRun(out: Token[], run: string, start: number, mode: CjkMode): vo
   const chars = Array.from(run);
   const offsets: number[] = [];
   let o = start;
-  for (const c of chars) { offsets.push(o); o += c.length; }
+  for (const c of chars) {
+    offsets.push(o);
+    o += c.length;
+  }
   offsets.push(o);
   const unigrams = mode.includes('unigrams');
   const bigrams = mode.includes('bigrams');

@@ -61,7 +61,11 @@ async function storeInTx(trx: Q, ctx: Ctx, text: string, stored?: PutResult): Pr
   const buf = Buffer.from(text, 'utf8');
   const blob = stored ?? (await ctx.platform.blobs.put(buf));
   const now = ctx.platform.clock().toISOString();
-  await trx.insertInto('blobs').values({ key: blob.key, size: blob.size, created_at: now }).onConflict((oc) => oc.column('key').doUpdateSet({ created_at: now })).execute();
+  await trx
+    .insertInto('blobs')
+    .values({ key: blob.key, size: blob.size, created_at: now })
+    .onConflict((oc) => oc.column('key').doUpdateSet({ created_at: now }))
+    .execute();
   if (!(await ctx.platform.blobs.stat(blob.key))) return ctx.platform.blobs.put(buf);
   return blob;
 }
@@ -83,7 +87,11 @@ export async function agentWrite(ctx: Ctx, input: AgentWriteInput): Promise<Agen
     inTx(ctx.platform, async (trx) => {
       await lockPath(trx, ctx, input.path);
       const row = await lockFileRow(trx, ctx, input.path);
-      if (row && input.mode === 'create') throw new StoaError('already_exists', `file "${input.path}" already exists (version ${row.version}); use str_replace or full_file_rewrite to change it`);
+      if (row && input.mode === 'create')
+        throw new StoaError(
+          'already_exists',
+          `file "${input.path}" already exists (version ${row.version}); use str_replace or full_file_rewrite to change it`,
+        );
       let text: string;
       if (typeof input.content === 'string') {
         text = input.content;
@@ -91,7 +99,8 @@ export async function agentWrite(ctx: Ctx, input: AgentWriteInput): Promise<Agen
         let current: CurrentFile | null = null;
         if (row) {
           const bytes = isKnownBinary(row.mime) ? null : await ctx.platform.blobs.read(row.blob_key);
-          if (!bytes || !isTextContent(row.mime, bytes)) throw new StoaError('not_a_text_file', `"${input.path}" is a binary file (${row.mime}, ${row.size} bytes); it cannot be edited as text`);
+          if (!bytes || !isTextContent(row.mime, bytes))
+            throw new StoaError('not_a_text_file', `"${input.path}" is a binary file (${row.mime}, ${row.size} bytes); it cannot be edited as text`);
           current = { row, text: bytes.toString('utf8') };
         }
         text = input.content(current);
@@ -100,8 +109,15 @@ export async function agentWrite(ctx: Ctx, input: AgentWriteInput): Promise<Agen
       const changes = (await countAgentChange(trx, ctx, input.window))!;
       const blob = await storeInTx(trx, ctx, text, early);
       const r = await commitVersion(trx, ctx, {
-        path: input.path, blob, mime, attribution: input.attribution, mode: input.mode, expectedVersion: input.expectedVersion,
-        permissions: input.permissions, auditAction: null, text: isTextMime(mime) && blob.size <= INDEX_TEXT_BYTES ? text : undefined,
+        path: input.path,
+        blob,
+        mime,
+        attribution: input.attribution,
+        mode: input.mode,
+        expectedVersion: input.expectedVersion,
+        permissions: input.permissions,
+        auditAction: null,
+        text: isTextMime(mime) && blob.size <= INDEX_TEXT_BYTES ? text : undefined,
       });
       if (input.after) await input.after(trx, r.file);
       return { ...r, changes: { used: changes.used, max: changes.max } };
@@ -115,7 +131,10 @@ export async function agentWrite(ctx: Ctx, input: AgentWriteInput): Promise<Agen
  * @example
  * await agentDelete(ctx, { path: 'agents/agt_a3B9kLm2/old.md', window });
  */
-export async function agentDelete(ctx: Ctx, input: { path: string; expectedVersion?: number; window: WindowKey }): Promise<{ file: FileRow; changes: { used: number; max: number } }> {
+export async function agentDelete(
+  ctx: Ctx,
+  input: { path: string; expectedVersion?: number; window: WindowKey },
+): Promise<{ file: FileRow; changes: { used: number; max: number } }> {
   assertCan(ctx.actor, 'file.delete', { kind: 'file', path: input.path });
   return inTx(ctx.platform, async (trx) => {
     const row = await lockFileRow(trx, ctx, input.path);
@@ -125,14 +144,29 @@ export async function agentDelete(ctx: Ctx, input: { path: string; expectedVersi
       throw new StoaError('not_found', `file "${input.path}" does not exist`);
     }
     if (input.expectedVersion !== undefined && input.expectedVersion !== row.version) {
-      throw new StoaError('version_conflict', `"${input.path}" is at version ${row.version}, not ${input.expectedVersion}; read it again and retry`, { currentVersion: row.version });
+      throw new StoaError('version_conflict', `"${input.path}" is at version ${row.version}, not ${input.expectedVersion}; read it again and retry`, {
+        currentVersion: row.version,
+      });
     }
     const changes = (await countAgentChange(trx, ctx, input.window))!;
     await trx.deleteFrom('file_versions').where('file_id', '=', row.id).execute();
     await trx.deleteFrom('files').where('id', '=', row.id).execute();
-    await trx.updateTable('projects').set({ used_bytes: sql`used_bytes - ${Number(row.size)}` }).where('id', '=', ctx.project.id).execute();
+    await trx
+      .updateTable('projects')
+      .set({ used_bytes: sql`used_bytes - ${Number(row.size)}` })
+      .where('id', '=', ctx.project.id)
+      .execute();
     await removeFromDirs(trx, ctx.project.id, input.path);
-    await runFileChangeHooks(trx, ctx, { kind: 'deleted', projectId: ctx.project.id, fileId: row.id, path: input.path, mime: row.mime, size: Number(row.size), version: row.version, at: ctx.platform.clock().toISOString() });
+    await runFileChangeHooks(trx, ctx, {
+      kind: 'deleted',
+      projectId: ctx.project.id,
+      fileId: row.id,
+      path: input.path,
+      mime: row.mime,
+      size: Number(row.size),
+      version: row.version,
+      at: ctx.platform.clock().toISOString(),
+    });
     return { file: row, changes: { used: changes.used, max: changes.max } };
   });
 }

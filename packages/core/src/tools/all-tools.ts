@@ -1,6 +1,16 @@
 import {
-  docsMcpTools, inFormat, isDocsToolName, isMemoryToolName, isToolName, isWikiToolName, mcpTools, memoryMcpTools, StoaError, wikiMcpTools,
-  type McpToolDef, type ToolFormat,
+  docsMcpTools,
+  inFormat,
+  isDocsToolName,
+  isMemoryToolName,
+  isToolName,
+  isWikiToolName,
+  mcpTools,
+  memoryMcpTools,
+  StoaError,
+  wikiMcpTools,
+  type McpToolDef,
+  type ToolFormat,
 } from '@stoa/contract';
 import { runDocsTool } from '../understanding/tools.js';
 import type { Ctx } from '../platform.js';
@@ -45,7 +55,10 @@ export async function runAnyTool(ctx: Ctx, name: string, args: unknown, opts: { 
   if (isWikiToolName(name)) return runWikiTool(ctx, name, args, opts);
   if (isDocsToolName(name)) return runDocsTool(ctx, name, args, opts);
   if (isToolName(name)) return runTool(ctx, name, args, opts);
-  const near = nearestName(name, allTools(ctx).map((t) => t.name));
+  const near = nearestName(
+    name,
+    allTools(ctx).map((t) => t.name),
+  );
   const e = new StoaError('not_found', `there is no tool "${name}"${near ? ` — did you mean "${near}"?` : ''}`);
   return { text: `Refused: ${e.message}`, refused: true, code: e.code, callId: newId('call'), path: null, version: null };
 }

@@ -59,7 +59,11 @@ export interface ToolTable<S extends Record<string, z.ZodType>> {
  * await runToolCall(ctx, wikiTools, 'wiki_get', { path: 'handbook' });
  */
 export async function runToolCall<S extends Record<string, z.ZodType>>(
-  ctx: Ctx, table: ToolTable<S>, name: string, args: unknown, opts: { runtime?: RuntimeInfo } = {},
+  ctx: Ctx,
+  table: ToolTable<S>,
+  name: string,
+  args: unknown,
+  opts: { runtime?: RuntimeInfo } = {},
 ): Promise<ToolResult> {
   const started = performance.now();
   const call: ToolCall = { callId: newId('call'), runtime: opts.runtime };
@@ -69,8 +73,15 @@ export async function runToolCall<S extends Record<string, z.ZodType>>(
     if (typeof p === 'string') result.path = p;
   }
   await recordToolCall(ctx, {
-    id: call.callId, conversationId: conversationOf(ctx, opts.runtime), tool: name, args: shortArgs(args), result: shortResult(result.text),
-    refused: result.refused, durationMs: Math.round((performance.now() - started) * 100) / 100, path: result.path, version: result.version,
+    id: call.callId,
+    conversationId: conversationOf(ctx, opts.runtime),
+    tool: name,
+    args: shortArgs(args),
+    result: shortResult(result.text),
+    refused: result.refused,
+    durationMs: Math.round((performance.now() - started) * 100) / 100,
+    path: result.path,
+    version: result.version,
   }).catch((e) => console.error('could not record the tool call in the trace:', e));
   return result;
 }
@@ -92,16 +103,26 @@ export function refuseUnknownArguments(schema: z.ZodType, args: unknown): void {
   }
 }
 
-async function runUntraced<S extends Record<string, z.ZodType>>(ctx: Ctx, table: ToolTable<S>, name: string, args: unknown, call: ToolCall): Promise<ToolResult> {
+async function runUntraced<S extends Record<string, z.ZodType>>(
+  ctx: Ctx,
+  table: ToolTable<S>,
+  name: string,
+  args: unknown,
+  call: ToolCall,
+): Promise<ToolResult> {
   const none = { callId: call.callId, path: null, version: null };
   try {
     if (!Object.prototype.hasOwnProperty.call(table.schemas, name)) throw new StoaError('not_found', `there is no ${table.area} tool "${name}"`);
     const schema = table.schemas[name]!;
-    if (args !== undefined && args !== null && (typeof args !== 'object' || Array.isArray(args))) throw new StoaError('bad_request', 'the arguments must be an object');
+    if (args !== undefined && args !== null && (typeof args !== 'object' || Array.isArray(args)))
+      throw new StoaError('bad_request', 'the arguments must be an object');
     refuseUnknownArguments(schema, args);
     const parsed = schema.safeParse(args ?? {});
     if (!parsed.success) {
-      const what = parsed.error.issues.slice(0, 5).map((i) => (i.path.length ? `${i.path.map(String).join('.')}: ${i.message}` : i.message)).join('; ');
+      const what = parsed.error.issues
+        .slice(0, 5)
+        .map((i) => (i.path.length ? `${i.path.map(String).join('.')}: ${i.message}` : i.message))
+        .join('; ');
       throw new StoaError('bad_request', `invalid arguments — ${what}`);
     }
     const r = await table.run[name as keyof S](ctx, parsed.data as z.output<S[keyof S]>, call);

@@ -23,7 +23,12 @@ export async function withConversation(ctx: Ctx, o: { conversationId?: string; p
   const a = ctx.actor;
   if (a.kind !== 'agent' || (!o.conversationId && !o.processId && !o.nodeId)) return ctx;
   if (o.conversationId && o.conversationId !== a.conversationId) {
-    const conv = await ctx.platform.db.kysely.selectFrom('conversations').select('id').where('id', '=', o.conversationId).where('project_id', '=', ctx.project.id).executeTakeFirst();
+    const conv = await ctx.platform.db.kysely
+      .selectFrom('conversations')
+      .select('id')
+      .where('id', '=', o.conversationId)
+      .where('project_id', '=', ctx.project.id)
+      .executeTakeFirst();
     if (!conv) throw new StoaError('not_found', `conversation "${o.conversationId}" does not exist in this project`);
   }
   return { ...ctx, actor: { ...a, conversationId: o.conversationId ?? a.conversationId, processId: o.processId ?? a.processId, nodeId: o.nodeId ?? a.nodeId } };

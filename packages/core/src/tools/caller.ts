@@ -50,10 +50,23 @@ export function conversationOf(ctx: Ctx, runtime?: RuntimeInfo): string {
 export function toolAttribution(ctx: Ctx, callId: string, runtime?: RuntimeInfo): Attribution {
   const a = ctx.actor;
   if (a.kind === 'agent') {
-    return { kind: 'agent', id: a.agentId, label: a.name, meta: { conversationId: a.conversationId, toolCallId: callId, processId: a.processId ?? null, nodeId: a.nodeId ?? null } };
+    return {
+      kind: 'agent',
+      id: a.agentId,
+      label: a.name,
+      meta: { conversationId: a.conversationId, toolCallId: callId, processId: a.processId ?? null, nodeId: a.nodeId ?? null },
+    };
   }
   return {
-    kind: 'unmapped_agent', id: null, label: null,
-    meta: { processId: runtime?.processId ?? null, nodeId: runtime?.nodeId ?? null, conversationId: runtime?.conversationId ?? null, toolCallId: callId, via: a.name },
+    kind: 'unmapped_agent',
+    id: null,
+    label: null,
+    meta: {
+      processId: runtime?.processId ?? null,
+      nodeId: runtime?.nodeId ?? null,
+      conversationId: runtime?.conversationId ?? null,
+      toolCallId: callId,
+      via: a.name,
+    },
   };
 }

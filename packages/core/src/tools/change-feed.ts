@@ -6,7 +6,15 @@ import type { ToolAnswer, ToolEnv } from './tool-env.js';
 /** Rows of the feed looked at per call at most, visible or not, so a caller who sees little still gets an answer fast. */
 const SCAN_ROWS = 5000;
 
-interface Change { cursor: string; kind: string; path: string; from_path: string | null; version: number; size: number; at: string }
+interface Change {
+  cursor: string;
+  kind: string;
+  path: string;
+  from_path: string | null;
+  version: number;
+  size: number;
+  at: string;
+}
 
 /**
  * `file_changes(cursor, limit)`: the files written, moved or deleted after `cursor`, oldest first (B7), only those
@@ -24,8 +32,14 @@ export async function fileChanges(env: ToolEnv, args: ToolArgs<'file_changes'>):
   const out: Change[] = [];
   let scanned = 0;
   while (out.length < limit && scanned < SCAN_ROWS) {
-    const rows = await env.ctx.platform.db.kysely.selectFrom('file_changes').selectAll().where('project_id', '=', env.ctx.project.id)
-      .where('seq', '>', after).orderBy('seq').limit(Math.min(500, SCAN_ROWS - scanned)).execute();
+    const rows = await env.ctx.platform.db.kysely
+      .selectFrom('file_changes')
+      .selectAll()
+      .where('project_id', '=', env.ctx.project.id)
+      .where('seq', '>', after)
+      .orderBy('seq')
+      .limit(Math.min(500, SCAN_ROWS - scanned))
+      .execute();
     if (rows.length === 0) break;
     for (const r of rows) {
       scanned++;
@@ -40,6 +54,8 @@ export async function fileChanges(env: ToolEnv, args: ToolArgs<'file_changes'>):
   }
   const next = String(after);
   if (out.length === 0) return { text: `No changes after cursor ${args.cursor ?? '0'}. Next cursor: ${next}`, data: { changes: [], cursor: next } };
-  const lines = out.map((c) => `${c.cursor}\t${c.kind}\t${c.path}${c.from_path ? ` (from ${c.from_path})` : ''}\tversion ${c.version}\t${c.size} bytes\t${c.at}`);
+  const lines = out.map(
+    (c) => `${c.cursor}\t${c.kind}\t${c.path}${c.from_path ? ` (from ${c.from_path})` : ''}\tversion ${c.version}\t${c.size} bytes\t${c.at}`,
+  );
   return { text: `${lines.join('\n')}\nNext cursor: ${next}`, data: { changes: out, cursor: next } };
 }

@@ -55,20 +55,31 @@ describe.each(testDbKinds())('file tools (%s)', (kind) => {
     expect(info.createdBy).toBe('agent: Researcher');
     expect(info.creator.meta).toMatchObject({ conversationId: agent.actor.kind === 'agent' ? agent.actor.conversationId : '' });
     const editor = await t.userCtx('runner', 'editor');
-    const r = await runTool(editor, 'ws_write_file', { path: 'out/run.md', content: 'r' }, { runtime: { processId: 'proc_1', nodeId: 'node_7', conversationId: 'conv_ext' } });
+    const r = await runTool(
+      editor,
+      'ws_write_file',
+      { path: 'out/run.md', content: 'r' },
+      { runtime: { processId: 'proc_1', nodeId: 'node_7', conversationId: 'conv_ext' } },
+    );
     expect(r.text).toMatch(/^Created out\/run\.md/);
     const u = await statFile(admin, 'out/run.md');
     expect(u.createdBy).toBe('agent');
     expect(u.creator.meta).toMatchObject({ processId: 'proc_1', nodeId: 'node_7', conversationId: 'conv_ext' });
     // Agent and runtime actions stay out of the audit log (F15).
-    expect((await listAudit(admin)).entries.filter((e) => e.path === 'out/run.md' || e.path === `${own}/a.md` && e.actor.kind !== 'user')).toEqual([]);
+    expect((await listAudit(admin)).entries.filter((e) => e.path === 'out/run.md' || (e.path === `${own}/a.md` && e.actor.kind !== 'user'))).toEqual([]);
   });
 
   it('create_file refuses existing files and validates, stores and returns permissions', async () => {
     const { agent, admin, own } = await setup();
-    expect((await runTool(agent, 'create_file', { file_path: 'run.sh', file_contents: 'echo', permissions: '755', file_description: 'runner' })).text).toMatch(/permissions 755\); version 1/);
-    expect((await runTool(agent, 'create_file', { file_path: 'run.sh', file_contents: 'x' })).text).toMatch(/^Refused: file ".*run\.sh" already exists \(version 1\)/);
-    expect((await runTool(agent, 'create_file', { file_path: 'b.md', file_contents: 'x', permissions: '999' })).text).toMatch(/^Refused: invalid arguments — permissions: permissions must be 3 or 4 octal digits/);
+    expect((await runTool(agent, 'create_file', { file_path: 'run.sh', file_contents: 'echo', permissions: '755', file_description: 'runner' })).text).toMatch(
+      /permissions 755\); version 1/,
+    );
+    expect((await runTool(agent, 'create_file', { file_path: 'run.sh', file_contents: 'x' })).text).toMatch(
+      /^Refused: file ".*run\.sh" already exists \(version 1\)/,
+    );
+    expect((await runTool(agent, 'create_file', { file_path: 'b.md', file_contents: 'x', permissions: '999' })).text).toMatch(
+      /^Refused: invalid arguments — permissions: permissions must be 3 or 4 octal digits/,
+    );
     expect((await statFile(admin, `${own}/run.sh`)).permissions).toBe('755');
     expect((await runTool(agent, 'full_file_rewrite', { file_path: 'run.sh', file_contents: 'echo 2' })).text).toMatch(/permissions 755\); version 2/);
     const files = JSON.parse((await runTool(agent, 'list_files', {})).text).files;
@@ -80,10 +91,18 @@ describe.each(testDbKinds())('file tools (%s)', (kind) => {
   it('str_replace needs exactly one match, says how many, and shows the nearest near-miss', async () => {
     const { agent } = await setup();
     await runTool(agent, 'create_file', { file_path: 'c.py', file_contents: 'def f():\n    return  1\n\nx = 1\nx = 1\n' });
-    expect((await runTool(agent, 'str_replace', { file_path: 'c.py', old_str: 'x = 1', new_str: 'x = 2' })).text).toMatch(/^Refused: old_str occurs 2 times in ".*c\.py" \(at lines 4, 5\)/);
-    expect((await runTool(agent, 'str_replace', { file_path: 'c.py', old_str: 'return 1', new_str: 'return 2' })).text).toMatch(/nearest near-miss: line 2 has it with different whitespace: "return  1"/);
-    expect((await runTool(agent, 'str_replace', { file_path: 'c.py', old_str: 'DEF F():', new_str: '' })).text).toMatch(/line 1 has it with different case or whitespace: "def f\(\):"/);
-    expect((await runTool(agent, 'str_replace', { file_path: 'c.py', old_str: 'def g():', new_str: '' })).text).toMatch(/the most similar line is line 1: "def f\(\):"/);
+    expect((await runTool(agent, 'str_replace', { file_path: 'c.py', old_str: 'x = 1', new_str: 'x = 2' })).text).toMatch(
+      /^Refused: old_str occurs 2 times in ".*c\.py" \(at lines 4, 5\)/,
+    );
+    expect((await runTool(agent, 'str_replace', { file_path: 'c.py', old_str: 'return 1', new_str: 'return 2' })).text).toMatch(
+      /nearest near-miss: line 2 has it with different whitespace: "return  1"/,
+    );
+    expect((await runTool(agent, 'str_replace', { file_path: 'c.py', old_str: 'DEF F():', new_str: '' })).text).toMatch(
+      /line 1 has it with different case or whitespace: "def f\(\):"/,
+    );
+    expect((await runTool(agent, 'str_replace', { file_path: 'c.py', old_str: 'def g():', new_str: '' })).text).toMatch(
+      /the most similar line is line 1: "def f\(\):"/,
+    );
     const ok = await runTool(agent, 'str_replace', { file_path: 'c.py', old_str: 'return  1', new_str: 'return 2' });
     expect(ok.text).toMatch(/^Replaced 1 occurrence at line 2 of .*c\.py; version 2/);
     expect(ok.version).toBe(2);
@@ -102,7 +121,9 @@ describe.each(testDbKinds())('file tools (%s)', (kind) => {
     const { agent } = await setup();
     const c = await runTool(agent, 'ws_write_file', { path: 'v.md', content: 'a', expected_version: 0 });
     expect(c.version).toBe(1);
-    expect((await runTool(agent, 'ws_write_file', { path: 'v.md', content: 'b', expected_version: 0 })).text).toMatch(/^Refused: ".*v\.md" is at version 1, not 0; read it again and retry/);
+    expect((await runTool(agent, 'ws_write_file', { path: 'v.md', content: 'b', expected_version: 0 })).text).toMatch(
+      /^Refused: ".*v\.md" is at version 1, not 0; read it again and retry/,
+    );
     expect((await runTool(agent, 'ws_write_file', { path: 'v.md', content: 'b', expected_version: 1 })).version).toBe(2);
     expect((await runTool(agent, 'ws_delete_file', { path: 'v.md', expected_version: 1 })).text).toMatch(/^Refused: .* is at version 2, not 1/);
   });
@@ -127,7 +148,10 @@ describe.each(testDbKinds())('file tools (%s)', (kind) => {
     await runTool(agent, 'ws_write_file', { path: 'a.md', content: 'x'.repeat(500) });
     await runTool(agent, 'ws_read_file', { path: 'missing.md' });
     const { entries } = await listTrace(admin, conv.id);
-    expect(entries.map((e) => [e.tool, e.refused])).toEqual([['ws_write_file', false], ['ws_read_file', true]]);
+    expect(entries.map((e) => [e.tool, e.refused])).toEqual([
+      ['ws_write_file', false],
+      ['ws_read_file', true],
+    ]);
     expect(entries[0]!.args).toMatch(/"content":"x{120}…\(500 chars\)"/);
     expect(entries[0]!.version).toBe(1);
     expect(entries[1]!.result).toMatch(/^Refused: file "missing\.md" was not found/);

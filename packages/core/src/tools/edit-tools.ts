@@ -11,7 +11,6 @@ import { lineAt, nearMiss, occurrences } from './near-miss.js';
 import { budget, checkWriteSize, type ToolAnswer, type ToolEnv } from './tool-env.js';
 import { listFolderOf, wsDeleteFile } from './ws-tools.js';
 
-
 /**
  * `list_files` (X1): the files the caller may read as JSON with `filePath`, `url` and metadata.
  *
@@ -33,7 +32,12 @@ export async function listFilesJson(env: ToolEnv, args: ToolArgs<'list_files'>):
   const out = files.map((f) => ({
     filePath: f.path,
     url: `${base}/api/v1/projects/${env.ctx.project.id}/files/content?path=${encodeURIComponent(f.path)}`,
-    size: f.size, type: f.type, modified: f.modified, version: f.version, permissions: f.permissions, createdBy: f.createdBy,
+    size: f.size,
+    type: f.type,
+    modified: f.modified,
+    version: f.version,
+    permissions: f.permissions,
+    createdBy: f.createdBy,
     ...(notes.has(f.id) ? { description: notes.get(f.id) } : {}),
   }));
   return { text: JSON.stringify({ files: out, truncated: nextCursor !== null }) };
@@ -60,13 +64,24 @@ export async function createFile(env: ToolEnv, args: ToolArgs<'create_file'>): P
   checkWriteSize(env, args.file_contents);
   const path = underFolder(args.file_path, env.scopes.write, env.scopes);
   const r = await agentWrite(env.ctx, {
-    path, mode: 'create', content: args.file_contents, permissions: args.permissions ?? '644', expectedVersion: args.expected_version,
-    attribution: env.attribution, window: env.window,
-    after: args.file_description ? async (trx, file) => {
-      await trx.insertInto('file_notes').values({ file_id: file.id, description: args.file_description! }).execute();
-    } : undefined,
+    path,
+    mode: 'create',
+    content: args.file_contents,
+    permissions: args.permissions ?? '644',
+    expectedVersion: args.expected_version,
+    attribution: env.attribution,
+    window: env.window,
+    after: args.file_description
+      ? async (trx, file) => {
+          await trx.insertInto('file_notes').values({ file_id: file.id, description: args.file_description! }).execute();
+        }
+      : undefined,
   });
-  return { text: `Created ${path} (${r.file.size} bytes, type ${r.file.type}, permissions ${r.file.permissions}); version ${r.file.version}; ${budget(r.changes)}.`, path, version: r.file.version };
+  return {
+    text: `Created ${path} (${r.file.size} bytes, type ${r.file.type}, permissions ${r.file.permissions}); version ${r.file.version}; ${budget(r.changes)}.`,
+    path,
+    version: r.file.version,
+  };
 }
 
 /**
@@ -76,12 +91,23 @@ export async function createFile(env: ToolEnv, args: ToolArgs<'create_file'>): P
 function replaceOnce(cur: CurrentFile, path: string, oldStr: string, newStr: string): { text: string; line: number } {
   const at = occurrences(cur.text, oldStr);
   if (at.length > 1) {
-    const lines = at.slice(0, 10).map((o) => lineAt(cur.text, o)).join(', ');
-    throw new StoaError('bad_request', `old_str occurs ${at.length} times in "${path}" (at lines ${lines}${at.length > 10 ? ', …' : ''}); it must occur exactly once — include more surrounding text to make it unique`, { matches: at.length });
+    const lines = at
+      .slice(0, 10)
+      .map((o) => lineAt(cur.text, o))
+      .join(', ');
+    throw new StoaError(
+      'bad_request',
+      `old_str occurs ${at.length} times in "${path}" (at lines ${lines}${at.length > 10 ? ', …' : ''}); it must occur exactly once — include more surrounding text to make it unique`,
+      { matches: at.length },
+    );
   }
   if (at.length === 0) {
     const hint = cur.text.length === 0 ? 'the file is empty' : nearMiss(cur.text, oldStr);
-    throw new StoaError('not_found', `old_str was not found in "${path}" (version ${cur.row.version}); ${hint ? `nearest near-miss: ${hint}` : 'nothing similar either — read the file again'}`, { matches: 0 });
+    throw new StoaError(
+      'not_found',
+      `old_str was not found in "${path}" (version ${cur.row.version}); ${hint ? `nearest near-miss: ${hint}` : 'nothing similar either — read the file again'}`,
+      { matches: 0 },
+    );
   }
   return { text: cur.text.slice(0, at[0]!) + newStr + cur.text.slice(at[0]! + oldStr.length), line: lineAt(cur.text, at[0]!) };
 }
@@ -96,7 +122,8 @@ async function previewEdit(env: ToolEnv, path: string, expectedVersion: number |
   let cur: CurrentFile | null = null;
   if (row) {
     const bytes = await env.ctx.platform.blobs.read(row.blob_key);
-    if (!isTextContent(row.mime, bytes)) throw new StoaError('not_a_text_file', `"${path}" is a binary file (${row.mime}, ${row.size} bytes); it cannot be edited as text`);
+    if (!isTextContent(row.mime, bytes))
+      throw new StoaError('not_a_text_file', `"${path}" is a binary file (${row.mime}, ${row.size} bytes); it cannot be edited as text`);
     cur = { row, text: bytes.toString('utf8') };
   }
   const version = row?.version ?? 0;
@@ -106,7 +133,12 @@ async function previewEdit(env: ToolEnv, path: string, expectedVersion: number |
   const after = edit(cur);
   const diff = createTwoFilesPatch(path, path, cur?.text ?? '', after, row ? `version ${version}` : 'new file', 'after the edit');
   const note = `Dry run: nothing was stored or counted. The edit would change ${path} (now ${row ? `version ${version}` : 'absent'}) like this:`;
-  return { text: `${note}\n${cutForModel(diff, env.limits.agentReadChars, 'the diff is longer')}`, path, version: row?.version ?? null, data: { diff, dryRun: true } };
+  return {
+    text: `${note}\n${cutForModel(diff, env.limits.agentReadChars, 'the diff is longer')}`,
+    path,
+    version: row?.version ?? null,
+    data: { diff, dryRun: true },
+  };
 }
 
 /** `str_replace` (X3, B5): exactly one match, applied to the newest content inside the transaction. */
@@ -120,7 +152,11 @@ export async function strReplace(env: ToolEnv, args: ToolArgs<'str_replace'>): P
   if (args.dry_run) return previewEdit(env, path, args.expected_version, (cur) => edit(cur).text);
   let line = 0;
   const r = await agentWrite(env.ctx, {
-    path, mode: 'replace', expectedVersion: args.expected_version, attribution: env.attribution, window: env.window,
+    path,
+    mode: 'replace',
+    expectedVersion: args.expected_version,
+    attribution: env.attribution,
+    window: env.window,
     content: (cur) => {
       const e = edit(cur);
       line = e.line;
@@ -136,14 +172,22 @@ export async function fullFileRewrite(env: ToolEnv, args: ToolArgs<'full_file_re
   const path = underFolder(args.file_path, env.scopes.write, env.scopes);
   if (args.dry_run) return previewEdit(env, path, args.expected_version, () => args.file_contents);
   const r = await agentWrite(env.ctx, {
-    path, mode: 'replace', content: args.file_contents, permissions: args.permissions, expectedVersion: args.expected_version,
-    attribution: env.attribution, window: env.window,
+    path,
+    mode: 'replace',
+    content: args.file_contents,
+    permissions: args.permissions,
+    expectedVersion: args.expected_version,
+    attribution: env.attribution,
+    window: env.window,
   });
-  return { text: `${r.created ? 'Created' : 'Rewrote'} ${path} (${r.file.size} bytes, permissions ${r.file.permissions}); version ${r.file.version}; ${budget(r.changes)}.`, path, version: r.file.version };
+  return {
+    text: `${r.created ? 'Created' : 'Rewrote'} ${path} (${r.file.size} bytes, permissions ${r.file.permissions}); version ${r.file.version}; ${budget(r.changes)}.`,
+    path,
+    version: r.file.version,
+  };
 }
 
 /** `delete_file` (X5): same rules as ws_delete_file. */
 export async function deleteFileTool(env: ToolEnv, args: ToolArgs<'delete_file'>): Promise<ToolAnswer> {
   return wsDeleteFile(env, { path: args.file_path, expected_version: args.expected_version });
 }
-

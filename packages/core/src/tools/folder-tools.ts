@@ -57,12 +57,18 @@ export async function readFiles(env: ToolEnv, args: ToolArgs<'read_files'>): Pro
  * where the caller may move (write and delete), the target where it may write; the move counts as a change.
  */
 export async function moveFileTool(env: ToolEnv, args: ToolArgs<'move_file'>): Promise<ToolAnswer> {
-  if (env.scopes.delete === null) throw new StoaError('forbidden', 'moving files is not available to an agent that reads and writes the whole project: a move removes the file from its old path, like a delete');
+  if (env.scopes.delete === null)
+    throw new StoaError(
+      'forbidden',
+      'moving files is not available to an agent that reads and writes the whole project: a move removes the file from its old path, like a delete',
+    );
   const from = underFolder(args.from_path, env.scopes.delete, env.scopes);
   const to = underFolder(args.to_path, env.scopes.write, env.scopes);
   let changes = { used: 0, max: 0 };
   const file = await moveFile(env.ctx, {
-    from, to, expectedVersion: args.expected_version,
+    from,
+    to,
+    expectedVersion: args.expected_version,
     beforeMove: async (trx) => (changes = (await countAgentChange(trx, env.ctx, env.window))!),
   });
   return { text: `Moved ${from} to ${file.path}; version ${file.version}; ${budget(changes)}.`, path: file.path, version: file.version };
@@ -147,5 +153,8 @@ export async function globFiles(env: ToolEnv, args: ToolArgs<'glob'>): Promise<T
     paths.push(f.path);
   }
   if (paths.length === 0) return { text: `No file matches "${args.pattern}".`, data: { paths } };
-  return { text: paths.join('\n') + (more ? `\n[more matches: only the first ${max} are listed; narrow the pattern or prefix]` : ''), data: { paths, truncated: more } };
+  return {
+    text: paths.join('\n') + (more ? `\n[more matches: only the first ${max} are listed; narrow the pattern or prefix]` : ''),
+    data: { paths, truncated: more },
+  };
 }

@@ -58,7 +58,9 @@ describe.each(testDbKinds())('tool limits (%s)', (kind) => {
   it('refuses writes over STOA_AGENT_WRITE_BYTES without counting them', async () => {
     const { agent } = await setup({ agentWriteBytes: 10, agentWritesPerConversation: 1 });
     expect((await runTool(agent, 'ws_write_file', { path: 'a.md', content: '12345678901' })).text).toMatch(/^Refused: content is 11 bytes; at most 10 bytes/);
-    expect((await runTool(agent, 'ws_write_file', { path: 'a.md', content: '1234567890' })).text).toMatch(/^Created agents\/agt_\w{8}\/a\.md \(10 bytes\); version 1, type text\/markdown; change 1 of 1/);
+    expect((await runTool(agent, 'ws_write_file', { path: 'a.md', content: '1234567890' })).text).toMatch(
+      /^Created agents\/agt_\w{8}\/a\.md \(10 bytes\); version 1, type text\/markdown; change 1 of 1/,
+    );
   });
 
   it('allows STOA_AGENT_WRITES_PER_CONVERSATION changes per conversation, resets the window, and refusals do not count', async () => {
@@ -70,7 +72,9 @@ describe.each(testDbKinds())('tool limits (%s)', (kind) => {
     expect((await runTool(agent, 'create_file', { file_path: 'a.md', file_contents: 'again' })).text).toMatch(/^Refused: file ".*a\.md" already exists/);
     expect((await runTool(agent, 'ws_delete_file', { path: 'a.md' })).text).toMatch(/change 3 of 3/);
     const over = await runTool(agent, 'ws_write_file', { path: 'b.md', content: '3' });
-    expect(over.text).toMatch(/^Refused: you have made 3 changes to files in this conversation, the limit is 3; the counter resets at 2026-10-01T10:01:00\.000Z/);
+    expect(over.text).toMatch(
+      /^Refused: you have made 3 changes to files in this conversation, the limit is 3; the counter resets at 2026-10-01T10:01:00\.000Z/,
+    );
     expect(over.code).toBe('rate_limited');
     // Another conversation has its own budget.
     const conv2 = await createConversation(admin, { members: [a.id] });
@@ -78,7 +82,11 @@ describe.each(testDbKinds())('tool limits (%s)', (kind) => {
     // The counter is in the database: a second process on the same database sees it.
     const other = await openPlatform(t.platform.config, { clock: () => now });
     try {
-      const ctx2 = await contextFor(other, { kind: 'agent', agentId: a.id, projectId: agent.project.id }, { conversationId: agent.actor.kind === 'agent' ? agent.actor.conversationId : null });
+      const ctx2 = await contextFor(
+        other,
+        { kind: 'agent', agentId: a.id, projectId: agent.project.id },
+        { conversationId: agent.actor.kind === 'agent' ? agent.actor.conversationId : null },
+      );
       expect((await runTool(ctx2, 'ws_write_file', { path: 'b.md', content: '3' })).code).toBe('rate_limited');
     } finally {
       await other.close();

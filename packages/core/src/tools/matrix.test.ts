@@ -60,7 +60,9 @@ describe.each(testDbKinds())('A2 effective rights matrix (%s)', (kind) => {
 
       const ops: Op[] = ['list', 'read', 'write', 'append', 'delete'];
       // The same cells through the seed-002 tools (list_files, read_file, full_file_rewrite, str_replace, delete_file).
-      const cases = (['ws', 'edit'] as const).flatMap((family) => ops.flatMap((op) => (['own', 'other', 'user', 'root'] as Target[]).map((target) => ({ family, op, target, allowed: row.cells[op][target] }))));
+      const cases = (['ws', 'edit'] as const).flatMap((family) =>
+        ops.flatMap((op) => (['own', 'other', 'user', 'root'] as Target[]).map((target) => ({ family, op, target, allowed: row.cells[op][target] }))),
+      );
       it.each(cases)('$family $op $target → $allowed', async ({ family, op, target, allowed }) => {
         await seed();
         const path = targets[target];
@@ -75,10 +77,19 @@ describe.each(testDbKinds())('A2 effective rights matrix (%s)', (kind) => {
           took = r.text === 'original';
           if (!allowed) expect(r.text).toMatch(/^Refused: /);
         } else if (op === 'write' || op === 'append') {
-          const r = await runTool(agent, 'ws_write_file', { path, content: op === 'write' ? 'changed' : '+more', mode: op === 'write' ? 'overwrite' : 'append' });
+          const r = await runTool(agent, 'ws_write_file', {
+            path,
+            content: op === 'write' ? 'changed' : '+more',
+            mode: op === 'write' ? 'overwrite' : 'append',
+          });
           took = (await content(path)) === (op === 'write' ? 'changed' : 'original+more');
           // Whatever happened, the answer names the root path it wrote to, inside the agent's write scope.
-          if (!r.refused) expect(r.text).toMatch(row.write === 'project' && row.read === 'project' ? /^(Created|Overwrote|Appended)/ : new RegExp(`agents/${agent.actor.kind === 'agent' ? agent.actor.agentId : ''}/`));
+          if (!r.refused)
+            expect(r.text).toMatch(
+              row.write === 'project' && row.read === 'project'
+                ? /^(Created|Overwrote|Appended)/
+                : new RegExp(`agents/${agent.actor.kind === 'agent' ? agent.actor.agentId : ''}/`),
+            );
         } else {
           const r = await runTool(agent, 'ws_delete_file', { path });
           took = (await content(path)) === null;

@@ -78,7 +78,10 @@ export function nearMiss(text: string, needle: string): string | null {
       return `line ${lineAt(text, start)} has it with different ${fold ? 'case or whitespace' : 'whitespace'}: ${quote(text.slice(start, end))}`;
     }
   }
-  const first = needle.split('\n').map((l) => l.trim()).find((l) => l.length > 0);
+  const first = needle
+    .split('\n')
+    .map((l) => l.trim())
+    .find((l) => l.length > 0);
   if (!first) return null;
   const probe = first.slice(0, 200);
   let best: { line: number; score: number; text: string } | null = null;

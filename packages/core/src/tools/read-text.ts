@@ -27,7 +27,10 @@ export async function readForAgent(ctx: Ctx, raw: string, scopes: ToolScopes): P
   }
   if (!row) {
     const where = candidates.length > 1 ? `in ${describeScope(scopes.own)} nor from the storage root` : `in ${describeScope(scopes.read)}`;
-    throw new StoaError('not_found', `file "${raw}" was not found ${where}${scopes.read === '' ? '' : ' (you may read only your own folder)'}; list files with ws_list_files`);
+    throw new StoaError(
+      'not_found',
+      `file "${raw}" was not found ${where}${scopes.read === '' ? '' : ' (you may read only your own folder)'}; list files with ws_list_files`,
+    );
   }
   const max = ctx.platform.config.limits.agentReadBytes;
   if (!isTextMime(row.mime) && (isKnownBinary(row.mime) || Number(row.size) > max)) return { row, binary: true };

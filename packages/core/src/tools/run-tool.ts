@@ -13,10 +13,21 @@ export type { ToolResult } from './area-tool.js';
 type FileToolFns = { [N in keyof ToolInputSchemas]: (env: ToolEnv, args: any) => Promise<ToolAnswer> };
 
 const fileTools: FileToolFns = {
-  ws_list_files: wsListFiles, ws_read_file: wsReadFile, ws_write_file: wsWriteFile, ws_delete_file: wsDeleteFile,
-  list_files: listFilesJson, read_file: readFileLines, create_file: createFile, str_replace: strReplace,
-  full_file_rewrite: fullFileRewrite, delete_file: deleteFileTool, read_files: readFiles, move_file: moveFileTool,
-  tree: treeView, glob: globFiles, file_changes: fileChanges,
+  ws_list_files: wsListFiles,
+  ws_read_file: wsReadFile,
+  ws_write_file: wsWriteFile,
+  ws_delete_file: wsDeleteFile,
+  list_files: listFilesJson,
+  read_file: readFileLines,
+  create_file: createFile,
+  str_replace: strReplace,
+  full_file_rewrite: fullFileRewrite,
+  delete_file: deleteFileTool,
+  read_files: readFiles,
+  move_file: moveFileTool,
+  tree: treeView,
+  glob: globFiles,
+  file_changes: fileChanges,
 };
 
 /** The caller's scopes, attribution and change window for one file tool call. */
@@ -24,7 +35,10 @@ function envOf(callerCtx: Ctx, call: ToolCall): ToolEnv {
   // The core operations a tool calls see the call's ID: the runner traces the call, so they add no entry of their own.
   const ctx = callerCtx.actor.kind === 'agent' ? { ...callerCtx, actor: { ...callerCtx.actor, toolCallId: call.callId } } : callerCtx;
   return {
-    ctx, scopes: toolScopes(ctx), limits: ctx.platform.config.limits, callId: call.callId,
+    ctx,
+    scopes: toolScopes(ctx),
+    limits: ctx.platform.config.limits,
+    callId: call.callId,
     attribution: toolAttribution(ctx, call.callId, call.runtime),
     window: { conversation: conversationOf(ctx, call.runtime), agent: ctx.actor.kind === 'agent' ? ctx.actor.agentId : '' },
   };

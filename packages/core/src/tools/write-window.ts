@@ -24,21 +24,39 @@ export async function countWrite(trx: Q, ctx: Ctx, key: WindowKey): Promise<{ us
   const nowIso = now.toISOString();
   // A window that started at or before `cutoff` is over; ISO-8601 UTC strings compare like the times they name.
   const cutoff = new Date(now.getTime() - seconds * 1000).toISOString();
-  const row = max < 1 ? undefined : await trx.insertInto('agent_write_windows')
-    .values({ project_id: ctx.project.id, conversation_key: key.conversation, agent_id: key.agent, window_start: nowIso, writes: 1 })
-    .onConflict((oc) => oc.columns(['project_id', 'conversation_key', 'agent_id']).doUpdateSet({
-      window_start: sql<string>`case when agent_write_windows.window_start <= ${cutoff} then ${nowIso} else agent_write_windows.window_start end`,
-      writes: sql<number>`case when agent_write_windows.window_start <= ${cutoff} then 1 else agent_write_windows.writes + 1 end`,
-    }).where(sql<boolean>`agent_write_windows.window_start <= ${cutoff} or agent_write_windows.writes < ${max}`))
-    .returning(['writes', 'window_start'])
-    .executeTakeFirst();
+  const row =
+    max < 1
+      ? undefined
+      : await trx
+          .insertInto('agent_write_windows')
+          .values({ project_id: ctx.project.id, conversation_key: key.conversation, agent_id: key.agent, window_start: nowIso, writes: 1 })
+          .onConflict((oc) =>
+            oc
+              .columns(['project_id', 'conversation_key', 'agent_id'])
+              .doUpdateSet({
+                window_start: sql<string>`case when agent_write_windows.window_start <= ${cutoff} then ${nowIso} else agent_write_windows.window_start end`,
+                writes: sql<number>`case when agent_write_windows.window_start <= ${cutoff} then 1 else agent_write_windows.writes + 1 end`,
+              })
+              .where(sql<boolean>`agent_write_windows.window_start <= ${cutoff} or agent_write_windows.writes < ${max}`),
+          )
+          .returning(['writes', 'window_start'])
+          .executeTakeFirst();
   if (row) return { used: Number(row.writes), max, resetsAt: new Date(new Date(row.window_start).getTime() + seconds * 1000).toISOString() };
   // One statement counted the change in the common case; only a refusal reads the row again for its message.
-  const cur = await trx.selectFrom('agent_write_windows').selectAll().where('project_id', '=', ctx.project.id)
-    .where('conversation_key', '=', key.conversation).where('agent_id', '=', key.agent).executeTakeFirst();
+  const cur = await trx
+    .selectFrom('agent_write_windows')
+    .selectAll()
+    .where('project_id', '=', ctx.project.id)
+    .where('conversation_key', '=', key.conversation)
+    .where('agent_id', '=', key.agent)
+    .executeTakeFirst();
   const start = cur ? new Date(cur.window_start) : now;
   const writes = cur ? Number(cur.writes) : 0;
   const resetsAt = new Date(start.getTime() + seconds * 1000).toISOString();
   const minutes = Math.max(1, Math.ceil((start.getTime() + seconds * 1000 - now.getTime()) / 60000));
-  throw new StoaError('rate_limited', `you have made ${writes} changes to files in this conversation, the limit is ${max}; the counter resets at ${resetsAt} (in about ${minutes} minute${minutes === 1 ? '' : 's'})`, { limit: max, resetsAt });
+  throw new StoaError(
+    'rate_limited',
+    `you have made ${writes} changes to files in this conversation, the limit is ${max}; the counter resets at ${resetsAt} (in about ${minutes} minute${minutes === 1 ? '' : 's'})`,
+    { limit: max, resetsAt },
+  );
 }

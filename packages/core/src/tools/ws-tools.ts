@@ -40,13 +40,21 @@ export async function wsWriteFile(env: ToolEnv, args: ToolArgs<'ws_write_file'>)
   const path = underFolder(args.path, env.scopes.write, env.scopes);
   const append = args.mode === 'append';
   const r = await agentWrite(env.ctx, {
-    path, mode: 'replace', expectedVersion: args.expected_version, attribution: env.attribution, window: env.window,
+    path,
+    mode: 'replace',
+    expectedVersion: args.expected_version,
+    attribution: env.attribution,
+    window: env.window,
     content: append ? (cur) => (cur?.text ?? '') + args.content : args.content,
   });
   const n = Buffer.byteLength(args.content, 'utf8');
   const what = append
-    ? r.created ? `Created ${path} with ${n} bytes (append to a new file)` : `Appended ${n} bytes to ${path} (now ${r.file.size} bytes)`
-    : r.created ? `Created ${path} (${n} bytes)` : `Overwrote ${path} (${n} bytes)`;
+    ? r.created
+      ? `Created ${path} with ${n} bytes (append to a new file)`
+      : `Appended ${n} bytes to ${path} (now ${r.file.size} bytes)`
+    : r.created
+      ? `Created ${path} (${n} bytes)`
+      : `Overwrote ${path} (${n} bytes)`;
   return { text: `${what}; version ${r.file.version}, type ${r.file.type}; ${budget(r.changes)}.`, path, version: r.file.version };
 }
 

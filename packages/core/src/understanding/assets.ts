@@ -37,12 +37,23 @@ export interface UnderstandingStatus {
   updatedAt: string;
 }
 
-type AssetRow = Pick<Selectable<DocAssetsTable>, 'id' | 'path' | 'version' | 'status' | 'vector_status' | 'parse_mode' | 'chunk_count' | 'error' | 'error_code' | 'attempts' | 'updated_at'>;
+type AssetRow = Pick<
+  Selectable<DocAssetsTable>,
+  'id' | 'path' | 'version' | 'status' | 'vector_status' | 'parse_mode' | 'chunk_count' | 'error' | 'error_code' | 'attempts' | 'updated_at'
+>;
 
 export function toStatus(a: AssetRow): UnderstandingStatus {
   return {
-    fileAssetId: a.id, path: a.path, version: a.version, status: a.status as UnderstandingStatus['status'], vectorIndexStatus: a.vector_status as UnderstandingStatus['vectorIndexStatus'],
-    parseMode: a.parse_mode as ParseMode, chunkCount: a.chunk_count, error: a.error, errorCode: a.error_code as ParseFailureCode | null, attempts: a.attempts,
+    fileAssetId: a.id,
+    path: a.path,
+    version: a.version,
+    status: a.status as UnderstandingStatus['status'],
+    vectorIndexStatus: a.vector_status as UnderstandingStatus['vectorIndexStatus'],
+    parseMode: a.parse_mode as ParseMode,
+    chunkCount: a.chunk_count,
+    error: a.error,
+    errorCode: a.error_code as ParseFailureCode | null,
+    attempts: a.attempts,
     updatedAt: a.updated_at,
   };
 }
@@ -65,21 +76,44 @@ export async function understandFile(ctx: Ctx, input: { path: string; parseMode?
   if (asset && asset.version === info.version && asset.parse_mode === mode && asset.status === 'ready') return toStatus(asset);
   if (!asset) {
     const fresh = {
-      id: newId('fa'), project_id: ctx.project.id, file_id: info.id, path: info.path, version: info.version, sha256: info.sha256, parse_mode: mode, status: 'pending',
-      vector_status: 'unavailable', error: null, chunk_count: 0, updated_at: now,
+      id: newId('fa'),
+      project_id: ctx.project.id,
+      file_id: info.id,
+      path: info.path,
+      version: info.version,
+      sha256: info.sha256,
+      parse_mode: mode,
+      status: 'pending',
+      vector_status: 'unavailable',
+      error: null,
+      chunk_count: 0,
+      updated_at: now,
     };
-    await db.insertInto('doc_assets').values({ ...fresh, text_chars: 0, created_at: now, deleted_at: null }).onConflict((oc) => oc.columns(['project_id', 'file_id']).doNothing()).execute();
+    await db
+      .insertInto('doc_assets')
+      .values({ ...fresh, text_chars: 0, created_at: now, deleted_at: null })
+      .onConflict((oc) => oc.columns(['project_id', 'file_id']).doNothing())
+      .execute();
     return parseAsset(ctx.platform, fresh.id);
   }
   // Asked for again by a person or agent: a fresh count of attempts.
-  await db.updateTable('doc_assets').set({ parse_mode: mode, status: 'pending', error: null, error_code: null, attempts: 0, updated_at: now }).where('id', '=', asset.id).execute();
+  await db
+    .updateTable('doc_assets')
+    .set({ parse_mode: mode, status: 'pending', error: null, error_code: null, attempts: 0, updated_at: now })
+    .where('id', '=', asset.id)
+    .execute();
   return parseAsset(ctx.platform, asset.id);
 }
 
 /** Compact status of a file's understanding, without parsed text (R6 `getUnderstandingStatus`). */
 export async function understandingStatus(ctx: Ctx, path: string): Promise<UnderstandingStatus> {
   const info = await statFile(ctx, path);
-  const a = await ctx.platform.db.kysely.selectFrom('doc_assets').selectAll().where('project_id', '=', ctx.project.id).where('file_id', '=', info.id).executeTakeFirst();
+  const a = await ctx.platform.db.kysely
+    .selectFrom('doc_assets')
+    .selectAll()
+    .where('project_id', '=', ctx.project.id)
+    .where('file_id', '=', info.id)
+    .executeTakeFirst();
   if (!a) throw new StoaError('not_found', `"${info.path}" has not been registered for understanding; run understand first`);
   return toStatus(a);
 }
@@ -88,7 +122,11 @@ export async function understandingStatus(ctx: Ctx, path: string): Promise<Under
 export async function retryUnderstanding(ctx: Ctx, path: string): Promise<UnderstandingStatus> {
   const s = await understandingStatus(ctx, path);
   if (s.status !== 'failed') throw new StoaError('bad_request', `"${s.path}" is ${s.status}, not failed; nothing to retry`);
-  await ctx.platform.db.kysely.updateTable('doc_assets').set({ status: 'pending', error: null, error_code: null, attempts: 0 }).where('id', '=', s.fileAssetId).execute();
+  await ctx.platform.db.kysely
+    .updateTable('doc_assets')
+    .set({ status: 'pending', error: null, error_code: null, attempts: 0 })
+    .where('id', '=', s.fileAssetId)
+    .execute();
   return parseAsset(ctx.platform, s.fileAssetId);
 }
 
@@ -118,7 +156,11 @@ async function parseAssetOnce(platform: Platform, assetId: string): Promise<Unde
   const file = await db.selectFrom('files').selectAll().where('id', '=', a.file_id).executeTakeFirst();
   const now = platform.clock().toISOString();
   const fail = async (code: ParseFailureCode, reason: string, status: 'failed' | 'pending' = 'failed') => {
-    await db.updateTable('doc_assets').set({ status, error: reason, error_code: code, ...(file ? { version: file.version } : {}), updated_at: now }).where('id', '=', a.id).execute();
+    await db
+      .updateTable('doc_assets')
+      .set({ status, error: reason, error_code: code, ...(file ? { version: file.version } : {}), updated_at: now })
+      .where('id', '=', a.id)
+      .execute();
   };
   const maxAttempts = parsingOf(platform.config).maxAttempts;
   if (!file) {
@@ -127,7 +169,12 @@ async function parseAssetOnce(platform: Platform, assetId: string): Promise<Unde
     await fail('gave_up', `gave up after ${a.attempts} attempts${a.error ? ` (last: ${a.error.replace(/ \(attempt \d+ of \d+\)$/, '')})` : ''}`);
   } else {
     // Claimed by counting the attempt; another process that counted it first is parsing it now.
-    const claim = await db.updateTable('doc_assets').set({ attempts: a.attempts + 1 }).where('id', '=', a.id).where('attempts', '=', a.attempts).executeTakeFirst();
+    const claim = await db
+      .updateTable('doc_assets')
+      .set({ attempts: a.attempts + 1 })
+      .where('id', '=', a.id)
+      .where('attempts', '=', a.attempts)
+      .executeTakeFirst();
     const attempt = a.attempts + 1;
     const outcome = claim.numUpdatedRows > 0n ? await parseStoredFile(platform, file, a.parse_mode as ParseMode, { chunk: true }) : null;
     if (!outcome || (!outcome.ok && outcome.interrupted)) {
@@ -140,20 +187,61 @@ async function parseAssetOnce(platform: Platform, assetId: string): Promise<Unde
       const { doc, chunks } = outcome;
       await inTx(platform, async (trx) => {
         await trx.deleteFrom('doc_chunks').where('asset_id', '=', a.id).where('version', '=', file.version).execute();
-        await trx.deleteFrom('doc_chunks').where('asset_id', '=', a.id).where('version', '<=', file.version - KEEP_VERSIONS).execute();
+        await trx
+          .deleteFrom('doc_chunks')
+          .where('asset_id', '=', a.id)
+          .where('version', '<=', file.version - KEEP_VERSIONS)
+          .execute();
         const old = await trx.selectFrom('doc_chunks').select('id').where('asset_id', '=', a.id).execute();
         for (const o of old) await removeDoc({ kysely: trx, dialect: platform.db.dialect }, { projectId: a.project_id, kind: CHUNK_KIND, refId: o.id });
         for (const c of chunks) {
           const id = newId('ch');
-          await trx.insertInto('doc_chunks').values({
-            id, asset_id: a.id, project_id: a.project_id, path: file.path, version: file.version, idx: c.idx, text: indexableText(c.text), start_offset: c.start, end_offset: c.end,
-            page: c.page, content_hash: c.hash, created_at: now,
-          }).execute();
-          await indexDoc({ kysely: trx, dialect: platform.db.dialect }, { projectId: a.project_id, kind: CHUNK_KIND, refId: id, path: file.path, title: baseName(file.path), body: indexableText(c.text), visibility: FILE_VISIBILITY, updatedAt: now });
+          await trx
+            .insertInto('doc_chunks')
+            .values({
+              id,
+              asset_id: a.id,
+              project_id: a.project_id,
+              path: file.path,
+              version: file.version,
+              idx: c.idx,
+              text: indexableText(c.text),
+              start_offset: c.start,
+              end_offset: c.end,
+              page: c.page,
+              content_hash: c.hash,
+              created_at: now,
+            })
+            .execute();
+          await indexDoc(
+            { kysely: trx, dialect: platform.db.dialect },
+            {
+              projectId: a.project_id,
+              kind: CHUNK_KIND,
+              refId: id,
+              path: file.path,
+              title: baseName(file.path),
+              body: indexableText(c.text),
+              visibility: FILE_VISIBILITY,
+              updatedAt: now,
+            },
+          );
         }
-        await trx.updateTable('doc_assets').set({
-          status: 'ready', error: null, error_code: null, version: file.version, sha256: file.sha256, path: file.path, chunk_count: chunks.length, text_chars: doc.text.length, updated_at: now,
-        }).where('id', '=', a.id).execute();
+        await trx
+          .updateTable('doc_assets')
+          .set({
+            status: 'ready',
+            error: null,
+            error_code: null,
+            version: file.version,
+            sha256: file.sha256,
+            path: file.path,
+            chunk_count: chunks.length,
+            text_chars: doc.text.length,
+            updated_at: now,
+          })
+          .where('id', '=', a.id)
+          .execute();
       });
     }
   }
@@ -163,7 +251,13 @@ async function parseAssetOnce(platform: Platform, assetId: string): Promise<Unde
 
 /** Parses every pending asset (the server runs this in the background after files change). */
 export async function processPendingAssets(platform: Platform, limit = 20): Promise<number> {
-  const rows = await platform.db.kysely.selectFrom('doc_assets').select('id').where('status', '=', 'pending').where('deleted_at', 'is', null).limit(limit).execute();
+  const rows = await platform.db.kysely
+    .selectFrom('doc_assets')
+    .select('id')
+    .where('status', '=', 'pending')
+    .where('deleted_at', 'is', null)
+    .limit(limit)
+    .execute();
   for (const r of rows) await parseAsset(platform, r.id);
   return rows.length;
 }

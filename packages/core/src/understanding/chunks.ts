@@ -27,17 +27,39 @@ export interface ChunkView {
  * @example
  * const { chunks, hasMore } = await listChunks(ctx, { path: 'lease.pdf', page: 1, pageSize: 20 });
  */
-export async function listChunks(ctx: Ctx, input: { path: string; page?: number; pageSize?: number }): Promise<{ path: string; page: number; pageSize: number; hasMore: boolean; chunks: ChunkView[] }> {
+export async function listChunks(
+  ctx: Ctx,
+  input: { path: string; page?: number; pageSize?: number },
+): Promise<{ path: string; page: number; pageSize: number; hasMore: boolean; chunks: ChunkView[] }> {
   const page = input.page ?? 1;
   const pageSize = input.pageSize ?? 20;
   if (!Number.isInteger(page) || page < 1) throw new StoaError('bad_request', 'page must be a positive integer (pages start at 1)');
   if (!Number.isInteger(pageSize) || pageSize < 1 || pageSize > MAX_CHUNK_PAGE) throw new StoaError('bad_request', `page size must be 1–${MAX_CHUNK_PAGE}`);
   const s = await understandingStatus(ctx, input.path);
-  const rows = await ctx.platform.db.kysely.selectFrom('doc_chunks').selectAll().where('asset_id', '=', s.fileAssetId).where('version', '=', s.version)
-    .orderBy('idx').limit(pageSize + 1).offset((page - 1) * pageSize).execute();
+  const rows = await ctx.platform.db.kysely
+    .selectFrom('doc_chunks')
+    .selectAll()
+    .where('asset_id', '=', s.fileAssetId)
+    .where('version', '=', s.version)
+    .orderBy('idx')
+    .limit(pageSize + 1)
+    .offset((page - 1) * pageSize)
+    .execute();
   return {
-    path: s.path, page, pageSize, hasMore: rows.length > pageSize,
-    chunks: rows.slice(0, pageSize).map((r) => ({ fileAssetId: s.fileAssetId, chunkId: r.id, index: r.idx, version: r.version, page: r.page, span: { start: r.start_offset, end: r.end_offset }, hash: r.content_hash, text: r.text })),
+    path: s.path,
+    page,
+    pageSize,
+    hasMore: rows.length > pageSize,
+    chunks: rows.slice(0, pageSize).map((r) => ({
+      fileAssetId: s.fileAssetId,
+      chunkId: r.id,
+      index: r.idx,
+      version: r.version,
+      page: r.page,
+      span: { start: r.start_offset, end: r.end_offset },
+      hash: r.content_hash,
+      text: r.text,
+    })),
   };
 }
 
@@ -65,7 +87,8 @@ export async function searchChunks(ctx: Ctx, input: { query: string; file?: stri
   const limit = input.limit ?? 10;
   const contentLength = input.contentLength ?? 1000;
   if (!Number.isInteger(limit) || limit < 1 || limit > MAX_SEARCH_HITS) throw new StoaError('bad_request', `limit must be 1–${MAX_SEARCH_HITS}`);
-  if (!Number.isInteger(contentLength) || contentLength < 0 || contentLength > MAX_CONTENT_LENGTH) throw new StoaError('bad_request', `content length must be 0–${MAX_CONTENT_LENGTH}`);
+  if (!Number.isInteger(contentLength) || contentLength < 0 || contentLength > MAX_CONTENT_LENGTH)
+    throw new StoaError('bad_request', `content length must be 0–${MAX_CONTENT_LENGTH}`);
   const scope = chunkReadScope(ctx);
   const pathPrefix: string | undefined = scope ? `${scope}/` : undefined;
   let file: string | undefined;
@@ -74,15 +97,42 @@ export async function searchChunks(ctx: Ctx, input: { query: string; file?: stri
     if (!isInside(file, scope)) throw new StoaError('forbidden', `"${file}" is outside what you may read`);
   }
   const hits = await searchDocs(ctx.platform.db, {
-    projectId: ctx.project.id, query: input.query, kinds: [CHUNK_KIND], visibility: [FILE_VISIBILITY], pathPrefix: file ?? pathPrefix, limit: file ? 100 : limit,
+    projectId: ctx.project.id,
+    query: input.query,
+    kinds: [CHUNK_KIND],
+    visibility: [FILE_VISIBILITY],
+    pathPrefix: file ?? pathPrefix,
+    limit: file ? 100 : limit,
   });
   const wanted = file ? hits.filter((h) => h.path === file).slice(0, limit) : hits;
   if (wanted.length === 0) return [];
-  const rows = await ctx.platform.db.kysely.selectFrom('doc_chunks').selectAll().where('id', 'in', wanted.map((h) => h.refId)).execute();
+  const rows = await ctx.platform.db.kysely
+    .selectFrom('doc_chunks')
+    .selectAll()
+    .where(
+      'id',
+      'in',
+      wanted.map((h) => h.refId),
+    )
+    .execute();
   const byId = new Map(rows.map((r) => [r.id, r]));
   return wanted.flatMap((h) => {
     const r = byId.get(h.refId);
     if (!r) return [];
-    return [{ path: h.path, title: h.title, snippet: h.snippet, score: h.score, fileAssetId: r.asset_id, chunkId: r.id, version: r.version, page: r.page, span: { start: r.start_offset, end: r.end_offset }, hash: r.content_hash, content: r.text.slice(0, contentLength) }];
+    return [
+      {
+        path: h.path,
+        title: h.title,
+        snippet: h.snippet,
+        score: h.score,
+        fileAssetId: r.asset_id,
+        chunkId: r.id,
+        version: r.version,
+        page: r.page,
+        span: { start: r.start_offset, end: r.end_offset },
+        hash: r.content_hash,
+        content: r.text.slice(0, contentLength),
+      },
+    ];
   });
 }

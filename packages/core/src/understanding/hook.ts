@@ -9,7 +9,12 @@ import { CHUNK_KIND } from './assets.js';
  * validation can say "deleted").
  */
 export const understandingHook: FileChangeHandler = async (trx, ctx, change) => {
-  const asset = await trx.selectFrom('doc_assets').select(['id', 'version']).where('project_id', '=', change.projectId).where('file_id', '=', change.fileId).executeTakeFirst();
+  const asset = await trx
+    .selectFrom('doc_assets')
+    .select(['id', 'version'])
+    .where('project_id', '=', change.projectId)
+    .where('file_id', '=', change.fileId)
+    .executeTakeFirst();
   if (!asset) return;
   const dialect = ctx.platform.db.dialect;
   if (change.kind === 'moved') {
@@ -20,10 +25,18 @@ export const understandingHook: FileChangeHandler = async (trx, ctx, change) => 
   const chunks = await trx.selectFrom('doc_chunks').select('id').where('asset_id', '=', asset.id).execute();
   for (const c of chunks) await removeDoc({ kysely: trx, dialect }, { projectId: change.projectId, kind: CHUNK_KIND, refId: c.id });
   if (change.kind === 'deleted') {
-    await trx.updateTable('doc_assets').set({ deleted_at: change.at, status: 'failed', error: 'the file was deleted', error_code: 'deleted', chunk_count: 0 }).where('id', '=', asset.id).execute();
+    await trx
+      .updateTable('doc_assets')
+      .set({ deleted_at: change.at, status: 'failed', error: 'the file was deleted', error_code: 'deleted', chunk_count: 0 })
+      .where('id', '=', asset.id)
+      .execute();
   } else {
     // A new version is a new file to parse: its attempts start from zero.
-    await trx.updateTable('doc_assets').set({ status: 'pending', error: null, error_code: null, attempts: 0, updated_at: change.at }).where('id', '=', asset.id).execute();
+    await trx
+      .updateTable('doc_assets')
+      .set({ status: 'pending', error: null, error_code: null, attempts: 0, updated_at: change.at })
+      .where('id', '=', asset.id)
+      .execute();
   }
 };
 

@@ -19,7 +19,9 @@ describe('zip unpacking under caps', () => {
   it('refuses a bomb from its directory before inflating, and a lying one while inflating', () => {
     expect(() => unzipChecked(makeDocxBomb(64), caps)).toThrow(expect.objectContaining({ code: 'too_large' }));
     expect(() => unzipChecked(makeDocxBomb(64), { ...caps, maxRatio: 1e6 })).toThrow(/more than 8388608 bytes/);
-    expect(() => unzipChecked(makeDocxBomb(1024, { lie: true }), caps)).toThrow(expect.objectContaining({ code: 'too_large', message: expect.stringMatching(/more than its directory declares/) }));
+    expect(() => unzipChecked(makeDocxBomb(1024, { lie: true }), caps)).toThrow(
+      expect.objectContaining({ code: 'too_large', message: expect.stringMatching(/more than its directory declares/) }),
+    );
   });
 
   it('reads a real archive, and refuses damaged, encrypted or crowded ones as unreadable or too complex', () => {
@@ -48,8 +50,14 @@ describe('nesting depth', () => {
 
 describe('parser worker entry', () => {
   it('runs TypeScript sources through tsx and compiled JavaScript directly, beside the pool module', () => {
-    expect(parserWorkerEntry('file:///app/src/understanding/parser-pool.ts')).toEqual({ url: new URL('file:///app/src/understanding/parse-worker.ts'), fromSource: true });
-    expect(parserWorkerEntry('file:///app/dist/understanding/parser-pool.js')).toEqual({ url: new URL('file:///app/dist/understanding/parse-worker.js'), fromSource: false });
+    expect(parserWorkerEntry('file:///app/src/understanding/parser-pool.ts')).toEqual({
+      url: new URL('file:///app/src/understanding/parse-worker.ts'),
+      fromSource: true,
+    });
+    expect(parserWorkerEntry('file:///app/dist/understanding/parser-pool.js')).toEqual({
+      url: new URL('file:///app/dist/understanding/parse-worker.js'),
+      fromSource: false,
+    });
   });
 });
 
@@ -74,7 +82,10 @@ describe('compiled parser worker', () => {
       }
       const pool = new ParserPool(defaultParsingLimits(), { url: pathToFileURL(join(out, 'understanding/parse-worker.js')), fromSource: false });
       try {
-        expect(await pool.run(makeDocx(['Built, not transpiled on the fly']), DOCX, 'auto', { chunk: true })).toMatchObject({ ok: true, doc: { text: 'Built, not transpiled on the fly' } });
+        expect(await pool.run(makeDocx(['Built, not transpiled on the fly']), DOCX, 'auto', { chunk: true })).toMatchObject({
+          ok: true,
+          doc: { text: 'Built, not transpiled on the fly' },
+        });
       } finally {
         await pool.close();
       }
@@ -99,11 +110,34 @@ describe('parser pool', () => {
     const p = pool({ maxUnpackedBytes: 8 << 20, maxPages: 1000, maxDepth: 200, maxTextChars: 300_000 });
     expect(await p.run(makeDocxBomb(64), DOCX, 'auto', { chunk: true })).toMatchObject({ ok: false, code: 'too_large' });
     expect(await p.run(makeDocxBomb(1024, { lie: true }), DOCX, 'auto', { chunk: true })).toMatchObject({ ok: false, code: 'too_large' });
-    expect(await p.run(makeNestedJson(100_000), 'application/json', 'auto', { chunk: true })).toMatchObject({ ok: false, code: 'too_complex', reason: 'the JSON nests deeper than 200 levels' });
-    expect(await p.run(makePdfPageTree(2000), 'application/pdf', 'auto', { chunk: true })).toMatchObject({ ok: false, code: 'too_complex', reason: 'the PDF has 2000 pages, over the limit of 1000' });
-    const deep = unzipChecked(makeDocx(['x']), caps).map((e) => e.name !== 'word/document.xml' ? e
-      : { ...e, data: Buffer.from(e.data.toString().replace('<w:body>', '<w:body>' + '<w:sdt>'.repeat(300)).replace('</w:body>', '</w:sdt>'.repeat(300) + '</w:body>')) });
-    expect(await p.run(writeZip(deep), DOCX, 'auto', { chunk: true })).toMatchObject({ ok: false, code: 'too_complex', reason: 'the document nests deeper than 200 levels' });
+    expect(await p.run(makeNestedJson(100_000), 'application/json', 'auto', { chunk: true })).toMatchObject({
+      ok: false,
+      code: 'too_complex',
+      reason: 'the JSON nests deeper than 200 levels',
+    });
+    expect(await p.run(makePdfPageTree(2000), 'application/pdf', 'auto', { chunk: true })).toMatchObject({
+      ok: false,
+      code: 'too_complex',
+      reason: 'the PDF has 2000 pages, over the limit of 1000',
+    });
+    const deep = unzipChecked(makeDocx(['x']), caps).map((e) =>
+      e.name !== 'word/document.xml'
+        ? e
+        : {
+            ...e,
+            data: Buffer.from(
+              e.data
+                .toString()
+                .replace('<w:body>', '<w:body>' + '<w:sdt>'.repeat(300))
+                .replace('</w:body>', '</w:sdt>'.repeat(300) + '</w:body>'),
+            ),
+          },
+    );
+    expect(await p.run(writeZip(deep), DOCX, 'auto', { chunk: true })).toMatchObject({
+      ok: false,
+      code: 'too_complex',
+      reason: 'the document nests deeper than 200 levels',
+    });
     expect(await p.run(Buffer.from('x'.repeat(100)), 'text/plain', 'auto', { chunk: true })).toMatchObject({ ok: true, doc: { text: 'x'.repeat(100) } });
     expect(await p.run(Buffer.from('x'.repeat(300_001)), 'text/plain', 'auto', { chunk: true })).toMatchObject({ ok: false, code: 'too_large' });
   });
@@ -111,7 +145,11 @@ describe('parser pool', () => {
   it('ends a worker that overruns its time or memory and replaces it for the next job', async () => {
     // Walking 20,000 pages takes far more than a second of CPU; a few bytes of text far less.
     const slow = pool({ timeoutMs: 1000, maxPages: 100_000 });
-    expect(await slow.run(makePdfPageTree(20_000), 'application/pdf', 'auto', { chunk: true })).toMatchObject({ ok: false, code: 'timeout', reason: 'parsing took longer than 1 s' });
+    expect(await slow.run(makePdfPageTree(20_000), 'application/pdf', 'auto', { chunk: true })).toMatchObject({
+      ok: false,
+      code: 'timeout',
+      reason: 'parsing took longer than 1 s',
+    });
     expect(slow.size).toBe(0);
     expect(await slow.run(Buffer.from('fine'), 'text/plain', 'auto', { chunk: false })).toMatchObject({ ok: true, doc: { text: 'fine' } });
     const small = pool({ workerMemoryMb: 24, maxPages: 100_000, timeoutMs: 600_000 });

@@ -7,7 +7,10 @@ export type { ParseFailureCode };
  * what its type says). The code is stored with the asset; the message never names host paths.
  */
 export class ParseRefusal extends Error {
-  constructor(readonly code: ParseFailureCode, message: string) {
+  constructor(
+    readonly code: ParseFailureCode,
+    message: string,
+  ) {
     super(message);
     this.name = 'ParseRefusal';
   }

@@ -54,7 +54,10 @@ export class ParserPool {
   private nextId = 1;
   private closed = false;
 
-  constructor(private readonly limits: ParsingLimits, private readonly entry = parserWorkerEntry(import.meta.url)) {}
+  constructor(
+    private readonly limits: ParsingLimits,
+    private readonly entry = parserWorkerEntry(import.meta.url),
+  ) {}
 
   /** Parses `bytes` in a worker (they are handed over: do not use them afterwards); resolves with the document or with why not (never rejects). */
   run(bytes: Buffer, mime: string, mode: ParseMode, opts: { chunk: boolean }): Promise<ParseOutcome> {
@@ -73,7 +76,9 @@ export class ParserPool {
   async close(): Promise<void> {
     this.closed = true;
     for (const q of this.queue.splice(0)) q.resolve({ ok: false, code: 'worker_crashed', reason: 'the server is shutting down', interrupted: true });
-    await Promise.all([...this.slots].map((s) => this.retire(s, { ok: false, code: 'worker_crashed', reason: 'the server is shutting down', interrupted: true })));
+    await Promise.all(
+      [...this.slots].map((s) => this.retire(s, { ok: false, code: 'worker_crashed', reason: 'the server is shutting down', interrupted: true })),
+    );
   }
 
   /** Workers alive now (for tests and diagnostics). */
@@ -108,9 +113,12 @@ export class ParserPool {
     slot.ready.catch(() => undefined);
     worker.on('error', (err: Error & { code?: string }) => {
       const oom = err.code === 'ERR_WORKER_OUT_OF_MEMORY';
-      void this.retire(slot, oom
-        ? { ok: false, code: 'out_of_memory', reason: `parsing needed more than ${this.limits.workerMemoryMb} MB of memory` }
-        : { ok: false, code: 'worker_crashed', reason: 'the parser stopped unexpectedly' });
+      void this.retire(
+        slot,
+        oom
+          ? { ok: false, code: 'out_of_memory', reason: `parsing needed more than ${this.limits.workerMemoryMb} MB of memory` }
+          : { ok: false, code: 'worker_crashed', reason: 'the parser stopped unexpectedly' },
+      );
     });
     worker.on('exit', () => void this.retire(slot, { ok: false, code: 'worker_crashed', reason: 'the parser stopped unexpectedly' }));
     this.slots.add(slot);
@@ -180,5 +188,12 @@ function seconds(ms: number): string {
 }
 
 function pickCaps(l: ParseCaps): ParseCaps {
-  return { maxInputBytes: l.maxInputBytes, maxUnpackedBytes: l.maxUnpackedBytes, maxRatio: l.maxRatio, maxTextChars: l.maxTextChars, maxPages: l.maxPages, maxDepth: l.maxDepth };
+  return {
+    maxInputBytes: l.maxInputBytes,
+    maxUnpackedBytes: l.maxUnpackedBytes,
+    maxRatio: l.maxRatio,
+    maxTextChars: l.maxTextChars,
+    maxPages: l.maxPages,
+    maxDepth: l.maxDepth,
+  };
 }

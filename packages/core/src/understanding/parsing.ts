@@ -23,7 +23,12 @@ function poolOf(platform: Platform): ParserPool {
  * @example
  * const o = await parseStoredFile(platform, file, 'auto', { chunk: true }); // o.ok ? o.chunks : o.code
  */
-export async function parseStoredFile(platform: Platform, file: { blob_key: string; size: number; mime: string }, mode: ParseMode, opts: { chunk: boolean }): Promise<ParseOutcome> {
+export async function parseStoredFile(
+  platform: Platform,
+  file: { blob_key: string; size: number; mime: string },
+  mode: ParseMode,
+  opts: { chunk: boolean },
+): Promise<ParseOutcome> {
   const max = parsingOf(platform.config).maxInputBytes;
   if (file.size > max) return { ok: false, code: 'too_large', reason: `the file is larger than ${max} bytes` };
   return poolOf(platform).run(await platform.blobs.read(file.blob_key), file.mime, mode, opts);

@@ -21,19 +21,39 @@ const tools: { [N in DocsToolName]: (ctx: Ctx, a: any) => Promise<{ text: string
   },
   docs_chunks: async (ctx, a) => {
     const r = await listChunks(ctx, { path: a.path, page: a.page, pageSize: a.page_size ?? 10 });
-    const body = r.chunks.map((c) => `[chunk ${c.index}, ${c.chunkId}${c.page ? `, page ${c.page}` : ''}, chars ${c.span.start}–${c.span.end}]\n${c.text}`).join('\n\n');
-    return { text: `${r.path}, page ${r.page}${r.hasMore ? ` (more: page ${r.page + 1})` : ' (last page)'}:\n\n${body || '(no chunks)'}`, version: r.chunks[0]?.version ?? null };
+    const body = r.chunks
+      .map((c) => `[chunk ${c.index}, ${c.chunkId}${c.page ? `, page ${c.page}` : ''}, chars ${c.span.start}–${c.span.end}]\n${c.text}`)
+      .join('\n\n');
+    return {
+      text: `${r.path}, page ${r.page}${r.hasMore ? ` (more: page ${r.page + 1})` : ' (last page)'}:\n\n${body || '(no chunks)'}`,
+      version: r.chunks[0]?.version ?? null,
+    };
   },
   docs_search: async (ctx, a) => {
     const hits = await searchChunks(ctx, { query: a.query, file: a.file, limit: a.limit ?? 5, contentLength: a.content_length ?? 600 });
     if (hits.length === 0) return { text: 'No parsed document you may read matches. (Only files registered with docs_understand are searched.)' };
     return {
-      text: hits.map((h, i) => `${i + 1}. ${h.path} (version ${h.version}${h.page ? `, page ${h.page}` : ''}, chars ${h.span.start}–${h.span.end}; file_asset_id ${h.fileAssetId}, chunk_id ${h.chunkId})\n${h.content}`).join('\n\n'),
+      text: hits
+        .map(
+          (h, i) =>
+            `${i + 1}. ${h.path} (version ${h.version}${h.page ? `, page ${h.page}` : ''}, chars ${h.span.start}–${h.span.end}; file_asset_id ${h.fileAssetId}, chunk_id ${h.chunkId})\n${h.content}`,
+        )
+        .join('\n\n'),
     };
   },
   docs_validate: async (ctx, a) => {
-    const checks = await validateReferences(ctx, a.references.map((r: { file_asset_id: string; chunk_id: string }) => ({ fileAssetId: r.file_asset_id, chunkId: r.chunk_id })));
-    return { text: checks.map((c) => `${c.fileAssetId}:${c.chunkId} — ${c.status}${c.path ? ` (${c.path}${c.currentVersion ? `, version ${c.currentVersion}` : ''})` : ''}${c.excerpt ? `: ${c.excerpt.slice(0, 200)}` : ''}`).join('\n') };
+    const checks = await validateReferences(
+      ctx,
+      a.references.map((r: { file_asset_id: string; chunk_id: string }) => ({ fileAssetId: r.file_asset_id, chunkId: r.chunk_id })),
+    );
+    return {
+      text: checks
+        .map(
+          (c) =>
+            `${c.fileAssetId}:${c.chunkId} — ${c.status}${c.path ? ` (${c.path}${c.currentVersion ? `, version ${c.currentVersion}` : ''})` : ''}${c.excerpt ? `: ${c.excerpt.slice(0, 200)}` : ''}`,
+        )
+        .join('\n'),
+    };
   },
 };
 

@@ -40,9 +40,22 @@ export async function validateReferences(ctx: Ctx, refs: Array<{ fileAssetId: st
   const out: ReferenceCheck[] = [];
   for (const ref of refs) {
     const none: ReferenceCheck = { ...ref, status: 'not_found', path: null, citedVersion: null, currentVersion: null, span: null, excerpt: null };
-    const chunk = await db.selectFrom('doc_chunks').innerJoin('doc_assets', 'doc_assets.id', 'doc_chunks.asset_id')
-      .select(['doc_chunks.text', 'doc_chunks.version', 'doc_chunks.start_offset', 'doc_chunks.end_offset', 'doc_chunks.path', 'doc_assets.file_id', 'doc_assets.parse_mode'])
-      .where('doc_chunks.id', '=', ref.chunkId).where('doc_chunks.asset_id', '=', ref.fileAssetId).where('doc_assets.project_id', '=', ctx.project.id).executeTakeFirst();
+    const chunk = await db
+      .selectFrom('doc_chunks')
+      .innerJoin('doc_assets', 'doc_assets.id', 'doc_chunks.asset_id')
+      .select([
+        'doc_chunks.text',
+        'doc_chunks.version',
+        'doc_chunks.start_offset',
+        'doc_chunks.end_offset',
+        'doc_chunks.path',
+        'doc_assets.file_id',
+        'doc_assets.parse_mode',
+      ])
+      .where('doc_chunks.id', '=', ref.chunkId)
+      .where('doc_chunks.asset_id', '=', ref.fileAssetId)
+      .where('doc_assets.project_id', '=', ctx.project.id)
+      .executeTakeFirst();
     if (!chunk || !isInside(chunk.path, scope)) {
       out.push(none);
       continue;
@@ -71,7 +84,14 @@ export async function validateReferences(ctx: Ctx, refs: Array<{ fileAssetId: st
       continue;
     }
     const moved = file.path !== chunk.path || at !== chunk.start_offset;
-    out.push({ ...base, status: moved ? 'moved' : 'valid', path: file.path, currentVersion: file.version, span: { start: at, end: at + chunk.text.length }, excerpt: chunk.text.slice(0, 300) });
+    out.push({
+      ...base,
+      status: moved ? 'moved' : 'valid',
+      path: file.path,
+      currentVersion: file.version,
+      span: { start: at, end: at + chunk.text.length },
+      excerpt: chunk.text.slice(0, 300),
+    });
   }
   return out;
 }

@@ -61,7 +61,10 @@ export function unzipChecked(zip: Buffer, caps: UnzipCaps): ZipEntry[] {
     if (method !== 0 && method !== 8) throw new ParseRefusal('unreadable', `zip compression method ${method} is not read`);
     if (unpacked === 0xffffffff || packed === 0xffffffff || local === 0xffffffff) throw new ParseRefusal('unreadable', 'ZIP64 archives are not read');
     if (unpacked > Math.max(packed, 1) * caps.maxRatio && unpacked > 1024 * 1024) {
-      throw new ParseRefusal('too_large', `a zip entry would unpack ${Math.round(unpacked / Math.max(packed, 1))} times its size, over the limit of ${caps.maxRatio}`);
+      throw new ParseRefusal(
+        'too_large',
+        `a zip entry would unpack ${Math.round(unpacked / Math.max(packed, 1))} times its size, over the limit of ${caps.maxRatio}`,
+      );
     }
     total += unpacked;
     if (total > caps.maxUnpackedBytes) throw new ParseRefusal('too_large', `the archive would unpack to more than ${caps.maxUnpackedBytes} bytes`);
@@ -85,7 +88,8 @@ export function unzipChecked(zip: Buffer, caps: UnzipCaps): ZipEntry[] {
       try {
         data = inflateRawSync(packedData, { maxOutputLength: Math.max(budget, 1) });
       } catch (err) {
-        if ((err as { code?: string }).code === 'ERR_BUFFER_TOO_LARGE') throw new ParseRefusal('too_large', 'a zip entry unpacks to more than its directory declares');
+        if ((err as { code?: string }).code === 'ERR_BUFFER_TOO_LARGE')
+          throw new ParseRefusal('too_large', 'a zip entry unpacks to more than its directory declares');
         throw new ParseRefusal('unreadable', 'the zip archive is damaged');
       }
     }
@@ -120,20 +124,35 @@ export function writeZip(entries: ZipWriteEntry[]): Buffer {
     const crc = e.deflated ? e.deflated.crc : crc32(e.data) >>> 0;
     const unpacked = e.deflated ? e.deflated.unpackedSize : e.data.length;
     const local = Buffer.alloc(30);
-    local.writeUInt32LE(LOCAL, 0); local.writeUInt16LE(20, 4); local.writeUInt16LE(0x0800, 6); local.writeUInt16LE(method, 8);
-    local.writeUInt32LE(crc, 14); local.writeUInt32LE(e.data.length, 18); local.writeUInt32LE(unpacked, 22); local.writeUInt16LE(name.length, 26);
+    local.writeUInt32LE(LOCAL, 0);
+    local.writeUInt16LE(20, 4);
+    local.writeUInt16LE(0x0800, 6);
+    local.writeUInt16LE(method, 8);
+    local.writeUInt32LE(crc, 14);
+    local.writeUInt32LE(e.data.length, 18);
+    local.writeUInt32LE(unpacked, 22);
+    local.writeUInt16LE(name.length, 26);
     locals.push(local, name, e.data);
     const central = Buffer.alloc(46);
-    central.writeUInt32LE(CENTRAL, 0); central.writeUInt16LE(20, 4); central.writeUInt16LE(20, 6); central.writeUInt16LE(0x0800, 8);
+    central.writeUInt32LE(CENTRAL, 0);
+    central.writeUInt16LE(20, 4);
+    central.writeUInt16LE(20, 6);
+    central.writeUInt16LE(0x0800, 8);
     central.writeUInt16LE(method, 10);
-    central.writeUInt32LE(crc, 16); central.writeUInt32LE(e.data.length, 20); central.writeUInt32LE(unpacked, 24); central.writeUInt16LE(name.length, 28);
+    central.writeUInt32LE(crc, 16);
+    central.writeUInt32LE(e.data.length, 20);
+    central.writeUInt32LE(unpacked, 24);
+    central.writeUInt16LE(name.length, 28);
     central.writeUInt32LE(offset, 42);
     centrals.push(central, name);
     offset += 30 + name.length + e.data.length;
   }
   const cd = Buffer.concat(centrals);
   const end = Buffer.alloc(22);
-  end.writeUInt32LE(EOCD, 0); end.writeUInt16LE(entries.length, 8); end.writeUInt16LE(entries.length, 10);
-  end.writeUInt32LE(cd.length, 12); end.writeUInt32LE(offset, 16);
+  end.writeUInt32LE(EOCD, 0);
+  end.writeUInt16LE(entries.length, 8);
+  end.writeUInt16LE(entries.length, 10);
+  end.writeUInt32LE(cd.length, 12);
+  end.writeUInt32LE(offset, 16);
   return Buffer.concat([...locals, cd, end]);
 }

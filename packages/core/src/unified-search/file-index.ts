@@ -18,7 +18,11 @@ export const FILE_INDEX_MAX_BYTES = 1_048_576;
  * The text to index for a change: what a write handed over, or — for writers that do not (copies, direct
  * uploads) and for moves — the stored bytes of a small text file, so every write path is indexed alike.
  */
-async function textOf(trx: Parameters<FileChangeHandler>[0], ctx: Parameters<FileChangeHandler>[1], change: Parameters<FileChangeHandler>[2]): Promise<string | undefined> {
+async function textOf(
+  trx: Parameters<FileChangeHandler>[0],
+  ctx: Parameters<FileChangeHandler>[1],
+  change: Parameters<FileChangeHandler>[2],
+): Promise<string | undefined> {
   if (change.kind === 'deleted') return undefined;
   if (change.kind === 'written' && change.text !== undefined) return change.text;
   if (!isTextMime(change.mime) || change.size > FILE_INDEX_MAX_BYTES) return undefined;
@@ -42,15 +46,25 @@ export const fileIndexHook: FileChangeHandler = async (trx, ctx, change) => {
     await removeDoc({ kysely: trx, dialect }, { projectId: change.projectId, kind: FILE_KIND, refId: change.fileId });
     return;
   }
-  await indexDoc({ kysely: trx, dialect }, {
-    projectId: change.projectId, kind: FILE_KIND, refId: change.fileId, path: change.path, title: baseName(change.path),
-    body, visibility: FILE_VISIBILITY, updatedAt: change.at,
-  });
+  await indexDoc(
+    { kysely: trx, dialect },
+    {
+      projectId: change.projectId,
+      kind: FILE_KIND,
+      refId: change.fileId,
+      path: change.path,
+      title: baseName(change.path),
+      body,
+      visibility: FILE_VISIBILITY,
+      updatedAt: change.at,
+    },
+  );
 };
 
 /** A whole folder moved or deleted: the entries below it follow by path prefix, in one statement. */
 export const fileIndexFolderHook: FolderChangeHandler = async (trx, ctx, change) => {
   const dialect = ctx.platform.db.dialect;
-  if (change.kind === 'moved') await renameDocPath({ kysely: trx, dialect }, { projectId: change.projectId, kind: FILE_KIND, from: change.from, to: change.to!, nested: true });
+  if (change.kind === 'moved')
+    await renameDocPath({ kysely: trx, dialect }, { projectId: change.projectId, kind: FILE_KIND, from: change.from, to: change.to!, nested: true });
   else await removeDocsByPath({ kysely: trx, dialect }, { projectId: change.projectId, kind: FILE_KIND, path: change.from, nested: true });
 };

@@ -12,12 +12,25 @@ import { fileIndexHook } from './file-index.js';
  */
 export async function reindexFileContents(ctx: Ctx): Promise<{ files: number }> {
   assertCan(ctx.actor, 'project.admin', { kind: 'project' });
-  const rows = await ctx.platform.db.kysely.selectFrom('files').select(['id', 'path', 'mime', 'size', 'version', 'modified_at'])
-    .where('project_id', '=', ctx.project.id).orderBy('path').execute();
+  const rows = await ctx.platform.db.kysely
+    .selectFrom('files')
+    .select(['id', 'path', 'mime', 'size', 'version', 'modified_at'])
+    .where('project_id', '=', ctx.project.id)
+    .orderBy('path')
+    .execute();
   for (const r of rows) {
-    await inTx(ctx.platform, (trx) => fileIndexHook(trx, ctx, {
-      kind: 'written', projectId: ctx.project.id, fileId: r.id, path: r.path, mime: r.mime, size: Number(r.size), version: r.version, at: r.modified_at,
-    }));
+    await inTx(ctx.platform, (trx) =>
+      fileIndexHook(trx, ctx, {
+        kind: 'written',
+        projectId: ctx.project.id,
+        fileId: r.id,
+        path: r.path,
+        mime: r.mime,
+        size: Number(r.size),
+        version: r.version,
+        at: r.modified_at,
+      }),
+    );
   }
   return { files: rows.length };
 }

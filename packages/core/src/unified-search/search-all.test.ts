@@ -37,7 +37,9 @@ describe.each(testDbKinds())('unified search on %s', (kind) => {
     own = await t.agentCtx(o.id);
     off = await t.agentCtx(f.id);
   });
-  afterAll(async () => { await t.cleanup(); });
+  afterAll(async () => {
+    await t.cleanup();
+  });
 
   it('ranks wiki pages, memory and file contents together, best first, each with kind, path and snippet', async () => {
     await putPage(alice, { path: 'handbook/pelicans', title: 'Pelicans', text: 'Pelicans eat fish.' });
@@ -76,7 +78,7 @@ describe.each(testDbKinds())('unified search on %s', (kind) => {
     expect((await paths(bob, 'hunts')).sort()).toEqual(['file:zoo/lynx-copy.md', 'file:zoo/lynx.md']);
   });
 
-  it('applies agents\' read scopes to file hits (A2, A8)', async () => {
+  it("applies agents' read scopes to file hits (A2, A8)", async () => {
     await putFile(admin, { path: `agents/${ownId}/mine.md`, source: 'okapi notes of the own-folder agent' });
     await putFile(admin, { path: `agents/${otherId}/theirs.md`, source: 'okapi notes of the whole-project agent' });
     await putFile(alice, { path: 'shared/okapi.md', source: 'okapi shared notes' });

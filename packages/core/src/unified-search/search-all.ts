@@ -84,10 +84,27 @@ export async function searchAll(ctx: Ctx, q: UnifiedQuery): Promise<UnifiedHit[]
   // Files carry one visibility value; whole-storage readers get it above, an own-folder agent gets its folder
   // through a second, path-limited query whose hits are merged by score.
   const otherKinds = files.all ? kinds : kinds.filter((k) => k !== FILE_KIND);
-  const main = visibility.size === 0 || otherKinds.length === 0 ? [] : await searchDocs(db, {
-    ...base, kinds: otherKinds, visibility: [...visibility], limit: files.folder ? offset + limit : limit, offset: files.folder ? 0 : offset,
-  });
+  const main =
+    visibility.size === 0 || otherKinds.length === 0
+      ? []
+      : await searchDocs(db, {
+          ...base,
+          kinds: otherKinds,
+          visibility: [...visibility],
+          limit: files.folder ? offset + limit : limit,
+          offset: files.folder ? 0 : offset,
+        });
   if (!files.folder) return main.map(toHit);
-  const own = await searchDocs(db, { ...base, kinds: [FILE_KIND], visibility: [FILE_VISIBILITY], pathPrefix: `${files.folder}/`, limit: offset + limit, offset: 0 });
-  return [...main, ...own].sort((a, b) => b.score - a.score).slice(offset, offset + limit).map(toHit);
+  const own = await searchDocs(db, {
+    ...base,
+    kinds: [FILE_KIND],
+    visibility: [FILE_VISIBILITY],
+    pathPrefix: `${files.folder}/`,
+    limit: offset + limit,
+    offset: 0,
+  });
+  return [...main, ...own]
+    .sort((a, b) => b.score - a.score)
+    .slice(offset, offset + limit)
+    .map(toHit);
 }

@@ -2,8 +2,14 @@ import { describe, expect, it } from 'vitest';
 import { diffLines, renderDiff } from './diff.js';
 
 const apply = (lines: ReturnType<typeof diffLines>) => ({
-  before: lines.filter((l) => l.op !== '+').map((l) => l.text).join('\n'),
-  after: lines.filter((l) => l.op !== '-').map((l) => l.text).join('\n'),
+  before: lines
+    .filter((l) => l.op !== '+')
+    .map((l) => l.text)
+    .join('\n'),
+  after: lines
+    .filter((l) => l.op !== '-')
+    .map((l) => l.text)
+    .join('\n'),
 });
 
 describe('line diff', () => {

@@ -19,11 +19,7 @@ export function diffLines(before: string, after: string): DiffLine[] {
   let tail = 0;
   while (tail < a.length - head && tail < b.length - head && a[a.length - 1 - tail] === b[b.length - 1 - tail]) tail++;
   const mid = myers(a.slice(head, a.length - tail), b.slice(head, b.length - tail));
-  return [
-    ...a.slice(0, head).map((text) => ({ op: ' ' as const, text })),
-    ...mid,
-    ...a.slice(a.length - tail).map((text) => ({ op: ' ' as const, text })),
-  ];
+  return [...a.slice(0, head).map((text) => ({ op: ' ' as const, text })), ...mid, ...a.slice(a.length - tail).map((text) => ({ op: ' ' as const, text }))];
 }
 
 /** Entries of the Myers trace kept at most (64 MB of Int32). */
@@ -46,9 +42,15 @@ function myers(a: string[], b: string[]): DiffLine[] {
     for (let k = -d; k <= d; k += 2) {
       let x = k === -d || (k !== d && v[offset + k - 1]! < v[offset + k + 1]!) ? v[offset + k + 1]! : v[offset + k - 1]! + 1;
       let y = x - k;
-      while (x < n && y < m && a[x] === b[y]) { x++; y++; }
+      while (x < n && y < m && a[x] === b[y]) {
+        x++;
+        y++;
+      }
       v[offset + k] = x;
-      if (x >= n && y >= m) { found = true; break; }
+      if (x >= n && y >= m) {
+        found = true;
+        break;
+      }
     }
   }
   // Walk the trace back from (n, m) to (0, 0).
@@ -61,7 +63,11 @@ function myers(a: string[], b: string[]): DiffLine[] {
     const prevK = k === -d || (k !== d && vd[offset + k - 1]! < vd[offset + k + 1]!) ? k + 1 : k - 1;
     const prevX = d === 0 ? 0 : vd[offset + prevK]!;
     const prevY = prevX - prevK;
-    while (x > prevX && y > prevY) { out.push({ op: ' ', text: a[x - 1]! }); x--; y--; }
+    while (x > prevX && y > prevY) {
+      out.push({ op: ' ', text: a[x - 1]! });
+      x--;
+      y--;
+    }
     if (d === 0) break;
     if (x === prevX) out.push({ op: '+', text: b[y - 1]! });
     else out.push({ op: '-', text: a[x - 1]! });
@@ -87,7 +93,10 @@ export function renderDiff(lines: DiffLine[], context = 3): string {
   const out: string[] = [];
   let gap = false;
   lines.forEach((l, i) => {
-    if (!keep[i]) { gap = true; return; }
+    if (!keep[i]) {
+      gap = true;
+      return;
+    }
     if (gap && out.length > 0) out.push('@@');
     gap = false;
     out.push(`${l.op}${l.text}`);

@@ -9,9 +9,15 @@ import type { WikiVersionInfo } from './types.js';
 
 function toInfo(v: WikiVersionsTable, current: number): WikiVersionInfo {
   return {
-    version: v.version, title: effectiveTitle(v.title, v.path), path: v.path, action: v.action as WikiVersionInfo['action'],
-    author: authorName(v.author_kind, v.author_label), authorDetail: { kind: v.author_kind, id: v.author_id, label: v.author_label },
-    time: v.created_at, size: Buffer.byteLength(v.body, 'utf8'), current: v.version === current,
+    version: v.version,
+    title: effectiveTitle(v.title, v.path),
+    path: v.path,
+    action: v.action as WikiVersionInfo['action'],
+    author: authorName(v.author_kind, v.author_label),
+    authorDetail: { kind: v.author_kind, id: v.author_id, label: v.author_label },
+    time: v.created_at,
+    size: Buffer.byteLength(v.body, 'utf8'),
+    current: v.version === current,
   };
 }
 
@@ -30,7 +36,12 @@ export async function pageHistory(ctx: Ctx, input: { path: string }): Promise<Wi
 
 async function versionRow(ctx: Ctx, pageId: string, path: string, version: number): Promise<WikiVersionsTable> {
   if (!Number.isInteger(version) || version < 1) throw new StoaError('bad_request', 'version must be a positive integer');
-  const row = await ctx.platform.db.kysely.selectFrom('wiki_versions').selectAll().where('page_id', '=', pageId).where('version', '=', version).executeTakeFirst();
+  const row = await ctx.platform.db.kysely
+    .selectFrom('wiki_versions')
+    .selectAll()
+    .where('page_id', '=', pageId)
+    .where('version', '=', version)
+    .executeTakeFirst();
   if (!row) throw new StoaError('not_found', `page "${path}" has no version ${version}`);
   return row;
 }
@@ -55,8 +66,19 @@ export async function showPageVersion(ctx: Ctx, input: { path: string; version: 
  * const d = await diffPageVersions(ctx, { path: 'handbook/refunds', from: 1, to: 2 });
  * d.text // ' # Refunds\n-5 days\n+7 days'
  */
-export async function diffPageVersions(ctx: Ctx, input: { path: string; from: number; to?: number }): Promise<{
-  path: string; from: number; to: number; titleBefore: string; titleAfter: string; lines: DiffLine[]; text: string; added: number; removed: number;
+export async function diffPageVersions(
+  ctx: Ctx,
+  input: { path: string; from: number; to?: number },
+): Promise<{
+  path: string;
+  from: number;
+  to: number;
+  titleBefore: string;
+  titleAfter: string;
+  lines: DiffLine[];
+  text: string;
+  added: number;
+  removed: number;
 }> {
   const page = await visiblePage(ctx, input.path);
   const to = input.to ?? page.version;
@@ -64,7 +86,14 @@ export async function diffPageVersions(ctx: Ctx, input: { path: string; from: nu
   const b = await versionRow(ctx, page.id, page.path, to);
   const lines = diffLines(a.body, b.body);
   return {
-    path: page.path, from: a.version, to: b.version, titleBefore: effectiveTitle(a.title, a.path), titleAfter: effectiveTitle(b.title, b.path),
-    lines, text: renderDiff(lines), added: lines.filter((l) => l.op === '+').length, removed: lines.filter((l) => l.op === '-').length,
+    path: page.path,
+    from: a.version,
+    to: b.version,
+    titleBefore: effectiveTitle(a.title, a.path),
+    titleAfter: effectiveTitle(b.title, b.path),
+    lines,
+    text: renderDiff(lines),
+    added: lines.filter((l) => l.op === '+').length,
+    removed: lines.filter((l) => l.op === '-').length,
   };
 }

@@ -6,8 +6,12 @@ import { importedPath, importedTitle } from './import-pages.js';
 
 describe('wiki paths', () => {
   it.each([
-    ['Handbook/Refunds', 'handbook/refunds'], ['/faq/', 'faq'], ['справка/База', 'справка/база'], ['文档/数据库', '文档/数据库'],
-    ['a_b/c-d/2026', 'a_b/c-d/2026'], ['ÉTÉ', 'été'],
+    ['Handbook/Refunds', 'handbook/refunds'],
+    ['/faq/', 'faq'],
+    ['справка/База', 'справка/база'],
+    ['文档/数据库', '文档/数据库'],
+    ['a_b/c-d/2026', 'a_b/c-d/2026'],
+    ['ÉTÉ', 'été'],
   ])('%s → %s', (input, out) => expect(normalizeWikiPath(input)).toBe(out));
 
   it.each(['', 'a b', 'a//b', 'a/./b', 'a/../b', 'notes.md', 'what?', 'a\\b', Array.from({ length: 11 }, () => 'x').join('/')])('refuses %j', (input) => {
@@ -27,7 +31,8 @@ describe('wiki paths', () => {
 
 describe('links', () => {
   it('parses the three forms, folds targets, ignores code and duplicates', () => {
-    const text = 'See [[Handbook/Refunds|refunds]], [[faq#Billing]], [[faq]], [[My Page#top|here]].\n`[[code/span]]`\n```\n[[fenced/block]]\n```\n[[ ]] [[bad?]]';
+    const text =
+      'See [[Handbook/Refunds|refunds]], [[faq#Billing]], [[faq]], [[My Page#top|here]].\n`[[code/span]]`\n```\n[[fenced/block]]\n```\n[[ ]] [[bad?]]';
     expect(parseLinks(text)).toEqual([
       { path: 'handbook/refunds', label: 'refunds', heading: null },
       { path: 'faq', label: null, heading: 'Billing' },

@@ -16,9 +16,7 @@ export interface WikiLink {
  */
 export function maskCode(text: string): string {
   const blank = (m: string) => m.replace(/[^\n]/g, ' ');
-  return text
-    .replace(/^(```|~~~)[^\n]*\n[\s\S]*?(^\1[^\n]*$|(?![\s\S]))/gm, blank)
-    .replace(/`[^`\n]+`/g, blank);
+  return text.replace(/^(```|~~~)[^\n]*\n[\s\S]*?(^\1[^\n]*$|(?![\s\S]))/gm, blank).replace(/`[^`\n]+`/g, blank);
 }
 
 /**

@@ -64,14 +64,21 @@ export async function unlinkedMentions(ctx: Ctx, page: PageRow, visibility: stri
   const hits = await searchDocs(ctx.platform.db, { projectId: ctx.project.id, query: title, kinds: [WIKI_KIND], visibility, limit: CANDIDATES });
   const ids = hits.map((h) => h.refId).filter((id) => id !== page.id);
   if (ids.length === 0) return [];
-  const rows = await ctx.platform.db.kysely.selectFrom('wiki_pages').select(['id', 'path', 'title', 'body']).where('project_id', '=', ctx.project.id).where('id', 'in', ids).execute();
+  const rows = await ctx.platform.db.kysely
+    .selectFrom('wiki_pages')
+    .select(['id', 'path', 'title', 'body'])
+    .where('project_id', '=', ctx.project.id)
+    .where('id', 'in', ids)
+    .execute();
   const byId = new Map(rows.map((r) => [r.id, r]));
   const out: Array<{ path: string; title: string; snippet: string }> = [];
   for (const id of ids) {
     const r = byId.get(id);
     if (!r || parseLinks(r.body).some((l) => l.path === page.path)) continue;
     // Links and code are masked with spaces, so offsets still point into the original text.
-    const plain = maskCode(r.body).replace(/\[\[[^\[\]\n]*\]\]/g, (m) => ' '.repeat(m.length)).normalize('NFC');
+    const plain = maskCode(r.body)
+      .replace(/\[\[[^\[\]\n]*\]\]/g, (m) => ' '.repeat(m.length))
+      .normalize('NFC');
     const at = findMention(plain.toLowerCase(), needle);
     if (at >= 0) out.push({ path: r.path, title: effectiveTitle(r.title, r.path), snippet: excerpt(r.body, at, needle.length) });
   }

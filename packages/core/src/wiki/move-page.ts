@@ -39,7 +39,10 @@ export async function movePage(ctx: Ctx, input: { from: string; to: string; dryR
     const db = trx;
     const viewer = await wikiViewer(ctx, trx);
     const { lo, hi } = subtreeRange(from);
-    let q = db.selectFrom('wiki_pages').selectAll().where('project_id', '=', ctx.project.id)
+    let q = db
+      .selectFrom('wiki_pages')
+      .selectAll()
+      .where('project_id', '=', ctx.project.id)
       .where((eb) => eb.or([eb('path', '=', from), eb.and([eb('path', '>=', lo), eb('path', '<', hi)])]));
     if (ctx.platform.db.dialect === 'postgres') q = q.forUpdate();
     const rows = (await q.execute()).sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
@@ -50,16 +53,23 @@ export async function movePage(ctx: Ctx, input: { from: string; to: string; dryR
     const ids = new Set(rows.map((r) => r.id));
     for (let i = 0; i < plan.length; i += 500) {
       const chunk = plan.slice(i, i + 500).map((p) => p.to);
-      const taken = (await db.selectFrom('wiki_pages').select(['id', 'path']).where('project_id', '=', ctx.project.id).where('path', 'in', chunk).execute())
-        .filter((t) => !ids.has(t.id));
+      const taken = (
+        await db.selectFrom('wiki_pages').select(['id', 'path']).where('project_id', '=', ctx.project.id).where('path', 'in', chunk).execute()
+      ).filter((t) => !ids.has(t.id));
       if (taken.length > 0) throw new StoaError('already_exists', `a page already exists at "${taken[0]!.path}"; nothing was moved`);
     }
     const oldPaths = rows.map((r) => r.path);
     const broken: MoveResult['brokenLinks'] = [];
     for (let i = 0; i < oldPaths.length; i += 500) {
-      const links = await visibleOnly(db.selectFrom('wiki_links').innerJoin('wiki_pages', 'wiki_pages.id', 'wiki_links.from_page_id')
-        .select(['wiki_pages.path', 'wiki_pages.title', 'wiki_links.to_path']).where('wiki_links.project_id', '=', ctx.project.id)
-        .where('wiki_links.to_path', 'in', oldPaths.slice(i, i + 500)), viewer.channels).execute();
+      const links = await visibleOnly(
+        db
+          .selectFrom('wiki_links')
+          .innerJoin('wiki_pages', 'wiki_pages.id', 'wiki_links.from_page_id')
+          .select(['wiki_pages.path', 'wiki_pages.title', 'wiki_links.to_path'])
+          .where('wiki_links.project_id', '=', ctx.project.id)
+          .where('wiki_links.to_path', 'in', oldPaths.slice(i, i + 500)),
+        viewer.channels,
+      ).execute();
       broken.push(...links.map((l) => ({ page: l.path, title: effectiveTitle(l.title, l.path), target: l.to_path })));
     }
     broken.sort((a, b) => (a.page + '\n' + a.target < b.page + '\n' + b.target ? -1 : 1));

@@ -40,17 +40,29 @@ export async function syncDerived(trx: Q, ctx: Ctx, row: PageRow): Promise<void>
   await db.deleteFrom('wiki_links').where('from_page_id', '=', row.id).execute();
   const links = parseLinks(row.body);
   if (links.length > 0) {
-    await db.insertInto('wiki_links').values(links.map((l) => ({ project_id: row.project_id, from_page_id: row.id, to_path: l.path, label: l.label, heading: l.heading }))).execute();
+    await db
+      .insertInto('wiki_links')
+      .values(links.map((l) => ({ project_id: row.project_id, from_page_id: row.id, to_path: l.path, label: l.label, heading: l.heading })))
+      .execute();
   }
   await indexPage(trx, ctx, row);
 }
 
 /** (Re-)indexes one page for search: effective title, text, and the visibility of its channel. */
 export async function indexPage(trx: Q, ctx: Ctx, row: PageRow): Promise<void> {
-  await indexDoc({ kysely: trx, dialect: ctx.platform.db.dialect }, {
-    projectId: row.project_id, kind: WIKI_KIND, refId: row.id, path: row.path, title: effectiveTitle(row.title, row.path),
-    body: row.body, visibility: pageVisibility(row), updatedAt: row.updated_at,
-  });
+  await indexDoc(
+    { kysely: trx, dialect: ctx.platform.db.dialect },
+    {
+      projectId: row.project_id,
+      kind: WIKI_KIND,
+      refId: row.id,
+      path: row.path,
+      title: effectiveTitle(row.title, row.path),
+      body: row.body,
+      visibility: pageVisibility(row),
+      updatedAt: row.updated_at,
+    },
+  );
 }
 
 /** Removes a page from the search index. */
@@ -60,11 +72,25 @@ export async function unindexPage(trx: Q, ctx: Ctx, pageId: string): Promise<voi
 
 /** Appends a version row that records the page as it is now. */
 export async function recordVersion(trx: Q, row: PageRow, action: 'create' | 'edit' | 'rename', a: Attribution, at: string): Promise<void> {
-  await trx.insertInto('wiki_versions').values({
-    id: newId('wv'), page_id: row.id, project_id: row.project_id, version: row.version, path: row.path, title: row.title,
-    body: row.body, channel_id: row.channel_id, action, author_kind: a.kind, author_id: a.id, author_label: a.label,
-    author_meta: a.meta ? JSON.stringify(a.meta) : null, created_at: at,
-  }).execute();
+  await trx
+    .insertInto('wiki_versions')
+    .values({
+      id: newId('wv'),
+      page_id: row.id,
+      project_id: row.project_id,
+      version: row.version,
+      path: row.path,
+      title: row.title,
+      body: row.body,
+      channel_id: row.channel_id,
+      action,
+      author_kind: a.kind,
+      author_id: a.id,
+      author_label: a.label,
+      author_meta: a.meta ? JSON.stringify(a.meta) : null,
+      created_at: at,
+    })
+    .execute();
 }
 
 /**

@@ -25,18 +25,26 @@ export interface PutPageInput {
 
 /** The summary of a page row. */
 export function toSummary(row: PageRow): WikiPageSummary {
-  return { path: row.path, title: effectiveTitle(row.title, row.path), version: row.version, channel: row.channel_id, updated: row.updated_at, updatedBy: authorName(row.updated_by_kind, row.updated_by_label) };
+  return {
+    path: row.path,
+    title: effectiveTitle(row.title, row.path),
+    version: row.version,
+    channel: row.channel_id,
+    updated: row.updated_at,
+    updatedBy: authorName(row.updated_by_kind, row.updated_by_label),
+  };
 }
 
 function checkBase(path: string, base: number | undefined, current: number): void {
   if (base === undefined) return;
   if (!Number.isInteger(base) || base < 0) throw new StoaError('bad_request', 'base version must be a non-negative integer');
   if (base !== current) {
-    const message = current === 0
-      ? `page "${path}" does not exist (you based your change on version ${base}); save without a base to create it`
-      : base === 0
-        ? `page "${path}" already exists at version ${current}; read it and retry with that base`
-        : `page "${path}" is at version ${current}, not ${base}: someone saved after you read it; read it again and retry`;
+    const message =
+      current === 0
+        ? `page "${path}" does not exist (you based your change on version ${base}); save without a base to create it`
+        : base === 0
+          ? `page "${path}" already exists at version ${current}; read it and retry with that base`
+          : `page "${path}" is at version ${current}, not ${base}: someone saved after you read it; read it again and retry`;
     throw new StoaError('version_conflict', message, { currentVersion: current });
   }
 }
@@ -69,41 +77,68 @@ export async function putPage(ctx: Ctx, input: PutPageInput): Promise<WikiPageSu
   assertNoNul(input.text, 'page text');
   if (input.title) assertNoNul(input.title, 'title');
   const bytes = Buffer.byteLength(input.text, 'utf8');
-  if (bytes > WIKI_MAX_TEXT_BYTES) throw new StoaError('too_large', `page text is ${bytes} bytes; the limit is ${WIKI_MAX_TEXT_BYTES}`, { limit: WIKI_MAX_TEXT_BYTES });
+  if (bytes > WIKI_MAX_TEXT_BYTES)
+    throw new StoaError('too_large', `page text is ${bytes} bytes; the limit is ${WIKI_MAX_TEXT_BYTES}`, { limit: WIKI_MAX_TEXT_BYTES });
   const title = input.title?.trim();
   if (title !== undefined && Array.from(title).length > 300) throw new StoaError('bad_request', 'title must be at most 300 characters');
   const channel = input.channel === undefined ? undefined : input.channel === null || input.channel === '' ? null : await resolveChannel(ctx, input.channel);
   const a = attributionOf(ctx.actor);
-  return withWriteRetry(() => inTx(ctx.platform, async (trx) => {
-    const now = ctx.platform.clock().toISOString();
-    const viewer = await wikiViewer(ctx, trx);
-    const existing = await lockPage(trx, ctx, path);
-    if (existing && !viewer.sees(existing)) {
-      // One path, one page: the path is taken, but by a page this caller may not see or change.
-      throw new StoaError('forbidden', `the path "${path}" belongs to a page you cannot see; choose another path`);
-    }
-    checkBase(path, input.base, existing?.version ?? 0);
-    if (!existing) {
+  return withWriteRetry(() =>
+    inTx(ctx.platform, async (trx) => {
+      const now = ctx.platform.clock().toISOString();
+      const viewer = await wikiViewer(ctx, trx);
+      const existing = await lockPage(trx, ctx, path);
+      if (existing && !viewer.sees(existing)) {
+        // One path, one page: the path is taken, but by a page this caller may not see or change.
+        throw new StoaError('forbidden', `the path "${path}" belongs to a page you cannot see; choose another path`);
+      }
+      checkBase(path, input.base, existing?.version ?? 0);
+      if (!existing) {
+        const row: PageRow = {
+          id: newId('wpg'),
+          project_id: ctx.project.id,
+          path,
+          title: title ?? '',
+          body: input.text,
+          version: 1,
+          channel_id: channel ?? null,
+          created_at: now,
+          created_by_kind: a.kind,
+          created_by_id: a.id,
+          created_by_label: a.label,
+          updated_at: now,
+          updated_by_kind: a.kind,
+          updated_by_id: a.id,
+          updated_by_label: a.label,
+        };
+        await trx.insertInto('wiki_pages').values(row).execute();
+        await recordVersion(trx, row, 'create', a, now);
+        await syncDerived(trx, ctx, row);
+        return { ...toSummary(row), created: true, changed: true };
+      }
+      const next = { title: title ?? existing.title, body: input.text, channel_id: channel === undefined ? existing.channel_id : channel };
+      if (next.title === existing.title && next.body === existing.body && next.channel_id === existing.channel_id) {
+        return { ...toSummary(existing), created: false, changed: false };
+      }
       const row: PageRow = {
-        id: newId('wpg'), project_id: ctx.project.id, path, title: title ?? '', body: input.text, version: 1, channel_id: channel ?? null,
-        created_at: now, created_by_kind: a.kind, created_by_id: a.id, created_by_label: a.label,
-        updated_at: now, updated_by_kind: a.kind, updated_by_id: a.id, updated_by_label: a.label,
+        ...existing,
+        ...next,
+        version: existing.version + 1,
+        updated_at: now,
+        updated_by_kind: a.kind,
+        updated_by_id: a.id,
+        updated_by_label: a.label,
       };
-      await trx.insertInto('wiki_pages').values(row).execute();
-      await recordVersion(trx, row, 'create', a, now);
+      await trx
+        .updateTable('wiki_pages')
+        .set({ ...next, version: row.version, updated_at: now, updated_by_kind: a.kind, updated_by_id: a.id, updated_by_label: a.label })
+        .where('id', '=', row.id)
+        .execute();
+      await recordVersion(trx, row, 'edit', a, now);
       await syncDerived(trx, ctx, row);
-      return { ...toSummary(row), created: true, changed: true };
-    }
-    const next = { title: title ?? existing.title, body: input.text, channel_id: channel === undefined ? existing.channel_id : channel };
-    if (next.title === existing.title && next.body === existing.body && next.channel_id === existing.channel_id) {
-      return { ...toSummary(existing), created: false, changed: false };
-    }
-    const row: PageRow = { ...existing, ...next, version: existing.version + 1, updated_at: now, updated_by_kind: a.kind, updated_by_id: a.id, updated_by_label: a.label };
-    await trx.updateTable('wiki_pages').set({ ...next, version: row.version, updated_at: now, updated_by_kind: a.kind, updated_by_id: a.id, updated_by_label: a.label }).where('id', '=', row.id).execute();
-    await recordVersion(trx, row, 'edit', a, now);
-    await syncDerived(trx, ctx, row);
-    return { ...toSummary(row), created: false, changed: true };
-  }));
+      return { ...toSummary(row), created: false, changed: true };
+    }),
+  );
 }
 
 /**
@@ -125,8 +160,20 @@ export async function renamePage(ctx: Ctx, input: { path: string; title: string;
     const existing = await pageForChange(trx, ctx, path);
     checkBase(path, input.base, existing.version);
     if (existing.title === title) return toSummary(existing);
-    const row: PageRow = { ...existing, title, version: existing.version + 1, updated_at: now, updated_by_kind: a.kind, updated_by_id: a.id, updated_by_label: a.label };
-    await trx.updateTable('wiki_pages').set({ title, version: row.version, updated_at: now, updated_by_kind: a.kind, updated_by_id: a.id, updated_by_label: a.label }).where('id', '=', row.id).execute();
+    const row: PageRow = {
+      ...existing,
+      title,
+      version: existing.version + 1,
+      updated_at: now,
+      updated_by_kind: a.kind,
+      updated_by_id: a.id,
+      updated_by_label: a.label,
+    };
+    await trx
+      .updateTable('wiki_pages')
+      .set({ title, version: row.version, updated_at: now, updated_by_kind: a.kind, updated_by_id: a.id, updated_by_label: a.label })
+      .where('id', '=', row.id)
+      .execute();
     await recordVersion(trx, row, 'rename', a, now);
     await syncDerived(trx, ctx, row);
     return toSummary(row);

@@ -41,12 +41,32 @@ export async function getPage(ctx: Ctx, input: { path: string }): Promise<WikiPa
   const viewer = await wikiViewer(ctx);
   const row = await visiblePage(ctx, input.path, ctx.platform.db.kysely, viewer);
   const db = ctx.platform.db.kysely;
-  const back = await visibleOnly(db.selectFrom('wiki_links').innerJoin('wiki_pages', 'wiki_pages.id', 'wiki_links.from_page_id')
-    .select(['wiki_pages.path', 'wiki_pages.title']).where('wiki_links.project_id', '=', ctx.project.id).where('wiki_links.to_path', '=', row.path).where('wiki_links.from_page_id', '!=', row.id), viewer.channels)
-    .orderBy('wiki_pages.path').execute();
+  const back = await visibleOnly(
+    db
+      .selectFrom('wiki_links')
+      .innerJoin('wiki_pages', 'wiki_pages.id', 'wiki_links.from_page_id')
+      .select(['wiki_pages.path', 'wiki_pages.title'])
+      .where('wiki_links.project_id', '=', ctx.project.id)
+      .where('wiki_links.to_path', '=', row.path)
+      .where('wiki_links.from_page_id', '!=', row.id),
+    viewer.channels,
+  )
+    .orderBy('wiki_pages.path')
+    .execute();
   const links = parseLinks(row.body);
-  const targets = links.length === 0 ? [] : await db.selectFrom('wiki_pages').select(['path', 'channel_id'])
-    .where('project_id', '=', ctx.project.id).where('path', 'in', links.map((l) => l.path)).execute();
+  const targets =
+    links.length === 0
+      ? []
+      : await db
+          .selectFrom('wiki_pages')
+          .select(['path', 'channel_id'])
+          .where('project_id', '=', ctx.project.id)
+          .where(
+            'path',
+            'in',
+            links.map((l) => l.path),
+          )
+          .execute();
   const present = new Set(targets.filter((t) => viewer.sees(t)).map((t) => t.path));
   return {
     ...toSummary(row),

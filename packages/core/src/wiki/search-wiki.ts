@@ -31,7 +31,13 @@ export async function searchWiki(ctx: Ctx, input: { query: string; prefix?: stri
   const viewer = await wikiViewer(ctx);
   const pathPrefix = input.prefix && input.prefix.trim() !== '' ? normalizeWikiPath(input.prefix) : undefined;
   const hits = await searchDocs(ctx.platform.db, {
-    projectId: ctx.project.id, query: input.query, kinds: [WIKI_KIND], visibility: viewer.visibility, pathPrefix, limit: input.limit, offset: input.offset,
+    projectId: ctx.project.id,
+    query: input.query,
+    kinds: [WIKI_KIND],
+    visibility: viewer.visibility,
+    pathPrefix,
+    limit: input.limit,
+    offset: input.offset,
   });
   return hits.map(toWikiHit);
 }

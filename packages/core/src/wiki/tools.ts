@@ -13,7 +13,8 @@ export type WikiToolResult = ToolResult;
 const tools: { [N in WikiToolName]: (ctx: Ctx, a: any) => Promise<{ text: string; version: number | null }> } = {
   wiki_list: async (ctx, a) => {
     const pages = await listPages(ctx, { prefix: a.prefix });
-    if (pages.length === 0) return { text: a.prefix ? `No page you can see is at or below "${a.prefix}".` : 'The wiki has no page you can see yet.', version: null };
+    if (pages.length === 0)
+      return { text: a.prefix ? `No page you can see is at or below "${a.prefix}".` : 'The wiki has no page you can see yet.', version: null };
     return { text: pages.map((p) => `${p.path} — ${p.title} (version ${p.version}${p.channel ? `, channel ${p.channel}` : ''})`).join('\n'), version: null };
   },
   wiki_get: async (ctx, a) => {
@@ -37,7 +38,10 @@ const tools: { [N in WikiToolName]: (ctx: Ctx, a: any) => Promise<{ text: string
   search: async (ctx, a) => {
     const hits = await searchAll(ctx, { query: a.query, kinds: a.kinds, limit: a.limit ?? 10 });
     if (hits.length === 0) return { text: 'Nothing you may read matches.', version: null };
-    return { text: hits.map((h, i) => `${i + 1}. [${h.kind}] ${h.path}${h.title && h.title !== h.path ? ` — ${h.title}` : ''}: ${h.snippet}`).join('\n'), version: null };
+    return {
+      text: hits.map((h, i) => `${i + 1}. [${h.kind}] ${h.path}${h.title && h.title !== h.path ? ` — ${h.title}` : ''}: ${h.snippet}`).join('\n'),
+      version: null,
+    };
   },
 };
 

@@ -44,9 +44,13 @@ export async function visibleChannelIds(ctx: Ctx, q: Q = ctx.platform.db.kysely)
     const rows = await q.selectFrom('conversations').select('id').where('project_id', '=', ctx.project.id).execute();
     return rows.map((r) => r.id);
   }
-  const rows = await q.selectFrom('conversation_members').innerJoin('conversations', 'conversations.id', 'conversation_members.conversation_id')
-    .select('conversations.id').where('conversations.project_id', '=', ctx.project.id)
-    .where('conversation_members.member_id', '=', actorId(ctx.actor)).execute();
+  const rows = await q
+    .selectFrom('conversation_members')
+    .innerJoin('conversations', 'conversations.id', 'conversation_members.conversation_id')
+    .select('conversations.id')
+    .where('conversations.project_id', '=', ctx.project.id)
+    .where('conversation_members.member_id', '=', actorId(ctx.actor))
+    .execute();
   return rows.map((r) => r.id);
 }
 
@@ -58,7 +62,10 @@ export async function visibleChannelIds(ctx: Ctx, q: Q = ctx.platform.db.kysely)
  * const v = await wikiViewer(ctx);
  * v.sees(row) // false for a page of a channel the caller is not in
  */
-export async function wikiViewer(ctx: Ctx, q: Q = ctx.platform.db.kysely): Promise<{ sees: (row: Pick<PageRow, 'channel_id'>) => boolean; visibility: string[]; channels: Set<string> }> {
+export async function wikiViewer(
+  ctx: Ctx,
+  q: Q = ctx.platform.db.kysely,
+): Promise<{ sees: (row: Pick<PageRow, 'channel_id'>) => boolean; visibility: string[]; channels: Set<string> }> {
   assertCan(ctx.actor, 'wiki.read', { kind: 'project' });
   const channels = new Set(await visibleChannelIds(ctx, q));
   return {

@@ -28,7 +28,11 @@ function codePoints(s: string): number {
  */
 export function normalizeWikiPath(input: unknown): string {
   if (typeof input !== 'string') refuse('page path must be a string');
-  const p = input.trim().normalize('NFC').toLowerCase().replace(/^\/|\/$/g, '');
+  const p = input
+    .trim()
+    .normalize('NFC')
+    .toLowerCase()
+    .replace(/^\/|\/$/g, '');
   if (p === '') refuse('page path is empty');
   const segments = p.split('/');
   for (const seg of segments) {
@@ -67,9 +71,17 @@ export function tryWikiPath(input: string): string | null {
  * slugifyWikiPath('Notes (2024).v2')        // 'notes-2024-v2'
  */
 export function slugifyWikiPath(input: string): string | null {
-  const segs = input.normalize('NFC').toLowerCase().split('/').map((s) =>
-    s.replace(/[^\p{Ll}\p{Lo}\p{Lm}\p{M}\p{Nd}\p{Nl}_-]+/gu, '-').replace(/-{2,}/g, '-').replace(/^-+|-+$/g, ''),
-  ).filter((s) => s !== '');
+  const segs = input
+    .normalize('NFC')
+    .toLowerCase()
+    .split('/')
+    .map((s) =>
+      s
+        .replace(/[^\p{Ll}\p{Lo}\p{Lm}\p{M}\p{Nd}\p{Nl}_-]+/gu, '-')
+        .replace(/-{2,}/g, '-')
+        .replace(/^-+|-+$/g, ''),
+    )
+    .filter((s) => s !== '');
   return segs.length === 0 ? null : tryWikiPath(segs.join('/'));
 }
 
@@ -81,7 +93,10 @@ export function slugifyWikiPath(input: string): string | null {
  * titleFromPath('handbook/refund-policy') // 'Refund policy'
  */
 export function titleFromPath(path: string): string {
-  const last = path.slice(path.lastIndexOf('/') + 1).replace(/[-_]+/g, ' ').trim();
+  const last = path
+    .slice(path.lastIndexOf('/') + 1)
+    .replace(/[-_]+/g, ' ')
+    .trim();
   return last ? last[0]!.toUpperCase() + last.slice(1) : path;
 }
 

@@ -35,7 +35,9 @@ describe.each(testDbKinds())('wiki on %s', (kind) => {
     const a = await createAgent(admin, { name: 'Helper' });
     agent = await t.agentCtx(a.id);
   });
-  afterAll(async () => { await t.cleanup(); });
+  afterAll(async () => {
+    await t.cleanup();
+  });
 
   it('finds a Chinese page by "数据库", with the match in the snippet', async () => {
     await putPage(alice, { path: 'docs/db', title: '数据库指南', text: '我们使用的数据库很快，备份每天进行。' });
@@ -86,7 +88,11 @@ describe.each(testDbKinds())('wiki on %s', (kind) => {
 
   it('links, "Linked here", missing links and unlinked mentions', async () => {
     await putPage(alice, { path: 'handbook/refunds', title: 'Refunds', text: '# Refunds\nRefunds take 5 days.' });
-    await putPage(alice, { path: 'handbook', title: 'Handbook', text: 'See [[handbook/refunds|the refund rules]], [[handbook/onboarding#first-day]] and [[handbook/nowhere]].\n`[[not/a/link]]`' });
+    await putPage(alice, {
+      path: 'handbook',
+      title: 'Handbook',
+      text: 'See [[handbook/refunds|the refund rules]], [[handbook/onboarding#first-day]] and [[handbook/nowhere]].\n`[[not/a/link]]`',
+    });
     await putPage(bob, { path: 'faq', title: 'FAQ', text: 'Customers often ask about refunds. Read the handbook.' });
     const refunds = await getPage(bob, { path: 'handbook/refunds' });
     expect(refunds.linkedHere).toEqual([{ path: 'handbook', title: 'Handbook' }]);
@@ -175,7 +181,9 @@ describe.each(testDbKinds())('wiki on %s', (kind) => {
     await putPage(bob, { path: 'links-to-guide', text: 'Read [[guide]] and [[guide/setup/linux]].' });
     const dry = await movePage(bob, { from: 'guide', to: 'manual', dryRun: true });
     expect(dry.moved).toEqual([
-      { from: 'guide', to: 'manual' }, { from: 'guide/setup', to: 'manual/setup' }, { from: 'guide/setup/linux', to: 'manual/setup/linux' },
+      { from: 'guide', to: 'manual' },
+      { from: 'guide/setup', to: 'manual/setup' },
+      { from: 'guide/setup/linux', to: 'manual/setup/linux' },
     ]);
     expect(dry.hidden).toBe(1);
     expect(dry.brokenLinks).toEqual([
@@ -191,7 +199,10 @@ describe.each(testDbKinds())('wiki on %s', (kind) => {
     expect((await listPages(alice, { prefix: 'manual' })).map((p) => p.path)).toContain('manual/private');
     expect(await code(getPage(bob, { path: 'guide' }))).toBe('not_found');
     const l = await getPage(bob, { path: 'links-to-guide' });
-    expect(l.links.map((x) => [x.path, x.missing])).toEqual([['guide', true], ['guide/setup/linux', true]]);
+    expect(l.links.map((x) => [x.path, x.missing])).toEqual([
+      ['guide', true],
+      ['guide/setup/linux', true],
+    ]);
     expect((await getPage(bob, { path: 'manual/setup/linux' })).title).toBe('Linux');
     expect((await searchWiki(bob, { query: 'apt install' }))[0]!.path).toBe('manual/setup/linux');
   });
@@ -212,13 +223,17 @@ describe.each(testDbKinds())('wiki on %s', (kind) => {
   });
 
   it('imports a folder of markdown files', async () => {
-    const r = await importPages(alice, { files: [
-      { file: 'Team/Onboarding Guide.md', text: 'intro\n# Onboarding guide\nWelcome!' },
-      { file: 'team/no-heading.md', text: 'Just text' },
-      { file: 'team/bad?.md', text: 'odd name' },
-    ] });
+    const r = await importPages(alice, {
+      files: [
+        { file: 'Team/Onboarding Guide.md', text: 'intro\n# Onboarding guide\nWelcome!' },
+        { file: 'team/no-heading.md', text: 'Just text' },
+        { file: 'team/bad?.md', text: 'odd name' },
+      ],
+    });
     expect(r.imported.map((i) => [i.path, i.title])).toEqual([
-      ['team/onboarding-guide', 'Onboarding guide'], ['team/bad', 'Bad'], ['team/no-heading', 'No heading'],
+      ['team/onboarding-guide', 'Onboarding guide'],
+      ['team/bad', 'Bad'],
+      ['team/no-heading', 'No heading'],
     ]);
     expect(r.skipped).toEqual([]);
     expect((await getPage(bob, { path: 'team/onboarding-guide' })).text).toBe('intro\n# Onboarding guide\nWelcome!');

@@ -19,7 +19,12 @@ afterAll(async () => {
 });
 
 const api = async (method: string, url: string, token: string, body?: unknown, headers: Record<string, string> = {}) => {
-  const r = await app.inject({ method: method as 'GET', url: `/api/v1${url}`, headers: { authorization: `Bearer ${token}`, ...headers }, ...(body !== undefined ? { payload: body as object } : {}) });
+  const r = await app.inject({
+    method: method as 'GET',
+    url: `/api/v1${url}`,
+    headers: { authorization: `Bearer ${token}`, ...headers },
+    ...(body !== undefined ? { payload: body as object } : {}),
+  });
   return { status: r.statusCode, body: r.json() as any };
 };
 
@@ -47,7 +52,8 @@ describe('agents, conversations, trace and tool calls over HTTP', () => {
     const conv = (await api('POST', '/projects/default/conversations', admin, { members: [a.id] })).body;
     expect(conv.kind).toBe('dialog');
     const tok = (await api('POST', '/projects/default/tokens', admin, { agent: a.id })).body.token;
-    const call = (name: string, args: unknown) => api('POST', `/projects/default/tools/${name}/call`, tok, { arguments: args }, { 'x-stoa-conversation': conv.id });
+    const call = (name: string, args: unknown) =>
+      api('POST', `/projects/default/tools/${name}/call`, tok, { arguments: args }, { 'x-stoa-conversation': conv.id });
     const w = await call('ws_write_file', { path: 'a.md', content: 'hello' });
     expect(w.status).toBe(200);
     expect(w.body).toMatchObject({ refused: false, path: `agents/${a.id}/a.md`, version: 1 });
@@ -57,7 +63,12 @@ describe('agents, conversations, trace and tool calls over HTTP', () => {
     expect(over.status).toBe(200);
     expect(over.body.text).toMatch(/^Refused: you have made 2 changes/);
     const trace = await api('GET', `/projects/default/conversations/${conv.id}/trace`, admin);
-    expect(trace.body.entries.map((e: any) => `${e.tool}:${e.refused}`)).toEqual(['ws_write_file:false', 'ws_read_file:false', 'ws_write_file:false', 'ws_write_file:true']);
+    expect(trace.body.entries.map((e: any) => `${e.tool}:${e.refused}`)).toEqual([
+      'ws_write_file:false',
+      'ws_read_file:false',
+      'ws_write_file:false',
+      'ws_write_file:true',
+    ]);
     expect(trace.body.entries[0]).toMatchObject({ agentId: a.id, agentName: 'Writer', path: `agents/${a.id}/a.md`, version: 1 });
     // Agent actions are not in the audit log.
     expect((await api('GET', '/projects/default/audit', admin)).body.entries.filter((e: any) => e.path?.startsWith('agents/'))).toEqual([]);
@@ -65,7 +76,18 @@ describe('agents, conversations, trace and tool calls over HTTP', () => {
 
   it('publishes tool schemas in three formats, personalised for an agent token', async () => {
     const mcp = (await api('GET', '/projects/default/tools?format=mcp', admin)).body;
-    expect(mcp.map((t: any) => t.name).slice(0, 10)).toEqual(['ws_list_files', 'ws_read_file', 'ws_write_file', 'ws_delete_file', 'list_files', 'read_file', 'create_file', 'str_replace', 'full_file_rewrite', 'delete_file']);
+    expect(mcp.map((t: any) => t.name).slice(0, 10)).toEqual([
+      'ws_list_files',
+      'ws_read_file',
+      'ws_write_file',
+      'ws_delete_file',
+      'list_files',
+      'read_file',
+      'create_file',
+      'str_replace',
+      'full_file_rewrite',
+      'delete_file',
+    ]);
     // The memory and wiki tools of their areas come after the file tools.
     expect(mcp.map((t: any) => t.name)).toEqual(expect.arrayContaining(['memory_get', 'memory_append', 'wiki_get', 'wiki_put']));
     expect(mcp[2].annotations).toMatchObject({ readOnlyHint: false, destructiveHint: true, idempotentHint: false });
@@ -84,7 +106,12 @@ describe('agents, conversations, trace and tool calls over HTTP', () => {
     await t.userCtx('engine', 'editor');
     // A token for another person: only the installation administrator (local mode) may mint it.
     const tok = (await createToken(await t.admin(), { user: 'engine' })).token;
-    const r = await api('POST', '/projects/default/tools/create_file/call', tok, { arguments: { file_path: 'runs/out.md', file_contents: 'x' }, process: 'prc_9', node: 'node_2', conversation: 'conv_outside' });
+    const r = await api('POST', '/projects/default/tools/create_file/call', tok, {
+      arguments: { file_path: 'runs/out.md', file_contents: 'x' },
+      process: 'prc_9',
+      node: 'node_2',
+      conversation: 'conv_outside',
+    });
     expect(r.body.text).toMatch(/^Created runs\/out\.md/);
     const stat = await api('GET', '/projects/default/files/stat?path=runs%2Fout.md', admin);
     expect(stat.body.createdBy).toBe('agent');

@@ -20,16 +20,24 @@ export function mountDownload(app: FastifyInstance, platform: Platform): void {
         opened.stream.destroy();
         return sendProblem(reply, req, new StoaError('precondition_failed', 'the file changed since the range was asked for'));
       }
-      reply.header('ETag', etag).header('Accept-Ranges', 'bytes').header('X-Content-Type-Options', 'nosniff')
+      reply
+        .header('ETag', etag)
+        .header('Accept-Ranges', 'bytes')
+        .header('X-Content-Type-Options', 'nosniff')
         .header('Content-Disposition', contentDisposition('attachment', opened.info.name))
-        .header('Content-Security-Policy', "default-src 'none'; sandbox").header('Cache-Control', 'private, no-cache')
-        .header('X-Stoa-Version', String(opened.version)).type(opened.info.type);
+        .header('Content-Security-Policy', "default-src 'none'; sandbox")
+        .header('Cache-Control', 'private, no-cache')
+        .header('X-Stoa-Version', String(opened.version))
+        .type(opened.info.type);
       if (req.headers['if-none-match'] === etag && !opened.range) {
         opened.stream.destroy();
         return reply.code(304).send();
       }
       if (opened.range) {
-        reply.code(206).header('Content-Range', `bytes ${opened.range.start}-${opened.range.end}/${opened.size}`).header('Content-Length', String(opened.range.end - opened.range.start + 1));
+        reply
+          .code(206)
+          .header('Content-Range', `bytes ${opened.range.start}-${opened.range.end}/${opened.size}`)
+          .header('Content-Length', String(opened.range.end - opened.range.start + 1));
       } else {
         reply.header('Content-Length', String(opened.size));
       }

@@ -11,7 +11,9 @@ function multipart(files: Array<{ name: string; content: string | Buffer }>): { 
   const boundary = '----stoa' + Math.random().toString(16).slice(2);
   const parts: Buffer[] = [];
   for (const f of files) {
-    parts.push(Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${f.name}"\r\nContent-Type: application/octet-stream\r\n\r\n`));
+    parts.push(
+      Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${f.name}"\r\nContent-Type: application/octet-stream\r\n\r\n`),
+    );
     parts.push(Buffer.isBuffer(f.content) ? f.content : Buffer.from(f.content));
     parts.push(Buffer.from('\r\n'));
   }
@@ -31,8 +33,14 @@ describe.each(testDbKinds())('files over HTTP on %s', (kind) => {
   afterAll(() => s.close());
 
   const put = (path: string, body: string | Buffer, token = editor, extra: Record<string, string> = {}) =>
-    s.app.inject({ method: 'PUT', url: `${base}/files/content?${q({ path, ...extra })}`, headers: { ...s.auth(token), 'content-type': 'application/octet-stream' }, payload: body });
-  const get = (url: string, token = editor, headers: Record<string, string> = {}) => s.app.inject({ method: 'GET', url, headers: { ...s.auth(token), ...headers } });
+    s.app.inject({
+      method: 'PUT',
+      url: `${base}/files/content?${q({ path, ...extra })}`,
+      headers: { ...s.auth(token), 'content-type': 'application/octet-stream' },
+      payload: body,
+    });
+  const get = (url: string, token = editor, headers: Record<string, string> = {}) =>
+    s.app.inject({ method: 'GET', url, headers: { ...s.auth(token), ...headers } });
 
   it('401 without a token and with a bad one, as problem+json with code unauthorized', async () => {
     for (const headers of [{}, { authorization: 'Bearer nope' }, { authorization: 'Basic abc' }]) {
@@ -46,7 +54,7 @@ describe.each(testDbKinds())('files over HTTP on %s', (kind) => {
     expect(raw.statusCode).toBe(401);
   });
 
-  it('403 for a viewer\'s upload, move and delete; nothing is stored', async () => {
+  it("403 for a viewer's upload, move and delete; nothing is stored", async () => {
     const res = await put('v/blocked.txt', 'x', viewer);
     expect(res.statusCode).toBe(403);
     expect(res.json()).toMatchObject({ code: 'forbidden', status: 403 });
@@ -58,8 +66,14 @@ describe.each(testDbKinds())('files over HTTP on %s', (kind) => {
     const admin = await s.t.admin();
     const { createToken } = await import('@stoa/core');
     // A token of a user who then stops being a member of the project.
-    await s.t.platform.db.kysely.insertInto('users').values({ id: 'usr_stranger', name: 'stranger', display_name: null, created_at: new Date().toISOString() }).execute();
-    await s.t.platform.db.kysely.insertInto('members').values({ project_id: admin.project.id, user_id: 'usr_stranger', role: 'viewer', created_at: new Date().toISOString() }).execute();
+    await s.t.platform.db.kysely
+      .insertInto('users')
+      .values({ id: 'usr_stranger', name: 'stranger', display_name: null, created_at: new Date().toISOString() })
+      .execute();
+    await s.t.platform.db.kysely
+      .insertInto('members')
+      .values({ project_id: admin.project.id, user_id: 'usr_stranger', role: 'viewer', created_at: new Date().toISOString() })
+      .execute();
     const tok = (await createToken(admin, { user: 'stranger' })).token;
     await s.t.platform.db.kysely.deleteFrom('members').where('user_id', '=', 'usr_stranger').execute();
     const res = await get(`${base}/usage`, tok);
@@ -80,7 +94,10 @@ describe.each(testDbKinds())('files over HTTP on %s', (kind) => {
     expect((await get(`${base}/folders?${q({ folder: '' })}`)).json().folders.map((f: any) => f.name)).toContain('docs');
     expect((await get(`${base}/folders/tree`)).json().map((f: any) => f.path)).toContain('docs');
     const vs = (await get(`${base}/files/versions?${q({ path: 'docs/отчёт.md' })}`)).json();
-    expect(vs.map((v: any) => [v.version, v.author])).toEqual([[2, 'eddie'], [1, 'eddie']]);
+    expect(vs.map((v: any) => [v.version, v.author])).toEqual([
+      [2, 'eddie'],
+      [1, 'eddie'],
+    ]);
     res = await s.app.inject({ method: 'POST', url: `${base}/files/restore`, headers: s.auth(editor), payload: { path: 'docs/отчёт.md', version: 1 } });
     expect(res.statusCode).toBe(200);
     expect(res.json().version).toBe(3);
@@ -97,7 +114,7 @@ describe.each(testDbKinds())('files over HTTP on %s', (kind) => {
     expect(res.json()).toMatchObject({ code: 'not_found', detail: 'file "archive/other.md" does not exist' });
   });
 
-  it('400 path_invalid with the rule\'s message; 400 for bad input; 404 for an unknown route', async () => {
+  it("400 path_invalid with the rule's message; 400 for bad input; 404 for an unknown route", async () => {
     let res = await put('a//b.txt', 'x');
     expect(res.statusCode).toBe(400);
     expect(res.json()).toMatchObject({ code: 'path_invalid', detail: 'empty path segment ("//") is not allowed' });
@@ -126,17 +143,38 @@ describe.each(testDbKinds())('files over HTTP on %s', (kind) => {
   });
 
   it('multipart upload of several files into a folder keeps their names (Cyrillic, CJK, spaces)', async () => {
-    const form = multipart([{ name: 'сводка.txt', content: 'ru' }, { name: '总结 报告.md', content: 'zh' }, { name: 'plain.csv', content: 'a,b' }]);
-    const res = await s.app.inject({ method: 'POST', url: `${base}/files/upload?${q({ folder: 'inbox/2026' })}`, headers: { ...s.auth(editor), 'content-type': form.contentType }, payload: form.body });
+    const form = multipart([
+      { name: 'сводка.txt', content: 'ru' },
+      { name: '总结 报告.md', content: 'zh' },
+      { name: 'plain.csv', content: 'a,b' },
+    ]);
+    const res = await s.app.inject({
+      method: 'POST',
+      url: `${base}/files/upload?${q({ folder: 'inbox/2026' })}`,
+      headers: { ...s.auth(editor), 'content-type': form.contentType },
+      payload: form.body,
+    });
     expect(res.statusCode).toBe(201);
     expect(res.json().files.map((f: any) => [f.path, f.size, f.type])).toEqual([
-      ['inbox/2026/сводка.txt', 2, 'text/plain'], ['inbox/2026/总结 报告.md', 2, 'text/markdown'], ['inbox/2026/plain.csv', 3, 'text/csv'],
+      ['inbox/2026/сводка.txt', 2, 'text/plain'],
+      ['inbox/2026/总结 报告.md', 2, 'text/markdown'],
+      ['inbox/2026/plain.csv', 3, 'text/csv'],
     ]);
     const bad = multipart([{ name: '..', content: 'x' }]);
-    const refused = await s.app.inject({ method: 'POST', url: `${base}/files/upload?folder=inbox`, headers: { ...s.auth(editor), 'content-type': bad.contentType }, payload: bad.body });
+    const refused = await s.app.inject({
+      method: 'POST',
+      url: `${base}/files/upload?folder=inbox`,
+      headers: { ...s.auth(editor), 'content-type': bad.contentType },
+      payload: bad.body,
+    });
     expect(refused.statusCode).toBe(400);
     expect(refused.json().code).toBe('path_invalid');
-    const viewerTry = await s.app.inject({ method: 'POST', url: `${base}/files/upload?folder=inbox`, headers: { ...s.auth(viewer), 'content-type': form.contentType }, payload: form.body });
+    const viewerTry = await s.app.inject({
+      method: 'POST',
+      url: `${base}/files/upload?folder=inbox`,
+      headers: { ...s.auth(viewer), 'content-type': form.contentType },
+      payload: form.body,
+    });
     expect(viewerTry.statusCode).toBe(403);
   });
 
@@ -223,7 +261,12 @@ describe.each(testDbKinds())('files over HTTP on %s', (kind) => {
     const ticket = res.json();
     expect(ticket.url).toBeNull();
     expect((await get(`${base}/usage`)).json().reserved).toBe(60_000);
-    res = await s.app.inject({ method: 'PUT', url: `${base}/uploads/${ticket.uploadId}`, headers: { ...s.auth(editor), 'content-type': 'application/octet-stream' }, payload: body });
+    res = await s.app.inject({
+      method: 'PUT',
+      url: `${base}/uploads/${ticket.uploadId}`,
+      headers: { ...s.auth(editor), 'content-type': 'application/octet-stream' },
+      payload: body,
+    });
     expect(res.json()).toEqual({ size: 60_000 });
     res = await s.app.inject({ method: 'POST', url: `${base}/uploads/${ticket.uploadId}/finish`, headers: s.auth(editor), payload: {} });
     expect(res.statusCode).toBe(200);
@@ -258,10 +301,14 @@ describe('OpenAPI', () => {
     const doc = res.json();
     expect(doc.openapi).toBe('3.1.0');
     const listed = new Set<string>();
-    for (const [path, ops] of Object.entries<Record<string, any>>(doc.paths)) for (const [m, op] of Object.entries(ops)) listed.add(`${m.toUpperCase()} ${path} ${op.operationId}`);
+    for (const [path, ops] of Object.entries<Record<string, any>>(doc.paths))
+      for (const [m, op] of Object.entries(ops)) listed.add(`${m.toUpperCase()} ${path} ${op.operationId}`);
     for (const r of allRoutes) expect(listed).toContain(`${r.method} /api/v1${r.path} ${r.id}`);
     const stat = doc.paths['/api/v1/projects/{project}/files/stat'].get;
-    expect(stat.parameters.filter((p: any) => p.in !== 'header').map((p: any) => [p.name, p.in, p.required])).toEqual([['project', 'path', true], ['path', 'query', true]]);
+    expect(stat.parameters.filter((p: any) => p.in !== 'header').map((p: any) => [p.name, p.in, p.required])).toEqual([
+      ['project', 'path', true],
+      ['path', 'query', true],
+    ]);
     expect(doc.components.schemas.Problem.properties.code.enum).toContain('quota_exceeded');
   });
 });

@@ -19,13 +19,18 @@ export function mountPreview(app: FastifyInstance, platform: Platform): void {
       const p = (await callOperation(await requestCall(platform, req), route.id, input)) as Preview;
       if (infoOnly) return reply.send({ file: p.info, kind: p.kind, reason: p.reason ?? null, limit: p.limit ?? null });
       if (p.kind === 'none') {
-        if (p.reason === 'too_large') throw new StoaError('too_large', `"${p.info.name}" is larger than the ${p.limit}-byte preview limit; download it instead`, { limit: p.limit });
+        if (p.reason === 'too_large')
+          throw new StoaError('too_large', `"${p.info.name}" is larger than the ${p.limit}-byte preview limit; download it instead`, { limit: p.limit });
         throw new StoaError('preview_unavailable', `no preview for ${p.info.type}; download it instead`);
       }
       return reply
-        .header('X-Content-Type-Options', 'nosniff').header('Content-Security-Policy', "default-src 'none'; img-src 'self'; style-src 'unsafe-inline'; sandbox")
-        .header('Content-Disposition', contentDisposition('inline', p.info.name)).header('Content-Length', String(p.info.size))
-        .header('Cache-Control', 'private, no-cache').type(p.contentType!).send(p.stream);
+        .header('X-Content-Type-Options', 'nosniff')
+        .header('Content-Security-Policy', "default-src 'none'; img-src 'self'; style-src 'unsafe-inline'; sandbox")
+        .header('Content-Disposition', contentDisposition('inline', p.info.name))
+        .header('Content-Length', String(p.info.size))
+        .header('Cache-Control', 'private, no-cache')
+        .type(p.contentType!)
+        .send(p.stream);
     } catch (e) {
       return sendProblem(reply, req, e);
     }

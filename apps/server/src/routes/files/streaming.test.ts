@@ -33,7 +33,7 @@ describe('uploads and downloads stream through a real server', { timeout: 180_00
   }, 120_000);
   afterAll(() => server.stop());
 
-  it('a 50 MB raw PUT and its download do not grow the server\'s memory by anything near 50 MB', async () => {
+  it("a 50 MB raw PUT and its download do not grow the server's memory by anything near 50 MB", async () => {
     const auth = { authorization: `Bearer ${server.adminToken}` };
     const url = `${server.url}/api/v1/projects/default/files/content?path=${encodeURIComponent('big/файл.bin')}`;
     // Warm up first: the first large transfer grows the heap and the allocator's pools by a fixed ~20–30 MB
@@ -43,7 +43,12 @@ describe('uploads and downloads stream through a real server', { timeout: 180_00
     await (await fetch(warm, { headers: auth })).arrayBuffer();
     const before = await processMemory(server.pid);
     const b = body();
-    const res = await fetch(url, { method: 'PUT', headers: { ...auth, 'content-type': 'application/octet-stream' }, body: b.stream, duplex: 'half' } as RequestInit);
+    const res = await fetch(url, {
+      method: 'PUT',
+      headers: { ...auth, 'content-type': 'application/octet-stream' },
+      body: b.stream,
+      duplex: 'half',
+    } as RequestInit);
     expect(res.status).toBe(201);
     const put = (await res.json()) as { file: { size: number; sha256: string } };
     expect(put.file).toMatchObject({ size: SIZE, sha256: b.sha256 });
@@ -64,16 +69,25 @@ describe('uploads and downloads stream through a real server', { timeout: 180_00
     // Buffering the body would add at least 50 MB to the peak; streaming adds a few chunks.
     expect(grew.upload, `peak RSS grew by ${grew.upload.toFixed(1)} MB during the upload`).toBeLessThan(25);
     expect(grew.download, `peak RSS grew by ${grew.download.toFixed(1)} MB by the end of the download`).toBeLessThan(25);
-    console.log(`server peak RSS ${(before.peak / MB).toFixed(0)} MB before, +${grew.upload.toFixed(1)} MB after a 50 MB upload, +${grew.download.toFixed(1)} MB after its download`);
+    console.log(
+      `server peak RSS ${(before.peak / MB).toFixed(0)} MB before, +${grew.upload.toFixed(1)} MB after a 50 MB upload, +${grew.download.toFixed(1)} MB after its download`,
+    );
   });
 
   it('a client that drops the connection mid-upload leaves no file, no usage and no temporary file', async () => {
     const auth = { authorization: `Bearer ${server.adminToken}` };
-    const usage = async () => ((await (await fetch(`${server.url}/api/v1/projects/default/usage`, { headers: auth })).json()) as { used: number; reserved: number });
+    const usage = async () =>
+      (await (await fetch(`${server.url}/api/v1/projects/default/usage`, { headers: auth })).json()) as { used: number; reserved: number };
     const before = await usage();
     const u = new URL(`${server.url}/api/v1/projects/default/files/content?path=dropped.bin`);
     await new Promise<void>((resolve) => {
-      const req = request({ host: u.hostname, port: u.port, path: u.pathname + u.search, method: 'PUT', headers: { ...auth, 'content-type': 'application/octet-stream', 'content-length': String(10 * MB) } });
+      const req = request({
+        host: u.hostname,
+        port: u.port,
+        path: u.pathname + u.search,
+        method: 'PUT',
+        headers: { ...auth, 'content-type': 'application/octet-stream', 'content-length': String(10 * MB) },
+      });
       req.on('error', () => resolve());
       req.write(Buffer.alloc(2 * MB, 1), () => setTimeout(() => req.destroy(), 200));
       req.on('close', () => resolve());

@@ -18,7 +18,10 @@ export function mountUploads(app: FastifyInstance, platform: Platform): void {
       const ifMatch = req.headers['if-match'];
       if (input.expectedVersion === undefined && typeof ifMatch === 'string' && /^"?\d+"?$/.test(ifMatch)) input.expectedVersion = ifMatch.replace(/"/g, '');
       const result = (await callOperation(await requestCall(platform, req), put.id, input, { source: req.raw })) as PutFileResult;
-      return reply.code(result.created ? 201 : 200).header('ETag', `"${result.file.sha256}"`).send(result);
+      return reply
+        .code(result.created ? 201 : 200)
+        .header('ETag', `"${result.file.sha256}"`)
+        .send(result);
     } catch (e) {
       endRefusedBody(req, reply);
       return sendProblem(reply, req, e);
@@ -27,7 +30,9 @@ export function mountUploads(app: FastifyInstance, platform: Platform): void {
   const send = filesRoutes.sendUpload;
   app.put('/api/v1' + fastifyPath(send.path), async (req, reply) => {
     try {
-      return reply.send(await callOperation(await requestCall(platform, req), send.id, { ...(req.query as object), ...(req.params as object) }, { source: req.raw }));
+      return reply.send(
+        await callOperation(await requestCall(platform, req), send.id, { ...(req.query as object), ...(req.params as object) }, { source: req.raw }),
+      );
     } catch (e) {
       endRefusedBody(req, reply);
       return sendProblem(reply, req, e);

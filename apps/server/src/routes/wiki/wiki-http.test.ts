@@ -10,7 +10,12 @@ describe.each(testDbKinds())('wiki and search over HTTP on %s', (kind) => {
   let app: FastifyInstance;
   const tok: Record<string, string> = {};
   const call = async (who: string, method: 'GET' | 'PUT' | 'POST' | 'DELETE', url: string, body?: unknown) => {
-    const res = await app.inject({ method, url: `/api/v1/projects/default${url}`, headers: { authorization: `Bearer ${tok[who]}` }, ...(body ? { payload: body as any } : {}) });
+    const res = await app.inject({
+      method,
+      url: `/api/v1/projects/default${url}`,
+      headers: { authorization: `Bearer ${tok[who]}` },
+      ...(body ? { payload: body as any } : {}),
+    });
     return { status: res.statusCode, body: res.json() as any };
   };
 
@@ -24,7 +29,10 @@ describe.each(testDbKinds())('wiki and search over HTTP on %s', (kind) => {
     tok.alice = (await createToken(admin, { user: 'alice' })).token;
     tok.bob = (await createToken(admin, { user: 'bob' })).token;
   });
-  afterAll(async () => { await app.close(); await t.cleanup(); });
+  afterAll(async () => {
+    await app.close();
+    await t.cleanup();
+  });
 
   it('saves, conflicts with 409 and the current version in the body, and hides channel pages from non-members', async () => {
     expect((await call('alice', 'PUT', '/wiki/page', { path: 'runbook', title: 'Runbook', text: 'Restart the server.' })).status).toBe(200);
@@ -84,7 +92,12 @@ describe.each(testDbKinds())('wiki and search over HTTP on %s', (kind) => {
     expect((await runWikiTool(agent, 'wiki_get', { path: 'runbook/incident' })).text).toBe('Refused: page "runbook/incident" does not exist');
     const trace = (await listTrace(admin, dialog.id)).entries;
     expect(trace.map((e) => [e.tool, e.refused])).toEqual([
-      ['wiki_put', false], ['wiki_get', false], ['wiki_search', false], ['search', false], ['wiki_put', true], ['wiki_get', true],
+      ['wiki_put', false],
+      ['wiki_get', false],
+      ['wiki_search', false],
+      ['search', false],
+      ['wiki_put', true],
+      ['wiki_get', true],
     ]);
     expect(trace[0]).toMatchObject({ agentName: 'Scribe', path: 'notes/agent', version: 1 });
   });

@@ -11,12 +11,21 @@ import { useI18n } from '../../i18n/index.js';
 export function CreatedBy({ file }: { file: FileInfo }) {
   const { t } = useI18n();
   const c = file.creator;
-  if (c.kind === 'agent' && c.label) return <span className="tag agent" title={c.id ?? undefined}>{t('files.agentTag', { name: c.label })}</span>;
+  if (c.kind === 'agent' && c.label)
+    return (
+      <span className="tag agent" title={c.id ?? undefined}>
+        {t('files.agentTag', { name: c.label })}
+      </span>
+    );
   if (c.kind === 'agent' || c.kind === 'unmapped_agent' || file.createdBy === 'agent') {
     const m = (c.meta ?? {}) as Record<string, unknown>;
     const v = (k: string) => (typeof m[k] === 'string' && m[k] ? String(m[k]) : '—');
     const tip = t('files.agentTooltip', { process: v('processId'), node: v('nodeId'), dialog: v('conversationId') });
-    return <span className="tag agent unmapped" title={tip} aria-label={`${t('files.agent')} (${tip})`}>{t('files.agent')}</span>;
+    return (
+      <span className="tag agent unmapped" title={tip} aria-label={`${t('files.agent')} (${tip})`}>
+        {t('files.agent')}
+      </span>
+    );
   }
   return null;
 }

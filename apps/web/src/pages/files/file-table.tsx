@@ -14,7 +14,14 @@ export interface FileActions {
   onDelete: (f: FileInfo) => void;
 }
 
-interface RowProps { file: FileInfo; showPath: boolean; selected: boolean; editing: boolean; actions: FileActions; setEditing: (path: string | null) => void }
+interface RowProps {
+  file: FileInfo;
+  showPath: boolean;
+  selected: boolean;
+  editing: boolean;
+  actions: FileActions;
+  setEditing: (path: string | null) => void;
+}
 
 /**
  * One file row. Memoised, so typing in the search box or opening a preview does not re-render thousands of
@@ -31,28 +38,62 @@ const FileRow = memo(function FileRow({ file: f, showPath, selected, editing, ac
     <tr data-path={f.path} className={selected ? 'selected' : ''}>
       <td className="name">
         {editing ? (
-          <form className="rename" onSubmit={(e) => { e.preventDefault(); void submit(); }}>
-            <input aria-label={t('files.rename')} title={t('files.renameHint')} value={target} autoFocus
-              onChange={(e) => setTarget(e.target.value)} onKeyDown={(e) => e.key === 'Escape' && setEditing(null)} />
+          <form
+            className="rename"
+            onSubmit={(e) => {
+              e.preventDefault();
+              void submit();
+            }}
+          >
+            <input
+              aria-label={t('files.rename')}
+              title={t('files.renameHint')}
+              value={target}
+              autoFocus
+              onChange={(e) => setTarget(e.target.value)}
+              onKeyDown={(e) => e.key === 'Escape' && setEditing(null)}
+            />
             <button type="submit">{t('common.save')}</button>
-            <button type="button" onClick={() => setEditing(null)}>{t('common.cancel')}</button>
+            <button type="button" onClick={() => setEditing(null)}>
+              {t('common.cancel')}
+            </button>
             <small>{t('files.renameHint')}</small>
           </form>
         ) : (
           <>
-            <button className="link file-name" onClick={() => a.onOpen(f)}>{f.name}</button>
+            <button className="link file-name" onClick={() => a.onOpen(f)}>
+              {f.name}
+            </button>
             {showPath && <div className="full-path">{f.path}</div>}
           </>
         )}
       </td>
-      <td><CreatedBy file={f} /></td>
-      <td className="num" title={`${f.size} B`}>{formatBytes(f.size)}</td>
+      <td>
+        <CreatedBy file={f} />
+      </td>
+      <td className="num" title={`${f.size} B`}>
+        {formatBytes(f.size)}
+      </td>
       <td className="type">{f.type}</td>
       <td className="date">{formatDate(f.modified, lang)}</td>
       <td className="actions">
-        <button title={t('files.download')} aria-label={`${t('files.download')} ${f.name}`} onClick={() => a.onDownload(f)}><Icon name="download" /></button>
-        <button title={t('files.rename')} aria-label={`${t('files.rename')} ${f.name}`} disabled={!a.canEdit} onClick={() => { setTarget(f.path); setEditing(f.path); }}><Icon name="edit" /></button>
-        <button title={t('files.delete')} aria-label={`${t('files.delete')} ${f.name}`} disabled={!a.canEdit} className="danger" onClick={() => a.onDelete(f)}><Icon name="trash" /></button>
+        <button title={t('files.download')} aria-label={`${t('files.download')} ${f.name}`} onClick={() => a.onDownload(f)}>
+          <Icon name="download" />
+        </button>
+        <button
+          title={t('files.rename')}
+          aria-label={`${t('files.rename')} ${f.name}`}
+          disabled={!a.canEdit}
+          onClick={() => {
+            setTarget(f.path);
+            setEditing(f.path);
+          }}
+        >
+          <Icon name="edit" />
+        </button>
+        <button title={t('files.delete')} aria-label={`${t('files.delete')} ${f.name}`} disabled={!a.canEdit} className="danger" onClick={() => a.onDelete(f)}>
+          <Icon name="trash" />
+        </button>
       </td>
     </tr>
   );
@@ -72,9 +113,12 @@ function useProgressive(total: number): { count: number; sentinel: React.RefObje
   useEffect(() => {
     const el = sentinel.current;
     if (!el || count >= total) return;
-    const io = new IntersectionObserver((entries) => {
-      if (entries.some((e) => e.isIntersecting)) setCount((c) => Math.min(total, c + MORE_ROWS));
-    }, { rootMargin: '600px' });
+    const io = new IntersectionObserver(
+      (entries) => {
+        if (entries.some((e) => e.isIntersecting)) setCount((c) => Math.min(total, c + MORE_ROWS));
+      },
+      { rootMargin: '600px' },
+    );
     io.observe(el);
     return () => io.disconnect();
   }, [count, total]);
@@ -97,20 +141,40 @@ export function FileTable(props: { folders: Folder[]; files: FileInfo[]; showPat
     <table className="files">
       <thead>
         <tr>
-          <th>{t('files.col.name')}</th><th>{t('files.col.createdBy')}</th><th className="num">{t('files.col.size')}</th>
-          <th>{t('files.col.type')}</th><th>{t('files.col.modified')}</th><th>{t('files.col.actions')}</th>
+          <th>{t('files.col.name')}</th>
+          <th>{t('files.col.createdBy')}</th>
+          <th className="num">{t('files.col.size')}</th>
+          <th>{t('files.col.type')}</th>
+          <th>{t('files.col.modified')}</th>
+          <th>{t('files.col.actions')}</th>
         </tr>
       </thead>
       <tbody>
         {props.folders.map((d) => (
           <tr key={`d:${d.path}`} className="folder-row">
-            <td colSpan={6}><button className="link" onClick={() => a.onFolder(d.path)}><Icon name="folder" /> {d.name}</button></td>
+            <td colSpan={6}>
+              <button className="link" onClick={() => a.onFolder(d.path)}>
+                <Icon name="folder" /> {d.name}
+              </button>
+            </td>
           </tr>
         ))}
         {props.files.slice(0, shown.count).map((f) => (
-          <FileRow key={f.id} file={f} showPath={props.showPaths} selected={props.selectedPath === f.path} editing={editing === f.path} actions={a} setEditing={setEditing} />
+          <FileRow
+            key={f.id}
+            file={f}
+            showPath={props.showPaths}
+            selected={props.selectedPath === f.path}
+            editing={editing === f.path}
+            actions={a}
+            setEditing={setEditing}
+          />
         ))}
-        {shown.count < props.files.length && <tr ref={shown.sentinel} className="more-rows"><td colSpan={6}>{t('common.loading')}</td></tr>}
+        {shown.count < props.files.length && (
+          <tr ref={shown.sentinel} className="more-rows">
+            <td colSpan={6}>{t('common.loading')}</td>
+          </tr>
+        )}
       </tbody>
     </table>
   );

@@ -62,7 +62,9 @@ export function FilesPage() {
       setPage(pg);
       setUsage(u);
     }, fail);
-    return () => { gone = true; };
+    return () => {
+      gone = true;
+    };
   }, [pid, folder, epoch, fail]);
 
   useEffect(() => {
@@ -72,7 +74,10 @@ export function FilesPage() {
     const timer = setTimeout(() => {
       filesApi.find(pid, q).then((r) => !gone && setResults({ q, ...r }), fail);
     }, 200);
-    return () => { gone = true; clearTimeout(timer); };
+    return () => {
+      gone = true;
+      clearTimeout(timer);
+    };
   }, [pid, query, epoch, fail]);
 
   const allFolders = useMemo(() => serverFolders.map((f) => f.path), [serverFolders]);
@@ -181,64 +186,137 @@ export function FilesPage() {
   // Stable row actions (the rows are memoised); they call the newest handlers through a ref.
   const latest = useRef({ select, move });
   latest.current = { select, move };
-  const actions = useMemo(() => ({
-    canEdit, onOpen: setPreview, onDelete: setToDelete,
-    onFolder: (p: string) => latest.current.select(p),
-    onMove: (f: FileInfo, to: string) => latest.current.move(f, to),
-    onDownload: (f: FileInfo) => void downloadFile(pid, f.path, f.name).catch(fail),
-  }), [canEdit, pid, fail]);
+  const actions = useMemo(
+    () => ({
+      canEdit,
+      onOpen: setPreview,
+      onDelete: setToDelete,
+      onFolder: (p: string) => latest.current.select(p),
+      onMove: (f: FileInfo, to: string) => latest.current.move(f, to),
+      onDownload: (f: FileInfo) => void downloadFile(pid, f.path, f.name).catch(fail),
+    }),
+    [canEdit, pid, fail],
+  );
 
   const searching = results !== null && query.trim() !== '';
-  const shownFiles = searching ? results.files : page?.files ?? [];
+  const shownFiles = searching ? results.files : (page?.files ?? []);
 
   return (
     <div className="files-page">
       <div className="page-head">
         <h1>{t('files.title')}</h1>
-        {usage && <p className="usage" data-used={usage.used} data-quota={usage.quota}>{t('files.usage', { used: formatBytes(usage.used), quota: formatBytes(usage.quota) })}</p>}
+        {usage && (
+          <p className="usage" data-used={usage.used} data-quota={usage.quota}>
+            {t('files.usage', { used: formatBytes(usage.used), quota: formatBytes(usage.quota) })}
+          </p>
+        )}
       </div>
       <div className="files-layout">
         <FolderTree folders={allFolders} selected={searching ? '\u0000' : folder} onSelect={select} />
-        <section className={`files-main${dragging ? ' dragging' : ''}`}
-          onDragOver={(e) => { if (canEdit && e.dataTransfer.types.includes('Files')) { e.preventDefault(); setDragging(true); } }}
+        <section
+          className={`files-main${dragging ? ' dragging' : ''}`}
+          onDragOver={(e) => {
+            if (canEdit && e.dataTransfer.types.includes('Files')) {
+              e.preventDefault();
+              setDragging(true);
+            }
+          }}
           onDragLeave={() => setDragging(false)}
-          onDrop={(e) => { e.preventDefault(); setDragging(false); if (canEdit && uploading === null) void upload(e.dataTransfer.files); }}>
+          onDrop={(e) => {
+            e.preventDefault();
+            setDragging(false);
+            if (canEdit && uploading === null) void upload(e.dataTransfer.files);
+          }}
+        >
           <div className="toolbar">
-            <input type="search" className="file-search" placeholder={t('files.search')} aria-label={t('files.search')} value={query} onChange={(e) => setQuery(e.target.value)} />
+            <input
+              type="search"
+              className="file-search"
+              placeholder={t('files.search')}
+              aria-label={t('files.search')}
+              value={query}
+              onChange={(e) => setQuery(e.target.value)}
+            />
             <span className="spacer" />
             <input ref={input} type="file" multiple hidden onChange={(e) => void upload(e.target.files)} data-testid="upload-input" />
-            <button disabled={!canEdit || uploading !== null} onClick={() => input.current?.click()}><Icon name="upload" /> {t('files.upload')}</button>
-            <button disabled={!canEdit} onClick={() => setShowNewFolder(true)}><Icon name="plus" /> {t('files.newFolder')}</button>
-            {folder !== '' && !searching && <button disabled={!canEdit} onClick={() => setFolderAction('move')}>{t('files.moveFolder')}</button>}
-            {folder !== '' && !searching && <button disabled={!canEdit} onClick={() => setFolderAction('delete')}>{t('files.deleteFolder')}</button>}
+            <button disabled={!canEdit || uploading !== null} onClick={() => input.current?.click()}>
+              <Icon name="upload" /> {t('files.upload')}
+            </button>
+            <button disabled={!canEdit} onClick={() => setShowNewFolder(true)}>
+              <Icon name="plus" /> {t('files.newFolder')}
+            </button>
+            {folder !== '' && !searching && (
+              <button disabled={!canEdit} onClick={() => setFolderAction('move')}>
+                {t('files.moveFolder')}
+              </button>
+            )}
+            {folder !== '' && !searching && (
+              <button disabled={!canEdit} onClick={() => setFolderAction('delete')}>
+                {t('files.deleteFolder')}
+              </button>
+            )}
           </div>
-          {folderAction === 'move' && <MoveFolderForm folder={folder} onMove={(to) => void moveSelectedFolder(to)} onCancel={() => setFolderAction(null)} onError={fail} />}
+          {folderAction === 'move' && (
+            <MoveFolderForm folder={folder} onMove={(to) => void moveSelectedFolder(to)} onCancel={() => setFolderAction(null)} onError={fail} />
+          )}
           {showNewFolder && (
-            <NewFolderForm parent={folder} onCancel={() => setShowNewFolder(false)} onCreate={(p) => {
-              // Folders are real (F9 as amended): the new folder is stored, so others see it and a reload keeps it.
-              filesApi.createFolder(pid, p).then(() => {
-                setShowNewFolder(false);
-                select(p);
-                refresh();
-              }, fail);
-            }} onError={fail} />
+            <NewFolderForm
+              parent={folder}
+              onCancel={() => setShowNewFolder(false)}
+              onCreate={(p) => {
+                // Folders are real (F9 as amended): the new folder is stored, so others see it and a reload keeps it.
+                filesApi.createFolder(pid, p).then(() => {
+                  setShowNewFolder(false);
+                  select(p);
+                  refresh();
+                }, fail);
+              }}
+              onError={fail}
+            />
           )}
           {!canEdit && <p className="hint">{t('files.viewerHint')}</p>}
-          {uploading && <p className="notice info" role="status">{t('files.uploading', { name: uploading.name, percent: uploading.percent, done: uploading.done + 1, total: uploading.total })}</p>}
-          {notice && <p className={`notice ${notice.kind}`} role={notice.kind === 'error' ? 'alert' : 'status'}>{notice.text} <button className="link" aria-label={t('common.close')} onClick={() => setNotice(null)}><Icon name="close" /></button></p>}
+          {uploading && (
+            <p className="notice info" role="status">
+              {t('files.uploading', { name: uploading.name, percent: uploading.percent, done: uploading.done + 1, total: uploading.total })}
+            </p>
+          )}
+          {notice && (
+            <p className={`notice ${notice.kind}`} role={notice.kind === 'error' ? 'alert' : 'status'}>
+              {notice.text}{' '}
+              <button className="link" aria-label={t('common.close')} onClick={() => setNotice(null)}>
+                <Icon name="close" />
+              </button>
+            </p>
+          )}
           {searching && <h2 className="results-title">{t('files.searchResults', { q: results.q })}</h2>}
           {searching && results.truncated && <p className="notice warn">{t('files.searchTruncated', { n: results.files.length })}</p>}
-          {!searching && page?.nextCursor && <p className="notice warn" role="alert">{t('files.tooMany', { shown: page.files.length, total: page.total })}</p>}
-          <FileTable folders={searching ? [] : subfolders} files={shownFiles} showPaths={searching} selectedPath={preview?.path ?? null}
-            actions={actions} />
+          {!searching && page?.nextCursor && (
+            <p className="notice warn" role="alert">
+              {t('files.tooMany', { shown: page.files.length, total: page.total })}
+            </p>
+          )}
+          <FileTable folders={searching ? [] : subfolders} files={shownFiles} showPaths={searching} selectedPath={preview?.path ?? null} actions={actions} />
           {searching && results.files.length === 0 && <p className="empty">{t('files.noMatches')}</p>}
           {!searching && page && shownFiles.length === 0 && subfolders.length === 0 && <p className="empty">{t('files.empty')}</p>}
         </section>
         {preview && <PreviewPanel project={pid} file={preview} canEdit={canEdit} onClose={() => setPreview(null)} onChanged={reopenPreview} onError={fail} />}
       </div>
-      {folderAction === 'delete' && <ConfirmDialog message={t('files.deleteFolderConfirm', { path: folder })} confirmLabel={t('files.deleteFolder')}
-        onConfirm={() => void deleteSelectedFolder()} onCancel={() => setFolderAction(null)} />}
-      {toDelete && <ConfirmDialog message={t('files.deleteConfirm', { path: toDelete.path })} confirmLabel={t('files.delete')} onConfirm={() => void remove(toDelete)} onCancel={() => setToDelete(null)} />}
+      {folderAction === 'delete' && (
+        <ConfirmDialog
+          message={t('files.deleteFolderConfirm', { path: folder })}
+          confirmLabel={t('files.deleteFolder')}
+          onConfirm={() => void deleteSelectedFolder()}
+          onCancel={() => setFolderAction(null)}
+        />
+      )}
+      {toDelete && (
+        <ConfirmDialog
+          message={t('files.deleteConfirm', { path: toDelete.path })}
+          confirmLabel={t('files.delete')}
+          onConfirm={() => void remove(toDelete)}
+          onCancel={() => setToDelete(null)}
+        />
+      )}
     </div>
   );
 }

@@ -2,7 +2,11 @@ import { useMemo, useState } from 'react';
 import { useI18n } from '../../i18n/index.js';
 import { Icon } from '../../components/icons.js';
 
-interface Node { path: string; name: string; children: Node[] }
+interface Node {
+  path: string;
+  name: string;
+  children: Node[];
+}
 
 /**
  * Builds the nested tree from folder paths (folders exist only as parts of paths, F2).
@@ -41,12 +45,13 @@ export function FolderTree(props: { folders: string[]; selected: string; onSelec
   const tree = useMemo(() => buildTree(props.folders), [props.folders]);
   const [open, setOpen] = useState<Set<string>>(new Set(['']));
   const isOpen = (p: string) => p === '' || open.has(p) || props.selected === p || props.selected.startsWith(p + '/');
-  const toggle = (p: string) => setOpen((s) => {
-    const n = new Set(s);
-    if (n.has(p)) n.delete(p);
-    else n.add(p);
-    return n;
-  });
+  const toggle = (p: string) =>
+    setOpen((s) => {
+      const n = new Set(s);
+      if (n.has(p)) n.delete(p);
+      else n.add(p);
+      return n;
+    });
 
   const render = (node: Node, depth: number) => (
     <li key={node.path} role="treeitem" aria-selected={props.selected === node.path} aria-expanded={node.children.length ? isOpen(node.path) : undefined}>
@@ -54,12 +59,31 @@ export function FolderTree(props: { folders: string[]; selected: string; onSelec
         <button className="twisty" aria-hidden={!node.children.length} tabIndex={-1} onClick={() => node.children.length && toggle(node.path)}>
           {node.children.length ? (isOpen(node.path) ? '▾' : '▸') : ''}
         </button>
-        <button className="tree-name" data-path={node.path} onClick={() => { props.onSelect(node.path); if (!open.has(node.path)) toggle(node.path); }}>
-          {node.path === '' ? <><Icon name="storage" /> {t('files.root')}</> : <><Icon name="folder" /> {node.name}</>}
+        <button
+          className="tree-name"
+          data-path={node.path}
+          onClick={() => {
+            props.onSelect(node.path);
+            if (!open.has(node.path)) toggle(node.path);
+          }}
+        >
+          {node.path === '' ? (
+            <>
+              <Icon name="storage" /> {t('files.root')}
+            </>
+          ) : (
+            <>
+              <Icon name="folder" /> {node.name}
+            </>
+          )}
         </button>
       </div>
       {node.children.length > 0 && isOpen(node.path) && <ul role="group">{node.children.map((c) => render(c, depth + 1))}</ul>}
     </li>
   );
-  return <nav className="tree" aria-label={t('files.folders')}><ul role="tree">{render(tree, 0)}</ul></nav>;
+  return (
+    <nav className="tree" aria-label={t('files.folders')}>
+      <ul role="tree">{render(tree, 0)}</ul>
+    </nav>
+  );
 }

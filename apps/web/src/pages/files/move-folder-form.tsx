@@ -19,10 +19,18 @@ export function MoveFolderForm(props: { folder: string; onMove: (to: string) => 
   };
   return (
     <form className="new-folder" onSubmit={submit}>
-      <input autoFocus aria-label={t('files.moveFolderTo')} title={t('files.renameHint')} value={to} onChange={(e) => setTo(e.target.value)}
-        onKeyDown={(e) => e.key === 'Escape' && props.onCancel()} />
+      <input
+        autoFocus
+        aria-label={t('files.moveFolderTo')}
+        title={t('files.renameHint')}
+        value={to}
+        onChange={(e) => setTo(e.target.value)}
+        onKeyDown={(e) => e.key === 'Escape' && props.onCancel()}
+      />
       <button type="submit">{t('files.moveFolder')}</button>
-      <button type="button" onClick={props.onCancel}>{t('common.cancel')}</button>
+      <button type="button" onClick={props.onCancel}>
+        {t('common.cancel')}
+      </button>
     </form>
   );
 }

@@ -30,10 +30,18 @@ export function NewFolderForm(props: { parent: string; onCreate: (path: string) 
   };
   return (
     <form className="new-folder" onSubmit={submit}>
-      <input autoFocus aria-label={t('files.newFolderName')} placeholder={t('files.newFolderName')} value={name} onChange={(e) => setName(e.target.value)}
-        onKeyDown={(e) => e.key === 'Escape' && props.onCancel()} />
+      <input
+        autoFocus
+        aria-label={t('files.newFolderName')}
+        placeholder={t('files.newFolderName')}
+        value={name}
+        onChange={(e) => setName(e.target.value)}
+        onKeyDown={(e) => e.key === 'Escape' && props.onCancel()}
+      />
       <button type="submit">{t('common.create')}</button>
-      <button type="button" onClick={props.onCancel}>{t('common.cancel')}</button>
+      <button type="button" onClick={props.onCancel}>
+        {t('common.cancel')}
+      </button>
     </form>
   );
 }

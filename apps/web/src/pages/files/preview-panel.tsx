@@ -16,7 +16,14 @@ type Content = { kind: 'text'; text: string } | { kind: 'image' | 'pdf'; url: st
  * @example
  * <PreviewPanel project={pid} file={file} canEdit onClose={close} onChanged={reload} onError={fail} />
  */
-export function PreviewPanel(props: { project: string; file: FileInfo; canEdit: boolean; onClose: () => void; onChanged: () => void; onError: (m: string) => void }) {
+export function PreviewPanel(props: {
+  project: string;
+  file: FileInfo;
+  canEdit: boolean;
+  onClose: () => void;
+  onChanged: () => void;
+  onError: (m: string) => void;
+}) {
   const { t, lang } = useI18n();
   const { project, file } = props;
   const [content, setContent] = useState<Content | null>(null);
@@ -37,10 +44,13 @@ export function PreviewPanel(props: { project: string; file: FileInfo; canEdit: 
       const type = info.kind === 'pdf' ? 'application/pdf' : /^image\/(png|jpeg|gif|webp)$/.test(info.file.type) ? info.file.type : 'application/octet-stream';
       url = URL.createObjectURL(new Blob([bytes], { type }));
       return { kind: info.kind, url } as Content;
-    })().then((c) => {
-      if (cancelled && url) URL.revokeObjectURL(url);
-      else if (!cancelled) setContent(c);
-    }, (e) => !cancelled && setError(errorText(e, t)));
+    })().then(
+      (c) => {
+        if (cancelled && url) URL.revokeObjectURL(url);
+        else if (!cancelled) setContent(c);
+      },
+      (e) => !cancelled && setError(errorText(e, t)),
+    );
     return () => {
       cancelled = true;
       if (url) URL.revokeObjectURL(url);
@@ -53,19 +63,43 @@ export function PreviewPanel(props: { project: string; file: FileInfo; canEdit: 
     <aside className="preview" aria-label={t('preview.title')}>
       <div className="preview-head">
         <h2 title={file.name}>{file.name}</h2>
-        <button className="link" aria-label={t('common.close')} onClick={props.onClose}><Icon name="close" /></button>
+        <button className="link" aria-label={t('common.close')} onClick={props.onClose}>
+          <Icon name="close" />
+        </button>
       </div>
       <dl className="meta">
-        <dt>{t('preview.path')}</dt><dd className="preview-path">{file.path}</dd>
-        <dt>{t('preview.type')}</dt><dd className="preview-type">{file.type}</dd>
-        <dt>{t('preview.size')}</dt><dd className="preview-size">{formatBytes(file.size)} <small>({file.size} B)</small></dd>
-        <dt>{t('preview.modified')}</dt><dd>{formatDate(file.modified, lang)}</dd>
-        {file.createdBy && <><dt>{t('preview.createdBy')}</dt><dd><CreatedBy file={file} /></dd></>}
-        <dt>{t('preview.version')}</dt><dd>{file.version}</dd>
+        <dt>{t('preview.path')}</dt>
+        <dd className="preview-path">{file.path}</dd>
+        <dt>{t('preview.type')}</dt>
+        <dd className="preview-type">{file.type}</dd>
+        <dt>{t('preview.size')}</dt>
+        <dd className="preview-size">
+          {formatBytes(file.size)} <small>({file.size} B)</small>
+        </dd>
+        <dt>{t('preview.modified')}</dt>
+        <dd>{formatDate(file.modified, lang)}</dd>
+        {file.createdBy && (
+          <>
+            <dt>{t('preview.createdBy')}</dt>
+            <dd>
+              <CreatedBy file={file} />
+            </dd>
+          </>
+        )}
+        <dt>{t('preview.version')}</dt>
+        <dd>{file.version}</dd>
       </dl>
-      <div className="preview-actions"><button onClick={download}><Icon name="download" /> {t('files.download')}</button></div>
+      <div className="preview-actions">
+        <button onClick={download}>
+          <Icon name="download" /> {t('files.download')}
+        </button>
+      </div>
       <div className="preview-body">
-        {error && <p className="error" role="alert">{error}</p>}
+        {error && (
+          <p className="error" role="alert">
+            {error}
+          </p>
+        )}
         {!error && !content && <p>{t('common.loading')}</p>}
         {content?.kind === 'text' && <pre className="preview-text">{content.text}</pre>}
         {content?.kind === 'image' && <img className="preview-image" src={content.url} alt={file.name} />}
@@ -73,7 +107,9 @@ export function PreviewPanel(props: { project: string; file: FileInfo; canEdit: 
         {content?.kind === 'none' && (
           <div className="no-preview">
             <p>{content.reason === 'too_large' && content.limit ? t('preview.tooLarge', { limit: formatBytes(content.limit) }) : t('preview.none')}</p>
-            <button onClick={download}><Icon name="download" /> {t('files.download')}</button>
+            <button onClick={download}>
+              <Icon name="download" /> {t('files.download')}
+            </button>
           </div>
         )}
       </div>

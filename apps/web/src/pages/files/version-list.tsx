@@ -17,8 +17,13 @@ export function VersionList(props: { project: string; file: FileInfo; canEdit: b
 
   useEffect(() => {
     let gone = false;
-    filesApi.versions(project, file.path).then((v) => !gone && setVersions(v), (e) => props.onError(errorText(e, t)));
-    return () => { gone = true; };
+    filesApi.versions(project, file.path).then(
+      (v) => !gone && setVersions(v),
+      (e) => props.onError(errorText(e, t)),
+    );
+    return () => {
+      gone = true;
+    };
   }, [project, file.path, file.version]);
 
   const restore = async (v: number) => {
@@ -38,13 +43,26 @@ export function VersionList(props: { project: string; file: FileInfo; canEdit: b
         <tbody>
           {versions.map((v) => (
             <tr key={v.version} data-version={v.version}>
-              <td>v{v.version}{v.current && <small> ({t('preview.current')})</small>}</td>
+              <td>
+                v{v.version}
+                {v.current && <small> ({t('preview.current')})</small>}
+              </td>
               <td>{formatBytes(v.size)}</td>
               <td>{formatDate(v.modified, lang)}</td>
               <td>{authorLabel(t, v.authorDetail, v.author)}</td>
               <td>
-                <button className="link" title={t('files.download')} onClick={() => downloadFile(project, file.path, file.name, v.version).catch((e) => props.onError(errorText(e, t)))}><Icon name="download" /></button>
-                {!v.current && <button disabled={!props.canEdit} onClick={() => restore(v.version)}>{t('preview.restore')}</button>}
+                <button
+                  className="link"
+                  title={t('files.download')}
+                  onClick={() => downloadFile(project, file.path, file.name, v.version).catch((e) => props.onError(errorText(e, t)))}
+                >
+                  <Icon name="download" />
+                </button>
+                {!v.current && (
+                  <button disabled={!props.canEdit} onClick={() => restore(v.version)}>
+                    {t('preview.restore')}
+                  </button>
+                )}
               </td>
             </tr>
           ))}

@@ -9,10 +9,9 @@ import { authorLabel, errorText, formatDate } from '../../format.js';
 function entryLabel(e: MemoryEntry, t: T): string {
   if (e.file === 'AGENTS.md') return t('memory.agentsMd');
   const prefix = `${e.file} of `;
-  const name = e.title.startsWith(prefix) ? e.title.slice(prefix.length) : e.agent ?? e.conversation ?? e.title;
+  const name = e.title.startsWith(prefix) ? e.title.slice(prefix.length) : (e.agent ?? e.conversation ?? e.title);
   return t(e.file === 'SOUL.md' ? 'memory.soulMd' : 'memory.memoryMd', { name });
 }
-
 
 /**
  * Settings → Memory (M2–M4): choose a file, edit, Save (read-only where you may not edit), History with
@@ -37,20 +36,23 @@ export function MemoryPage() {
     memoryApi.list(project.id).then(setEntries, (e) => setNotice({ kind: 'error', text: errorText(e, t) }));
   }, [project.id, t]);
 
-  const open = useCallback(async (e: MemoryEntry) => {
-    setSelected(e);
-    setShown(null);
-    setConflict(false);
-    setNotice(null);
-    try {
-      const [d, h] = await Promise.all([memoryApi.get(project.id, e), memoryApi.history(project.id, e)]);
-      setDoc(d);
-      setText(d.content);
-      setHistory(h);
-    } catch (err) {
-      setNotice({ kind: 'error', text: errorText(err, t) });
-    }
-  }, [project.id, t]);
+  const open = useCallback(
+    async (e: MemoryEntry) => {
+      setSelected(e);
+      setShown(null);
+      setConflict(false);
+      setNotice(null);
+      try {
+        const [d, h] = await Promise.all([memoryApi.get(project.id, e), memoryApi.history(project.id, e)]);
+        setDoc(d);
+        setText(d.content);
+        setHistory(h);
+      } catch (err) {
+        setNotice({ kind: 'error', text: errorText(err, t) });
+      }
+    },
+    [project.id, t],
+  );
 
   const save = async () => {
     if (!selected || !doc) return;
@@ -77,11 +79,15 @@ export function MemoryPage() {
 
   return (
     <div className="memory-page">
-      <h1>{t('nav.settings')} → {t('memory.title')}</h1>
+      <h1>
+        {t('nav.settings')} → {t('memory.title')}
+      </h1>
       <div className="two-col">
         <nav className="side" aria-label={t('memory.files')}>
           <h3>{t('memory.files')}</h3>
-          {entries === null ? <p>{t('common.loading')}</p> : (
+          {entries === null ? (
+            <p>{t('common.loading')}</p>
+          ) : (
             <ul>
               {entries.map((e) => (
                 <li key={refKey(e)}>
@@ -94,7 +100,11 @@ export function MemoryPage() {
           )}
         </nav>
         <section className="content">
-          {notice && <p className={`notice ${notice.kind}`} role={notice.kind === 'error' ? 'alert' : 'status'}>{notice.text}</p>}
+          {notice && (
+            <p className={`notice ${notice.kind}`} role={notice.kind === 'error' ? 'alert' : 'status'}>
+              {notice.text}
+            </p>
+          )}
           {!selected && <p className="hint">{t('memory.choose')}</p>}
           {selected && doc && (
             <div className="form">
@@ -109,24 +119,46 @@ export function MemoryPage() {
               )}
               {shown ? (
                 <>
-                  <p className="notice warn">{t('memory.viewing', { v: shown.version })} <button className="link" onClick={() => setShown(null)}>{t('memory.backToCurrent')}</button></p>
+                  <p className="notice warn">
+                    {t('memory.viewing', { v: shown.version })}{' '}
+                    <button className="link" onClick={() => setShown(null)}>
+                      {t('memory.backToCurrent')}
+                    </button>
+                  </p>
                   <pre className="preview-text memory-shown">{shown.content}</pre>
                 </>
               ) : (
                 <>
                   {!doc.editable && <p className="hint">{t('memory.noEdit')}</p>}
                   <textarea aria-label={selected.file} rows={18} value={text} readOnly={!doc.editable} onChange={(e) => setText(e.target.value)} />
-                  <div className="row"><button disabled={!doc.editable || text === doc.content} onClick={() => void save()}>{t('common.save')}</button></div>
+                  <div className="row">
+                    <button disabled={!doc.editable || text === doc.content} onClick={() => void save()}>
+                      {t('common.save')}
+                    </button>
+                  </div>
                 </>
               )}
               <h3>{t('memory.history')}</h3>
               <table className="grid history">
-                <thead><tr><th>{t('preview.version')}</th><th>{t('preview.author')}</th><th>{t('audit.at')}</th><th /></tr></thead>
+                <thead>
+                  <tr>
+                    <th>{t('preview.version')}</th>
+                    <th>{t('preview.author')}</th>
+                    <th>{t('audit.at')}</th>
+                    <th />
+                  </tr>
+                </thead>
                 <tbody>
                   {history.map((v) => (
                     <tr key={v.version} data-version={v.version}>
-                      <td>v{v.version}</td><td>{authorLabel(t, v.author)}</td><td>{v.modified ? formatDate(v.modified, lang) : '—'}</td>
-                      <td><button className="link" onClick={() => void show(v.version)}>{t('common.show')}</button></td>
+                      <td>v{v.version}</td>
+                      <td>{authorLabel(t, v.author)}</td>
+                      <td>{v.modified ? formatDate(v.modified, lang) : '—'}</td>
+                      <td>
+                        <button className="link" onClick={() => void show(v.version)}>
+                          {t('common.show')}
+                        </button>
+                      </td>
                     </tr>
                   ))}
                 </tbody>

@@ -7,10 +7,17 @@ import type { ReactNode } from 'react';
  * slugify('Handbook/On Boarding') // "handbook/on-boarding"
  */
 export function slugify(target: string): string {
-  return target.trim().normalize('NFC').toLowerCase().replace(/\s+/g, '-').replace(/^\/+|\/+$/g, '');
+  return target
+    .trim()
+    .normalize('NFC')
+    .toLowerCase()
+    .replace(/\s+/g, '-')
+    .replace(/^\/+|\/+$/g, '');
 }
 
-export interface LinkRender { (path: string, label: string, heading: string | null, key: string): ReactNode }
+export interface LinkRender {
+  (path: string, label: string, heading: string | null, key: string): ReactNode;
+}
 
 const SAFE_URL = /^(https?:\/\/|mailto:|\/|#|\.{0,2}\/)/i;
 const INLINE = /(`[^`\n]+`)|(\[\[[^[\]\n]+?\]\])|(\[[^\]\n]+\]\([^()\s]+\))|(\*\*[^*\n]+?\*\*)|(\*[^*\n]+?\*|\b_[^_\n]+?_\b)/g;
@@ -39,7 +46,15 @@ function inline(text: string, link: LinkRender, keyPrefix: string): ReactNode[] 
       const close = s.indexOf('](');
       const label = s.slice(1, close);
       const url = s.slice(close + 2, -1);
-      out.push(SAFE_URL.test(url) ? <a key={key} href={url} target="_blank" rel="noopener noreferrer nofollow">{label}</a> : s);
+      out.push(
+        SAFE_URL.test(url) ? (
+          <a key={key} href={url} target="_blank" rel="noopener noreferrer nofollow">
+            {label}
+          </a>
+        ) : (
+          s
+        ),
+      );
     } else if (m[4]) out.push(<strong key={key}>{inline(s.slice(2, -2), link, key)}</strong>);
     else if (m[5]) out.push(<em key={key}>{inline(s.slice(1, -1), link, key)}</em>);
     last = at + s.length;
@@ -70,20 +85,35 @@ export function Markdown({ text, link }: { text: string; link: LinkRender }) {
       i++;
       while (i < lines.length && !lines[i]!.startsWith(fence[1]!)) body.push(lines[i++]!);
       i++;
-      blocks.push(<pre key={key()}><code>{body.join('\n')}</code></pre>);
+      blocks.push(
+        <pre key={key()}>
+          <code>{body.join('\n')}</code>
+        </pre>,
+      );
       continue;
     }
-    if (!line.trim()) { i++; continue; }
+    if (!line.trim()) {
+      i++;
+      continue;
+    }
     const h = /^(#{1,6})\s+(.*)$/.exec(line);
     if (h) {
       const level = h[1]!.length;
       const Tag = `h${Math.min(level + 1, 6)}` as 'h2';
       const kk = key();
-      blocks.push(<Tag key={kk} id={slugify(h[2]!)}>{inline(h[2]!, link, kk)}</Tag>);
+      blocks.push(
+        <Tag key={kk} id={slugify(h[2]!)}>
+          {inline(h[2]!, link, kk)}
+        </Tag>,
+      );
       i++;
       continue;
     }
-    if (/^(-{3,}|\*{3,}|_{3,})\s*$/.test(line)) { blocks.push(<hr key={key()} />); i++; continue; }
+    if (/^(-{3,}|\*{3,}|_{3,})\s*$/.test(line)) {
+      blocks.push(<hr key={key()} />);
+      i++;
+      continue;
+    }
     const listRe = /^\s*([-*+]|\d+[.)])\s+(.*)$/;
     if (listRe.test(line)) {
       const ordered = /^\s*\d/.test(line);

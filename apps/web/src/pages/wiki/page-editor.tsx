@@ -26,7 +26,10 @@ export function PageEditor(props: { page?: WikiPageData; initialPath?: string; o
   const [conflict, setConflict] = useState(false);
 
   useEffect(() => {
-    agentsApi.conversations(project.id).then((c) => setChannels(c.filter((x) => x.kind === 'channel')), () => setChannels([]));
+    agentsApi.conversations(project.id).then(
+      (c) => setChannels(c.filter((x) => x.kind === 'channel')),
+      () => setChannels([]),
+    );
   }, [project.id]);
 
   const save = async (e: React.FormEvent) => {
@@ -34,7 +37,11 @@ export function PageEditor(props: { page?: WikiPageData; initialPath?: string; o
     setError(null);
     try {
       const r = await wikiApi.put(project.id, {
-        path: path.trim(), text, title: title.trim(), base: existing ? existing.version : 0, channel: channel || null,
+        path: path.trim(),
+        text,
+        title: title.trim(),
+        base: existing ? existing.version : 0,
+        channel: channel || null,
       });
       props.onSaved(r.path);
     } catch (err) {
@@ -46,20 +53,46 @@ export function PageEditor(props: { page?: WikiPageData; initialPath?: string; o
   return (
     <form className="form wiki-editor" onSubmit={save}>
       <h2>{existing ? `${t('common.edit')}: ${existing.title}` : t('wiki.newPage')}</h2>
-      {conflict && existing && <p className="notice error" role="alert">{t('wiki.conflict')} <button type="button" onClick={() => props.onSaved(existing.path)}>{t('common.reload')}</button></p>}
-      {error && <p className="notice error" role="alert">{error}</p>}
-      <label>{t('wiki.path')} <input value={path} readOnly={!!existing} onChange={(e) => setPath(e.target.value)} placeholder="handbook/onboarding" required /></label>
-      <label>{t('wiki.pageTitle')} <input value={title} onChange={(e) => setTitle(e.target.value)} placeholder={t('wiki.titleHint')} /></label>
-      <label>{t('wiki.text')} <textarea rows={16} value={text} onChange={(e) => setText(e.target.value)} /></label>
-      <label>{t('wiki.visibility')}
+      {conflict && existing && (
+        <p className="notice error" role="alert">
+          {t('wiki.conflict')}{' '}
+          <button type="button" onClick={() => props.onSaved(existing.path)}>
+            {t('common.reload')}
+          </button>
+        </p>
+      )}
+      {error && (
+        <p className="notice error" role="alert">
+          {error}
+        </p>
+      )}
+      <label>
+        {t('wiki.path')} <input value={path} readOnly={!!existing} onChange={(e) => setPath(e.target.value)} placeholder="handbook/onboarding" required />
+      </label>
+      <label>
+        {t('wiki.pageTitle')} <input value={title} onChange={(e) => setTitle(e.target.value)} placeholder={t('wiki.titleHint')} />
+      </label>
+      <label>
+        {t('wiki.text')} <textarea rows={16} value={text} onChange={(e) => setText(e.target.value)} />
+      </label>
+      <label>
+        {t('wiki.visibility')}
         <select value={channel} onChange={(e) => setChannel(e.target.value)}>
           <option value="">{t('wiki.workspace')}</option>
-          {channels.map((c) => <option key={c.id} value={c.id}>{t('wiki.channel', { name: `#${c.name ?? c.id}` })}</option>)}
+          {channels.map((c) => (
+            <option key={c.id} value={c.id}>
+              {t('wiki.channel', { name: `#${c.name ?? c.id}` })}
+            </option>
+          ))}
         </select>
       </label>
       <div className="row">
-        <button type="submit" disabled={!path.trim()}>{t('common.save')}</button>
-        <button type="button" onClick={props.onCancel}>{t('common.cancel')}</button>
+        <button type="submit" disabled={!path.trim()}>
+          {t('common.save')}
+        </button>
+        <button type="button" onClick={props.onCancel}>
+          {t('common.cancel')}
+        </button>
       </div>
     </form>
   );

@@ -55,8 +55,15 @@ export function PageView(props: { project: string; page: WikiPageData; canEdit: 
   const loadHistory = () => wikiApi.history(props.project, page.path).then(setHistory, (e) => setError(errorText(e, t)));
   const show = (v: number) => wikiApi.version(props.project, page.path, v).then(setShown, (e) => setError(errorText(e, t)));
   const link = (path: string, label: string, heading: string | null, key: string) => (
-    <a key={key} href={wikiHref(path) + (heading ? `#${encodeURIComponent(heading)}` : '')} className={missing.has(path) ? 'wiki-link missing' : 'wiki-link'}
-      data-wiki-path={path} onClick={(e) => go(e, path)}>{label}</a>
+    <a
+      key={key}
+      href={wikiHref(path) + (heading ? `#${encodeURIComponent(heading)}` : '')}
+      className={missing.has(path) ? 'wiki-link missing' : 'wiki-link'}
+      data-wiki-path={path}
+      onClick={(e) => go(e, path)}
+    >
+      {label}
+    </a>
   );
 
   return (
@@ -64,46 +71,126 @@ export function PageView(props: { project: string; page: WikiPageData; canEdit: 
       <div className="row">
         <h1>{page.title}</h1>
         <span className="spacer" />
-        <button disabled={!props.canEdit} onClick={props.onEdit}>{t('common.edit')}</button>
-        <button disabled={!props.canEdit} onClick={() => setMoving(page.path)}>{t('wiki.move')}</button>
-        <button disabled={!props.canEdit} className="danger" onClick={() => setDeleting(true)}>{t('common.delete')}</button>
+        <button disabled={!props.canEdit} onClick={props.onEdit}>
+          {t('common.edit')}
+        </button>
+        <button disabled={!props.canEdit} onClick={() => setMoving(page.path)}>
+          {t('wiki.move')}
+        </button>
+        <button disabled={!props.canEdit} className="danger" onClick={() => setDeleting(true)}>
+          {t('common.delete')}
+        </button>
       </div>
       {moving !== null && (
-        <form className="row" onSubmit={(e) => { e.preventDefault(); void move(); }}>
+        <form
+          className="row"
+          onSubmit={(e) => {
+            e.preventDefault();
+            void move();
+          }}
+        >
           <input aria-label={t('wiki.newPath')} value={moving} onChange={(e) => setMoving(e.target.value)} autoFocus />
           <button type="submit">{t('wiki.move')}</button>
-          <button type="button" onClick={() => setMoving(null)}>{t('common.cancel')}</button>
+          <button type="button" onClick={() => setMoving(null)}>
+            {t('common.cancel')}
+          </button>
           <small className="muted">{t('wiki.moveHint')}</small>
         </form>
       )}
-      {deleting && <ConfirmDialog message={t('wiki.deleteConfirm', { title: page.title })} confirmLabel={t('common.delete')} onConfirm={() => void remove()} onCancel={() => setDeleting(false)} />}
-      <p className="muted"><code>{page.path}</code> · {t('memory.version', { v: page.version })} · {authorText(t, page.updatedBy)} · {formatDate(page.updated, lang)}{page.channel ? ` · ${t('wiki.channel', { name: page.channel })}` : ''}</p>
-      {error && <p className="notice error" role="alert">{error}</p>}
+      {deleting && (
+        <ConfirmDialog
+          message={t('wiki.deleteConfirm', { title: page.title })}
+          confirmLabel={t('common.delete')}
+          onConfirm={() => void remove()}
+          onCancel={() => setDeleting(false)}
+        />
+      )}
+      <p className="muted">
+        <code>{page.path}</code> · {t('memory.version', { v: page.version })} · {authorText(t, page.updatedBy)} · {formatDate(page.updated, lang)}
+        {page.channel ? ` · ${t('wiki.channel', { name: page.channel })}` : ''}
+      </p>
+      {error && (
+        <p className="notice error" role="alert">
+          {error}
+        </p>
+      )}
       {shown ? (
         <>
-          <p className="notice warn">{t('memory.viewing', { v: shown.version })} <button className="link" onClick={() => setShown(null)}>{t('memory.backToCurrent')}</button></p>
+          <p className="notice warn">
+            {t('memory.viewing', { v: shown.version })}{' '}
+            <button className="link" onClick={() => setShown(null)}>
+              {t('memory.backToCurrent')}
+            </button>
+          </p>
           <Markdown text={shown.text} link={link} />
         </>
-      ) : <Markdown text={page.text} link={link} />}
+      ) : (
+        <Markdown text={page.text} link={link} />
+      )}
       <section className="linked-here">
         <h3>{t('wiki.linkedHere')}</h3>
-        {page.linkedHere.length === 0 ? <p className="muted">{t('wiki.noLinks')}</p> : (
-          <ul>{page.linkedHere.map((l) => <li key={l.path}><a href={wikiHref(l.path)} onClick={(e) => go(e, l.path)}>{l.title}</a> <small className="muted">{l.path}</small></li>)}</ul>
+        {page.linkedHere.length === 0 ? (
+          <p className="muted">{t('wiki.noLinks')}</p>
+        ) : (
+          <ul>
+            {page.linkedHere.map((l) => (
+              <li key={l.path}>
+                <a href={wikiHref(l.path)} onClick={(e) => go(e, l.path)}>
+                  {l.title}
+                </a>{' '}
+                <small className="muted">{l.path}</small>
+              </li>
+            ))}
+          </ul>
         )}
         {page.unlinkedMentions.length > 0 && (
-          <ul className="mentions">{page.unlinkedMentions.map((m) => <li key={m.path}><a href={wikiHref(m.path)} onClick={(e) => go(e, m.path)}>{m.title}</a> <span className="snippet">{m.snippet}</span></li>)}</ul>
+          <ul className="mentions">
+            {page.unlinkedMentions.map((m) => (
+              <li key={m.path}>
+                <a href={wikiHref(m.path)} onClick={(e) => go(e, m.path)}>
+                  {m.title}
+                </a>{' '}
+                <span className="snippet">{m.snippet}</span>
+              </li>
+            ))}
+          </ul>
         )}
       </section>
       <section className="wiki-history">
-        <h3>{t('wiki.history')} {!history && <button className="link" onClick={() => void loadHistory()}>{t('common.show')}</button>}</h3>
+        <h3>
+          {t('wiki.history')}{' '}
+          {!history && (
+            <button className="link" onClick={() => void loadHistory()}>
+              {t('common.show')}
+            </button>
+          )}
+        </h3>
         {history && (
           <table className="grid history">
-            <thead><tr><th>{t('preview.version')}</th><th>{t('wiki.pageTitle')}</th><th>{t('preview.author')}</th><th>{t('audit.at')}</th><th /></tr></thead>
+            <thead>
+              <tr>
+                <th>{t('preview.version')}</th>
+                <th>{t('wiki.pageTitle')}</th>
+                <th>{t('preview.author')}</th>
+                <th>{t('audit.at')}</th>
+                <th />
+              </tr>
+            </thead>
             <tbody>
               {history.map((v) => (
                 <tr key={v.version} data-version={v.version}>
-                  <td>v{v.version}{v.current && <small> ({t('preview.current')})</small>}</td><td>{v.title}</td><td>{authorLabel(t, v.authorDetail, v.author)}</td><td>{formatDate(v.time, lang)}</td>
-                  <td><button className="link" onClick={() => void show(v.version)}>{t('common.show')}</button></td>
+                  <td>
+                    v{v.version}
+                    {v.current && <small> ({t('preview.current')})</small>}
+                  </td>
+                  <td>{v.title}</td>
+                  <td>{authorLabel(t, v.authorDetail, v.author)}</td>
+                  <td>{formatDate(v.time, lang)}</td>
+                  <td>
+                    <button className="link" onClick={() => void show(v.version)}>
+                      {t('common.show')}
+                    </button>
+                  </td>
                 </tr>
               ))}
             </tbody>

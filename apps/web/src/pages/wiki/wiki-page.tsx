@@ -67,12 +67,17 @@ export function WikiPage({ path }: { path: string }) {
     setError(null);
     if (!path) return;
     let gone = false;
-    wikiApi.get(project.id, path).then((p) => !gone && setPage(p), (e) => {
-      if (gone) return;
-      if (e instanceof ApiError && e.code === 'not_found') setMissing(true);
-      else fail(e);
-    });
-    return () => { gone = true; };
+    wikiApi.get(project.id, path).then(
+      (p) => !gone && setPage(p),
+      (e) => {
+        if (gone) return;
+        if (e instanceof ApiError && e.code === 'not_found') setMissing(true);
+        else fail(e);
+      },
+    );
+    return () => {
+      gone = true;
+    };
   }, [project.id, path, epoch, fail]);
 
   useEffect(() => {
@@ -92,23 +97,71 @@ export function WikiPage({ path }: { path: string }) {
     <div className="wiki-page two-col">
       <nav className="side" aria-label={t('wiki.pages')}>
         <input type="search" aria-label={t('wiki.search')} placeholder={t('wiki.search')} value={query} onChange={(e) => setQuery(e.target.value)} />
-        <div className="row"><h3>{t('wiki.pages')}</h3><span className="spacer" /><button disabled={!canEdit} onClick={() => setMode('new')}>{t('wiki.newPage')}</button></div>
+        <div className="row">
+          <h3>{t('wiki.pages')}</h3>
+          <span className="spacer" />
+          <button disabled={!canEdit} onClick={() => setMode('new')}>
+            {t('wiki.newPage')}
+          </button>
+        </div>
         <PageTree pages={pages} current={path} />
       </nav>
       <section className="content">
-        {error && <p className="notice error" role="alert">{error}</p>}
+        {error && (
+          <p className="notice error" role="alert">
+            {error}
+          </p>
+        )}
         {hits && (
           <div className="search-results">
-            <h2>{t('common.search')}: {query}</h2>
+            <h2>
+              {t('common.search')}: {query}
+            </h2>
             {hits.length === 0 && <p className="muted">{t('wiki.noResults')}</p>}
-            <ul>{hits.map((h) => <li key={h.path}><a href={wikiHref(h.path)} onClick={(e) => { e.preventDefault(); setQuery(''); navigate(wikiHref(h.path)); }}>{h.title}</a> <small className="muted">{h.path}</small><Snippet text={h.snippet} highlights={h.highlights} /></li>)}</ul>
+            <ul>
+              {hits.map((h) => (
+                <li key={h.path}>
+                  <a
+                    href={wikiHref(h.path)}
+                    onClick={(e) => {
+                      e.preventDefault();
+                      setQuery('');
+                      navigate(wikiHref(h.path));
+                    }}
+                  >
+                    {h.title}
+                  </a>{' '}
+                  <small className="muted">{h.path}</small>
+                  <Snippet text={h.snippet} highlights={h.highlights} />
+                </li>
+              ))}
+            </ul>
           </div>
         )}
         {!hits && mode === 'new' && <PageEditor initialPath={missing ? path : ''} onSaved={saved} onCancel={() => setMode('view')} />}
         {!hits && mode === 'edit' && page && <PageEditor page={page} onSaved={saved} onCancel={() => setMode('view')} />}
-        {!hits && mode === 'view' && page && <PageView project={project.id} page={page} canEdit={canEdit} onEdit={() => setMode('edit')} onChanged={(p) => { setEpoch((n) => n + 1); navigate(p ? wikiHref(p) : '/wiki'); }} />}
+        {!hits && mode === 'view' && page && (
+          <PageView
+            project={project.id}
+            page={page}
+            canEdit={canEdit}
+            onEdit={() => setMode('edit')}
+            onChanged={(p) => {
+              setEpoch((n) => n + 1);
+              navigate(p ? wikiHref(p) : '/wiki');
+            }}
+          />
+        )}
         {!hits && mode === 'view' && missing && (
-          <div><h1><code>{path}</code></h1><p>{t('wiki.missing')}</p><button disabled={!canEdit} onClick={() => setMode('new')}>{t('wiki.createIt')}</button></div>
+          <div>
+            <h1>
+              <code>{path}</code>
+            </h1>
+            <p>{t('wiki.missing')}</p>
+            <button disabled={!canEdit} onClick={() => setMode('new')}>
+              {t('wiki.createIt')}
+            </button>
+          </div>
         )}
         {!hits && mode === 'view' && !path && <p className="hint">{t('wiki.choose')}</p>}
       </section>

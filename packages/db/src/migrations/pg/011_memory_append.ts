@@ -8,7 +8,9 @@ import { sql, type Kysely } from 'kysely';
  * It returns the text before the append, which the caller indexes in the same transaction.
  */
 export async function up(db: Kysely<any>): Promise<void> {
-  await sql.raw(`create function stoa_memory_append(
+  await sql
+    .raw(
+      `create function stoa_memory_append(
       p_project text, p_kind text, p_scope text, p_new_id text, p_initial text, p_text text, p_op text, p_now text,
       p_author_kind text, p_author_id text, p_author_label text, p_author_meta text, p_max_bytes bigint, p_snapshot_every integer)
     returns table (file_id text, version integer, previous text) language plpgsql as $$
@@ -45,5 +47,7 @@ export async function up(db: Kysely<any>): Promise<void> {
       update memory_files m set version = f.version + 1, updated_at = p_now, author_kind = p_author_kind, author_id = p_author_id,
         author_label = p_author_label, author_meta = p_author_meta where m.id = f.id;
       return query select f.id, f.version + 1, prev;
-    end $$`).execute(db);
+    end $$`,
+    )
+    .execute(db);
 }
