@@ -88,36 +88,20 @@ export async function commitVersion(trx: Q, ctx: Ctx, input: CommitInput): Promi
   const meta = a.meta ? JSON.stringify(a.meta) : null;
   let row: FileRow;
   if (existing) {
-    const version = existing.version + 1;
-    await trx
-      .updateTable('files')
-      .set({
-        size: input.blob.size,
-        mime: input.mime,
-        sha256: input.blob.sha256,
-        blob_key: input.blob.key,
-        version,
-        modified_at: now,
-        modified_by_kind: a.kind,
-        modified_by_id: a.id,
-        modified_by_label: a.label,
-        ...(input.permissions ? { permissions: input.permissions } : {}),
-      })
-      .where('id', '=', existing.id)
-      .execute();
-    row = {
-      ...existing,
+    const changes = {
       size: input.blob.size,
       mime: input.mime,
       sha256: input.blob.sha256,
       blob_key: input.blob.key,
-      version,
+      version: existing.version + 1,
       modified_at: now,
       modified_by_kind: a.kind,
       modified_by_id: a.id,
       modified_by_label: a.label,
       permissions: input.permissions ?? existing.permissions,
     };
+    await trx.updateTable('files').set(changes).where('id', '=', existing.id).execute();
+    row = { ...existing, ...changes };
   } else {
     row = {
       id: newId('fil'),

@@ -71,21 +71,18 @@ async function renameFile(
     else await countAgentChange(trx, ctx);
     const mime = mimeForPath(to);
     const a = attributionOf(ctx.actor);
-    await trx
-      .updateTable('files')
-      .set({
-        path: to,
-        dir: dirOf(to),
-        name: baseName(to),
-        name_lower: baseName(to).toLowerCase(),
-        mime,
-        modified_at: now,
-        modified_by_kind: a.kind,
-        modified_by_id: a.id,
-        modified_by_label: a.label,
-      })
-      .where('id', '=', row.id)
-      .execute();
+    const changes = {
+      path: to,
+      dir: dirOf(to),
+      name: baseName(to),
+      name_lower: baseName(to).toLowerCase(),
+      mime,
+      modified_at: now,
+      modified_by_kind: a.kind,
+      modified_by_id: a.id,
+      modified_by_label: a.label,
+    };
+    await trx.updateTable('files').set(changes).where('id', '=', row.id).execute();
     await trx.updateTable('file_versions').set({ path: to }).where('file_id', '=', row.id).execute();
     await removeFromDirs(trx, ctx.project.id, from);
     await trx.deleteFrom('dav_locks').where('project_id', '=', ctx.project.id).where('path', '=', from).execute();
@@ -102,17 +99,6 @@ async function renameFile(
       version: row.version,
       at: now,
     });
-    return toFileInfo({
-      ...row,
-      path: to,
-      dir: dirOf(to),
-      name: baseName(to),
-      name_lower: baseName(to).toLowerCase(),
-      mime,
-      modified_at: now,
-      modified_by_kind: a.kind,
-      modified_by_id: a.id,
-      modified_by_label: a.label,
-    });
+    return toFileInfo({ ...row, ...changes });
   });
 }
