@@ -93,7 +93,7 @@ function httpDate(h: string | undefined): Date | null {
 }
 
 /**
- * RFC 9110 §13.2.2 evaluation order. Returns 304 (GET/HEAD not modified), 412 (precondition failed) or null
+ * RFC 9110 section 13.2.2 evaluation order. Returns 304 (GET/HEAD not modified), 412 (precondition failed) or null
  * (go on). Entity tags compare strongly for If-Match and weakly for If-None-Match.
  */
 export function checkPreconditions(method: string, headers: Record<string, string | string[] | undefined>, s: ResourceState): 304 | 412 | null {

@@ -1,6 +1,6 @@
 /**
  * Real folders and what WebDAV clients keep on files (migration 010), the same on both dialects:
- * - `dirs.kept`: a folder created on purpose (or holding one) stays when its last file goes (SPEC F9 amended).
+ * - `dirs.kept`: a folder created on purpose (or holding one) stays when its last file goes (F9, amended: see docs/webdav.md).
  * - `dav_props`: dead properties set with PROPPATCH, per file, so they move with it and go when it is deleted.
  * - `dav_locks`: WebDAV write locks, shared by every server of the installation; expired rows are ignored.
  */
