@@ -115,7 +115,7 @@ describe.skipIf(!hasChromium)('web UI: Files', () => {
     await fileRow(page, 'page.html').getByRole('button', { name: 'Delete page.html' }).click();
     await page.getByRole('dialog').getByRole('button', { name: 'Delete' }).click();
     await page.getByText('Deleted page.html').waitFor();
-    expect(await fileRow(page, 'page.html').count()).toBe(0);
+    await fileRow(page, 'page.html').waitFor({ state: 'detached' });
     await page.getByText('Used 11 B of 1.0 GB').waitFor();
   });
 
@@ -127,6 +127,9 @@ describe.skipIf(!hasChromium)('web UI: Files', () => {
     await uploadViaUi(page, [{ name: 'q1.csv', body: 'a,b\n1,2\n' }]);
     await fileRow(page, 'reports/2026/q1.csv').waitFor();
 
+    // A new folder is made inside the selected one: go back to the top first.
+    await page.getByRole('tree').getByRole('button', { name: 'Project files' }).click();
+    await page.locator('.tree-row.selected', { hasText: 'Project files' }).waitFor();
     await page.getByRole('button', { name: 'New folder' }).click();
     await page.getByRole('textbox', { name: 'Folder name' }).fill('scratch');
     await page.getByRole('button', { name: 'Create' }).click();

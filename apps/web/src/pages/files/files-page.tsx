@@ -39,6 +39,9 @@ export function FilesPage() {
   const [showNewFolder, setShowNewFolder] = useState(false);
   const [folderAction, setFolderAction] = useState<'move' | 'delete' | null>(null);
   const [epoch, setEpoch] = useState(0);
+  // The folder that the tree and page on screen were loaded for: until the next load lands they may not know a
+  // folder just created or opened.
+  const [loadedFor, setLoadedFor] = useState<string | null>(null);
   const [dragging, setDragging] = useState(false);
   const input = useRef<HTMLInputElement>(null);
   const fail = useCallback((e: unknown) => setNotice({ kind: 'error', text: typeof e === 'string' ? e : errorText(e, t) }), [t]);
@@ -61,6 +64,7 @@ export function FilesPage() {
       setServerFolders(tree);
       setPage(pg);
       setUsage(u);
+      setLoadedFor(folder);
     }, fail);
     return () => {
       gone = true;
@@ -86,13 +90,13 @@ export function FilesPage() {
   // A folder implied by its files vanishes with its last file (F2), and another client may delete or move a
   // folder: when that happens to the selected one, climb to a folder that exists.
   useEffect(() => {
-    if (!page || folder === '') return;
+    if (!page || folder === '' || loadedFor !== folder) return;
     const exists = (p: string) => serverFolders.some((f) => f.path === p);
     if (exists(folder)) return;
     let up = parentOf(folder);
     while (up !== '' && !exists(up)) up = parentOf(up);
     setFolder(up);
-  }, [page, serverFolders, folder]);
+  }, [page, serverFolders, folder, loadedFor]);
 
   const select = (p: string) => {
     setQuery('');
