@@ -43,7 +43,7 @@ describe.skipIf(!hasChromium)('web UI: media, direct uploads, agents, audit, sea
     expect(download.suggestedFilename()).toBe('data.zip');
   });
 
-  it('sends a file over 25 MB straight to storage, and refuses to replace it ("already exists")', async () => {
+  it('sends a file over 25 MB straight to storage, and replacing it makes a new version (F8 as amended)', async () => {
     // A file on disk, not a buffer: Chromium reads it itself instead of receiving 25 MB over the protocol.
     const dir = mkdtempSync(join(tmpdir(), 'stoa-big-'));
     const big = join(dir, 'big.bin');
@@ -57,9 +57,13 @@ describe.skipIf(!hasChromium)('web UI: media, direct uploads, agents, audit, sea
     await page.getByText('Uploaded 1 file(s)').waitFor({ timeout: 30_000 });
     expect(starts).toHaveLength(1);
     expect(await fileRow(page, 'big.bin').locator('td.num').getAttribute('title')).toBe(`${DIRECT + 1} B`);
+    writeFileSync(big, Buffer.alloc(DIRECT + 2, 0x62));
     await input.setInputFiles(big);
+    await fileRow(page, 'big.bin')
+      .locator(`td.num[title="${DIRECT + 2} B"]`)
+      .waitFor({ timeout: 30_000 });
     rmSync(dir, { recursive: true, force: true });
-    await page.getByRole('alert').getByText('A file already exists there').waitFor({ timeout: 30_000 });
+    expect(starts).toHaveLength(2);
   });
 
   it('shows "agent" without a name for an unmapped runtime write, with process, node and dialog IDs as tooltip', async () => {

@@ -190,7 +190,7 @@ describe('stoa files: large uploads, quota races and crashes', { timeout: 180_00
   }, 120_000);
   afterAll(() => server.stop());
 
-  it('remote mode sends files over STOA_DIRECT_UPLOAD_BYTES through a direct upload, and F8 refuses replacing them', async () => {
+  it('remote mode sends files over STOA_DIRECT_UPLOAD_BYTES through a direct upload, and replacing one keeps its history (F8 as amended)', async () => {
     const big = Buffer.alloc(300_000, 'z');
     const file = localFile('big.bin', big);
     const env = { STOA_URL: server.url, STOA_TOKEN: server.adminToken, STOA_DIRECT_UPLOAD_BYTES: String(DIRECT) };
@@ -203,10 +203,10 @@ describe('stoa files: large uploads, quota races and crashes', { timeout: 180_00
     } finally {
       db.close();
     }
-    const again = await runStoa(['files', 'put', file, 'media/big.bin'], { env });
-    expect(again.code).toBe(1);
-    expect(again.stderr).toMatch(/^error already_exists: /);
-    expect(dbCounters(server.dataDir)).toEqual({ used: 300_000, fileSizes: 300_000, files: 1 });
+    const replacement = localFile('big-2.bin', Buffer.alloc(280_000, 'y'));
+    const again = await stoaJson(['files', 'put', replacement, 'media/big.bin', '--json'], { env });
+    expect(again).toMatchObject({ path: 'media/big.bin', size: 280_000, version: 2 });
+    expect(dbCounters(server.dataDir)).toEqual({ used: 280_000, fileSizes: 280_000, files: 1 });
   });
 
   it('local mode: two separate processes whose uploads together exceed the quota cannot both succeed', async () => {
