@@ -51,9 +51,4 @@ export default tseslint.config(
     files: ['apps/**/*.test.ts'],
     rules: { 'no-restricted-imports': 'off', 'no-restricted-syntax': 'off' },
   },
-  {
-    // Being removed: the WebDAV door still asks the database whether a folder exists (the dav area replaces it).
-    files: ['apps/server/src/dav/mount-dav.ts'],
-    rules: { 'no-restricted-syntax': 'off' },
-  },
 );
