@@ -145,6 +145,8 @@ describe.skipIf(!hasChromium)('web UI: Files', () => {
     await page.getByRole('button', { name: 'Delete folder' }).click();
     await page.getByRole('dialog').getByRole('button', { name: 'Delete folder' }).click();
     await page.getByText('Deleted scratch-moved').waitFor();
+    // The tree reloads after the message shows: wait for the row to go rather than reading it once.
+    await page.getByRole('tree').getByRole('button', { name: 'scratch-moved' }).waitFor({ state: 'detached' });
     expect(await page.getByRole('tree').getByRole('button', { name: 'scratch-moved' }).count()).toBe(0);
   });
 
