@@ -96,6 +96,29 @@ describe.each(kinds)('an agent token at every door on %s', (kind) => {
     expect(entries[0]!.path).toBe(`${own}/h1.md`);
   });
 
+  it('folder changes count like file changes: created and moved folders fill the window, the next folder is refused and traced', async () => {
+    const conv = await conversation();
+    const post = (path: string, body: unknown) =>
+      fetch(`${base}/api/v1/projects/default/${path}`, {
+        method: 'POST',
+        body: JSON.stringify(body),
+        headers: { ...bearer(), 'content-type': 'application/json', 'x-stoa-conversation': conv },
+      });
+    expect((await post('folders', { path: `${own}/f1` })).status).toBe(201);
+    expect((await post('folders/move', { from: `${own}/f1`, to: `${own}/f2` })).status).toBe(200);
+    expect((await httpPut(`${own}/f2/a.md`, 'a', conv)).status).toBe(201);
+    const over = await post('folders', { path: `${own}/f3` });
+    expect(over.status).toBe(429);
+    expect((await over.json()).code).toBe('rate_limited');
+    const admin = await t.admin();
+    expect((await listTrace(admin, conv)).entries.map((e) => [e.tool, e.refused])).toEqual([
+      ['folders.create', false],
+      ['folders.move', false],
+      ['files.upload', false],
+      ['folders.create', true],
+    ]);
+  });
+
   it('HTTP without a conversation, WebDAV and the CLI remote share one window per agent; the byte limits hold at each door', async () => {
     expect((await httpPut(`${own}/n1.md`, 'one')).status).toBe(201);
     expect((await davPut(`${own}/n2.md`, 'two')).status).toBe(201);

@@ -1,4 +1,6 @@
+import { sql } from 'kysely';
 import type { Ctx, FileChange, FolderChange, Q } from './platform.js';
+import { below, rebased } from './files/subtree-sql.js';
 
 export type { FileChange, FileChangeHandler, FolderChange, FolderChangeHandler, Hooks } from './platform.js';
 
@@ -20,6 +22,36 @@ export async function runFileChangeHooks(trx: Q, ctx: Ctx, change: FileChange): 
     })
     .execute();
   for (const h of ctx.platform.hooks.onFileChange) await h(trx, ctx, change);
+}
+
+/**
+ * Records a whole-folder change in the feed (B7) as one entry per file, in one statement: a watcher of the feed
+ * sees every file a folder move or delete touched. Call it while the files are where the entries say: after a
+ * move (they are under `to`), before a delete (still under `from`).
+ */
+export async function recordFolderInFeed(trx: Q, change: FolderChange): Promise<void> {
+  const moved = change.kind === 'moved';
+  const at = moved ? change.to! : change.from;
+  await trx
+    .insertInto('file_changes')
+    .columns(['project_id', 'kind', 'path', 'from_path', 'version', 'size', 'at'])
+    .expression((eb) =>
+      eb
+        .selectFrom('files')
+        .select([
+          'project_id',
+          sql<string>`cast(${change.kind} as text)`.as('kind'),
+          'path',
+          (moved ? rebased('path', at, change.from) : sql<string | null>`null`).as('from_path'),
+          'version',
+          'size',
+          sql<string>`cast(${change.at} as text)`.as('at'),
+        ])
+        .where('project_id', '=', change.projectId)
+        .where(below('path', at))
+        .orderBy('path'),
+    )
+    .execute();
 }
 
 /** Runs the platform's folder-change hooks, in order, inside the change's transaction. */

@@ -33,6 +33,8 @@ export const fileToolEffects: Record<ToolName, ToolEffect> = {
   create_file: change(false, true),
   str_replace: change(true, false),
   full_file_rewrite: change(true, true),
+  // Refused when the folder exists, so a second call changes nothing.
+  create_folder: change(false, true),
   // Never overwrites; the second call is refused (the source is gone).
   move_file: change(false, true),
 };

@@ -73,6 +73,7 @@ function buildSchemas(limits: Pick<Limits, 'agentWriteBytes' | 'agentListMax'>) 
     }),
     full_file_rewrite: z.strictObject({ file_path: filePath, file_contents: text, permissions, expected_version: expectedVersion, dry_run: dryRun }),
     delete_file: z.strictObject({ file_path: filePath, expected_version: expectedVersion }),
+    create_folder: z.strictObject({ folder_path: z.string().min(1).describe('Folder path, e.g. "reports/2026"; missing parents appear.') }),
     move_file: z.strictObject({
       from_path: z.string().min(1).describe('File or folder to move.'),
       to_path: z.string().min(1).describe('New path; must not exist.'),
@@ -114,6 +115,7 @@ export const toolNames: ToolName[] = [
   'full_file_rewrite',
   'delete_file',
   'read_files',
+  'create_folder',
   'move_file',
   'tree',
   'glob',

@@ -4,10 +4,22 @@ import { ancestorDirs, baseName, dirOf, isInside, normalizePath } from '../paths
 import { inTx, type Ctx, type Q } from '../platform.js';
 import { assertCan } from '../policies/can.js';
 import { recordAudit } from '../audit/audit.js';
-import { runFolderChangeHooks } from '../hooks.js';
+import { recordFolderInFeed, runFolderChangeHooks } from '../hooks.js';
 import { moveTarget } from './move-file.js';
 import { below, rebased } from './subtree-sql.js';
 import type { FolderEntry } from './list-files.js';
+import { countAgentChange, tracedChange } from '../operations/agent-gate.js';
+
+/**
+ * Counts a folder change against an agent's change window, in the change's transaction (a refused change never
+ * counts). The tool runner passes its call's window; every other door counts in the actor's own (A4).
+ */
+type CountChange = (trx: Q) => Promise<unknown>;
+
+async function countChange(trx: Q, ctx: Ctx, count: CountChange | undefined): Promise<void> {
+  if (count) await count(trx);
+  else await countAgentChange(trx, ctx);
+}
 
 /**
  * Folders are real (F9, F10 and F13 as amended): a folder created on purpose exists while empty, survives a
@@ -77,7 +89,17 @@ export async function getFolder(ctx: Ctx, path: string): Promise<FolderEntry> {
  * @example
  * await createFolder(ctx, { path: 'reports/2026' });
  */
-export async function createFolder(ctx: Ctx, input: { path: string }): Promise<FolderEntry> {
+export async function createFolder(ctx: Ctx, input: { path: string; countChange?: CountChange }): Promise<FolderEntry> {
+  return tracedChange(
+    ctx,
+    'folder.create',
+    { path: input.path },
+    (c) => makeFolder(c, input),
+    (f) => ({ path: f.path, text: `Created folder ${f.path}` }),
+  );
+}
+
+async function makeFolder(ctx: Ctx, input: { path: string; countChange?: CountChange }): Promise<FolderEntry> {
   const path = folderPath(input.path, 'created');
   assertCan(ctx.actor, 'file.write', { kind: 'file', path });
   const chain = [...ancestorDirs(path), path];
@@ -86,6 +108,7 @@ export async function createFolder(ctx: Ctx, input: { path: string }): Promise<F
     if (file) throw new StoaError('already_exists', file === path ? `a file "${path}" already exists` : `"${file}" is a file, so it cannot hold a folder`);
     const existing = await folderRow(trx, ctx.project.id, path);
     if (existing) throw new StoaError('already_exists', `folder "${path}" already exists`);
+    await countChange(trx, ctx, input.countChange);
     // A kept folder keeps its parents too: the tree never shows a folder whose parent has vanished.
     for (const d of chain) {
       await trx
@@ -146,7 +169,17 @@ async function subtreeTotals(trx: Q, projectId: string, folder: string): Promise
  * @example
  * await moveFolder(ctx, { from: 'drafts', to: 'archive/2026/' }) // → archive/2026/drafts
  */
-export async function moveFolder(ctx: Ctx, input: { from: string; to: string }): Promise<FolderEntry> {
+export async function moveFolder(ctx: Ctx, input: { from: string; to: string; countChange?: CountChange }): Promise<FolderEntry> {
+  return tracedChange(
+    ctx,
+    'folder.move',
+    { from: input.from, to: input.to },
+    (c) => renameFolder(c, input),
+    (f) => ({ path: f.path, text: `Moved folder ${input.from} to ${f.path}` }),
+  );
+}
+
+async function renameFolder(ctx: Ctx, input: { from: string; to: string; countChange?: CountChange }): Promise<FolderEntry> {
   const from = folderPath(input.from, 'moved');
   const to = moveTarget(from, input.to);
   assertCan(ctx.actor, 'file.move', { kind: 'file', path: from });
@@ -179,6 +212,7 @@ export async function moveFolder(ctx: Ctx, input: { from: string; to: string }):
       .limit(1)
       .executeTakeFirst();
     if (longest) normalizePath(to + longest.path.slice(from.length));
+    await countChange(trx, ctx, input.countChange);
     const totals = await subtreeTotals(trx, pid, from);
     await trx
       .updateTable('files')
@@ -208,6 +242,7 @@ export async function moveFolder(ctx: Ctx, input: { from: string; to: string }):
     await addToChain(trx, pid, ancestorDirs(to), totals.files, Number(row.kept));
     await releaseLocksBelow(trx, pid, from);
     const at = ctx.platform.clock().toISOString();
+    await recordFolderInFeed(trx, { kind: 'moved', projectId: pid, from, to, at });
     await recordAudit(trx, ctx, { action: 'folder.move', path: to, from, to, size: totals.bytes, details: { files: totals.files } });
     await runFolderChangeHooks(trx, ctx, { kind: 'moved', projectId: pid, from, to, at });
     return { path: to, name: baseName(to), fileCount: totals.files };
@@ -222,7 +257,23 @@ export async function moveFolder(ctx: Ctx, input: { from: string; to: string }):
  * @example
  * await deleteFolder(ctx, { path: 'old', recursive: true }) // { path: 'old', files: 12, bytes: 3400 }
  */
-export async function deleteFolder(ctx: Ctx, input: { path: string; recursive?: boolean }): Promise<{ path: string; files: number; bytes: number }> {
+export async function deleteFolder(
+  ctx: Ctx,
+  input: { path: string; recursive?: boolean; countChange?: CountChange },
+): Promise<{ path: string; files: number; bytes: number }> {
+  return tracedChange(
+    ctx,
+    'folder.delete',
+    { path: input.path, recursive: input.recursive ?? false },
+    (c) => removeFolder(c, input),
+    (r) => ({ path: r.path, text: `Deleted folder ${r.path} (${r.files} files)` }),
+  );
+}
+
+async function removeFolder(
+  ctx: Ctx,
+  input: { path: string; recursive?: boolean; countChange?: CountChange },
+): Promise<{ path: string; files: number; bytes: number }> {
   const path = folderPath(input.path, 'deleted');
   assertCan(ctx.actor, 'file.delete', { kind: 'file', path });
   const pid = ctx.project.id;
@@ -237,6 +288,9 @@ export async function deleteFolder(ctx: Ctx, input: { path: string; recursive?: 
       const child = await trx.selectFrom('dirs').select('path').where('project_id', '=', pid).where('parent', '=', path).executeTakeFirst();
       if (totals.files > 0 || child) throw new StoaError('bad_request', `folder "${path}" is not empty; delete it with everything in it (recursive)`);
     }
+    await countChange(trx, ctx, input.countChange);
+    const at = ctx.platform.clock().toISOString();
+    await recordFolderInFeed(trx, { kind: 'deleted', projectId: pid, from: path, at });
     const ids = trx.selectFrom('files').select('id').where('project_id', '=', pid).where(below('path', path));
     await trx.deleteFrom('dav_props').where('project_id', '=', pid).where('file_id', 'in', ids).execute();
     await trx.deleteFrom('file_versions').where('project_id', '=', pid).where('file_id', 'in', ids).execute();
@@ -254,7 +308,6 @@ export async function deleteFolder(ctx: Ctx, input: { path: string; recursive?: 
         .execute();
     await removeFromChain(trx, pid, ancestorDirs(path), totals.files);
     await releaseLocksBelow(trx, pid, path);
-    const at = ctx.platform.clock().toISOString();
     await recordAudit(trx, ctx, { action: 'folder.delete', path, size: totals.bytes, details: { files: totals.files } });
     await runFolderChangeHooks(trx, ctx, { kind: 'deleted', projectId: pid, from: path, at });
     return { path, files: totals.files, bytes: totals.bytes };

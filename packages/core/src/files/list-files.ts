@@ -1,3 +1,4 @@
+import { below } from './subtree-sql.js';
 import { normalizePath, likeEscape } from '../paths.js';
 import type { Ctx } from '../platform.js';
 import { assertCan } from '../policies/can.js';
@@ -88,6 +89,22 @@ export async function folderTree(ctx: Ctx): Promise<FolderEntry[]> {
     .orderBy('path')
     .execute();
   return rows.map((d) => ({ path: d.path, name: d.name, fileCount: Number(d.file_count) }));
+}
+
+/**
+ * The folders below `folder` (not the folder itself), in path order, at most `limit`: with the files below, they
+ * make the whole tree under a folder, empty folders included (F9 as amended).
+ *
+ * @example
+ * await foldersBelow(ctx, 'reports', 100) // ['reports/2026', 'reports/2026/q1']
+ */
+export async function foldersBelow(ctx: Ctx, input: string, limit: number): Promise<string[]> {
+  const folder = normalizePath(input, 'folder');
+  assertCan(ctx.actor, 'file.read', { kind: 'file', path: folder });
+  let q = ctx.platform.db.kysely.selectFrom('dirs').select('path').where('project_id', '=', ctx.project.id);
+  if (folder !== '') q = q.where(below('path', folder));
+  const rows = await q.orderBy('path').limit(limit).execute();
+  return rows.map((r) => r.path);
 }
 
 /** Up to this many trigram candidates, name search reads them by ID; beyond, it scans names in path order. */

@@ -130,6 +130,30 @@ describe.each(testDbKinds())('agent tools (%s)', (kind) => {
     expect((await runAnyTool(agent, 'glob', { pattern: 'final/*.md', prefix: own })).text).toBe(`${own}/final/a.md`);
   });
 
+  it('create_folder makes an empty folder in the own folder; move_file moves a whole folder; each counts as one change', async () => {
+    const { admin, agent, own } = await setup({ agentWritesPerConversation: 4 });
+    const made = await runAnyTool(agent, 'create_folder', { folder_path: 'reports/2026' });
+    expect(made.text).toBe(`Created folder ${own}/reports/2026; change 1 of 4 in this conversation.`);
+    expect((await runAnyTool(admin, 'tree', { prefix: own })).text).toBe(`${own}/\n  reports/\n    2026/`);
+    // Already there: refused, and not counted.
+    expect((await runAnyTool(agent, 'create_folder', { folder_path: 'reports/2026' })).code).toBe('already_exists');
+    // Outside the agent's write scope: the path is taken inside its own folder, never at the root.
+    await runAnyTool(agent, 'create_folder', { folder_path: 'top' });
+    expect((await runAnyTool(admin, 'tree', {})).text).not.toMatch(/^ {2}top\//m);
+    await runAnyTool(agent, 'create_file', { file_path: 'reports/2026/q1.md', file_contents: 'q1' });
+    const cursor = ((await runAnyTool(admin, 'file_changes', { limit: 1000 })).data as { cursor: string }).cursor;
+    const moved = await runAnyTool(agent, 'move_file', { from_path: 'reports', to_path: 'archive/reports' });
+    expect(moved.text).toBe(`Moved folder ${own}/reports to ${own}/archive/reports (1 file); change 4 of 4 in this conversation.`);
+    expect(await text(admin, `${own}/archive/reports/2026/q1.md`)).toBe('q1');
+    // The feed shows the file the folder move carried, with where it came from.
+    const feed = (await runAnyTool(admin, 'file_changes', { cursor })).data as { changes: Array<{ kind: string; path: string; from_path: string }> };
+    expect(feed.changes).toMatchObject([{ kind: 'moved', path: `${own}/archive/reports/2026/q1.md`, from_path: `${own}/reports/2026/q1.md` }]);
+    // The window is spent: a fifth change is refused, whatever its kind.
+    expect((await runAnyTool(agent, 'create_folder', { folder_path: 'more' })).code).toBe('rate_limited');
+    expect((await runAnyTool(agent, 'move_file', { from_path: 'archive', to_path: 'old' })).code).toBe('rate_limited');
+    expect(await text(admin, `${own}/archive/reports/2026/q1.md`)).toBe('q1');
+  });
+
   it('file_changes lists what changed after a cursor, only what the caller may read', async () => {
     t = await createTestPlatform(kind, {});
     const admin = await t.admin();
@@ -176,6 +200,7 @@ describe.each(testDbKinds())('agent tools (%s)', (kind) => {
       full_file_rewrite: { file_path: 'c.md', file_contents: 'r' },
       delete_file: { file_path: 'c.md' },
       read_files: { file_paths: ['seed.md'] },
+      create_folder: { folder_path: 'empty/inside' },
       move_file: { from_path: 'm1.md', to_path: 'm2.md' },
       tree: {},
       glob: { pattern: '*' },
@@ -188,7 +213,8 @@ describe.each(testDbKinds())('agent tools (%s)', (kind) => {
       const r = await runAnyTool(agent, name, calls[name]);
       expect(r.refused, `${name}: ${r.text}`).toBe(false);
       const after = (await runAnyTool(admin, 'file_changes', { cursor: before.cursor })).data as { changes: unknown[] };
-      expect(after.changes.length > 0, name).toBe(effect(name).mutates);
+      // The feed lists files; a new empty folder holds none, so it adds no entry (but counts as a change).
+      expect(after.changes.length > 0, name).toBe(effect(name).mutates && name !== 'create_folder');
       expect(r.text.includes('in this conversation'), name).toBe(effect(name).mutates);
     }
   });

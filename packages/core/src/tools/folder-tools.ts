@@ -1,11 +1,13 @@
 import { StoaError, type ToolArgs } from '@stoa/contract';
 import picomatch from 'picomatch';
-import { listFilesRecursive } from '../files/list-files.js';
+import { foldersBelow, listFilesRecursive } from '../files/list-files.js';
 import { moveFile } from '../files/move-file.js';
+import { createFolder, moveFolder, statFolder } from '../files/folders.js';
 import type { FileInfo } from '../files/file-info.js';
 import { binaryAnswer, cutForModel, readForAgent } from './read-text.js';
 import { underFolder } from './resolve-path.js';
 import { budget, type ToolAnswer, type ToolEnv } from './tool-env.js';
+import type { Q } from '../platform.js';
 import { countAgentChange } from '../operations/agent-gate.js';
 import { listFolderOf } from './ws-tools.js';
 
@@ -53,8 +55,9 @@ export async function readFiles(env: ToolEnv, args: ToolArgs<'read_files'>): Pro
 }
 
 /**
- * `move_file(from_path, to_path)`: renames or moves a file with its versions; never overwrites. The source must be
- * where the caller may move (write and delete), the target where it may write; the move counts as a change.
+ * `move_file(from_path, to_path)`: renames or moves a file with its versions, or a folder with everything in it;
+ * never overwrites. The source must be where the caller may move (write and delete), the target where it may
+ * write; the move counts as one change whatever the folder holds.
  */
 export async function moveFileTool(env: ToolEnv, args: ToolArgs<'move_file'>): Promise<ToolAnswer> {
   if (env.scopes.delete === null)
@@ -65,13 +68,31 @@ export async function moveFileTool(env: ToolEnv, args: ToolArgs<'move_file'>): P
   const from = underFolder(args.from_path, env.scopes.delete, env.scopes);
   const to = underFolder(args.to_path, env.scopes.write, env.scopes);
   let changes = { used: 0, max: 0 };
-  const file = await moveFile(env.ctx, {
-    from,
-    to,
-    expectedVersion: args.expected_version,
-    beforeMove: async (trx) => (changes = (await countAgentChange(trx, env.ctx, env.window))!),
-  });
+  const count = async (trx: Q) => (changes = (await countAgentChange(trx, env.ctx, env.window))!);
+  if (await statFolder(env.ctx, from)) {
+    if (args.expected_version !== undefined) throw new StoaError('bad_request', `"${from}" is a folder; folders have no version, leave expected_version out`);
+    const folder = await moveFolder(env.ctx, { from, to, countChange: count });
+    return {
+      text: `Moved folder ${from} to ${folder.path} (${folder.fileCount} file${folder.fileCount === 1 ? '' : 's'}); ${budget(changes)}.`,
+      path: folder.path,
+    };
+  }
+  const file = await moveFile(env.ctx, { from, to, expectedVersion: args.expected_version, beforeMove: count });
   return { text: `Moved ${from} to ${file.path}; version ${file.version}; ${budget(changes)}.`, path: file.path, version: file.version };
+}
+
+/**
+ * `create_folder(folder_path)`: an empty folder that stays while empty (F9 as amended), where the caller may write;
+ * missing parents appear. Refused when a file or folder is at that path.
+ *
+ * @example
+ * (await createFolderTool(env, { folder_path: 'reports/2026' })).text // 'Created folder agents/agt_…/reports/2026; …'
+ */
+export async function createFolderTool(env: ToolEnv, args: ToolArgs<'create_folder'>): Promise<ToolAnswer> {
+  const path = underFolder(args.folder_path, env.scopes.write, env.scopes, 'folder');
+  let changes = { used: 0, max: 0 };
+  const folder = await createFolder(env.ctx, { path, countChange: async (trx) => (changes = (await countAgentChange(trx, env.ctx, env.window))!) });
+  return { text: `Created folder ${folder.path}; ${budget(changes)}.`, path: folder.path };
 }
 
 interface Node {
@@ -109,6 +130,14 @@ export async function treeView(env: ToolEnv, args: ToolArgs<'tree'>): Promise<To
     }
     n.files.push({ name: parts[parts.length - 1]!, size: f.size });
   }
+  // Folders with no file below them are real too (F9 as amended): they show, with no count.
+  for (const d of await foldersBelow(env.ctx, folder, SCAN_MAX)) {
+    let n = root;
+    for (const part of (folder === '' ? d : d.slice(folder.length + 1)).split('/')) {
+      if (!n.dirs.has(part)) n.dirs.set(part, node());
+      n = n.dirs.get(part)!;
+    }
+  }
   const max = env.limits.agentListMax;
   const lines: string[] = [folder === '' ? '/' : `${folder}/`];
   let cut = false;
@@ -124,7 +153,7 @@ export async function treeView(env: ToolEnv, args: ToolArgs<'tree'>): Promise<To
     }
   };
   walk(root, 1);
-  if (scanned === 0) return { text: `No files in ${folder === '' ? 'the project storage' : `"${folder}/"`}.` };
+  if (scanned === 0 && root.dirs.size === 0) return { text: `No files in ${folder === '' ? 'the project storage' : `"${folder}/"`}.` };
   if (cut) lines.push(`[cut at ${max} lines; give a deeper prefix or a smaller depth]`);
   if (scanned >= SCAN_MAX) lines.push(`[only the first ${SCAN_MAX} files were looked at]`);
   return { text: lines.join('\n'), path: folder, data: { files: scanned, truncated: cut } };

@@ -5,7 +5,7 @@ import { conversationOf, toolAttribution, toolScopes, type RuntimeInfo } from '.
 import type { ToolEnv } from './tool-env.js';
 import { wsDeleteFile, wsListFiles, wsReadFile, wsWriteFile } from './ws-tools.js';
 import { createFile, deleteFileTool, fullFileRewrite, listFilesJson, readFileLines, strReplace } from './edit-tools.js';
-import { globFiles, moveFileTool, readFiles, treeView } from './folder-tools.js';
+import { createFolderTool, globFiles, moveFileTool, readFiles, treeView } from './folder-tools.js';
 import { fileChanges } from './change-feed.js';
 
 export type { ToolResult } from './area-tool.js';
@@ -24,6 +24,7 @@ const fileTools: FileToolFns = {
   full_file_rewrite: fullFileRewrite,
   delete_file: deleteFileTool,
   read_files: readFiles,
+  create_folder: createFolderTool,
   move_file: moveFileTool,
   tree: treeView,
   glob: globFiles,
