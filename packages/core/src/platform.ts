@@ -26,6 +26,11 @@ export interface Ctx {
   platform: Platform;
   actor: Actor;
   project: ProjectRow;
+  /**
+   * The WebDAV lock tokens this request submitted (its If header). Absent at doors that cannot submit tokens:
+   * there the lock's own holder may change what it locked, and everyone else is refused (see files/locks.ts).
+   */
+  lockTokens?: string[];
 }
 
 /** The query handle of the platform, or of the transaction an operation is running in. */

@@ -126,6 +126,37 @@ describe('WebDAV at /dav', () => {
     expect((await dav('DELETE', 'locked.txt')).status).toBe(204);
   });
 
+  it('a WebDAV lock holds at every door: the API refuses others with 423 "locked", the holder\'s own API writes pass', async () => {
+    const admin = await t.admin();
+    const editor = await t.userCtx('eddie', 'editor');
+    const editorToken = (await createToken(admin, { user: 'eddie' })).token;
+    const api = (method: string, path: string, body?: string, token = editorToken) =>
+      fetch(`${base}/api/v1/projects/default/${path}`, {
+        method,
+        body,
+        headers: { authorization: `Bearer ${token}`, ...(body !== undefined ? { 'content-type': 'application/octet-stream' } : {}) },
+      });
+    await putFile(admin, { path: 'shared/plan.md', source: 'v1' });
+    const body = '<?xml version="1.0"?><D:lockinfo xmlns:D="DAV:"><D:lockscope><D:exclusive/></D:lockscope><D:locktype><D:write/></D:locktype></D:lockinfo>';
+    const l = await dav('LOCK', 'shared', { body, headers: { timeout: 'Second-60', depth: 'infinity' } });
+    expect(l.status).toBe(200);
+    const token = l.headers.get('lock-token')!;
+    // Someone else, through the HTTP API and the core: every change under the locked folder is refused.
+    const put = await api('PUT', 'files/content?path=shared%2Fplan.md', 'v2');
+    expect(put.status).toBe(423);
+    expect((await put.json()).code).toBe('locked');
+    expect((await api('PUT', 'files/content?path=shared%2Fnew.md', 'n')).status).toBe(423);
+    expect((await api('DELETE', 'files?path=shared%2Fplan.md')).status).toBe(423);
+    await expect(putFile(editor, { path: 'shared/plan.md', source: 'v2' })).rejects.toMatchObject({ code: 'locked' });
+    expect((await statFile(admin, 'shared/plan.md')).version).toBe(1);
+    // Outside the locked folder nothing changes for anyone.
+    expect((await api('PUT', 'files/content?path=free.md', 'f')).status).toBe(201);
+    // The holder's own writes through a door that cannot send tokens pass.
+    expect((await putFile(admin, { path: 'shared/plan.md', source: 'v2' })).file.version).toBe(2);
+    expect((await dav('UNLOCK', 'shared', { headers: { 'lock-token': token } })).status).toBe(204);
+    expect((await api('PUT', 'files/content?path=shared%2Fplan.md', 'v3')).status).toBe(200);
+  });
+
   it('lets a viewer read but not write, and refuses path tricks', async () => {
     expect((await dav('GET', 'dst/x.txt', { auth: viewerAuth })).status).toBe(200);
     const w = await dav('PUT', 'dst/y.txt', { auth: viewerAuth, body: 'no' });

@@ -423,7 +423,8 @@ async function evaluateIf(ctx: Ctx, req: FastifyRequest, mount: string, t: Targe
 }
 
 async function handle(platform: Platform, mount: string, project: string | undefined, req: FastifyRequest, reply: FastifyReply) {
-  const ctx = await davContext(platform, req, project);
+  // The core checks locks on every change; the tokens this request submitted go with it.
+  const ctx = { ...(await davContext(platform, req, project)), lockTokens: submittedTokens(parseIfHeader(req.headers.if as string | undefined)) };
   const path = davPath(req.url, mount);
   if (path !== '') normalizePath(path);
   const method = req.method.toUpperCase();

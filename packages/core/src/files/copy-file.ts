@@ -10,6 +10,7 @@ import { mimeForPath } from './mime.js';
 import type { FileInfo } from './file-info.js';
 import { withWriteRetry } from './write-retry.js';
 import { assertAgentWriteSize, countAgentChange, tracedChange } from '../operations/agent-gate.js';
+import { assertUnlockedIn } from './locks.js';
 
 /**
  * Copies a file without copying bytes: the target's new version points at the source's blob. With
@@ -40,6 +41,7 @@ async function duplicateFile(ctx: Ctx, input: { from: string; to: string; overwr
       const src = await lockFileRow(trx, ctx, from);
       if (!src) throw new StoaError('not_found', `file "${from}" does not exist`);
       assertAgentWriteSize(ctx, Number(src.size));
+      await assertUnlockedIn(trx, ctx, [{ path: to, member: true }]);
       await countAgentChange(trx, ctx);
       const r = await commitVersion(trx, ctx, {
         path: to,
@@ -78,6 +80,10 @@ async function replaceByMove(ctx: Ctx, input: { from: string; to: string }): Pro
   return inTx(ctx.platform, async (trx) => {
     const src = await lockFileRow(trx, ctx, from);
     if (!src) throw new StoaError('not_found', `file "${from}" does not exist`);
+    await assertUnlockedIn(trx, ctx, [
+      { path: from, member: true },
+      { path: to, member: true },
+    ]);
     await countAgentChange(trx, ctx);
     // Free the source first so the quota sees the net change, then write the target.
     await removeFileRow(trx, ctx, src);

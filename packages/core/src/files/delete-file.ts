@@ -9,6 +9,7 @@ import { removeFromDirs } from './dirs.js';
 import { lockFileRow } from './commit-version.js';
 import { countAgentChange, tracedChange } from '../operations/agent-gate.js';
 import { toFileInfo, type FileInfo, type FileRow } from './file-info.js';
+import { assertUnlockedIn } from './locks.js';
 
 /**
  * Deletes one file with all its versions, permanently (F13); the space is freed at once. Its blobs are
@@ -40,6 +41,7 @@ async function removeFile(ctx: Ctx, input: { path: string; expectedVersion?: num
     if (input.expectedVersion != null && input.expectedVersion !== row.version) {
       throw new StoaError('version_conflict', `"${path}" is at version ${row.version}, not ${input.expectedVersion}`, { currentVersion: row.version });
     }
+    await assertUnlockedIn(trx, ctx, [{ path, member: true }]);
     await countAgentChange(trx, ctx);
     await removeFileRow(trx, ctx, row);
     return toFileInfo(row);

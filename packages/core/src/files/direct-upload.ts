@@ -13,6 +13,7 @@ import { commitVersion } from './commit-version.js';
 import { assertAgentWriteSize, countAgentChange, tracedChange } from '../operations/agent-gate.js';
 import { mimeForPath } from './mime.js';
 import type { FileInfo } from './file-info.js';
+import { assertUnlockedIn } from './locks.js';
 
 export interface UploadTicket {
   uploadId: string;
@@ -175,6 +176,7 @@ async function commitUpload(ctx: Ctx, uploadId: string): Promise<FileInfo> {
     return await inTx(ctx.platform, async (trx) => {
       const u = await trx.updateTable('upload_reservations').set({ status: 'done' }).where('id', '=', r.id).where('status', '=', 'pending').executeTakeFirst();
       if (Number(u.numUpdatedRows) === 0) throw new StoaError('not_found', 'upload is no longer pending');
+      await assertUnlockedIn(trx, ctx, [{ path: r.path, member: true }]);
       await countAgentChange(trx, ctx);
       const result = await commitVersion(trx, ctx, {
         path: r.path,

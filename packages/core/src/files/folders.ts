@@ -6,6 +6,7 @@ import { assertCan } from '../policies/can.js';
 import { recordAudit } from '../audit/audit.js';
 import { recordFolderInFeed, runFolderChangeHooks } from '../hooks.js';
 import { moveTarget } from './move-file.js';
+import { assertUnlockedIn } from './locks.js';
 import { below, rebased } from './subtree-sql.js';
 import type { FolderEntry } from './list-files.js';
 import { countAgentChange, tracedChange } from '../operations/agent-gate.js';
@@ -108,6 +109,7 @@ async function makeFolder(ctx: Ctx, input: { path: string; countChange?: CountCh
     if (file) throw new StoaError('already_exists', file === path ? `a file "${path}" already exists` : `"${file}" is a file, so it cannot hold a folder`);
     const existing = await folderRow(trx, ctx.project.id, path);
     if (existing) throw new StoaError('already_exists', `folder "${path}" already exists`);
+    await assertUnlockedIn(trx, ctx, [{ path, member: true }]);
     await countChange(trx, ctx, input.countChange);
     // A kept folder keeps its parents too: the tree never shows a folder whose parent has vanished.
     for (const d of chain) {
@@ -212,6 +214,10 @@ async function renameFolder(ctx: Ctx, input: { from: string; to: string; countCh
       .limit(1)
       .executeTakeFirst();
     if (longest) normalizePath(to + longest.path.slice(from.length));
+    await assertUnlockedIn(trx, ctx, [
+      { path: from, member: true, subtree: true },
+      { path: to, member: true },
+    ]);
     await countChange(trx, ctx, input.countChange);
     const totals = await subtreeTotals(trx, pid, from);
     await trx
@@ -288,6 +294,7 @@ async function removeFolder(
       const child = await trx.selectFrom('dirs').select('path').where('project_id', '=', pid).where('parent', '=', path).executeTakeFirst();
       if (totals.files > 0 || child) throw new StoaError('bad_request', `folder "${path}" is not empty; delete it with everything in it (recursive)`);
     }
+    await assertUnlockedIn(trx, ctx, [{ path, member: true, subtree: true }]);
     await countChange(trx, ctx, input.countChange);
     const at = ctx.platform.clock().toISOString();
     await recordFolderInFeed(trx, { kind: 'deleted', projectId: pid, from: path, at });

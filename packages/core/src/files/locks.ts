@@ -141,24 +141,34 @@ export async function unlockPath(ctx: Ctx, input: { path: string; token: string 
   await ctx.platform.db.kysely.deleteFrom('dav_locks').where('token', '=', lock.token).execute();
 }
 
+/** What a change touches, for the lock check: the path, its parent's membership, everything below it. */
+export type LockTarget = { path: string; member?: boolean; subtree?: boolean };
+
 /**
  * Refuses a change by anyone who does not hold the locks in the way: locks on each path (or above it with depth
  * infinity), below it when the change reaches a whole folder, and on the parent folder when the change adds or
- * removes a member. Holding means submitting the token and being the actor who took the lock.
+ * removes a member. Holding means being the actor who took the lock and, at a door that submits tokens (WebDAV's
+ * If header, `tokens` or the context's `lockTokens`), submitting its token; at the other doors the holder's own
+ * changes pass. Every file and folder change calls it in its transaction, so no door skips a lock.
  *
  * @example
  * await assertUnlocked(ctx, [{ path: 'a.md', member: true }], tokensFromIfHeader);
  */
-export async function assertUnlocked(ctx: Ctx, targets: Array<{ path: string; member?: boolean; subtree?: boolean }>, tokens: string[]): Promise<void> {
-  const q = ctx.platform.db.kysely;
+export async function assertUnlocked(ctx: Ctx, targets: LockTarget[], tokens = ctx.lockTokens, q: Q = ctx.platform.db.kysely): Promise<void> {
   for (const t of targets) {
     const path = normalizePath(t.path, 'folder');
     const found = [...(await liveLocks(q, ctx, path, t.subtree))];
     if (t.member && path !== '') found.push(...(await liveLocks(q, ctx, dirOf(path))).filter((l) => l.path === dirOf(path) || l.depth !== '0'));
+    if (found.length === 0) continue;
     // Any one held lock is enough: several shared locks each let their holder write.
-    const held = found.some((l) => tokens.includes(l.token) && l.principal === principalOf(ctx));
-    if (found.length > 0 && !held) throw new StoaError('locked', `"${path || '/'}" is locked; send the lock token to change it`);
+    const held = found.some((l) => l.principal === principalOf(ctx) && (tokens === undefined || tokens.includes(l.token)));
+    if (!held) throw new StoaError('locked', `"${path || '/'}" is locked${tokens === undefined ? ' by someone else' : '; send the lock token to change it'}`);
   }
+}
+
+/** {@link assertUnlocked} inside a change's transaction, with the tokens the request carried. */
+export function assertUnlockedIn(trx: Q, ctx: Ctx, targets: LockTarget[]): Promise<void> {
+  return assertUnlocked(ctx, targets, ctx.lockTokens, trx);
 }
 
 /** Live locks at, above or below a folder: one query for the lockdiscovery of a whole listing. */

@@ -10,6 +10,7 @@ import { lockFileRow } from './commit-version.js';
 import { countAgentChange, tracedChange } from '../operations/agent-gate.js';
 import { toFileInfo, type FileInfo } from './file-info.js';
 import { mimeForPath } from './mime.js';
+import { assertUnlockedIn } from './locks.js';
 
 /**
  * Resolves the target of a move (F10): a path ending in `/` (or the empty root) means "into that folder,
@@ -67,6 +68,10 @@ async function renameFile(
     if (target) throw new StoaError('already_exists', `file "${to}" already exists; nothing was overwritten`);
     // The move counts against an agent's change limit in this transaction, so a refused move never counts; the tool
     // runner passes its own counting (its call's window) instead.
+    await assertUnlockedIn(trx, ctx, [
+      { path: from, member: true },
+      { path: to, member: true },
+    ]);
     if (input.beforeMove) await input.beforeMove(trx);
     else await countAgentChange(trx, ctx);
     const mime = mimeForPath(to);

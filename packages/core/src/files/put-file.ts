@@ -11,6 +11,7 @@ import { mimeForBlob } from './mime.js';
 import type { FileInfo } from './file-info.js';
 import { withWriteRetry } from './write-retry.js';
 import { agentWriteCap, countAgentChange, tracedChange } from '../operations/agent-gate.js';
+import { assertUnlockedIn } from './locks.js';
 
 export { INDEX_TEXT_BYTES } from './commit-version.js';
 
@@ -86,6 +87,7 @@ async function writeFile(ctx: Ctx, input: PutFileInput): Promise<PutFileResult> 
   const attribution = input.attribution ?? attributionOf(ctx.actor);
   return withWriteRetry(() =>
     inTx(ctx.platform, async (trx) => {
+      await assertUnlockedIn(trx, ctx, [{ path, member: true }]);
       await countAgentChange(trx, ctx);
       return commitVersion(trx, ctx, {
         path,

@@ -8,6 +8,7 @@ import { assertAgentWriteSize, countAgentChange, tracedChange } from '../operati
 import { findFileRow, statFile } from './read-file.js';
 import type { FileInfo } from './file-info.js';
 import { withWriteRetry } from './write-retry.js';
+import { assertUnlockedIn } from './locks.js';
 
 export interface VersionInfo {
   version: number;
@@ -69,6 +70,7 @@ async function restoreAsNew(ctx: Ctx, input: { path: string; version: number; ex
   assertAgentWriteSize(ctx, Number(v.size));
   const result = await withWriteRetry(() =>
     inTx(ctx.platform, async (trx) => {
+      await assertUnlockedIn(trx, ctx, [{ path }]);
       await countAgentChange(trx, ctx);
       return commitVersion(trx, ctx, {
         path,
