@@ -5,10 +5,10 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
-import { mkdtemp, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, mkdir, readFile, rm, stat, utimes, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createToken, listFilesRecursive, statFile } from '@stoa/core';
+import { createToken, listFilesRecursive, listVersions, statFile } from '@stoa/core';
 import { createTestPlatform, type TestPlatform } from '@stoa/core/testing';
 import { buildApp } from '@stoa/server';
 import type { FastifyInstance } from 'fastify';
@@ -67,4 +67,51 @@ it('moves and deletes single files with rclone', async () => {
   await expect(statFile(ctx, 'backup/README.md')).rejects.toMatchObject({ code: 'not_found' });
   await rclone('deletefile', 'stoa:backup/data.bin');
   await expect(statFile(ctx, 'backup/data.bin')).rejects.toMatchObject({ code: 'not_found' });
+});
+
+/** rclone as agents' sandboxes run it against Nextcloud-style servers: modification times travel both ways. */
+const nextcloud = (...args: string[]) =>
+  run('rclone', [...args, '--retries', '1', '--low-level-retries', '1'], {
+    env: { ...env, RCLONE_CONFIG_STOA_VENDOR: 'nextcloud', RCLONE_CONFIG_STOA_NEXTCLOUD_CHUNK_SIZE: '0' },
+    timeout: 120_000,
+  });
+
+it('with vendor nextcloud, a same-size edit is synced as a new version (modification times reach the server)', async () => {
+  const src = join(dir, 'same-size');
+  await mkdir(src, { recursive: true });
+  await writeFile(join(src, 'notes.txt'), 'version A\n');
+  await utimes(join(src, 'notes.txt'), new Date('2026-01-01T10:00:00Z'), new Date('2026-01-01T10:00:00Z'));
+  await nextcloud('sync', src, 'stoa:same-size');
+  const ctx = await t.admin();
+  expect((await statFile(ctx, 'same-size/notes.txt')).version).toBe(1);
+  // The server keeps the client's time, so a second sync with nothing changed uploads nothing.
+  await nextcloud('sync', src, 'stoa:same-size');
+  expect((await statFile(ctx, 'same-size/notes.txt')).version).toBe(1);
+  // Same size, newer time: rclone sees the change and the server keeps both versions.
+  await writeFile(join(src, 'notes.txt'), 'version B\n');
+  await utimes(join(src, 'notes.txt'), new Date('2026-01-02T10:00:00Z'), new Date('2026-01-02T10:00:00Z'));
+  await nextcloud('sync', src, 'stoa:same-size');
+  const after = await statFile(ctx, 'same-size/notes.txt');
+  expect(after.version).toBe(2);
+  expect((await listVersions(ctx, 'same-size/notes.txt')).map((v) => v.version)).toEqual([2, 1]);
+  const back = join(dir, 'same-size-back');
+  await nextcloud('copy', 'stoa:same-size', back);
+  expect(await readFile(join(back, 'notes.txt'), 'utf8')).toBe('version B\n');
+  expect((await stat(join(back, 'notes.txt'))).mtime.toISOString()).toBe('2026-01-02T10:00:00.000Z');
+});
+
+it('replacing a 30 MB file by sync keeps its history (no delete and upload again)', async () => {
+  const src = join(dir, 'large');
+  await mkdir(src, { recursive: true });
+  const big = Buffer.alloc(30 * 1024 * 1024, 1);
+  await writeFile(join(src, 'model.bin'), big);
+  await nextcloud('sync', src, 'stoa:large');
+  const ctx = await t.admin();
+  expect((await statFile(ctx, 'large/model.bin')).size).toBe(big.length);
+  big.fill(2, 0, 1024);
+  await writeFile(join(src, 'model.bin'), Buffer.concat([big, Buffer.from('tail')]));
+  await nextcloud('sync', src, 'stoa:large');
+  const info = await statFile(ctx, 'large/model.bin');
+  expect(info.size).toBe(big.length + 4);
+  expect((await listVersions(ctx, 'large/model.bin')).map((v) => v.version)).toEqual([2, 1]);
 });
