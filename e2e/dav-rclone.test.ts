@@ -50,6 +50,8 @@ it('syncs a folder up and back down with rclone, names and bytes intact', async 
   await writeFile(join(src, 'отчёты', '2026', '总结.txt'), 'итог 2026 — 总结\n');
   await writeFile(join(src, 'data.bin'), Buffer.alloc(300_000, 7));
   await rclone('sync', src, 'stoa:backup');
+  // rclone itself compares every byte (it knows no sha256 for WebDAV, so it downloads to check).
+  await rclone('check', src, 'stoa:backup', '--download');
   const { files } = await listFilesRecursive(await t.admin(), { prefix: 'backup' });
   expect(files.map((f) => f.path).sort()).toEqual(['backup/README.md', 'backup/data.bin', 'backup/отчёты/2026/总结.txt']);
   const ls = (await rclone('lsf', '-R', 'stoa:backup')).stdout.split('\n').filter(Boolean).sort();
