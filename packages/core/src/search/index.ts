@@ -135,14 +135,14 @@ export async function setDocVisibility(
  * @example
  * const ranked = await rankDocs(platform.db, { projectId, query: 'refund', visibility: ['project'], limit: 50 });
  */
-export async function rankDocs(index: SearchIndex, q: SearchQuery): Promise<RankedRow[]> {
+export async function rankDocs(index: SearchIndex, q: SearchQuery, opts: { withBody?: boolean } = {}): Promise<RankedRow[]> {
   const { kysely: db, dialect, tuning = DEFAULT_TUNING } = index;
   const terms = queryTerms(q.query, tuning);
   if (terms.length === 0 || q.visibility.length === 0 || q.kinds?.length === 0) return [];
   const limit = Math.max(1, Math.min(MAX_SEARCH_LIMIT, Math.floor(q.limit ?? DEFAULT_SEARCH_LIMIT)));
   const offset = Math.max(0, Math.min(MAX_SEARCH_OFFSET, Math.floor(q.offset ?? 0)));
   const rank = (r: RankRequest) => (dialect === 'sqlite' ? sqliteRank(db, r, tuning) : pgRank(db, r, tuning));
-  const base = { projectId: q.projectId, terms, kinds: q.kinds, visibility: q.visibility, pathPrefix: q.pathPrefix };
+  const base = { projectId: q.projectId, terms, kinds: q.kinds, visibility: q.visibility, pathPrefix: q.pathPrefix, withBody: opts.withBody };
   if (tuning.mode === 'or' || terms.length === 1) return rank({ ...base, op: 'OR', limit, offset });
   // AND first; OR only when AND cannot fill the page. Cheaper than ranking every OR match with a "has every
   // term" flag: a query with a common word no longer walks that word's whole posting list when AND suffices.
@@ -175,13 +175,17 @@ export async function rankDocs(index: SearchIndex, q: SearchQuery): Promise<Rank
  */
 export async function searchDocs(index: SearchIndex, q: SearchQuery): Promise<SearchHit[]> {
   const { kysely: db, tuning = DEFAULT_TUNING } = index;
-  const rows = await rankDocs(index, q);
+  const rows = await rankDocs(index, q, { withBody: index.dialect === 'postgres' });
   if (rows.length === 0) return [];
   const terms = queryTerms(q.query, tuning);
-  // Bodies are fetched for the page only, not carried through the ranking sort.
-  const bodies = await sql<{ id: number; body: string }>`
-    select doc_id as id, body from search_bodies where doc_id in (${sql.join(rows.map((r) => r.id))})`.execute(db);
-  const byId = new Map(bodies.rows.map((b) => [Number(b.id), b.body]));
+  // Bodies are read for the page only, not carried through the ranking sort: PostgreSQL joins them into the
+  // ranking statement (one round trip less); SQLite reads them in-process after it.
+  const byId = new Map(rows.filter((r) => r.body !== undefined).map((r) => [r.id, r.body!]));
+  if (byId.size < rows.length) {
+    const bodies = await sql<{ id: number; body: string }>`
+      select doc_id as id, body from search_bodies where doc_id in (${sql.join(rows.map((r) => r.id))})`.execute(db);
+    for (const b of bodies.rows) byId.set(Number(b.id), b.body);
+  }
   return rows.map((r) => {
     const { snippet, highlights } = makeSnippet(byId.get(r.id) ?? '', terms, SNIPPET_CHARS, tuning);
     return { kind: r.kind, refId: r.refId, path: r.path, title: r.title, snippet, score: r.score, highlights, updatedAt: r.updatedAt };

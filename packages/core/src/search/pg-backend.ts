@@ -89,7 +89,8 @@ function postingFilters(req: RankRequest): RawBuilder<unknown> {
  * const rows = await pgRank(db, { projectId, terms: ['refund'], visibility: ['project'], limit: 10, offset: 0, op: 'OR' }, DEFAULT_TUNING);
  */
 export async function pgRank(db: Kysely<DB>, req: RankRequest, tuning: SearchTuning): Promise<RankedRow[]> {
-  const k1 = sql.lit(BM25_K1);
+  // float8 throughout: a numeric literal times an integer column would be numeric arithmetic, several times slower.
+  const k1 = sql`${sql.lit(BM25_K1)}::float8`;
   const tf = sql`(p.tf_title * ${sql.lit(tuning.titleWeight)}::float8 + p.tf_body * ${sql.lit(tuning.bodyWeight)}::float8)`;
   const all = req.op === 'AND' && req.terms.length > 1 ? sql`having count(*) = ${req.terms.length}` : sql``;
   const { rows } = await sql<RankedRow>`
@@ -102,16 +103,16 @@ export async function pgRank(db: Kysely<DB>, req: RankRequest, tuning: SearchTun
       cross join lateral (select coalesce(sum(x.ndocs), 0)::float8 as nhit from search_term_df x where x.term = q.term collate "C") h),
     scored as (
       select p.doc_id, sum(idf.idf * (${tf} * ${sql.lit(BM25_K1 + 1)})
-        / (${tf} + ${k1} * (${sql.lit(1 - BM25_B)} + ${sql.lit(BM25_B)} * p.ntokens / st.avgdl))) as score
+        / (${tf} + ${k1} * (${sql.lit(1 - BM25_B)}::float8 + ${sql.lit(BM25_B)}::float8 * p.ntokens / st.avgdl))) as score
       from idf cross join st
       join search_postings p on p.project_id = ${req.projectId} and p.term = idf.term collate "C"
       where ${postingFilters(req)}
       group by p.doc_id ${all}
       order by score desc
       fetch first (${req.offset + req.limit}) rows with ties)
-    select d.id, d.kind, d.ref_id as "refId", d.path, d.title, d.updated_at as "updatedAt", s.score
-    from scored s join search_docs d on d.id = s.doc_id
+    select d.id, d.kind, d.ref_id as "refId", d.path, d.title, d.updated_at as "updatedAt", s.score${req.withBody ? sql`, b.body` : sql``}
+    from scored s join search_docs d on d.id = s.doc_id ${req.withBody ? sql`left join search_bodies b on b.doc_id = d.id` : sql``}
     order by s.score desc, d.path collate "C", d.ref_id collate "C"
     limit ${req.limit} offset ${req.offset}`.execute(db);
-  return rows.map((r) => ({ ...r, id: Number(r.id), score: Number(r.score) }));
+  return rows.map((r) => ({ ...r, id: Number(r.id), score: Number(r.score), ...(req.withBody ? { body: r.body ?? '' } : {}) }));
 }

@@ -96,7 +96,7 @@ describe.skipIf(!testDbKinds().includes('postgres'))('PostgreSQL search plans', 
     statements.length = 0;
     const hits = await searchDocs({ kysely: logged, dialect: 'postgres' }, { projectId: 'prj_plan', query: '', visibility: ['project', 'channel:c1'], ...q });
     expect(hits.length).toBeGreaterThan(0);
-    expect(statements.length).toBeGreaterThan(1);
+    expect(statements.length).toBeGreaterThan(0);
     for (const s of statements) {
       const { rows } = await client.query(`explain (format json) ${s.sql}`, s.parameters as unknown[]);
       const plan = (rows[0] as { 'QUERY PLAN': Array<{ Plan: PlanNode }> })['QUERY PLAN'][0]!.Plan;

@@ -52,6 +52,8 @@ export interface RankedRow {
   title: string;
   updatedAt: string;
   score: number;
+  /** The document's text, when the back end was asked for it (`withBody`) and could join it cheaply. */
+  body?: string;
 }
 
 /** Filters shared by the back ends, already normalised. */
@@ -67,4 +69,6 @@ export interface RankRequest {
   op: 'AND' | 'OR';
   /** search_docs ids to leave out (the AND hits already shown when OR fills the page). */
   exclude?: number[];
+  /** Return each hit's text too (PostgreSQL joins it into the ranking statement, saving a round trip). */
+  withBody?: boolean;
 }
