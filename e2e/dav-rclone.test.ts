@@ -8,7 +8,8 @@ import { promisify } from 'node:util';
 import { mkdtemp, mkdir, readFile, rm, stat, utimes, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createToken, listFilesRecursive, listVersions, statFile } from '@stoa/core';
+import { createToken, listFilesRecursive, listVersions, readFileBytes, statFile } from '@stoa/core';
+import { createHash } from 'node:crypto';
 import { createTestPlatform, type TestPlatform } from '@stoa/core/testing';
 import { buildApp } from '@stoa/server';
 import type { FastifyInstance } from 'fastify';
@@ -116,4 +117,25 @@ it('replacing a 30 MB file by sync keeps its history (no delete and upload again
   const info = await statFile(ctx, 'large/model.bin');
   expect(info.size).toBe(big.length + 4);
   expect((await listVersions(ctx, 'large/model.bin')).map((v) => v.version)).toEqual([2, 1]);
+});
+
+it('with vendor nextcloud, --checksum sees a same-size edit even with the same time, and check agrees by hash', async () => {
+  const src = join(dir, 'checksum');
+  await mkdir(src, { recursive: true });
+  const when = new Date('2026-03-01T08:00:00Z');
+  await writeFile(join(src, 'a.txt'), 'aaaa\n');
+  await utimes(join(src, 'a.txt'), when, when);
+  await nextcloud('sync', src, 'stoa:checksum', '--checksum');
+  // The server names SHA-1 (computed once per content), so rclone compares hashes without downloading.
+  const sums = (await nextcloud('hashsum', 'sha1', 'stoa:checksum')).stdout.trim();
+  expect(sums).toBe(`${createHash('sha1').update('aaaa\n').digest('hex')}  a.txt`);
+  await nextcloud('check', src, 'stoa:checksum');
+  // Same size and the same modification time: only a hash can tell them apart.
+  await writeFile(join(src, 'a.txt'), 'bbbb\n');
+  await utimes(join(src, 'a.txt'), when, when);
+  await nextcloud('sync', src, 'stoa:checksum', '--checksum');
+  const ctx = await t.admin();
+  expect((await statFile(ctx, 'checksum/a.txt')).version).toBe(2);
+  expect((await readFileBytes(ctx, 'checksum/a.txt')).bytes.toString()).toBe('bbbb\n');
+  await nextcloud('check', src, 'stoa:checksum');
 });

@@ -46,6 +46,7 @@ export * from './unified-search/index.js';
 export * from './files/copy-file.js';
 export * from './files/folders.js';
 export * from './files/locks.js';
+export * from './files/legacy-digests.js';
 export * from './files/dead-props.js';
 export * from './understanding/index.js';
 export * from './operations/index.js';

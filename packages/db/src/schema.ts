@@ -197,6 +197,12 @@ export interface FileChangesTable {
   at: string;
 }
 
+export interface BlobDigestsTable {
+  sha256: string;
+  sha1: string;
+  md5: string;
+}
+
 export interface LoginCodesTable {
   code_hash: string;
   user_id: string;
@@ -225,6 +231,7 @@ export interface FoundationDB {
   upload_reservations: UploadReservationsTable;
   audit_log: AuditLogTable;
   file_changes: FileChangesTable;
+  blob_digests: BlobDigestsTable;
 }
 
 // ---- Agent file tools (migration 002): write windows (A4), the tool-call trace (F15), file notes ----

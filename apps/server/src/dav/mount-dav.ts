@@ -3,6 +3,8 @@ import { Readable } from 'node:stream';
 import { StoaError, errorCodes } from '@stoa/contract';
 import {
   assertUnlocked,
+  legacyDigestsOf,
+  type LegacyDigests,
   copyFile,
   createFolder,
   deadPropsOf,
@@ -128,7 +130,7 @@ function lockActive(mount: string, l: WriteLock) {
 const SUPPORTED_LOCK = ['exclusive', 'shared'].map((s) => davEl('lockentry', [davEl('lockscope', [davEl(s, [])]), davEl('locktype', [davEl('write', [])])]));
 
 /** Every live property of an entry, by "ns name". */
-function liveProps(mount: string, t: Target, locks: WriteLock[]): PropOut[] {
+function liveProps(mount: string, t: Target, locks: WriteLock[], digests: Map<string, LegacyDigests>): PropOut[] {
   const mine = locks.filter((l) => lockCovers(l, t.path));
   const props: PropOut[] = [
     { ns: DAV, name: 'resourcetype', nodes: t.kind === 'folder' ? [davEl('collection', [])] : [] },
@@ -144,13 +146,23 @@ function liveProps(mount: string, t: Target, locks: WriteLock[]): PropOut[] {
       { ns: DAV, name: 'getetag', text: contentEtag(f.sha256) },
       { ns: DAV, name: 'getlastmodified', text: new Date(f.modified).toUTCString() },
       { ns: DAV, name: 'creationdate', text: new Date(f.created).toISOString() },
-      { ns: OC, name: 'checksums', nodes: [{ checksum: [{ '#text': `SHA256:${f.sha256}` }] }] },
+      { ns: OC, name: 'checksums', nodes: [{ checksum: [{ '#text': checksumsText(f.sha256, digests.get(f.sha256)) }] }] },
     );
   } else {
     const now = new Date();
     props.push({ ns: DAV, name: 'getlastmodified', text: now.toUTCString() }, { ns: DAV, name: 'creationdate', text: now.toISOString() });
   }
   return props;
+}
+
+/** The owncloud checksum list: "SHA1:… MD5:… SHA256:…" when the legacy digests were asked for, else sha256 alone. */
+function checksumsText(sha256: string, d: LegacyDigests | undefined): string {
+  return d ? `SHA1:${d.sha1} MD5:${d.md5} SHA256:${sha256}` : `SHA256:${sha256}`;
+}
+
+/** True when a PROPFIND names oc:checksums (rclone's nextcloud/owncloud vendors do; allprop does not get them). */
+function asksForChecksums(req: PropRequest): boolean {
+  return req.kind === 'prop' && req.names.some((n) => n.ns === OC && n.name === 'checksums');
 }
 
 type PropRequest =
@@ -166,9 +178,16 @@ function parsePropfind(root: XElement | null): PropRequest {
   throw new StoaError('bad_request', 'PROPFIND body must ask for prop, allprop or propname');
 }
 
-function entryXml(mount: string, t: Target, req: PropRequest, locks: WriteLock[], dead: DeadProp[]): string {
+function entryXml(
+  mount: string,
+  t: Target,
+  req: PropRequest,
+  locks: WriteLock[],
+  dead: DeadProp[],
+  digests: Map<string, LegacyDigests> = new Map(),
+): string {
   const href = davHref(mount, t.path, t.kind === 'folder');
-  const all: PropOut[] = [...liveProps(mount, t, locks), ...dead.map((d) => ({ ns: d.ns, name: d.name, xml: d.value }))];
+  const all: PropOut[] = [...liveProps(mount, t, locks, digests), ...dead.map((d) => ({ ns: d.ns, name: d.name, xml: d.value }))];
   if (req.kind === 'propname') return responseXml(href, [{ status: 200, props: all.map((p) => ({ ns: p.ns, name: p.name })) }]);
   if (req.kind === 'allprop') return responseXml(href, [{ status: 200, props: all }]);
   const found: PropOut[] = [];
@@ -192,7 +211,8 @@ async function propfind(ctx: Ctx, mount: string, t: Target, depth: string, req: 
   async function* body() {
     yield MULTISTATUS_OPEN;
     const own = t.kind === 'file' ? await deadPropsOf(ctx, [t.info.id]) : new Map<string, DeadProp[]>();
-    yield entryXml(mount, t, req, locks, t.kind === 'file' ? (own.get(t.info.id) ?? []) : []);
+    const sums = asksForChecksums(req);
+    yield entryXml(mount, t, req, locks, t.kind === 'file' ? (own.get(t.info.id) ?? []) : [], sums && t.kind === 'file' ? await legacyDigestsOf(ctx, [t.info]) : undefined);
     if (t.kind === 'folder' && depth === '1') {
       let cursor: string | null = null;
       let first = true;
@@ -204,7 +224,8 @@ async function propfind(ctx: Ctx, mount: string, t: Target, depth: string, req: 
           ctx,
           page.files.map((f) => f.id),
         );
-        for (const f of page.files) yield entryXml(mount, { kind: 'file', path: f.path, info: f }, req, locks, dead.get(f.id) ?? []);
+        const digests = sums ? await legacyDigestsOf(ctx, page.files) : undefined;
+        for (const f of page.files) yield entryXml(mount, { kind: 'file', path: f.path, info: f }, req, locks, dead.get(f.id) ?? [], digests);
         cursor = page.nextCursor;
       } while (cursor);
     }
