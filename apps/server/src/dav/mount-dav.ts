@@ -178,14 +178,7 @@ function parsePropfind(root: XElement | null): PropRequest {
   throw new StoaError('bad_request', 'PROPFIND body must ask for prop, allprop or propname');
 }
 
-function entryXml(
-  mount: string,
-  t: Target,
-  req: PropRequest,
-  locks: WriteLock[],
-  dead: DeadProp[],
-  digests: Map<string, LegacyDigests> = new Map(),
-): string {
+function entryXml(mount: string, t: Target, req: PropRequest, locks: WriteLock[], dead: DeadProp[], digests: Map<string, LegacyDigests> = new Map()): string {
   const href = davHref(mount, t.path, t.kind === 'folder');
   const all: PropOut[] = [...liveProps(mount, t, locks, digests), ...dead.map((d) => ({ ns: d.ns, name: d.name, xml: d.value }))];
   if (req.kind === 'propname') return responseXml(href, [{ status: 200, props: all.map((p) => ({ ns: p.ns, name: p.name })) }]);
@@ -212,7 +205,14 @@ async function propfind(ctx: Ctx, mount: string, t: Target, depth: string, req: 
     yield MULTISTATUS_OPEN;
     const own = t.kind === 'file' ? await deadPropsOf(ctx, [t.info.id]) : new Map<string, DeadProp[]>();
     const sums = asksForChecksums(req);
-    yield entryXml(mount, t, req, locks, t.kind === 'file' ? (own.get(t.info.id) ?? []) : [], sums && t.kind === 'file' ? await legacyDigestsOf(ctx, [t.info]) : undefined);
+    yield entryXml(
+      mount,
+      t,
+      req,
+      locks,
+      t.kind === 'file' ? (own.get(t.info.id) ?? []) : [],
+      sums && t.kind === 'file' ? await legacyDigestsOf(ctx, [t.info]) : undefined,
+    );
     if (t.kind === 'folder' && depth === '1') {
       let cursor: string | null = null;
       let first = true;
