@@ -1,6 +1,5 @@
 import Database from 'better-sqlite3';
 import { Kysely, PostgresDialect, sql } from 'kysely';
-import pg from 'pg';
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { ImmediateSqliteDialect, type Dialect } from './dialect.js';
@@ -17,9 +16,6 @@ export interface StoaDb {
 }
 
 export type DbConfig = { kind: 'sqlite'; file: string } | { kind: 'postgres'; url: string; poolSize?: number };
-
-// PostgreSQL returns BIGINT (int8) as strings by default; every int8 we store (sizes, counters) fits in a double.
-pg.types.setTypeParser(20, (v) => Number(v));
 
 /**
  * Opens the database, applies pending migrations and returns the handle.
@@ -43,6 +39,10 @@ export async function openDb(config: DbConfig): Promise<StoaDb> {
     kysely = new Kysely<DB>({ dialect: new ImmediateSqliteDialect({ database }) });
     dialect = 'sqlite';
   } else {
+    // Loaded only for PostgreSQL: a SQLite installation never pays for the driver at start-up.
+    const { default: pg } = await import('pg');
+    // PostgreSQL returns BIGINT (int8) as strings by default; every int8 we store (sizes, counters) fits in a double.
+    pg.types.setTypeParser(20, (v) => Number(v));
     const pool = new pg.Pool({ connectionString: config.url, max: config.poolSize ?? 10 });
     // An idle connection that the server closes (restart, failover, a dropped database) is reported on the pool;
     // unhandled, that event would end the process. The pool replaces the connection on the next query.
