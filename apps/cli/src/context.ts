@@ -1,4 +1,6 @@
 import { Command } from 'commander';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
 import type { Api } from './api.js';
 import { reportError, UsageError } from './output.js';
 
@@ -19,8 +21,24 @@ export function globalsOf(cmd: Command): GlobalOptions {
 }
 
 /**
- * Opens the Api for a command: remote with --url (or STOA_URL), otherwise local on --data (or STOA_DATA, or
- * ./stoa-data). Exactly one is used; giving both is a usage error.
+ * The data folder of local mode: --data, else STOA_DATA, else the current folder when it is a data folder, else
+ * ./stoa-data when it exists (as `npm start` leaves it). Otherwise a usage error: a command run in the wrong place
+ * must not quietly create an empty installation there. With STOA_DATABASE_URL the database is elsewhere, and
+ * ./stoa-data (created if missing) holds only the local files.
+ */
+export function localDataDir(g: GlobalOptions, env: NodeJS.ProcessEnv = process.env, cwd = process.cwd()): string {
+  const given = g.data ?? env.STOA_DATA;
+  if (given) return given;
+  if (existsSync(join(cwd, 'stoa.db'))) return cwd;
+  if (existsSync(join(cwd, 'stoa-data', 'stoa.db')) || env.STOA_DATABASE_URL) return join(cwd, 'stoa-data');
+  throw new UsageError(
+    'no data folder here: give --data DIR (local mode; the folder is created if it does not exist) or --url URL (remote mode), or set STOA_DATA or STOA_URL',
+  );
+}
+
+/**
+ * Opens the Api for a command: remote with --url (or STOA_URL), otherwise local on the data folder (see
+ * localDataDir). Giving both --url and --data is a usage error.
  */
 export async function openApi(g: GlobalOptions, env: NodeJS.ProcessEnv = process.env): Promise<Api> {
   const url = g.url ?? env.STOA_URL;
@@ -33,7 +51,7 @@ export async function openApi(g: GlobalOptions, env: NodeJS.ProcessEnv = process
     return openRemoteApi({ url, token: g.token ?? env.STOA_TOKEN, project: g.project, conversation: g.conversation, env });
   }
   const { openLocalApi } = await import('./local-api.js');
-  return openLocalApi({ dataDir: data, project: g.project, agent: g.agent, conversation: g.conversation, env });
+  return openLocalApi({ dataDir: localDataDir({ ...g, data }, env), project: g.project, agent: g.agent, conversation: g.conversation, env });
 }
 
 /**
@@ -49,7 +67,7 @@ export function action<A extends unknown[]>(fn: (api: Api, g: GlobalOptions, ...
       api = await openApi(g);
       await fn(api, g, ...(args.slice(0, -1) as A));
     } catch (e) {
-      process.exitCode = reportError(e);
+      process.exitCode = reportError(e, g.json);
     } finally {
       await api?.close().catch(() => undefined);
     }

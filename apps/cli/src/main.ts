@@ -23,6 +23,11 @@ export function buildProgram(): Command {
 }
 
 export async function main(argv: string[]): Promise<void> {
+  // `stoa … | head` closes the pipe early: that ends the command, it is not an error.
+  process.stdout.on('error', (e: NodeJS.ErrnoException) => {
+    if (e.code === 'EPIPE') process.exit(process.exitCode ?? 0);
+    throw e;
+  });
   const program = buildProgram();
   try {
     await program.parseAsync(argv);

@@ -3,23 +3,23 @@ import { isStoaError, StoaError } from '@stoa/contract';
 /** A usage error (bad flags or arguments): exit status 2 (§7). */
 export class UsageError extends Error {}
 
-/** Prints an error as `error <code>: <message>` on stderr and sets the exit status (1, or 2 for usage). */
-export function reportError(e: unknown): number {
-  if (e instanceof UsageError) {
-    process.stderr.write(`error usage: ${e.message}\n`);
-    return 2;
-  }
-  if (isStoaError(e)) {
-    process.stderr.write(`error ${(e as StoaError).code}: ${(e as StoaError).message}\n`);
-    return 1;
-  }
-  const err = e as { code?: string; message?: string };
-  if (err?.code === 'ECONNREFUSED' || (err as any)?.cause?.code === 'ECONNREFUSED') {
-    process.stderr.write('error unavailable: cannot reach the Stoa server (is it running? check --url)\n');
-    return 1;
-  }
-  process.stderr.write(`error internal: ${err?.message ?? String(e)}\n`);
-  return 1;
+/**
+ * Prints an error on stderr and returns the exit status (1, or 2 for usage): `error <code>: <message>`, or with
+ * `json` one object `{"error":{"code","message"}}` that a script can parse (§7).
+ */
+export function reportError(e: unknown, json = process.argv.includes('--json')): number {
+  const { code, message, status } = describeError(e);
+  process.stderr.write(json ? JSON.stringify({ error: { code, message } }) + '\n' : `error ${code}: ${message}\n`);
+  return status;
+}
+
+function describeError(e: unknown): { code: string; message: string; status: number } {
+  if (e instanceof UsageError) return { code: 'usage', message: e.message, status: 2 };
+  if (isStoaError(e)) return { code: (e as StoaError).code, message: (e as StoaError).message, status: 1 };
+  const err = e as { code?: string; message?: string; cause?: { code?: string } };
+  if (err?.code === 'ECONNREFUSED' || err?.cause?.code === 'ECONNREFUSED')
+    return { code: 'unavailable', message: 'cannot reach the Stoa server (is it running? check --url)', status: 1 };
+  return { code: 'internal', message: err?.message ?? String(e), status: 1 };
 }
 
 /** Prints `data` as JSON (with --json) or through `human`. */

@@ -1,13 +1,23 @@
 import type { Command } from 'commander';
 import { createReadStream, createWriteStream, statSync } from 'node:fs';
-import { rename, unlink } from 'node:fs/promises';
+import { mkdtemp, rename, rm, unlink } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { Transform } from 'node:stream';
 import { filesRoutes, formatBytes, StoaError } from '@stoa/contract';
 import type { Api } from '../api.js';
-import { action } from '../context.js';
+import { action, type GlobalOptions } from '../context.js';
 import { print, table, UsageError } from '../output.js';
 import { progressBar } from '../progress.js';
+
+/** Copies stdin into a file in a new temporary folder and returns its path. */
+async function spoolStdin(): Promise<string> {
+  const dir = await mkdtemp(join(tmpdir(), 'stoa-stdin-'));
+  const file = join(dir, 'stdin');
+  await pipeline(process.stdin, createWriteStream(file));
+  return file;
+}
 
 /** The §7 JSON shape of a file: path, size, type, modified, createdBy (more fields are welcome). */
 function fileJson(f: { path: string; size: number; type: string; modified: string; createdBy: string; version?: number; [k: string]: unknown }) {
@@ -135,28 +145,38 @@ export function registerFiles(program: Command): void {
 
   files
     .command('put <local> <path>')
-    .description('Upload LOCAL to PATH (creates folders; replaces files up to 25 MB)')
+    .description('Upload LOCAL (or "-" for stdin) to PATH (creates folders; a file already there gets a new version)')
     .option('--base <version>', 'fail with version_conflict unless the file is at this version')
     .action(
-      action(async (api, g, local: string, path: string, opts: { base?: string }) => {
-        let size: number;
+      action(async (api, g, localArg: string, path: string, opts: { base?: string }) => {
+        // stdin has no size to announce: spool it to a temporary file first (bounded memory at any size).
+        const spooled = localArg === '-' ? await spoolStdin() : null;
         try {
-          const st = statSync(local);
-          if (!st.isFile()) throw new Error();
-          size = st.size;
-        } catch {
-          throw new StoaError('not_found', `local file "${local}" does not exist or is not a file`);
+          await putLocal(api, g, spooled ?? localArg, path, opts);
+        } finally {
+          if (spooled) await rm(dirname(spooled), { recursive: true, force: true });
         }
-        const bar = progressBar(`put ${path}`, size);
-        const r = (await api.upload(path, () => createReadStream(local), size, {
-          expectedVersion: opts.base !== undefined ? Number(opts.base) : undefined,
-          onProgress: (n) => bar.update(n),
-        })) as any;
-        bar.finish();
-        const f = r.file ?? r;
-        print(!!g.json, fileJson(f), () => `Uploaded ${f.path} (${formatBytes(f.size)}, version ${f.version})`);
       }),
     );
+
+  async function putLocal(api: Api, g: GlobalOptions, local: string, path: string, opts: { base?: string }): Promise<void> {
+    let size: number;
+    try {
+      const st = statSync(local);
+      if (!st.isFile()) throw new Error();
+      size = st.size;
+    } catch {
+      throw new StoaError('not_found', `local file "${local}" does not exist or is not a file`);
+    }
+    const bar = progressBar(`put ${path}`, size);
+    const r = (await api.upload(path, () => createReadStream(local), size, {
+      expectedVersion: opts.base !== undefined ? Number(opts.base) : undefined,
+      onProgress: (n) => bar.update(n),
+    })) as any;
+    bar.finish();
+    const f = r.file ?? r;
+    print(!!g.json, fileJson(f), () => `Uploaded ${f.path} (${formatBytes(f.size)}, version ${f.version})`);
+  }
 
   files
     .command('mkdir <path>')

@@ -12,6 +12,7 @@ import { registerWiki } from './wiki.js';
 import { registerSearch } from './search.js';
 import { registerDocs } from './docs.js';
 import { registerDoctor } from './doctor.js';
+import { registerCompletion } from './completion.js';
 
 /** Every command group; each area adds its `register…` here. */
 export function registerCommands(program: Command): void {
@@ -28,4 +29,6 @@ export function registerCommands(program: Command): void {
   registerMemory(program);
   registerTurn(program);
   registerDoctor(program);
+  // Last: it describes the commands registered before it.
+  registerCompletion(program);
 }

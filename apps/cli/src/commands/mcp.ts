@@ -2,7 +2,7 @@ import type { Command } from 'commander';
 import { isStoaError, projectRoutes, toolRoutes } from '@stoa/contract';
 import type { AnyToolDef, Principal } from '@stoa/core';
 import type { McpBackend, McpCallOutcome } from '@stoa/server';
-import { globalsOf } from '../context.js';
+import { globalsOf, localDataDir } from '../context.js';
 import { reportError, UsageError } from '../output.js';
 
 /**
@@ -45,7 +45,7 @@ async function localBackend(g: ReturnType<typeof globalsOf>, published: boolean)
   // Loaded here, not at the top: other commands should not pay for loading the core (see commands/serve.ts).
   const { allTools, contextFor, runAnyTool } = await import('@stoa/core');
   const { openLocalApi } = await import('../local-api.js');
-  const api = await openLocalApi({ dataDir: g.data, project: g.project, agent: g.agent, conversation: g.conversation, env: process.env });
+  const api = await openLocalApi({ dataDir: localDataDir(g), project: g.project, agent: g.agent, conversation: g.conversation, env: process.env });
   const principal: Principal = published && api.principal.kind === 'agent' ? { ...api.principal, published: true } : api.principal;
   const opts = { conversationId: g.conversation ?? null, processId: `stoa-mcp:${process.pid}` };
   // Fail at start-up, not at the first call, when the agent or conversation is wrong.

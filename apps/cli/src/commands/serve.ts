@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
 import { reportError } from '../output.js';
+import { localDataDir } from '../context.js';
 
 export function registerServe(program: Command): void {
   program
@@ -15,7 +16,7 @@ export function registerServe(program: Command): void {
         // Loaded here, not at the top: other commands should not pay for loading the core and the HTTP server.
         const { loadConfig } = await import('@stoa/core');
         const { startServer } = await import('@stoa/server');
-        const config = loadConfig({ dataDir: g.data, env: process.env });
+        const config = loadConfig({ dataDir: localDataDir(g), env: process.env });
         const s = await startServer(config, { port, host: opts.host });
         process.stdout.write(`Stoa is listening on ${s.url}\n`);
         process.stdout.write(

@@ -1,0 +1,73 @@
+/**
+ * The CLI as a daily tool (§7, issue 14): no data folder appears where `stoa` was run by mistake, `--json`
+ * errors a script can parse, shell completion generated from the command tree, and pipes closed early.
+ */
+import { describe, expect, it } from 'vitest';
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { runStoa, STOA_BIN } from './helpers/run-stoa.js';
+
+const fresh = () => mkdtempSync(join(tmpdir(), 'stoa-daily-'));
+
+describe('stoa as a daily tool', () => {
+  it('refuses to create a data folder where it was run without --data or --url, and uses ./stoa-data once it exists', async () => {
+    const cwd = fresh();
+    const r = await runStoa(['files', 'ls'], { cwd });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/^error usage: no data folder here: give --data DIR/);
+    expect(existsSync(join(cwd, 'stoa-data'))).toBe(false);
+    // --data creates the folder; afterwards the same command finds ./stoa-data by itself.
+    expect((await runStoa(['--data', './stoa-data', 'files', 'put', '-', 'hello.md'], { cwd, input: 'hi' })).code).toBe(0);
+    const ls = await runStoa(['--json', 'files', 'ls'], { cwd });
+    expect(ls.code, ls.stderr).toBe(0);
+    expect((JSON.parse(ls.stdout) as Array<{ path: string }>).map((f) => f.path)).toEqual(['hello.md']);
+    // Inside the data folder itself, too.
+    expect((await runStoa(['files', 'ls'], { cwd: join(cwd, 'stoa-data') })).stdout).toContain('hello.md');
+  });
+
+  it('with --json, an error is one JSON object on stderr with the stable code, and the exit status says it failed', async () => {
+    const data = fresh();
+    const missing = await runStoa(['--data', data, '--json', 'files', 'get', 'nope.md', join(data, 'out')]);
+    expect(missing.code).toBe(1);
+    expect(JSON.parse(missing.stderr)).toEqual({ error: { code: 'not_found', message: 'file "nope.md" does not exist' } });
+    const usage = await runStoa(['--json', 'files', 'ls'], { cwd: fresh() });
+    expect(usage.code).toBe(2);
+    expect(JSON.parse(usage.stderr).error.code).toBe('usage');
+    // Without --json: the line people read.
+    expect((await runStoa(['--data', data, 'files', 'get', 'nope.md', join(data, 'out')])).stderr).toBe('error not_found: file "nope.md" does not exist\n');
+  });
+
+  it('prints completion scripts for bash, zsh and fish from the command tree; bash completes commands and options', async () => {
+    const bash = (await runStoa(['completion', 'bash'])).stdout;
+    const dir = fresh();
+    writeFileSync(join(dir, 'c.bash'), bash);
+    const complete = (...words: string[]) =>
+      execFileSync(
+        'bash',
+        ['-c', `source c.bash; COMP_WORDS=(${words.map((w) => `'${w}'`).join(' ')}); COMP_CWORD=${words.length - 1}; _stoa; echo "\${COMPREPLY[@]}"`],
+        {
+          cwd: dir,
+          encoding: 'utf8',
+        },
+      ).trim();
+    expect(complete('stoa', 'fi')).toBe('files');
+    expect(complete('stoa', '--json', 'files', 'mk')).toBe('mkdir');
+    expect(complete('stoa', 'memory', 'ap')).toBe('append');
+    expect(complete('stoa', 'files', 'put', '--da')).toBe('--data');
+    expect((await runStoa(['completion', 'zsh'])).stdout).toMatch(/^#compdef stoa\n[\s\S]*bashcompinit[\s\S]*complete -o default -F _stoa stoa/);
+    const fish = (await runStoa(['completion', 'fish'])).stdout;
+    expect(fish).toContain("-a 'files' -d");
+    expect(fish).toMatch(/-n '__fish_seen_subcommand_from wiki.*' -a 'put'/);
+    const bad = await runStoa(['completion', 'tcsh']);
+    expect(bad.code).toBe(2);
+  });
+
+  it('ends quietly when its output pipe is closed early', () => {
+    const out = execFileSync('bash', ['-c', `set -o pipefail; node ${STOA_BIN} completion fish | head -n 1; echo "status \${PIPESTATUS[0]}"`], {
+      encoding: 'utf8',
+    });
+    expect(out).toMatch(/^# stoa completion for fish[^\n]*\nstatus 0\n$/);
+  });
+});
