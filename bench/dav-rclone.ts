@@ -43,10 +43,12 @@ async function rcloneServe(dir: string, extra: string[] = []): Promise<StartedSe
   child.stderr.on('data', (c: Buffer) => (out += c));
   const url = `http://127.0.0.1:${port}`;
   for (let i = 0; i < 100; i++) {
-    if (await fetch(url, { method: 'OPTIONS' }).then(
-      () => true,
-      () => false,
-    ))
+    if (
+      await fetch(url, { method: 'OPTIONS' }).then(
+        () => true,
+        () => false,
+      )
+    )
       break;
     await new Promise((r) => setTimeout(r, 100));
   }

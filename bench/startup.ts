@@ -81,10 +81,20 @@ function serveReady(idleMs: number): Promise<{ ms: number; rss: number }> {
 try {
   // A data folder with an agent, created once (first start migrates; every measured start finds it ready).
   execFileSync(process.execPath, [STOA, '--data', data, 'files', 'ls'], { stdio: 'ignore' });
-  const agent = JSON.parse(execFileSync(process.execPath, [STOA, '--data', data, '--json', 'agents', 'create', 'Bench', '--files', 'on'], { encoding: 'utf8' })) as {
+  const agent = JSON.parse(
+    execFileSync(process.execPath, [STOA, '--data', data, '--json', 'agents', 'create', 'Bench', '--files', 'on'], { encoding: 'utf8' }),
+  ) as {
     id: string;
   };
-  const r = { node: [] as number[], help: [] as number[], ls: [] as number[], mcp: [] as number[], fsMcp: [] as number[], serve: [] as number[], rss: [] as number[] };
+  const r = {
+    node: [] as number[],
+    help: [] as number[],
+    ls: [] as number[],
+    mcp: [] as number[],
+    fsMcp: [] as number[],
+    serve: [] as number[],
+    rss: [] as number[],
+  };
   for (let i = 0; i < ROUNDS; i++) {
     r.node.push(timed(['-e', '0']));
     r.help.push(timed([STOA, '--help']));
@@ -97,7 +107,11 @@ try {
       r.rss.push(s.rss);
     }
   }
-  const med = (xs: number[]) => percentile([...xs].sort((a, b) => a - b), 50);
+  const med = (xs: number[]) =>
+    percentile(
+      [...xs].sort((a, b) => a - b),
+      50,
+    );
   const node = med(r.node);
   const rows = [
     ['`stoa --help`', med(r.help), node, '`node -e 0`', 300],
@@ -105,7 +119,9 @@ try {
     ['`stoa mcp` answers `initialize`', med(r.mcp), med(r.fsMcp), 'official filesystem MCP server', 500],
     ['`stoa serve` listening', med(r.serve), node, '`node -e 0`', 1000],
   ] as const;
-  console.log(`\n${ROUNDS} rounds (serve: 5), medians; load average ${execFileSync('cat', ['/proc/loadavg'], { encoding: 'utf8' }).split(' ').slice(0, 3).join(' ')}\n`);
+  console.log(
+    `\n${ROUNDS} rounds (serve: 5), medians; load average ${execFileSync('cat', ['/proc/loadavg'], { encoding: 'utf8' }).split(' ').slice(0, 3).join(' ')}\n`,
+  );
   console.log('| what | ms | peer | peer ms | ratio (peer ÷ Stoa) | budget | met |');
   console.log('| --- | --- | --- | --- | --- | --- | --- |');
   for (const [what, ms, peer, peerName, budget] of rows)
