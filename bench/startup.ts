@@ -14,7 +14,8 @@ import { currentRssBytes } from './lib/rss.js';
 import { fmt, msSince, percentile } from './lib/stats.js';
 import { REPO_ROOT } from './lib/stoa-server.js';
 
-const ROUNDS = Number(process.argv[process.argv.indexOf('--rounds') + 1] || 15);
+const roundsAt = process.argv.indexOf('--rounds');
+const ROUNDS = roundsAt >= 0 ? Number(process.argv[roundsAt + 1]) : 15;
 const STOA = join(REPO_ROOT, 'apps/cli/bin/stoa.js');
 const FS_SERVER = join(REPO_ROOT, 'node_modules/@modelcontextprotocol/server-filesystem/dist/index.js');
 const work = mkdtempSync(join(tmpdir(), 'stoa-bench-startup-'));

@@ -21,7 +21,7 @@ for (const dialect of ['sqlite', 'pg']) {
  * Bundled in as well: pure-JavaScript libraries made of many small modules, which Node would otherwise resolve and
  * load one file at a time on every start (kysely alone costs about 0.2 s that way).
  */
-const BUNDLED = ['kysely', 'zod', 'commander', 'diff', 'picomatch', 'isbinaryfile', 'mime-types', 'mime-db', '@orama/stemmers'];
+const BUNDLED = ['kysely', 'zod', '@modelcontextprotocol/sdk', 'commander', 'diff', 'picomatch', 'isbinaryfile', 'mime-types', 'mime-db', '@orama/stemmers'];
 
 /** Workspace packages (@stoa/*), relative imports and BUNDLED are bundled; every other bare import stays a dependency. */
 const externalDependencies = {
@@ -36,6 +36,17 @@ const externalDependencies = {
       if (/[\\/](apps|packages)[\\/][^\\/]+[\\/]node_modules[\\/]/.test(found.path)) return undefined;
       return { path: args.path, external: true };
     });
+  },
+};
+
+/**
+ * zod ships messages in 40+ languages (a third of its size) and loads them all with its namespace; Stoa's
+ * messages are its own (translated in the web UI from stable codes), so only the default English set is built in.
+ */
+const zodEnglishOnly = {
+  name: 'zod-english-only',
+  setup(b) {
+    b.onLoad({ filter: /[\\/]zod[\\/]v4[\\/]locales[\\/]index\.js$/ }, () => ({ contents: "export { default as en } from './en.js';", loader: 'js' }));
   },
 };
 
@@ -57,7 +68,7 @@ await build({
   // Chunks sit beside the entries: code that finds files relative to its own module (migrations, the parser
   // worker, the web assets) resolves the same from any chunk.
   chunkNames: '[name]-[hash]',
-  plugins: [externalDependencies],
+  plugins: [externalDependencies, zodEnglishOnly],
   // Bundled CommonJS (commander) calls require() for Node's own modules; an ES module has none unless given one.
   banner: { js: "import { createRequire as __stoaCreateRequire } from 'node:module'; const require = __stoaCreateRequire(import.meta.url);" },
   logLevel: 'warning',

@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import { isStoaError, projectRoutes, toolRoutes } from '@stoa/contract';
 import type { AnyToolDef, Principal } from '@stoa/core';
-import type { McpBackend, McpCallOutcome } from '@stoa/server';
+import type { McpBackend, McpCallOutcome } from '@stoa/server/mcp-server';
 import { globalsOf, localDataDir } from '../context.js';
 import { reportError, UsageError } from '../output.js';
 
@@ -36,6 +36,14 @@ function draining(backend: McpBackend): { backend: McpBackend; drained: () => Pr
       // The transport writes an answer right after its handler settles: give it that turn.
       await new Promise((r) => setImmediate(r));
     },
+  };
+}
+
+/** A backend whose calls wait until it has opened. */
+function deferred(opening: Promise<{ backend: McpBackend }>): McpBackend {
+  return {
+    listTools: async () => (await opening).backend.listTools(),
+    callTool: async (name, args) => (await opening).backend.callTool(name, args),
   };
 }
 
@@ -95,14 +103,20 @@ export function registerMcp(program: Command): void {
       const url = g.url ?? process.env.STOA_URL;
       try {
         if (g.url && g.data) throw new UsageError('give either --url (remote mode) or --data (local mode), not both');
-        const opened = url && !g.data ? await remoteBackend(url, g.token ?? process.env.STOA_TOKEN, g) : await localBackend(g, !!o.published);
-        const { backend, drained } = draining(opened.backend);
-        const close = opened.close;
-        const { createStoaMcpServer } = await import('@stoa/server');
+        // The backend opens (the core, the database, migrations) while the client's `initialize` is answered:
+        // tool calls wait for it, and a wrong agent or conversation still ends the process at once with the error.
+        const opening = url && !g.data ? remoteBackend(url, g.token ?? process.env.STOA_TOKEN, g) : localBackend(g, !!o.published);
+        let closing = false;
+        opening.catch((e: unknown) => {
+          closing = true;
+          process.exit(reportError(e));
+        });
+        const { backend, drained } = draining(deferred(opening));
+        const close = () => opening.then((opened) => opened.close());
+        const { createStoaMcpServer } = await import('@stoa/server/mcp-server');
         const { StdioServerTransport } = await import('@modelcontextprotocol/sdk/server/stdio.js');
         const server = createStoaMcpServer(backend);
         const transport = new StdioServerTransport();
-        let closing = false;
         const stop = async (finishInFlight: boolean) => {
           if (closing) return;
           closing = true;
