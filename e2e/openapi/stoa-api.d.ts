@@ -39,6 +39,40 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/projects/{project}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Delete a whole project and everything in it (installation administrator only; recorded in the installation's audit log) */
+        delete: operations["projects.delete"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/admin/audit": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The installation's audit log (events that outlive projects, such as deleting one), newest first */
+        get: operations["admin.audit"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/projects/{project}/members": {
         parameters: {
             query?: never;
@@ -188,8 +222,10 @@ export interface paths {
         /** One folder: its subfolders and a page of its files */
         get: operations["files.folder"];
         put?: never;
-        post?: never;
-        delete?: never;
+        /** Create a folder (and its missing parents); it exists while empty */
+        post: operations["folders.create"];
+        /** Delete a folder; with recursive=true, everything in it too, permanently */
+        delete: operations["folders.delete"];
         options?: never;
         head?: never;
         patch?: never;
@@ -202,10 +238,44 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Every folder (derived from file paths) */
+        /** Every folder: those holding files and those created empty */
         get: operations["files.tree"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/projects/{project}/folders/stat": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One folder by path (404 when there is none) */
+        get: operations["folders.stat"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/projects/{project}/folders/move": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Move or rename a folder with everything in it (metadata only; never overwrites) */
+        post: operations["folders.move"];
         delete?: never;
         options?: never;
         head?: never;
@@ -325,7 +395,7 @@ export interface paths {
         get: operations["files.download"];
         /**
          * Upload (create or replace) one file; the body is the bytes
-         * @description Streams the request body to storage. Replacing an existing file with more than STOA_DIRECT_UPLOAD_BYTES fails with already_exists. Use POST /uploads for large files.
+         * @description Streams the request body to storage. Replacing an existing file makes a new version of it, at any size. Over STOA_DIRECT_UPLOAD_BYTES, POST /uploads lets the client send the bytes straight to object storage.
          */
         put: operations["files.upload"];
         post?: never;
@@ -1123,7 +1193,7 @@ export interface components {
             detail: string;
             instance?: string;
             /** @enum {string} */
-            code: "bad_request" | "path_invalid" | "invalid_text" | "unauthorized" | "forbidden" | "not_found" | "method_not_allowed" | "already_exists" | "version_conflict" | "memory_version_conflict" | "not_a_text_file" | "preview_unavailable" | "too_large" | "quota_exceeded" | "range_not_satisfiable" | "precondition_failed" | "rate_limited" | "unavailable" | "internal";
+            code: "bad_request" | "path_invalid" | "invalid_text" | "unauthorized" | "forbidden" | "not_found" | "method_not_allowed" | "already_exists" | "version_conflict" | "memory_version_conflict" | "not_a_text_file" | "preview_unavailable" | "too_large" | "quota_exceeded" | "range_not_satisfiable" | "precondition_failed" | "locked" | "rate_limited" | "unavailable" | "internal";
         };
     };
     responses: never;
@@ -1411,6 +1481,216 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
                         code?: "already_exists";
+                    };
+                };
+            };
+            /** @description rate_limited: Too many requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "rate_limited";
+                    };
+                };
+            };
+            /** @description internal: Internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "internal";
+                    };
+                };
+            };
+        };
+    };
+    "projects.delete": {
+        parameters: {
+            query: {
+                /** @description The project's exact name, repeated to confirm; anything else is refused and nothing is deleted */
+                confirm: string;
+            };
+            header?: {
+                /** @description Conversation the agent acts in */
+                "X-Stoa-Conversation"?: string;
+                /** @description Process ID of the agent runtime */
+                "X-Stoa-Process"?: string;
+                /** @description Node (host) of the agent runtime */
+                "X-Stoa-Node"?: string;
+            };
+            path: {
+                /** @description Project name or ID (a fresh installation has "default") */
+                project: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        name: string;
+                        /** @constant */
+                        deleted: true;
+                    };
+                };
+            };
+            /** @description bad_request: The request is not valid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "bad_request";
+                    };
+                };
+            };
+            /** @description unauthorized: A valid token is required */
+            401: {
+                headers: {
+                    /** @description "Bearer" */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "unauthorized";
+                    };
+                };
+            };
+            /** @description forbidden: You may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "forbidden";
+                    };
+                };
+            };
+            /** @description not_found: Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "not_found";
+                    };
+                };
+            };
+            /** @description rate_limited: Too many requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "rate_limited";
+                    };
+                };
+            };
+            /** @description internal: Internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "internal";
+                    };
+                };
+            };
+        };
+    };
+    "admin.audit": {
+        parameters: {
+            query?: {
+                /** @description Entries to return (100 by default) */
+                limit?: number;
+            };
+            header?: {
+                /** @description Conversation the agent acts in */
+                "X-Stoa-Conversation"?: string;
+                /** @description Process ID of the agent runtime */
+                "X-Stoa-Process"?: string;
+                /** @description Node (host) of the agent runtime */
+                "X-Stoa-Node"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: number;
+                        at: string;
+                        actor: string | null;
+                        action: string;
+                        subject: string;
+                    }[];
+                };
+            };
+            /** @description bad_request: The request is not valid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "bad_request";
+                    };
+                };
+            };
+            /** @description unauthorized: A valid token is required */
+            401: {
+                headers: {
+                    /** @description "Bearer" */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "unauthorized";
+                    };
+                };
+            };
+            /** @description forbidden: You may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "forbidden";
                     };
                 };
             };
@@ -2941,6 +3221,235 @@ export interface operations {
             };
         };
     };
+    "folders.create": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Conversation the agent acts in */
+                "X-Stoa-Conversation"?: string;
+                /** @description Process ID of the agent runtime */
+                "X-Stoa-Process"?: string;
+                /** @description Node (host) of the agent runtime */
+                "X-Stoa-Node"?: string;
+            };
+            path: {
+                /** @description Project name or ID (a fresh installation has "default") */
+                project: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Folder path, e.g. "reports/2026" */
+                    path: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        path: string;
+                        name: string;
+                        fileCount: number;
+                    };
+                };
+            };
+            /** @description bad_request: The request is not valid; path_invalid: The path is not valid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "bad_request" | "path_invalid";
+                    };
+                };
+            };
+            /** @description unauthorized: A valid token is required */
+            401: {
+                headers: {
+                    /** @description "Bearer" */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "unauthorized";
+                    };
+                };
+            };
+            /** @description forbidden: You may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "forbidden";
+                    };
+                };
+            };
+            /** @description not_found: Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "not_found";
+                    };
+                };
+            };
+            /** @description rate_limited: Too many requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "rate_limited";
+                    };
+                };
+            };
+            /** @description internal: Internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "internal";
+                    };
+                };
+            };
+        };
+    };
+    "folders.delete": {
+        parameters: {
+            query: {
+                path: string;
+                /** @description "true": also delete every file below it, with all versions */
+                recursive?: "true" | "false";
+            };
+            header?: {
+                /** @description Conversation the agent acts in */
+                "X-Stoa-Conversation"?: string;
+                /** @description Process ID of the agent runtime */
+                "X-Stoa-Process"?: string;
+                /** @description Node (host) of the agent runtime */
+                "X-Stoa-Node"?: string;
+            };
+            path: {
+                /** @description Project name or ID (a fresh installation has "default") */
+                project: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        path: string;
+                        /** @description Files deleted */
+                        files: number;
+                        /** @description Space freed */
+                        bytes: number;
+                    };
+                };
+            };
+            /** @description bad_request: The request is not valid; path_invalid: The path is not valid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "bad_request" | "path_invalid";
+                    };
+                };
+            };
+            /** @description unauthorized: A valid token is required */
+            401: {
+                headers: {
+                    /** @description "Bearer" */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "unauthorized";
+                    };
+                };
+            };
+            /** @description forbidden: You may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "forbidden";
+                    };
+                };
+            };
+            /** @description not_found: Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "not_found";
+                    };
+                };
+            };
+            /** @description rate_limited: Too many requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "rate_limited";
+                    };
+                };
+            };
+            /** @description internal: Internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "internal";
+                    };
+                };
+            };
+        };
+    };
     "files.tree": {
         parameters: {
             query?: never;
@@ -2982,6 +3491,233 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
                         code?: "bad_request";
+                    };
+                };
+            };
+            /** @description unauthorized: A valid token is required */
+            401: {
+                headers: {
+                    /** @description "Bearer" */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "unauthorized";
+                    };
+                };
+            };
+            /** @description forbidden: You may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "forbidden";
+                    };
+                };
+            };
+            /** @description not_found: Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "not_found";
+                    };
+                };
+            };
+            /** @description rate_limited: Too many requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "rate_limited";
+                    };
+                };
+            };
+            /** @description internal: Internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "internal";
+                    };
+                };
+            };
+        };
+    };
+    "folders.stat": {
+        parameters: {
+            query: {
+                path: string;
+            };
+            header?: {
+                /** @description Conversation the agent acts in */
+                "X-Stoa-Conversation"?: string;
+                /** @description Process ID of the agent runtime */
+                "X-Stoa-Process"?: string;
+                /** @description Node (host) of the agent runtime */
+                "X-Stoa-Node"?: string;
+            };
+            path: {
+                /** @description Project name or ID (a fresh installation has "default") */
+                project: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        path: string;
+                        name: string;
+                        fileCount: number;
+                    };
+                };
+            };
+            /** @description bad_request: The request is not valid; path_invalid: The path is not valid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "bad_request" | "path_invalid";
+                    };
+                };
+            };
+            /** @description unauthorized: A valid token is required */
+            401: {
+                headers: {
+                    /** @description "Bearer" */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "unauthorized";
+                    };
+                };
+            };
+            /** @description forbidden: You may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "forbidden";
+                    };
+                };
+            };
+            /** @description not_found: Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "not_found";
+                    };
+                };
+            };
+            /** @description rate_limited: Too many requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "rate_limited";
+                    };
+                };
+            };
+            /** @description internal: Internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "internal";
+                    };
+                };
+            };
+        };
+    };
+    "folders.move": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Conversation the agent acts in */
+                "X-Stoa-Conversation"?: string;
+                /** @description Process ID of the agent runtime */
+                "X-Stoa-Process"?: string;
+                /** @description Node (host) of the agent runtime */
+                "X-Stoa-Node"?: string;
+            };
+            path: {
+                /** @description Project name or ID (a fresh installation has "default") */
+                project: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Folder to move */
+                    from: string;
+                    /** @description New folder path; ending in "/" moves into that folder keeping the name */
+                    to: string;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        path: string;
+                        name: string;
+                        fileCount: number;
+                    };
+                };
+            };
+            /** @description bad_request: The request is not valid; path_invalid: The path is not valid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "bad_request" | "path_invalid";
                     };
                 };
             };
@@ -4286,7 +5022,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description version_conflict: Someone saved a newer version; already_exists: Already exists */
+            /** @description version_conflict: Someone saved a newer version */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -4294,7 +5030,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
-                        code?: "version_conflict" | "already_exists";
+                        code?: "version_conflict";
                     };
                 };
             };

@@ -28,7 +28,13 @@ export interface ContextOptions {
 export async function contextFor(platform: Platform, principal: Principal, opts: ContextOptions = {}): Promise<Ctx> {
   if (principal.kind === 'agent') {
     const actor = await loadAgentActor(platform, principal.agentId, { ...opts, published: principal.published ?? opts.published });
-    const row = await platform.db.kysely.selectFrom('projects').selectAll().where('id', '=', principal.projectId).executeTakeFirstOrThrow();
+    const row = await platform.db.kysely
+      .selectFrom('projects')
+      .selectAll()
+      .where('id', '=', principal.projectId)
+      .where('deleting_at', 'is', null)
+      .executeTakeFirst();
+    if (!row) throw new StoaError('not_found', "this agent's project does not exist");
     const project = toProjectRow(row);
     if (opts.project && opts.project !== project.id && opts.project !== project.name) {
       throw new StoaError('forbidden', 'this agent belongs to another project');
@@ -63,7 +69,12 @@ export async function contextFor(platform: Platform, principal: Principal, opts:
 async function projectOfUser(platform: Platform, principal: Extract<Principal, { kind: 'user' }>, wanted: string | undefined): Promise<ProjectRow> {
   if (principal.projectId) {
     // A token minted inside a project reaches only that project; elsewhere it sees nothing.
-    const row = await platform.db.kysely.selectFrom('projects').selectAll().where('id', '=', principal.projectId).executeTakeFirst();
+    const row = await platform.db.kysely
+      .selectFrom('projects')
+      .selectAll()
+      .where('id', '=', principal.projectId)
+      .where('deleting_at', 'is', null)
+      .executeTakeFirst();
     if (!row || (wanted && wanted !== row.id && wanted !== row.name)) throw new StoaError('not_found', `project "${wanted ?? DEFAULT_PROJECT}" does not exist`);
     return toProjectRow(row);
   }
@@ -76,6 +87,7 @@ async function projectOfUser(platform: Platform, principal: Extract<Principal, {
       .innerJoin('members', 'members.project_id', 'projects.id')
       .selectAll('projects')
       .where('members.user_id', '=', principal.userId)
+      .where('projects.deleting_at', 'is', null)
       .orderBy('projects.created_at')
       .executeTakeFirst();
     if (!first) throw e;

@@ -13,6 +13,7 @@ export * from './policies/agent-scopes.js';
 export * from './projects/project-row.js';
 export * from './projects/bootstrap.js';
 export * from './projects/projects.js';
+export * from './projects/delete-project.js';
 export * from './projects/members.js';
 export * from './projects/tokens.js';
 export * from './projects/invitations.js';

@@ -24,6 +24,8 @@ export interface ProjectsTable {
   reserved_bytes: Generated<number>;
   settings: Generated<string>;
   created_at: string;
+  /** Set when a deletion starts (migration 019): the project is gone for every door from then on. */
+  deleting_at: Generated<string | null>;
 }
 export interface UsersTable {
   id: string;
@@ -185,6 +187,17 @@ export interface AuditLogTable {
   details: string | null;
 }
 
+/** Installation-wide events that outlive any project, such as a project's deletion (migration 019). */
+export interface InstallationAuditTable {
+  id: Generated<number>;
+  at: string;
+  actor_id: string | null;
+  actor_label: string | null;
+  action: string;
+  subject: string;
+  details: string | null;
+}
+
 /** The change feed (B7, migration 014): every file write, move and delete in commit order. */
 export interface FileChangesTable {
   seq: Generated<number>;
@@ -232,6 +245,7 @@ export interface FoundationDB {
   audit_log: AuditLogTable;
   file_changes: FileChangesTable;
   blob_digests: BlobDigestsTable;
+  installation_audit: InstallationAuditTable;
 }
 
 // ---- Agent file tools (migration 002): write windows (A4), the tool-call trace (F15), file notes ----

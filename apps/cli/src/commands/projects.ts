@@ -25,6 +25,18 @@ export function registerProjects(program: Command): void {
       }),
     );
 
+  projects
+    .command('delete <name>')
+    .description('Delete a whole project: files, versions, wiki, memory, agents, tokens (installation administrator)')
+    .option('--confirm <name>', "the project's name again; nothing is deleted without it")
+    .action(
+      action(async (api, g, name: string, opts: { confirm?: string }) => {
+        if (!opts.confirm) throw new UsageError(`deleting a project cannot be undone: repeat its name with --confirm "${name}"`);
+        const r = await api.call(projectRoutes.deleteProject, { project: name, confirm: opts.confirm });
+        print(!!g.json, r, () => `Deleted project ${r.name} (${r.id})`);
+      }),
+    );
+
   const members = program.command('members').description('Members of the project and their roles');
   members
     .command('add <user>')
@@ -155,8 +167,14 @@ export function registerProjects(program: Command): void {
     .description("People's uploads, moves and deletes, newest first (admins)")
     .option('--limit <n>', 'entries to show', '50')
     .option('--before <id>', 'older than this entry')
+    .option('--installation', "the installation's own log instead (project deletions; installation administrator)")
     .action(
-      action(async (api, g, opts: { limit: string; before?: string }) => {
+      action(async (api, g, opts: { limit: string; before?: string; installation?: boolean }) => {
+        if (opts.installation) {
+          const entries = await api.call(projectRoutes.installationAudit, { limit: Number(opts.limit) });
+          print(!!g.json, entries, () => table([['WHEN', 'WHO', 'ACTION', 'SUBJECT'], ...entries.map((e) => [e.at, e.actor ?? '', e.action, e.subject])]));
+          return;
+        }
         const r = await api.call(projectRoutes.audit, {
           project: api.project,
           limit: Number(opts.limit),

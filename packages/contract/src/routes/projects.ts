@@ -66,6 +66,25 @@ export const projectRoutes = {
     input: z.object({ name: z.string().min(1), quotaBytes: z.number().int().min(0).nullable().optional() }),
     output: ProjectSchema,
   }),
+  deleteProject: defineRoute({
+    id: 'projects.delete',
+    method: 'DELETE',
+    path: '/projects/{project}',
+    summary: "Delete a whole project and everything in it (installation administrator only; recorded in the installation's audit log)",
+    input: z.object({
+      project: projectParam,
+      confirm: z.string().min(1).describe("The project's exact name, repeated to confirm; anything else is refused and nothing is deleted"),
+    }),
+    output: z.object({ id: z.string(), name: z.string(), deleted: z.literal(true) }),
+  }),
+  installationAudit: defineRoute({
+    id: 'admin.audit',
+    method: 'GET',
+    path: '/admin/audit',
+    summary: "The installation's audit log (events that outlive projects, such as deleting one), newest first",
+    input: z.object({ limit: z.coerce.number().int().min(1).max(1000).optional().describe('Entries to return (100 by default)') }),
+    output: z.array(z.object({ id: z.number().int(), at: z.string(), actor: z.string().nullable(), action: z.string(), subject: z.string() })),
+  }),
   listMembers: defineRoute({
     id: 'members.list',
     method: 'GET',

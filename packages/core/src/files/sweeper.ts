@@ -1,3 +1,4 @@
+import { resumeProjectDeletions } from '../projects/delete-project.js';
 import type { Platform } from '../platform.js';
 import { inTx } from '../platform.js';
 import { expireUploads } from './direct-upload.js';
@@ -86,7 +87,8 @@ export interface HousekeepingOptions {
 }
 
 /**
- * Runs the sweep at start and then every `intervalMs` (never two at once): expired direct uploads, temporary
+ * Runs the sweep at start and then every `intervalMs` (never two at once): project deletions left unfinished,
+ * expired direct uploads, temporary
  * files of interrupted writes, unreferenced and never-committed blobs. Returns a stop function.
  *
  * @example
@@ -97,8 +99,10 @@ export function startHousekeeping(platform: Platform, opts: HousekeepingOptions)
   const sweep = () => {
     if (running) return;
     running = true;
+    // Deletions a restart interrupted finish first, so the blobs only they referenced are collected in this sweep.
     // Temporary files are a day old before they go: a write may stream for hours.
-    Promise.all([sweepBlobs(platform, { graceMs: opts.graceMs }), platform.blobs.sweepTemp?.(Math.max(opts.graceMs, 24 * 3600_000))])
+    resumeProjectDeletions(platform)
+      .then(() => Promise.all([sweepBlobs(platform, { graceMs: opts.graceMs }), platform.blobs.sweepTemp?.(Math.max(opts.graceMs, 24 * 3600_000))]))
       .catch(opts.onError)
       .finally(() => (running = false));
   };

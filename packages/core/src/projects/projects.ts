@@ -18,6 +18,7 @@ export async function findProject(platform: Platform, nameOrId: string): Promise
     .selectFrom('projects')
     .selectAll()
     .where((eb) => eb.or([eb('id', '=', nameOrId), eb('name', '=', nameOrId)]))
+    .where('deleting_at', 'is', null)
     .executeTakeFirst();
   if (!row) throw new StoaError('not_found', `project "${nameOrId}" does not exist`);
   return toProjectRow(row);
@@ -49,7 +50,8 @@ export async function listProjects(platform: Platform, actor: UserActor): Promis
     .selectFrom('projects')
     .leftJoin('members', (j) => j.onRef('members.project_id', '=', 'projects.id').on('members.user_id', '=', actor.userId))
     .selectAll('projects')
-    .select('members.role');
+    .select('members.role')
+    .where('projects.deleting_at', 'is', null);
   if (!actor.superuser) q = q.where('members.user_id', '=', actor.userId);
   const rows = await q.orderBy('projects.created_at').orderBy('projects.name').execute();
   return rows.map((r: any) => ({ ...toProjectRow(r), role: r.role ?? 'admin' }));
@@ -64,7 +66,12 @@ function userActorOf(principal: Extract<Principal, { kind: 'user' }>): UserActor
 export async function listProjectsFor(platform: Platform, principal: Principal): Promise<Array<ProjectRow & { role?: string }>> {
   const all = principal.kind === 'agent' ? [] : await listProjects(platform, userActorOf(principal));
   if (principal.kind === 'user' && !principal.projectId) return all;
-  const row = await platform.db.kysely.selectFrom('projects').selectAll().where('id', '=', principal.projectId!).executeTakeFirst();
+  const row = await platform.db.kysely
+    .selectFrom('projects')
+    .selectAll()
+    .where('id', '=', principal.projectId!)
+    .where('deleting_at', 'is', null)
+    .executeTakeFirst();
   if (!row) return [];
   const role = all.find((p) => p.id === row.id)?.role;
   return [{ ...toProjectRow(row), ...(role ? { role } : {}) }];
