@@ -1232,6 +1232,8 @@ export interface operations {
                         id: string;
                         name: string;
                         projectId?: string;
+                        /** @description True for the installation administrator's tokens (may delete projects) */
+                        installationAdmin?: boolean;
                     };
                 };
             };

@@ -48,6 +48,8 @@ export const filesApi = {
   preview: (project: string, path: string) => request('GET', `${p(project)}/files/preview`, { query: { path } }),
   content: (project: string, path: string, version?: number) => request('GET', `${p(project)}/files/content`, { query: { path, version } }),
   audit: (project: string, before?: number | null) => api<AuditPage>('GET', `${p(project)}/audit`, { query: { limit: 100, before } }),
+  deleteProject: (project: string, confirm: string) =>
+    api<{ id: string; name: string; deleted: true }>('DELETE', `/projects/${seg(project)}`, { query: { confirm } }),
   members: (project: string) => api<Member[]>('GET', `${p(project)}/members`),
   addMember: (project: string, user: string, role: Member['role']) => api<Member>('POST', `${p(project)}/members`, { body: { user, role } }),
   removeMember: (project: string, user: string) => api<{ ok: true }>('DELETE', `${p(project)}/members/${seg(user)}`),

@@ -11,6 +11,12 @@ export const en = {
   'nav.language': 'Language',
   'nav.project': 'Project',
   'nav.members': 'Members',
+  'project.dangerZone': 'Danger zone',
+  'project.delete': 'Delete project',
+  'project.deleteHint': 'Deletes the project with all its files, versions, wiki, memory, agents and tokens. This cannot be undone.',
+  'project.deleteWarning':
+    'Delete project {name} and everything in it, for good? Files, versions, wiki pages, memory, agents and their tokens are removed; members lose access at once.',
+  'project.deleteTypeName': 'Type {name} to confirm',
   'members.title': 'Members',
   'members.name': 'Name',
   'members.role': 'Role',

@@ -13,6 +13,12 @@ export const ru: Dict = {
   'nav.language': 'Язык',
   'nav.project': 'Проект',
   'nav.members': 'Участники',
+  'project.dangerZone': 'Опасная зона',
+  'project.delete': 'Удалить проект',
+  'project.deleteHint': 'Удаляет проект со всеми файлами, версиями, вики, памятью, агентами и токенами. Отменить нельзя.',
+  'project.deleteWarning':
+    'Удалить проект {name} и всё, что в нём, навсегда? Файлы, версии, страницы вики, память, агенты и их токены будут удалены; участники сразу потеряют доступ.',
+  'project.deleteTypeName': 'Введите {name} для подтверждения',
   'members.title': 'Участники',
   'members.name': 'Имя',
   'members.role': 'Роль',

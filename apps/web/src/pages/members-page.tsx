@@ -5,6 +5,7 @@ import type { MessageKey } from '../i18n/en.js';
 import { useSession } from '../session.js';
 import { errorText, formatDate } from '../format.js';
 import { ConfirmDialog } from '../components/confirm-dialog.js';
+import { DeleteProjectDialog } from '../components/delete-project-dialog.js';
 
 const roles: Array<Member['role']> = ['admin', 'editor', 'viewer'];
 
@@ -17,7 +18,8 @@ const roles: Array<Member['role']> = ['admin', 'editor', 'viewer'];
  */
 export function MembersPage() {
   const { t, lang } = useI18n();
-  const { project, isAdmin } = useSession();
+  const { project, isAdmin, me } = useSession();
+  const [deleting, setDeleting] = useState<'asking' | 'busy' | null>(null);
   const [members, setMembers] = useState<Member[] | null>(null);
   const [name, setName] = useState('');
   const [role, setRole] = useState<Member['role']>('editor');
@@ -47,6 +49,17 @@ export function MembersPage() {
   const remove = async (m: Member) => {
     setRemoving(null);
     await filesApi.removeMember(project.id, m.userId).then(reload, fail);
+  };
+  const deleteProject = async (typed: string) => {
+    setDeleting('busy');
+    try {
+      await filesApi.deleteProject(project.id, typed);
+      // Everything of the project is gone: start again from the projects that remain.
+      location.assign('/');
+    } catch (err) {
+      setDeleting(null);
+      fail(err);
+    }
   };
   const newToken = (m: Member) => filesApi.createToken(project.id, { user: m.name, name: 'web' }).then((r) => setToken({ user: m.name, token: r.token }), fail);
 
@@ -129,6 +142,23 @@ export function MembersPage() {
             ))}
           </tbody>
         </table>
+      )}
+      {me.installationAdmin && (
+        <section className="card danger-zone" aria-labelledby="danger-zone-title">
+          <h2 id="danger-zone-title">{t('project.dangerZone')}</h2>
+          <p>{t('project.deleteHint')}</p>
+          <button className="danger" onClick={() => setDeleting('asking')}>
+            {t('project.delete')}
+          </button>
+        </section>
+      )}
+      {deleting && (
+        <DeleteProjectDialog
+          name={project.name}
+          busy={deleting === 'busy'}
+          onConfirm={(typed) => void deleteProject(typed)}
+          onCancel={() => setDeleting(null)}
+        />
       )}
       {removing && (
         <ConfirmDialog

@@ -46,7 +46,13 @@ export const projectRoutes = {
     path: '/me',
     summary: 'Who the token stands for',
     input: z.object({}),
-    output: z.object({ kind: z.enum(['user', 'agent']), id: z.string(), name: z.string(), projectId: z.string().optional() }),
+    output: z.object({
+      kind: z.enum(['user', 'agent']),
+      id: z.string(),
+      name: z.string(),
+      projectId: z.string().optional(),
+      installationAdmin: z.boolean().optional().describe("True for the installation administrator's tokens (may delete projects)"),
+    }),
   }),
   listProjects: defineRoute({
     id: 'projects.list',

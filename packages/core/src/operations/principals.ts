@@ -24,8 +24,11 @@ export async function agentPrincipal(platform: Platform, agentId: string): Promi
 export async function describePrincipal(
   platform: Platform,
   principal: Principal,
-): Promise<{ kind: 'user'; id: string; name: string } | { kind: 'agent'; id: string; name: string; projectId: string }> {
-  if (principal.kind === 'user') return { kind: 'user', id: principal.userId, name: principal.name };
+): Promise<{ kind: 'user'; id: string; name: string; installationAdmin?: true } | { kind: 'agent'; id: string; name: string; projectId: string }> {
+  if (principal.kind === 'user') {
+    const installationAdmin = principal.superuser && !principal.projectId;
+    return { kind: 'user', id: principal.userId, name: principal.name, ...(installationAdmin ? { installationAdmin: true as const } : {}) };
+  }
   const a = await platform.db.kysely.selectFrom('agents').select(['name']).where('id', '=', principal.agentId).executeTakeFirst();
   if (!a) throw new StoaError('unauthorized', 'the agent of this token no longer exists');
   return { kind: 'agent', id: principal.agentId, name: a.name, projectId: principal.projectId };

@@ -1,0 +1,45 @@
+import { useEffect, useRef, useState } from 'react';
+import { useI18n } from '../i18n/index.js';
+
+/**
+ * Deleting a whole project (F13): the button stays disabled until the user has typed the project's exact name,
+ * so a stray click or Enter cannot destroy it. Escape cancels.
+ *
+ * @example
+ * <DeleteProjectDialog name="acme" onConfirm={del} onCancel={close} />
+ */
+export function DeleteProjectDialog(props: { name: string; busy: boolean; onConfirm: (typed: string) => void; onCancel: () => void }) {
+  const { t } = useI18n();
+  const [typed, setTyped] = useState('');
+  const input = useRef<HTMLInputElement>(null);
+  useEffect(() => input.current?.focus(), []);
+  const matches = typed === props.name;
+  return (
+    <div className="modal-back" onKeyDown={(e) => e.key === 'Escape' && props.onCancel()}>
+      <form
+        className="modal"
+        role="dialog"
+        aria-modal="true"
+        aria-label={t('project.delete')}
+        onSubmit={(e) => {
+          e.preventDefault();
+          if (matches && !props.busy) props.onConfirm(typed);
+        }}
+      >
+        <p>{t('project.deleteWarning', { name: props.name })}</p>
+        <label>
+          {t('project.deleteTypeName', { name: props.name })}
+          <input ref={input} value={typed} onChange={(e) => setTyped(e.target.value)} autoComplete="off" spellCheck={false} />
+        </label>
+        <div className="modal-actions">
+          <button type="submit" className="danger" disabled={!matches || props.busy}>
+            {t('project.delete')}
+          </button>
+          <button type="button" onClick={props.onCancel}>
+            {t('common.cancel')}
+          </button>
+        </div>
+      </form>
+    </div>
+  );
+}
