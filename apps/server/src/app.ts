@@ -26,6 +26,17 @@ export interface AppOptions {
 }
 
 /**
+ * Assets under `assets/` carry a hash of their content in their name (Vite; `.br`/`.gz` beside them), so a browser may keep them for good;
+ * everything else, `index.html` first, is revalidated so a new release is picked up at the next load.
+ *
+ * @example
+ * webCacheControl('/srv/web/assets/index-BKWxlTET.js') // 'public, max-age=31536000, immutable'
+ */
+export function webCacheControl(path: string): string {
+  return /[\\/]assets[\\/][^\\/]+-[\w-]{8,}(\.\w+)+$/.test(path) ? 'public, max-age=31536000, immutable' : 'no-cache';
+}
+
+/**
  * Builds the HTTP server: `/api/v1` (JSON routes from the contract, raw file routes), the OpenAPI document,
  * the web UI at `/`, and whatever areas register in `serverExtensions` (MCP, WebDAV…).
  *
@@ -61,7 +72,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
       }
       return sendProblem(reply, req, new StoaError('not_found', `no route ${req.method} ${urlPath}`));
     }
-    if (webRoot && req.method === 'GET') return reply.sendFile('index.html');
+    if (webRoot && req.method === 'GET') return reply.header('cache-control', 'no-cache').sendFile('index.html');
     return sendProblem(reply, req, new StoaError('not_found', 'not found'));
   });
 
@@ -85,6 +96,21 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
 
   const defaultWeb = fileURLToPath(new URL('../../web/dist/', import.meta.url));
   const webRoot = opts.webRoot === undefined ? (existsSync(defaultWeb) ? defaultWeb : null) : opts.webRoot;
-  if (webRoot) await app.register(fastifyStatic, { root: webRoot, prefix: '/', wildcard: false, index: ['index.html'] });
+  if (webRoot) {
+    await app.register(fastifyStatic, {
+      root: webRoot,
+      prefix: '/',
+      wildcard: false,
+      index: ['index.html'],
+      // Brotli or gzip files written beside each asset at build time (scripts/compress-web.mjs).
+      preCompressed: true,
+      cacheControl: false,
+      setHeaders: (res, path) => {
+        res.setHeader('cache-control', webCacheControl(path));
+        // A cache between us and the browser must not hand brotli to a client that asked for gzip only.
+        res.setHeader('vary', 'accept-encoding');
+      },
+    });
+  }
   return app;
 }
