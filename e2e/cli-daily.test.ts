@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runStoa, STOA_BIN } from './helpers/run-stoa.js';
@@ -12,6 +12,46 @@ import { runStoa, STOA_BIN } from './helpers/run-stoa.js';
 const fresh = () => mkdtempSync(join(tmpdir(), 'stoa-daily-'));
 
 describe('stoa as a daily tool', () => {
+  it('uploads and downloads whole folders with -r, keeping the layout and the history of files already there', async () => {
+    const work = fresh();
+    const data = join(work, 'data');
+    const src = join(work, 'site');
+    mkdirSync(join(src, 'docs', 'отчёты'), { recursive: true });
+    mkdirSync(join(src, 'empty'));
+    writeFileSync(join(src, 'index.md'), '# Home\n');
+    writeFileSync(join(src, 'docs', 'guide.md'), 'guide v1');
+    writeFileSync(join(src, 'docs', 'отчёты', 'итог.txt'), 'итого 42');
+    symlinkSync('/etc', join(src, 'link-to-etc'));
+
+    const noR = await runStoa(['--data', data, 'files', 'put', src, 'site']);
+    expect([noR.code, noR.stderr]).toEqual([2, expect.stringContaining('is a folder: add -r')]);
+
+    // The link is not followed: it is reported, everything else is uploaded, and the exit status says so.
+    const up = await runStoa(['--data', data, '--json', 'files', 'put', '-r', src, 'site']);
+    expect(up.code).toBe(1);
+    const result = JSON.parse(up.stdout) as {
+      files: Array<{ path: string; version: number }>;
+      folders: string[];
+      failed: Array<{ path: string; code: string }>;
+    };
+    expect(result.files.map((f) => f.path).sort()).toEqual(['site/docs/guide.md', 'site/docs/отчёты/итог.txt', 'site/index.md']);
+    expect(result.folders).toEqual(['site/empty']);
+    expect(result.failed).toEqual([expect.objectContaining({ path: 'link-to-etc', code: 'skipped' })]);
+
+    // Again after an edit: the changed file gets version 2, nothing is replaced by a fresh copy.
+    writeFileSync(join(src, 'docs', 'guide.md'), 'guide v2');
+    const again = JSON.parse((await runStoa(['--data', data, '--json', 'files', 'put', '-r', src, 'site'])).stdout) as typeof result;
+    expect(again.files.find((f) => f.path === 'site/docs/guide.md')?.version).toBe(2);
+
+    const out = join(work, 'copy');
+    const down = await runStoa(['--data', data, '--json', 'files', 'get', '-r', 'site', out]);
+    expect(down.code, down.stderr).toBe(0);
+    expect(readFileSync(join(out, 'docs', 'guide.md'), 'utf8')).toBe('guide v2');
+    expect(readFileSync(join(out, 'docs', 'отчёты', 'итог.txt'), 'utf8')).toBe('итого 42');
+    expect(readdirSync(out).sort()).toEqual(['docs', 'index.md']);
+    expect(readdirSync(join(out, 'docs')).filter((n) => n.endsWith('.stoa-part'))).toEqual([]);
+  });
+
   it('refuses to create a data folder where it was run without --data or --url, and uses ./stoa-data once it exists', async () => {
     const cwd = fresh();
     const r = await runStoa(['files', 'ls'], { cwd });

@@ -10,6 +10,7 @@ import type { Api } from '../api.js';
 import { action, type GlobalOptions } from '../context.js';
 import { print, table, UsageError } from '../output.js';
 import { progressBar } from '../progress.js';
+import { getFolder, putFolder, type TransferResult } from './folder-transfer.js';
 
 /** Copies stdin into a file in a new temporary folder and returns its path. */
 async function spoolStdin(): Promise<string> {
@@ -43,6 +44,26 @@ function parseVersion(v: string): number {
   const n = Number(v);
   if (!Number.isInteger(n) || n < 1) throw new UsageError(`VERSION must be a positive integer, got "${v}"`);
   return n;
+}
+
+function isLocalFolder(local: string): boolean {
+  try {
+    return statSync(local).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Prints what a folder transfer did; files that failed are listed on stderr and make the exit code 1, after every
+ * other file was transferred.
+ */
+function reportTransfer(json: boolean, r: TransferResult, summary: string): void {
+  print(json, r, () => [summary + (r.folders.length ? `, ${r.folders.length} empty folders` : ''), ...r.files.map((f) => `  ${f.path}`)].join('\n'));
+  if (r.failed.length > 0) {
+    if (!json) for (const f of r.failed) process.stderr.write(`error ${f.code}: ${f.path}: ${f.message}\n`);
+    process.exitCode = 1;
+  }
 }
 
 /** True when PATH names a folder rather than a file (the two have their own operations). */
@@ -113,9 +134,16 @@ export function registerFiles(program: Command): void {
 
   files
     .command('get <path> [local]')
-    .description('Download a file to LOCAL (default: its name here), or "-" for stdout')
+    .description('Download a file to LOCAL (default: its name here), or "-" for stdout; with -r a whole folder into LOCAL')
+    .option('-r, --recursive', 'download every file below the folder PATH ("/" for all), keeping the layout')
     .action(
-      action(async (api, g, path: string, local?: string) => {
+      action(async (api, g, path: string, local: string | undefined, opts: { recursive?: boolean }) => {
+        if (opts.recursive) {
+          if (local === '-') throw new UsageError('a folder cannot be written to stdout');
+          const dir = local ?? (path.replace(/\/+$/, '').split('/').pop() || '.');
+          const r = await getFolder(api, path, dir, (p, size) => !g.json && process.stderr.isTTY && process.stderr.write(`got ${p} (${formatBytes(size)})\n`));
+          return reportTransfer(!!g.json, r, `Downloaded ${r.files.length} files to ${dir}`);
+        }
         const d = await api.download(path);
         if (local === '-') {
           await pipeline(d.stream, process.stdout);
@@ -145,10 +173,23 @@ export function registerFiles(program: Command): void {
 
   files
     .command('put <local> <path>')
-    .description('Upload LOCAL (or "-" for stdin) to PATH (creates folders; a file already there gets a new version)')
+    .description('Upload LOCAL (or "-" for stdin) to PATH (creates folders; a file already there gets a new version); with -r a whole folder')
     .option('--base <version>', 'fail with version_conflict unless the file is at this version')
+    .option('-r, --recursive', 'upload the folder LOCAL and everything in it to the folder PATH, keeping the layout')
     .action(
-      action(async (api, g, localArg: string, path: string, opts: { base?: string }) => {
+      action(async (api, g, localArg: string, path: string, opts: { base?: string; recursive?: boolean }) => {
+        const isDir = localArg !== '-' && isLocalFolder(localArg);
+        if (isDir && !opts.recursive) throw new UsageError(`"${localArg}" is a folder: add -r to upload it and everything in it`);
+        if (opts.recursive) {
+          if (!isDir) throw new UsageError(`-r needs a local folder, and "${localArg}" is not one`);
+          const r = await putFolder(
+            api,
+            localArg,
+            path,
+            (p, size) => !g.json && process.stderr.isTTY && process.stderr.write(`put ${p} (${formatBytes(size)})\n`),
+          );
+          return reportTransfer(!!g.json, r, `Uploaded ${r.files.length} files to ${path}`);
+        }
         // stdin has no size to announce: spool it to a temporary file first (bounded memory at any size).
         const spooled = localArg === '-' ? await spoolStdin() : null;
         try {
