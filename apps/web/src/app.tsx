@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useState } from 'react';
+import { lazy, Suspense, useCallback, useEffect, useState } from 'react';
 import { getToken, onUnauthorized, setToken } from './api/client.js';
 import { filesApi } from './api/files.js';
 import { useI18n } from './i18n/index.js';
@@ -9,12 +9,14 @@ import { errorText } from './format.js';
 import { LanguagePicker } from './components/language-picker.js';
 import { LoginPage } from './pages/login-page.js';
 import { FilesPage } from './pages/files/files-page.js';
-import { MemoryPage } from './pages/memory/memory-page.js';
-import { WikiPage } from './pages/wiki/wiki-page.js';
-import { AgentsPage } from './pages/agents-page.js';
-import { AuditPage } from './pages/audit-page.js';
-import { SearchPage } from './pages/search-page.js';
-import { MembersPage } from './pages/members-page.js';
+
+// Files is where everyone lands; every other page is its own chunk, loaded the first time it is opened.
+const MemoryPage = lazy(() => import('./pages/memory/memory-page.js').then((m) => ({ default: m.MemoryPage })));
+const WikiPage = lazy(() => import('./pages/wiki/wiki-page.js').then((m) => ({ default: m.WikiPage })));
+const AgentsPage = lazy(() => import('./pages/agents-page.js').then((m) => ({ default: m.AgentsPage })));
+const AuditPage = lazy(() => import('./pages/audit-page.js').then((m) => ({ default: m.AuditPage })));
+const SearchPage = lazy(() => import('./pages/search-page.js').then((m) => ({ default: m.SearchPage })));
+const MembersPage = lazy(() => import('./pages/members-page.js').then((m) => ({ default: m.MembersPage })));
 
 const PROJECT_KEY = 'stoa.project';
 const nav: Array<{ page: Page; key: MessageKey }> = [
@@ -142,13 +144,15 @@ export function App() {
         </button>
       </header>
       <main key={session.project.id}>
-        {route.page === 'files' && <FilesPage />}
-        {route.page === 'memory' && <MemoryPage />}
-        {route.page === 'wiki' && <WikiPage path={route.rest} />}
-        {route.page === 'agents' && <AgentsPage />}
-        {route.page === 'members' && <MembersPage />}
-        {route.page === 'audit' && <AuditPage />}
-        {route.page === 'search' && <SearchPage key={route.search} />}
+        <Suspense fallback={<p role="status">{t('common.loading')}</p>}>
+          {route.page === 'files' && <FilesPage />}
+          {route.page === 'memory' && <MemoryPage />}
+          {route.page === 'wiki' && <WikiPage path={route.rest} />}
+          {route.page === 'agents' && <AgentsPage />}
+          {route.page === 'members' && <MembersPage />}
+          {route.page === 'audit' && <AuditPage />}
+          {route.page === 'search' && <SearchPage key={route.search} />}
+        </Suspense>
       </main>
     </SessionContext.Provider>
   );
