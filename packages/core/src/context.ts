@@ -1,7 +1,7 @@
 import { StoaError } from '@stoa/contract';
 import type { AgentActor, Role, UserActor } from './actors.js';
 import type { Ctx, Platform } from './platform.js';
-import { findProject } from './projects/projects.js';
+import { findProject, liveProjectById } from './projects/projects.js';
 import { DEFAULT_PROJECT } from './projects/bootstrap.js';
 import type { Principal } from './projects/tokens.js';
 import { toProjectRow, type ProjectRow } from './projects/project-row.js';
@@ -28,14 +28,8 @@ export interface ContextOptions {
 export async function contextFor(platform: Platform, principal: Principal, opts: ContextOptions = {}): Promise<Ctx> {
   if (principal.kind === 'agent') {
     const actor = await loadAgentActor(platform, principal.agentId, { ...opts, published: principal.published ?? opts.published });
-    const row = await platform.db.kysely
-      .selectFrom('projects')
-      .selectAll()
-      .where('id', '=', principal.projectId)
-      .where('deleting_at', 'is', null)
-      .executeTakeFirst();
-    if (!row) throw new StoaError('not_found', "this agent's project does not exist");
-    const project = toProjectRow(row);
+    const project = await liveProjectById(platform, principal.projectId);
+    if (!project) throw new StoaError('not_found', "this agent's project does not exist");
     if (opts.project && opts.project !== project.id && opts.project !== project.name) {
       throw new StoaError('forbidden', 'this agent belongs to another project');
     }
@@ -69,14 +63,10 @@ export async function contextFor(platform: Platform, principal: Principal, opts:
 async function projectOfUser(platform: Platform, principal: Extract<Principal, { kind: 'user' }>, wanted: string | undefined): Promise<ProjectRow> {
   if (principal.projectId) {
     // A token minted inside a project reaches only that project; elsewhere it sees nothing.
-    const row = await platform.db.kysely
-      .selectFrom('projects')
-      .selectAll()
-      .where('id', '=', principal.projectId)
-      .where('deleting_at', 'is', null)
-      .executeTakeFirst();
-    if (!row || (wanted && wanted !== row.id && wanted !== row.name)) throw new StoaError('not_found', `project "${wanted ?? DEFAULT_PROJECT}" does not exist`);
-    return toProjectRow(row);
+    const project = await liveProjectById(platform, principal.projectId);
+    if (!project || (wanted && wanted !== project.id && wanted !== project.name))
+      throw new StoaError('not_found', `project "${wanted ?? DEFAULT_PROJECT}" does not exist`);
+    return project;
   }
   try {
     return await findProject(platform, wanted ?? DEFAULT_PROJECT);

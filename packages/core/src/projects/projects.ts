@@ -24,6 +24,12 @@ export async function findProject(platform: Platform, nameOrId: string): Promise
   return toProjectRow(row);
 }
 
+/** A project by ID, unless it does not exist or is being deleted (then it is gone for every door). */
+export async function liveProjectById(platform: Platform, id: string): Promise<ProjectRow | undefined> {
+  const row = await platform.db.kysely.selectFrom('projects').selectAll().where('id', '=', id).where('deleting_at', 'is', null).executeTakeFirst();
+  return row ? toProjectRow(row) : undefined;
+}
+
 /** Creates a project; the creating user becomes its admin. */
 export async function createProject(platform: Platform, actor: Actor, input: { name: string; quotaBytes?: number | null }): Promise<ProjectRow> {
   if (actor.kind !== 'user') throw new StoaError('forbidden', 'agents may not create projects');
@@ -66,15 +72,10 @@ function userActorOf(principal: Extract<Principal, { kind: 'user' }>): UserActor
 export async function listProjectsFor(platform: Platform, principal: Principal): Promise<Array<ProjectRow & { role?: string }>> {
   const all = principal.kind === 'agent' ? [] : await listProjects(platform, userActorOf(principal));
   if (principal.kind === 'user' && !principal.projectId) return all;
-  const row = await platform.db.kysely
-    .selectFrom('projects')
-    .selectAll()
-    .where('id', '=', principal.projectId!)
-    .where('deleting_at', 'is', null)
-    .executeTakeFirst();
-  if (!row) return [];
-  const role = all.find((p) => p.id === row.id)?.role;
-  return [{ ...toProjectRow(row), ...(role ? { role } : {}) }];
+  const project = await liveProjectById(platform, principal.projectId!);
+  if (!project) return [];
+  const role = all.find((p) => p.id === project.id)?.role;
+  return [{ ...project, ...(role ? { role } : {}) }];
 }
 
 /** Creates a project for a person; agents and tokens confined to one project may not. */
