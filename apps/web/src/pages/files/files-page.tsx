@@ -11,6 +11,7 @@ import { PreviewPanel } from './preview-panel.js';
 import { NewFolderForm } from './new-folder-form.js';
 import { MoveFolderForm } from './move-folder-form.js';
 import { Icon } from '../../components/icons.js';
+import { navigate, useRoute } from '../../router.js';
 
 type Notice = { kind: 'error' | 'info'; text: string } | null;
 const parentOf = (p: string) => (p.includes('/') ? p.slice(0, p.lastIndexOf('/')) : '');
@@ -26,7 +27,13 @@ export function FilesPage() {
   const { t } = useI18n();
   const { project, canEdit } = useSession();
   const pid = project.id;
-  const [folder, setFolder] = useState('');
+  // The open folder is the URL (/files/reports/2026): a deep link opens it, Back and Forward walk it, a reload stays.
+  const route = useRoute();
+  const folder = route.page === 'files' ? route.rest : '';
+  const setFolder = useCallback(
+    (p: string, replace = false) => navigate(p ? `/files/${p.split('/').map(encodeURIComponent).join('/')}` : '/files', replace),
+    [],
+  );
   const [serverFolders, setServerFolders] = useState<Folder[]>([]);
   const [page, setPage] = useState<FolderPage | null>(null);
   const [usage, setUsage] = useState<Usage | null>(null);
@@ -52,7 +59,7 @@ export function FilesPage() {
     const linked = new URLSearchParams(location.search).get('path');
     if (!linked) return;
     filesApi.stat(pid, linked).then((f) => {
-      setFolder(parentOf(f.path));
+      setFolder(parentOf(f.path), true);
       setPreview(f);
     }, fail);
   }, [pid, fail]);
@@ -95,8 +102,8 @@ export function FilesPage() {
     if (exists(folder)) return;
     let up = parentOf(folder);
     while (up !== '' && !exists(up)) up = parentOf(up);
-    setFolder(up);
-  }, [page, serverFolders, folder, loadedFor]);
+    setFolder(up, true);
+  }, [page, serverFolders, folder, loadedFor, setFolder]);
 
   const select = (p: string) => {
     setQuery('');
