@@ -14,11 +14,17 @@ describe.skipIf(!hasChromium)('web UI: folders in the URL', () => {
   });
   afterAll(async () => s?.close());
 
-  it('opens a deep link, walks back and forward, and stays on reload', async () => {
+  it('opens a deep link with its breadcrumb, walks back and forward, and stays on reload', async () => {
     const { context, page } = await s.signedIn();
     await page.goto(`${s.url}/files/reports/2026`);
     await fileRow(page, 'reports/2026/итоги года.md').waitFor();
     expect(await fileRow(page, 'reports/summary.md').count()).toBe(0);
+    const crumbs = page.getByRole('navigation', { name: 'Folder path' });
+    expect(await crumbs.getByRole('listitem').allInnerTexts()).toEqual(['Project files', 'reports', '2026']);
+    await crumbs.getByRole('link', { name: 'Project files' }).click();
+    await page.waitForURL(/\/files$/);
+    await page.goBack();
+    await fileRow(page, 'reports/2026/итоги года.md').waitFor();
 
     await page.getByRole('tree').getByRole('button', { name: 'reports', exact: true }).click();
     await fileRow(page, 'reports/summary.md').waitFor();

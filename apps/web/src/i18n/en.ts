@@ -51,6 +51,7 @@ export const en = {
   'login.submit': 'Sign in',
   'files.title': 'Files',
   'files.usage': 'Used {used} of {quota}',
+  'files.breadcrumb': 'Folder path',
   'files.root': 'Project files',
   'files.folders': 'Folders',
   'files.search': 'Search files',

@@ -53,6 +53,7 @@ export const ru: Dict = {
   'login.submit': 'Войти',
   'files.title': 'Файлы',
   'files.usage': 'Занято {used} из {quota}',
+  'files.breadcrumb': 'Путь к папке',
   'files.root': 'Project files',
   'files.folders': 'Папки',
   'files.search': 'Поиск файлов',

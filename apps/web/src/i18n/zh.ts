@@ -52,6 +52,7 @@ export const zh: Dict = {
   'login.submit': '登录',
   'files.title': '文件',
   'files.usage': '已用 {used} / 共 {quota}',
+  'files.breadcrumb': '文件夹路径',
   'files.root': 'Project files',
   'files.folders': '文件夹',
   'files.search': '搜索文件',
