@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { projectRoutes } from '@stoa/contract';
+import { adminRoutes, projectRoutes } from '@stoa/contract';
 import { action, globalsOf, openApi } from '../context.js';
 import type { Api } from '../api.js';
 import { print, reportError, table, UsageError } from '../output.js';
@@ -171,7 +171,7 @@ export function registerProjects(program: Command): void {
     .action(
       action(async (api, g, opts: { limit: string; before?: string; installation?: boolean }) => {
         if (opts.installation) {
-          const entries = await api.call(projectRoutes.installationAudit, { limit: Number(opts.limit) });
+          const entries = await api.call(adminRoutes.audit, { limit: Number(opts.limit) });
           print(!!g.json, entries, () => table([['WHEN', 'WHO', 'ACTION', 'SUBJECT'], ...entries.map((e) => [e.at, e.actor ?? '', e.action, e.subject])]));
           return;
         }

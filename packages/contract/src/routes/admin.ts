@@ -24,4 +24,12 @@ export const adminRoutes = {
     input: z.object({ repair: z.boolean().optional().describe('Fix what can be fixed: usage counters, folder index, orphaned blobs past the grace period') }),
     output: DoctorReportSchema,
   }),
+  audit: defineRoute({
+    id: 'admin.audit',
+    method: 'GET',
+    path: '/admin/audit',
+    summary: "The installation's audit log (events that outlive projects, such as deleting one), newest first",
+    input: z.object({ limit: z.coerce.number().int().min(1).max(1000).optional().describe('Entries to return (100 by default)') }),
+    output: z.array(z.object({ id: z.number().int(), at: z.string(), actor: z.string().nullable(), action: z.string(), subject: z.string() })),
+  }),
 };

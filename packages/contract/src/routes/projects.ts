@@ -83,14 +83,6 @@ export const projectRoutes = {
     }),
     output: z.object({ id: z.string(), name: z.string(), deleted: z.literal(true) }),
   }),
-  installationAudit: defineRoute({
-    id: 'admin.audit',
-    method: 'GET',
-    path: '/admin/audit',
-    summary: "The installation's audit log (events that outlive projects, such as deleting one), newest first",
-    input: z.object({ limit: z.coerce.number().int().min(1).max(1000).optional().describe('Entries to return (100 by default)') }),
-    output: z.array(z.object({ id: z.number().int(), at: z.string(), actor: z.string().nullable(), action: z.string(), subject: z.string() })),
-  }),
   listMembers: defineRoute({
     id: 'members.list',
     method: 'GET',

@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import { StoaError } from '@stoa/contract';
-import type { Principal } from '../projects/tokens.js';
+import { isInstallationAdminPrincipal, type Principal } from '../projects/tokens.js';
 import { inTx, type Platform } from '../platform.js';
 import { housekeepingOf } from '../config.js';
 import { ancestorDirs, baseName, dirOf } from '../paths.js';
@@ -38,7 +38,7 @@ const MAX_LISTED = 50;
  * const report = await runDoctor(platform, principal, { repair: true });
  */
 export async function runDoctor(platform: Platform, principal: Principal, opts: { repair?: boolean } = {}): Promise<DoctorReport> {
-  if (principal.kind !== 'user' || !principal.superuser) throw new StoaError('forbidden', 'only an installation administrator may run the doctor');
+  if (!isInstallationAdminPrincipal(principal)) throw new StoaError('forbidden', 'only an installation administrator may run the doctor');
   const repair = !!opts.repair;
   const db = platform.db.kysely;
   const findings: DriftFinding[] = [];

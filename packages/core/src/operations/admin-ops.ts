@@ -1,10 +1,14 @@
 import { adminRoutes } from '@stoa/contract';
 import { runDoctor } from '../files/doctor.js';
+import { listInstallationAudit } from '../projects/delete-project.js';
 import { globalOperation, type Operation } from './operation.js';
 
 /** Installation housekeeping; the core lets only the installation's administrator run it. */
 export const adminOperations: Operation[] = [
   globalOperation(adminRoutes.doctor, { policy: 'signed-in', mutates: true, audit: null, agent: 'none' }, ({ platform, principal }, i) =>
     runDoctor(platform, principal, { repair: i.repair }),
+  ),
+  globalOperation(adminRoutes.audit, { policy: 'signed-in', mutates: false, audit: null, agent: 'none' }, ({ platform, principal }, i) =>
+    listInstallationAudit(platform, principal, { limit: i.limit }),
   ),
 ];

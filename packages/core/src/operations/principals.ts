@@ -1,6 +1,6 @@
 import { StoaError } from '@stoa/contract';
 import type { Platform } from '../platform.js';
-import type { Principal } from '../projects/tokens.js';
+import { isInstallationAdminPrincipal, type Principal } from '../projects/tokens.js';
 
 /**
  * The principal of an agent of the data folder, for a door that names the agent instead of presenting its token
@@ -26,8 +26,12 @@ export async function describePrincipal(
   principal: Principal,
 ): Promise<{ kind: 'user'; id: string; name: string; installationAdmin?: true } | { kind: 'agent'; id: string; name: string; projectId: string }> {
   if (principal.kind === 'user') {
-    const installationAdmin = principal.superuser && !principal.projectId;
-    return { kind: 'user', id: principal.userId, name: principal.name, ...(installationAdmin ? { installationAdmin: true as const } : {}) };
+    return {
+      kind: 'user',
+      id: principal.userId,
+      name: principal.name,
+      ...(isInstallationAdminPrincipal(principal) ? { installationAdmin: true as const } : {}),
+    };
   }
   const a = await platform.db.kysely.selectFrom('agents').select(['name']).where('id', '=', principal.agentId).executeTakeFirst();
   if (!a) throw new StoaError('unauthorized', 'the agent of this token no longer exists');

@@ -3,7 +3,7 @@ import { addMember, listMembers, removeMember } from '../projects/members.js';
 import { createToken, listTokens, revokeToken } from '../projects/tokens.js';
 import { acceptInvitation, createInvitation } from '../projects/invitations.js';
 import { createProjectFor, listProjectsFor } from '../projects/projects.js';
-import { deleteProject, listInstallationAudit } from '../projects/delete-project.js';
+import { deleteProject } from '../projects/delete-project.js';
 import { listAudit } from '../audit/audit.js';
 import { changes, globalOperation, projectOperation, publicOperation, reads, type Operation, type OperationTraits } from './operation.js';
 import { describePrincipal } from './principals.js';
@@ -22,7 +22,6 @@ export const projectOperations: Operation[] = [
   globalOperation(r.deleteProject, signedIn(true), ({ platform, principal }, i) =>
     deleteProject(platform, principal, { project: i.project, confirm: i.confirm }),
   ),
-  globalOperation(r.installationAudit, signedIn(), ({ platform, principal }, i) => listInstallationAudit(platform, principal, { limit: i.limit })),
   projectOperation(r.listMembers, reads('project.read'), (ctx) => listMembers(ctx)),
   projectOperation(r.addMember, changes('member.manage', null, 'none'), (ctx, i) => addMember(ctx, { user: i.user, role: i.role })),
   projectOperation(r.removeMember, changes('member.manage', null, 'none'), async (ctx, i) => {

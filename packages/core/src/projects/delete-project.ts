@@ -1,7 +1,7 @@
 import { sql, type RawBuilder } from 'kysely';
 import { StoaError } from '@stoa/contract';
 import { inTx, type Platform } from '../platform.js';
-import type { Principal } from './tokens.js';
+import { isInstallationAdminPrincipal, type Principal } from './tokens.js';
 
 /** How the rows of one table belong to a project. */
 interface ProjectTable {
@@ -71,7 +71,7 @@ export interface DeletedProject {
  * await deleteProject(platform, principal, { project: 'acme', confirm: 'acme' }) // { id: 'prj_…', name: 'acme', deleted: true }
  */
 export async function deleteProject(platform: Platform, principal: Principal, input: { project: string; confirm: string }): Promise<DeletedProject> {
-  if (principal.kind !== 'user' || !principal.superuser || principal.projectId) {
+  if (!isInstallationAdminPrincipal(principal)) {
     throw new StoaError('forbidden', 'only the installation administrator may delete a project');
   }
   const now = platform.clock().toISOString();
@@ -135,7 +135,7 @@ export async function listInstallationAudit(
   principal: Principal,
   input: { limit?: number },
 ): Promise<Array<{ id: number; at: string; actor: string | null; action: string; subject: string }>> {
-  if (principal.kind !== 'user' || !principal.superuser || principal.projectId) {
+  if (!isInstallationAdminPrincipal(principal)) {
     throw new StoaError('forbidden', "only the installation administrator may read the installation's audit log");
   }
   const rows = await platform.db.kysely

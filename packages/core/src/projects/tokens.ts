@@ -15,6 +15,14 @@ export type Principal =
   | { kind: 'user'; userId: string; name: string; superuser: boolean; projectId?: string }
   | { kind: 'agent'; agentId: string; projectId: string; published?: boolean };
 
+/**
+ * Whether a principal is the installation administrator: a person with one of the installation's own superuser
+ * tokens, not confined to a project. The one check for installation-wide operations (doctor, project deletion).
+ */
+export function isInstallationAdminPrincipal(principal: Principal): principal is Extract<Principal, { kind: 'user' }> {
+  return principal.kind === 'user' && principal.superuser && !principal.projectId;
+}
+
 /** A token as listed: never its secret nor its hash. */
 export interface TokenInfo {
   id: string;
