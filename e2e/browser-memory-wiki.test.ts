@@ -134,6 +134,8 @@ describe.skipIf(!hasChromium)('web UI: memory and wiki', () => {
     await page.getByRole('dialog').getByRole('button', { name: 'Delete' }).click();
     await page.waitForURL(/\/wiki$/);
     await page.locator('.wiki-tree').getByRole('button', { name: 'Refunds' }).waitFor();
+    // The tree reloads after the delete: wait for the page to leave it rather than reading the tree mid-reload.
+    await page.locator('.wiki-tree').getByRole('button', { name: 'Onboarding' }).waitFor({ state: 'detached' });
     expect(await page.locator('.wiki-tree').getByRole('button', { name: 'Onboarding' }).count()).toBe(0);
   });
 });
