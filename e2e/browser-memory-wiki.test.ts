@@ -50,7 +50,7 @@ describe.skipIf(!hasChromium)('web UI: memory and wiki', () => {
     await other.page.getByRole('alert').getByText('Someone saved this file since you opened it — reload').waitFor();
     await other.page.getByRole('button', { name: 'Reload' }).click();
     await other.page.getByRole('alert').waitFor({ state: 'detached' });
-    expect(await other.page.getByRole('textbox', { name: 'AGENTS.md' }).inputValue()).toBe('My newer rules.');
+    await expect.poll(() => other.page.getByRole('textbox', { name: 'AGENTS.md' }).inputValue()).toBe('My newer rules.');
     await other.context.close();
   });
 

@@ -40,10 +40,11 @@ export function MemoryPage() {
     async (e: MemoryEntry) => {
       setSelected(e);
       setShown(null);
-      setConflict(false);
       setNotice(null);
       try {
         const [d, h] = await Promise.all([memoryApi.get(project.id, e), memoryApi.history(project.id, e)]);
+        // The conflict message stays until the current text is on screen, so it never shows the stale text unflagged.
+        setConflict(false);
         setDoc(d);
         setText(d.content);
         setHistory(h);
