@@ -47,6 +47,32 @@ export default tseslint.config(
     rules: { 'no-restricted-imports': ['error', { paths: storageImports }] },
   },
   {
+    // The web UI addresses the server only through the route table (api/client.ts with routeIndex); the table's
+    // schemas stay out of the bundle, so only its types and its zod-free modules may be imported.
+    files: ['apps/web/src/**/*.ts', 'apps/web/src/**/*.tsx'],
+    ignores: ['apps/web/src/api/client.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: [
+            ...storageImports,
+            {
+              name: '@stoa/contract',
+              allowTypeImports: true,
+              message: 'Import routeIndex from @stoa/contract/route-index; the full contract would bundle zod.',
+            },
+          ],
+        },
+      ],
+      'no-restricted-globals': [
+        'error',
+        { name: 'fetch', message: 'Call the server through api/client.ts (call, open) with a route of routeIndex.' },
+        { name: 'XMLHttpRequest', message: 'Send bodies through api/client.ts (sendWithProgress, routeUrl).' },
+      ],
+    },
+  },
+  {
     // Tests may set up fixtures with the database (test database kinds, rows a door cannot create).
     files: ['apps/**/*.test.ts'],
     rules: { 'no-restricted-imports': 'off', 'no-restricted-syntax': 'off' },

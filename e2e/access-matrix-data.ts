@@ -20,7 +20,6 @@ export const ACTORS = [
 ] as const;
 export type ActorName = (typeof ACTORS)[number];
 
-export const PEOPLE: ActorName[] = ['installAdmin', 'projectAdmin', 'editor', 'viewer'];
 export const AGENTS: ActorName[] = ['agentOff', 'agentOwnRead', 'agentOwnOwn', 'agentProject', 'agentProjectOwn'];
 
 /** Each agent's A1 settings; its row of the A2 table follows from them. */
@@ -50,9 +49,6 @@ export const RESOURCES = [
   'audit',
 ] as const;
 export type ResourceName = (typeof RESOURCES)[number];
-
-export const OPERATIONS = ['read', 'list', 'write', 'delete'] as const;
-export type Operation = (typeof OPERATIONS)[number];
 
 /** The words planted in each resource; a reply that may not reveal the resource must contain none of them. */
 export const SECRETS: Partial<Record<ResourceName, string>> = {

@@ -11,7 +11,7 @@ import type { FastifyInstance } from 'fastify';
 
 const repo = fileURLToPath(new URL('..', import.meta.url));
 const webDist = join(repo, 'apps/web/dist');
-export const CHROMIUM = '/usr/bin/chromium';
+const CHROMIUM = '/usr/bin/chromium';
 
 /** Whether the browser tests can run here (Chromium installed: the CI installs it, `apt-get install chromium`). */
 export const hasChromium = existsSync(CHROMIUM);
@@ -34,7 +34,7 @@ export interface UiServer {
   close: () => Promise<void>;
 }
 
-export function userIdOf(ctx: Ctx): string {
+function userIdOf(ctx: Ctx): string {
   if (ctx.actor.kind !== 'user') throw new Error('not a user context');
   return ctx.actor.userId;
 }

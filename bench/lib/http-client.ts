@@ -2,7 +2,7 @@ import http from 'node:http';
 import type { Readable, Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 
-export interface HttpResponse {
+interface HttpResponse {
   status: number;
   headers: http.IncomingHttpHeaders;
   /** Bytes of the response body. */
@@ -11,7 +11,7 @@ export interface HttpResponse {
   body?: Buffer;
 }
 
-export interface HttpOptions {
+interface HttpOptions {
   method: string;
   headers?: Record<string, string>;
   /** A buffer, or a stream piped into the request (large uploads). */

@@ -1,6 +1,6 @@
 import { msSince } from './stats.js';
 
-export interface RunResult {
+interface RunResult {
   /** Latency of each successful task, in ms. */
   latencies: number[];
   wallMs: number;

@@ -14,7 +14,7 @@ export interface StartedServer {
   stop(): Promise<void>;
 }
 
-export interface StoaServer extends StartedServer {
+interface StoaServer extends StartedServer {
   token: string;
 }
 

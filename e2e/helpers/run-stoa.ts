@@ -5,7 +5,7 @@ import { fileURLToPath } from 'node:url';
 export const REPO = fileURLToPath(new URL('../..', import.meta.url));
 export const STOA_BIN = fileURLToPath(new URL('../../apps/cli/bin/stoa.js', import.meta.url));
 
-export interface RunResult {
+interface RunResult {
   stdout: string;
   stderr: string;
   /** Exit status; null when killed by a signal. */

@@ -23,7 +23,7 @@ export interface StoaServer {
   stop(): Promise<void>;
 }
 
-export interface ServeOptions {
+interface ServeOptions {
   /** Serve this data folder instead of a fresh temporary one (it is then not removed by stop()). */
   dataDir?: string;
   /** Extra environment: limits (STOA_QUOTA_BYTES…), STOA_ADMIN_TOKEN, STOA_DATABASE_URL… */

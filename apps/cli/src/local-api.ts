@@ -13,7 +13,7 @@ import {
 } from '@stoa/core';
 import type { Api } from './api.js';
 
-export interface LocalOptions {
+interface LocalOptions {
   dataDir?: string;
   project?: string;
   agent?: string;
@@ -54,5 +54,3 @@ export async function openLocalApi(opts: LocalOptions): Promise<Api & { platform
     close: () => platform.close(),
   } as Api & { platform: Platform; principal: Principal };
 }
-
-export { filesRoutes };

@@ -1,7 +1,7 @@
 import { formatBytes } from '@stoa/contract';
 
 /** Files at least this large show a progress bar on a terminal. */
-export const PROGRESS_MIN_BYTES = 4 * 1024 * 1024;
+const PROGRESS_MIN_BYTES = 4 * 1024 * 1024;
 
 /**
  * A progress bar on stderr, only when stderr is a terminal and the transfer is large (so scripts and --json

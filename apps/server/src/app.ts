@@ -32,7 +32,7 @@ export interface AppOptions {
  * @example
  * webCacheControl('/srv/web/assets/index-BKWxlTET.js') // 'public, max-age=31536000, immutable'
  */
-export function webCacheControl(path: string): string {
+function webCacheControl(path: string): string {
   return /[\\/]assets[\\/][^\\/]+-[\w-]{8,}(\.\w+)+$/.test(path) ? 'public, max-age=31536000, immutable' : 'no-cache';
 }
 

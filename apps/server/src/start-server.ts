@@ -2,7 +2,7 @@ import { bootstrap, createLoginCode, housekeepingOf, openPlatform, processPendin
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from './app.js';
 
-export interface RunningServer {
+interface RunningServer {
   app: FastifyInstance;
   platform: Platform;
   url: string;

@@ -8,7 +8,7 @@ const pages: Page[] = ['login', 'files', 'memory', 'wiki', 'agents', 'members', 
  * @example
  * currentPage() // on /wiki/handbook/refunds: { page: 'wiki', rest: 'handbook/refunds' }
  */
-export function currentPage(): { page: Page; rest: string } {
+function currentPage(): { page: Page; rest: string } {
   const [, first = '', ...rest] = location.pathname.split('/');
   const page = (pages as string[]).includes(first) ? (first as Page) : 'files';
   return { page, rest: rest.map(decodeURIComponent).join('/') };

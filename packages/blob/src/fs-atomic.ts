@@ -12,7 +12,7 @@ import { HashingStream } from './hashing-stream.js';
  * @example
  * await rename(tmp, final); await fsyncDir(dirname(final));
  */
-export async function fsyncDir(dir: string): Promise<void> {
+async function fsyncDir(dir: string): Promise<void> {
   let fh;
   try {
     fh = await open(dir, 'r');
@@ -33,7 +33,7 @@ export async function fsyncDir(dir: string): Promise<void> {
 const knownDirs = new Set<string>();
 
 /** Forgets a cached directory (after something outside removed it). */
-export function forgetDir(dir: string): void {
+function forgetDir(dir: string): void {
   knownDirs.delete(dir);
 }
 
@@ -44,7 +44,7 @@ export function forgetDir(dir: string): void {
  * @example
  * await mkdirDurable(join(root, 'ab', 'cd'));
  */
-export async function mkdirDurable(dir: string): Promise<void> {
+async function mkdirDurable(dir: string): Promise<void> {
   // Directories once made stay (blob deletes never remove them), so each is created and fsynced once per process.
   if (knownDirs.has(dir)) return;
   const first = await mkdir(dir, { recursive: true });

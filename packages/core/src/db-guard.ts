@@ -16,7 +16,7 @@ function holdsNul(node: unknown, depth = 0): boolean {
  * refused with `invalid_text` before it reaches the database, on SQLite exactly as on PostgreSQL (which cannot
  * store it). Operations check their own inputs first, with clearer messages; this catches what they miss.
  */
-export class RefuseNulPlugin implements KyselyPlugin {
+class RefuseNulPlugin implements KyselyPlugin {
   transformQuery(args: PluginTransformQueryArgs): RootOperationNode {
     if (holdsNul(args.node)) throw new StoaError('invalid_text', 'text contains U+0000 (NUL), which is not allowed in text');
     return args.node;

@@ -1,4 +1,4 @@
-import { pathParams, StoaError, type ErrorCode, type RouteDef, type RouteInput, type RouteOutput } from '@stoa/contract';
+import { routeRequest, StoaError, type ErrorCode, type RouteDef, type RouteInput, type RouteOutput } from '@stoa/contract';
 import { Readable } from 'node:stream';
 
 export interface ClientOptions {
@@ -45,20 +45,8 @@ export class StoaClient {
     input: Record<string, unknown>,
     allInQuery = route.method === 'GET' || route.method === 'DELETE' || !!route.raw?.request,
   ): { url: string; rest: Record<string, unknown> } {
-    const rest: Record<string, unknown> = { ...input };
-    let p = route.path;
-    for (const name of pathParams(route.path)) {
-      const v = rest[name];
-      if (v === undefined || v === null) throw new StoaError('bad_request', `${name} is required`);
-      p = p.replace(`{${name}}`, encodeURIComponent(String(v)));
-      delete rest[name];
-    }
-    const qs = new URLSearchParams();
-    if (allInQuery) {
-      for (const [k, v] of Object.entries(rest)) if (v !== undefined && v !== null) qs.set(k, String(v));
-    }
-    const q = qs.toString();
-    return { url: `${this.url}/api/v1${p}${q ? `?${q}` : ''}`, rest: allInQuery ? {} : rest };
+    const { target, body } = routeRequest(route, input, allInQuery);
+    return { url: `${this.url}/api/v1${target}`, rest: body ?? {} };
   }
 
   /** Calls a JSON route; problem responses become StoaError with the server's code and message. */

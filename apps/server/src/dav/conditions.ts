@@ -17,7 +17,7 @@ interface IfCondition {
   token?: string;
   etag?: string;
 }
-export interface IfList {
+interface IfList {
   resource: string | null;
   conditions: IfCondition[];
 }

@@ -7,7 +7,7 @@ import { bearerToken, principalFromToken } from '../http/auth.js';
  * WebDAV clients (file managers, davfs2, rclone) speak Basic auth: any user name, the API token as password.
  * Bearer tokens work too.
  */
-export function davToken(req: FastifyRequest): string | undefined {
+function davToken(req: FastifyRequest): string | undefined {
   const h = req.headers.authorization;
   if (h && /^Basic\s+/i.test(h)) {
     const decoded = Buffer.from(h.replace(/^Basic\s+/i, ''), 'base64').toString('utf8');

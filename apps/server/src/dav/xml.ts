@@ -131,11 +131,6 @@ export function responseXml(href: string, propstats: Array<{ status: number; pro
   return builder.build([el('response', [el('href', href), ...stats])]) as string;
 }
 
-/** A <response> carrying only a status (e.g. a member that failed in a whole-folder operation). */
-export function statusResponseXml(href: string, status: number): string {
-  return builder.build([el('response', [el('href', href), el('status', `HTTP/1.1 ${status} ${reason(status)}`)])]) as string;
-}
-
 export const MULTISTATUS_OPEN = `<?xml version="1.0" encoding="utf-8"?>\n<${DAV_PREFIX}:multistatus xmlns:${DAV_PREFIX}="DAV:">`;
 export const MULTISTATUS_CLOSE = `</${DAV_PREFIX}:multistatus>`;
 

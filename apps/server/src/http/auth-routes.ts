@@ -8,7 +8,7 @@ import { sendProblem } from './problem.js';
  * The session cookie: HttpOnly (scripts never read it), SameSite=Strict (no other site's page can send it, which
  * is what keeps cookie-authenticated writes safe from cross-site requests), Secure when served over https, Path=/.
  */
-export function sessionCookie(req: FastifyRequest, token: string): string {
+function sessionCookie(req: FastifyRequest, token: string): string {
   const secure = req.protocol === 'https' ? '; Secure' : '';
   return `${SESSION_COOKIE}=${encodeURIComponent(token)}; Path=/; HttpOnly; SameSite=Strict${secure}`;
 }

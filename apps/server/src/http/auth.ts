@@ -26,7 +26,7 @@ export function principalFromToken(platform: Platform, req: FastifyRequest, toke
   return authenticate(platform, token, { client: req.ip });
 }
 
-export async function principalOf(platform: Platform, req: FastifyRequest): Promise<Principal> {
+async function principalOf(platform: Platform, req: FastifyRequest): Promise<Principal> {
   return principalFromToken(platform, req, bearerToken(req));
 }
 

@@ -1,5 +1,4 @@
 import type { FastifyInstance } from 'fastify';
-import { pathParams } from '@stoa/contract';
 import { callOperation, type Operation, type Platform } from '@stoa/core';
 import { requestCall } from './auth.js';
 import { sendProblem } from './problem.js';
@@ -10,7 +9,7 @@ export function fastifyPath(path: string): string {
 }
 
 /** Collects a route's input from path parameters, query string and JSON body. */
-export function routeInput(req: { params: unknown; query: unknown; body: unknown }): Record<string, unknown> {
+function routeInput(req: { params: unknown; query: unknown; body: unknown }): Record<string, unknown> {
   const body =
     req.body && typeof req.body === 'object' && !Buffer.isBuffer(req.body) && typeof (req.body as any).pipe !== 'function'
       ? (req.body as Record<string, unknown>)
@@ -38,5 +37,3 @@ export function mountOperation(app: FastifyInstance, platform: Platform, op: Ope
     },
   });
 }
-
-export { pathParams };

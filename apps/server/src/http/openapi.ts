@@ -120,7 +120,7 @@ function headerParameters(r: RouteDef): Json[] {
  * @example
  * const doc = buildOpenApi([...allRoutes, ...Object.values(systemRoutes)], { version: '0.1.0' });
  */
-export function buildOpenApi(routes: RouteDef[], info: { version: string }): Json {
+function buildOpenApi(routes: RouteDef[], info: { version: string }): Json {
   const paths: Record<string, Json> = {};
   const tags = new Set<string>();
   for (const r of routes) {

@@ -2,7 +2,7 @@ import { Socket } from 'node:net';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 
 /** How long a connection whose upload was refused may live on, writing the answer, before it is dropped. */
-export const REFUSED_BODY_LINGER_MS = 5_000;
+const REFUSED_BODY_LINGER_MS = 5_000;
 
 /**
  * A streamed upload was refused before its body ended (413, 403, a bad path…). Answer, then end the connection:

@@ -4,7 +4,7 @@ import type { FastifyInstance } from 'fastify';
  * The web UI's policy: everything from this origin only. `blob:` is allowed for images and frames because the
  * preview panel shows fetched image and PDF bytes as blob URLs; nothing may frame Stoa.
  */
-export const PAGE_CSP = [
+const PAGE_CSP = [
   "default-src 'self'",
   "img-src 'self' blob:",
   "frame-src 'self' blob:",

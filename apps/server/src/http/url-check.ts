@@ -6,7 +6,7 @@ import { sendProblem } from './problem.js';
  * True when every `%` of a URL starts a valid escape and the escapes decode to UTF-8. The router and the query
  * parser would otherwise pass a broken escape on as literal text ("%ZZ" becomes a file name) or fail later.
  */
-export function isWellEncoded(url: string): boolean {
+function isWellEncoded(url: string): boolean {
   if (!url.includes('%')) return true;
   try {
     decodeURIComponent(url);

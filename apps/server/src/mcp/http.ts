@@ -25,7 +25,7 @@ function originOf(platform: Platform, req: FastifyRequest): string {
  * who issues its bearer tokens (Stoa itself: agent tokens made with `stoa tokens create --agent`) and how they are
  * sent. Stoa has no OAuth authorization endpoints; clients are configured with an agent token.
  */
-export function protectedResourceMetadata(origin: string): Record<string, unknown> {
+function protectedResourceMetadata(origin: string): Record<string, unknown> {
   return {
     resource: `${origin}/mcp`,
     authorization_servers: [origin],

@@ -1,2 +1,2 @@
-export { createStoaMcpServer, toCallResult, type McpBackend, type McpCallOutcome } from './mcp-server.js';
+export { createStoaMcpServer, type McpBackend, type McpCallOutcome } from './mcp-server.js';
 export { mountMcp } from './http.js';

@@ -1,5 +1,6 @@
 import type { agentRoutes, conversationRoutes, RouteOutput } from '@stoa/contract';
-import { api, seg } from './client.js';
+import { routeIndex } from '@stoa/contract/route-index';
+import { call } from './client.js';
 
 export type Agent = RouteOutput<typeof agentRoutes.show>;
 export type Conversation = RouteOutput<typeof conversationRoutes.list>[number];
@@ -11,7 +12,7 @@ export interface AgentSettings {
   read?: 'project' | 'own';
 }
 
-const p = (project: string) => `/projects/${seg(project)}`;
+const r = routeIndex.agents;
 
 /**
  * Agents and conversations, as the routes of packages/contract/src/routes/agents.ts define them.
@@ -20,8 +21,8 @@ const p = (project: string) => `/projects/${seg(project)}`;
  * const a = await agentsApi.create('default', { name: 'Researcher', files: 'on' });
  */
 export const agentsApi = {
-  list: (project: string) => api<Agent[]>('GET', `${p(project)}/agents`),
-  create: (project: string, s: AgentSettings & { name: string }) => api<Agent>('POST', `${p(project)}/agents`, { body: s }),
-  update: (project: string, id: string, s: AgentSettings) => api<Agent>('PATCH', `${p(project)}/agents/${seg(id)}`, { body: s }),
-  conversations: (project: string) => api<Conversation[]>('GET', `${p(project)}/conversations`),
+  list: (project: string) => call(r.list, { project }),
+  create: (project: string, s: AgentSettings & { name: string }) => call(r.create, { project, ...s }),
+  update: (project: string, id: string, s: AgentSettings) => call(r.update, { project, id, ...s }),
+  conversations: (project: string) => call(routeIndex.conversations.list, { project }),
 };

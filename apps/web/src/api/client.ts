@@ -1,9 +1,14 @@
+import type { RouteInput, RouteOutput } from '@stoa/contract';
+import { routeRequest, type RouteRef } from '@stoa/contract/route-ref';
+
 /**
- * The one HTTP client of the web UI: adds the bearer token, encodes query strings, and turns
- * `application/problem+json` answers into {@link ApiError} with the server's stable `code`.
+ * The one HTTP client of the web UI. Every call names a route of the table (`routeIndex` from
+ * `@stoa/contract/route-index`, generated from packages/contract), which types its input and answer and lays
+ * them out as the server reads them; it adds the bearer token and turns `application/problem+json` answers
+ * into {@link ApiError} with the server's stable `code`.
  *
  * @example
- * const usage = await api<Usage>('GET', '/projects/default/usage');
+ * const usage = await call(routeIndex.files.usage, { project: 'default' });
  */
 const TOKEN_KEY = 'stoa.token';
 
@@ -59,53 +64,32 @@ export function onUnauthorized(fn: () => void): () => void {
   return () => unauthorizedListeners.delete(fn);
 }
 
-export type Query = Record<string, string | number | boolean | undefined | null>;
-
 /**
+ * The browser URL of a route with its input laid out as the server reads it (path, then query string).
+ *
  * @example
- * apiUrl('/projects/default/files/stat', { path: 'a b.md' }) // "/api/v1/projects/default/files/stat?path=a+b.md"
+ * routeUrl(routeIndex.files.upload, { project: 'default', path: 'a b.bin' }) // "/api/v1/projects/default/files/content?path=a+b.bin"
  */
-export function apiUrl(path: string, query?: Query): string {
-  const qs = new URLSearchParams();
-  for (const [k, v] of Object.entries(query ?? {})) if (v !== undefined && v !== null) qs.set(k, String(v));
-  const s = qs.toString();
-  return `/api/v1${path}${s ? `?${s}` : ''}`;
+export function routeUrl<R>(ref: RouteRef<R>, input: RouteInput<R>): string {
+  return `/api/v1${routeRequest(ref, input as Record<string, unknown>).target}`;
 }
 
 /**
- * Encodes one path parameter (a project name may hold any character).
+ * Calls a route of the table and returns the raw response (downloads, previews), throwing {@link ApiError}
+ * for any error status.
  *
  * @example
- * `/projects/${seg(project)}/files`
+ * const res = await open(routeIndex.files.preview, { project: 'default', path: 'a.txt' });
  */
-export const seg = (s: string): string => encodeURIComponent(s);
-
-export interface CallOptions {
-  query?: Query;
-  body?: unknown;
-  raw?: BodyInit;
-  headers?: Record<string, string>;
-  signal?: AbortSignal;
-}
-
-/**
- * Sends a request and returns the raw response, throwing {@link ApiError} for any error status.
- *
- * @example
- * const res = await request('GET', '/projects/default/files/preview', { query: { path: 'a.txt' } });
- */
-export async function request(method: string, path: string, opts: CallOptions = {}): Promise<Response> {
-  const headers: Record<string, string> = { ...(opts.headers ?? {}) };
+export async function open<R>(ref: RouteRef<R>, input: RouteInput<R>, signal?: AbortSignal): Promise<Response> {
+  const { target, body } = routeRequest(ref, input as Record<string, unknown>);
+  const headers: Record<string, string> = {};
   const token = getToken();
   if (token) headers.Authorization = `Bearer ${token}`;
-  let body: BodyInit | undefined = opts.raw;
-  if (opts.body !== undefined) {
-    headers['Content-Type'] = 'application/json';
-    body = JSON.stringify(opts.body);
-  }
+  if (body) headers['Content-Type'] = 'application/json';
   let res: Response;
   try {
-    res = await fetch(apiUrl(path, opts.query), { method, headers, body, signal: opts.signal });
+    res = await fetch(`/api/v1${target}`, { method: ref.method, headers, body: body && JSON.stringify(body), signal });
   } catch (e) {
     if ((e as Error).name === 'AbortError') throw e;
     throw new ApiError('network', 0, (e as Error).message);
@@ -128,15 +112,15 @@ async function toApiError(res: Response): Promise<ApiError> {
 }
 
 /**
- * A JSON call.
+ * Calls a JSON route of the table: the input and the answer are typed by the route's definition.
  *
  * @example
- * const files = await api<FileInfo[]>('GET', '/projects/default/files/find', { query: { q: 'report' } });
+ * const page = await call(routeIndex.files.folder, { project: 'default', folder: 'reports' });
  */
-export async function api<T>(method: string, path: string, opts: CallOptions = {}): Promise<T> {
-  const res = await request(method, path, opts);
-  if (res.status === 204) return undefined as T;
-  return (await res.json()) as T;
+export async function call<R>(ref: RouteRef<R>, input: RouteInput<R>, signal?: AbortSignal): Promise<RouteOutput<R>> {
+  const res = await open(ref, input, signal);
+  if (res.status === 204) return undefined as RouteOutput<R>;
+  return (await res.json()) as RouteOutput<R>;
 }
 
 /**
@@ -144,7 +128,7 @@ export async function api<T>(method: string, path: string, opts: CallOptions = {
  * get no bearer token: the signature is the credential there.
  *
  * @example
- * await sendWithProgress('PUT', apiUrl('/projects/default/files/content', { path: 'a.bin' }), file, {}, (n) => console.log(n));
+ * await sendWithProgress('PUT', routeUrl(routeIndex.files.upload, { project: 'default', path: 'a.bin' }), file, {}, (n) => console.log(n));
  */
 export function sendWithProgress<T>(
   method: string,

@@ -1,5 +1,6 @@
 import type { filesRoutes, projectRoutes, RouteOutput } from '@stoa/contract';
-import { api, request, seg } from './client.js';
+import { routeIndex } from '@stoa/contract/route-index';
+import { call, open } from './client.js';
 
 /** Types come from the route contract (type-only imports: nothing of zod reaches the bundle). */
 export type FileInfo = RouteOutput<typeof filesRoutes.stat>;
@@ -18,7 +19,8 @@ export interface PreviewInfo {
   limit: number | null;
 }
 
-const p = (project: string) => `/projects/${seg(project)}`;
+const r = routeIndex.files;
+const pr = routeIndex.projects;
 
 /**
  * The Files API of the UI, one function per contract route.
@@ -27,34 +29,31 @@ const p = (project: string) => `/projects/${seg(project)}`;
  * const page = await filesApi.folder('default', 'reports');
  */
 export const filesApi = {
-  me: () => api<Me>('GET', '/me'),
-  projects: () => api<Project[]>('GET', '/projects'),
-  usage: (project: string) => api<Usage>('GET', `${p(project)}/usage`),
-  tree: (project: string) => api<Folder[]>('GET', `${p(project)}/folders/tree`),
+  me: () => call(pr.me, {}),
+  projects: () => call(pr.listProjects, {}),
+  usage: (project: string) => call(r.usage, { project }),
+  tree: (project: string) => call(r.tree, { project }),
   // The server caps the page at STOA_UI_MAX_FILES; a nextCursor then means "more than the UI shows" (F5).
-  folder: (project: string, folder: string) => api<FolderPage>('GET', `${p(project)}/folders`, { query: { folder, limit: 100000 } }),
-  find: (project: string, q: string) => api<{ files: FileInfo[]; truncated: boolean }>('GET', `${p(project)}/files/find`, { query: { q } }),
-  stat: (project: string, path: string) => api<FileInfo>('GET', `${p(project)}/files/stat`, { query: { path } }),
-  move: (project: string, from: string, to: string) => api<FileInfo>('POST', `${p(project)}/files/move`, { body: { from, to } }),
-  createFolder: (project: string, path: string) => api<Folder>('POST', `${p(project)}/folders`, { body: { path } }),
-  moveFolder: (project: string, from: string, to: string) => api<Folder>('POST', `${p(project)}/folders/move`, { body: { from, to } }),
-  removeFolder: (project: string, path: string) =>
-    api<{ path: string; files: number; bytes: number }>('DELETE', `${p(project)}/folders`, { query: { path, recursive: 'true' } }),
-  remove: (project: string, path: string) => api<FileInfo>('DELETE', `${p(project)}/files`, { query: { path } }),
-  versions: (project: string, path: string) => api<FileVersion[]>('GET', `${p(project)}/files/versions`, { query: { path } }),
-  restore: (project: string, path: string, version: number) => api<FileInfo>('POST', `${p(project)}/files/restore`, { body: { path, version } }),
-  previewInfo: (project: string, path: string) => api<PreviewInfo>('GET', `${p(project)}/files/preview`, { query: { path, info: 'true' } }),
+  folder: (project: string, folder: string) => call(r.folder, { project, folder, limit: 100000 }),
+  find: (project: string, q: string) => call(r.find, { project, q }),
+  stat: (project: string, path: string) => call(r.stat, { project, path }),
+  move: (project: string, from: string, to: string) => call(r.move, { project, from, to }),
+  createFolder: (project: string, path: string) => call(r.createFolder, { project, path }),
+  moveFolder: (project: string, from: string, to: string) => call(r.moveFolder, { project, from, to }),
+  removeFolder: (project: string, path: string) => call(r.deleteFolder, { project, path, recursive: 'true' }),
+  remove: (project: string, path: string) => call(r.remove, { project, path }),
+  versions: (project: string, path: string) => call(r.versions, { project, path }),
+  restore: (project: string, path: string, version: number) => call(r.restore, { project, path, version }),
+  previewInfo: async (project: string, path: string) => (await (await open(r.preview, { project, path, info: 'true' })).json()) as PreviewInfo,
   /** Preview bytes (text arrives as text/plain, whatever the file type). */
-  preview: (project: string, path: string) => request('GET', `${p(project)}/files/preview`, { query: { path } }),
-  content: (project: string, path: string, version?: number) => request('GET', `${p(project)}/files/content`, { query: { path, version } }),
-  audit: (project: string, before?: number | null) => api<AuditPage>('GET', `${p(project)}/audit`, { query: { limit: 100, before } }),
-  deleteProject: (project: string, confirm: string) =>
-    api<{ id: string; name: string; deleted: true }>('DELETE', `/projects/${seg(project)}`, { query: { confirm } }),
-  members: (project: string) => api<Member[]>('GET', `${p(project)}/members`),
-  addMember: (project: string, user: string, role: Member['role']) => api<Member>('POST', `${p(project)}/members`, { body: { user, role } }),
-  removeMember: (project: string, user: string) => api<{ ok: true }>('DELETE', `${p(project)}/members/${seg(user)}`),
-  createToken: (project: string, s: { user?: string; agent?: string; name?: string }) =>
-    api<{ token: string; id: string }>('POST', `${p(project)}/tokens`, { body: s }),
+  preview: (project: string, path: string) => open(r.preview, { project, path }),
+  content: (project: string, path: string, version?: number) => open(r.download, { project, path, version }),
+  audit: (project: string, before?: number | null) => call(pr.audit, { project, limit: 100, before: before ?? undefined }),
+  deleteProject: (project: string, confirm: string) => call(pr.deleteProject, { project, confirm }),
+  members: (project: string) => call(pr.listMembers, { project }),
+  addMember: (project: string, user: string, role: Member['role']) => call(pr.addMember, { project, user, role }),
+  removeMember: (project: string, user: string) => call(pr.removeMember, { project, user }),
+  createToken: (project: string, s: { user?: string; agent?: string; name?: string }) => call(pr.createToken, { project, ...s }),
 };
 
 /**

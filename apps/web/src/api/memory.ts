@@ -1,18 +1,19 @@
 import type { memoryRoutes, RouteOutput } from '@stoa/contract';
-import { api, seg } from './client.js';
+import { routeIndex } from '@stoa/contract/route-index';
+import { call } from './client.js';
 
 export type MemoryEntry = RouteOutput<typeof memoryRoutes.list>[number];
 export type MemoryDoc = RouteOutput<typeof memoryRoutes.get>;
 export type MemoryVersion = RouteOutput<typeof memoryRoutes.history>[number];
 /** Which memory file: the file name plus its agent (SOUL.md) or conversation (MEMORY.md). */
-export interface MemoryRef {
+interface MemoryRef {
   file: string;
   agent?: string;
   conversation?: string;
 }
 
-const p = (project: string) => `/projects/${seg(project)}/memory`;
-const q = (r: MemoryRef) => ({ file: r.file, agent: r.agent, conversation: r.conversation });
+const r = routeIndex.memory;
+const q = (m: MemoryRef) => ({ file: m.file, agent: m.agent, conversation: m.conversation });
 
 /**
  * Memory files (M1–M4) through packages/contract/src/routes/memory.ts.
@@ -22,11 +23,11 @@ const q = (r: MemoryRef) => ({ file: r.file, agent: r.agent, conversation: r.con
  * await memoryApi.set('default', { file: 'AGENTS.md' }, 'Be brief.', doc.version);
  */
 export const memoryApi = {
-  list: (project: string) => api<MemoryEntry[]>('GET', p(project)),
-  get: (project: string, r: MemoryRef) => api<MemoryDoc>('GET', `${p(project)}/file`, { query: q(r) }),
-  set: (project: string, r: MemoryRef, content: string, base: number) => api<MemoryDoc>('PUT', `${p(project)}/file`, { body: { ...q(r), content, base } }),
-  history: (project: string, r: MemoryRef) => api<MemoryVersion[]>('GET', `${p(project)}/history`, { query: q(r) }),
-  show: (project: string, r: MemoryRef, version: number) => api<MemoryDoc>('GET', `${p(project)}/version`, { query: { ...q(r), version } }),
+  list: (project: string) => call(r.list, { project }),
+  get: (project: string, m: MemoryRef) => call(r.get, { project, ...q(m) }),
+  set: (project: string, m: MemoryRef, content: string, base: number) => call(r.set, { project, ...q(m), content, base }),
+  history: (project: string, m: MemoryRef) => call(r.history, { project, ...q(m) }),
+  show: (project: string, m: MemoryRef, version: number) => call(r.show, { project, ...q(m), version }),
 };
 
 /**

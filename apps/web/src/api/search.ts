@@ -1,5 +1,6 @@
 import type { RouteOutput, searchRoutes } from '@stoa/contract';
-import { api, seg } from './client.js';
+import { routeIndex } from '@stoa/contract/route-index';
+import { call } from './client.js';
 
 export type SearchHit = RouteOutput<typeof searchRoutes.all>[number];
 
@@ -9,5 +10,4 @@ export type SearchHit = RouteOutput<typeof searchRoutes.all>[number];
  * @example
  * const hits = await searchAll('default', 'refund');
  */
-export const searchAll = (project: string, q: string, kinds?: string) =>
-  api<SearchHit[]>('GET', `/projects/${seg(project)}/search`, { query: { q, kinds, limit: 50 } });
+export const searchAll = (project: string, q: string, kinds?: string) => call(routeIndex.search.all, { project, q, kinds, limit: 50 });

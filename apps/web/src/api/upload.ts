@@ -1,5 +1,6 @@
 import type { filesRoutes, RouteOutput } from '@stoa/contract';
-import { api, apiUrl, sendWithProgress, seg } from './client.js';
+import { routeIndex } from '@stoa/contract/route-index';
+import { call, routeUrl, sendWithProgress } from './client.js';
 import type { FileInfo } from './files.js';
 
 type Ticket = RouteOutput<typeof filesRoutes.startUpload>;
@@ -8,7 +9,7 @@ type Ticket = RouteOutput<typeof filesRoutes.startUpload>;
  * STOA_DIRECT_UPLOAD_BYTES default (25 MB). The server does not publish its setting, so the UI uses the default;
  * a smaller server setting still works, since the server accepts any size through PUT for new files.
  */
-export const DIRECT_UPLOAD_BYTES = 26214400;
+const DIRECT_UPLOAD_BYTES = 26214400;
 
 /**
  * The path of a file uploaded into a folder, keeping its name (F8).
@@ -16,7 +17,7 @@ export const DIRECT_UPLOAD_BYTES = 26214400;
  * @example
  * joinPath('reports', 'q1.csv') // "reports/q1.csv"
  */
-export function joinPath(folder: string, name: string): string {
+function joinPath(folder: string, name: string): string {
   const n = name.normalize('NFC');
   return folder ? `${folder}/${n}` : n;
 }
@@ -39,19 +40,20 @@ export async function uploadFile(
   threshold = DIRECT_UPLOAD_BYTES,
 ): Promise<FileInfo> {
   const path = joinPath(folder, file.name);
-  const base = `/projects/${seg(project)}`;
+  const r = routeIndex.files;
   if (file.size <= threshold) {
-    const r = await sendWithProgress<{ file: FileInfo }>('PUT', apiUrl(`${base}/files/content`, { path }), file, octets, onProgress);
-    return r.file;
+    const put = routeUrl(r.upload, { project, path });
+    return (await sendWithProgress<RouteOutput<typeof filesRoutes.upload>>('PUT', put, file, octets, onProgress)).file;
   }
-  const ticket = await api<Ticket>('POST', `${base}/uploads`, { body: { path, size: file.size } });
+  const ticket: Ticket = await call(r.startUpload, { project, path, size: file.size });
+  const upload = { project, uploadId: ticket.uploadId };
   try {
     if (ticket.url) await sendWithProgress('PUT', ticket.url, file, ticket.headers, onProgress, true);
-    else await sendWithProgress('PUT', apiUrl(`${base}/uploads/${seg(ticket.uploadId)}`), file, octets, onProgress);
-    return await api<FileInfo>('POST', `${base}/uploads/${seg(ticket.uploadId)}/finish`);
+    else await sendWithProgress('PUT', routeUrl(r.sendUpload, upload), file, octets, onProgress);
+    return await call(r.finishUpload, upload);
   } catch (e) {
     // Give the reserved space back at once instead of waiting for the reservation to expire.
-    await api('DELETE', `${base}/uploads/${seg(ticket.uploadId)}`).catch(() => undefined);
+    await call(r.abortUpload, upload).catch(() => undefined);
     throw e;
   }
 }

@@ -15,7 +15,7 @@ const paths = {
   close: 'M4 4l8 8M12 4l-8 8',
 } as const;
 
-export type IconName = keyof typeof paths;
+type IconName = keyof typeof paths;
 
 /**
  * @example

@@ -18,7 +18,7 @@ const LANG_KEY = 'stoa.lang';
  * @example
  * initialLang() // 'ru' for a browser set to ru-RU, unless a language was picked
  */
-export function initialLang(): Lang {
+function initialLang(): Lang {
   const saved = localStorage.getItem(LANG_KEY);
   if (saved === 'en' || saved === 'ru' || saved === 'zh') return saved;
   for (const l of navigator.languages ?? [navigator.language]) {

@@ -1,5 +1,6 @@
 import { useEffect, useRef, useState } from 'react';
-import { api, setToken } from '../api/client.js';
+import { routeIndex } from '@stoa/contract/route-index';
+import { call, setToken } from '../api/client.js';
 import { useI18n } from '../i18n/index.js';
 import { navigate } from '../router.js';
 import { LanguagePicker } from '../components/language-picker.js';
@@ -22,7 +23,7 @@ export function LoginPage({ onSignedIn }: { onSignedIn: () => void }) {
     // A code works once: StrictMode's double effect must not spend it twice.
     if (!code || once.current) return;
     once.current = true;
-    api<{ token: string }>('POST', '/auth/login', { body: { code } })
+    call(routeIndex.system.login, { code })
       .then((r) => {
         setToken(r.token);
         navigate('/files', true);

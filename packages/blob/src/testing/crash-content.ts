@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 
 /** Chunks of the crash-safety fixture: deterministic, so the parent knows the hash the child was writing. */
-export const CRASH_CHUNK_BYTES = 1024 * 1024;
+const CRASH_CHUNK_BYTES = 1024 * 1024;
 export const CRASH_CHUNKS = 16;
 /** The child stalls after this many chunks and waits to be killed. */
 export const CRASH_STALL_AFTER = 8;

@@ -1,4 +1,5 @@
 import type { RouteDef } from '../route.js';
+import { systemRoutes } from './system.js';
 import { filesRoutes } from './files.js';
 import { projectRoutes } from './projects.js';
 import { wikiRoutes } from './wiki.js';
@@ -9,19 +10,23 @@ import { docsRoutes } from './docs.js';
 import { adminRoutes } from './admin.js';
 
 /**
- * Every route of the HTTP API. Each area adds its route table here (one line), and the OpenAPI document,
- * the server's validation and the SDK follow.
+ * Every route table by area. Each area adds its table here (one line), and the OpenAPI document, the server's
+ * validation, the SDK and the web UI's route index (`npm run gen:routes`) follow.
  */
-export const allRoutes: RouteDef[] = [
-  ...Object.values(projectRoutes),
-  ...Object.values(filesRoutes),
-  ...Object.values(agentRoutes),
-  ...Object.values(conversationRoutes),
-  ...Object.values(toolRoutes),
-  ...Object.values(memoryRoutes),
-  ...Object.values(turnRoutes),
-  ...Object.values(wikiRoutes),
-  ...Object.values(searchRoutes),
-  ...Object.values(docsRoutes),
-  ...Object.values(adminRoutes),
-];
+export const routeTables = {
+  system: systemRoutes,
+  projects: projectRoutes,
+  files: filesRoutes,
+  agents: agentRoutes,
+  conversations: conversationRoutes,
+  tools: toolRoutes,
+  memory: memoryRoutes,
+  turn: turnRoutes,
+  wiki: wikiRoutes,
+  search: searchRoutes,
+  docs: docsRoutes,
+  admin: adminRoutes,
+};
+
+/** Every route of the HTTP API but the server's own (health, OpenAPI, login: `systemRoutes`), which it answers directly. */
+export const allRoutes: RouteDef[] = Object.entries(routeTables).flatMap(([area, table]) => (area === 'system' ? [] : (Object.values(table) as RouteDef[])));

@@ -13,5 +13,3 @@ export async function withWriteRetry<T>(fn: () => Promise<T>, attempts = 4): Pro
     }
   }
 }
-
-export { isUniqueViolation };

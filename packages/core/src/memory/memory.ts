@@ -77,7 +77,7 @@ export async function setMemory(ctx: Ctx, ref: MemoryRef, content: string, opts:
 }
 
 /** The refusal of a save based on an older version. */
-export function conflict(target: MemoryTarget, current: MemoryState, base: number): StoaError {
+function conflict(target: MemoryTarget, current: MemoryState, base: number): StoaError {
   return new StoaError(
     'memory_version_conflict',
     `${target.file} is at version ${current.version}, not ${base}: someone saved it since you opened it; reload it and save again`,

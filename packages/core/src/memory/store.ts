@@ -82,7 +82,7 @@ export async function lockMemoryState(trx: Q, ctx: Ctx, target: MemoryTarget): P
 }
 
 /** Length in Unicode code points, without building an array of them. */
-export function codePoints(s: string): number {
+function codePoints(s: string): number {
   let n = s.length;
   for (let i = 0; i < s.length; i++) {
     const c = s.charCodeAt(i);
@@ -92,7 +92,7 @@ export function codePoints(s: string): number {
 }
 
 /** Versions between full snapshots in `memory_versions` (see writeMemoryVersion). */
-export const SNAPSHOT_EVERY = 50;
+const SNAPSHOT_EVERY = 50;
 
 /**
  * The whole text of a saved version: the newest full snapshot at or before it, plus the appends after it.

@@ -15,27 +15,23 @@ import { indexTerms, queryTerms } from './terms.js';
 import { DEFAULT_TUNING, type SearchTuning } from './tuning.js';
 import type { RankRequest, RankedRow, SearchDocInput, SearchHit, SearchQuery } from './types.js';
 
-export type { RankedRow, SearchDocInput, SearchHit, SearchQuery } from './types.js';
-export { makeSnippet, markHighlights, type Snippet } from './snippet.js';
-export { tokenize, normalizeTerm, foldWord, type Token, type CjkMode, type TokenizeOptions } from './tokenize.js';
-export { queryTerms } from './terms.js';
-export { DEFAULT_TUNING, type SearchTuning } from './tuning.js';
+export type { SearchDocInput, SearchHit, SearchQuery } from './types.js';
 
 /** The back end a Kysely instance talks to (`StoaDb.dialect`). */
-export type SearchDialect = 'sqlite' | 'postgres';
+type SearchDialect = 'sqlite' | 'postgres';
 
 /**
  * Where the index lives: a database handle (or the transaction that changes the document) and its back end,
  * with optional ranking settings. `StoaDb` fits as it is: `searchDocs(platform.db, …)`.
  */
-export interface SearchIndex {
+interface SearchIndex {
   kysely: Kysely<DB>;
   dialect: SearchDialect;
   tuning?: SearchTuning;
 }
 
 /** The documents of one kind in one project that an index operation touches. */
-export interface DocScope {
+interface DocScope {
   projectId: string;
   kind: string;
 }
@@ -45,9 +41,9 @@ export const DEFAULT_SEARCH_LIMIT = 20;
 /** Largest page size (larger limits are clamped). */
 export const MAX_SEARCH_LIMIT = 100;
 /** Deepest offset served: paging further is no use to a person and only costs the server. */
-export const MAX_SEARCH_OFFSET = 1_000;
+const MAX_SEARCH_OFFSET = 1_000;
 /** Length of `SearchHit.snippet` before the "…" marks. */
-export const SNIPPET_CHARS = 200;
+const SNIPPET_CHARS = 200;
 
 /**
  * Indexes a document, replacing the earlier entry with the same (projectId, kind, refId).

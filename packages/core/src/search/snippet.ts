@@ -1,7 +1,7 @@
 import { tokenize, type Token, type TokenizeOptions } from './tokenize.js';
 
 /** A passage of a document with the matched words marked as [start, end) UTF-16 offsets into `snippet`. */
-export interface Snippet {
+interface Snippet {
   snippet: string;
   highlights: Array<[number, number]>;
 }

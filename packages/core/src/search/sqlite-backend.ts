@@ -33,7 +33,7 @@ export async function sqliteUpsert(db: Kysely<DB>, doc: SearchDocInput, terms: I
  * @example
  * sql`where ${docFilters(req)}`
  */
-export function docFilters(req: RankRequest): RawBuilder<unknown> {
+function docFilters(req: RankRequest): RawBuilder<unknown> {
   const parts: RawBuilder<unknown>[] = [sql`d.project_id = ${req.projectId}`];
   parts.push(sql`d.visibility in (${sql.join(req.visibility)})`);
   if (req.exclude && req.exclude.length > 0) parts.push(sql`d.id not in (${sql.join(req.exclude)})`);

@@ -19,7 +19,7 @@ const TSVECTOR_BUDGET_BYTES = 900_000;
  * Only this much of a body is tokenised (≈2 s of CPU): the tsvector budget above is reached well before in
  * ordinary text, and a huge file must not hold its writer's transaction for minutes.
  */
-export const MAX_INDEXED_BODY_CHARS = 4_000_000;
+const MAX_INDEXED_BODY_CHARS = 4_000_000;
 /** Occurrences of one term that count against the budget (tsvector's limit of positions per lexeme). */
 const MAX_POSITIONS = 256;
 

@@ -47,7 +47,7 @@ const INVISIBLE = /[\p{Cc}\p{Cf}]+/gu;
 const PART_SEPARATOR = /[._]+/;
 
 /** Longer "words" (hashes are 64, base64 blobs are longer) are dropped: nobody types them and they bloat the index. */
-export const MAX_TERM_LENGTH = 100;
+const MAX_TERM_LENGTH = 100;
 
 /**
  * Case-folds one word: NFKC (full-width → ASCII, half-width kana → full), lower case, no invisible characters,

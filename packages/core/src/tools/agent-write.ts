@@ -20,7 +20,7 @@ export interface CurrentFile {
   text: string;
 }
 
-export interface AgentWriteInput {
+interface AgentWriteInput {
   /** Path from the storage root (already resolved into the caller's write scope). */
   path: string;
   /** 'create' fails if the file exists; 'replace' creates or replaces. */
@@ -39,7 +39,7 @@ export interface AgentWriteInput {
   after?: (trx: Q, file: FileInfo) => Promise<void>;
 }
 
-export interface AgentWriteResult {
+interface AgentWriteResult {
   file: FileInfo;
   created: boolean;
   previousVersion: number | null;

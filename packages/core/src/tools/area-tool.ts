@@ -90,7 +90,7 @@ export async function runToolCall<S extends Record<string, z.ZodType>>(
  * Refuses an argument the tool does not have, naming the nearest one: a model's typo ("expectedVersion") must
  * not silently turn a guarded edit into an overwrite.
  */
-export function refuseUnknownArguments(schema: z.ZodType, args: unknown): void {
+function refuseUnknownArguments(schema: z.ZodType, args: unknown): void {
   if (!args || typeof args !== 'object' || Array.isArray(args)) return;
   const shape = (schema as unknown as { shape?: Record<string, unknown> }).shape;
   if (!shape) return;

@@ -12,7 +12,7 @@ import { countAgentChange } from '../operations/agent-gate.js';
 import { listFolderOf } from './ws-tools.js';
 
 /** Files a tree or glob call looks through at most; beyond, the answer says the search was cut. */
-export const SCAN_MAX = 100_000;
+const SCAN_MAX = 100_000;
 const PAGE = 1000;
 
 /** Every file under `folder` (inside the caller's read scope), a page at a time, up to SCAN_MAX. */

@@ -8,7 +8,7 @@ import { describeScope, readCandidates } from './resolve-path.js';
 import type { ToolScopes } from './caller.js';
 import { assertReadSize } from '../operations/agent-gate.js';
 
-export type ReadOutcome = { row: FileRow; text: string } | { row: FileRow; binary: true };
+type ReadOutcome = { row: FileRow; text: string } | { row: FileRow; binary: true };
 
 /**
  * Finds a file for a read tool: own folder first, then the read scope (A4), and reads it if it is text

@@ -46,7 +46,7 @@ function envOf(callerCtx: Ctx, call: ToolCall): ToolEnv {
 }
 
 /** The file tools as one of the runner's tables (schemas carry the configured limits). */
-export function fileToolTable(ctx: Ctx): ToolTable<ToolInputSchemas> {
+function fileToolTable(ctx: Ctx): ToolTable<ToolInputSchemas> {
   const run = Object.fromEntries(Object.entries(fileTools).map(([n, f]) => [n, (c: Ctx, a: unknown, call: ToolCall) => f(envOf(c, call), a)]));
   return { area: 'file', schemas: toolInputSchemas(ctx.platform.config.limits), run: run as ToolTable<ToolInputSchemas>['run'] };
 }

@@ -1,12 +1,12 @@
 import { crc32, inflateRawSync } from 'node:zlib';
 import { ParseRefusal } from './parse-refusal.js';
 
-export interface ZipEntry {
+interface ZipEntry {
   name: string;
   data: Buffer;
 }
 
-export interface UnzipCaps {
+interface UnzipCaps {
   /** Most bytes all entries together may unpack to. */
   maxUnpackedBytes: number;
   /** Largest unpacked/packed ratio of one entry. */
@@ -101,7 +101,7 @@ export function unzipChecked(zip: Buffer, caps: UnzipCaps): ZipEntry[] {
 }
 
 /** An entry to write: stored as is, or already deflated (`deflated` gives the size and CRC of the unpacked bytes). */
-export interface ZipWriteEntry {
+interface ZipWriteEntry {
   name: string;
   data: Buffer;
   deflated?: { unpackedSize: number; crc: number };

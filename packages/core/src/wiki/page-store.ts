@@ -26,11 +26,6 @@ export async function lockPage(trx: Q, ctx: Ctx, path: string): Promise<PageRow 
   return q.executeTakeFirst();
 }
 
-/** Reads the page at a path without locking. */
-export async function pageAt(q: Q, ctx: Ctx, path: string): Promise<PageRow | undefined> {
-  return q.selectFrom('wiki_pages').selectAll().where('project_id', '=', ctx.project.id).where('path', '=', path).executeTakeFirst();
-}
-
 /**
  * Writes what derives from a page's content, in the caller's transaction: its outgoing links (replaced) and
  * its search-index entry, so both commit or roll back with the save.

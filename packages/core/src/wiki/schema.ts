@@ -1,5 +1,5 @@
 import type { WikiPagesTable } from '@stoa/db';
 
-export type { WikiPagesTable, WikiVersionsTable, WikiLinksTable } from '@stoa/db';
+export type { WikiPagesTable, WikiVersionsTable } from '@stoa/db';
 
 export type PageRow = WikiPagesTable;

@@ -5,7 +5,7 @@ import { formatBytes, formatDate } from '../../format.js';
 import { CreatedBy } from './created-by.js';
 import { Icon } from '../../components/icons.js';
 
-export interface FileActions {
+interface FileActions {
   canEdit: boolean;
   onOpen: (f: FileInfo) => void;
   onFolder: (path: string) => void;

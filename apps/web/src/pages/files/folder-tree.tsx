@@ -14,7 +14,7 @@ interface Node {
  * @example
  * buildTree(['reports/2026']).children[0]!.children[0]!.path // "reports/2026"
  */
-export function buildTree(paths: Iterable<string>): Node {
+function buildTree(paths: Iterable<string>): Node {
   const root: Node = { path: '', name: '', children: [] };
   const byPath = new Map<string, Node>([['', root]]);
   const all = new Set<string>();

@@ -1,0 +1,126 @@
+// Generated from the route table by `npm run gen:routes` (packages/contract/src/render-route-index.ts); do not edit.
+import type { RouteRef } from './route-ref.js';
+import type { systemRoutes } from './routes/system.js';
+import type { projectRoutes } from './routes/projects.js';
+import type { filesRoutes } from './routes/files.js';
+import type { agentRoutes, conversationRoutes, toolRoutes } from './routes/agents.js';
+import type { memoryRoutes, turnRoutes } from './routes/memory.js';
+import type { wikiRoutes } from './routes/wiki.js';
+import type { searchRoutes } from './routes/search.js';
+import type { docsRoutes } from './routes/docs.js';
+import type { adminRoutes } from './routes/admin.js';
+
+/**
+ * Every route by area and name, for clients that must not load the schemas (the web UI).
+ *
+ * @example
+ * const page = await call(routeIndex.wiki.get, { project: 'default', path: 'handbook' });
+ */
+export const routeIndex = {
+  system: {
+    health: { id: 'system.health', method: 'GET', path: '/health' } as RouteRef<(typeof systemRoutes)['health']>,
+    openapi: { id: 'system.openapi', method: 'GET', path: '/openapi.json' } as RouteRef<(typeof systemRoutes)['openapi']>,
+    login: { id: 'auth.login', method: 'POST', path: '/auth/login' } as RouteRef<(typeof systemRoutes)['login']>,
+    logout: { id: 'auth.logout', method: 'POST', path: '/auth/logout' } as RouteRef<(typeof systemRoutes)['logout']>,
+  },
+  projects: {
+    me: { id: 'auth.me', method: 'GET', path: '/me' } as RouteRef<(typeof projectRoutes)['me']>,
+    listProjects: { id: 'projects.list', method: 'GET', path: '/projects' } as RouteRef<(typeof projectRoutes)['listProjects']>,
+    createProject: { id: 'projects.create', method: 'POST', path: '/projects' } as RouteRef<(typeof projectRoutes)['createProject']>,
+    deleteProject: { id: 'projects.delete', method: 'DELETE', path: '/projects/{project}' } as RouteRef<(typeof projectRoutes)['deleteProject']>,
+    listMembers: { id: 'members.list', method: 'GET', path: '/projects/{project}/members' } as RouteRef<(typeof projectRoutes)['listMembers']>,
+    addMember: { id: 'members.add', method: 'POST', path: '/projects/{project}/members' } as RouteRef<(typeof projectRoutes)['addMember']>,
+    removeMember: { id: 'members.remove', method: 'DELETE', path: '/projects/{project}/members/{user}' } as RouteRef<(typeof projectRoutes)['removeMember']>,
+    createToken: { id: 'tokens.create', method: 'POST', path: '/projects/{project}/tokens' } as RouteRef<(typeof projectRoutes)['createToken']>,
+    revokeToken: { id: 'tokens.revoke', method: 'DELETE', path: '/projects/{project}/tokens/{id}' } as RouteRef<(typeof projectRoutes)['revokeToken']>,
+    listTokens: { id: 'tokens.list', method: 'GET', path: '/projects/{project}/tokens' } as RouteRef<(typeof projectRoutes)['listTokens']>,
+    createInvitation: { id: 'invitations.create', method: 'POST', path: '/projects/{project}/invitations' } as RouteRef<(typeof projectRoutes)['createInvitation']>,
+    acceptInvitation: { id: 'invitations.accept', method: 'POST', path: '/invitations/accept' } as RouteRef<(typeof projectRoutes)['acceptInvitation']>,
+    audit: { id: 'audit.list', method: 'GET', path: '/projects/{project}/audit' } as RouteRef<(typeof projectRoutes)['audit']>,
+  },
+  files: {
+    list: { id: 'files.list', method: 'GET', path: '/projects/{project}/files' } as RouteRef<(typeof filesRoutes)['list']>,
+    folder: { id: 'files.folder', method: 'GET', path: '/projects/{project}/folders' } as RouteRef<(typeof filesRoutes)['folder']>,
+    tree: { id: 'files.tree', method: 'GET', path: '/projects/{project}/folders/tree' } as RouteRef<(typeof filesRoutes)['tree']>,
+    statFolder: { id: 'folders.stat', method: 'GET', path: '/projects/{project}/folders/stat' } as RouteRef<(typeof filesRoutes)['statFolder']>,
+    createFolder: { id: 'folders.create', method: 'POST', path: '/projects/{project}/folders' } as RouteRef<(typeof filesRoutes)['createFolder']>,
+    moveFolder: { id: 'folders.move', method: 'POST', path: '/projects/{project}/folders/move' } as RouteRef<(typeof filesRoutes)['moveFolder']>,
+    deleteFolder: { id: 'folders.delete', method: 'DELETE', path: '/projects/{project}/folders' } as RouteRef<(typeof filesRoutes)['deleteFolder']>,
+    find: { id: 'files.find', method: 'GET', path: '/projects/{project}/files/find' } as RouteRef<(typeof filesRoutes)['find']>,
+    stat: { id: 'files.stat', method: 'GET', path: '/projects/{project}/files/stat' } as RouteRef<(typeof filesRoutes)['stat']>,
+    move: { id: 'files.move', method: 'POST', path: '/projects/{project}/files/move' } as RouteRef<(typeof filesRoutes)['move']>,
+    remove: { id: 'files.delete', method: 'DELETE', path: '/projects/{project}/files' } as RouteRef<(typeof filesRoutes)['remove']>,
+    usage: { id: 'files.usage', method: 'GET', path: '/projects/{project}/usage' } as RouteRef<(typeof filesRoutes)['usage']>,
+    versions: { id: 'files.versions', method: 'GET', path: '/projects/{project}/files/versions' } as RouteRef<(typeof filesRoutes)['versions']>,
+    restore: { id: 'files.restore', method: 'POST', path: '/projects/{project}/files/restore' } as RouteRef<(typeof filesRoutes)['restore']>,
+    upload: { id: 'files.upload', method: 'PUT', path: '/projects/{project}/files/content', rawRequest: true } as RouteRef<(typeof filesRoutes)['upload']>,
+    uploadForm: { id: 'files.uploadForm', method: 'POST', path: '/projects/{project}/files/upload', rawRequest: true } as RouteRef<(typeof filesRoutes)['uploadForm']>,
+    download: { id: 'files.download', method: 'GET', path: '/projects/{project}/files/content' } as RouteRef<(typeof filesRoutes)['download']>,
+    preview: { id: 'files.preview', method: 'GET', path: '/projects/{project}/files/preview' } as RouteRef<(typeof filesRoutes)['preview']>,
+    startUpload: { id: 'uploads.start', method: 'POST', path: '/projects/{project}/uploads' } as RouteRef<(typeof filesRoutes)['startUpload']>,
+    sendUpload: { id: 'uploads.send', method: 'PUT', path: '/projects/{project}/uploads/{uploadId}', rawRequest: true } as RouteRef<(typeof filesRoutes)['sendUpload']>,
+    finishUpload: { id: 'uploads.finish', method: 'POST', path: '/projects/{project}/uploads/{uploadId}/finish' } as RouteRef<(typeof filesRoutes)['finishUpload']>,
+    abortUpload: { id: 'uploads.abort', method: 'DELETE', path: '/projects/{project}/uploads/{uploadId}' } as RouteRef<(typeof filesRoutes)['abortUpload']>,
+  },
+  agents: {
+    create: { id: 'agents.create', method: 'POST', path: '/projects/{project}/agents' } as RouteRef<(typeof agentRoutes)['create']>,
+    list: { id: 'agents.list', method: 'GET', path: '/projects/{project}/agents' } as RouteRef<(typeof agentRoutes)['list']>,
+    show: { id: 'agents.show', method: 'GET', path: '/projects/{project}/agents/{id}' } as RouteRef<(typeof agentRoutes)['show']>,
+    update: { id: 'agents.update', method: 'PATCH', path: '/projects/{project}/agents/{id}' } as RouteRef<(typeof agentRoutes)['update']>,
+    copy: { id: 'agents.copy', method: 'POST', path: '/projects/{project}/agents/{id}/copy' } as RouteRef<(typeof agentRoutes)['copy']>,
+    remove: { id: 'agents.delete', method: 'DELETE', path: '/projects/{project}/agents/{id}' } as RouteRef<(typeof agentRoutes)['remove']>,
+    publish: { id: 'agents.publish', method: 'POST', path: '/projects/{project}/agents/{id}/publish' } as RouteRef<(typeof agentRoutes)['publish']>,
+  },
+  conversations: {
+    create: { id: 'conversations.create', method: 'POST', path: '/projects/{project}/conversations' } as RouteRef<(typeof conversationRoutes)['create']>,
+    list: { id: 'conversations.list', method: 'GET', path: '/projects/{project}/conversations' } as RouteRef<(typeof conversationRoutes)['list']>,
+    trace: { id: 'conversations.trace', method: 'GET', path: '/projects/{project}/conversations/{id}/trace' } as RouteRef<(typeof conversationRoutes)['trace']>,
+  },
+  tools: {
+    list: { id: 'tools.list', method: 'GET', path: '/projects/{project}/tools' } as RouteRef<(typeof toolRoutes)['list']>,
+    call: { id: 'tools.call', method: 'POST', path: '/projects/{project}/tools/{name}/call' } as RouteRef<(typeof toolRoutes)['call']>,
+  },
+  memory: {
+    list: { id: 'memory.list', method: 'GET', path: '/projects/{project}/memory' } as RouteRef<(typeof memoryRoutes)['list']>,
+    get: { id: 'memory.get', method: 'GET', path: '/projects/{project}/memory/file' } as RouteRef<(typeof memoryRoutes)['get']>,
+    set: { id: 'memory.set', method: 'PUT', path: '/projects/{project}/memory/file' } as RouteRef<(typeof memoryRoutes)['set']>,
+    append: { id: 'memory.append', method: 'POST', path: '/projects/{project}/memory/append' } as RouteRef<(typeof memoryRoutes)['append']>,
+    history: { id: 'memory.history', method: 'GET', path: '/projects/{project}/memory/history' } as RouteRef<(typeof memoryRoutes)['history']>,
+    show: { id: 'memory.show', method: 'GET', path: '/projects/{project}/memory/version' } as RouteRef<(typeof memoryRoutes)['show']>,
+    search: { id: 'memory.search', method: 'GET', path: '/projects/{project}/memory/search' } as RouteRef<(typeof memoryRoutes)['search']>,
+    bundle: { id: 'memory.bundle', method: 'GET', path: '/projects/{project}/memory/bundle' } as RouteRef<(typeof memoryRoutes)['bundle']>,
+  },
+  turn: {
+    prepare: { id: 'turn.prepare', method: 'POST', path: '/projects/{project}/turns/prepare' } as RouteRef<(typeof turnRoutes)['prepare']>,
+    commit: { id: 'turn.commit', method: 'POST', path: '/projects/{project}/turns/commit' } as RouteRef<(typeof turnRoutes)['commit']>,
+  },
+  wiki: {
+    list: { id: 'wiki.list', method: 'GET', path: '/projects/{project}/wiki/pages' } as RouteRef<(typeof wikiRoutes)['list']>,
+    get: { id: 'wiki.get', method: 'GET', path: '/projects/{project}/wiki/page' } as RouteRef<(typeof wikiRoutes)['get']>,
+    put: { id: 'wiki.put', method: 'PUT', path: '/projects/{project}/wiki/page' } as RouteRef<(typeof wikiRoutes)['put']>,
+    rename: { id: 'wiki.rename', method: 'POST', path: '/projects/{project}/wiki/rename' } as RouteRef<(typeof wikiRoutes)['rename']>,
+    move: { id: 'wiki.move', method: 'POST', path: '/projects/{project}/wiki/move' } as RouteRef<(typeof wikiRoutes)['move']>,
+    remove: { id: 'wiki.delete', method: 'DELETE', path: '/projects/{project}/wiki/page' } as RouteRef<(typeof wikiRoutes)['remove']>,
+    history: { id: 'wiki.history', method: 'GET', path: '/projects/{project}/wiki/history' } as RouteRef<(typeof wikiRoutes)['history']>,
+    version: { id: 'wiki.version', method: 'GET', path: '/projects/{project}/wiki/version' } as RouteRef<(typeof wikiRoutes)['version']>,
+    diff: { id: 'wiki.diff', method: 'GET', path: '/projects/{project}/wiki/diff' } as RouteRef<(typeof wikiRoutes)['diff']>,
+    search: { id: 'wiki.search', method: 'GET', path: '/projects/{project}/wiki/search' } as RouteRef<(typeof wikiRoutes)['search']>,
+    import: { id: 'wiki.import', method: 'POST', path: '/projects/{project}/wiki/import' } as RouteRef<(typeof wikiRoutes)['import']>,
+  },
+  search: {
+    all: { id: 'search.all', method: 'GET', path: '/projects/{project}/search' } as RouteRef<(typeof searchRoutes)['all']>,
+    reindex: { id: 'search.reindex', method: 'POST', path: '/projects/{project}/search/reindex' } as RouteRef<(typeof searchRoutes)['reindex']>,
+  },
+  docs: {
+    understand: { id: 'docs.understand', method: 'POST', path: '/projects/{project}/docs/understand' } as RouteRef<(typeof docsRoutes)['understand']>,
+    status: { id: 'docs.status', method: 'GET', path: '/projects/{project}/docs/status' } as RouteRef<(typeof docsRoutes)['status']>,
+    retry: { id: 'docs.retry', method: 'POST', path: '/projects/{project}/docs/retry' } as RouteRef<(typeof docsRoutes)['retry']>,
+    chunks: { id: 'docs.chunks', method: 'GET', path: '/projects/{project}/docs/chunks' } as RouteRef<(typeof docsRoutes)['chunks']>,
+    search: { id: 'docs.search', method: 'GET', path: '/projects/{project}/docs/search' } as RouteRef<(typeof docsRoutes)['search']>,
+    validate: { id: 'docs.validate', method: 'POST', path: '/projects/{project}/docs/validate' } as RouteRef<(typeof docsRoutes)['validate']>,
+  },
+  admin: {
+    doctor: { id: 'admin.doctor', method: 'POST', path: '/admin/doctor' } as RouteRef<(typeof adminRoutes)['doctor']>,
+    audit: { id: 'admin.audit', method: 'GET', path: '/admin/audit' } as RouteRef<(typeof adminRoutes)['audit']>,
+  },
+};
