@@ -1,4 +1,4 @@
-import { bootstrap, createLoginCode, housekeepingOf, openPlatform, processPendingAssets, startHousekeeping, type Platform, type StoaConfig } from '@stoa/core';
+import { bootstrap, createLoginCode, embedPending, housekeepingOf, openPlatform, processPendingAssets, startHousekeeping, type Platform, type StoaConfig } from '@stoa/core';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from './app.js';
 
@@ -32,13 +32,16 @@ export async function startServer(config: StoaConfig, opts: { port: number; host
     graceMs: sweep.sweepGraceSeconds * 1000,
     onError: (e) => app.log.error({ err: e }, 'sweeper failed'),
   });
-  // Files that were understood and then changed are parsed again in the background.
+  // Files that were understood and then changed are parsed again in the background; then whatever was indexed
+  // since (pages, memory, files, chunks) gets its vectors, where an embedding model is configured.
   let parsing = false;
   const parser = setInterval(() => {
     if (parsing) return;
     parsing = true;
     processPendingAssets(platform)
       .catch((e) => app.log.error({ err: e }, 'background parsing failed'))
+      .then(() => embedPending(platform))
+      .catch((e) => app.log.error({ err: e }, 'background embedding failed'))
       .finally(() => (parsing = false));
   }, 2000);
   parser.unref();

@@ -25,6 +25,23 @@ export interface StoaConfig {
   housekeeping?: { sweepIntervalSeconds: number; sweepGraceSeconds: number };
   /** Caps on file understanding, which parses in worker threads under them; defaults in `parsingOf`. */
   parsing?: ParsingLimits;
+  /** The embedding model for vector and hybrid search; absent = search is lexical only. */
+  embeddings?: EmbeddingsConfig;
+}
+
+/**
+ * An OpenAI-compatible embeddings endpoint (`POST {url}/embeddings`): OpenAI, Ollama, vLLM, TEI, LocalAI…
+ * `STOA_EMBEDDINGS_URL` is the API base (e.g. `http://127.0.0.1:11434/v1`), `STOA_EMBEDDINGS_MODEL` the model,
+ * `STOA_EMBEDDINGS_KEY` the bearer key if the endpoint needs one.
+ */
+export interface EmbeddingsConfig {
+  url: string;
+  model: string;
+  key?: string;
+  /** Texts per request (`STOA_EMBEDDINGS_BATCH`, default 32). */
+  batchSize: number;
+  /** Longest wait for one request (`STOA_EMBEDDINGS_TIMEOUT_MS`, default 30000). */
+  timeoutMs: number;
 }
 
 /** Caps on parsing untrusted files (issue 9): a file over a cap ends `failed` with a reason instead of hurting the server. */
@@ -153,8 +170,24 @@ export function loadConfig(opts: { dataDir?: string; env: NodeJS.ProcessEnv }): 
     trustProxy,
     housekeeping,
     parsing,
+    embeddings: embeddingsFromEnv(env),
     adminToken: env.STOA_ADMIN_TOKEN || undefined,
     publicUrl: env.STOA_PUBLIC_URL || undefined,
+  };
+}
+
+function embeddingsFromEnv(env: NodeJS.ProcessEnv): EmbeddingsConfig | undefined {
+  const url = env.STOA_EMBEDDINGS_URL?.trim();
+  if (!url) return undefined;
+  if (!/^https?:\/\//.test(url)) throw new StoaError('bad_request', 'STOA_EMBEDDINGS_URL must be an http(s) URL such as http://127.0.0.1:11434/v1');
+  const model = env.STOA_EMBEDDINGS_MODEL?.trim();
+  if (!model) throw new StoaError('bad_request', 'STOA_EMBEDDINGS_MODEL must name the model when STOA_EMBEDDINGS_URL is set');
+  return {
+    url: url.replace(/\/+$/, ''),
+    model,
+    key: env.STOA_EMBEDDINGS_KEY || undefined,
+    batchSize: positiveInt(env, 'STOA_EMBEDDINGS_BATCH', 32),
+    timeoutMs: positiveInt(env, 'STOA_EMBEDDINGS_TIMEOUT_MS', 30_000),
   };
 }
 

@@ -51,3 +51,6 @@ export * from './files/legacy-digests.js';
 export * from './files/dead-props.js';
 export * from './understanding/index.js';
 export * from './operations/index.js';
+export { embedPending, type EmbedPass } from './embeddings/embed-pending.js';
+export { openAiCompatibleEmbeddings, EmbeddingError, type EmbeddingProvider } from './embeddings/provider.js';
+export type { EmbeddingsConfig } from './config.js';

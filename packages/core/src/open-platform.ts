@@ -6,6 +6,7 @@ import { guardedDb } from './db-guard.js';
 import { fileIndexFolderHook, fileIndexHook } from './unified-search/file-index.js';
 import { understandingFolderHook, understandingHook } from './understanding/hook.js';
 import { closeParsers } from './understanding/parsing.js';
+import { openAiCompatibleEmbeddings } from './embeddings/provider.js';
 
 /** What a caller may choose when opening a platform; everything else comes from the configuration. */
 export interface PlatformOptions {
@@ -53,6 +54,7 @@ export function assemblePlatform(parts: { db: StoaDb; blobs: BlobStore; config: 
     config,
     clock: parts.clock ?? (() => new Date()),
     hooks: parts.hooks ?? standardHooks(),
+    embeddings: config.embeddings ? openAiCompatibleEmbeddings(config.embeddings) : null,
     close: async () => {
       // Parser workers first: a parse in flight ends before the database it reports to closes.
       await closeParsers(platform);

@@ -1,3 +1,4 @@
+import type { EmbeddingProvider } from './embeddings/provider.js';
 import type { Kysely } from 'kysely';
 import type { BlobStore } from '@stoa/blob';
 import type { DB, StoaDb } from '@stoa/db';
@@ -18,6 +19,8 @@ export interface Platform {
   config: StoaConfig;
   clock: () => Date;
   hooks: Hooks;
+  /** The embedding model of vector and hybrid search (from `config.embeddings`); null: search is lexical only. */
+  embeddings: EmbeddingProvider | null;
   close(): Promise<void>;
 }
 

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { createTestDb } from '@stoa/db/testing';
 import { createFsBlobStore } from '@stoa/blob';
 import { limitSettings, type Limits } from '@stoa/contract';
-import { defaultParsingLimits, type ParsingLimits, type StoaConfig } from './config.js';
+import { defaultParsingLimits, type EmbeddingsConfig, type ParsingLimits, type StoaConfig } from './config.js';
 import { closeParsers } from './understanding/parsing.js';
 import { assemblePlatform, type PlatformOptions } from './open-platform.js';
 import type { Ctx, Platform } from './platform.js';
@@ -38,7 +38,7 @@ export interface TestPlatform {
 export async function createTestPlatform(
   kind: 'sqlite' | 'postgres' = 'sqlite',
   limits: Partial<Limits> = {},
-  opts: PlatformOptions & { parsing?: Partial<ParsingLimits> } = {},
+  opts: PlatformOptions & { parsing?: Partial<ParsingLimits>; embeddings?: EmbeddingsConfig } = {},
 ): Promise<TestPlatform> {
   const dataDir = mkdtempSync(join(tmpdir(), 'stoa-test-'));
   const { db, cleanup: dropDb, url, file } = await createTestDb(kind);
@@ -49,6 +49,7 @@ export async function createTestPlatform(
     storage: { kind: 'fs', root: join(dataDir, 'blobs') },
     limits: { ...all, ...limits },
     parsing: defaultParsingLimits(opts.parsing),
+    embeddings: opts.embeddings,
   };
   // `cleanup` owns the database (it drops it), so closing the platform — as a server stopping does — leaves it open.
   const wired = assemblePlatform({ db, blobs: createFsBlobStore({ root: join(dataDir, 'blobs') }), config, clock: opts.clock, hooks: opts.hooks });

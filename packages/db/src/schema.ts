@@ -328,7 +328,31 @@ export interface FilesNameIdsTable {
   file_id: string;
 }
 
+/** Migration 020: the embedding of one search document (or, with `error`, why the provider refused it). */
+export interface SearchVectorsTable {
+  doc_id: number;
+  project_id: string;
+  model: string;
+  dims: number;
+  /** sha256 of the text that was embedded. */
+  text_hash: string;
+  /** Float32 little-endian, unit length; null when `error` says why there is none. */
+  vector: Uint8Array | null;
+  error: string | null;
+  created_at: string;
+}
+/** Migration 020: the embedding provider's health per model, for back-off and the status of vectors. */
+export interface EmbeddingStateTable {
+  model: string;
+  failures: Generated<number>;
+  next_attempt_at: string | null;
+  last_error: string | null;
+  updated_at: string;
+}
+
 export interface SearchDB {
+  search_vectors: SearchVectorsTable;
+  embedding_state: EmbeddingStateTable;
   search_docs: SearchDocsTable;
   search_bodies: SearchBodiesTable;
   search_postings: SearchPostingsTable;
@@ -443,6 +467,7 @@ export interface DocAssetsTable {
   sha256: string;
   parse_mode: string;
   status: string;
+  /** Unused since migration 020: the vector status is derived from search_vectors (embeddings/embed-pending.ts). */
   vector_status: string;
   error: string | null;
   chunk_count: Generated<number>;

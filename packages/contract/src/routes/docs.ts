@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { defineRoute, projectParam } from '../route.js';
+import { searchModeParam } from './search.js';
 
 const path = z.string().min(1).describe('File path from the storage root');
 
@@ -14,7 +15,10 @@ export const UnderstandingStatusSchema = z.object({
   status: z.enum(['pending', 'ready', 'failed']).describe('Parse status of that version'),
   vectorIndexStatus: z
     .enum(['pending', 'ready', 'failed', 'unavailable'])
-    .describe('Semantic index; "unavailable" means search is lexical only — check before offering semantic search'),
+    .describe(
+      'Vectors of the chunks for semantic search: "unavailable" means the installation has no embedding model and search is lexical only; "pending" until embedded; "failed" with vectorIndexError',
+    ),
+  vectorIndexError: z.string().nullable().describe("The embedding provider's reason when vectors failed or are being retried"),
   parseMode: z.enum(['auto', 'text', 'pdf', 'docx']),
   chunkCount: z.number().int(),
   error: z.string().nullable(),
@@ -50,6 +54,7 @@ export const ChunkHitSchema = z.object({
   span: Span,
   hash: z.string(),
   content: z.string(),
+  matchedBy: z.array(z.enum(['lexical', 'vector'])).describe('Which rankings found it: "lexical", "vector", or both in hybrid search'),
 });
 export const ReferenceCheckSchema = z.object({
   fileAssetId: z.string(),
@@ -114,8 +119,10 @@ export const docsRoutes = {
       file: z.string().optional().describe('Only this file'),
       limit: z.coerce.number().int().min(1).max(50).optional(),
       contentLength: z.coerce.number().int().min(0).max(4000).optional(),
+      mode: searchModeParam,
     }),
     output: z.array(ChunkHitSchema),
+    errors: ['unavailable'],
   }),
   validate: defineRoute({
     id: 'docs.validate',

@@ -10,7 +10,18 @@ export const SearchHitSchema = z.object({
   score: z.number().describe('Higher is better; hits are ordered best first'),
   updated: z.string(),
   id: z.string().describe('ID of the page, memory file or file'),
+  matchedBy: z
+    .array(z.enum(['lexical', 'vector']))
+    .describe('Which rankings found it: "lexical" (the words), "vector" (the meaning), or both in hybrid search'),
 });
+
+/** The ranking a search asks for; the default is hybrid where an embedding model is configured, lexical where not. */
+export const searchModeParam = z
+  .enum(['lexical', 'vector', 'hybrid'])
+  .optional()
+  .describe(
+    'Ranking: "lexical" (words, BM25), "vector" (meaning, cosine similarity), "hybrid" (both, reciprocal rank fusion). Default: hybrid when the installation has an embedding model, lexical when not; vector or hybrid without one answers 503 unavailable',
+  );
 
 export const searchRoutes = {
   all: defineRoute({
@@ -24,8 +35,10 @@ export const searchRoutes = {
       kinds: z.string().optional().describe('Comma-separated subset of wiki,memory,file (default: all three)'),
       limit: z.coerce.number().int().min(1).max(100).optional(),
       offset: z.coerce.number().int().min(0).optional(),
+      mode: searchModeParam,
     }),
     output: z.array(SearchHitSchema),
+    errors: ['unavailable'],
   }),
   reindex: defineRoute({
     id: 'search.reindex',

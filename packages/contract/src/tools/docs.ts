@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { areaMcpTools, type AreaMcpTool } from './area-mcp.js';
-import { READS, type ToolEffect } from './effects.js';
+import { READS, searchModeTool, type ToolEffect } from './effects.js';
 
 const path = z.string().min(1).describe('File path from the storage root.');
 
@@ -27,6 +27,7 @@ export const docsToolSchemas = {
     file: z.string().optional().describe('Only this file.'),
     limit: z.number().int().min(1).max(50).optional().describe('Default 5.'),
     content_length: z.number().int().min(0).max(4000).optional().describe('Characters per chunk (default 600).'),
+    mode: searchModeTool,
   }),
   docs_validate: z.strictObject({
     references: z
@@ -40,7 +41,7 @@ export const docsToolSchemas = {
 export type DocsToolName = keyof typeof docsToolSchemas;
 
 export const docsToolDescriptions: Record<DocsToolName, string> = {
-  docs_understand: 'Parse a text, PDF or DOCX file into chunks and index it for docs_search (lexical); re-parsed when the file changes.',
+  docs_understand: 'Parse a text, PDF or DOCX file into chunks and index it for docs_search (words, and meaning where an embedding model is configured); re-parsed when the file changes.',
   docs_status: 'Parse status of a file: pending, ready or failed (why), version, chunks.',
   docs_chunks: 'Read a parsed file a page of chunks at a time, with page numbers and character spans.',
   docs_search: 'Search parsed documents; each hit is a citation (path, version, page, span, file_asset_id, chunk_id).',

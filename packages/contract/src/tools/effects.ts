@@ -1,3 +1,4 @@
+import { z } from 'zod';
 /**
  * What a tool does to stored data — the operation's own properties, from which its MCP annotations follow.
  * `mutates`: it can change stored data (and counts against an agent's change limit when it does);
@@ -48,3 +49,9 @@ export const toolOutputSchema: Record<string, unknown> = {
   required: ['text', 'path', 'version'],
   additionalProperties: false,
 };
+
+/** The `mode` argument of the search tools (docs_search, search). */
+export const searchModeTool = z
+  .enum(['lexical', 'vector', 'hybrid'])
+  .optional()
+  .describe('lexical (words), vector (meaning) or hybrid (both). Default: hybrid where the server has an embedding model, else lexical.');

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { areaMcpTools, type AreaMcpTool } from './area-mcp.js';
-import { READS, type ToolEffect } from './effects.js';
+import { READS, searchModeTool, type ToolEffect } from './effects.js';
 
 const path = z.string().min(1).describe('Lowercase path of letters, digits, "-", "_", e.g. "handbook/refunds".');
 const limit = z.number().int().min(1).max(50).optional().describe('Default 10.');
@@ -30,6 +30,7 @@ export const wikiToolSchemas = {
       .optional()
       .describe('Absent: all three.'),
     limit,
+    mode: searchModeTool,
   }),
 };
 

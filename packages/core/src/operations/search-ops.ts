@@ -21,6 +21,7 @@ export const searchOperations: Operation[] = [
         : undefined,
       limit: i.limit,
       offset: i.offset,
+      mode: i.mode,
     }),
   ),
   projectOperation(searchRoutes.reindex, changes('project.admin', null, 'none'), (ctx) => reindexFileContents(ctx)),
@@ -29,6 +30,6 @@ export const searchOperations: Operation[] = [
   projectOperation(d.retry, changes('file.read', null, 'none'), (ctx, i) => retryUnderstanding(ctx, i.path)),
   projectOperation(d.status, reads('file.read'), (ctx, i) => understandingStatus(ctx, i.path)),
   projectOperation(d.chunks, reads('file.read'), (ctx, i) => listChunks(ctx, { path: i.path, page: i.page, pageSize: i.pageSize })),
-  projectOperation(d.search, reads('file.read'), (ctx, i) => searchChunks(ctx, { query: i.q, file: i.file, limit: i.limit, contentLength: i.contentLength })),
+  projectOperation(d.search, reads('file.read'), (ctx, i) => searchChunks(ctx, { query: i.q, file: i.file, limit: i.limit, contentLength: i.contentLength, mode: i.mode })),
   projectOperation(d.validate, reads('file.read'), (ctx, i) => validateReferences(ctx, i.references)),
 ];

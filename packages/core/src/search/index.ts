@@ -14,6 +14,8 @@ import { sqliteRank, sqliteUpsert } from './sqlite-backend.js';
 import { indexTerms, queryTerms } from './terms.js';
 import { DEFAULT_TUNING, type SearchTuning } from './tuning.js';
 import type { RankRequest, RankedRow, SearchDocInput, SearchHit, SearchQuery } from './types.js';
+import { fuseRanks, vectorRank } from './vector-rank.js';
+import { embedInput } from '../embeddings/embed-text.js';
 
 export type { SearchDocInput, SearchHit, SearchQuery } from './types.js';
 
@@ -57,8 +59,9 @@ const SNIPPET_CHARS = 200;
  */
 export async function indexDoc(index: SearchIndex, doc: SearchDocInput): Promise<void> {
   const terms = indexTerms(doc.title, doc.body, index.tuning ?? DEFAULT_TUNING);
-  if (index.dialect === 'sqlite') await sqliteUpsert(index.kysely, doc, terms);
-  else await pgUpsert(index.kysely, doc, terms);
+  const { hash } = embedInput(doc.title, doc.body);
+  if (index.dialect === 'sqlite') await sqliteUpsert(index.kysely, doc, terms, hash);
+  else await pgUpsert(index.kysely, doc, terms, hash);
 }
 
 /**
@@ -159,31 +162,75 @@ export async function rankDocs(index: SearchIndex, q: SearchQuery, opts: { withB
   return rows;
 }
 
+/** How a search ranks: words (BM25), meaning (vectors), or both fused by reciprocal rank fusion. */
+export type SearchMode = 'lexical' | 'vector' | 'hybrid';
+/** The query's embedding and the model that made it (only vectors of that model are compared). */
+export interface QueryVector {
+  vector: Float32Array;
+  model: string;
+}
+/** Hybrid search fuses the best this many of each ranking; its pages reach this deep. */
+export const HYBRID_DEPTH = MAX_SEARCH_LIMIT;
+
 /**
- * Ranked search, best first, with a snippet per hit. The query is free text (never query syntax). Documents
- * that contain every query term come before those containing only some (AND, then OR to fill the page);
- * within each group BM25 with the title weighted above the body decides. Visibility, kinds and the path
- * prefix are filtered in SQL before the limit, so a hidden document never appears nor takes a result's place.
+ * Ranked search, best first, with a snippet per hit. The query is free text (never query syntax).
+ *
+ * `lexical` (the default): documents that contain every query term come before those containing only some
+ * (AND, then OR to fill the page); within each group BM25 with the title weighted above the body decides.
+ * `vector`: nearest by cosine similarity to `queryVector`. `hybrid`: both rankings, `HYBRID_DEPTH` deep each,
+ * fused by reciprocal rank fusion. Visibility, kinds and the path prefix are filtered in SQL before the limit
+ * in every mode, so a hidden document never appears nor takes a result's place.
  *
  * @example
  * const hits = await searchDocs(platform.db, { projectId, query: 'refund policy', visibility: ['project', 'channel:conv_1'], limit: 10 });
- * hits[0] // { kind: 'wiki', refId: 'pg_1', path: 'handbook/refunds', title: 'Refunds', snippet: '…', score: 7.3, highlights: [[0, 7]], updatedAt: '…' }
+ * hits[0] // { kind: 'wiki', refId: 'pg_1', path: 'handbook/refunds', title: 'Refunds', snippet: '…', score: 7.3, highlights: [[0, 7]], matchedBy: ['lexical'], … }
  */
-export async function searchDocs(index: SearchIndex, q: SearchQuery): Promise<SearchHit[]> {
-  const { kysely: db, tuning = DEFAULT_TUNING } = index;
-  const rows = await rankDocs(index, q, { withBody: index.dialect === 'postgres' });
+export async function searchDocs(index: SearchIndex, q: SearchQuery & { mode?: SearchMode; queryVector?: QueryVector }): Promise<SearchHit[]> {
+  const mode = q.mode ?? 'lexical';
+  if (mode === 'lexical') return withSnippets(index, q.query, (await rankDocs(index, q, { withBody: index.dialect === 'postgres' })).map(by('lexical')));
+  if (!q.queryVector) throw new Error(`${mode} search needs the query's vector`);
+  const { vector, model } = q.queryVector;
+  const limit = Math.max(1, Math.min(MAX_SEARCH_LIMIT, Math.floor(q.limit ?? DEFAULT_SEARCH_LIMIT)));
+  const offset = Math.max(0, Math.min(MAX_SEARCH_OFFSET, Math.floor(q.offset ?? 0)));
+  if (mode === 'vector') return withSnippets(index, q.query, (await vectorRank(index.kysely, { ...q, limit, offset }, vector, model)).map(by('vector')));
+  if (offset >= HYBRID_DEPTH) return [];
+  const deep = { ...q, limit: HYBRID_DEPTH, offset: 0 };
+  const lexical = await rankDocs(index, deep, { withBody: index.dialect === 'postgres' });
+  const nearest = await vectorRank(index.kysely, deep, vector, model);
+  return withSnippets(index, q.query, fuseRanks({ lexical, vector: nearest }).slice(offset, offset + limit));
+}
+
+const by =
+  (source: 'lexical' | 'vector') =>
+  (r: RankedRow): RankedRow & { matchedBy: Array<'lexical' | 'vector'> } => ({ ...r, matchedBy: [source] });
+
+/**
+ * Cuts a snippet around the query's words for each ranked row. Bodies are read for the page only, not carried
+ * through the ranking sort: PostgreSQL joins them into the ranking statement (one round trip less); SQLite
+ * reads them in-process after it.
+ */
+async function withSnippets(index: SearchIndex, query: string, rows: Array<RankedRow & { matchedBy: Array<'lexical' | 'vector'> }>): Promise<SearchHit[]> {
   if (rows.length === 0) return [];
-  const terms = queryTerms(q.query, tuning);
-  // Bodies are read for the page only, not carried through the ranking sort: PostgreSQL joins them into the
-  // ranking statement (one round trip less); SQLite reads them in-process after it.
+  const { kysely: db, tuning = DEFAULT_TUNING } = index;
+  const terms = queryTerms(query, tuning);
   const byId = new Map(rows.filter((r) => r.body !== undefined).map((r) => [r.id, r.body!]));
   if (byId.size < rows.length) {
     const bodies = await sql<{ id: number; body: string }>`
-      select doc_id as id, body from search_bodies where doc_id in (${sql.join(rows.map((r) => r.id))})`.execute(db);
+      select doc_id as id, body from search_bodies where doc_id in (${sql.join(rows.filter((r) => !byId.has(r.id)).map((r) => r.id))})`.execute(db);
     for (const b of bodies.rows) byId.set(Number(b.id), b.body);
   }
   return rows.map((r) => {
     const { snippet, highlights } = makeSnippet(byId.get(r.id) ?? '', terms, SNIPPET_CHARS, tuning);
-    return { kind: r.kind, refId: r.refId, path: r.path, title: r.title, snippet, score: r.score, highlights, updatedAt: r.updatedAt };
+    return {
+      kind: r.kind,
+      refId: r.refId,
+      path: r.path,
+      title: r.title,
+      snippet,
+      score: r.score,
+      highlights,
+      updatedAt: r.updatedAt,
+      matchedBy: r.matchedBy,
+    };
   });
 }

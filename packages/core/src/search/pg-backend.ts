@@ -35,7 +35,7 @@ function postingsOf(terms: IndexTerms): { term: string[]; title: number[]; body:
  * @example
  * await pgUpsert(trx, doc, indexTerms(doc.title, doc.body, DEFAULT_TUNING));
  */
-export async function pgUpsert(db: Kysely<DB>, doc: SearchDocInput, terms: IndexTerms): Promise<void> {
+export async function pgUpsert(db: Kysely<DB>, doc: SearchDocInput, terms: IndexTerms, embedHash: string): Promise<void> {
   const ntokens = terms.title.length + terms.body.length;
   const p = postingsOf(terms);
   // The delete and the insert touch disjoint postings (terms gone / terms present), so running them in one
@@ -50,6 +50,8 @@ export async function pgUpsert(db: Kysely<DB>, doc: SearchDocInput, terms: Index
     b as (
       insert into search_bodies (doc_id, body) select id, ${doc.body} from d
       on conflict (doc_id) do update set body = excluded.body),
+    stale as (
+      delete from search_vectors x using d where x.doc_id = d.id and x.text_hash <> ${embedHash}),
     gone as (
       delete from search_postings x using d
       where x.doc_id = d.id and x.term <> all(cast(${p.term} as text[])))

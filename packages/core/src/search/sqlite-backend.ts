@@ -3,15 +3,16 @@ import type { DB } from '@stoa/db';
 import { fts5Expression, type IndexTerms } from './terms.js';
 import type { SearchTuning } from './tuning.js';
 import type { RankRequest, RankedRow, SearchDocInput } from './types.js';
+import { docFilters } from './doc-filters.js';
 
 /**
  * Writes one document into `search_docs` + `search_fts` (SQLite), replacing an earlier version with the same
  * (project, kind, ref). Runs on whatever `db` is (a transaction, if the caller is in one).
  *
  * @example
- * await sqliteUpsert(trx, doc, indexTerms(doc.title, doc.body, DEFAULT_TUNING));
+ * await sqliteUpsert(trx, doc, indexTerms(doc.title, doc.body, DEFAULT_TUNING), embedInput(doc.title, doc.body).hash);
  */
-export async function sqliteUpsert(db: Kysely<DB>, doc: SearchDocInput, terms: IndexTerms): Promise<void> {
+export async function sqliteUpsert(db: Kysely<DB>, doc: SearchDocInput, terms: IndexTerms, embedHash: string): Promise<void> {
   const ntokens = terms.title.length + terms.body.length;
   const { rows } = await sql<{ id: number }>`
     insert into search_docs (project_id, kind, ref_id, path, title, visibility, updated_at, ntokens)
@@ -25,32 +26,8 @@ export async function sqliteUpsert(db: Kysely<DB>, doc: SearchDocInput, terms: I
   // A contentless table cannot UPDATE a row in place from new text; delete (a no-op for a new id) and insert.
   await sql`delete from search_fts where rowid = ${id}`.execute(db);
   await sql`insert into search_fts (rowid, title, body) values (${id}, ${terms.title.join(' ')}, ${terms.body.join(' ')})`.execute(db);
-}
-
-/**
- * Filters common to both back ends, as SQL on the `d` alias of search_docs.
- *
- * @example
- * sql`where ${docFilters(req)}`
- */
-function docFilters(req: RankRequest): RawBuilder<unknown> {
-  const parts: RawBuilder<unknown>[] = [sql`d.project_id = ${req.projectId}`];
-  parts.push(sql`d.visibility in (${sql.join(req.visibility)})`);
-  if (req.exclude && req.exclude.length > 0) parts.push(sql`d.id not in (${sql.join(req.exclude)})`);
-  if (req.kinds) parts.push(sql`d.kind in (${sql.join(req.kinds)})`);
-  if (req.pathPrefix !== undefined && req.pathPrefix !== '') {
-    // substr, not LIKE: LIKE is case-insensitive on SQLite and its wildcards would need escaping.
-    // Lengths are in code points on both back ends.
-    const p = req.pathPrefix;
-    const len = (s: string) => Array.from(s).length;
-    if (p.endsWith('/')) {
-      parts.push(sql`substr(d.path, 1, ${len(p)}) = ${p}`);
-    } else {
-      const below = `${p}/`;
-      parts.push(sql`(d.path = ${p} or substr(d.path, 1, ${len(below)}) = ${below})`);
-    }
-  }
-  return sql.join(parts, sql` and `);
+  // A vector made from other text is stale: dropped here, so the embedder makes it again.
+  await sql`delete from search_vectors where doc_id = ${id} and text_hash <> ${embedHash}`.execute(db);
 }
 
 /**

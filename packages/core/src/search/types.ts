@@ -37,10 +37,15 @@ export interface SearchHit {
   path: string;
   title: string;
   snippet: string;
-  /** Higher is better; BM25 on both back ends (comparable within one result list). */
+  /**
+   * Higher is better, comparable within one result list: BM25 (lexical), cosine similarity (vector) or the
+   * reciprocal-rank-fusion score (hybrid).
+   */
   score: number;
   highlights: Array<[number, number]>;
   updatedAt: string;
+  /** Which rankings found it: `lexical`, `vector`, or both in hybrid search. */
+  matchedBy: Array<'lexical' | 'vector'>;
 }
 
 /** A ranked row before its snippet is cut (internal to the back ends). */

@@ -12,6 +12,7 @@ import { parserFor, type ParseMode } from './parse.js';
 import type { ParseFailureCode } from './parse-refusal.js';
 import { parseStoredFile } from './parsing.js';
 import { indexableText } from '../text-rules.js';
+import { embedPending, vectorStatus } from '../embeddings/embed-pending.js';
 
 /** Search-index kind of document chunks; they share the file contents' visibility (read rights are by path). */
 export const CHUNK_KIND = 'chunk';
@@ -25,8 +26,13 @@ export interface UnderstandingStatus {
   version: number;
   /** Parse status of the current version. */
   status: 'pending' | 'ready' | 'failed';
-  /** Semantic (vector) index: `unavailable` — this installation has no embedding model, so search is lexical. */
+  /**
+   * Vectors of the current version's chunks: `unavailable` when the installation has no embedding model (search
+   * is lexical), `pending` until the embedder has them, `ready`, or `failed` (see `vectorIndexError`).
+   */
   vectorIndexStatus: 'pending' | 'ready' | 'failed' | 'unavailable';
+  /** Why the vectors are failed (or being retried): the embedding provider's reason; null otherwise. */
+  vectorIndexError: string | null;
   parseMode: ParseMode;
   chunkCount: number;
   error: string | null;
@@ -39,16 +45,18 @@ export interface UnderstandingStatus {
 
 type AssetRow = Pick<
   Selectable<DocAssetsTable>,
-  'id' | 'path' | 'version' | 'status' | 'vector_status' | 'parse_mode' | 'chunk_count' | 'error' | 'error_code' | 'attempts' | 'updated_at'
+  'id' | 'path' | 'version' | 'status' | 'parse_mode' | 'chunk_count' | 'error' | 'error_code' | 'attempts' | 'updated_at'
 >;
 
-export function toStatus(a: AssetRow): UnderstandingStatus {
+async function statusOf(platform: Platform, a: AssetRow): Promise<UnderstandingStatus> {
+  const vectors = await vectorStatus(platform, { assetId: a.id, version: a.version, parsed: a.status === 'ready' });
   return {
     fileAssetId: a.id,
     path: a.path,
     version: a.version,
     status: a.status as UnderstandingStatus['status'],
-    vectorIndexStatus: a.vector_status as UnderstandingStatus['vectorIndexStatus'],
+    vectorIndexStatus: vectors.status,
+    vectorIndexError: vectors.error,
     parseMode: a.parse_mode as ParseMode,
     chunkCount: a.chunk_count,
     error: a.error,
@@ -73,7 +81,7 @@ export async function understandFile(ctx: Ctx, input: { path: string; parseMode?
   const now = ctx.platform.clock().toISOString();
   const db = ctx.platform.db.kysely;
   const asset = await db.selectFrom('doc_assets').selectAll().where('project_id', '=', ctx.project.id).where('file_id', '=', info.id).executeTakeFirst();
-  if (asset && asset.version === info.version && asset.parse_mode === mode && asset.status === 'ready') return toStatus(asset);
+  if (asset && asset.version === info.version && asset.parse_mode === mode && asset.status === 'ready') return statusOf(ctx.platform, asset);
   if (!asset) {
     const fresh = {
       id: newId('fa'),
@@ -84,7 +92,7 @@ export async function understandFile(ctx: Ctx, input: { path: string; parseMode?
       sha256: info.sha256,
       parse_mode: mode,
       status: 'pending',
-      vector_status: 'unavailable',
+      vector_status: 'derived',
       error: null,
       chunk_count: 0,
       updated_at: now,
@@ -115,7 +123,7 @@ export async function understandingStatus(ctx: Ctx, path: string): Promise<Under
     .where('file_id', '=', info.id)
     .executeTakeFirst();
   if (!a) throw new StoaError('not_found', `"${info.path}" has not been registered for understanding; run understand first`);
-  return toStatus(a);
+  return statusOf(ctx.platform, a);
 }
 
 /** Parses a failed asset again (R6 `retryUnderstanding`). */
@@ -243,10 +251,13 @@ async function parseAssetOnce(platform: Platform, assetId: string): Promise<Unde
           .where('id', '=', a.id)
           .execute();
       });
+      // The chunks' vectors now, so a status read after understanding says ready; what fails here the
+      // background embedder retries with back-off.
+      await embedPending(platform, { assetChunks: { assetId: a.id, version: file.version }, max: chunks.length });
     }
   }
   const done = await db.selectFrom('doc_assets').selectAll().where('id', '=', a.id).executeTakeFirstOrThrow();
-  return toStatus(done);
+  return statusOf(platform, done);
 }
 
 /** Parses every pending asset (the server runs this in the background after files change). */

@@ -1,7 +1,8 @@
 import { StoaError } from '@stoa/contract';
 import { isInside, normalizePath } from '../paths.js';
 import type { Ctx } from '../platform.js';
-import { searchDocs } from '../search/index.js';
+import { searchDocs, type SearchMode } from '../search/index.js';
+import { searchPlan } from '../embeddings/search-mode.js';
 import { FILE_VISIBILITY } from '../unified-search/file-index.js';
 import { understandingStatus, CHUNK_KIND } from './assets.js';
 import { chunkReadScope } from './read-scope.js';
@@ -76,14 +77,19 @@ export interface ChunkHit {
   hash: string;
   /** The chunk's text, cut to `contentLength`. */
   content: string;
+  /** Which rankings found it: `lexical`, `vector`, or both (hybrid). */
+  matchedBy: Array<'lexical' | 'vector'>;
 }
 
 /**
- * Searches document chunks the caller may read, best first (R6 `searchUnderstandingChunks`). Lexical ranking
- * only: the vector index is `unavailable` on this installation (no embedding model), which every status says.
- * Each hit is a citation: file, version, span and content hash (B4).
+ * Searches document chunks the caller may read, best first (R6 `searchUnderstandingChunks`): hybrid (words and
+ * meaning fused) where an embedding model is configured, lexical where not, or the `mode` asked for (see
+ * `searchPlan`). Each hit is a citation: file, version, span and content hash (B4).
  */
-export async function searchChunks(ctx: Ctx, input: { query: string; file?: string; limit?: number; contentLength?: number }): Promise<ChunkHit[]> {
+export async function searchChunks(
+  ctx: Ctx,
+  input: { query: string; file?: string; limit?: number; contentLength?: number; mode?: SearchMode },
+): Promise<ChunkHit[]> {
   const limit = input.limit ?? 10;
   const contentLength = input.contentLength ?? 1000;
   if (!Number.isInteger(limit) || limit < 1 || limit > MAX_SEARCH_HITS) throw new StoaError('bad_request', `limit must be 1–${MAX_SEARCH_HITS}`);
@@ -96,7 +102,9 @@ export async function searchChunks(ctx: Ctx, input: { query: string; file?: stri
     file = normalizePath(input.file);
     if (!isInside(file, scope)) throw new StoaError('forbidden', `"${file}" is outside what you may read`);
   }
+  const plan = await searchPlan(ctx.platform, input.query, input.mode);
   const hits = await searchDocs(ctx.platform.db, {
+    ...plan,
     projectId: ctx.project.id,
     query: input.query,
     kinds: [CHUNK_KIND],
@@ -132,6 +140,7 @@ export async function searchChunks(ctx: Ctx, input: { query: string; file?: stri
         span: { start: r.start_offset, end: r.end_offset },
         hash: r.content_hash,
         content: r.text.slice(0, contentLength),
+        matchedBy: h.matchedBy,
       },
     ];
   });

@@ -4,10 +4,11 @@ import { runToolCall, type ToolResult } from '../tools/area-tool.js';
 import type { RuntimeInfo } from '../tools/caller.js';
 import { understandFile, understandingStatus, type UnderstandingStatus } from './assets.js';
 import { listChunks, searchChunks } from './chunks.js';
+import { rankingNote } from '../embeddings/ranking-note.js';
 import { validateReferences } from './validate.js';
 
 function statusText(s: UnderstandingStatus): string {
-  return `${s.path} (version ${s.version}): ${s.status}${s.error ? ` — ${s.error}` : ''}; ${s.chunkCount} chunks; file_asset_id ${s.fileAssetId}; vector index ${s.vectorIndexStatus} (search is lexical).`;
+  return `${s.path} (version ${s.version}): ${s.status}${s.error ? ` — ${s.error}` : ''}; ${s.chunkCount} chunks; file_asset_id ${s.fileAssetId}; vector index ${s.vectorIndexStatus}${s.vectorIndexStatus === 'unavailable' ? ' (search is lexical)' : ''}${s.vectorIndexError ? ` — ${s.vectorIndexError}` : ''}.`;
 }
 
 const tools: { [N in DocsToolName]: (ctx: Ctx, a: any) => Promise<{ text: string; version?: number | null }> } = {
@@ -30,15 +31,17 @@ const tools: { [N in DocsToolName]: (ctx: Ctx, a: any) => Promise<{ text: string
     };
   },
   docs_search: async (ctx, a) => {
-    const hits = await searchChunks(ctx, { query: a.query, file: a.file, limit: a.limit ?? 5, contentLength: a.content_length ?? 600 });
+    const hits = await searchChunks(ctx, { query: a.query, file: a.file, limit: a.limit ?? 5, contentLength: a.content_length ?? 600, mode: a.mode });
     if (hits.length === 0) return { text: 'No parsed document you may read matches. (Only files registered with docs_understand are searched.)' };
     return {
-      text: hits
-        .map(
-          (h, i) =>
-            `${i + 1}. ${h.path} (version ${h.version}${h.page ? `, page ${h.page}` : ''}, chars ${h.span.start}–${h.span.end}; file_asset_id ${h.fileAssetId}, chunk_id ${h.chunkId})\n${h.content}`,
-        )
-        .join('\n\n'),
+      text:
+        rankingNote(ctx, hits) +
+        hits
+          .map(
+            (h, i) =>
+              `${i + 1}. ${h.path} (version ${h.version}${h.page ? `, page ${h.page}` : ''}, chars ${h.span.start}–${h.span.end}; file_asset_id ${h.fileAssetId}, chunk_id ${h.chunkId})\n${h.content}`,
+          )
+          .join('\n\n'),
     };
   },
   docs_validate: async (ctx, a) => {

@@ -2,7 +2,8 @@ import { StoaError } from '@stoa/contract';
 import type { Ctx } from '../platform.js';
 import { can } from '../policies/can.js';
 import { agentFolder, effectiveScopes } from '../policies/agent-scopes.js';
-import { MAX_SEARCH_LIMIT, DEFAULT_SEARCH_LIMIT, searchDocs, type SearchHit } from '../search/index.js';
+import { MAX_SEARCH_LIMIT, DEFAULT_SEARCH_LIMIT, searchDocs, type SearchHit, type SearchMode } from '../search/index.js';
+import { searchPlan } from '../embeddings/search-mode.js';
 import { wikiViewer } from '../wiki/visibility.js';
 import { FILE_KIND, FILE_VISIBILITY } from './file-index.js';
 import { UNIFIED_KINDS, visibilityProviders } from './providers.js';
@@ -22,6 +23,8 @@ export interface UnifiedHit {
   updated: string;
   /** ID of the page, memory file or file. */
   id: string;
+  /** Which rankings found it: `lexical`, `vector`, or both (hybrid). */
+  matchedBy: Array<'lexical' | 'vector'>;
 }
 
 export interface UnifiedQuery {
@@ -30,6 +33,8 @@ export interface UnifiedQuery {
   kinds?: string[];
   limit?: number;
   offset?: number;
+  /** Ranking: hybrid where an embedding model is configured, lexical where not (see `searchPlan`). */
+  mode?: SearchMode;
 }
 
 async function safely(f: () => Promise<string[]>): Promise<string[]> {
@@ -56,7 +61,17 @@ function fileReach(ctx: Ctx): { all: boolean; folder: string | null } {
 }
 
 function toHit(h: SearchHit): UnifiedHit {
-  return { kind: h.kind, path: h.path, title: h.title, snippet: h.snippet, highlights: h.highlights, score: h.score, updated: h.updatedAt, id: h.refId };
+  return {
+    kind: h.kind,
+    path: h.path,
+    title: h.title,
+    snippet: h.snippet,
+    highlights: h.highlights,
+    score: h.score,
+    updated: h.updatedAt,
+    id: h.refId,
+    matchedBy: h.matchedBy,
+  };
 }
 
 /**
@@ -80,7 +95,7 @@ export async function searchAll(ctx: Ctx, q: UnifiedQuery): Promise<UnifiedHit[]
   const files = kinds.includes(FILE_KIND) ? fileReach(ctx) : { all: false, folder: null };
   if (files.all) visibility.add(FILE_VISIBILITY);
   const { db } = ctx.platform;
-  const base = { projectId: ctx.project.id, query: q.query };
+  const base = { projectId: ctx.project.id, query: q.query, ...(await searchPlan(ctx.platform, q.query, q.mode)) };
   // Files carry one visibility value; whole-storage readers get it above, an own-folder agent gets its folder
   // through a second, path-limited query whose hits are merged by score.
   const otherKinds = files.all ? kinds : kinds.filter((k) => k !== FILE_KIND);

@@ -1,3 +1,4 @@
+import { rankingNote } from '../embeddings/ranking-note.js';
 import { wikiToolSchemas, type WikiToolName } from '@stoa/contract';
 import { runToolCall, type ToolResult } from '../tools/area-tool.js';
 import type { RuntimeInfo } from '../tools/caller.js';
@@ -36,10 +37,10 @@ const tools: { [N in WikiToolName]: (ctx: Ctx, a: any) => Promise<{ text: string
     return { text: hits.map((h, i) => `${i + 1}. ${h.path} — ${h.title}: ${h.snippet}`).join('\n'), version: null };
   },
   search: async (ctx, a) => {
-    const hits = await searchAll(ctx, { query: a.query, kinds: a.kinds, limit: a.limit ?? 10 });
+    const hits = await searchAll(ctx, { query: a.query, kinds: a.kinds, limit: a.limit ?? 10, mode: a.mode });
     if (hits.length === 0) return { text: 'Nothing you may read matches.', version: null };
     return {
-      text: hits.map((h, i) => `${i + 1}. [${h.kind}] ${h.path}${h.title && h.title !== h.path ? ` — ${h.title}` : ''}: ${h.snippet}`).join('\n'),
+      text: rankingNote(ctx, hits) + hits.map((h, i) => `${i + 1}. [${h.kind}] ${h.path}${h.title && h.title !== h.path ? ` — ${h.title}` : ''}: ${h.snippet}`).join('\n'),
       version: null,
     };
   },

@@ -1,0 +1,172 @@
+import { sql } from 'kysely';
+import type { Platform } from '../platform.js';
+import { EmbeddingError, type EmbeddingProvider } from './provider.js';
+import { EMBED_CHARS, embedInput } from './embed-text.js';
+import { encodeVector, normalize } from './vectors.js';
+
+/** Consecutive provider failures after which statuses say `failed` (with the provider's reason); retries go on. */
+export const FAILED_AFTER = 5;
+/** Back-off after the n-th consecutive failure: 2 s, 4 s, 8 s … at most 10 minutes. */
+export const backoffMs = (failures: number): number => Math.min(600_000, 2000 * 2 ** Math.max(0, failures - 1));
+
+interface PendingDoc {
+  id: number;
+  project_id: string;
+  title: string;
+  body: string;
+}
+
+/** What one pass did: vectors written, documents the provider refused, and whether it stopped to back off. */
+export interface EmbedPass {
+  embedded: number;
+  refused: number;
+  backingOff: boolean;
+}
+
+/**
+ * Embeds search documents that have no vector of the configured model (new, changed since, or made by another
+ * model), in batches of the provider's size, up to `max` documents; `assetChunks` limits it to the current
+ * chunks of one understood document. A provider that cannot answer (network, time-out, 429, 5xx) stops the
+ * pass and backs off (`backoffMs`), recorded in `embedding_state` so every server waits; a provider that
+ * refuses a batch (4xx) is asked text by text, and a text it refuses alone is recorded with the reason and not
+ * asked again until its text or the model changes. Does nothing without a provider.
+ *
+ * @example
+ * await embedPending(platform); // the background loop of the server
+ */
+export async function embedPending(platform: Platform, opts: { max?: number; assetChunks?: { assetId: string; version: number } } = {}): Promise<EmbedPass> {
+  const pass: EmbedPass = { embedded: 0, refused: 0, backingOff: false };
+  const provider = platform.embeddings;
+  if (!provider) return pass;
+  const db = platform.db.kysely;
+  const state = await db.selectFrom('embedding_state').selectAll().where('model', '=', provider.model).executeTakeFirst();
+  if (state?.next_attempt_at && state.next_attempt_at > platform.clock().toISOString()) return { ...pass, backingOff: true };
+  const max = opts.max ?? 500;
+  let after = -1;
+  while (pass.embedded + pass.refused < max) {
+    const only = opts.assetChunks
+      ? sql`and d.kind = 'chunk' and d.ref_id in (select id from doc_chunks where asset_id = ${opts.assetChunks.assetId} and version = ${opts.assetChunks.version})`
+      : sql``;
+    const { rows } = await sql<PendingDoc>`
+      select d.id as id, d.project_id as project_id, d.title as title, b.body as body
+      from search_docs d join search_bodies b on b.doc_id = d.id
+      left join search_vectors v on v.doc_id = d.id
+      where (v.doc_id is null or v.model <> ${provider.model}) and d.id > ${after} ${only}
+      order by d.id limit ${Math.min(provider.batchSize, max - pass.embedded - pass.refused)}`.execute(db);
+    if (rows.length === 0) break;
+    after = Number(rows[rows.length - 1]!.id);
+    try {
+      pass.embedded += await embedBatch(platform, provider, rows);
+    } catch (e) {
+      if (!(e instanceof EmbeddingError)) throw e;
+      if (e.retryable) {
+        await recordFailure(platform, provider.model, e.message, state?.failures ?? 0);
+        return { ...pass, backingOff: true };
+      }
+      // Refused: find which texts, one by one, so one bad text does not hold back the rest.
+      for (const doc of rows) {
+        try {
+          pass.embedded += await embedBatch(platform, provider, [doc]);
+        } catch (single) {
+          if (!(single instanceof EmbeddingError)) throw single;
+          if (single.retryable) {
+            await recordFailure(platform, provider.model, single.message, state?.failures ?? 0);
+            return { ...pass, backingOff: true };
+          }
+          await writeVector(platform, provider.model, doc, null, single.message);
+          pass.refused++;
+        }
+      }
+    }
+  }
+  if (state && state.failures > 0 && pass.embedded > 0) {
+    await db.updateTable('embedding_state').set({ failures: 0, next_attempt_at: null, last_error: null, updated_at: platform.clock().toISOString() }).where('model', '=', provider.model).execute();
+  }
+  return pass;
+}
+
+async function embedBatch(platform: Platform, provider: EmbeddingProvider, docs: PendingDoc[]): Promise<number> {
+  const inputs = docs.map((d) => embedInput(d.title, d.body));
+  const vectors = await provider.embed(inputs.map((i) => i.text));
+  for (const [i, doc] of docs.entries()) await writeVector(platform, provider.model, doc, vectors[i]!, null, inputs[i]!.hash);
+  return docs.length;
+}
+
+async function writeVector(platform: Platform, model: string, doc: PendingDoc, vector: Float32Array | null, error: string | null, hash?: string): Promise<void> {
+  const unit = vector ? normalize(vector) : null;
+  const row = {
+    doc_id: Number(doc.id),
+    project_id: doc.project_id,
+    model,
+    dims: unit?.length ?? 0,
+    text_hash: hash ?? embedInput(doc.title, doc.body).hash,
+    vector: unit ? encodeVector(unit) : null,
+    error,
+    created_at: platform.clock().toISOString(),
+  };
+  // The document may have been deleted while the provider answered: then there is nothing to attach it to.
+  const exists = await platform.db.kysely.selectFrom('search_docs').select('id').where('id', '=', row.doc_id).executeTakeFirst();
+  if (!exists) return;
+  await platform.db.kysely
+    .insertInto('search_vectors')
+    .values(row)
+    .onConflict((oc) =>
+      oc.column('doc_id').doUpdateSet({ model: row.model, dims: row.dims, text_hash: row.text_hash, vector: row.vector, error: row.error, created_at: row.created_at }),
+    )
+    .execute();
+}
+
+async function recordFailure(platform: Platform, model: string, reason: string, before: number): Promise<void> {
+  const now = platform.clock();
+  const failures = before + 1;
+  const row = { failures, next_attempt_at: new Date(now.getTime() + backoffMs(failures)).toISOString(), last_error: reason, updated_at: now.toISOString() };
+  await platform.db.kysely
+    .insertInto('embedding_state')
+    .values({ model, ...row })
+    .onConflict((oc) => oc.column('model').doUpdateSet(row))
+    .execute();
+}
+
+/** The vector index of one understood document version, as its status reports it. */
+export interface VectorStatus {
+  status: 'pending' | 'ready' | 'failed' | 'unavailable';
+  error: string | null;
+}
+
+/**
+ * Whether the chunks of a document version have vectors of the configured model: `unavailable` without a
+ * provider, `ready` when all have, `failed` when the provider refused one (its reason) or has failed
+ * `FAILED_AFTER` times in a row (the last reason), `pending` otherwise.
+ *
+ * @example
+ * await vectorStatus(platform, { assetId: 'fa_1', version: 3, parsed: true }) // { status: 'ready', error: null }
+ */
+export async function vectorStatus(platform: Platform, asset: { assetId: string; version: number; parsed: boolean }): Promise<VectorStatus> {
+  const provider = platform.embeddings;
+  if (!provider) return { status: 'unavailable', error: null };
+  if (!asset.parsed) return { status: 'pending', error: null };
+  const { rows } = await sql<{ total: number | string; ready: number | string; refused: string | null }>`
+    select count(*) as total, count(v.vector) as ready, max(v.error) as refused
+    from doc_chunks c join search_docs d on d.project_id = c.project_id and d.kind = 'chunk' and d.ref_id = c.id
+    left join search_vectors v on v.doc_id = d.id and v.model = ${provider.model}
+    where c.asset_id = ${asset.assetId} and c.version = ${asset.version}`.execute(platform.db.kysely);
+  const r = rows[0]!;
+  if (r.refused) return { status: 'failed', error: `the embedding provider refused a chunk: ${r.refused}` };
+  if (Number(r.ready) === Number(r.total)) return { status: 'ready', error: null };
+  const state = await platform.db.kysely.selectFrom('embedding_state').selectAll().where('model', '=', provider.model).executeTakeFirst();
+  if (state && state.failures >= FAILED_AFTER) return { status: 'failed', error: `the embedding provider failed ${state.failures} times in a row: ${state.last_error}` };
+  return { status: 'pending', error: state?.last_error ? `retrying: ${state.last_error}` : null };
+}
+
+/**
+ * The query's vector for vector and hybrid search, normalised.
+ *
+ * @example
+ * const qv = await embedQuery(platform, 'how do refunds work'); // { vector: Float32Array(384), model: 'nomic-embed-text' }
+ */
+export async function embedQuery(platform: Platform, text: string): Promise<{ vector: Float32Array; model: string }> {
+  const provider = platform.embeddings;
+  if (!provider) throw new EmbeddingError('no embedding model is configured', false);
+  const [v] = await provider.embed([text.slice(0, EMBED_CHARS)]);
+  return { vector: normalize(v!), model: provider.model };
+}

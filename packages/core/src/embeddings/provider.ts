@@ -1,0 +1,97 @@
+import type { EmbeddingsConfig } from '../config.js';
+
+/**
+ * Turns texts into vectors. One implementation speaks the OpenAI-compatible `/embeddings` protocol; anything
+ * with the same shape (a local model, another API) can stand in.
+ */
+export interface EmbeddingProvider {
+  /** Stored with every vector: a different model means the vectors are made again. */
+  readonly model: string;
+  /** Most texts per call. */
+  readonly batchSize: number;
+  /** One vector per text, in order. Throws {@link EmbeddingError}. */
+  embed(texts: string[]): Promise<Float32Array[]>;
+}
+
+/**
+ * Why the provider gave no vectors. `retryable`: the provider may answer later (network, time-out, 429, 5xx);
+ * otherwise it refused these texts (4xx), and one text of a batch may be the cause.
+ */
+export class EmbeddingError extends Error {
+  constructor(
+    message: string,
+    readonly retryable: boolean,
+  ) {
+    super(message);
+    this.name = 'EmbeddingError';
+  }
+}
+
+/**
+ * The provider of a configuration: an OpenAI-compatible endpoint (Ollama, vLLM, TEI, a hosted API), with a
+ * time-out per request. Its answers are checked: one finite vector per text, all of one length.
+ *
+ * @example
+ * const p = openAiCompatibleEmbeddings({ url: 'http://127.0.0.1:11434/v1', model: 'nomic-embed-text', batchSize: 32, timeoutMs: 30000 });
+ * const [v] = await p.embed(['refund policy']);
+ */
+export function openAiCompatibleEmbeddings(config: EmbeddingsConfig, fetchImpl: typeof fetch = fetch): EmbeddingProvider {
+  return {
+    model: config.model,
+    batchSize: config.batchSize,
+    async embed(texts) {
+      if (texts.length === 0) return [];
+      let res: Response;
+      try {
+        res = await fetchImpl(`${config.url}/embeddings`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', ...(config.key ? { authorization: `Bearer ${config.key}` } : {}) },
+          body: JSON.stringify({ model: config.model, input: texts, encoding_format: 'float' }),
+          signal: AbortSignal.timeout(config.timeoutMs),
+        });
+      } catch (e) {
+        const timedOut = (e as Error).name === 'TimeoutError';
+        throw new EmbeddingError(timedOut ? `no answer within ${config.timeoutMs} ms` : `cannot reach the provider: ${(e as Error).message}`, true);
+      }
+      const body = await res.text().catch(() => '');
+      if (!res.ok) {
+        const retryable = res.status === 408 || res.status === 429 || res.status >= 500;
+        throw new EmbeddingError(`the provider answered ${res.status}: ${providerMessage(body)}`, retryable);
+      }
+      return parseVectors(body, texts.length);
+    },
+  };
+}
+
+/** The message of an error answer (OpenAI's `{ error: { message } }`, or the start of the body). */
+function providerMessage(body: string): string {
+  try {
+    const j = JSON.parse(body) as { error?: { message?: unknown } | string; message?: unknown };
+    const m = typeof j.error === 'string' ? j.error : (j.error?.message ?? j.message);
+    if (typeof m === 'string' && m) return m.slice(0, 300);
+  } catch {
+    /* not JSON */
+  }
+  return body.slice(0, 300) || 'no message';
+}
+
+function parseVectors(body: string, count: number): Float32Array[] {
+  let data: unknown;
+  try {
+    data = (JSON.parse(body) as { data?: unknown }).data;
+  } catch {
+    throw new EmbeddingError('the provider answered something that is not JSON', true);
+  }
+  if (!Array.isArray(data) || data.length !== count) throw new EmbeddingError(`the provider answered ${Array.isArray(data) ? data.length : 'no'} vectors for ${count} texts`, true);
+  const out: Float32Array[] = new Array(count);
+  for (const [i, item] of data.entries()) {
+    const { embedding, index } = item as { embedding?: unknown; index?: unknown };
+    const at = typeof index === 'number' ? index : i;
+    if (!Array.isArray(embedding) || embedding.length === 0 || at < 0 || at >= count || out[at])
+      throw new EmbeddingError('the provider answered a malformed vector', true);
+    if (!embedding.every((x) => typeof x === 'number' && Number.isFinite(x))) throw new EmbeddingError('the provider answered a vector with non-numbers', true);
+    out[at] = Float32Array.from(embedding as number[]);
+  }
+  if (out.some((v) => v.length !== out[0]!.length)) throw new EmbeddingError('the provider answered vectors of different lengths', true);
+  return out;
+}

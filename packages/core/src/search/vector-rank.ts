@@ -1,0 +1,86 @@
+import { sql, type Kysely } from 'kysely';
+import type { DB } from '@stoa/db';
+import { dotWithStored } from '../embeddings/vectors.js';
+import { docFilters } from './doc-filters.js';
+import type { RankedRow, SearchQuery } from './types.js';
+
+/** Rows read per round trip of the scan: bounded memory at any index size. */
+const SCAN_PAGE = 2000;
+
+/**
+ * Nearest documents to a query vector by cosine similarity, best first: an exact scan over the stored vectors of
+ * one model, with the same filters as lexical search applied in SQL (project, visibility, kinds, path prefix),
+ * so a document the caller may not read is never even compared. Reads the vectors in pages by id and keeps only
+ * the best `offset + limit` rows. `score` is the cosine similarity (−1…1).
+ *
+ * @example
+ * const rows = await vectorRank(platform.db.kysely, { projectId, visibility: ['project'], limit: 20 }, queryVector, 'nomic-embed-text');
+ */
+export async function vectorRank(db: Kysely<DB>, q: Omit<SearchQuery, 'query'>, vector: Float32Array, model: string): Promise<RankedRow[]> {
+  if (q.visibility.length === 0 || q.kinds?.length === 0) return [];
+  const want = Math.max(1, Math.floor(q.limit ?? 20)) + Math.max(0, Math.floor(q.offset ?? 0));
+  const best: Array<{ id: number; score: number }> = [];
+  const filters = docFilters({ projectId: q.projectId, visibility: q.visibility, kinds: q.kinds, pathPrefix: q.pathPrefix });
+  let after = -1;
+  for (;;) {
+    const page = await sql<{ id: number; vector: Uint8Array }>`
+      select d.id as id, v.vector as vector from search_vectors v join search_docs d on d.id = v.doc_id
+      where v.project_id = ${q.projectId} and v.model = ${model} and v.vector is not null and v.dims = ${vector.length}
+        and d.id > ${after} and ${filters}
+      order by d.id limit ${SCAN_PAGE}`.execute(db);
+    for (const r of page.rows) {
+      const score = dotWithStored(vector, r.vector);
+      if (best.length < want) insertSorted(best, { id: Number(r.id), score });
+      else if (score > best[best.length - 1]!.score) {
+        best.pop();
+        insertSorted(best, { id: Number(r.id), score });
+      }
+    }
+    if (page.rows.length < SCAN_PAGE) break;
+    after = Number(page.rows[page.rows.length - 1]!.id);
+  }
+  const top = best.slice(Math.max(0, Math.floor(q.offset ?? 0)));
+  if (top.length === 0) return [];
+  const docs = await sql<{ id: number; kind: string; refId: string; path: string; title: string; updatedAt: string }>`
+    select id, kind, ref_id as "refId", path, title, updated_at as "updatedAt" from search_docs
+    where id in (${sql.join(top.map((t) => t.id))})`.execute(db);
+  const byId = new Map(docs.rows.map((d) => [Number(d.id), d]));
+  return top.flatMap((t) => {
+    const d = byId.get(t.id);
+    return d ? [{ id: t.id, kind: d.kind, refId: d.refId, path: d.path, title: d.title, updatedAt: d.updatedAt, score: t.score }] : [];
+  });
+}
+
+/** Keeps `list` sorted by score, best first (ties: lower id first, so results are stable). */
+function insertSorted(list: Array<{ id: number; score: number }>, item: { id: number; score: number }): void {
+  let i = list.length;
+  while (i > 0 && (list[i - 1]!.score < item.score || (list[i - 1]!.score === item.score && list[i - 1]!.id > item.id))) i--;
+  list.splice(i, 0, item);
+}
+
+/** The constant of reciprocal rank fusion (Cormack et al., 2009): damps the weight of the very first ranks. */
+export const RRF_K = 60;
+
+/**
+ * Reciprocal rank fusion of ranked lists: each document scores Σ 1 / (RRF_K + rank) over the lists it is in
+ * (ranks from 1), so agreement between lexical and vector ranking lifts a document above either list alone.
+ * Returns rows best first with the fused score and which lists found each row.
+ *
+ * @example
+ * fuseRanks({ lexical: lexRows, vector: vecRows }) // [{ ...row, score: 0.0325, matchedBy: ['lexical', 'vector'] }, …]
+ */
+export function fuseRanks<K extends string>(lists: Record<K, RankedRow[]>): Array<RankedRow & { matchedBy: K[] }> {
+  const fused = new Map<number, RankedRow & { matchedBy: K[] }>();
+  for (const [name, rows] of Object.entries(lists) as Array<[K, RankedRow[]]>) {
+    rows.forEach((row, i) => {
+      const add = 1 / (RRF_K + i + 1);
+      const seen = fused.get(row.id);
+      if (seen) {
+        seen.score += add;
+        seen.matchedBy.push(name);
+        seen.body ??= row.body;
+      } else fused.set(row.id, { ...row, score: add, matchedBy: [name] });
+    });
+  }
+  return [...fused.values()].sort((a, b) => b.score - a.score || a.id - b.id);
+}
