@@ -10340,6 +10340,8 @@ export interface operations {
                 kinds?: string;
                 limit?: number;
                 offset?: number;
+                /** @description Ranking: "lexical" (words, BM25), "vector" (meaning, cosine similarity), "hybrid" (both, reciprocal rank fusion). Default: hybrid when the installation has an embedding model, lexical when not; vector or hybrid without one answers 503 unavailable */
+                mode?: "lexical" | "vector" | "hybrid";
             };
             header?: {
                 /** @description Conversation the agent acts in */
@@ -10382,6 +10384,8 @@ export interface operations {
                         updated: string;
                         /** @description ID of the page, memory file or file */
                         id: string;
+                        /** @description Which rankings found it: "lexical" (the words), "vector" (the meaning), or both in hybrid search */
+                        matchedBy: ("lexical" | "vector")[];
                     }[];
                 };
             };
@@ -10456,6 +10460,18 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
                         code?: "internal";
+                    };
+                };
+            };
+            /** @description unavailable: Not available */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "unavailable";
                     };
                 };
             };
@@ -10621,10 +10637,12 @@ export interface operations {
                          */
                         status: "pending" | "ready" | "failed";
                         /**
-                         * @description Semantic index; "unavailable" means search is lexical only — check before offering semantic search
+                         * @description Vectors of the chunks for semantic search: "unavailable" means the installation has no embedding model and search is lexical only; "pending" until embedded; "failed" with vectorIndexError
                          * @enum {string}
                          */
                         vectorIndexStatus: "pending" | "ready" | "failed" | "unavailable";
+                        /** @description The embedding provider's reason when vectors failed or are being retried */
+                        vectorIndexError: string | null;
                         /** @enum {string} */
                         parseMode: "auto" | "text" | "pdf" | "docx";
                         chunkCount: number;
@@ -10777,10 +10795,12 @@ export interface operations {
                          */
                         status: "pending" | "ready" | "failed";
                         /**
-                         * @description Semantic index; "unavailable" means search is lexical only — check before offering semantic search
+                         * @description Vectors of the chunks for semantic search: "unavailable" means the installation has no embedding model and search is lexical only; "pending" until embedded; "failed" with vectorIndexError
                          * @enum {string}
                          */
                         vectorIndexStatus: "pending" | "ready" | "failed" | "unavailable";
+                        /** @description The embedding provider's reason when vectors failed or are being retried */
+                        vectorIndexError: string | null;
                         /** @enum {string} */
                         parseMode: "auto" | "text" | "pdf" | "docx";
                         chunkCount: number;
@@ -10913,10 +10933,12 @@ export interface operations {
                          */
                         status: "pending" | "ready" | "failed";
                         /**
-                         * @description Semantic index; "unavailable" means search is lexical only — check before offering semantic search
+                         * @description Vectors of the chunks for semantic search: "unavailable" means the installation has no embedding model and search is lexical only; "pending" until embedded; "failed" with vectorIndexError
                          * @enum {string}
                          */
                         vectorIndexStatus: "pending" | "ready" | "failed" | "unavailable";
+                        /** @description The embedding provider's reason when vectors failed or are being retried */
+                        vectorIndexError: string | null;
                         /** @enum {string} */
                         parseMode: "auto" | "text" | "pdf" | "docx";
                         chunkCount: number;
@@ -11142,6 +11164,8 @@ export interface operations {
                 file?: string;
                 limit?: number;
                 contentLength?: number;
+                /** @description Ranking: "lexical" (words, BM25), "vector" (meaning, cosine similarity), "hybrid" (both, reciprocal rank fusion). Default: hybrid when the installation has an embedding model, lexical when not; vector or hybrid without one answers 503 unavailable */
+                mode?: "lexical" | "vector" | "hybrid";
             };
             header?: {
                 /** @description Conversation the agent acts in */
@@ -11181,6 +11205,8 @@ export interface operations {
                         };
                         hash: string;
                         content: string;
+                        /** @description Which rankings found it: "lexical", "vector", or both in hybrid search */
+                        matchedBy: ("lexical" | "vector")[];
                     }[];
                 };
             };
@@ -11255,6 +11281,18 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
                         code?: "internal";
+                    };
+                };
+            };
+            /** @description unavailable: Not available */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "unavailable";
                     };
                 };
             };

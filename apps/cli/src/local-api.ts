@@ -1,9 +1,10 @@
 import type { Readable } from 'node:stream';
-import { filesRoutes, type RouteDef } from '@stoa/contract';
+import { docsRoutes, filesRoutes, searchRoutes, type RouteDef } from '@stoa/contract';
 import {
   agentPrincipal,
   bootstrap,
   callOperation,
+  embedPending,
   loadConfig,
   localAdminPrincipal,
   openPlatform,
@@ -20,6 +21,9 @@ interface LocalOptions {
   conversation?: string;
   env: NodeJS.ProcessEnv;
 }
+
+/** Texts embedded before one local search at most; beyond that, newer documents rank by words until later searches. */
+const LOCAL_EMBED_MAX = 2000;
 
 /**
  * Local mode (§7): the command works in-process on a data folder as its local administrator, or as an
@@ -44,7 +48,12 @@ export async function openLocalApi(opts: LocalOptions): Promise<Api & { platform
     project,
     platform,
     principal,
-    call: (route: RouteDef, input: any) => callOperation(call, route.id, input) as Promise<any>,
+    call: async (route: RouteDef, input: any) => {
+      // Local mode has no background embedder: what was indexed since the last command gets its vectors (up to
+      // LOCAL_EMBED_MAX texts) before a search, so meaning is searched as on a server.
+      if (route.id === searchRoutes.all.id || route.id === docsRoutes.search.id) await embedPending(platform, { max: LOCAL_EMBED_MAX });
+      return callOperation(call, route.id, input) as Promise<any>;
+    },
     upload: (path: string, source: () => Readable, _size: number, o = {}) =>
       callOperation(call, filesRoutes.upload.id, { project, path, expectedVersion: o.expectedVersion }, { source: source() }),
     async download(path: string, o = {}) {

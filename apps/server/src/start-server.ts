@@ -1,4 +1,14 @@
-import { bootstrap, createLoginCode, embedPending, housekeepingOf, openPlatform, processPendingAssets, startHousekeeping, type Platform, type StoaConfig } from '@stoa/core';
+import {
+  bootstrap,
+  createLoginCode,
+  embedPending,
+  housekeepingOf,
+  openPlatform,
+  processPendingAssets,
+  startHousekeeping,
+  type Platform,
+  type StoaConfig,
+} from '@stoa/core';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from './app.js';
 

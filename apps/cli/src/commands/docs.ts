@@ -1,3 +1,4 @@
+import { foundBy, searchModeOption, type SearchModeFlag } from './search-mode.js';
 import type { Command } from 'commander';
 import { docsRoutes } from '@stoa/contract';
 import { action } from '../context.js';
@@ -82,19 +83,26 @@ export function registerDocs(program: Command): void {
     .option('--file <path>', 'only this file')
     .option('--limit <n>', 'hits (≤ 50)', '10')
     .option('--content-length <n>', 'characters of chunk text per hit (≤ 4000)')
+    .addOption(searchModeOption())
     .action(
-      action(async (api, g, query: string, opts: { file?: string; limit: string; contentLength?: string }) => {
+      action(async (api, g, query: string, opts: { file?: string; limit: string; contentLength?: string; mode?: SearchModeFlag }) => {
         const hits = await api.call(docsRoutes.search, {
           project: api.project,
           q: query,
           file: opts.file,
           limit: positiveInt('--limit', opts.limit),
           contentLength: opts.contentLength !== undefined ? Number(opts.contentLength) : undefined,
+          mode: opts.mode,
         });
         print(!!g.json, hits, () =>
           hits.length === 0
             ? '(no matches)'
-            : hits.map((h) => `${h.path}${h.page ? ` p.${h.page}` : ''}  ${h.score.toFixed(2)}  ${h.fileAssetId}:${h.chunkId}\n  ${h.snippet}`).join('\n'),
+            : hits
+                .map(
+                  (h) =>
+                    `${h.path}${h.page ? ` p.${h.page}` : ''}  ${h.score.toFixed(2)} (${foundBy(h.matchedBy)})  ${h.fileAssetId}:${h.chunkId}\n  ${h.snippet}`,
+                )
+                .join('\n'),
         );
       }),
     );

@@ -41,7 +41,8 @@ export const docsToolSchemas = {
 export type DocsToolName = keyof typeof docsToolSchemas;
 
 export const docsToolDescriptions: Record<DocsToolName, string> = {
-  docs_understand: 'Parse a text, PDF or DOCX file into chunks and index it for docs_search (words, and meaning where an embedding model is configured); re-parsed when the file changes.',
+  docs_understand:
+    'Parse a text, PDF or DOCX file into chunks and index it for docs_search (words, and meaning where an embedding model is configured); re-parsed when the file changes.',
   docs_status: 'Parse status of a file: pending, ready or failed (why), version, chunks.',
   docs_chunks: 'Read a parsed file a page of chunks at a time, with page numbers and character spans.',
   docs_search: 'Search parsed documents; each hit is a citation (path, version, page, span, file_asset_id, chunk_id).',

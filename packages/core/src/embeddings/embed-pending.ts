@@ -80,7 +80,11 @@ export async function embedPending(platform: Platform, opts: { max?: number; ass
     }
   }
   if (state && state.failures > 0 && pass.embedded > 0) {
-    await db.updateTable('embedding_state').set({ failures: 0, next_attempt_at: null, last_error: null, updated_at: platform.clock().toISOString() }).where('model', '=', provider.model).execute();
+    await db
+      .updateTable('embedding_state')
+      .set({ failures: 0, next_attempt_at: null, last_error: null, updated_at: platform.clock().toISOString() })
+      .where('model', '=', provider.model)
+      .execute();
   }
   return pass;
 }
@@ -92,7 +96,14 @@ async function embedBatch(platform: Platform, provider: EmbeddingProvider, docs:
   return docs.length;
 }
 
-async function writeVector(platform: Platform, model: string, doc: PendingDoc, vector: Float32Array | null, error: string | null, hash?: string): Promise<void> {
+async function writeVector(
+  platform: Platform,
+  model: string,
+  doc: PendingDoc,
+  vector: Float32Array | null,
+  error: string | null,
+  hash?: string,
+): Promise<void> {
   const unit = vector ? normalize(vector) : null;
   const row = {
     doc_id: Number(doc.id),
@@ -111,7 +122,9 @@ async function writeVector(platform: Platform, model: string, doc: PendingDoc, v
     .insertInto('search_vectors')
     .values(row)
     .onConflict((oc) =>
-      oc.column('doc_id').doUpdateSet({ model: row.model, dims: row.dims, text_hash: row.text_hash, vector: row.vector, error: row.error, created_at: row.created_at }),
+      oc
+        .column('doc_id')
+        .doUpdateSet({ model: row.model, dims: row.dims, text_hash: row.text_hash, vector: row.vector, error: row.error, created_at: row.created_at }),
     )
     .execute();
 }
@@ -128,7 +141,7 @@ async function recordFailure(platform: Platform, model: string, reason: string, 
 }
 
 /** The vector index of one understood document version, as its status reports it. */
-export interface VectorStatus {
+interface VectorStatus {
   status: 'pending' | 'ready' | 'failed' | 'unavailable';
   error: string | null;
 }
@@ -154,7 +167,8 @@ export async function vectorStatus(platform: Platform, asset: { assetId: string;
   if (r.refused) return { status: 'failed', error: `the embedding provider refused a chunk: ${r.refused}` };
   if (Number(r.ready) === Number(r.total)) return { status: 'ready', error: null };
   const state = await platform.db.kysely.selectFrom('embedding_state').selectAll().where('model', '=', provider.model).executeTakeFirst();
-  if (state && state.failures >= FAILED_AFTER) return { status: 'failed', error: `the embedding provider failed ${state.failures} times in a row: ${state.last_error}` };
+  if (state && state.failures >= FAILED_AFTER)
+    return { status: 'failed', error: `the embedding provider failed ${state.failures} times in a row: ${state.last_error}` };
   return { status: 'pending', error: state?.last_error ? `retrying: ${state.last_error}` : null };
 }
 

@@ -53,7 +53,7 @@ function concepts(text: string): string[] {
 }
 
 /** The double's embedding of a text: concept counts hashed into `dims` (not normalised: the embedder must). */
-export function doubleEmbedding(text: string, dims: number): number[] {
+function doubleEmbedding(text: string, dims: number): number[] {
   const v: number[] = Array.from({ length: dims }, () => 0);
   for (const c of concepts(text)) {
     let h = 2166136261;

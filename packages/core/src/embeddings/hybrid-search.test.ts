@@ -165,7 +165,10 @@ describe.each(testDbKinds())('vector and hybrid search on %s', (kind) => {
     const hits = await searchAll(bob, { query: 'agreement renews', kinds: ['wiki'] });
     expect(paths(hits)).toEqual(['slow/contract-terms']);
     expect(hits[0]!.matchedBy).toEqual(['lexical']);
-    await expect(searchAll(bob, { query: 'agreement', mode: 'vector' })).rejects.toMatchObject({ code: 'unavailable', message: expect.stringMatching(/1500 ms/) });
+    await expect(searchAll(bob, { query: 'agreement', mode: 'vector' })).rejects.toMatchObject({
+      code: 'unavailable',
+      message: expect.stringMatching(/1500 ms/),
+    });
   });
 
   it('a text the provider refuses is recorded with the reason and not sent again; the others are embedded', async () => {
@@ -188,7 +191,9 @@ describe.each(testDbKinds())('vector and hybrid search on %s', (kind) => {
       await embedPending(swapped, { max: 100_000 });
       const models = await t.platform.db.kysely.selectFrom('search_vectors').select(['model', 'dims']).where('vector', 'is not', null).distinct().execute();
       expect(models).toEqual([{ model: 'double-embed-v2', dims: 64 }]);
-      expect(paths(await searchAll({ ...bob, platform: swapped }, { query: 'text to embed', kinds: ['wiki'], mode: 'vector', limit: 1 }))).toEqual(['models/page']);
+      expect(paths(await searchAll({ ...bob, platform: swapped }, { query: 'text to embed', kinds: ['wiki'], mode: 'vector', limit: 1 }))).toEqual([
+        'models/page',
+      ]);
     } finally {
       await embedPending(t.platform, { max: 100_000 });
       await next.close();

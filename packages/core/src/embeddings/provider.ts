@@ -82,7 +82,8 @@ function parseVectors(body: string, count: number): Float32Array[] {
   } catch {
     throw new EmbeddingError('the provider answered something that is not JSON', true);
   }
-  if (!Array.isArray(data) || data.length !== count) throw new EmbeddingError(`the provider answered ${Array.isArray(data) ? data.length : 'no'} vectors for ${count} texts`, true);
+  if (!Array.isArray(data) || data.length !== count)
+    throw new EmbeddingError(`the provider answered ${Array.isArray(data) ? data.length : 'no'} vectors for ${count} texts`, true);
   const out: Float32Array[] = new Array(count);
   for (const [i, item] of data.entries()) {
     const { embedding, index } = item as { embedding?: unknown; index?: unknown };

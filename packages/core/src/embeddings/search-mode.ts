@@ -17,7 +17,10 @@ export async function searchPlan(platform: Platform, query: string, asked?: Sear
   const mode = asked ?? (platform.embeddings ? 'hybrid' : 'lexical');
   if (mode === 'lexical') return { mode };
   if (!platform.embeddings)
-    throw new StoaError('unavailable', `${mode} search needs an embedding model, and this installation has none (STOA_EMBEDDINGS_URL); search with mode lexical`);
+    throw new StoaError(
+      'unavailable',
+      `${mode} search needs an embedding model, and this installation has none (STOA_EMBEDDINGS_URL); search with mode lexical`,
+    );
   try {
     return { mode, queryVector: await embedQuery(platform, query) };
   } catch (e) {

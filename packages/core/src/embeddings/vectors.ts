@@ -21,14 +21,6 @@ export function encodeVector(v: Float32Array): Uint8Array {
   return bytes;
 }
 
-/** Reads a stored vector (SQLite gives a Buffer, PostgreSQL a Buffer of bytea). */
-export function decodeVector(bytes: Uint8Array): Float32Array {
-  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  const out = new Float32Array(bytes.byteLength >> 2);
-  for (let i = 0; i < out.length; i++) out[i] = view.getFloat32(i * 4, true);
-  return out;
-}
-
 /** Dot product of a query vector with a stored one, read straight from its bytes (no copy per row). */
 export function dotWithStored(query: Float32Array, bytes: Uint8Array): number {
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);

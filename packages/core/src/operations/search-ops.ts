@@ -30,6 +30,8 @@ export const searchOperations: Operation[] = [
   projectOperation(d.retry, changes('file.read', null, 'none'), (ctx, i) => retryUnderstanding(ctx, i.path)),
   projectOperation(d.status, reads('file.read'), (ctx, i) => understandingStatus(ctx, i.path)),
   projectOperation(d.chunks, reads('file.read'), (ctx, i) => listChunks(ctx, { path: i.path, page: i.page, pageSize: i.pageSize })),
-  projectOperation(d.search, reads('file.read'), (ctx, i) => searchChunks(ctx, { query: i.q, file: i.file, limit: i.limit, contentLength: i.contentLength, mode: i.mode })),
+  projectOperation(d.search, reads('file.read'), (ctx, i) =>
+    searchChunks(ctx, { query: i.q, file: i.file, limit: i.limit, contentLength: i.contentLength, mode: i.mode }),
+  ),
   projectOperation(d.validate, reads('file.read'), (ctx, i) => validateReferences(ctx, i.references)),
 ];

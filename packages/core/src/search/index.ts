@@ -170,7 +170,7 @@ export interface QueryVector {
   model: string;
 }
 /** Hybrid search fuses the best this many of each ranking; its pages reach this deep. */
-export const HYBRID_DEPTH = MAX_SEARCH_LIMIT;
+const HYBRID_DEPTH = MAX_SEARCH_LIMIT;
 
 /**
  * Ranked search, best first, with a snippet per hit. The query is free text (never query syntax).

@@ -1,4 +1,4 @@
-import { sql, type Kysely, type RawBuilder } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import type { DB } from '@stoa/db';
 import { fts5Expression, type IndexTerms } from './terms.js';
 import type { SearchTuning } from './tuning.js';

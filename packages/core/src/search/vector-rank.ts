@@ -59,7 +59,7 @@ function insertSorted(list: Array<{ id: number; score: number }>, item: { id: nu
 }
 
 /** The constant of reciprocal rank fusion (Cormack et al., 2009): damps the weight of the very first ranks. */
-export const RRF_K = 60;
+const RRF_K = 60;
 
 /**
  * Reciprocal rank fusion of ranked lists: each document scores Σ 1 / (RRF_K + rank) over the lists it is in

@@ -40,7 +40,9 @@ const tools: { [N in WikiToolName]: (ctx: Ctx, a: any) => Promise<{ text: string
     const hits = await searchAll(ctx, { query: a.query, kinds: a.kinds, limit: a.limit ?? 10, mode: a.mode });
     if (hits.length === 0) return { text: 'Nothing you may read matches.', version: null };
     return {
-      text: rankingNote(ctx, hits) + hits.map((h, i) => `${i + 1}. [${h.kind}] ${h.path}${h.title && h.title !== h.path ? ` — ${h.title}` : ''}: ${h.snippet}`).join('\n'),
+      text:
+        rankingNote(ctx, hits) +
+        hits.map((h, i) => `${i + 1}. [${h.kind}] ${h.path}${h.title && h.title !== h.path ? ` — ${h.title}` : ''}: ${h.snippet}`).join('\n'),
       version: null,
     };
   },
