@@ -41,17 +41,24 @@ export function openAiCompatibleEmbeddings(config: EmbeddingsConfig, fetchImpl: 
     batchSize: config.batchSize,
     async embed(texts) {
       if (texts.length === 0) return [];
-      let res: Response;
-      try {
-        res = await fetchImpl(`${config.url}/embeddings`, {
+      const request = () =>
+        fetchImpl(`${config.url}/embeddings`, {
           method: 'POST',
           headers: { 'content-type': 'application/json', ...(config.key ? { authorization: `Bearer ${config.key}` } : {}) },
           body: JSON.stringify({ model: config.model, input: texts, encoding_format: 'float' }),
           signal: AbortSignal.timeout(config.timeoutMs),
         });
+      let res: Response;
+      try {
+        // A kept-alive connection the server closed at that moment fails at once; the request is idempotent,
+        // so it is sent once more on a fresh connection before the failure counts.
+        res = await request().catch((e: Error) => (e.name === 'TimeoutError' ? Promise.reject(e) : request()));
       } catch (e) {
         const timedOut = (e as Error).name === 'TimeoutError';
-        throw new EmbeddingError(timedOut ? `no answer within ${config.timeoutMs} ms` : `cannot reach the provider: ${(e as Error).message}`, true);
+        // fetch says only "fetch failed"; the reason (refused, reset, DNS) is its cause.
+        const cause = (e as Error & { cause?: { message?: string; code?: string } }).cause;
+        const why = cause?.code ?? cause?.message;
+        throw new EmbeddingError(timedOut ? `no answer within ${config.timeoutMs} ms` : `cannot reach the provider: ${(e as Error).message}${why ? ` (${why})` : ''}`, true);
       }
       const body = await res.text().catch(() => '');
       if (!res.ok) {

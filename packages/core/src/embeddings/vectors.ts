@@ -21,11 +21,16 @@ export function encodeVector(v: Float32Array): Uint8Array {
   return bytes;
 }
 
-/** Dot product of a query vector with a stored one, read straight from its bytes (no copy per row). */
+/**
+ * Dot product of a query vector with a stored one, read straight from its bytes: through a Float32Array view
+ * when the bytes are 4-byte aligned (little-endian hosts, which is every platform Node supports), copied once
+ * when not.
+ */
 export function dotWithStored(query: Float32Array, bytes: Uint8Array): number {
-  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   const n = Math.min(query.length, bytes.byteLength >> 2);
+  const stored =
+    bytes.byteOffset % 4 === 0 ? new Float32Array(bytes.buffer, bytes.byteOffset, n) : new Float32Array(bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + n * 4));
   let sum = 0;
-  for (let i = 0; i < n; i++) sum += query[i]! * view.getFloat32(i * 4, true);
+  for (let i = 0; i < n; i++) sum += query[i]! * stored[i]!;
   return sum;
 }

@@ -10,7 +10,7 @@ const SCAN_PAGE = 2000;
 /**
  * Nearest documents to a query vector by cosine similarity, best first: an exact scan over the stored vectors of
  * one model, with the same filters as lexical search applied in SQL (project, visibility, kinds, path prefix),
- * so a document the caller may not read is never even compared. Reads the vectors in pages by id and keeps only
+ * so a document the caller may not read is never even compared. Reads the vectors in pages in key order (no sort) and keeps only
  * the best `offset + limit` rows. `score` is the cosine similarity (−1…1).
  *
  * @example
@@ -24,10 +24,10 @@ export async function vectorRank(db: Kysely<DB>, q: Omit<SearchQuery, 'query'>, 
   let after = -1;
   for (;;) {
     const page = await sql<{ id: number; vector: Uint8Array }>`
-      select d.id as id, v.vector as vector from search_vectors v join search_docs d on d.id = v.doc_id
-      where v.project_id = ${q.projectId} and v.model = ${model} and v.vector is not null and v.dims = ${vector.length}
-        and d.id > ${after} and ${filters}
-      order by d.id limit ${SCAN_PAGE}`.execute(db);
+      select v.doc_id as id, v.vector as vector from search_vectors v join search_docs d on d.id = v.doc_id
+      where v.doc_id > ${after} and v.project_id = ${q.projectId} and v.model = ${model} and v.vector is not null
+        and v.dims = ${vector.length} and ${filters}
+      order by v.doc_id limit ${SCAN_PAGE}`.execute(db);
     for (const r of page.rows) {
       const score = dotWithStored(vector, r.vector);
       if (best.length < want) insertSorted(best, { id: Number(r.id), score });
