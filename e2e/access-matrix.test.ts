@@ -205,7 +205,8 @@ const cells = Object.entries(MATRIX).flatMap(([cell, row]) =>
 /** Cells whose effect others depend on run one after another, after the rest (revoking, minting). */
 const lastCells = new Set(['tokens.revokeOtherProject']);
 
-describe('the access matrix', () => {
+// A story: each step builds on what the steps before it made, so the steps keep their order under --sequence.shuffle.
+describe('the access matrix', { shuffle: false }, () => {
   it('HTTP: every cell answers as the model says, and no refusal leaks what it guards', async () => {
     const failures: string[] = [];
     const run = async ({ cell, actor, expected }: (typeof cells)[number]) => {

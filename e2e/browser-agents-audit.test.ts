@@ -14,7 +14,8 @@ const PDF = Buffer.from(
 const DIRECT = 26214400; // STOA_DIRECT_UPLOAD_BYTES default: larger uploads go straight to storage
 
 // Previews of media, direct uploads, unmapped agent writes, agents, audit and the one search (real Chromium).
-describe.skipIf(!hasChromium)('web UI: media, direct uploads, agents, audit, search', () => {
+// A story: each step builds on what the steps before it made, so the steps keep their order under --sequence.shuffle.
+describe.skipIf(!hasChromium)('web UI: media, direct uploads, agents, audit, search', { shuffle: false }, () => {
   let s: UiServer;
   let page: Page;
 

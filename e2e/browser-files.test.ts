@@ -4,7 +4,8 @@ import { fileRow, hasChromium, startUiServer, uploadViaUi, type UiServer } from 
 
 // The Files page in a real Chromium against a real server (F4–F13). STOA_UI_MAX_FILES is 4 here so the
 // "too many files" warning can be seen with a handful of files.
-describe.skipIf(!hasChromium)('web UI: Files', () => {
+// A story: each step builds on what the steps before it made, so the steps keep their order under --sequence.shuffle.
+describe.skipIf(!hasChromium)('web UI: Files', { shuffle: false }, () => {
   let s: UiServer;
   let page: Page;
 

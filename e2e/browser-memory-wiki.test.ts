@@ -6,7 +6,8 @@ import { hasChromium, startUiServer, type UiServer } from './browser-helpers.js'
 const memoryNav = (page: Page) => page.getByRole('navigation', { name: 'Memory files' });
 
 // Settings → Memory (M2–M4) and the wiki (W1–W5) in a real Chromium against a real server.
-describe.skipIf(!hasChromium)('web UI: memory and wiki', () => {
+// A story: each step builds on what the steps before it made, so the steps keep their order under --sequence.shuffle.
+describe.skipIf(!hasChromium)('web UI: memory and wiki', { shuffle: false }, () => {
   let s: UiServer;
   let page: Page;
 

@@ -7,7 +7,8 @@ import { runStoa, stoaJson } from './helpers/run-stoa.js';
 const tmp = mkdtempSync(join(tmpdir(), 'stoa-cli-agents-'));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 
-describe('stoa agents / conversations / tools (local mode, the real binary)', { timeout: 300_000 }, () => {
+// A story: each step builds on what the steps before it made, so the steps keep their order under --sequence.shuffle.
+describe('stoa agents / conversations / tools (local mode, the real binary)', { timeout: 300_000, shuffle: false }, () => {
   const data = join(tmp, 'data');
   const stoa = (...args: string[]) => runStoa(['--data', data, ...args]);
   const json = (...args: string[]) => stoaJson(['--data', data, ...args, '--json']);

@@ -47,7 +47,8 @@ function localFile(name: string, content: string | Buffer): string {
 type Cli = (args: string[], opts?: RunOptions) => ReturnType<typeof runStoa>;
 
 function scenario(mode: string, setup: () => Promise<{ cli: Cli; done: () => Promise<void> }>) {
-  describe(`stoa files in ${mode} mode`, { timeout: 180_000 }, () => {
+  // A story: each step builds on what the steps before it made, so the steps keep their order under --sequence.shuffle.
+  describe(`stoa files in ${mode} mode`, { timeout: 180_000, shuffle: false }, () => {
     let cli: Cli;
     let done: () => Promise<void>;
     const json = async (args: string[]) => {
@@ -136,7 +137,8 @@ scenario('local', async () => {
   return { cli: (args, o) => runStoa(['--data', data, ...args], o), done: async () => rmSync(data, { recursive: true, force: true }) };
 });
 
-describe('stoa files: human output and usage errors', { timeout: 120_000 }, () => {
+// A story: each step builds on what the steps before it made, so the steps keep their order under --sequence.shuffle.
+describe('stoa files: human output and usage errors', { timeout: 120_000, shuffle: false }, () => {
   it('shows a progress bar on a terminal for uploads and downloads of a few MB, and none when piped', async () => {
     const data = mkdtempSync(join(tmpdir(), 'stoa-cli-progress-'));
     try {
@@ -182,7 +184,8 @@ scenario('remote', async () => {
   return { cli: (args, o) => runStoa(['--url', server.url, '--token', server.adminToken, ...args], o), done: () => server.stop() };
 });
 
-describe('stoa files: large uploads, quota races and crashes', { timeout: 180_000 }, () => {
+// A story: each step builds on what the steps before it made, so the steps keep their order under --sequence.shuffle.
+describe('stoa files: large uploads, quota races and crashes', { timeout: 180_000, shuffle: false }, () => {
   let server: StoaServer;
   const DIRECT = 100_000;
   beforeAll(async () => {

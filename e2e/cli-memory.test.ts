@@ -65,7 +65,8 @@ afterAll(async () => {
   rmSync(root, { recursive: true, force: true });
 });
 
-describe('stoa memory in local mode', { timeout: 300_000 }, () => {
+// A story: each step builds on what the steps before it made, so the steps keep their order under --sequence.shuffle.
+describe('stoa memory in local mode', { timeout: 300_000, shuffle: false }, () => {
   it('a never-saved SOUL.md reads as version 0 with the instructions, by --for or acting as the agent', async () => {
     const byAdmin = await localJson(['memory', 'get', 'SOUL.md', '--for', ids.a]);
     expect(byAdmin).toMatchObject({ file: 'SOUL.md', version: 0, content: 'You keep the archive tidy.' });
@@ -169,7 +170,8 @@ describe('stoa memory in local mode', { timeout: 300_000 }, () => {
   });
 });
 
-describe('stoa memory in remote mode', { timeout: 300_000 }, () => {
+// A story: each step builds on what the steps before it made, so the steps keep their order under --sequence.shuffle.
+describe('stoa memory in remote mode', { timeout: 300_000, shuffle: false }, () => {
   it("a non-participant cannot read a conversation's MEMORY.md; a viewer cannot edit AGENTS.md", async () => {
     refused(await remote(tokens.bob, ['memory', 'get', 'MEMORY.md', '--channel', 'general']), 'forbidden');
     refused(await remote(tokens.vera, ['memory', 'set', 'AGENTS.md', 'viewer rules']), 'forbidden');

@@ -7,7 +7,8 @@ import { runStoa, stoaJson } from './helpers/run-stoa.js';
 const tmp = mkdtempSync(join(tmpdir(), 'stoa-cli-search-'));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 
-describe('stoa search (the real binary): one ranked search over wiki, memory and file contents', { timeout: 180_000 }, () => {
+// A story: each step builds on what the steps before it made, so the steps keep their order under --sequence.shuffle.
+describe('stoa search (the real binary): one ranked search over wiki, memory and file contents', { timeout: 180_000, shuffle: false }, () => {
   const data = join(tmp, 'data');
   const json = (...args: string[]) => stoaJson(['--data', data, ...args, '--json']);
 

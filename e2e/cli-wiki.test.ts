@@ -8,7 +8,8 @@ import { startStoaServer, type StoaServer } from './helpers/serve.js';
 const tmp = mkdtempSync(join(tmpdir(), 'stoa-cli-wiki-'));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 
-describe('stoa wiki (local mode, the real binary)', { timeout: 180_000 }, () => {
+// A story: each step builds on what the steps before it made, so the steps keep their order under --sequence.shuffle.
+describe('stoa wiki (local mode, the real binary)', { timeout: 180_000, shuffle: false }, () => {
   const data = join(tmp, 'data');
   const stoa = (...args: string[]) => runStoa(['--data', data, ...args]);
   const json = (...args: string[]) => stoaJson(['--data', data, ...args, '--json']);
@@ -124,7 +125,8 @@ describe('stoa wiki (local mode, the real binary)', { timeout: 180_000 }, () => 
   });
 });
 
-describe('stoa wiki (remote mode): roles', { timeout: 180_000 }, () => {
+// A story: each step builds on what the steps before it made, so the steps keep their order under --sequence.shuffle.
+describe('stoa wiki (remote mode): roles', { timeout: 180_000, shuffle: false }, () => {
   let server: StoaServer;
   let admin: string[];
   beforeAll(async () => {

@@ -35,7 +35,8 @@ afterAll(async () => {
   await server?.stop();
 });
 
-describe('MCP over Streamable HTTP at /mcp (official client, real server)', { timeout: 300_000 }, () => {
+// A story: each step builds on what the steps before it made, so the steps keep their order under --sequence.shuffle.
+describe('MCP over Streamable HTTP at /mcp (official client, real server)', { timeout: 300_000, shuffle: false }, () => {
   it('refuses requests without an agent token', async () => {
     const none = await fetch(`${server.url}/mcp`, {
       method: 'POST',
@@ -121,7 +122,8 @@ describe('MCP over Streamable HTTP at /mcp (official client, real server)', { ti
   });
 });
 
-describe('MCP authorization by the book (RFC 9728 metadata, bearer challenge) and structured results', { timeout: 300_000 }, () => {
+// A story: each step builds on what the steps before it made, so the steps keep their order under --sequence.shuffle.
+describe('MCP authorization by the book (RFC 9728 metadata, bearer challenge) and structured results', { timeout: 300_000, shuffle: false }, () => {
   it('publishes protected-resource metadata and points to it from the 401 challenge', async () => {
     for (const path of ['/.well-known/oauth-protected-resource', '/.well-known/oauth-protected-resource/mcp']) {
       const meta = await (await fetch(`${server.url}${path}`)).json();

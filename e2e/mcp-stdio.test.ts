@@ -42,7 +42,8 @@ afterAll(async () => {
   rmSync(tmp, { recursive: true, force: true });
 });
 
-describe('stoa mcp over stdio (the official MCP client, the real binary)', { timeout: 300_000 }, () => {
+// A story: each step builds on what the steps before it made, so the steps keep their order under --sequence.shuffle.
+describe('stoa mcp over stdio (the official MCP client, the real binary)', { timeout: 300_000, shuffle: false }, () => {
   it('lists the file tools (then memory and wiki) with annotations and descriptions that quote the configured limits', async () => {
     const c = await connect(['--data', data, '--agent', agent, '--conversation', conv]);
     clients.push(c);

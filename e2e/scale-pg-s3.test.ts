@@ -68,7 +68,8 @@ afterAll(async () => {
 const auth = { authorization: `Bearer ${TOKEN}` };
 const content = (i: number, p: string) => `${servers[i]!.url}/api/v1/projects/default/files/content?path=${encodeURIComponent(p)}`;
 
-describe(`two servers, one ${kind} database, one S3 bucket`, () => {
+// A story: each step builds on what the steps before it made, so the steps keep their order under --sequence.shuffle.
+describe(`two servers, one ${kind} database, one S3 bucket`, { shuffle: false }, () => {
   it('serves from one server what the other stored, and sees deletes at once', async () => {
     const body = randomBytes(5000);
     const put = await fetch(content(0, 'shared/данные.bin'), { method: 'PUT', headers: auth, body });

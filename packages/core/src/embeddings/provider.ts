@@ -58,7 +58,10 @@ export function openAiCompatibleEmbeddings(config: EmbeddingsConfig, fetchImpl: 
         // fetch says only "fetch failed"; the reason (refused, reset, DNS) is its cause.
         const cause = (e as Error & { cause?: { message?: string; code?: string } }).cause;
         const why = cause?.code ?? cause?.message;
-        throw new EmbeddingError(timedOut ? `no answer within ${config.timeoutMs} ms` : `cannot reach the provider: ${(e as Error).message}${why ? ` (${why})` : ''}`, true);
+        throw new EmbeddingError(
+          timedOut ? `no answer within ${config.timeoutMs} ms` : `cannot reach the provider: ${(e as Error).message}${why ? ` (${why})` : ''}`,
+          true,
+        );
       }
       const body = await res.text().catch(() => '');
       if (!res.ok) {

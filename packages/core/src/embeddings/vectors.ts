@@ -29,7 +29,9 @@ export function encodeVector(v: Float32Array): Uint8Array {
 export function dotWithStored(query: Float32Array, bytes: Uint8Array): number {
   const n = Math.min(query.length, bytes.byteLength >> 2);
   const stored =
-    bytes.byteOffset % 4 === 0 ? new Float32Array(bytes.buffer, bytes.byteOffset, n) : new Float32Array(bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + n * 4));
+    bytes.byteOffset % 4 === 0
+      ? new Float32Array(bytes.buffer, bytes.byteOffset, n)
+      : new Float32Array(bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + n * 4));
   let sum = 0;
   for (let i = 0; i < n; i++) sum += query[i]! * stored[i]!;
   return sum;

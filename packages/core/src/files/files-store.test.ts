@@ -60,11 +60,13 @@ describe.each(testDbKinds())('file store on %s', (kind) => {
   });
 
   it('restore saves the old content as a new version', async () => {
-    const f = await restoreVersion(editor, { path: 'v/notes.txt', version: 1 });
+    await putFile(editor, { path: 'restore/notes.txt', source: 'one' });
+    await putFile(editor, { path: 'restore/notes.txt', source: 'two!' });
+    const f = await restoreVersion(editor, { path: 'restore/notes.txt', version: 1 });
     expect(f.version).toBe(3);
-    expect(await readText(editor, 'v/notes.txt')).toBe('one');
-    expect((await listVersions(editor, 'v/notes.txt')).map((v) => v.version)).toEqual([3, 2, 1]);
-    await expect(restoreVersion(editor, { path: 'v/notes.txt', version: 99 })).rejects.toMatchObject({ code: 'not_found' });
+    expect(await readText(editor, 'restore/notes.txt')).toBe('one');
+    expect((await listVersions(editor, 'restore/notes.txt')).map((v) => v.version)).toEqual([3, 2, 1]);
+    await expect(restoreVersion(editor, { path: 'restore/notes.txt', version: 99 })).rejects.toMatchObject({ code: 'not_found' });
     expect(await storeViolations(editor)).toEqual([]);
   });
 
@@ -77,11 +79,12 @@ describe.each(testDbKinds())('file store on %s', (kind) => {
   });
 
   it('versions do not count against usage', async () => {
-    const before = await statFile(editor, 'v/retain.md');
+    for (let i = 1; i <= 4; i++) await putFile(editor, { path: 'usage/retain.md', source: `v${i}` });
+    const before = await statFile(editor, 'usage/retain.md');
     const used = Number(
       (await t.platform.db.kysely.selectFrom('projects').select('used_bytes').where('id', '=', editor.project.id).executeTakeFirstOrThrow()).used_bytes,
     );
-    await putFile(editor, { path: 'v/retain.md', source: 'v7' });
+    await putFile(editor, { path: 'usage/retain.md', source: 'v7' });
     const after = Number(
       (await t.platform.db.kysely.selectFrom('projects').select('used_bytes').where('id', '=', editor.project.id).executeTakeFirstOrThrow()).used_bytes,
     );
@@ -136,12 +139,13 @@ describe.each(testDbKinds())('file store on %s', (kind) => {
   });
 
   it('a viewer reads but cannot write, move or delete; nothing changes', async () => {
+    await putFile(editor, { path: 'viewer/readme.md', source: '# Привет, 世界' });
     const viewer = await t.userCtx('vera', 'viewer');
-    expect(await readText(viewer, 'docs/readme.md')).toContain('Привет');
-    await expect(putFile(viewer, { path: 'docs/readme.md', source: 'hack' })).rejects.toMatchObject({ code: 'forbidden' });
-    await expect(moveFile(viewer, { from: 'docs/readme.md', to: 'x.md' })).rejects.toMatchObject({ code: 'forbidden' });
-    await expect(deleteFile(viewer, { path: 'docs/readme.md' })).rejects.toMatchObject({ code: 'forbidden' });
-    expect(await readText(viewer, 'docs/readme.md')).toBe('# Привет, 世界');
+    expect(await readText(viewer, 'viewer/readme.md')).toContain('Привет');
+    await expect(putFile(viewer, { path: 'viewer/readme.md', source: 'hack' })).rejects.toMatchObject({ code: 'forbidden' });
+    await expect(moveFile(viewer, { from: 'viewer/readme.md', to: 'x.md' })).rejects.toMatchObject({ code: 'forbidden' });
+    await expect(deleteFile(viewer, { path: 'viewer/readme.md' })).rejects.toMatchObject({ code: 'forbidden' });
+    expect(await readText(viewer, 'viewer/readme.md')).toBe('# Привет, 世界');
     expect(await storeViolations(viewer)).toEqual([]);
   });
 

@@ -49,10 +49,15 @@ describe.each(testDbKinds())('real folders on %s', (kind) => {
     expect(await storeViolations(ctx)).toEqual([]);
   });
 
+  /** 30 files in three folders under `root`, one of them with two versions, and an empty folder. */
+  const seed = async (root: string) => {
+    for (let i = 0; i < 30; i++) await putFile(ctx, { path: `${root}/d${i % 3}/f${i}.md`, source: `v1 ${i}` });
+    await putFile(ctx, { path: `${root}/d0/f0.md`, source: 'v2' });
+    await createFolder(ctx, { path: `${root}/empty` });
+  };
+
   it('moves a folder with everything in it: paths, versions, counts, usage; one audit entry', async () => {
-    for (let i = 0; i < 30; i++) await putFile(ctx, { path: `src/d${i % 3}/f${i}.md`, source: `v1 ${i}` });
-    await putFile(ctx, { path: 'src/d0/f0.md', source: 'v2' });
-    await createFolder(ctx, { path: 'src/empty' });
+    await seed('src');
     const before = await statFile(ctx, 'src/d0/f0.md');
     const used = (await usage(ctx)).used;
     expect(await moveFolder(ctx, { from: 'src', to: 'archive/2026/' })).toEqual({ path: 'archive/2026/src', name: 'src', fileCount: 30 });
@@ -85,27 +90,31 @@ describe.each(testDbKinds())('real folders on %s', (kind) => {
   });
 
   it('never overwrites: a file or folder at the target, a folder into itself, the root', async () => {
+    await seed('kept');
     await createFolder(ctx, { path: 'taken' });
-    await expect(moveFolder(ctx, { from: 'src', to: 'taken' })).rejects.toMatchObject({ code: 'already_exists' });
-    await expect(moveFolder(ctx, { from: 'src', to: 'plain.md' })).rejects.toMatchObject({ code: 'already_exists' });
-    await expect(moveFolder(ctx, { from: 'src', to: 'src/d1/deeper' })).rejects.toMatchObject({ code: 'bad_request' });
+    await putFile(ctx, { path: 'solid.md', source: 's' });
+    await expect(moveFolder(ctx, { from: 'kept', to: 'taken' })).rejects.toMatchObject({ code: 'already_exists' });
+    await expect(moveFolder(ctx, { from: 'kept', to: 'solid.md' })).rejects.toMatchObject({ code: 'already_exists' });
+    await expect(moveFolder(ctx, { from: 'kept', to: 'kept/d1/deeper' })).rejects.toMatchObject({ code: 'bad_request' });
     await expect(moveFolder(ctx, { from: 'nope', to: 'x' })).rejects.toMatchObject({ code: 'not_found' });
-    await expect(moveFolder(ctx, { from: 'src', to: 'a/b/c/d/e/f/g/h/i' })).rejects.toMatchObject({ code: 'path_invalid' });
-    await expect(moveFile(ctx, { from: 'plain.md', to: 'taken' })).rejects.toMatchObject({ code: 'already_exists' });
-    expect((await statFolder(ctx, 'src'))!.fileCount).toBe(30);
+    await expect(moveFolder(ctx, { from: 'kept', to: 'a/b/c/d/e/f/g/h/i' })).rejects.toMatchObject({ code: 'path_invalid' });
+    await expect(moveFile(ctx, { from: 'solid.md', to: 'taken' })).rejects.toMatchObject({ code: 'already_exists' });
+    expect((await statFolder(ctx, 'kept'))!.fileCount).toBe(30);
     expect(await storeViolations(ctx)).toEqual([]);
   });
 
   it('deletes a folder: empty only unless recursive; then every file and version goes and the space is freed', async () => {
-    await expect(deleteFolder(ctx, { path: 'src' })).rejects.toMatchObject({ code: 'bad_request' });
-    expect(await deleteFolder(ctx, { path: 'taken' })).toEqual({ path: 'taken', files: 0, bytes: 0 });
+    await seed('gone');
+    await createFolder(ctx, { path: 'hollow' });
+    await expect(deleteFolder(ctx, { path: 'gone' })).rejects.toMatchObject({ code: 'bad_request' });
+    expect(await deleteFolder(ctx, { path: 'hollow' })).toEqual({ path: 'hollow', files: 0, bytes: 0 });
     const used = (await usage(ctx)).used;
-    const r = await deleteFolder(ctx, { path: 'src', recursive: true });
+    const r = await deleteFolder(ctx, { path: 'gone', recursive: true });
     expect(r.files).toBe(30);
     expect((await usage(ctx)).used).toBe(used - r.bytes);
-    await expect(statFile(ctx, 'src/d0/f0.md')).rejects.toMatchObject({ code: 'not_found' });
-    expect(await statFolder(ctx, 'src')).toBeNull();
-    expect(await tree('src')).toEqual([]);
+    await expect(statFile(ctx, 'gone/d0/f0.md')).rejects.toMatchObject({ code: 'not_found' });
+    expect(await statFolder(ctx, 'gone')).toBeNull();
+    expect(await tree('gone')).toEqual([]);
     expect(await storeViolations(ctx)).toEqual([]);
   });
 

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testDbKinds } from '@stoa/db/testing';
 import { createTestPlatform, type TestPlatform } from '../testing.js';
 import type { Ctx } from '../platform.js';
+import { deleteFile } from './delete-file.js';
 import { putFile } from './put-file.js';
 import { findFiles, folderTree, listFilesRecursive, listFolder } from './list-files.js';
 import { formatBytes, usage } from './usage.js';
@@ -100,7 +101,11 @@ describe.each(testDbKinds())('listing, search and usage on %s', (kind) => {
     expect(u.files).toBe(34);
     expect(u.used).toBe(10 * 1 + 15 * 2 + 9);
     expect(u.text).toBe('Used 49 B of 1.0 GB');
-    await putFile(await t.userCtx('wes', 'editor'), { path: 'big.bin', source: Buffer.alloc(13_002_342 - 49) });
+    const wes = await t.userCtx('wes', 'editor');
+    await putFile(wes, { path: 'big.bin', source: Buffer.alloc(13_002_342 - 49) });
     expect((await usage(ctx)).text).toBe('Used 12.4 MB of 1.0 GB');
+    // The other tests see the storage as seeded.
+    await deleteFile(wes, { path: 'big.bin' });
+    expect((await usage(ctx)).text).toBe('Used 49 B of 1.0 GB');
   });
 });

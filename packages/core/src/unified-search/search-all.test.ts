@@ -103,7 +103,7 @@ describe.each(testDbKinds())('unified search on %s', (kind) => {
     await removeDoc({ kysely: t.platform.db.kysely, dialect: kind }, { projectId: admin.project.id, kind: 'file', refId: f.file.id }); // as if stored before the hook
     expect(await paths(bob, 'manatee')).toEqual([]);
     await expect(reindexFileContents(alice)).rejects.toMatchObject({ code: 'forbidden' });
-    expect((await reindexFileContents(admin)).files).toBeGreaterThan(5);
+    expect((await reindexFileContents(admin)).files).toBeGreaterThanOrEqual(1);
     expect(await paths(bob, 'manatee')).toEqual(['file:legacy/manatee.md']);
   });
 });

@@ -206,7 +206,8 @@ describe.each(testDbKinds())('files over HTTP on %s', (kind) => {
   });
 
   it('download: Range bytes=0-9, bytes=-5, bytes=5-, and 416 out of range', async () => {
-    const url = `${base}/files/content?${q({ path: 'dl/年度报告.txt' })}`;
+    await put('range/年度报告.txt', '0123456789abcdefghij');
+    const url = `${base}/files/content?${q({ path: 'range/年度报告.txt' })}`;
     let res = await get(url, editor, { range: 'bytes=0-9' });
     expect(res.statusCode).toBe(206);
     expect(res.body).toBe('0123456789');
