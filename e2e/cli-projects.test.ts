@@ -8,7 +8,8 @@ import { startStoaServer, type StoaServer } from './helpers/serve.js';
 const tmp = mkdtempSync(join(tmpdir(), 'stoa-cli-projects-'));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 
-describe('stoa serve, projects, members, tokens, audit', { timeout: 180_000 }, () => {
+// A story: each step builds on what the steps before it made, so the steps keep their order under --sequence.shuffle.
+describe('stoa serve, projects, members, tokens, audit', { timeout: 180_000, shuffle: false }, () => {
   let server: StoaServer;
   let admin: string[];
   beforeAll(async () => {

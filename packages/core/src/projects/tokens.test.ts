@@ -101,6 +101,7 @@ describe.each(kinds)('the access model for tokens (%s)', (kind) => {
   });
 
   it("an invitation is redeemed once, for a new person's own token; it never takes over an existing person", async () => {
+    await t.userCtx('ed', 'editor'); // an existing person an invitation must not take over
     const mal = await contextFor(t.platform, await authenticate(t.platform, malToken), { project: 'mal' });
     const forAdmin = await createInvitation(mal, { role: 'admin', user: 'admin' });
     await expect(acceptInvitation(t.platform, null, { code: forAdmin.code })).rejects.toMatchObject({ code: 'already_exists' });

@@ -28,7 +28,8 @@ const api = async (method: string, url: string, token: string, body?: unknown, h
   return { status: r.statusCode, body: r.json() as any };
 };
 
-describe('agents, conversations, trace and tool calls over HTTP', () => {
+// A story: each step builds on what the steps before it made, so the steps keep their order under --sequence.shuffle.
+describe('agents, conversations, trace and tool calls over HTTP', { shuffle: false }, () => {
   it('manages agents: defaults of A1, rename keeps the folder, copy gets a new ID, publish freezes settings', async () => {
     const c = await api('POST', '/projects/default/agents', admin, { name: 'Scout' });
     expect(c.status).toBe(201);
