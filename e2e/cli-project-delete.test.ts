@@ -8,7 +8,8 @@ import { startStoaServer, type StoaServer } from './helpers/serve.js';
 const tmp = mkdtempSync(join(tmpdir(), 'stoa-project-delete-'));
 const data = join(tmp, 'data');
 
-describe('stoa projects delete (through a real server, then local mode)', { timeout: 300_000 }, () => {
+// A story: each step builds on what the steps before it made, so the steps keep their order under --sequence.shuffle.
+describe('stoa projects delete (through a real server, then local mode)', { timeout: 300_000, shuffle: false }, () => {
   let server: StoaServer;
   let remote: string[];
   beforeAll(async () => {

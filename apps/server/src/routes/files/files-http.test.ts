@@ -90,7 +90,7 @@ describe.each(testDbKinds())('files over HTTP on %s', (kind) => {
     expect(res.json().file.version).toBe(2);
     expect((await get(`${base}/files/stat?${q({ path: 'docs/отчёт.md' })}`)).json()).toMatchObject({ size: Buffer.byteLength('# два'), version: 2 });
     expect((await get(`${base}/files?${q({ prefix: 'docs' })}`)).json().files.map((f: any) => f.path)).toEqual(['docs/отчёт.md']);
-    expect((await get(`${base}/files/find?${q({ q: 'ОТЧЁТ' })}`)).json().files.map((f: any) => f.path)).toEqual(['docs/отчёт.md']);
+    expect((await get(`${base}/files/find?${q({ q: 'ОТЧЁТ' })}`)).json().files.map((f: any) => f.path)).toContain('docs/отчёт.md');
     expect((await get(`${base}/folders?${q({ folder: '' })}`)).json().folders.map((f: any) => f.name)).toContain('docs');
     expect((await get(`${base}/folders/tree`)).json().map((f: any) => f.path)).toContain('docs');
     const vs = (await get(`${base}/files/versions?${q({ path: 'docs/отчёт.md' })}`)).json();
