@@ -36,7 +36,10 @@ const MODES: SearchMode[] = ['lexical', 'vector', 'hybrid'];
 function platformOn(db: StoaDb, env: Record<string, string>): { platform: Platform; dispose: () => void } {
   const dir = mkdtempSync(join(tmpdir(), 'stoa-bench-hybrid-'));
   const config = loadConfig({ dataDir: dir, env });
-  return { platform: assemblePlatform({ db, blobs: createFsBlobStore({ root: join(dir, 'blobs') }), config }), dispose: () => rmSync(dir, { recursive: true, force: true }) };
+  return {
+    platform: assemblePlatform({ db, blobs: createFsBlobStore({ root: join(dir, 'blobs') }), config }),
+    dispose: () => rmSync(dir, { recursive: true, force: true }),
+  };
 }
 
 async function search(platform: Platform, query: string, mode: SearchMode, limit = 10): Promise<string[]> {
@@ -140,7 +143,10 @@ if (configured) {
 } else {
   console.log('\nNo embedding provider is configured (STOA_EMBEDDINGS_URL, STOA_EMBEDDINGS_MODEL): quality measured with the test double.');
   const double = await startEmbeddingDouble({ dims: 384 });
-  await quality({ STOA_EMBEDDINGS_URL: double.url, STOA_EMBEDDINGS_MODEL: double.model, STOA_EMBEDDINGS_BATCH: '64' }, 'test double (hashed words, not a model)');
+  await quality(
+    { STOA_EMBEDDINGS_URL: double.url, STOA_EMBEDDINGS_MODEL: double.model, STOA_EMBEDDINGS_BATCH: '64' },
+    'test double (hashed words, not a model)',
+  );
   await double.close();
 }
 await speed();
