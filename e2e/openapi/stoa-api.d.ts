@@ -405,6 +405,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/projects/{project}/files/resolve": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A file's metadata and an expiring URL that opens its bytes (never the bytes)
+         * @description By path, or by the file ID, which follows renames and moves. On object storage the URL is a presigned GET; on the local disk a link this server signs, opened without a token until expiresAt. An agent’s read limit applies to the size.
+         */
+        get: operations["files.resolve"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/projects/{project}/files/preview": {
         parameters: {
             query?: never;
@@ -1176,6 +1196,23 @@ export interface paths {
         put?: never;
         /** End the web session: clears the session cookie */
         post: operations["auth.logout"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/files/signed/{token}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The bytes behind a URL from files.resolve (the signature is the credential; no token) */
+        get: operations["files.signed"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -5121,6 +5158,164 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
                         code?: "too_large" | "quota_exceeded";
+                    };
+                };
+            };
+            /** @description rate_limited: Too many requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "rate_limited";
+                    };
+                };
+            };
+            /** @description internal: Internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "internal";
+                    };
+                };
+            };
+        };
+    };
+    "files.resolve": {
+        parameters: {
+            query?: {
+                /** @description File path from the storage root (or give id) */
+                path?: string;
+                /** @description File ID (stable across renames and moves) */
+                id?: string;
+                /** @description A kept earlier version (default: the current one) */
+                version?: number;
+                /** @description Seconds the URL stays valid (default 900, at most 86400) */
+                expiresIn?: number;
+            };
+            header?: {
+                /** @description Conversation the agent acts in */
+                "X-Stoa-Conversation"?: string;
+                /** @description Process ID of the agent runtime */
+                "X-Stoa-Process"?: string;
+                /** @description Node (host) of the agent runtime */
+                "X-Stoa-Node"?: string;
+            };
+            path: {
+                /** @description Project name or ID (a fresh installation has "default") */
+                project: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        file: {
+                            /** @description Stable file ID (survives rename/move) */
+                            id: string;
+                            /** @description Path from the storage root, e.g. "reports/2026/summary.md" */
+                            path: string;
+                            /** @description Last path segment */
+                            name: string;
+                            /** @description Size in bytes */
+                            size: number;
+                            /** @description MIME type by extension; unknown extensions are application/octet-stream */
+                            type: string;
+                            /** @description Last change, ISO-8601 UTC */
+                            modified: string;
+                            /** @description Creation, ISO-8601 UTC */
+                            created: string;
+                            /** @description "" for people, "agent: <name>" for agents, "agent" when the writer is not an agent of the project */
+                            createdBy: string;
+                            /** @description Who created the file, with process/node/conversation IDs for agent writes */
+                            creator: {
+                                kind: string;
+                                id: string | null;
+                                label: string | null;
+                                meta: {
+                                    [key: string]: unknown;
+                                } | null;
+                            };
+                            modifiedBy: {
+                                kind: string;
+                                id: string | null;
+                                label: string | null;
+                            };
+                            /** @description Current version number (1 for a new file) */
+                            version: number;
+                            /** @description SHA-256 of the content, hex */
+                            sha256: string;
+                            /** @description Octal permission string, default "644" */
+                            permissions: string;
+                        };
+                        /** @description The version the URL opens */
+                        version: number;
+                        /** @description Opens the bytes as an attachment without a token until expiresAt: absolute on object storage or with STOA_PUBLIC_URL, else below this server (/api/v1/files/signed/…) */
+                        url: string;
+                        /** @description ISO-8601 UTC */
+                        expiresAt: string;
+                    };
+                };
+            };
+            /** @description bad_request: The request is not valid; path_invalid: The path is not valid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "bad_request" | "path_invalid";
+                    };
+                };
+            };
+            /** @description unauthorized: A valid token is required */
+            401: {
+                headers: {
+                    /** @description "Bearer" */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "unauthorized";
+                    };
+                };
+            };
+            /** @description forbidden: You may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "forbidden";
+                    };
+                };
+            };
+            /** @description not_found: Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "not_found";
                     };
                 };
             };
@@ -11877,6 +12072,91 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
                         code?: "bad_request";
+                    };
+                };
+            };
+            /** @description rate_limited: Too many requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "rate_limited";
+                    };
+                };
+            };
+            /** @description internal: Internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "internal";
+                    };
+                };
+            };
+        };
+    };
+    "files.signed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The signed part of the URL */
+                token: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The bytes behind a URL from files.resolve (the signature is the credential; no token) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/octet-stream": string;
+                };
+            };
+            /** @description bad_request: The request is not valid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "bad_request";
+                    };
+                };
+            };
+            /** @description unauthorized: A valid token is required */
+            401: {
+                headers: {
+                    /** @description "Bearer" */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "unauthorized";
+                    };
+                };
+            };
+            /** @description not_found: Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "not_found";
                     };
                 };
             };

@@ -12,7 +12,7 @@ import { refuseBadlyEncodedUrls } from './http/url-check.js';
 import { apiDocument, apiRoutes } from './http/openapi.js';
 import { allowedMethodsFor } from './http/allowed-methods.js';
 import { fastifyPath } from './http/mount.js';
-import { mountDownload } from './routes/files/download.js';
+import { mountDownload, mountSignedLinks } from './routes/files/download.js';
 import { mountPreview } from './routes/files/preview.js';
 import { mountUploads } from './routes/files/upload.js';
 import { mountUploadForm } from './routes/files/upload-form.js';
@@ -85,6 +85,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   // ones (session cookie, client address) theirs in auth-routes.ts.
   for (const op of operations) if (!op.route.raw && op.scope !== 'public') mountOperation(app, platform, op);
   mountDownload(app, platform);
+  mountSignedLinks(app, platform);
   mountPreview(app, platform);
   await app.register(async (raw) => {
     raw.removeAllContentTypeParsers();

@@ -344,6 +344,20 @@ export function runBlobContract(name: string, newStore: () => Promise<BlobContra
         }
       });
 
+      it('presigns a GET that downloads the blob as an attachment on object storage, and returns null on the local disk', async () => {
+        const { key } = await store.put(Buffer.from('signed bytes'));
+        const url = await store.presignGet(key, 60, { filename: 'отчёт.txt', contentType: 'text/plain' });
+        if (store.kind === 'fs') {
+          expect(url).toBeNull();
+          return;
+        }
+        const res = await fetch(url!);
+        expect(res.status).toBe(200);
+        expect(await res.text()).toBe('signed bytes');
+        expect(res.headers.get('content-disposition')).toBe(`attachment; filename*=UTF-8''${encodeURIComponent('отчёт.txt')}`);
+        await expect(store.presignGet('../etc', 60, { filename: 'x', contentType: 'text/plain' })).rejects.toBeInstanceOf(InvalidBlobKeyError);
+      });
+
       it('presigns a direct PUT on object storage, and returns null on the local disk', async () => {
         const data = randomBytes(200_000);
         const signed = await store.presignStagingPut('upl_direct', data.length, 300);

@@ -156,6 +156,11 @@ export function createFsBlobStore(opts: { root: string }): FsBlobStore {
       }
     },
 
+    async presignGet(key: string): Promise<null> {
+      assertBlobKey(key);
+      return null;
+    },
+
     async presignStagingPut(uploadId: string): Promise<null> {
       assertUploadId(uploadId);
       return null;

@@ -29,6 +29,7 @@ export function createLazyS3BlobStore(opts: S3BlobStoreOptions): LazyS3BlobStore
       yield* (await load()).list();
     },
     presignStagingPut: async (id, size, expires) => (await load()).presignStagingPut(id, size, expires),
+    presignGet: async (key, expires, as) => (await load()).presignGet(key, expires, as),
     writeStaging: async (id, source, maxBytes) => (await load()).writeStaging(id, source, maxBytes),
     promoteStaging: async (id, expected) => (await load()).promoteStaging(id, expected),
     deleteStaging: async (id) => (await load()).deleteStaging(id),

@@ -218,6 +218,20 @@ export function createS3BlobStore(opts: S3BlobStoreOptions): S3BlobStore {
       }
     },
 
+    async presignGet(key: string, expiresSeconds: number, as: { filename: string; contentType: string }): Promise<string> {
+      assertBlobKey(key);
+      if (!Number.isSafeInteger(expiresSeconds) || expiresSeconds < 1 || expiresSeconds > MAX_PRESIGN_SECONDS) {
+        throw new RangeError(`expiresSeconds must be an integer from 1 to ${MAX_PRESIGN_SECONDS}`);
+      }
+      // The response headers are part of the signature: the link always downloads, under the file's name.
+      const disposition = `attachment; filename*=UTF-8''${encodeURIComponent(as.filename)}`;
+      return getSignedUrl(
+        client,
+        new GetObjectCommand({ Bucket: bucket, Key: keys.blobs + key, ResponseContentDisposition: disposition, ResponseContentType: as.contentType }),
+        { expiresIn: expiresSeconds },
+      );
+    },
+
     async presignStagingPut(uploadId: string, size: number, expiresSeconds: number): Promise<PresignedPut> {
       assertUploadId(uploadId);
       assertByteLimit(size, 'size');

@@ -75,6 +75,9 @@ export interface BlobStore {
   /** s3: a presigned PUT URL for the staging object of `uploadId`; fs: null (the server receives the bytes and
    *  calls `writeStaging`). */
   presignStagingPut(uploadId: string, size: number, expiresSeconds: number): Promise<PresignedPut | null>;
+  /** s3: a presigned GET URL of a blob, answered as an attachment named `filename` with `contentType`; fs: null
+   *  (the server serves the bytes behind a link it signs itself). */
+  presignGet(key: string, expiresSeconds: number, as: { filename: string; contentType: string }): Promise<string | null>;
   /** Writes the staging object of `uploadId` (replacing an earlier one), failing with `BlobTooLargeError` past
    *  `maxBytes`. The staging object appears whole or not at all. */
   writeStaging(uploadId: string, source: Readable, maxBytes: number): Promise<{ size: number; sha256: string }>;

@@ -22,6 +22,7 @@ export const routeIndex = {
     openapi: { id: 'system.openapi', method: 'GET', path: '/openapi.json' } as RouteRef<(typeof systemRoutes)['openapi']>,
     login: { id: 'auth.login', method: 'POST', path: '/auth/login' } as RouteRef<(typeof systemRoutes)['login']>,
     logout: { id: 'auth.logout', method: 'POST', path: '/auth/logout' } as RouteRef<(typeof systemRoutes)['logout']>,
+    signedFile: { id: 'files.signed', method: 'GET', path: '/files/signed/{token}' } as RouteRef<(typeof systemRoutes)['signedFile']>,
   },
   projects: {
     me: { id: 'auth.me', method: 'GET', path: '/me' } as RouteRef<(typeof projectRoutes)['me']>,
@@ -56,6 +57,7 @@ export const routeIndex = {
     upload: { id: 'files.upload', method: 'PUT', path: '/projects/{project}/files/content', rawRequest: true } as RouteRef<(typeof filesRoutes)['upload']>,
     uploadForm: { id: 'files.uploadForm', method: 'POST', path: '/projects/{project}/files/upload', rawRequest: true } as RouteRef<(typeof filesRoutes)['uploadForm']>,
     download: { id: 'files.download', method: 'GET', path: '/projects/{project}/files/content' } as RouteRef<(typeof filesRoutes)['download']>,
+    resolve: { id: 'files.resolve', method: 'GET', path: '/projects/{project}/files/resolve' } as RouteRef<(typeof filesRoutes)['resolve']>,
     preview: { id: 'files.preview', method: 'GET', path: '/projects/{project}/files/preview' } as RouteRef<(typeof filesRoutes)['preview']>,
     startUpload: { id: 'uploads.start', method: 'POST', path: '/projects/{project}/uploads' } as RouteRef<(typeof filesRoutes)['startUpload']>,
     sendUpload: { id: 'uploads.send', method: 'PUT', path: '/projects/{project}/uploads/{uploadId}', rawRequest: true } as RouteRef<(typeof filesRoutes)['sendUpload']>,

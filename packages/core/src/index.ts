@@ -54,3 +54,4 @@ export * from './operations/index.js';
 export { embedPending, type EmbedPass } from './embeddings/embed-pending.js';
 export { openAiCompatibleEmbeddings, EmbeddingError, type EmbeddingProvider } from './embeddings/provider.js';
 export type { EmbeddingsConfig } from './config.js';
+export { resolveFile, openSignedLink, type ResolvedFile } from './files/file-links.js';

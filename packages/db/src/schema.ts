@@ -187,6 +187,13 @@ export interface AuditLogTable {
   details: string | null;
 }
 
+/** Migration 021: secrets of the installation (e.g. `file-links`, the HMAC key of signed file links), made on first use. */
+export interface InstallationSecretsTable {
+  name: string;
+  value: string;
+  created_at: string;
+}
+
 /** Installation-wide events that outlive any project, such as a project's deletion (migration 019). */
 export interface InstallationAuditTable {
   id: Generated<number>;
@@ -246,6 +253,7 @@ export interface FoundationDB {
   file_changes: FileChangesTable;
   blob_digests: BlobDigestsTable;
   installation_audit: InstallationAuditTable;
+  installation_secrets: InstallationSecretsTable;
 }
 
 // ---- Agent file tools (migration 002): write windows (A4), the tool-call trace (F15), file notes ----

@@ -1,3 +1,12 @@
 export { StoaClient, parseResponse, type ClientOptions } from './client.js';
 export { pullMemory, prepareTurnInDir, commitTurnFromDir, MEMORY_FOLDER, type RouteCaller } from './memory.js';
 export { StoaTools, executeTool, type ToolCallResult } from './tools.js';
+export {
+  WorkspaceFiles,
+  PORTABLE_SOURCE,
+  type WorkspaceScope,
+  type FileLocator,
+  type PortableReference,
+  type ExplicitReference,
+  type RuntimeDescriptor,
+} from './workspace-files.js';

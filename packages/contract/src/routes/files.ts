@@ -219,6 +219,31 @@ export const filesRoutes = {
     output: z.unknown(),
     raw: { response: 'application/octet-stream' },
   }),
+  resolve: defineRoute({
+    id: 'files.resolve',
+    method: 'GET',
+    path: '/projects/{project}/files/resolve',
+    summary: "A file's metadata and an expiring URL that opens its bytes (never the bytes)",
+    description:
+      'By path, or by the file ID, which follows renames and moves. On object storage the URL is a presigned GET; on the local disk a link this server signs, opened without a token until expiresAt. An agent’s read limit applies to the size.',
+    input: z.object({
+      project: projectParam,
+      path: path.optional().describe('File path from the storage root (or give id)'),
+      id: z.string().optional().describe('File ID (stable across renames and moves)'),
+      version: z.coerce.number().int().min(1).optional().describe('A kept earlier version (default: the current one)'),
+      expiresIn: z.coerce.number().int().min(1).max(86400).optional().describe('Seconds the URL stays valid (default 900, at most 86400)'),
+    }),
+    output: z.object({
+      file: FileSchema,
+      version: z.number().int().describe('The version the URL opens'),
+      url: z
+        .string()
+        .describe(
+          'Opens the bytes as an attachment without a token until expiresAt: absolute on object storage or with STOA_PUBLIC_URL, else below this server (/api/v1/files/signed/…)',
+        ),
+      expiresAt: z.string().describe('ISO-8601 UTC'),
+    }),
+  }),
   preview: defineRoute({
     id: 'files.preview',
     errors: ['preview_unavailable'],

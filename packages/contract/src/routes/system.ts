@@ -2,8 +2,8 @@ import { z } from 'zod';
 import { defineRoute } from '../route.js';
 
 /**
- * Routes of the server itself rather than of a project: health, this API's description and redeeming a login
- * link. Public (no token). The server answers them directly; they are listed so the OpenAPI document covers them.
+ * Routes of the server itself rather than of a project: health, this API's description, redeeming a login
+ * link and opening a signed file link. Public (no token). The server answers them directly; they are listed so the OpenAPI document covers them.
  */
 export const systemRoutes = {
   health: defineRoute({
@@ -43,5 +43,16 @@ export const systemRoutes = {
     public: true,
     input: z.object({}),
     output: z.object({ ok: z.literal(true) }),
+  }),
+  signedFile: defineRoute({
+    id: 'files.signed',
+    errors: ['unauthorized'],
+    method: 'GET',
+    path: '/files/signed/{token}',
+    summary: 'The bytes behind a URL from files.resolve (the signature is the credential; no token)',
+    public: true,
+    input: z.object({ token: z.string().min(1).describe('The signed part of the URL') }),
+    output: z.unknown(),
+    raw: { response: 'application/octet-stream' },
   }),
 };

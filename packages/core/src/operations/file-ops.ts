@@ -2,6 +2,7 @@ import { filesRoutes, StoaError } from '@stoa/contract';
 import { normalizePath } from '../paths.js';
 import { putFile } from '../files/put-file.js';
 import { openFile, statFile } from '../files/read-file.js';
+import { resolveFile } from '../files/file-links.js';
 import { deleteFile } from '../files/delete-file.js';
 import { moveFile } from '../files/move-file.js';
 import { createFolder, deleteFolder, getFolder, moveFolder } from '../files/folders.js';
@@ -66,6 +67,9 @@ export const fileOperations: Operation[] = [
     if (files.length === 0) throw new StoaError('bad_request', 'no file parts in the form');
     return { files };
   }),
+  projectOperation(r.resolve, { ...reads('file.read'), agent: 'read' }, (ctx, i) =>
+    resolveFile(ctx, { path: i.path, id: i.id, version: i.version, expiresIn: i.expiresIn }),
+  ),
   rawOperation(r.download, { ...reads('file.read'), agent: 'read' }, (ctx, i) => openFile(ctx, i.path, { version: i.version, range: i.range })),
   rawOperation(r.preview, { ...reads('file.read'), agent: 'read' }, (ctx, i) => previewFile(ctx, i.path, { open: i.info !== 'true' })),
 ];

@@ -1,6 +1,6 @@
-import type { FastifyInstance } from 'fastify';
-import { filesRoutes, StoaError } from '@stoa/contract';
-import { callOperation, type OpenedFile, type Platform } from '@stoa/core';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { filesRoutes, StoaError, systemRoutes } from '@stoa/contract';
+import { callOperation, openSignedLink, type OpenedFile, type Platform } from '@stoa/core';
 import { requestCall } from '../../http/auth.js';
 import { fastifyPath } from '../../http/mount.js';
 import { sendProblem } from '../../http/problem.js';
@@ -15,35 +15,58 @@ export function mountDownload(app: FastifyInstance, platform: Platform): void {
       const ifRange = req.headers['if-range'];
       const input = { ...(req.query as object), ...(req.params as object) };
       const opened = (await callOperation(await requestCall(platform, req), route.id, input, { range: range ?? undefined })) as OpenedFile;
-      const etag = `"${opened.sha256}"`;
-      if (opened.range && ifRange && ifRange !== etag) {
+      if (opened.range && ifRange && ifRange !== `"${opened.sha256}"`) {
         opened.stream.destroy();
         return sendProblem(reply, req, new StoaError('precondition_failed', 'the file changed since the range was asked for'));
       }
-      reply
-        .header('ETag', etag)
-        .header('Accept-Ranges', 'bytes')
-        .header('X-Content-Type-Options', 'nosniff')
-        .header('Content-Disposition', contentDisposition('attachment', opened.info.name))
-        .header('Content-Security-Policy', "default-src 'none'; sandbox")
-        .header('Cache-Control', 'private, no-cache')
-        .header('X-Stoa-Version', String(opened.version))
-        .type(opened.info.type);
-      if (req.headers['if-none-match'] === etag && !opened.range) {
-        opened.stream.destroy();
-        return reply.code(304).send();
-      }
-      if (opened.range) {
-        reply
-          .code(206)
-          .header('Content-Range', `bytes ${opened.range.start}-${opened.range.end}/${opened.size}`)
-          .header('Content-Length', String(opened.range.end - opened.range.start + 1));
-      } else {
-        reply.header('Content-Length', String(opened.size));
-      }
-      return reply.send(opened.stream);
+      return sendDownload(reply, req, opened);
     } catch (e) {
       if (e instanceof StoaError && e.code === 'range_not_satisfiable') reply.header('Content-Range', `bytes */${(e.details as any)?.size ?? '*'}`);
+      return sendProblem(reply, req, e);
+    }
+  });
+}
+
+/**
+ * Sends file bytes as a download: attachment under its name, nosniff, a sandboxing CSP, strong ETag (its hash) with
+ * 304, and 206 with Content-Range for a range. The download route and signed links share it.
+ */
+function sendDownload(
+  reply: FastifyReply,
+  req: FastifyRequest,
+  opened: Pick<OpenedFile, 'info' | 'sha256' | 'version' | 'size' | 'stream' | 'range'>,
+): FastifyReply {
+  const etag = `"${opened.sha256}"`;
+  reply
+    .header('ETag', etag)
+    .header('Accept-Ranges', 'bytes')
+    .header('X-Content-Type-Options', 'nosniff')
+    .header('Content-Disposition', contentDisposition('attachment', opened.info.name))
+    .header('Content-Security-Policy', "default-src 'none'; sandbox")
+    .header('Cache-Control', 'private, no-cache')
+    .header('X-Stoa-Version', String(opened.version))
+    .type(opened.info.type);
+  if (req.headers['if-none-match'] === etag && !opened.range) {
+    opened.stream.destroy();
+    return reply.code(304).send();
+  }
+  if (opened.range) {
+    reply
+      .code(206)
+      .header('Content-Range', `bytes ${opened.range.start}-${opened.range.end}/${opened.size}`)
+      .header('Content-Length', String(opened.range.end - opened.range.start + 1));
+  } else {
+    reply.header('Content-Length', String(opened.size));
+  }
+  return reply.send(opened.stream);
+}
+
+/** GET /files/signed/{token}: the bytes behind a link from files.resolve, without a token (the signature is the credential). */
+export function mountSignedLinks(app: FastifyInstance, platform: Platform): void {
+  app.get('/api/v1' + fastifyPath(systemRoutes.signedFile.path), async (req, reply) => {
+    try {
+      return sendDownload(reply, req, await openSignedLink(platform, (req.params as { token: string }).token));
+    } catch (e) {
       return sendProblem(reply, req, e);
     }
   });

@@ -1,0 +1,175 @@
+import { filesRoutes, projectRoutes, StoaError, type RouteOutput } from '@stoa/contract';
+import type { StoaClient } from './client.js';
+
+type FileInfo = RouteOutput<typeof filesRoutes.stat>;
+
+/**
+ * Where a runtime's files live, as the server resolved it for the caller (R1): the project, and who acts in it.
+ * Clients get it from `WorkspaceFiles.open`, never build it from strings.
+ */
+export interface WorkspaceScope {
+  catalog: 'projects';
+  projectId: string;
+  projectName: string;
+  /** The person the token acts for, or null for an agent. */
+  userId: string | null;
+  /** The agent the token acts for, or null for a person. */
+  xpertId: string | null;
+}
+
+/** The `source` of a portable reference. */
+export const PORTABLE_SOURCE = 'platform.workspace.files';
+
+/** A file named by scope and path relative to the volume (R2). */
+export interface ExplicitReference {
+  scope: WorkspaceScope;
+  filePath: string;
+}
+/** What a tool produced: a path, possibly under the `/workspace/` alias, with what it knows of the file. */
+export interface RuntimeDescriptor {
+  path: string;
+  name?: string;
+  mimeType?: string;
+  size?: number;
+}
+/**
+ * A reference that survives serialisation (a queue, a retry, another process) and resolves later. `fileId` is
+ * stable across renames and moves: a renamed file still resolves, to its new path; a deleted one answers not_found.
+ */
+export interface PortableReference {
+  source: typeof PORTABLE_SOURCE;
+  scope: WorkspaceScope;
+  filePath: string;
+  workspacePath: string;
+  fileId: string;
+  version: number;
+}
+/** Any way to name a file: a path string, or one of the references. */
+export type FileLocator = string | ExplicitReference | RuntimeDescriptor | PortableReference;
+
+/** A locator normalised without reading anything: its path relative to the volume, and the file ID when known. */
+interface NormalisedLocator {
+  filePath: string;
+  workspacePath: string;
+  fileId: string | null;
+}
+
+const WORKSPACE = '/workspace/';
+
+/**
+ * The workspace-files runtime (R3–R5, R7) of one scope, over HTTP: every call goes through the server's
+ * routes, so the path rules, quota, roles, agent limits and audit are those of every other door. Build one per
+ * job and actor with `open`; never share it across tokens or projects.
+ *
+ * @example
+ * const files = await WorkspaceFiles.open(new StoaClient({ url, token }), 'default');
+ * const { reference } = await files.writeRuntimeBuffer({ buffer: Buffer.from('hi'), originalName: 'out.txt', folder: 'outputs' });
+ * const again = await files.readRuntimeBuffer(JSON.parse(JSON.stringify(reference)));
+ */
+export class WorkspaceFiles {
+  private constructor(
+    private readonly client: StoaClient,
+    readonly scope: WorkspaceScope,
+  ) {}
+
+  /** Resolves the caller's scope in a project (by name or ID) from the server. */
+  static async open(client: StoaClient, project: string): Promise<WorkspaceFiles> {
+    const me = await client.call(projectRoutes.me, {});
+    const projects = await client.call(projectRoutes.listProjects, {});
+    const p = projects.find((x) => x.id === project || x.name === project);
+    if (!p) throw new StoaError('not_found', `project "${project}" does not exist`);
+    return new WorkspaceFiles(client, {
+      catalog: 'projects',
+      projectId: p.id,
+      projectName: p.name,
+      userId: me.kind === 'user' ? me.id : null,
+      xpertId: me.kind === 'agent' ? me.id : null,
+    });
+  }
+
+  /**
+   * Normalises a locator without reading (R5 `resolveRuntimeReference`): strips the `/workspace/` alias, refuses
+   * a reference of another scope and paths that leave the volume.
+   */
+  resolveRuntimeReference(locator: FileLocator): NormalisedLocator {
+    let path: string;
+    let fileId: string | null = null;
+    if (typeof locator === 'string') path = locator;
+    else if ('source' in locator) {
+      if (locator.source !== PORTABLE_SOURCE) throw new StoaError('bad_request', `unknown reference source "${String(locator.source)}"`);
+      this.assertScope(locator.scope);
+      path = locator.filePath;
+      fileId = locator.fileId;
+    } else if ('scope' in locator) {
+      this.assertScope(locator.scope);
+      path = locator.filePath;
+    } else path = locator.path;
+    if (path.startsWith(WORKSPACE)) path = path.slice(WORKSPACE.length);
+    else if (path === '/workspace') path = '';
+    if (path.startsWith('/')) throw new StoaError('path_invalid', 'a file path is relative to the workspace (or starts with /workspace/), never a host path');
+    if (path === '' || path.split('/').some((s) => s === '..' || s === '.'))
+      throw new StoaError('path_invalid', `"${path}" is not a file path in the workspace`);
+    return { filePath: path, workspacePath: WORKSPACE + path, fileId };
+  }
+
+  /** Stores bytes at a path (R5 `uploadBuffer`); answers the file and its portable reference. */
+  async uploadBuffer(buffer: Buffer, opts: { filePath: string; expectedVersion?: number }): Promise<{ file: FileInfo; reference: PortableReference }> {
+    const { filePath } = this.resolveRuntimeReference(opts.filePath);
+    const r = await this.client.send(filesRoutes.upload, { project: this.scope.projectId, path: filePath, expectedVersion: opts.expectedVersion }, buffer, {
+      size: buffer.length,
+    });
+    return { file: r.file, reference: this.referenceOf(r.file) };
+  }
+
+  /** A file's metadata and an absolute, expiring URL that opens its bytes — never the bytes (R5 `resolveFile`). */
+  async resolveFile(locator: FileLocator, opts: { expiresIn?: number; version?: number } = {}) {
+    const n = this.resolveRuntimeReference(locator);
+    const r = await this.client.call(filesRoutes.resolve, {
+      project: this.scope.projectId,
+      ...(n.fileId ? { id: n.fileId } : { path: n.filePath }),
+      version: opts.version,
+      expiresIn: opts.expiresIn,
+    });
+    return { ...r, url: new URL(r.url, this.client.url).toString(), reference: this.referenceOf(r.file) };
+  }
+
+  /** The bytes of a file (R5 `readBuffer`), fetched through the URL `resolveFile` gives. */
+  async readBuffer(locator: FileLocator): Promise<Buffer> {
+    return (await this.readRuntimeBuffer(locator)).buffer;
+  }
+
+  /** The bytes with their type, size and portable reference (R5 `readRuntimeBuffer`). */
+  async readRuntimeBuffer(locator: FileLocator): Promise<{ buffer: Buffer; mimeType: string; size: number; reference: PortableReference }> {
+    const r = await this.resolveFile(locator, { expiresIn: 60 });
+    const res = await fetch(r.url);
+    if (!res.ok) throw new StoaError(res.status === 404 ? 'not_found' : 'unavailable', `the file could not be read (HTTP ${res.status})`);
+    const buffer = Buffer.from(await res.arrayBuffer());
+    return { buffer, mimeType: r.file.type, size: buffer.length, reference: r.reference };
+  }
+
+  /**
+   * Writes a tool's output (R5 `writeRuntimeBuffer`): into `folder` under `originalName`, replacing a file there
+   * as a new version (history kept). The server types files by their name (F12), so the name's extension decides
+   * the MIME type the file is served with.
+   */
+  async writeRuntimeBuffer(input: { buffer: Buffer; originalName: string; folder?: string }): Promise<{ file: FileInfo; reference: PortableReference }> {
+    if (!input.originalName || input.originalName.includes('/')) throw new StoaError('path_invalid', 'originalName is a file name, without folders');
+    const folder = input.folder ? this.resolveRuntimeReference(input.folder).filePath : '';
+    return this.uploadBuffer(input.buffer, { filePath: folder ? `${folder}/${input.originalName}` : input.originalName });
+  }
+
+  /** Deletes a file and its versions (R5 `deleteFile`), with the roles and audit of every door. */
+  async deleteFile(locator: FileLocator): Promise<FileInfo> {
+    const n = this.resolveRuntimeReference(locator);
+    const path = n.fileId ? (await this.resolveFile(locator)).file.path : n.filePath;
+    return this.client.call(filesRoutes.remove, { project: this.scope.projectId, path });
+  }
+
+  private referenceOf(file: FileInfo): PortableReference {
+    return { source: PORTABLE_SOURCE, scope: this.scope, filePath: file.path, workspacePath: WORKSPACE + file.path, fileId: file.id, version: file.version };
+  }
+
+  private assertScope(scope: WorkspaceScope): void {
+    if (!scope || scope.projectId !== this.scope.projectId) throw new StoaError('forbidden', 'the reference belongs to another workspace');
+  }
+}
