@@ -1,7 +1,7 @@
 /**
  * Hybrid search: quality and speed in one run.
  *
- *   node --import tsx bench/search-hybrid.ts [chunks] [queries]        (npm run bench:hybrid)
+ *   node --import tsx bench/search-hybrid.ts [chunks] [queries] [--speed]   (npm run bench:hybrid; --speed skips quality)
  *
  * Quality: nDCG@10 and recall@10 of lexical, vector and hybrid search on the test collections in
  * ../shared/datasets, with the embedding provider configured in the environment (STOA_EMBEDDINGS_URL,
@@ -124,7 +124,9 @@ async function speed(): Promise<void> {
       times[mode].push(performance.now() - t);
     }
   }
-  console.log(`\n## Speed over ${CHUNKS.toLocaleString('en')} chunks (SQLite, 384 dimensions, test double as the provider)\n`);
+  console.log(
+    `\n## Speed over ${CHUNKS.toLocaleString('en')} chunks (SQLite${(await platform.db.vectorFunctions()) ? ' with sqlite-vec' : ', in-process scan'}, 384 dimensions, test double as the provider)\n`,
+  );
   console.log(`| embedding | Stoa (read, embed, store) | provider alone (the limit) | ratio |`);
   console.log('| --- | --- | --- | --- |');
   console.log(`| chunks/s | ${rate.toFixed(0)} | ${rawRate.toFixed(0)} | ${(rate / rawRate).toFixed(2)}× |`);
@@ -137,7 +139,9 @@ async function speed(): Promise<void> {
 }
 
 const configured = process.env.STOA_EMBEDDINGS_URL && process.env.STOA_EMBEDDINGS_MODEL;
-if (configured) {
+if (process.argv.includes('--speed')) {
+  // Speed only (the quality tables take most of the run).
+} else if (configured) {
   const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => k.startsWith('STOA_EMBEDDINGS_'))) as Record<string, string>;
   await quality(env, `${process.env.STOA_EMBEDDINGS_MODEL} at ${process.env.STOA_EMBEDDINGS_URL}`);
 } else {

@@ -12,6 +12,11 @@ export type { Dialect } from './dialect.js';
 export interface StoaDb {
   kysely: Kysely<DB>;
   dialect: Dialect;
+  /**
+   * Whether SQL can compute vector distances (`vec_distance_cosine`): SQLite with the sqlite-vec extension,
+   * loaded on first ask (not at start-up); false on PostgreSQL and where the extension is not installed.
+   */
+  vectorFunctions(): Promise<boolean>;
   close(): Promise<void>;
 }
 
@@ -69,8 +74,25 @@ export async function openDb(config: DbConfig): Promise<StoaDb> {
   return {
     kysely,
     dialect,
+    vectorFunctions: sqlite ? once(() => loadSqliteVec(sqlite)) : async () => false,
     close: () => kysely.destroy(),
   };
+}
+
+/** Loads sqlite-vec (an optional dependency) into the connection; false when it is not installed for this platform. */
+async function loadSqliteVec(database: Database.Database): Promise<boolean> {
+  try {
+    const { load } = await import('sqlite-vec');
+    load(database);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+function once<T>(f: () => Promise<T>): () => Promise<T> {
+  let p: Promise<T> | undefined;
+  return () => (p ??= f());
 }
 
 /**

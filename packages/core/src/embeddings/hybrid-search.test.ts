@@ -12,7 +12,8 @@ import { searchAll } from '../unified-search/search-all.js';
 import { searchChunks } from '../understanding/chunks.js';
 import { understandFile, understandingStatus } from '../understanding/assets.js';
 import { runDocsTool } from '../understanding/tools.js';
-import { backoffMs, embedPending, FAILED_AFTER } from './embed-pending.js';
+import { backoffMs, embedPending, embedQuery, FAILED_AFTER } from './embed-pending.js';
+import { vectorRank } from '../search/vector-rank.js';
 import { startEmbeddingDouble, type EmbeddingDouble } from './embedding-test-double.js';
 import { openAiCompatibleEmbeddings } from './provider.js';
 
@@ -180,6 +181,20 @@ describe.each(testDbKinds())('vector and hybrid search on %s', (kind) => {
     expect(await embedPending(t.platform)).toEqual({ embedded: 0, refused: 0, backingOff: false });
     expect(double.requests).toBe(again);
     expect(paths(await searchAll(bob, { query: 'automobile', mode: 'vector', kinds: ['wiki'], limit: 3 }))).toContain('refusals/good');
+  });
+
+  it('SQL (sqlite-vec, where installed) and the in-process scan rank vectors alike', async () => {
+    for (let i = 0; i < 30; i++) await putPage(alice, { path: `alike/p${i}`, text: `${['car', 'doctor', 'holiday', 'lunch', 'contract'][i % 5]} note ${i}` });
+    await embedPending(t.platform, { max: 1000 });
+    expect(await t.platform.db.vectorFunctions()).toBe(kind === 'sqlite');
+    const q = await embedQuery(t.platform, 'automobile physician');
+    const query = { projectId: admin.project.id, visibility: ['project'], kinds: ['wiki'], pathPrefix: 'alike', limit: 12 };
+    const scan = await vectorRank(t.platform.db.kysely, query, q.vector, q.model, false);
+    expect(scan).toHaveLength(12);
+    if (kind !== 'sqlite') return;
+    const inSql = await vectorRank(t.platform.db.kysely, query, q.vector, q.model, true);
+    expect(inSql.map((r) => r.score)).toEqual(scan.map((r) => expect.closeTo(r.score, 5)));
+    expect(new Set(inSql.slice(0, 6).map((r) => r.path))).toEqual(new Set(scan.slice(0, 6).map((r) => r.path)));
   });
 
   it('another model means every vector is made again, with the new model stored', async () => {

@@ -30,6 +30,8 @@ interface SearchIndex {
   kysely: Kysely<DB>;
   dialect: SearchDialect;
   tuning?: SearchTuning;
+  /** SQL computes vector distances (sqlite-vec); `StoaDb` has it. Absent or false: vectors are scanned in-process. */
+  vectorFunctions?: () => Promise<boolean>;
 }
 
 /** The documents of one kind in one project that an index operation touches. */
@@ -192,13 +194,16 @@ export async function searchDocs(index: SearchIndex, q: SearchQuery & { mode?: S
   const { vector, model } = q.queryVector;
   const limit = Math.max(1, Math.min(MAX_SEARCH_LIMIT, Math.floor(q.limit ?? DEFAULT_SEARCH_LIMIT)));
   const offset = Math.max(0, Math.min(MAX_SEARCH_OFFSET, Math.floor(q.offset ?? 0)));
-  if (mode === 'vector') return withSnippets(index, q.query, (await vectorRank(index.kysely, { ...q, limit, offset }, vector, model)).map(by('vector')));
+  if (mode === 'vector')
+    return withSnippets(index, q.query, (await vectorRank(index.kysely, { ...q, limit, offset }, vector, model, await inSql(index))).map(by('vector')));
   if (offset >= HYBRID_DEPTH) return [];
   const deep = { ...q, limit: HYBRID_DEPTH, offset: 0 };
   const lexical = await rankDocs(index, deep, { withBody: index.dialect === 'postgres' });
-  const nearest = await vectorRank(index.kysely, deep, vector, model);
+  const nearest = await vectorRank(index.kysely, deep, vector, model, await inSql(index));
   return withSnippets(index, q.query, fuseRanks({ lexical, vector: nearest }).slice(offset, offset + limit));
 }
+
+const inSql = async (index: SearchIndex): Promise<boolean> => (index.vectorFunctions ? index.vectorFunctions() : false);
 
 const by =
   (source: 'lexical' | 'vector') =>

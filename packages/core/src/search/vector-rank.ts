@@ -1,6 +1,6 @@
-import { sql, type Kysely } from 'kysely';
+import { sql, type Kysely, type RawBuilder } from 'kysely';
 import type { DB } from '@stoa/db';
-import { dotWithStored } from '../embeddings/vectors.js';
+import { dotWithStored, encodeVector } from '../embeddings/vectors.js';
 import { docFilters } from './doc-filters.js';
 import type { RankedRow, SearchQuery } from './types.js';
 
@@ -9,23 +9,45 @@ const SCAN_PAGE = 2000;
 
 /**
  * Nearest documents to a query vector by cosine similarity, best first: an exact scan over the stored vectors of
- * one model, with the same filters as lexical search applied in SQL (project, visibility, kinds, path prefix),
- * so a document the caller may not read is never even compared. Reads the vectors in pages in key order (no sort) and keeps only
- * the best `offset + limit` rows. `score` is the cosine similarity (−1…1).
+ * one model — inside SQLite with sqlite-vec where `inSql`, else in JavaScript — with the same filters as lexical
+ * search applied in SQL (project, visibility, kinds, path prefix), so a document the caller may not read is never
+ * even compared. Keeps only the best `offset + limit` rows. `score` is the cosine similarity (−1…1).
  *
  * @example
  * const rows = await vectorRank(platform.db.kysely, { projectId, visibility: ['project'], limit: 20 }, queryVector, 'nomic-embed-text');
  */
-export async function vectorRank(db: Kysely<DB>, q: Omit<SearchQuery, 'query'>, vector: Float32Array, model: string): Promise<RankedRow[]> {
+export async function vectorRank(db: Kysely<DB>, q: Omit<SearchQuery, 'query'>, vector: Float32Array, model: string, inSql = false): Promise<RankedRow[]> {
   if (q.visibility.length === 0 || q.kinds?.length === 0) return [];
   const want = Math.max(1, Math.floor(q.limit ?? 20)) + Math.max(0, Math.floor(q.offset ?? 0));
-  const best: Array<{ id: number; score: number }> = [];
   const filters = docFilters({ projectId: q.projectId, visibility: q.visibility, kinds: q.kinds, pathPrefix: q.pathPrefix });
+  const best = inSql ? await nearestInSql(db, q.projectId, filters, vector, model, want) : await nearestByScan(db, q.projectId, filters, vector, model, want);
+  const top = best.slice(Math.max(0, Math.floor(q.offset ?? 0)));
+  if (top.length === 0) return [];
+  const docs = await sql<{ id: number; kind: string; refId: string; path: string; title: string; updatedAt: string }>`
+    select id, kind, ref_id as "refId", path, title, updated_at as "updatedAt" from search_docs
+    where id in (${sql.join(top.map((t) => t.id))})`.execute(db);
+  const byId = new Map(docs.rows.map((d) => [Number(d.id), d]));
+  return top.flatMap((t) => {
+    const d = byId.get(t.id);
+    return d ? [{ id: t.id, kind: d.kind, refId: d.refId, path: d.path, title: d.title, updatedAt: d.updatedAt, score: t.score }] : [];
+  });
+}
+
+/** The scan in JavaScript, page by page in key order: bounded memory at any index size. */
+async function nearestByScan(
+  db: Kysely<DB>,
+  projectId: string,
+  filters: RawBuilder<unknown>,
+  vector: Float32Array,
+  model: string,
+  want: number,
+): Promise<Array<{ id: number; score: number }>> {
+  const best: Array<{ id: number; score: number }> = [];
   let after = -1;
   for (;;) {
     const page = await sql<{ id: number; vector: Uint8Array }>`
       select v.doc_id as id, v.vector as vector from search_vectors v join search_docs d on d.id = v.doc_id
-      where v.doc_id > ${after} and v.project_id = ${q.projectId} and v.model = ${model} and v.vector is not null
+      where v.doc_id > ${after} and v.project_id = ${projectId} and v.model = ${model} and v.vector is not null
         and v.dims = ${vector.length} and ${filters}
       order by v.doc_id limit ${SCAN_PAGE}`.execute(db);
     for (const r of page.rows) {
@@ -39,16 +61,27 @@ export async function vectorRank(db: Kysely<DB>, q: Omit<SearchQuery, 'query'>, 
     if (page.rows.length < SCAN_PAGE) break;
     after = Number(page.rows[page.rows.length - 1]!.id);
   }
-  const top = best.slice(Math.max(0, Math.floor(q.offset ?? 0)));
-  if (top.length === 0) return [];
-  const docs = await sql<{ id: number; kind: string; refId: string; path: string; title: string; updatedAt: string }>`
-    select id, kind, ref_id as "refId", path, title, updated_at as "updatedAt" from search_docs
-    where id in (${sql.join(top.map((t) => t.id))})`.execute(db);
-  const byId = new Map(docs.rows.map((d) => [Number(d.id), d]));
-  return top.flatMap((t) => {
-    const d = byId.get(t.id);
-    return d ? [{ id: t.id, kind: d.kind, refId: d.refId, path: d.path, title: d.title, updatedAt: d.updatedAt, score: t.score }] : [];
-  });
+  return best;
+}
+
+/**
+ * The same scan inside SQLite with sqlite-vec's `vec_distance_cosine` (C over the stored bytes, no row crosses
+ * into JavaScript but the best `want`). Stored vectors are unit length, so similarity = 1 − cosine distance.
+ */
+async function nearestInSql(
+  db: Kysely<DB>,
+  projectId: string,
+  filters: RawBuilder<unknown>,
+  vector: Float32Array,
+  model: string,
+  want: number,
+): Promise<Array<{ id: number; score: number }>> {
+  const { rows } = await sql<{ id: number; distance: number }>`
+    select v.doc_id as id, vec_distance_cosine(v.vector, ${encodeVector(vector)}) as distance
+    from search_vectors v join search_docs d on d.id = v.doc_id
+    where v.project_id = ${projectId} and v.model = ${model} and v.vector is not null and v.dims = ${vector.length} and ${filters}
+    order by distance, v.doc_id limit ${want}`.execute(db);
+  return rows.map((r) => ({ id: Number(r.id), score: 1 - Number(r.distance) }));
 }
 
 /** Keeps `list` sorted by score, best first (ties: lower id first, so results are stable). */
