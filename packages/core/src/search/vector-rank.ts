@@ -20,7 +20,8 @@ export async function vectorRank(db: Kysely<DB>, q: Omit<SearchQuery, 'query'>, 
   if (q.visibility.length === 0 || q.kinds?.length === 0) return [];
   const want = Math.max(1, Math.floor(q.limit ?? 20)) + Math.max(0, Math.floor(q.offset ?? 0));
   const filters = docFilters({ projectId: q.projectId, visibility: q.visibility, kinds: q.kinds, pathPrefix: q.pathPrefix });
-  const best = inSql ? await nearestInSql(db, q.projectId, filters, vector, model, want) : await nearestByScan(db, q.projectId, filters, vector, model, want);
+  const nearest: NearestQuery = { db, projectId: q.projectId, filters, vector, model, want };
+  const best = inSql ? await nearestInSql(nearest) : await nearestByScan(nearest);
   const top = best.slice(Math.max(0, Math.floor(q.offset ?? 0)));
   if (top.length === 0) return [];
   const docs = await sql<{ id: number; kind: string; refId: string; path: string; title: string; updatedAt: string }>`
@@ -33,15 +34,18 @@ export async function vectorRank(db: Kysely<DB>, q: Omit<SearchQuery, 'query'>, 
   });
 }
 
+/** The best `want` vectors of one project and model that pass `filters`, for a unit-length query vector. */
+interface NearestQuery {
+  db: Kysely<DB>;
+  projectId: string;
+  filters: RawBuilder<unknown>;
+  vector: Float32Array;
+  model: string;
+  want: number;
+}
+
 /** The scan in JavaScript, page by page in key order: bounded memory at any index size. */
-async function nearestByScan(
-  db: Kysely<DB>,
-  projectId: string,
-  filters: RawBuilder<unknown>,
-  vector: Float32Array,
-  model: string,
-  want: number,
-): Promise<Array<{ id: number; score: number }>> {
+async function nearestByScan({ db, projectId, filters, vector, model, want }: NearestQuery): Promise<Array<{ id: number; score: number }>> {
   const best: Array<{ id: number; score: number }> = [];
   let after = -1;
   for (;;) {
@@ -68,14 +72,7 @@ async function nearestByScan(
  * The same scan inside SQLite with sqlite-vec's `vec_distance_cosine` (C over the stored bytes, no row crosses
  * into JavaScript but the best `want`). Stored vectors are unit length, so similarity = 1 − cosine distance.
  */
-async function nearestInSql(
-  db: Kysely<DB>,
-  projectId: string,
-  filters: RawBuilder<unknown>,
-  vector: Float32Array,
-  model: string,
-  want: number,
-): Promise<Array<{ id: number; score: number }>> {
+async function nearestInSql({ db, projectId, filters, vector, model, want }: NearestQuery): Promise<Array<{ id: number; score: number }>> {
   const { rows } = await sql<{ id: number; distance: number }>`
     select v.doc_id as id, vec_distance_cosine(v.vector, ${encodeVector(vector)}) as distance
     from search_vectors v join search_docs d on d.id = v.doc_id
