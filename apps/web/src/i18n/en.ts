@@ -170,6 +170,7 @@ export const en = {
   'search.kind.wiki': 'wiki',
   'search.kind.memory': 'memory',
   'search.kind.file': 'file',
+  'search.byMeaning': 'found by meaning',
   'error.network': 'The server cannot be reached',
   'error.unauthorized': 'Please sign in again',
   'error.forbidden': 'You may not do this',

@@ -172,6 +172,7 @@ export const ru: Dict = {
   'search.kind.wiki': 'вики',
   'search.kind.memory': 'память',
   'search.kind.file': 'файл',
+  'search.byMeaning': 'найдено по смыслу',
   'error.network': 'Сервер недоступен',
   'error.unauthorized': 'Войдите снова',
   'error.forbidden': 'У вас нет прав на это действие',

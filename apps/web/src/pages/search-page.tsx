@@ -55,6 +55,8 @@ export function SearchPage() {
               </button>{' '}
               <small className="muted">
                 {h.path} · {formatDate(h.updated, lang)}
+                {/* No word of the query may be in its snippet: say why it is here. */}
+                {!h.matchedBy.includes('lexical') && <> · {t('search.byMeaning')}</>}
               </small>
               <Snippet text={h.snippet} highlights={h.highlights} />
             </li>
