@@ -6,6 +6,7 @@ import { chromium, type Browser, type BrowserContext, type Page } from 'playwrig
 import type { Limits } from '@stoa/contract';
 import { createLoginCode, type Ctx } from '@stoa/core';
 import { createTestPlatform, type TestPlatform } from '@stoa/core/testing';
+import type { EmbeddingsConfig } from '@stoa/core';
 import { buildApp } from '@stoa/server';
 import type { FastifyInstance } from 'fastify';
 
@@ -48,9 +49,9 @@ function userIdOf(ctx: Ctx): string {
  * const { page } = await s.signedIn();
  * await page.getByText('Project files').waitFor();
  */
-export async function startUiServer(limits: Partial<Limits> = {}): Promise<UiServer> {
+export async function startUiServer(limits: Partial<Limits> = {}, opts: { embeddings?: EmbeddingsConfig } = {}): Promise<UiServer> {
   ensureWebBuilt();
-  const t = await createTestPlatform('sqlite', limits);
+  const t = await createTestPlatform('sqlite', limits, { embeddings: opts.embeddings });
   const app = await buildApp({ platform: t.platform, webRoot: webDist });
   await app.listen({ port: 0, host: '127.0.0.1' });
   const addr = app.server.address();
