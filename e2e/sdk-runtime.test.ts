@@ -42,8 +42,13 @@ describe('the workspace-files runtime of the SDK, through a real server (docs/sd
     expect(res.status).toBe(200);
     expect(res.headers.get('content-disposition')).toContain('attachment');
     expect(await res.text()).toBe('city,visits\nМосква,12\n北京,7\n');
-    const forged = url.replace(/.$/, (c: string) => (c === 'A' ? 'B' : 'A'));
+    // Another signature, and the same signature in another spelling (its last character's unused bits).
+    const at = url.length - 10;
+    const forged = url.slice(0, at) + (url[at] === 'A' ? 'B' : 'A') + url.slice(at + 1);
     expect((await fetch(forged)).status).toBe(401);
+    const last = url.at(-1)!;
+    const respelled = url.slice(0, -1) + String.fromCharCode(last.charCodeAt(0) ^ 1);
+    expect((await fetch(respelled)).status).toBe(401);
     const files = await WorkspaceFiles.open(client, 'default');
     await files.deleteFile(reference);
     expect((await fetch(url)).status).toBe(404);

@@ -145,10 +145,13 @@ async function sign(platform: Platform, claims: LinkClaims): Promise<string> {
 async function verify(platform: Platform, token: string): Promise<LinkClaims | null> {
   const [body, mac, extra] = token.split('.');
   if (!body || !mac || extra !== undefined || body.length > 2000) return null;
-  const expected = createHmac('sha256', await linkKey(platform))
-    .update(body)
-    .digest();
-  const given = Buffer.from(mac, 'base64url');
+  // Compared as text: a second spelling of the same bytes (base64url's unused trailing bits) is not the signature.
+  const expected = Buffer.from(
+    createHmac('sha256', await linkKey(platform))
+      .update(body)
+      .digest('base64url'),
+  );
+  const given = Buffer.from(mac);
   if (given.length !== expected.length || !timingSafeEqual(given, expected)) return null;
   try {
     const c = JSON.parse(Buffer.from(body, 'base64url').toString('utf8')) as LinkClaims;
