@@ -186,6 +186,12 @@ export const en = {
   'error.preview_unavailable': 'No preview for this type; download it instead',
   'error.unavailable': 'Not available right now',
   'error.internal': 'The server failed; try again',
+  'error.invalid_text': 'The text holds characters that are not allowed',
+  'error.locked': 'Someone is editing this file (locked)',
+  'error.method_not_allowed': 'This action is not supported here',
+  'error.not_a_text_file': 'Not a text file',
+  'error.precondition_failed': 'The file changed meanwhile; reload and try again',
+  'error.range_not_satisfiable': 'That part of the file does not exist',
   'error.other': 'Something went wrong',
 };
 

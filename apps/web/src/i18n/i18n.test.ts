@@ -3,6 +3,7 @@ import { en } from './en.js';
 import { ru } from './ru.js';
 import { zh } from './zh.js';
 import { translate } from './index.js';
+import { errorCodes } from '@stoa/contract';
 
 const placeholders = (s: string) => [...s.matchAll(/\{(\w+)\}/g)].map((m) => m[1]).sort();
 // Names that stay the same in every language: product and file names, the storage root of F5, "ID".
@@ -21,6 +22,10 @@ describe('UI dictionaries', () => {
       }
     });
   }
+
+  it('names every error code of the server in words, in every language', () => {
+    for (const code of Object.keys(errorCodes)) expect(en, code).toHaveProperty(`error.${code}`);
+  });
 
   it('fills in values and keeps the F4 wording', () => {
     expect(translate('en', 'files.usage', { used: '12.4 MB', quota: '1.0 GB' })).toBe('Used 12.4 MB of 1.0 GB');

@@ -188,5 +188,11 @@ export const ru: Dict = {
   'error.preview_unavailable': 'Для этого типа предпросмотр недоступен; скачайте файл',
   'error.unavailable': 'Сейчас недоступно',
   'error.internal': 'Ошибка сервера; повторите попытку',
+  'error.invalid_text': 'В тексте есть недопустимые символы',
+  'error.locked': 'Файл сейчас редактирует кто-то другой (заблокирован)',
+  'error.method_not_allowed': 'Здесь это действие не поддерживается',
+  'error.not_a_text_file': 'Это не текстовый файл',
+  'error.precondition_failed': 'Файл тем временем изменился; обновите и повторите',
+  'error.range_not_satisfiable': 'Такой части файла нет',
   'error.other': 'Что-то пошло не так',
 };

@@ -187,5 +187,11 @@ export const zh: Dict = {
   'error.preview_unavailable': '此类型无法预览；请下载查看',
   'error.unavailable': '暂时不可用',
   'error.internal': '服务器出错；请重试',
+  'error.invalid_text': '文本包含不允许的字符',
+  'error.locked': '有人正在编辑此文件（已锁定）',
+  'error.method_not_allowed': '此处不支持该操作',
+  'error.not_a_text_file': '不是文本文件',
+  'error.precondition_failed': '文件在此期间已更改；请刷新后重试',
+  'error.range_not_satisfiable': '文件中不存在该部分',
   'error.other': '出现错误',
 };
