@@ -26,6 +26,7 @@ import { embedInput } from '../packages/core/src/embeddings/embed-text.js';
 import { startEmbeddingDouble } from '../packages/core/src/embeddings/embedding-test-double.js';
 import { searchDocs, type SearchMode } from '../packages/core/src/search/index.js';
 import { seededRandom } from '../packages/core/src/search/test-helpers.js';
+import { percentile } from './lib/stats.js';
 import { DATASETS, datasetsDir, evaluate, f3, loadDataset, PROJECT, stoaIndex, type Doc } from './search-lib.js';
 
 const args = process.argv.slice(2).filter((a) => !a.startsWith('--'));
@@ -90,7 +91,7 @@ function* syntheticChunks(words: string[]): Generator<Doc> {
   }
 }
 
-const pct = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor((p / 100) * xs.length))]!;
+const sorted = (xs: number[]) => [...xs].sort((a, b) => a - b);
 
 async function speed(): Promise<void> {
   const double = await startEmbeddingDouble({ dims: 384 });
@@ -132,7 +133,7 @@ async function speed(): Promise<void> {
   console.log(`| chunks/s | ${rate.toFixed(0)} | ${rawRate.toFixed(0)} | ${(rate / rawRate).toFixed(2)}× |`);
   console.log(`\n| search (${QUERIES} queries, limit 10) | p50 ms | p99 ms |`);
   console.log('| --- | --- | --- |');
-  for (const mode of MODES) console.log(`| ${mode} | ${pct(times[mode], 50).toFixed(1)} | ${pct(times[mode], 99).toFixed(1)} |`);
+  for (const mode of MODES) console.log(`| ${mode} | ${percentile(sorted(times[mode]), 50).toFixed(1)} | ${percentile(sorted(times[mode]), 99).toFixed(1)} |`);
   dispose();
   await idx.close();
   await double.close();

@@ -105,28 +105,18 @@ async function writeVector(
   hash?: string,
 ): Promise<void> {
   const unit = vector ? normalize(vector) : null;
-  const row = {
-    doc_id: Number(doc.id),
-    project_id: doc.project_id,
-    model,
-    dims: unit?.length ?? 0,
-    text_hash: hash ?? embedInput(doc.title, doc.body).hash,
-    vector: unit ? encodeVector(unit) : null,
-    error,
-    created_at: platform.clock().toISOString(),
-  };
-  // The document may have been deleted while the provider answered: then there is nothing to attach it to.
-  const exists = await platform.db.kysely.selectFrom('search_docs').select('id').where('id', '=', row.doc_id).executeTakeFirst();
-  if (!exists) return;
-  await platform.db.kysely
-    .insertInto('search_vectors')
-    .values(row)
-    .onConflict((oc) =>
-      oc
-        .column('doc_id')
-        .doUpdateSet({ model: row.model, dims: row.dims, text_hash: row.text_hash, vector: row.vector, error: row.error, created_at: row.created_at }),
-    )
-    .execute();
+  const bytes = platform.db.dialect === 'postgres' ? 'bytea' : 'blob';
+  const now = platform.clock().toISOString();
+  // Stored only if the document still holds the text that was embedded: one deleted or saved again while the
+  // provider answered keeps no vector, and the next pass embeds its new text.
+  await sql`
+    insert into search_vectors (doc_id, project_id, model, dims, text_hash, vector, error, created_at)
+    select d.id, d.project_id, cast(${model} as text), cast(${unit?.length ?? 0} as integer), cast(${hash ?? embedInput(doc.title, doc.body).hash} as text),
+      cast(${unit ? encodeVector(unit) : null} as ${sql.raw(bytes)}), cast(${error} as text), cast(${now} as text)
+    from search_docs d join search_bodies b on b.doc_id = d.id
+    where d.id = ${Number(doc.id)} and d.title = ${doc.title} and b.body = ${doc.body}
+    on conflict (doc_id) do update set model = excluded.model, dims = excluded.dims, text_hash = excluded.text_hash,
+      vector = excluded.vector, error = excluded.error, created_at = excluded.created_at`.execute(platform.db.kysely);
 }
 
 async function recordFailure(platform: Platform, model: string, reason: string, before: number): Promise<void> {

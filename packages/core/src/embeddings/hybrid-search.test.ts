@@ -127,6 +127,20 @@ describe.each(testDbKinds())('vector and hybrid search on %s', (kind) => {
     expect(orphans).toEqual([]);
   });
 
+  it('a page saved again while the provider answers keeps no vector of its old text; the next pass embeds the new one', async () => {
+    await putPage(alice, { path: 'race/page', text: 'A note about lunch.' });
+    double.delayMs = 600;
+    const pass = embedPending(t.platform);
+    await new Promise((r) => setTimeout(r, 200));
+    await putPage(alice, { path: 'race/page', text: 'A note about the vehicle fleet.' });
+    await pass;
+    double.delayMs = 0;
+    await embedPending(t.platform);
+    const hit = (await searchAll(bob, { query: 'automobile', mode: 'vector', kinds: ['wiki'], limit: 100 })).find((h) => h.path === 'race/page')!;
+    const lunch = (await searchAll(bob, { query: 'lunch', mode: 'vector', kinds: ['wiki'], limit: 100 })).find((h) => h.path === 'race/page')!;
+    expect(hit.score).toBeGreaterThan(lunch.score);
+  });
+
   it('backs off while the provider fails, says failed with its reason after repeated failures, and recovers', async () => {
     await putFile(alice, { path: 'outage/lease.md', source: 'The lease ends in March.' });
     double.failNext(1000, 503);
@@ -180,7 +194,7 @@ describe.each(testDbKinds())('vector and hybrid search on %s', (kind) => {
     const again = double.requests;
     expect(await embedPending(t.platform)).toEqual({ embedded: 0, refused: 0, backingOff: false });
     expect(double.requests).toBe(again);
-    expect(paths(await searchAll(bob, { query: 'automobile', mode: 'vector', kinds: ['wiki'], limit: 3 }))).toContain('refusals/good');
+    expect(paths(await searchAll(bob, { query: 'automobile', mode: 'vector', kinds: ['wiki'], limit: 100 }))).toContain('refusals/good');
   });
 
   it('SQL (sqlite-vec, where installed) and the in-process scan rank vectors alike', async () => {

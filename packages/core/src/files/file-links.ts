@@ -4,7 +4,7 @@ import { StoaError } from '@stoa/contract';
 import type { Ctx, Platform } from '../platform.js';
 import { liveProjectById } from '../projects/projects.js';
 import { assertAgentReadSize } from '../operations/agent-gate.js';
-import { statFile } from './read-file.js';
+import { statFile, storedVersion } from './read-file.js';
 import { toFileInfo, type FileInfo } from './file-info.js';
 
 /** How long a resolved link stays openable unless asked otherwise, and at most (seconds). */
@@ -48,7 +48,7 @@ export async function resolveFile(ctx: Ctx, input: { path?: string; id?: string;
   }
   const file = await statFile(ctx, path!);
   const version = input.version ?? file.version;
-  const stored = await versionBlob(ctx.platform, file.id, version, file);
+  const stored = await storedVersion(ctx.platform, file, version);
   if (!stored) throw new StoaError('not_found', `version ${version} of "${file.path}" does not exist`);
   assertAgentReadSize(ctx, file.path, stored.size);
   const expires = new Date(ctx.platform.clock().getTime() + seconds * 1000);
@@ -86,28 +86,9 @@ export async function openSignedLink(platform: Platform, token: string): Promise
     : undefined;
   if (!row) throw new StoaError('not_found', 'the file of this link no longer exists');
   const info = toFileInfo(row);
-  const stored = await versionBlob(platform, row.id, claims.v, info);
+  const stored = await storedVersion(platform, info, claims.v);
   if (!stored) throw new StoaError('not_found', 'the version of this link no longer exists');
   return { info, version: claims.v, size: stored.size, sha256: stored.sha256, stream: await platform.blobs.get(stored.blobKey) };
-}
-
-async function versionBlob(
-  platform: Platform,
-  fileId: string,
-  version: number,
-  current: FileInfo,
-): Promise<{ blobKey: string; size: number; sha256: string } | undefined> {
-  if (version === current.version) {
-    const row = await platform.db.kysely.selectFrom('files').select(['blob_key', 'size', 'sha256']).where('id', '=', fileId).executeTakeFirst();
-    return row ? { blobKey: row.blob_key, size: Number(row.size), sha256: row.sha256 } : undefined;
-  }
-  const v = await platform.db.kysely
-    .selectFrom('file_versions')
-    .select(['blob_key', 'size', 'sha256'])
-    .where('file_id', '=', fileId)
-    .where('version', '=', version)
-    .executeTakeFirst();
-  return v ? { blobKey: v.blob_key, size: Number(v.size), sha256: v.sha256 } : undefined;
 }
 
 interface LinkClaims {
@@ -123,8 +104,21 @@ interface LinkClaims {
 
 const SECRET_NAME = 'file-links';
 
+/** The link key of each open platform: it never changes once made, so one read per process. */
+const linkKeys = new WeakMap<Platform, Promise<Buffer>>();
+
 /** The installation's link key: made once (by whichever server needs it first) and shared through the database. */
-async function linkKey(platform: Platform): Promise<Buffer> {
+function linkKey(platform: Platform): Promise<Buffer> {
+  let key = linkKeys.get(platform);
+  if (!key) {
+    key = readOrMakeLinkKey(platform);
+    linkKeys.set(platform, key);
+    key.catch(() => linkKeys.delete(platform));
+  }
+  return key;
+}
+
+async function readOrMakeLinkKey(platform: Platform): Promise<Buffer> {
   const db = platform.db.kysely;
   await db
     .insertInto('installation_secrets')

@@ -1,7 +1,7 @@
 import type { Readable } from 'node:stream';
 import { StoaError } from '@stoa/contract';
 import { normalizePath } from '../paths.js';
-import type { Ctx } from '../platform.js';
+import type { Ctx, Platform } from '../platform.js';
 import { assertCan } from '../policies/can.js';
 import { assertAgentReadSize } from '../operations/agent-gate.js';
 import { toFileInfo, type FileInfo, type FileRow } from './file-info.js';
@@ -41,26 +41,9 @@ export interface OpenedFile {
  */
 export async function openFile(ctx: Ctx, rawPath: string, opts: { version?: number; range?: { start?: number; end?: number } } = {}): Promise<OpenedFile> {
   const info = await statFile(ctx, rawPath);
-  let blobKey: string | undefined;
-  let size = info.size;
-  let sha256 = info.sha256;
-  let version = info.version;
-  if (opts.version !== undefined && opts.version !== info.version) {
-    const v = await ctx.platform.db.kysely
-      .selectFrom('file_versions')
-      .select(['blob_key', 'size', 'sha256', 'version'])
-      .where('file_id', '=', info.id)
-      .where('version', '=', opts.version)
-      .executeTakeFirst();
-    if (!v) throw new StoaError('not_found', `version ${opts.version} of "${info.path}" does not exist`);
-    blobKey = v.blob_key;
-    size = Number(v.size);
-    sha256 = v.sha256;
-    version = v.version;
-  } else {
-    const row = await findFileRow(ctx, info.path);
-    blobKey = row!.blob_key;
-  }
+  const stored = await storedVersion(ctx.platform, info, opts.version);
+  if (!stored) throw new StoaError('not_found', `version ${opts.version} of "${info.path}" does not exist`);
+  const { blobKey, size, sha256, version } = stored;
   assertAgentReadSize(ctx, info.path, size);
   let range: { start: number; end: number } | undefined;
   if (opts.range) {
@@ -71,6 +54,30 @@ export async function openFile(ctx: Ctx, rawPath: string, opts: { version?: numb
   }
   const stream = await ctx.platform.blobs.get(blobKey, range);
   return { info, size, sha256, version, stream, range };
+}
+
+/**
+ * Where the bytes of one version of a file are (the current one unless asked): the file's own row or a kept
+ * version's; undefined when that version is gone. No rights check (callers check first).
+ *
+ * @example
+ * const v = await storedVersion(platform, info, 2); // { blobKey, size, sha256, version: 2 }
+ */
+export async function storedVersion(
+  platform: Platform,
+  file: Pick<FileInfo, 'id' | 'version'>,
+  version = file.version,
+): Promise<{ blobKey: string; size: number; sha256: string; version: number } | undefined> {
+  const row =
+    version === file.version
+      ? await platform.db.kysely.selectFrom('files').select(['blob_key', 'size', 'sha256']).where('id', '=', file.id).executeTakeFirst()
+      : await platform.db.kysely
+          .selectFrom('file_versions')
+          .select(['blob_key', 'size', 'sha256'])
+          .where('file_id', '=', file.id)
+          .where('version', '=', version)
+          .executeTakeFirst();
+  return row ? { blobKey: row.blob_key, size: Number(row.size), sha256: row.sha256, version } : undefined;
 }
 
 /** The whole content of a small file as a Buffer (callers enforce their own size limits first). */
