@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { spawn, spawnSync } from 'node:child_process';
-import { createHash } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync, existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -188,8 +188,9 @@ scenario('remote', async () => {
 describe('stoa files: large uploads, quota races and crashes', { timeout: 180_000, shuffle: false }, () => {
   let server: StoaServer;
   const DIRECT = 100_000;
+  const PART = 64 * 1024;
   beforeAll(async () => {
-    server = await startStoaServer({ env: { STOA_DIRECT_UPLOAD_BYTES: String(DIRECT) } });
+    server = await startStoaServer({ env: { STOA_DIRECT_UPLOAD_BYTES: String(DIRECT), STOA_UPLOAD_PART_BYTES: String(PART) } });
   }, 120_000);
   afterAll(() => server.stop());
 
@@ -210,6 +211,48 @@ describe('stoa files: large uploads, quota races and crashes', { timeout: 180_00
     const again = await stoaJson(['files', 'put', replacement, 'media/big.bin', '--json'], { env });
     expect(again).toMatchObject({ path: 'media/big.bin', size: 280_000, version: 2 });
     expect(dbCounters(server.dataDir)).toEqual({ used: 280_000, fileSizes: 280_000, files: 1 });
+  });
+
+  it('a large upload killed half-way resumes where it stopped when the same command runs again', async () => {
+    const data = randomBytes(24 * 1024 * 1024);
+    const file = localFile('resume.bin', data);
+    const state = mkdtempSync(join(tmp, 'state-'));
+    const env = { STOA_URL: server.url, STOA_TOKEN: server.adminToken, STOA_DIRECT_UPLOAD_BYTES: String(DIRECT), XDG_STATE_HOME: state };
+    const api = (path: string) => fetch(`${server.url}/api/v1/projects/default${path}`, { headers: { authorization: `Bearer ${server.adminToken}` } });
+    const child = spawn(process.execPath, [STOA_BIN, 'files', 'put', file, 'media/resume.bin', '--json'], { cwd: REPO, env: baseEnv(env), stdio: 'ignore' });
+    const exited = new Promise((r) => child.once('exit', r));
+    // The CLI notes the upload's id before it sends a byte; kill it once some (not all) of the 384 parts arrived.
+    const saved = join(state, 'stoa', 'uploads');
+    let uploadId = '';
+    for (let i = 0; i < 3000 && !uploadId; i++) {
+      const names = existsSync(saved) ? readdirSync(saved) : [];
+      if (names.length > 0) uploadId = JSON.parse(readFileSync(join(saved, names[0]!), 'utf8')).uploadId;
+      else await new Promise((r) => setTimeout(r, 5));
+    }
+    expect(uploadId).toMatch(/^upl/);
+    for (let i = 0; i < 3000; i++) {
+      const s = await (await api(`/uploads/${uploadId}`)).json();
+      if (s.received?.length > 0) break;
+      await new Promise((r) => setTimeout(r, 5));
+    }
+    child.kill('SIGKILL');
+    await exited;
+    const before = await (await api(`/uploads/${uploadId}`)).json();
+    expect(before.received.length).toBeGreaterThan(0);
+    expect(before.received.length).toBeLessThan(before.partCount);
+
+    const put = await stoaJson(['files', 'put', file, 'media/resume.bin', '--json'], { env });
+    expect(put).toMatchObject({ path: 'media/resume.bin', size: data.length, sha256: sha(data) });
+    // The same upload was finished: no second one was started, and the note of it is gone.
+    const db = new Database(join(server.dataDir, 'stoa.db'), { readonly: true });
+    try {
+      expect(db.prepare("select id, status from upload_reservations where path = 'media/resume.bin'").all()).toEqual([{ id: uploadId, status: 'done' }]);
+    } finally {
+      db.close();
+    }
+    expect(readdirSync(saved)).toEqual([]);
+    const got = await api(`/files/content?path=media/resume.bin`);
+    expect(sha(Buffer.from(await got.arrayBuffer()))).toBe(sha(data));
   });
 
   it('local mode: two separate processes whose uploads together exceed the quota cannot both succeed', async () => {

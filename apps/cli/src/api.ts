@@ -10,8 +10,17 @@ export interface Api {
   /** The project commands act on (from --project; default project otherwise). */
   readonly project: string;
   call<R extends RouteDef>(route: R, input: RouteInput<R>): Promise<RouteOutput<R>>;
-  /** Uploads a file's bytes; large ones go through a direct upload (F8), chosen automatically. */
-  upload(path: string, source: () => Readable, size: number, opts?: { expectedVersion?: number; onProgress?: (sent: number) => void }): Promise<unknown>;
+  /**
+   * Uploads a file's bytes; large ones go through a direct upload in parts (F8), chosen automatically, which
+   * resumes an interrupted try of the same local file (`resumeKey`: what identifies it, e.g. its real path,
+   * size and modification time).
+   */
+  upload(
+    path: string,
+    source: (range?: { start: number; end: number }) => Readable,
+    size: number,
+    opts?: { expectedVersion?: number | undefined; onProgress?: (sent: number) => void; resumeKey?: string },
+  ): Promise<unknown>;
   /** Opens a file's bytes for download. */
   download(path: string, opts?: { version?: number }): Promise<{ stream: Readable; size: number; name: string }>;
   close(): Promise<void>;

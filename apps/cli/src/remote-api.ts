@@ -1,6 +1,7 @@
 import { Readable } from 'node:stream';
-import { filesRoutes, type RouteDef } from '@stoa/contract';
-import { StoaClient } from '@stoa/sdk';
+import { filesRoutes, StoaError, type RouteDef } from '@stoa/contract';
+import { StoaClient, uploadInParts } from '@stoa/sdk';
+import { uploadResumeStore } from './upload-resume.js';
 import type { Api } from './api.js';
 
 /** Files above this go through a direct upload (STOA_DIRECT_UPLOAD_BYTES on the client side too). */
@@ -36,24 +37,26 @@ export function openRemoteApi(opts: {
       if (size <= directThreshold(opts.env)) {
         return client.send(filesRoutes.upload, { project, path, expectedVersion: o.expectedVersion }, counting(source(), o.onProgress), { size });
       }
-      const ticket = await client.call(filesRoutes.startUpload, { project, path, size });
-      try {
-        if (ticket.url) {
-          const res = await fetch(ticket.url, {
-            method: 'PUT',
-            headers: { ...ticket.headers, 'content-length': String(size) },
-            body: Readable.toWeb(counting(source(), o.onProgress)) as any,
-            duplex: 'half',
-          } as RequestInit);
-          if (!res.ok) throw new Error(`object storage refused the upload (HTTP ${res.status})`);
-        } else {
-          await client.send(filesRoutes.sendUpload, { project, uploadId: ticket.uploadId }, counting(source(), o.onProgress), { size });
+      // Large files go in parts: a failed part is sent again alone, and an interrupted upload of the same local
+      // file resumes from the parts that arrived when the command is run again.
+      const saved = o.resumeKey ? uploadResumeStore(opts.env).forUpload([client.url, project, path, o.resumeKey]) : undefined;
+      if (o.expectedVersion !== undefined) {
+        const current = await client.call(filesRoutes.stat, { project, path }).catch(() => null);
+        if (current?.version !== o.expectedVersion) {
+          throw new StoaError('version_conflict', `${path} is at version ${current?.version ?? 'none'}, not ${o.expectedVersion}`);
         }
-        return await client.call(filesRoutes.finishUpload, { project, uploadId: ticket.uploadId });
-      } catch (e) {
-        await client.call(filesRoutes.abortUpload, { project, uploadId: ticket.uploadId }).catch(() => undefined);
-        throw e;
       }
+      const file = await uploadInParts(client, {
+        project,
+        path,
+        size,
+        openPart: (offset, n) => (n === 0 ? Readable.from([]) : source({ start: offset, end: offset + n - 1 })),
+        resume: await saved?.load(),
+        onStarted: (id) => saved?.save(id),
+        onProgress: o.onProgress,
+      });
+      await saved?.forget();
+      return file;
     },
     async download(path, o = {}) {
       const res = await client.open(filesRoutes.download, { project, path, version: o.version });

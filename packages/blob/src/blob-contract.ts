@@ -8,6 +8,17 @@ import type { BlobStore } from './types.js';
 
 export { collect, listAll, randomStream } from './testing/streams.js';
 
+/** The bytes in uneven chunks, as a network delivers them. */
+function randomChunks(data: Buffer): Readable {
+  const chunks: Buffer[] = [];
+  for (let at = 0; at < data.length;) {
+    const n = 1 + Math.floor(Math.random() * 300_000);
+    chunks.push(data.subarray(at, at + n));
+    at += n;
+  }
+  return Readable.from(chunks);
+}
+
 /**
  * What a contract run needs from an implementation's test file.
  *
@@ -342,6 +353,65 @@ export function runBlobContract(name: string, newStore: () => Promise<BlobContra
           await expect(store.deleteStaging(id)).rejects.toBeInstanceOf(InvalidBlobKeyError);
           await expect(store.presignStagingPut(id, 1, 60)).rejects.toBeInstanceOf(InvalidBlobKeyError);
         }
+      });
+
+      it('joins parts sent in any order, a part sent twice counted once, into one staged upload', async () => {
+        const data = randomBytes(5 * MiB + 70_000);
+        const first = { number: 1, offset: 0, size: 5 * MiB };
+        const last = { number: 2, offset: 5 * MiB, size: 70_000 };
+        const token = await store.startStagingParts('upl_parts', data.length);
+        const e2 = await store.writeStagingPart('upl_parts', token, last, Readable.from([data.subarray(last.offset)]));
+        // A first send of part 1 with other bytes, then the resend that replaces it.
+        await store.writeStagingPart('upl_parts', token, first, Readable.from([randomBytes(first.size)]));
+        const e1 = await store.writeStagingPart('upl_parts', token, first, randomChunks(data.subarray(0, first.size)));
+        await store.completeStagingParts('upl_parts', token, [
+          { number: 2, etag: e2.etag },
+          { number: 1, etag: e1.etag },
+        ]);
+        const r = await store.promoteStaging('upl_parts', { size: data.length, sha256: sha256Hex(data) });
+        expect(r.key).toBe(sha256Hex(data));
+        expect(await hashStream(await store.get(r.key))).toEqual({ bytes: data.length, sha256: sha256Hex(data) });
+        expect(await leftovers()).toEqual([]);
+      });
+
+      it('refuses a part longer or shorter than its span', async () => {
+        const token = await store.startStagingParts('upl_span', 10);
+        await expect(store.writeStagingPart('upl_span', token, { number: 1, offset: 0, size: 10 }, Readable.from([Buffer.alloc(11)]))).rejects.toBeInstanceOf(
+          BlobTooLargeError,
+        );
+        await expect(store.writeStagingPart('upl_span', token, { number: 1, offset: 0, size: 10 }, Readable.from([Buffer.alloc(9)]))).rejects.toBeInstanceOf(
+          BlobSizeMismatchError,
+        );
+        await store.abortStagingParts('upl_span', token);
+        await store.abortStagingParts('upl_span', token);
+        await expect(store.promoteStaging('upl_span', { size: 10 })).rejects.toBeInstanceOf(BlobNotFoundError);
+        await expectNothingLeft();
+      });
+
+      it('presigns each part on object storage (bound to its size), and returns null on the local disk', async () => {
+        const data = randomBytes(5 * MiB + 1000);
+        const spans = [
+          { number: 1, offset: 0, size: 5 * MiB },
+          { number: 2, offset: 5 * MiB, size: 1000 },
+        ];
+        const token = await store.startStagingParts('upl_sparts', data.length);
+        const signed = await Promise.all(spans.map((s) => store.presignStagingPart('upl_sparts', token, s, 300)));
+        if (store.kind === 'fs') {
+          expect(signed).toEqual([null, null]);
+          await store.abortStagingParts('upl_sparts', token);
+          await expectNothingLeft();
+          return;
+        }
+        expect(new URL(signed[0]!.url).searchParams.get('X-Amz-SignedHeaders')?.split(';')).toContain('content-length');
+        const etags = [];
+        for (const [i, s] of spans.entries()) {
+          const res = await fetch(signed[i]!.url, { method: 'PUT', headers: signed[i]!.headers, body: data.subarray(s.offset, s.offset + s.size) });
+          expect(res.status).toBe(200);
+          etags.push({ number: s.number, etag: res.headers.get('etag')! });
+        }
+        await store.completeStagingParts('upl_sparts', token, etags);
+        expect((await store.promoteStaging('upl_sparts', { size: data.length })).key).toBe(sha256Hex(data));
+        expect(await leftovers()).toEqual([]);
       });
 
       it('presigns a GET that downloads the blob as an attachment on object storage, and returns null on the local disk', async () => {

@@ -44,7 +44,7 @@ function forgetDir(dir: string): void {
  * @example
  * await mkdirDurable(join(root, 'ab', 'cd'));
  */
-async function mkdirDurable(dir: string): Promise<void> {
+export async function mkdirDurable(dir: string): Promise<void> {
   // Directories once made stay (blob deletes never remove them), so each is created and fsynced once per process.
   if (knownDirs.has(dir)) return;
   const first = await mkdir(dir, { recursive: true });

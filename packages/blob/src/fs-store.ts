@@ -3,11 +3,12 @@ import { link, mkdir, open, readdir, readFile, rename, stat } from 'node:fs/prom
 import { join, resolve } from 'node:path';
 import type { Readable } from 'node:stream';
 import { BlobHashMismatchError, BlobNotFoundError, BlobSizeMismatchError, toSafeError } from './errors.js';
-import { exists, isCode, moveDurable, unlinkQuiet, writeTemp } from './fs-atomic.js';
+import { exists, isCode, mkdirDurable, moveDurable, unlinkQuiet, writeTemp } from './fs-atomic.js';
 import { checkInMemory, HashingStream, hashStream, inMemory, toReadable, type BlobSource } from './hashing-stream.js';
 import { assertBlobKey, assertByteLimit, assertUploadId, isBlobKey, normalizeSha256 } from './keys.js';
 import { resolveRange, type ByteRange } from './range.js';
-import type { BlobStore, PromoteExpectation, PutOptions, PutResult } from './types.js';
+import type { BlobStore, PartSpan, PromoteExpectation, PutOptions, PutResult } from './types.js';
+import { pipeline } from 'node:stream/promises';
 
 /** The local-disk blob store; `sweepTemp` is always available here. */
 export interface FsBlobStore extends BlobStore {
@@ -36,6 +37,8 @@ export function createFsBlobStore(opts: { root: string }): FsBlobStore {
   // (two levels would make almost every small put create and fsync a new folder).
   const blobPath = (key: string): string => join(root, key.slice(0, 2), key);
   const stagingPath = (uploadId: string): string => join(stagingDir, uploadId);
+  // Parts are written in place into one file of the whole size, so joining them is a rename, not a copy.
+  const partsPath = (uploadId: string): string => join(stagingDir, `${uploadId}.parts`);
 
   /** Moves a verified temp file under its hash. An existing blob with that hash wins (same bytes by
    *  definition); overwriting it in a race with a concurrent equal put would be harmless too. */
@@ -223,6 +226,71 @@ export function createFsBlobStore(opts: { root: string }): FsBlobStore {
     async deleteStaging(uploadId: string): Promise<void> {
       assertUploadId(uploadId);
       await unlinkQuiet(stagingPath(uploadId)).catch((err: unknown) => {
+        throw toSafeError(err, 'delete the upload');
+      });
+    },
+
+    async startStagingParts(uploadId: string, size: number): Promise<string> {
+      assertUploadId(uploadId);
+      assertByteLimit(size, 'size');
+      try {
+        await mkdirDurable(stagingDir);
+        const fh = await open(partsPath(uploadId), 'w', 0o644);
+        try {
+          await fh.truncate(size);
+        } finally {
+          await fh.close();
+        }
+        return 'local';
+      } catch (err) {
+        throw toSafeError(err, 'start the upload');
+      }
+    },
+
+    async presignStagingPart(uploadId: string): Promise<null> {
+      assertUploadId(uploadId);
+      return null;
+    },
+
+    async writeStagingPart(uploadId: string, _token: string, part: PartSpan, source: Readable): Promise<{ etag: string }> {
+      assertUploadId(uploadId);
+      assertByteLimit(part.offset, 'offset');
+      assertByteLimit(part.size, 'size');
+      let fh;
+      try {
+        fh = await open(partsPath(uploadId), 'r+');
+      } catch (err) {
+        if (isCode(err, 'ENOENT', 'ENOTDIR')) throw new BlobNotFoundError('Staged upload');
+        throw toSafeError(err, 'store the part');
+      }
+      const hasher = new HashingStream({ maxBytes: part.size });
+      try {
+        // Writing in place is safe to repeat: a part is only counted once the whole of it is on disk (flush =
+        // fsync before close), and a resend overwrites exactly the same bytes.
+        await pipeline(source, hasher, fh.createWriteStream({ start: part.offset, flush: true }));
+      } catch (err) {
+        await fh.close().catch(() => undefined);
+        throw toSafeError(err, 'store the part');
+      }
+      if (hasher.bytes !== part.size) throw new BlobSizeMismatchError(part.size, hasher.bytes);
+      return { etag: hasher.sha256 };
+    },
+
+    async completeStagingParts(uploadId: string): Promise<void> {
+      assertUploadId(uploadId);
+      try {
+        await moveDurable(partsPath(uploadId), stagingPath(uploadId));
+      } catch (err) {
+        // Joined already (a finish that is tried again): the staged upload is there.
+        if (isCode(err, 'ENOENT', 'ENOTDIR') && (await exists(stagingPath(uploadId)))) return;
+        if (isCode(err, 'ENOENT', 'ENOTDIR')) throw new BlobNotFoundError('Staged upload');
+        throw toSafeError(err, 'join the parts');
+      }
+    },
+
+    async abortStagingParts(uploadId: string): Promise<void> {
+      assertUploadId(uploadId);
+      await unlinkQuiet(partsPath(uploadId)).catch((err: unknown) => {
         throw toSafeError(err, 'delete the upload');
       });
     },

@@ -11,7 +11,7 @@
 import type { BlobStore } from './types.js';
 import type { S3BlobStoreOptions } from './s3-store.js';
 import { createLazyS3BlobStore, type LazyS3BlobStore } from './s3-lazy.js';
-export type { BlobStore, PutOptions, PutResult, PresignedPut, PromoteExpectation } from './types.js';
+export type { BlobStore, PartSpan, PutOptions, PutResult, PresignedPut, PromoteExpectation } from './types.js';
 export type { ByteRange } from './range.js';
 export type { BlobSource } from './hashing-stream.js';
 export { createFsBlobStore, type FsBlobStore } from './fs-store.js';

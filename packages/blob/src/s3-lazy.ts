@@ -33,6 +33,11 @@ export function createLazyS3BlobStore(opts: S3BlobStoreOptions): LazyS3BlobStore
     writeStaging: async (id, source, maxBytes) => (await load()).writeStaging(id, source, maxBytes),
     promoteStaging: async (id, expected) => (await load()).promoteStaging(id, expected),
     deleteStaging: async (id) => (await load()).deleteStaging(id),
+    startStagingParts: async (id, size) => (await load()).startStagingParts(id, size),
+    presignStagingPart: async (id, token, part, expires) => (await load()).presignStagingPart(id, token, part, expires),
+    writeStagingPart: async (id, token, part, source) => (await load()).writeStagingPart(id, token, part, source),
+    completeStagingParts: async (id, token, parts) => (await load()).completeStagingParts(id, token, parts),
+    abortStagingParts: async (id, token) => (await load()).abortStagingParts(id, token),
     sweepTemp: async (ms) => (await load()).sweepTemp(ms),
     close: async () => {
       if (loading) await (await loading).close();

@@ -1,18 +1,29 @@
-import { DeleteObjectCommand, GetObjectCommand, HeadObjectCommand, PutObjectCommand, S3Client, paginateListObjectsV2 } from '@aws-sdk/client-s3';
+import {
+  AbortMultipartUploadCommand,
+  CompleteMultipartUploadCommand,
+  CreateMultipartUploadCommand,
+  DeleteObjectCommand,
+  GetObjectCommand,
+  HeadObjectCommand,
+  PutObjectCommand,
+  S3Client,
+  UploadPartCommand,
+  paginateListObjectsV2,
+} from '@aws-sdk/client-s3';
 import { Upload } from '@aws-sdk/lib-storage';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import { randomUUID } from 'node:crypto';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { BlobHashMismatchError, BlobNotFoundError, BlobRangeError, BlobSizeMismatchError, BlobStorageError, BlobTooLargeError, toSafeError } from './errors.js';
-import { checkInMemory, hashStream, inMemory, toReadable, type BlobSource } from './hashing-stream.js';
+import { checkInMemory, HashingStream, hashStream, inMemory, toReadable, type BlobSource } from './hashing-stream.js';
 import { assertBlobKey, assertByteLimit, assertUploadId, isBlobKey, normalizeSha256 } from './keys.js';
 import { assertRangeShape, resolveRange, sliceStream, type ByteRange } from './range.js';
 import { copyWithin, MAX_SINGLE_COPY_BYTES } from './s3-copy.js';
 import { errName, isNotFound, isPreconditionFailed, status } from './s3-errors.js';
 import { abortStaleMultipart, DEFAULT_UPLOAD_TUNING, uploadHashed, type UploadTuning } from './s3-upload.js';
 import { normalizePrefix } from './s3-url.js';
-import type { BlobStore, PresignedPut, PromoteExpectation, PutOptions, PutResult } from './types.js';
+import type { BlobStore, PartSpan, PresignedPut, PromoteExpectation, PutOptions, PutResult } from './types.js';
 
 /**
  * Options of {@link createS3BlobStore}.
@@ -55,8 +66,8 @@ const MAX_PRESIGN_SECONDS = 7 * 24 * 3600;
  * while it is hashed, then server-side copied to its hash key; in-memory content is hashed first and sent
  * straight to its key. Either way a blob key only ever names complete, verified content.
  *
- * Limits: a presigned direct upload is a single PUT, so at most 5 GiB (S3's own limit); larger copies use
- * UploadPartCopy. Configure a bucket lifecycle rule "abort incomplete multipart uploads after 1 day" as well:
+ * Limits: a presigned direct upload sent whole is a single PUT, so at most 5 GiB (S3's own limit); one sent in
+ * parts is an S3 multipart upload (up to 10,000 parts); larger copies use UploadPartCopy. Configure a bucket lifecycle rule "abort incomplete multipart uploads after 1 day" as well:
  * a crashed server cannot abort its own uploads.
  *
  * @example
@@ -72,6 +83,11 @@ export function createS3BlobStore(opts: S3BlobStoreOptions): S3BlobStore {
     blobs: `${p}blobs/`,
     tmp: `${p}tmp/`,
     staging: `${p}staging/`,
+  };
+  const checkExpiry = (expiresSeconds: number): void => {
+    if (!Number.isSafeInteger(expiresSeconds) || expiresSeconds < 1 || expiresSeconds > MAX_PRESIGN_SECONDS) {
+      throw new RangeError(`expiresSeconds must be an integer from 1 to ${MAX_PRESIGN_SECONDS}`);
+    }
   };
   const tuning: UploadTuning = { ...DEFAULT_UPLOAD_TUNING, ...opts.upload };
   const client = new S3Client({
@@ -220,9 +236,7 @@ export function createS3BlobStore(opts: S3BlobStoreOptions): S3BlobStore {
 
     async presignGet(key: string, expiresSeconds: number, as: { filename: string; contentType: string }): Promise<string> {
       assertBlobKey(key);
-      if (!Number.isSafeInteger(expiresSeconds) || expiresSeconds < 1 || expiresSeconds > MAX_PRESIGN_SECONDS) {
-        throw new RangeError(`expiresSeconds must be an integer from 1 to ${MAX_PRESIGN_SECONDS}`);
-      }
+      checkExpiry(expiresSeconds);
       // The response headers are part of the signature: the link always downloads, under the file's name.
       const disposition = `attachment; filename*=UTF-8''${encodeURIComponent(as.filename)}`;
       return getSignedUrl(
@@ -236,9 +250,7 @@ export function createS3BlobStore(opts: S3BlobStoreOptions): S3BlobStore {
       assertUploadId(uploadId);
       assertByteLimit(size, 'size');
       if (size > MAX_SINGLE_COPY_BYTES) throw new BlobTooLargeError(MAX_SINGLE_COPY_BYTES);
-      if (!Number.isSafeInteger(expiresSeconds) || expiresSeconds < 1 || expiresSeconds > MAX_PRESIGN_SECONDS) {
-        throw new RangeError(`expiresSeconds must be an integer from 1 to ${MAX_PRESIGN_SECONDS}`);
-      }
+      checkExpiry(expiresSeconds);
       // Signing Content-Length makes the URL useless for any other size, so a client cannot overrun the space
       // reserved for it (B8); promoteStaging still checks the size.
       const url = await getSignedUrl(client, new PutObjectCommand({ Bucket: bucket, Key: keys.staging + uploadId, ContentLength: size }), {
@@ -290,6 +302,98 @@ export function createS3BlobStore(opts: S3BlobStoreOptions): S3BlobStore {
         await client.send(new DeleteObjectCommand({ Bucket: bucket, Key: keys.staging + uploadId }));
       } catch (err) {
         if (!isNotFound(err)) throw toSafeError(err, 'delete the upload');
+      }
+    },
+
+    async startStagingParts(uploadId: string, size: number): Promise<string> {
+      assertUploadId(uploadId);
+      assertByteLimit(size, 'size');
+      try {
+        const r = await client.send(new CreateMultipartUploadCommand({ Bucket: bucket, Key: keys.staging + uploadId }));
+        if (!r.UploadId) throw new BlobStorageError('Object storage did not start the upload', 'NoUploadId');
+        return r.UploadId;
+      } catch (err) {
+        throw toSafeError(err, 'start the upload');
+      }
+    },
+
+    async presignStagingPart(uploadId: string, token: string, part: PartSpan, expiresSeconds: number): Promise<PresignedPut> {
+      assertUploadId(uploadId);
+      assertByteLimit(part.size, 'size');
+      checkExpiry(expiresSeconds);
+      // As for a whole upload: the signed Content-Length keeps every part to its reserved size.
+      const url = await getSignedUrl(
+        client,
+        new UploadPartCommand({ Bucket: bucket, Key: keys.staging + uploadId, UploadId: token, PartNumber: part.number, ContentLength: part.size }),
+        { expiresIn: expiresSeconds, signableHeaders: new Set(['content-length']) },
+      );
+      return { url, headers: {} };
+    },
+
+    async writeStagingPart(uploadId: string, token: string, part: PartSpan, source: Readable): Promise<{ etag: string }> {
+      assertUploadId(uploadId);
+      assertByteLimit(part.size, 'size');
+      const hasher = new HashingStream({ maxBytes: part.size });
+      // A short body would leave the request waiting for bytes that never come: it is aborted instead.
+      const abort = new AbortController();
+      const sent = client.send(
+        new UploadPartCommand({
+          Bucket: bucket,
+          Key: keys.staging + uploadId,
+          UploadId: token,
+          PartNumber: part.number,
+          ContentLength: part.size,
+          Body: hasher,
+        }),
+        { abortSignal: abort.signal },
+      );
+      const piped = pipeline(source, hasher).then(
+        () => {
+          if (hasher.bytes !== part.size) throw new BlobSizeMismatchError(part.size, hasher.bytes);
+        },
+        (err: unknown) => {
+          throw toSafeError(err, 'store the part');
+        },
+      );
+      piped.catch(() => abort.abort());
+      const [pipedResult, uploaded] = await Promise.allSettled([piped, sent]);
+      if (pipedResult.status === 'rejected') throw pipedResult.reason;
+      if (uploaded.status === 'rejected') {
+        if (isNotFound(uploaded.reason)) throw new BlobNotFoundError('Staged upload');
+        throw toSafeError(uploaded.reason, 'store the part');
+      }
+      const etag = uploaded.value.ETag;
+      if (!etag) throw new BlobStorageError('Object storage did not confirm the part', 'NoETag');
+      return { etag };
+    },
+
+    async completeStagingParts(uploadId: string, token: string, parts: { number: number; etag: string }[]): Promise<void> {
+      assertUploadId(uploadId);
+      try {
+        await client.send(
+          new CompleteMultipartUploadCommand({
+            Bucket: bucket,
+            Key: keys.staging + uploadId,
+            UploadId: token,
+            MultipartUpload: { Parts: [...parts].sort((a, b) => a.number - b.number).map((p) => ({ PartNumber: p.number, ETag: p.etag })) },
+          }),
+        );
+      } catch (err) {
+        // Joined already (a finish that is tried again): the staged upload is there.
+        if (isNotFound(err) && (await head(keys.staging + uploadId)) !== null) return;
+        if (isNotFound(err)) throw new BlobNotFoundError('Staged upload');
+        throw toSafeError(err, 'join the parts');
+      }
+    },
+
+    async abortStagingParts(uploadId: string, token: string): Promise<void> {
+      assertUploadId(uploadId);
+      try {
+        await client.send(new AbortMultipartUploadCommand({ Bucket: bucket, Key: keys.staging + uploadId, UploadId: token }));
+      } catch (err) {
+        // Stores that cannot abort (s3rver answers 405) leave the parts to the bucket's lifecycle rule.
+        if (isNotFound(err) || status(err) === 405 || status(err) === 501) return;
+        throw toSafeError(err, 'delete the upload');
       }
     },
 

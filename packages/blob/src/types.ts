@@ -42,6 +42,20 @@ export interface PresignedPut {
 }
 
 /**
+ * One part of a staged upload sent in parts: where it sits in the whole and how long it is (every part but the
+ * last is the upload's part size).
+ *
+ * @example
+ * const part: PartSpan = { number: 2, offset: 16 << 20, size: 16 << 20 };
+ */
+export interface PartSpan {
+  /** 1-based, as in S3 (at most 10,000). */
+  number: number;
+  offset: number;
+  size: number;
+}
+
+/**
  * The blob storage port: immutable, content-addressed blobs plus a staging area for direct large uploads
  * (F8, B8). Implemented by {@link createFsBlobStore} and {@link createS3BlobStore}; both pass the same
  * contract suite (`runBlobContract`).
@@ -90,6 +104,21 @@ export interface BlobStore {
   promoteStaging(uploadId: string, expected: PromoteExpectation): Promise<PutResult>;
   /** Idempotent. */
   deleteStaging(uploadId: string): Promise<void>;
+  /**
+   * Starts a staged upload sent in parts, so an interrupted transfer resumes where it stopped (a failed part is
+   * sent again, alone). Returns the store's token for it (s3: the multipart upload's id). The parts are joined by
+   * `completeStagingParts` into the staging object of `uploadId`, which `promoteStaging` then verifies as usual.
+   */
+  startStagingParts(uploadId: string, size: number): Promise<string>;
+  /** s3: a presigned PUT URL for one part, bound to its size; fs: null (the server receives it: `writeStagingPart`). */
+  presignStagingPart(uploadId: string, token: string, part: PartSpan, expiresSeconds: number): Promise<PresignedPut | null>;
+  /** Stores exactly `part.size` bytes of one part (replacing an earlier send of it); `BlobTooLargeError` past
+   *  that, `BlobSizeMismatchError` short of it. Returns the part's etag, which `completeStagingParts` needs. */
+  writeStagingPart(uploadId: string, token: string, part: PartSpan, source: Readable): Promise<{ etag: string }>;
+  /** Joins the parts (every one of them, in order) into the staging object of `uploadId`. */
+  completeStagingParts(uploadId: string, token: string, parts: { number: number; etag: string }[]): Promise<void>;
+  /** Drops the parts sent so far; idempotent. */
+  abortStagingParts(uploadId: string, token: string): Promise<void>;
   /** Removes temporary objects of interrupted writes older than `olderThanMs`; returns how many it removed. */
   sweepTemp?(olderThanMs: number): Promise<number>;
   close?(): Promise<void>;

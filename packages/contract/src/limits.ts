@@ -17,6 +17,7 @@ export const limitSettings = {
   versionsPerFile: { env: 'STOA_VERSIONS_PER_FILE', default: 50 },
   versionsMaxAgeDays: { env: 'STOA_VERSIONS_MAX_AGE_DAYS', default: 30 },
   uploadReservationSeconds: { env: 'STOA_UPLOAD_RESERVATION_SECONDS', default: 3600 },
+  uploadPartBytes: { env: 'STOA_UPLOAD_PART_BYTES', default: 16777216 },
 } as const;
 
 export type LimitName = keyof typeof limitSettings;

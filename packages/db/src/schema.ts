@@ -171,6 +171,17 @@ export interface UploadReservationsTable {
   expires_at: string;
   /** The hash computed while the bytes arrived (migration 008). */
   received_sha256: Generated<string | null>;
+  /** Sent in parts of this size (migration 022); null when sent whole. */
+  part_size: Generated<number | null>;
+  /** The blob store's token for the parts (S3: the multipart upload id). */
+  parts_token: Generated<string | null>;
+}
+/** A part of a direct upload that arrived whole (migration 022). */
+export interface UploadPartsTable {
+  upload_id: string;
+  part_number: number;
+  size: number;
+  etag: string;
 }
 export interface AuditLogTable {
   id: Generated<number>;
@@ -249,6 +260,7 @@ export interface FoundationDB {
   dav_props: DavPropsTable;
   dav_locks: DavLocksTable;
   upload_reservations: UploadReservationsTable;
+  upload_parts: UploadPartsTable;
   audit_log: AuditLogTable;
   file_changes: FileChangesTable;
   blob_digests: BlobDigestsTable;

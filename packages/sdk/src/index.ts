@@ -10,3 +10,4 @@ export {
   type ExplicitReference,
   type RuntimeDescriptor,
 } from './workspace-files.js';
+export { uploadInParts, type PartUploadOptions } from './part-upload.js';

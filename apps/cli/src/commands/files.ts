@@ -10,6 +10,7 @@ import type { Api } from '../api.js';
 import { action, type GlobalOptions } from '../context.js';
 import { print, table, UsageError } from '../output.js';
 import { progressBar } from '../progress.js';
+import { resumeKeyOf } from '../upload-resume.js';
 import { getFolder, putFolder, type TransferResult } from './folder-transfer.js';
 
 /** Copies stdin into a file in a new temporary folder and returns its path. */
@@ -210,9 +211,10 @@ export function registerFiles(program: Command): void {
       throw new StoaError('not_found', `local file "${local}" does not exist or is not a file`);
     }
     const bar = progressBar(`put ${path}`, size);
-    const r = (await api.upload(path, () => createReadStream(local), size, {
+    const r = (await api.upload(path, (range) => createReadStream(local, range), size, {
       expectedVersion: opts.base !== undefined ? Number(opts.base) : undefined,
       onProgress: (n) => bar.update(n),
+      resumeKey: resumeKeyOf(local),
     })) as any;
     bar.finish();
     const f = r.file ?? r;

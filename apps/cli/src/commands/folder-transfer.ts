@@ -4,6 +4,7 @@ import { join, relative, resolve, sep } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { filesRoutes, isStoaError } from '@stoa/contract';
 import type { Api } from '../api.js';
+import { resumeKeyOf } from '../upload-resume.js';
 
 /** One file of a folder transfer that did not make it, and why (the stable code and message). */
 export interface TransferFailure {
@@ -64,7 +65,9 @@ export async function putFolder(api: Api, localDir: string, target: string, onFi
     const path = remoteJoin(target, relative(localDir, local));
     try {
       const size = lstatSync(local).size;
-      const r = (await api.upload(path, () => createReadStream(local), size, {})) as { file?: { path: string; size: number; version: number } } & {
+      const r = (await api.upload(path, (range) => createReadStream(local, range), size, { resumeKey: resumeKeyOf(local) })) as {
+        file?: { path: string; size: number; version: number };
+      } & {
         path: string;
         size: number;
         version: number;

@@ -34,6 +34,29 @@ export const UploadTicketSchema = z.object({
   url: z.string().nullable().describe('Presigned object-storage URL to PUT the bytes to; null means PUT them to /projects/{project}/uploads/{uploadId}'),
   headers: z.record(z.string(), z.string()),
   expiresAt: z.string(),
+  partSize: z
+    .number()
+    .int()
+    .nullable()
+    .optional()
+    .describe('Sent in parts of this many bytes (the last one shorter): get where to send each from POST …/parts; null: sent whole'),
+  partCount: z.number().int().nullable().optional(),
+});
+export const UploadPartTargetSchema = z.object({
+  partNumber: z.number().int(),
+  offset: z.number().int(),
+  size: z.number().int(),
+  url: z
+    .string()
+    .nullable()
+    .describe(
+      'Presigned object-storage URL to PUT this part to (then report its ETag); null means PUT it to /projects/{project}/uploads/{uploadId}/parts/{partNumber}',
+    ),
+  headers: z.record(z.string(), z.string()),
+});
+export const UploadStatusSchema = UploadTicketSchema.extend({
+  received: z.array(z.object({ partNumber: z.number().int(), size: z.number().int() })).describe('The parts that arrived whole, by number'),
+  receivedBytes: z.number().int(),
 });
 
 export const filesRoutes = {
@@ -265,8 +288,47 @@ export const filesRoutes = {
     path: '/projects/{project}/uploads',
     summary: 'Start a direct upload: reserve space and get where to send the bytes',
     status: 201,
-    input: z.object({ project: projectParam, path, size: z.number().int().min(0), sha256: z.string().optional() }),
+    input: z.object({
+      project: projectParam,
+      path,
+      size: z.number().int().min(0),
+      sha256: z.string().optional(),
+      parts: z.boolean().optional().describe('Send the bytes in parts that can be retried one by one and resumed after an interruption'),
+    }),
     output: UploadTicketSchema,
+  }),
+  uploadStatus: defineRoute({
+    id: 'uploads.status',
+    method: 'GET',
+    path: '/projects/{project}/uploads/{uploadId}',
+    summary: 'Where a direct upload stands: its ticket and the parts that arrived (to resume it)',
+    input: z.object({ project: projectParam, uploadId: z.string() }),
+    output: UploadStatusSchema,
+  }),
+  uploadParts: defineRoute({
+    id: 'uploads.parts',
+    method: 'POST',
+    path: '/projects/{project}/uploads/{uploadId}/parts',
+    summary: 'Where to send parts of a direct upload sent in parts (fresh presigned URLs each time)',
+    input: z.object({ project: projectParam, uploadId: z.string(), partNumbers: z.array(z.number().int().min(1)).min(1).max(1000) }),
+    output: z.object({ parts: z.array(UploadPartTargetSchema) }),
+  }),
+  sendUploadPart: defineRoute({
+    id: 'uploads.sendPart',
+    method: 'PUT',
+    path: '/projects/{project}/uploads/{uploadId}/parts/{partNumber}',
+    summary: 'Send one part of a direct upload (when no presigned URL was given); sending a part again replaces it',
+    input: z.object({ project: projectParam, uploadId: z.string(), partNumber: z.coerce.number().int().min(1) }),
+    output: z.object({ partNumber: z.number().int(), size: z.number().int() }),
+    raw: { request: 'application/octet-stream' },
+  }),
+  partSent: defineRoute({
+    id: 'uploads.partSent',
+    method: 'POST',
+    path: '/projects/{project}/uploads/{uploadId}/parts/{partNumber}',
+    summary: 'Report a part sent to its presigned URL, with the ETag object storage answered',
+    input: z.object({ project: projectParam, uploadId: z.string(), partNumber: z.coerce.number().int().min(1), etag: z.string().min(1).max(200) }),
+    output: z.object({ partNumber: z.number().int(), size: z.number().int() }),
   }),
   sendUpload: defineRoute({
     id: 'uploads.send',

@@ -1,7 +1,7 @@
 import type { Readable } from 'node:stream';
 import { sql } from 'kysely';
 import { StoaError } from '@stoa/contract';
-import { BlobHashMismatchError, BlobNotFoundError, BlobSizeMismatchError, BlobTooLargeError } from '@stoa/blob';
+import { BlobHashMismatchError, BlobNotFoundError, BlobSizeMismatchError, BlobStorageError, BlobTooLargeError } from '@stoa/blob';
 import { attributionOf } from '../actors.js';
 import { newId } from '../ids.js';
 import { normalizePath } from '../paths.js';
@@ -23,6 +23,39 @@ export interface UploadTicket {
   url: string | null;
   headers: Record<string, string>;
   expiresAt: string;
+  /** Sent in parts of this size (the last one shorter), or null when sent whole. */
+  partSize: number | null;
+  partCount: number | null;
+}
+
+/** S3's own bounds for a multipart upload: parts of at least 5 MiB (but the last), at most 10,000 of them. */
+const MIN_OBJECT_STORAGE_PART = 5 * 1024 * 1024;
+const MAX_PARTS = 10_000;
+
+/** The part size of an upload of `size` bytes: the configured one, raised where the store or the part count needs it. */
+function partSizeFor(platform: Platform, size: number): number {
+  let part = Math.max(1, platform.config.limits.uploadPartBytes);
+  if (platform.blobs.kind === 's3') part = Math.max(part, MIN_OBJECT_STORAGE_PART);
+  return Math.max(part, Math.ceil(size / MAX_PARTS));
+}
+
+/** The ticket of a reservation row, as start and status answer it. */
+export function ticketOf(
+  r: { id: string; path: string; size: number; expires_at: string; part_size: number | null },
+  sent: { url: string | null; headers: Record<string, string> } = { url: null, headers: {} },
+): UploadTicket {
+  const partSize = r.part_size === null ? null : Number(r.part_size);
+  const size = Number(r.size);
+  return {
+    uploadId: r.id,
+    path: r.path,
+    size,
+    url: sent.url,
+    headers: sent.headers,
+    expiresAt: r.expires_at,
+    partSize,
+    partCount: partSize === null ? null : Math.max(1, Math.ceil(size / partSize)),
+  };
 }
 
 function actorKey(ctx: Ctx): string {
@@ -36,7 +69,10 @@ function actorKey(ctx: Ctx): string {
  * @example
  * const t = await startUpload(ctx, { path: 'video/raw.mp4', size: 1_000_000_000 });
  */
-export async function startUpload(ctx: Ctx, input: { path: string; size: number; sha256?: string }): Promise<UploadTicket> {
+export async function startUpload(
+  ctx: Ctx,
+  input: { path: string; size: number; sha256?: string | undefined; parts?: boolean | undefined },
+): Promise<UploadTicket> {
   const path = normalizePath(input.path);
   assertCan(ctx.actor, 'file.write', { kind: 'file', path });
   if (!Number.isInteger(input.size) || input.size < 0) throw new StoaError('bad_request', 'size must be a non-negative integer number of bytes');
@@ -72,11 +108,32 @@ export async function startUpload(ctx: Ctx, input: { path: string; size: number;
       })
       .execute();
   });
-  const presigned = await ctx.platform.blobs.presignStagingPut(uploadId, input.size, ctx.platform.config.limits.uploadReservationSeconds);
-  return { uploadId, path, size: input.size, url: presigned?.url ?? null, headers: presigned?.headers ?? {}, expiresAt };
+  const row = {
+    id: uploadId,
+    project_id: ctx.project.id,
+    path,
+    size: input.size,
+    expires_at: expiresAt,
+    staging_key: uploadId,
+    parts_token: null,
+    part_size: null,
+  };
+  try {
+    if (input.parts) {
+      const partSize = partSizeFor(ctx.platform, input.size);
+      const token = await ctx.platform.blobs.startStagingParts(uploadId, input.size);
+      await ctx.platform.db.kysely.updateTable('upload_reservations').set({ part_size: partSize, parts_token: token }).where('id', '=', uploadId).execute();
+      return ticketOf({ ...row, part_size: partSize });
+    }
+    const presigned = await ctx.platform.blobs.presignStagingPut(uploadId, input.size, ctx.platform.config.limits.uploadReservationSeconds);
+    return ticketOf(row, { url: presigned?.url ?? null, headers: presigned?.headers ?? {} });
+  } catch (e) {
+    await release(ctx.platform, row, 'failed');
+    throw e;
+  }
 }
 
-async function pendingReservation(ctx: Ctx, uploadId: string) {
+export async function pendingReservation(ctx: Ctx, uploadId: string) {
   const r = await ctx.platform.db.kysely
     .selectFrom('upload_reservations')
     .selectAll()
@@ -122,7 +179,11 @@ export async function receiveUpload(ctx: Ctx, uploadId: string, source: Readable
   }
 }
 
-async function release(platform: Platform, r: { id: string; project_id: string; size: number; staging_key: string }, status: string): Promise<void> {
+async function release(
+  platform: Platform,
+  r: { id: string; project_id: string; size: number; staging_key: string; parts_token: string | null },
+  status: string,
+): Promise<void> {
   const done = await inTx(platform, async (trx) => {
     // 'receiving': a send that never ended (the process died mid-upload) must not hold the space for ever.
     const u = await trx
@@ -139,7 +200,9 @@ async function release(platform: Platform, r: { id: string; project_id: string; 
       .execute();
     return true;
   });
-  if (done) await platform.blobs.deleteStaging(r.staging_key);
+  if (!done) return;
+  if (r.parts_token !== null) await platform.blobs.abortStagingParts(r.staging_key, r.parts_token);
+  await platform.blobs.deleteStaging(r.staging_key);
 }
 
 /**
@@ -158,6 +221,7 @@ export async function finishUpload(ctx: Ctx, uploadId: string): Promise<FileInfo
 
 async function commitUpload(ctx: Ctx, uploadId: string): Promise<FileInfo> {
   const r = await pendingReservation(ctx, uploadId);
+  if (r.parts_token !== null) await joinParts(ctx, r);
   let blob;
   try {
     if (r.sha256 && r.received_sha256 && r.sha256 !== r.received_sha256) throw new BlobHashMismatchError(r.sha256, r.received_sha256);
@@ -191,6 +255,31 @@ async function commitUpload(ctx: Ctx, uploadId: string): Promise<FileInfo> {
     });
   } catch (e) {
     await release(ctx.platform, r, 'failed');
+    throw e;
+  }
+}
+
+/** Joins the parts of an upload sent in parts into its staged bytes; every part must have arrived. */
+async function joinParts(ctx: Ctx, r: { id: string; size: number; part_size: number | null; parts_token: string | null; staging_key: string }): Promise<void> {
+  const count = ticketOf({ ...r, path: '', expires_at: '' }).partCount ?? 0;
+  const parts = await ctx.platform.db.kysely
+    .selectFrom('upload_parts')
+    .select(['part_number', 'etag'])
+    .where('upload_id', '=', r.id)
+    .orderBy('part_number')
+    .execute();
+  const missing = count - parts.length;
+  if (missing > 0) throw new StoaError('bad_request', `${missing} of ${count} parts have not arrived yet`);
+  try {
+    await ctx.platform.blobs.completeStagingParts(
+      r.staging_key,
+      r.parts_token!,
+      parts.map((p) => ({ number: p.part_number, etag: p.etag })),
+    );
+  } catch (e) {
+    // A part reported with an ETag object storage does not know: the client sends that part again.
+    if (e instanceof BlobStorageError && e.code === 'InvalidPart')
+      throw new StoaError('bad_request', 'a part does not match what object storage holds: send it again');
     throw e;
   }
 }

@@ -11,6 +11,7 @@ import { listVersions, restoreVersion } from '../files/versions.js';
 import { usage } from '../files/usage.js';
 import { previewFile } from '../files/preview.js';
 import { abortUpload, finishUpload, receiveUpload, startUpload } from '../files/direct-upload.js';
+import { receiveUploadPart, reportUploadPart, uploadPartTargets, uploadStatus } from '../files/upload-parts.js';
 import type { FileInfo } from '../files/file-info.js';
 import { changes, projectOperation, rawOperation, reads, type Operation } from './operation.js';
 
@@ -41,8 +42,17 @@ export const fileOperations: Operation[] = [
     restoreVersion(ctx, { path: i.path, version: i.version, expectedVersion: i.expectedVersion }),
   ),
   // A direct upload counts as one change, when it is finished; its size is checked against the agent's cap at the start.
-  projectOperation(r.startUpload, changes('file.write', null, 'none'), (ctx, i) => startUpload(ctx, { path: i.path, size: i.size, sha256: i.sha256 })),
+  projectOperation(r.startUpload, changes('file.write', null, 'none'), (ctx, i) =>
+    startUpload(ctx, { path: i.path, size: i.size, sha256: i.sha256, parts: i.parts }),
+  ),
   rawOperation(r.sendUpload, changes('file.write', null, 'none'), (ctx, i) => receiveUpload(ctx, i.uploadId, needs(i.source, 'the request body'))),
+  // Uploads sent in parts (resumable): only their sender sees or feeds them, like the rest of a direct upload.
+  projectOperation(r.uploadStatus, reads('file.write'), (ctx, i) => uploadStatus(ctx, i.uploadId)),
+  projectOperation(r.uploadParts, changes('file.write', null, 'none'), async (ctx, i) => ({ parts: await uploadPartTargets(ctx, i.uploadId, i.partNumbers) })),
+  rawOperation(r.sendUploadPart, changes('file.write', null, 'none'), (ctx, i) =>
+    receiveUploadPart(ctx, i.uploadId, i.partNumber, needs(i.source, 'the request body')),
+  ),
+  projectOperation(r.partSent, changes('file.write', null, 'none'), (ctx, i) => reportUploadPart(ctx, i.uploadId, i.partNumber, i.etag)),
   projectOperation(r.finishUpload, changes('file.write', 'file.upload'), (ctx, i) => finishUpload(ctx, i.uploadId)),
   projectOperation(r.abortUpload, changes('file.write', null, 'none'), async (ctx, i) => {
     await abortUpload(ctx, i.uploadId);

@@ -27,15 +27,16 @@ export function mountUploads(app: FastifyInstance, platform: Platform): void {
       return sendProblem(reply, req, e);
     }
   });
-  const send = filesRoutes.sendUpload;
-  app.put('/api/v1' + fastifyPath(send.path), async (req, reply) => {
-    try {
-      return reply.send(
-        await callOperation(await requestCall(platform, req), send.id, { ...(req.query as object), ...(req.params as object) }, { source: req.raw }),
-      );
-    } catch (e) {
-      endRefusedBody(req, reply);
-      return sendProblem(reply, req, e);
-    }
-  });
+  for (const send of [filesRoutes.sendUpload, filesRoutes.sendUploadPart]) {
+    app.put('/api/v1' + fastifyPath(send.path), async (req, reply) => {
+      try {
+        return reply.send(
+          await callOperation(await requestCall(platform, req), send.id, { ...(req.query as object), ...(req.params as object) }, { source: req.raw }),
+        );
+      } catch (e) {
+        endRefusedBody(req, reply);
+        return sendProblem(reply, req, e);
+      }
+    });
+  }
 }

@@ -1,0 +1,202 @@
+/**
+ * Large uploads in parts (F8, B8), on the local disk and on object storage (a real s3rver): parts arrive in any
+ * order, a part of the wrong size is refused, an interrupted upload resumes from what arrived (only the missing
+ * parts are sent again), and finishing verifies the whole before it becomes one version.
+ */
+import { CreateBucketCommand, S3Client } from '@aws-sdk/client-s3';
+import { createHash, randomBytes } from 'node:crypto';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Readable } from 'node:stream';
+import S3rver from 's3rver';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { filesRoutes, StoaError } from '@stoa/contract';
+import { bootstrap, loadConfig, openPlatform, type Platform } from '@stoa/core';
+import { StoaClient, uploadInParts } from '@stoa/sdk';
+import { buildApp } from '@stoa/server';
+import type { FastifyInstance } from 'fastify';
+
+const TOKEN = 'stoa_test_admin_token_for_upload_parts';
+const MiB = 1024 * 1024;
+const sha = (b: Buffer) => createHash('sha256').update(b).digest('hex');
+
+interface Subject {
+  name: string;
+  /** The part size the server uses: the smallest S3 accepts on object storage, small on the local disk. */
+  part: number;
+  env(dir: string): Promise<Record<string, string>>;
+}
+
+let s3: S3rver | undefined;
+const subjects: Subject[] = [
+  { name: 'local disk', part: 64 * 1024, env: async () => ({ STOA_UPLOAD_PART_BYTES: String(64 * 1024) }) },
+  {
+    name: 'object storage (s3rver)',
+    part: 5 * MiB,
+    async env(dir) {
+      s3 = new S3rver({ address: '127.0.0.1', port: 0, silent: true, directory: join(dir, 's3') });
+      const { port } = await s3.run();
+      const endpoint = `http://127.0.0.1:${port}`;
+      const admin = new S3Client({ endpoint, region: 'us-east-1', forcePathStyle: true, credentials: { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' } });
+      await admin.send(new CreateBucketCommand({ Bucket: 'stoa' }));
+      admin.destroy();
+      return {
+        STOA_STORAGE_URL: 's3://stoa/parts',
+        STOA_S3_ENDPOINT: endpoint,
+        STOA_S3_REGION: 'us-east-1',
+        AWS_ACCESS_KEY_ID: 'S3RVER',
+        AWS_SECRET_ACCESS_KEY: 'S3RVER',
+        STOA_UPLOAD_PART_BYTES: '1024',
+      };
+    },
+  },
+];
+
+describe('direct uploads in parts', () => {
+  describe.each(subjects)('on $name', (subject) => {
+    let dir: string;
+    let app: FastifyInstance;
+    let platform: Platform;
+    let stoa: StoaClient;
+    const project = 'default';
+
+    beforeAll(async () => {
+      dir = await mkdtemp(join(tmpdir(), 'stoa-parts-'));
+      const env = { STOA_ADMIN_TOKEN: TOKEN, STOA_QUOTA_BYTES: String(200 * MiB), ...(await subject.env(dir)) };
+      platform = await openPlatform(loadConfig({ dataDir: join(dir, 'data'), env }));
+      await bootstrap(platform);
+      app = await buildApp({ platform, webRoot: null });
+      stoa = new StoaClient({ url: await app.listen({ port: 0, host: '127.0.0.1' }), token: TOKEN });
+    }, 60_000);
+    afterAll(async () => {
+      await app?.close();
+      await platform?.close();
+      await s3?.close();
+      s3 = undefined;
+      await rm(dir, { recursive: true, force: true });
+    });
+
+    /** Sends part `n` of `data` the way the ticket says: to its presigned URL (and reports it) or to the server. */
+    async function sendPart(uploadId: string, n: number, bytes: Buffer): Promise<void> {
+      const { parts } = await stoa.call(filesRoutes.uploadParts, { project, uploadId, partNumbers: [n] });
+      const t = parts[0]!;
+      if (t.url) {
+        const res = await fetch(t.url, { method: 'PUT', headers: t.headers, body: new Uint8Array(bytes) });
+        expect(res.status).toBe(200);
+        await stoa.call(filesRoutes.partSent, { project, uploadId, partNumber: n, etag: res.headers.get('etag')! });
+      } else {
+        await stoa.send(filesRoutes.sendUploadPart, { project, uploadId, partNumber: n }, bytes, { size: bytes.length });
+      }
+    }
+
+    it('takes parts in any order, says which arrived, refuses a part of the wrong size, and commits one verified version', async () => {
+      const data = randomBytes(2 * subject.part + 777);
+      const ticket = await stoa.call(filesRoutes.startUpload, { project, path: 'parts/whole.bin', size: data.length, sha256: sha(data), parts: true });
+      expect(ticket).toMatchObject({ partSize: subject.part, partCount: 3, url: null });
+      const span = (n: number) => data.subarray((n - 1) * subject.part, Math.min(n * subject.part, data.length));
+
+      await sendPart(ticket.uploadId, 3, span(3));
+      await sendPart(ticket.uploadId, 1, span(1));
+      const status = await stoa.call(filesRoutes.uploadStatus, { project, uploadId: ticket.uploadId });
+      expect(status.received).toEqual([
+        { partNumber: 1, size: subject.part },
+        { partNumber: 3, size: 777 },
+      ]);
+      expect(status.receivedBytes).toBe(subject.part + 777);
+
+      // Finishing before every part arrived is refused, and the upload stays open.
+      await expect(stoa.call(filesRoutes.finishUpload, { project, uploadId: ticket.uploadId })).rejects.toMatchObject({ code: 'bad_request' });
+      await expect(stoa.call(filesRoutes.uploadParts, { project, uploadId: ticket.uploadId, partNumbers: [4] })).rejects.toMatchObject({
+        code: 'bad_request',
+      });
+      if (!ticket.url && subject.name === 'local disk') {
+        // Through the server a part must be exactly its size: a longer or shorter one is refused and not counted.
+        await expect(
+          stoa.send(filesRoutes.sendUploadPart, { project, uploadId: ticket.uploadId, partNumber: 2 }, span(2).subarray(1), { size: subject.part - 1 }),
+        ).rejects.toMatchObject({ code: 'bad_request' });
+        await expect(
+          stoa.send(filesRoutes.sendUploadPart, { project, uploadId: ticket.uploadId, partNumber: 2 }, Buffer.concat([span(2), Buffer.from('x')]), {
+            size: subject.part + 1,
+          }),
+        ).rejects.toMatchObject({ code: 'bad_request' });
+        expect((await stoa.call(filesRoutes.uploadStatus, { project, uploadId: ticket.uploadId })).received).toHaveLength(2);
+      }
+      await sendPart(ticket.uploadId, 2, span(2));
+      const file = await stoa.call(filesRoutes.finishUpload, { project, uploadId: ticket.uploadId });
+      expect(file).toMatchObject({ path: 'parts/whole.bin', size: data.length, sha256: sha(data), version: 1 });
+      const back = Buffer.from(await (await stoa.open(filesRoutes.download, { project, path: 'parts/whole.bin' })).arrayBuffer());
+      expect(sha(back)).toBe(sha(data));
+      const usage = await stoa.call(filesRoutes.usage, { project });
+      expect(usage.reserved).toBe(0);
+      await expect(stoa.call(filesRoutes.uploadStatus, { project, uploadId: ticket.uploadId })).rejects.toMatchObject({ code: 'not_found' });
+    });
+
+    it('resumes an interrupted upload in another client, sending only the parts that had not arrived', async () => {
+      const data = randomBytes(3 * subject.part + 10);
+      const open = (offset: number, n: number) => Readable.from([data.subarray(offset, offset + n)]);
+      let uploadId = '';
+      // The first client dies after two parts: the third part's bytes fail to read.
+      const failing = uploadInParts(stoa, {
+        project,
+        path: 'parts/resumed.bin',
+        size: data.length,
+        concurrency: 1,
+        tries: 1,
+        onStarted: (id) => {
+          uploadId = id;
+        },
+        openPart: (offset, n) => {
+          if (offset >= 2 * subject.part) throw new Error('the disk went away');
+          return open(offset, n);
+        },
+      });
+      await expect(failing).rejects.toThrow('the disk went away');
+      expect((await stoa.call(filesRoutes.uploadStatus, { project, uploadId })).received.map((p) => p.partNumber)).toEqual([1, 2]);
+
+      const sent: number[] = [];
+      let progress = 0;
+      const file = await uploadInParts(stoa, {
+        project,
+        path: 'parts/resumed.bin',
+        size: data.length,
+        resume: uploadId,
+        onStarted: (id) => expect(id).toBe(uploadId),
+        onProgress: (b) => (progress = b),
+        openPart: (offset, n) => {
+          sent.push(offset / subject.part + 1);
+          return open(offset, n);
+        },
+      });
+      expect(sent.sort()).toEqual([3, 4]);
+      expect(progress).toBe(data.length);
+      expect(file).toMatchObject({ path: 'parts/resumed.bin', size: data.length, sha256: sha(data) });
+    });
+
+    it('starts anew when the upload to resume is gone, and abort gives the reserved space back', async () => {
+      const data = randomBytes(subject.part + 1);
+      const ticket = await stoa.call(filesRoutes.startUpload, { project, path: 'parts/aborted.bin', size: data.length, parts: true });
+      expect((await stoa.call(filesRoutes.usage, { project })).reserved).toBe(data.length);
+      await sendPart(ticket.uploadId, 1, data.subarray(0, subject.part));
+      await stoa.call(filesRoutes.abortUpload, { project, uploadId: ticket.uploadId });
+      expect((await stoa.call(filesRoutes.usage, { project })).reserved).toBe(0);
+      const err = await stoa.call(filesRoutes.uploadStatus, { project, uploadId: ticket.uploadId }).catch((e: unknown) => e);
+      expect(err).toBeInstanceOf(StoaError);
+      expect(err).toMatchObject({ code: 'not_found' });
+
+      let started = '';
+      const file = await uploadInParts(stoa, {
+        project,
+        path: 'parts/aborted.bin',
+        size: data.length,
+        resume: ticket.uploadId,
+        onStarted: (id) => {
+          started = id;
+        },
+        openPart: (offset, n) => Readable.from([data.subarray(offset, offset + n)]),
+      });
+      expect(started).not.toBe(ticket.uploadId);
+      expect(file.sha256).toBe(sha(data));
+    });
+  });
+});

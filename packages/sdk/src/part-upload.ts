@@ -1,0 +1,132 @@
+import { filesRoutes, StoaError, type RouteOutput } from '@stoa/contract';
+import { Readable } from 'node:stream';
+import type { StoaClient } from './client.js';
+
+type FileInfo = RouteOutput<typeof filesRoutes.finishUpload>;
+type PartTarget = RouteOutput<typeof filesRoutes.uploadParts>['parts'][number];
+
+/**
+ * What {@link uploadInParts} needs: where the file goes, how to read any span of it again, and (to resume) the
+ * upload id of an earlier, interrupted try.
+ */
+export interface PartUploadOptions {
+  project: string;
+  path: string;
+  size: number;
+  /** A fresh stream of `size` bytes from `offset` (called again when a part is retried). */
+  openPart(offset: number, size: number): Readable;
+  /** The upload id of an earlier try: its parts that arrived are not sent again. Unknown or expired: start anew. */
+  resume?: string | undefined;
+  /** Called once the upload id is known, before any byte is sent: keep it to resume after a crash. */
+  onStarted?(uploadId: string): void | Promise<void>;
+  /** Bytes that have arrived, including the parts of an earlier try. */
+  onProgress?(bytes: number): void;
+  /** Parts in flight at once (4). */
+  concurrency?: number;
+  /** Tries per part before giving up (4); the upload stays resumable. */
+  tries?: number;
+}
+
+/** Refusals that sending the same part again cannot fix. */
+function isFinal(e: unknown): boolean {
+  return e instanceof StoaError && !['internal', 'unavailable', 'rate_limited'].includes(e.code);
+}
+
+/** Counts bytes as they leave, for progress; a retried part counts from zero again. */
+function counted(stream: Readable, onBytes: (n: number) => void): Readable {
+  stream.on('data', (c: Buffer) => onBytes(c.length));
+  return stream;
+}
+
+/**
+ * Sends a large file as a direct upload in parts (F8, B8): each part goes to object storage through its own
+ * presigned URL (or to the server on local disk), a failed part is sent again alone, and an upload interrupted
+ * by a crash or a lost connection resumes from the parts that arrived — by this process or another one that
+ * kept the upload id. Finishing verifies the whole (size, sha256) on the server and commits one version.
+ *
+ * @example
+ * const file = await uploadInParts(stoa, {
+ *   project: 'default', path: 'video/raw.mp4', size,
+ *   openPart: (offset, n) => createReadStream(local, { start: offset, end: offset + n - 1 }),
+ *   resume: saved?.uploadId, onStarted: (id) => save({ uploadId: id }),
+ * });
+ */
+export async function uploadInParts(client: StoaClient, opts: PartUploadOptions): Promise<FileInfo> {
+  const { project, size } = opts;
+  let status = opts.resume ? await resumable(client, opts) : null;
+  if (!status) {
+    const ticket = await client.call(filesRoutes.startUpload, { project, path: opts.path, size, parts: true });
+    status = { ...ticket, received: [], receivedBytes: 0 };
+  }
+  const uploadId = status.uploadId;
+  await opts.onStarted?.(uploadId);
+  let arrived = status.receivedBytes;
+  opts.onProgress?.(arrived);
+
+  const have = new Set(status.received.map((p) => p.partNumber));
+  const missing: number[] = [];
+  for (let n = 1; n <= (status.partCount ?? 0); n++) if (!have.has(n)) missing.push(n);
+  const targets = new Map<number, PartTarget>();
+  const fetchTargets = async (numbers: number[]): Promise<void> => {
+    for (let i = 0; i < numbers.length; i += 1000) {
+      const { parts } = await client.call(filesRoutes.uploadParts, { project, uploadId, partNumbers: numbers.slice(i, i + 1000) });
+      for (const t of parts) targets.set(t.partNumber, t);
+    }
+  };
+  if (missing.length > 0) await fetchTargets(missing.slice(0, 1000));
+
+  const sendPart = async (n: number): Promise<void> => {
+    const tries = opts.tries ?? 4;
+    for (let attempt = 1; ; attempt++) {
+      let inFlight = 0;
+      try {
+        if (!targets.has(n)) await fetchTargets([n]);
+        const t = targets.get(n)!;
+        const body = counted(opts.openPart(t.offset, t.size), (b) => {
+          inFlight += b;
+          opts.onProgress?.(arrived + inFlight);
+        });
+        if (t.url) {
+          const res = await fetch(t.url, {
+            method: 'PUT',
+            headers: { ...t.headers, 'content-length': String(t.size) },
+            body: Readable.toWeb(body) as unknown as BodyInit,
+            duplex: 'half',
+          } as RequestInit);
+          await res.arrayBuffer();
+          const etag = res.headers.get('etag');
+          // A presigned URL that expired meanwhile: ask for a fresh one on the next try.
+          if (!res.ok || !etag) throw new Error(`object storage refused part ${n} (HTTP ${res.status})`);
+          await client.call(filesRoutes.partSent, { project, uploadId, partNumber: n, etag });
+        } else {
+          await client.send(filesRoutes.sendUploadPart, { project, uploadId, partNumber: n }, body, { size: t.size });
+        }
+        arrived += t.size;
+        opts.onProgress?.(arrived);
+        return;
+      } catch (e) {
+        targets.delete(n);
+        if (isFinal(e) || attempt >= tries) throw e;
+        await new Promise((r) => setTimeout(r, 200 * 2 ** attempt));
+      }
+    }
+  };
+
+  const queue = [...missing];
+  const workers = Array.from({ length: Math.max(1, Math.min(opts.concurrency ?? 4, queue.length)) }, async () => {
+    for (let n = queue.shift(); n !== undefined; n = queue.shift()) await sendPart(n);
+  });
+  await Promise.all(workers);
+  return client.call(filesRoutes.finishUpload, { project, uploadId });
+}
+
+/** The status of the earlier try when it is still pending and is this very upload; null to start anew. */
+async function resumable(client: StoaClient, opts: PartUploadOptions) {
+  try {
+    const s = await client.call(filesRoutes.uploadStatus, { project: opts.project, uploadId: opts.resume! });
+    return s.path === opts.path.normalize('NFC').replace(/^\/+/, '') && s.size === opts.size && s.partSize ? s : null;
+  } catch (e) {
+    if (e instanceof StoaError && e.code === 'not_found') return null;
+    throw e;
+  }
+}
