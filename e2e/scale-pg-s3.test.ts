@@ -11,16 +11,16 @@ import { randomBytes, createHash } from 'node:crypto';
 import S3rver from 's3rver';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDb, testDbKinds } from '@stoa/db/testing';
-import { bootstrap, loadConfig, openPlatform, type Platform } from '@stoa/core';
-import { buildApp } from '@stoa/server';
-import type { FastifyInstance } from 'fastify';
+import { startStoaServer, type StoaServer } from './helpers/serve.js';
 
 const kind = testDbKinds().at(-1)!;
 const TOKEN = 'stoa_test_admin_token_for_scale';
 let s3: S3rver;
 let dir: string;
 let dropDb: () => Promise<void>;
-const servers: Array<{ app: FastifyInstance; platform: Platform; url: string }> = [];
+// Each server is a process of its own, as in a real installation: two connections to one SQLite file in one
+// process would wait on each other's lock synchronously.
+const servers: StoaServer[] = [];
 
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'stoa-scale-'));
@@ -45,21 +45,13 @@ beforeAll(async () => {
     STOA_DIRECT_UPLOAD_BYTES: '20000',
   };
   for (let i = 0; i < 2; i++) {
-    // Both servers get the same data folder name only for SQLite's sake; their blobs are in S3.
-    const config = loadConfig({ dataDir: kind === 'sqlite' ? join(test.file!, '..') : join(dir, `node${i}`), env });
-    const platform = await openPlatform(config);
-    await bootstrap(platform);
-    const app = await buildApp({ platform, webRoot: null });
-    const url = await app.listen({ port: 0, host: '127.0.0.1' });
-    servers.push({ app, platform, url });
+    // Both servers get the same data folder only for SQLite's sake (the database file); their blobs are in S3.
+    servers.push(await startStoaServer({ dataDir: kind === 'sqlite' ? join(test.file!, '..') : join(dir, `node${i}`), env }));
   }
-});
+}, 120_000);
 
 afterAll(async () => {
-  for (const s of servers) {
-    await s.app.close();
-    await s.platform.close();
-  }
+  for (const s of servers) await s.stop();
   await dropDb?.();
   await s3?.close();
   await rm(dir, { recursive: true, force: true });
@@ -115,6 +107,37 @@ describe(`two servers, one ${kind} database, one S3 bucket`, { shuffle: false },
     const got = await fetch(content(0, 'big/raw.bin'), { headers: { ...auth, range: 'bytes=100-199' } });
     expect(got.status).toBe(206);
     expect(Buffer.from(await got.arrayBuffer()).equals(body.subarray(100, 200))).toBe(true);
+  });
+
+  it('answers a download with a redirect to the bucket after checking it here, and Range passes through', async () => {
+    const body = randomBytes(4000);
+    expect((await fetch(content(0, 'redirect/raw.bin'), { method: 'PUT', headers: auth, body })).status).toBe(201);
+    const r = await fetch(content(1, 'redirect/raw.bin'), { headers: auth, redirect: 'manual' });
+    expect(r.status).toBe(302);
+    const location = r.headers.get('location')!;
+    expect(location).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/stoa\//);
+    expect(r.headers.get('etag')).toBe(`"${createHash('sha256').update(body).digest('hex')}"`);
+    // Following it (the client drops the bearer token on the way to another origin) gives the bytes, or a range of them.
+    const whole = await fetch(content(1, 'redirect/raw.bin'), { headers: auth });
+    expect(whole.status).toBe(200);
+    expect(whole.headers.get('content-disposition')).toContain('raw.bin');
+    expect(Buffer.from(await whole.arrayBuffer()).equals(body)).toBe(true);
+    const part = await fetch(content(0, 'redirect/raw.bin'), { headers: { ...auth, range: 'bytes=10-19' } });
+    expect(part.status).toBe(206);
+    expect(Buffer.from(await part.arrayBuffer()).equals(body.subarray(10, 20))).toBe(true);
+    // No redirect for someone without the right, for If-Range (the bucket cannot check our ETag), or when asked not to.
+    expect((await fetch(content(1, 'redirect/raw.bin'), { redirect: 'manual' })).status).toBe(401);
+    const ifRange = await fetch(content(1, 'redirect/raw.bin'), {
+      headers: { ...auth, range: 'bytes=0-9', 'if-range': r.headers.get('etag')! },
+      redirect: 'manual',
+    });
+    expect(ifRange.status).toBe(206);
+    const fromPage = await fetch(content(1, 'redirect/raw.bin') + '&redirect=false', { headers: auth, redirect: 'manual' });
+    expect(fromPage.status).toBe(200);
+    expect(Buffer.from(await fromPage.arrayBuffer()).equals(body)).toBe(true);
+    const fresh = await fetch(content(1, 'redirect/raw.bin'), { headers: { ...auth, 'if-none-match': r.headers.get('etag')! }, redirect: 'manual' });
+    expect(fresh.status).toBe(304);
+    await fetch(`${servers[0]!.url}/api/v1/projects/default/files?path=redirect/raw.bin`, { method: 'DELETE', headers: auth });
   });
 
   it('holds the quota across servers: parallel uploads that together exceed it cannot all succeed', async () => {

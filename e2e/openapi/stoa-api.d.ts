@@ -374,7 +374,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Download a file (always as an attachment); supports Range and ETag */
+        /**
+         * Download a file (always as an attachment); supports Range and ETag
+         * @description On object storage the answer is a 302 redirect to a presigned GET of the bytes (valid 5 minutes; Range passes through), unless STOA_S3_REDIRECT_DOWNLOADS=false, redirect=false, or the request carries If-Range (the bucket cannot check this ETag). Rights and an agent’s read limit are checked before either answer.
+         */
         get: operations["files.download"];
         /**
          * Upload (create or replace) one file; the body is the bytes
@@ -4633,6 +4636,8 @@ export interface operations {
                 /** @description File path from the storage root, e.g. "reports/2026/summary.md" */
                 path: string;
                 version?: number;
+                /** @description "false": send the bytes from this server even on object storage (a page whose script cannot read from the bucket) */
+                redirect?: "true" | "false";
             };
             header?: {
                 /** @description Conversation the agent acts in */

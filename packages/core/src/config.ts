@@ -8,7 +8,18 @@ export interface StoaConfig {
   database: { kind: 'sqlite'; file: string } | { kind: 'postgres'; url: string; poolSize?: number };
   storage:
     | { kind: 'fs'; root: string }
-    | { kind: 's3'; bucket: string; prefix: string; endpoint?: string; region?: string; accessKeyId?: string; secretAccessKey?: string };
+    | {
+        kind: 's3';
+        bucket: string;
+        prefix: string;
+        endpoint?: string;
+        region?: string;
+        accessKeyId?: string;
+        secretAccessKey?: string;
+        /** `STOA_S3_REDIRECT_DOWNLOADS` (default on): answer a download with a redirect to a presigned GET, so the
+         *  bytes flow from the bucket to the client, not through the server. Off when clients cannot reach the bucket. */
+        redirectDownloads?: boolean;
+      };
   limits: Limits;
   adminToken?: string;
   /** Public base URL of the server, used in links it prints (login link, presigned fallbacks). */
@@ -144,6 +155,7 @@ export function loadConfig(opts: { dataDir?: string; env: NodeJS.ProcessEnv }): 
       region: env.STOA_S3_REGION || env.AWS_REGION || 'us-east-1',
       accessKeyId: env.AWS_ACCESS_KEY_ID,
       secretAccessKey: env.AWS_SECRET_ACCESS_KEY,
+      redirectDownloads: env.STOA_S3_REDIRECT_DOWNLOADS?.trim() !== 'false',
     };
   }
   const auth: AuthLimits = {

@@ -47,7 +47,8 @@ export const filesApi = {
   previewInfo: async (project: string, path: string) => (await (await open(r.preview, { project, path, info: 'true' })).json()) as PreviewInfo,
   /** Preview bytes (text arrives as text/plain, whatever the file type). */
   preview: (project: string, path: string) => open(r.preview, { project, path }),
-  content: (project: string, path: string, version?: number) => open(r.download, { project, path, version }),
+  // A page's script cannot read from a bucket that does not allow its origin: the bytes come from the server.
+  content: (project: string, path: string, version?: number) => open(r.download, { project, path, version, redirect: 'false' }),
   audit: (project: string, before?: number | null) => call(pr.audit, { project, limit: 100, before: before ?? undefined }),
   deleteProject: (project: string, confirm: string) => call(pr.deleteProject, { project, confirm }),
   members: (project: string) => call(pr.listMembers, { project }),

@@ -238,7 +238,17 @@ export const filesRoutes = {
     method: 'GET',
     path: '/projects/{project}/files/content',
     summary: 'Download a file (always as an attachment); supports Range and ETag',
-    input: z.object({ project: projectParam, path, version: z.coerce.number().int().min(1).optional() }),
+    description:
+      'On object storage the answer is a 302 redirect to a presigned GET of the bytes (valid 5 minutes; Range passes through), unless STOA_S3_REDIRECT_DOWNLOADS=false, redirect=false, or the request carries If-Range (the bucket cannot check this ETag). Rights and an agent’s read limit are checked before either answer.',
+    input: z.object({
+      project: projectParam,
+      path,
+      version: z.coerce.number().int().min(1).optional(),
+      redirect: z
+        .enum(['true', 'false'])
+        .optional()
+        .describe('"false": send the bytes from this server even on object storage (a page whose script cannot read from the bucket)'),
+    }),
     output: z.unknown(),
     raw: { response: 'application/octet-stream' },
   }),

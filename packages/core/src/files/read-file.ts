@@ -36,10 +36,50 @@ export interface OpenedFile {
   range?: { start: number; end: number };
 }
 
+/** A download answered by a redirect: the bytes are fetched from `url`, a presigned GET of object storage. */
+export interface RedirectedFile {
+  info: FileInfo;
+  size: number;
+  sha256: string;
+  version: number;
+  url: string;
+}
+
+/** Presigned downloads live this long: enough to start a transfer, too short to pass around. */
+const REDIRECT_SECONDS = 300;
+
+/**
+ * A download: a redirect to a presigned GET where object storage allows it and the installation wants it
+ * (`STOA_S3_REDIRECT_DOWNLOADS`), otherwise the bytes. The same checks either way (rights, the agent's read
+ * limit, the version asked for) — the redirect only changes who carries the bytes.
+ *
+ * @example
+ * const r = await downloadFile(ctx, 'video/raw.mp4', { redirect: true }); // 'url' in r → 302 to it
+ */
+export async function downloadFile(
+  ctx: Ctx,
+  rawPath: string,
+  opts: { version?: number | undefined; range?: { start?: number; end?: number } | undefined; redirect?: boolean | undefined },
+): Promise<OpenedFile | RedirectedFile> {
+  const storage = ctx.platform.config.storage;
+  if (!opts.redirect || storage.kind !== 's3' || storage.redirectDownloads === false) return openFile(ctx, rawPath, opts);
+  const info = await statFile(ctx, rawPath);
+  const stored = await storedVersion(ctx.platform, info, opts.version);
+  if (!stored) throw new StoaError('not_found', `version ${opts.version} of "${info.path}" does not exist`);
+  assertAgentReadSize(ctx, info.path, stored.size);
+  const url = await ctx.platform.blobs.presignGet(stored.blobKey, REDIRECT_SECONDS, { filename: info.name, contentType: info.type });
+  if (url === null) return openFile(ctx, rawPath, opts);
+  return { info, size: stored.size, sha256: stored.sha256, version: stored.version, url };
+}
+
 /**
  * Opens a file (or one of its versions) for reading, optionally a byte range (inclusive end, as HTTP Range).
  */
-export async function openFile(ctx: Ctx, rawPath: string, opts: { version?: number; range?: { start?: number; end?: number } } = {}): Promise<OpenedFile> {
+export async function openFile(
+  ctx: Ctx,
+  rawPath: string,
+  opts: { version?: number | undefined; range?: { start?: number; end?: number } | undefined } = {},
+): Promise<OpenedFile> {
   const info = await statFile(ctx, rawPath);
   const stored = await storedVersion(ctx.platform, info, opts.version);
   if (!stored) throw new StoaError('not_found', `version ${opts.version} of "${info.path}" does not exist`);

@@ -1,7 +1,7 @@
 import { filesRoutes, StoaError } from '@stoa/contract';
 import { normalizePath } from '../paths.js';
 import { putFile } from '../files/put-file.js';
-import { openFile, statFile } from '../files/read-file.js';
+import { downloadFile, statFile } from '../files/read-file.js';
 import { resolveFile } from '../files/file-links.js';
 import { deleteFile } from '../files/delete-file.js';
 import { moveFile } from '../files/move-file.js';
@@ -80,6 +80,8 @@ export const fileOperations: Operation[] = [
   projectOperation(r.resolve, { ...reads('file.read'), agent: 'read' }, (ctx, i) =>
     resolveFile(ctx, { path: i.path, id: i.id, version: i.version, expiresIn: i.expiresIn }),
   ),
-  rawOperation(r.download, { ...reads('file.read'), agent: 'read' }, (ctx, i) => openFile(ctx, i.path, { version: i.version, range: i.range })),
+  rawOperation(r.download, { ...reads('file.read'), agent: 'read' }, (ctx, i) =>
+    downloadFile(ctx, i.path, { version: i.version, range: i.range, redirect: i.mayRedirect === true && i.redirect !== 'false' }),
+  ),
   rawOperation(r.preview, { ...reads('file.read'), agent: 'read' }, (ctx, i) => previewFile(ctx, i.path, { open: i.info !== 'true' })),
 ];

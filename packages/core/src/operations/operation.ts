@@ -37,6 +37,8 @@ export interface RawInput {
   source?: Readable;
   parts?: AsyncIterable<{ filename: string; file: Readable }>;
   range?: { start?: number; end?: number };
+  /** The door can pass a redirect to object storage on to its client (downloads). */
+  mayRedirect?: boolean;
 }
 
 /** What an operation that needs no token gets: the caller if it presented a token, and its address (throttling). */

@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { filesRoutes, StoaError, systemRoutes } from '@stoa/contract';
-import { callOperation, openSignedLink, type OpenedFile, type Platform } from '@stoa/core';
+import { callOperation, openSignedLink, type OpenedFile, type Platform, type RedirectedFile } from '@stoa/core';
 import { requestCall } from '../../http/auth.js';
 import { fastifyPath } from '../../http/mount.js';
 import { sendProblem } from '../../http/problem.js';
@@ -14,7 +14,10 @@ export function mountDownload(app: FastifyInstance, platform: Platform): void {
       const range = parseRange(req.headers.range);
       const ifRange = req.headers['if-range'];
       const input = { ...(req.query as object), ...(req.params as object) };
-      const opened = (await callOperation(await requestCall(platform, req), route.id, input, { range: range ?? undefined })) as OpenedFile;
+      // Object storage cannot honour our If-Range (its ETag is not the content hash): such a request gets the bytes from here.
+      const opened = (await callOperation(await requestCall(platform, req), route.id, input, { range: range ?? undefined, mayRedirect: !ifRange })) as
+        OpenedFile | RedirectedFile;
+      if ('url' in opened) return sendRedirect(reply, req, opened);
       if (opened.range && ifRange && ifRange !== `"${opened.sha256}"`) {
         opened.stream.destroy();
         return sendProblem(reply, req, new StoaError('precondition_failed', 'the file changed since the range was asked for'));
@@ -59,6 +62,17 @@ function sendDownload(
     reply.header('Content-Length', String(opened.size));
   }
   return reply.send(opened.stream);
+}
+
+/**
+ * Answers a download with a redirect to object storage: authorised here (and counted against an agent's read
+ * limit), carried by the bucket. A client that holds the current version (If-None-Match) gets 304 from here.
+ */
+function sendRedirect(reply: FastifyReply, req: FastifyRequest, file: RedirectedFile): FastifyReply {
+  const etag = `"${file.sha256}"`;
+  reply.header('ETag', etag).header('X-Stoa-Version', String(file.version)).header('Cache-Control', 'private, no-store');
+  if (req.headers['if-none-match'] === etag) return reply.code(304).send();
+  return reply.code(302).header('Location', file.url).send();
 }
 
 /** GET /files/signed/{token}: the bytes behind a link from files.resolve, without a token (the signature is the credential). */
