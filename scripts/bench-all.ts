@@ -30,6 +30,7 @@ const BENCHES: Bench[] = [
   { name: 'files-100k', script: 'bench/files-100k.ts', args: [], minutes: 10 },
   { name: 'mcp', script: 'bench/mcp-stdio.ts', args: [], minutes: 10 },
   { name: 'memory', script: 'bench/memory-append.ts', args: [], minutes: 10 },
+  { name: 'mixed', script: 'bench/mixed.ts', args: [], quickArgs: ['--seconds', '8', '--docs', '300'], minutes: 15 },
   { name: 'search', script: 'bench/search-quality.ts', args: [], minutes: 10 },
   { name: 'search-speed', script: 'bench/search-speed.ts', args: [], quickArgs: ['20000', '200'], minutes: 15 },
   { name: 'hybrid', script: 'bench/search-hybrid.ts', args: [], quickArgs: ['20000', '100', '--speed'], minutes: 15 },

@@ -20,7 +20,7 @@ interface StoaServer extends StartedServer {
 
 /**
  * Starts a Stoa server as its own process, exactly as a user would (`stoa serve --data DIR --port 0`), with
- * STOA_ADMIN_TOKEN set to a fresh random token, and waits for its "listening on" line.
+ * STOA_ADMIN_TOKEN set to a fresh random token (unless `env` gives one), and waits for its "listening on" line.
  *
  * @example
  * const s = await startStoa({ dataDir: '/tmp/stoa-bench-1' });
@@ -28,7 +28,8 @@ interface StoaServer extends StartedServer {
  * await s.stop();
  */
 export async function startStoa(opts: { dataDir: string; env?: Record<string, string>; nodeArgs?: string[] }): Promise<StoaServer> {
-  const token = `bench_${randomBytes(16).toString('hex')}`;
+  // Servers that share one database share the admin token too (it is each server's own setting).
+  const token = opts.env?.STOA_ADMIN_TOKEN ?? `bench_${randomBytes(16).toString('hex')}`;
   const s = await startProcess({
     args: [...(opts.nodeArgs ?? []), 'apps/cli/bin/stoa.js', 'serve', '--data', opts.dataDir, '--port', '0'],
     env: { ...opts.env, STOA_ADMIN_TOKEN: token },

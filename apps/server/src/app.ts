@@ -22,7 +22,8 @@ export interface AppOptions {
   platform: Platform;
   /** Folder of the built web UI; defaults to apps/web/dist when it exists. */
   webRoot?: string | null;
-  logger?: boolean;
+  /** true: every request; 'errors': only unexpected errors (500s), on stderr, as `stoa serve` runs; false: nothing. */
+  logger?: boolean | 'errors';
 }
 
 /**
@@ -49,7 +50,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   // Whose X-Forwarded-* to believe is configured (STOA_TRUST_PROXY); by default nobody's, so a client cannot
   // choose the address the auth throttle counts.
   const options: FastifyServerOptions = {
-    logger: opts.logger ?? false,
+    logger: opts.logger === 'errors' ? { level: 'error', stream: process.stderr } : (opts.logger ?? false),
     bodyLimit: 16 * 1024 * 1024,
     routerOptions: { maxParamLength: 2048 },
     trustProxy: platform.config.trustProxy ?? false,

@@ -25,10 +25,11 @@ interface RunningServer {
  * Opens the platform, bootstraps a fresh data folder, listens, and starts the background sweeper
  * (expired direct uploads, unreferenced blobs).
  */
-export async function startServer(config: StoaConfig, opts: { port: number; host: string; logger?: boolean }): Promise<RunningServer> {
+export async function startServer(config: StoaConfig, opts: { port: number; host: string; logger?: boolean | 'errors' }): Promise<RunningServer> {
   const platform = await openPlatform(config);
   const boot = await bootstrap(platform);
-  const app = await buildApp({ platform, logger: opts.logger });
+  // An unexpected error is answered as a bare 500 to the client; its cause goes to stderr for the operator.
+  const app = await buildApp({ platform, logger: opts.logger ?? 'errors' });
   await app.listen({ port: opts.port, host: opts.host });
   const addr = app.server.address();
   const port = typeof addr === 'object' && addr ? addr.port : opts.port;

@@ -13,7 +13,7 @@ import {
 import { Upload } from '@aws-sdk/lib-storage';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import { randomUUID } from 'node:crypto';
-import type { Readable } from 'node:stream';
+import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { BlobHashMismatchError, BlobNotFoundError, BlobRangeError, BlobSizeMismatchError, BlobStorageError, BlobTooLargeError, toSafeError } from './errors.js';
 import { checkInMemory, HashingStream, hashStream, inMemory, toReadable, type BlobSource } from './hashing-stream.js';
@@ -59,6 +59,34 @@ export interface S3BlobStore extends BlobStore {
 }
 
 const MAX_PRESIGN_SECONDS = 7 * 24 * 3600;
+
+/** Streams up to this size are stored with one PUT to their final key (see put). */
+const SMALL_STREAM_BYTES = 1024 * 1024;
+
+/**
+ * Reads at most `limit` bytes of `source`. When the stream ended within them: its bytes and `rest: null`;
+ * otherwise `rest` is a stream of everything, the bytes read so far first.
+ */
+async function readHead(source: Readable, limit: number): Promise<{ bytes: Buffer; rest: Readable | null }> {
+  const it = source[Symbol.asyncIterator]() as AsyncIterator<Buffer>;
+  const chunks: Buffer[] = [];
+  let size = 0;
+  while (size <= limit) {
+    const r = await it.next();
+    if (r.done) return { bytes: Buffer.concat(chunks, size), rest: null };
+    const chunk = Buffer.isBuffer(r.value) ? r.value : Buffer.from(r.value);
+    chunks.push(chunk);
+    size += chunk.length;
+  }
+  const rest = Readable.from(
+    (async function* () {
+      yield* chunks;
+      for (let r = await it.next(); !r.done; r = await it.next()) yield r.value;
+    })(),
+    { objectMode: false },
+  );
+  return { bytes: Buffer.alloc(0), rest };
+}
 
 /**
  * A blob store in an S3-compatible bucket: blobs under `<prefix>/blobs/<sha256>`, direct uploads under
@@ -152,7 +180,14 @@ export function createS3BlobStore(opts: S3BlobStoreOptions): S3BlobStore {
     async put(source: BlobSource, opts: PutOptions = {}): Promise<PutResult> {
       assertByteLimit(opts.maxBytes);
       const expected = opts.expectedSha256 === undefined ? undefined : normalizeSha256(opts.expectedSha256);
-      const buf = inMemory(source);
+      // A small stream (most files) is read whole first: then it goes straight to its final key in one PUT,
+      // instead of a temporary object, a server-side copy and a delete.
+      let buf = inMemory(source);
+      if (buf === null) {
+        const head = await readHead(source as Readable, SMALL_STREAM_BYTES);
+        if (head.rest === null) buf = head.bytes;
+        else source = head.rest;
+      }
       if (buf !== null) {
         // Bytes in memory are hashed before sending, so they can go straight to their final key (a PUT or a
         // completed multipart upload appears whole or not at all), and an existing blob costs one HEAD.
