@@ -1,4 +1,5 @@
 import {
+  shareAuthFailures,
   bootstrap,
   createLoginCode,
   embedPending,
@@ -28,6 +29,8 @@ interface RunningServer {
 export async function startServer(config: StoaConfig, opts: { port: number; host: string; logger?: boolean | 'errors' }): Promise<RunningServer> {
   const platform = await openPlatform(config);
   const boot = await bootstrap(platform);
+  // Servers sharing a database count failed credentials together (with one server: a no-op).
+  const stopSharing = await shareAuthFailures(platform);
   // An unexpected error is answered as a bare 500 to the client; its cause goes to stderr for the operator.
   const app = await buildApp({ platform, logger: opts.logger ?? 'errors' });
   await app.listen({ port: opts.port, host: opts.host });
@@ -65,6 +68,7 @@ export async function startServer(config: StoaConfig, opts: { port: number; host
     close: async () => {
       stopSweeping();
       clearInterval(parser);
+      await stopSharing();
       await app.close();
       await platform.close();
     },

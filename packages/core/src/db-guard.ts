@@ -33,6 +33,11 @@ export function isUniqueViolation(e: unknown): boolean {
   return err?.code === '23505' || err?.code === 'SQLITE_CONSTRAINT_UNIQUE' || err?.code === 'SQLITE_CONSTRAINT_PRIMARYKEY';
 }
 
+/** PostgreSQL chose this transaction to end a deadlock (40P01): nothing of it was kept, and it may run again. */
+export function isDeadlock(e: unknown): boolean {
+  return (e as { code?: string })?.code === '40P01';
+}
+
 /** The database handle every operation uses: the opened one with the NUL rule installed. */
 export function guardedDb(db: StoaDb): StoaDb {
   return { ...db, kysely: db.kysely.withPlugin(new RefuseNulPlugin()) };

@@ -17,6 +17,14 @@ export interface StoaDb {
    * loaded on first ask (not at start-up); false on PostgreSQL and where the extension is not installed.
    */
   vectorFunctions(): Promise<boolean>;
+  /**
+   * Messages between the servers of one database (PostgreSQL `LISTEN`/`NOTIFY`): what one server publishes on a
+   * channel reaches every subscriber on it, its own included. On SQLite, where one process serves, a message
+   * goes to this process's subscribers only.
+   */
+  publish(channel: string, payload: string): Promise<void>;
+  /** Calls `handler` with every message on `channel` until the returned function is called. */
+  subscribe(channel: string, handler: (payload: string) => void): Promise<() => Promise<void>>;
   close(): Promise<void>;
 }
 
@@ -32,6 +40,7 @@ export async function openDb(config: DbConfig): Promise<StoaDb> {
   let kysely: Kysely<DB>;
   let dialect: Dialect;
   let sqlite: Database.Database | undefined;
+  let messages: Pick<StoaDb, 'publish' | 'subscribe'> & { close(): Promise<void> } = localMessages();
   if (config.kind === 'sqlite') {
     if (config.file !== ':memory:') mkdirSync(dirname(config.file), { recursive: true });
     const database = new Database(config.file);
@@ -56,6 +65,7 @@ export async function openDb(config: DbConfig): Promise<StoaDb> {
     });
     kysely = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
     dialect = 'postgres';
+    messages = pgMessages(pool, () => new pg.Client({ connectionString: config.url }));
   }
   if (config.kind === 'sqlite' && sqlite) {
     // Kysely takes no migration lock on SQLite, so processes opening a fresh data folder at once would each
@@ -75,7 +85,81 @@ export async function openDb(config: DbConfig): Promise<StoaDb> {
     kysely,
     dialect,
     vectorFunctions: sqlite ? once(() => loadSqliteVec(sqlite)) : async () => false,
-    close: () => kysely.destroy(),
+    publish: messages.publish,
+    subscribe: messages.subscribe,
+    close: async () => {
+      await messages.close();
+      await kysely.destroy();
+    },
+  };
+}
+
+type Messages = Pick<StoaDb, 'publish' | 'subscribe'> & { close(): Promise<void> };
+
+/** Messages inside one process (SQLite: one server per database). */
+function localMessages(): Messages {
+  const handlers = new Map<string, Set<(payload: string) => void>>();
+  return {
+    async publish(channel, payload) {
+      pgChannel(channel);
+      for (const h of handlers.get(channel) ?? []) queueMicrotask(() => h(payload));
+    },
+    async subscribe(channel, handler) {
+      const set = handlers.get(channel) ?? new Set();
+      handlers.set(channel, set.add(handler));
+      return async () => void set.delete(handler);
+    },
+    close: async () => handlers.clear(),
+  };
+}
+
+/** Channel names are identifiers: prefixed and limited to what needs no quoting. */
+function pgChannel(channel: string): string {
+  if (!/^[a-z][a-z0-9_]{0,40}$/.test(channel)) throw new Error(`bad channel name ${channel}`);
+  return `stoa_${channel}`;
+}
+
+/**
+ * LISTEN/NOTIFY: one dedicated connection per subscription (a pooled one would be handed to queries), reopened
+ * after a lost connection; messages sent while it was down are lost, so subscribers hold only what may be
+ * forgotten (short-lived counters), never state the database does not also keep.
+ */
+function pgMessages(pool: { query(text: string, values: unknown[]): Promise<unknown> }, newClient: () => import('pg').Client): Messages {
+  const closers = new Set<() => Promise<void>>();
+  return {
+    async publish(channel, payload) {
+      await pool.query('select pg_notify($1, $2)', [pgChannel(channel), payload]);
+    },
+    async subscribe(channel, handler) {
+      const name = pgChannel(channel);
+      let client: import('pg').Client | undefined;
+      let closed = false;
+      const connect = async (): Promise<void> => {
+        const c = newClient();
+        c.on('notification', (m) => {
+          if (m.channel === name) handler(m.payload ?? '');
+        });
+        c.on('error', retry);
+        await c.connect();
+        await c.query(`listen ${name}`);
+        client = c;
+      };
+      // Lost (a restart, a failover): listen again on a new connection shortly, until it works.
+      function retry(): void {
+        if (!closed) setTimeout(() => void connect().catch(retry), 1000).unref();
+      }
+      await connect();
+      const close = async (): Promise<void> => {
+        closed = true;
+        closers.delete(close);
+        await client?.end().catch(() => undefined);
+      };
+      closers.add(close);
+      return close;
+    },
+    async close() {
+      await Promise.all([...closers].map((c) => c()));
+    },
   };
 }
 

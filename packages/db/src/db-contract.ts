@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { sql } from 'kysely';
 import { migrateToLatest } from './migrate.js';
 import type { StoaDb } from './create-db.js';
@@ -20,6 +20,22 @@ export function runDbContract(name: string, newDb: () => Promise<{ db: StoaDb; c
         await cleanup();
       }
     };
+
+    it('delivers a published message to the subscribers of its channel, and none after they unsubscribe', () =>
+      withDb(async (db) => {
+        const got: string[] = [];
+        const other: string[] = [];
+        const stop = await db.subscribe('test_channel', (m) => got.push(m));
+        await db.subscribe('other_channel', (m) => other.push(m));
+        await db.publish('test_channel', 'первое {"a":1}');
+        await vi.waitFor(() => expect(got).toEqual(['первое {"a":1}']), { timeout: 5000 });
+        await stop();
+        await db.publish('test_channel', 'second');
+        await db.publish('other_channel', 'third');
+        await vi.waitFor(() => expect(other).toEqual(['third']), { timeout: 5000 });
+        expect(got).toEqual(['первое {"a":1}']);
+        await expect(db.publish('Bad Channel;', 'x')).rejects.toThrow();
+      }));
 
     it('applies migrations once: running them again changes nothing', () =>
       withDb(async (db) => {

@@ -75,7 +75,6 @@ export async function commitVersion(trx: Q, ctx: Ctx, input: CommitInput): Promi
     }
   }
   if (existing && input.mode === 'create') throw new StoaError('already_exists', `file "${input.path}" already exists`);
-  await chargeUsage(trx, ctx, input.blob.size - Number(existing?.size ?? 0), input.reservedBytes ?? 0);
   // Touch the blob's row (its sweeper grace starts again), then check the bytes: a sweeper deleting identical
   // old bytes holds this row's lock while it removes them, so after the touch the check tells the truth.
   await trx
@@ -169,5 +168,8 @@ export async function commitVersion(trx: Q, ctx: Ctx, input: CommitInput): Promi
     text,
     at: now,
   });
+  // Last: the project's row is every writer's shared counter, so its lock is held for one statement and the
+  // commit, not across the statements and storage calls above (the quota check still decides the whole).
+  await chargeUsage(trx, ctx, input.blob.size - Number(existing?.size ?? 0), input.reservedBytes ?? 0);
   return { file: toFileInfo(row), created: !existing, previousVersion: existing?.version ?? null };
 }

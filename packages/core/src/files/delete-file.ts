@@ -56,11 +56,6 @@ export async function removeFileRow(trx: Q, ctx: Ctx, row: FileRow): Promise<voi
   await trx.deleteFrom('dav_locks').where('project_id', '=', ctx.project.id).where('path', '=', row.path).execute();
   await trx.deleteFrom('file_versions').where('file_id', '=', row.id).execute();
   await trx.deleteFrom('files').where('id', '=', row.id).execute();
-  await trx
-    .updateTable('projects')
-    .set({ used_bytes: sql`used_bytes - ${Number(row.size)}` })
-    .where('id', '=', ctx.project.id)
-    .execute();
   await removeFromDirs(trx, ctx.project.id, row.path);
   await recordAudit(trx, ctx, { action: 'file.delete', path: row.path, size: Number(row.size) });
   await runFileChangeHooks(trx, ctx, {
@@ -73,4 +68,10 @@ export async function removeFileRow(trx: Q, ctx: Ctx, row: FileRow): Promise<voi
     version: row.version,
     at: ctx.platform.clock().toISOString(),
   });
+  // Last, as in commitVersion: the project's row is locked for one statement and the commit.
+  await trx
+    .updateTable('projects')
+    .set({ used_bytes: sql`used_bytes - ${Number(row.size)}` })
+    .where('id', '=', ctx.project.id)
+    .execute();
 }

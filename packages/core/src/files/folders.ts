@@ -307,16 +307,17 @@ async function removeFolder(
       .where('project_id', '=', pid)
       .where((eb) => eb.or([eb('path', '=', path), below('path', path)]))
       .execute();
+    await removeFromChain(trx, pid, ancestorDirs(path), totals.files);
+    await releaseLocksBelow(trx, pid, path);
+    await recordAudit(trx, ctx, { action: 'folder.delete', path, size: totals.bytes, details: { files: totals.files } });
+    await runFolderChangeHooks(trx, ctx, { kind: 'deleted', projectId: pid, from: path, at });
+    // Last, as in commitVersion: the project's row is locked for one statement and the commit.
     if (totals.bytes > 0)
       await trx
         .updateTable('projects')
         .set({ used_bytes: sql`used_bytes - ${totals.bytes}` })
         .where('id', '=', pid)
         .execute();
-    await removeFromChain(trx, pid, ancestorDirs(path), totals.files);
-    await releaseLocksBelow(trx, pid, path);
-    await recordAudit(trx, ctx, { action: 'folder.delete', path, size: totals.bytes, details: { files: totals.files } });
-    await runFolderChangeHooks(trx, ctx, { kind: 'deleted', projectId: pid, from: path, at });
     return { path, files: totals.files, bytes: totals.bytes };
   });
 }

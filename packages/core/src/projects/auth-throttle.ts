@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { StoaError } from '@stoa/contract';
 import { defaultAuthLimits } from '../config.js';
 import type { Platform } from '../platform.js';
@@ -23,8 +24,9 @@ function tableOf(platform: Platform): Map<string, Window> {
 
 /**
  * Refuses a client address that has used up its failed attempts (tokens, login codes, invitation codes) in the
- * current window: `rate_limited` (HTTP 429) with `retryAfter` seconds. Each process counts on its own; the
- * window is short, so a restart forgets little. A missing address (in-process callers) is never throttled.
+ * current window: `rate_limited` (HTTP 429) with `retryAfter` seconds. Each process counts in memory, and servers
+ * sharing a database tell each other their failures (`shareAuthFailures`); the window is short, so a restart
+ * forgets little. A missing address (in-process callers) is never throttled.
  */
 export function assertNotThrottled(platform: Platform, client: string | undefined): void {
   if (!client) return;
@@ -36,9 +38,43 @@ export function assertNotThrottled(platform: Platform, client: string | undefine
   throw new StoaError('rate_limited', `too many failed attempts from your address; try again in ${retryAfter} s`, { retryAfter });
 }
 
-/** Counts one failed attempt of a client address. */
+/** Counts one failed attempt of a client address, here and (through the database) on the other servers. */
 export function recordAuthFailure(platform: Platform, client: string | undefined): void {
   if (!client) return;
+  countFailure(platform, client);
+  if (shared.has(platform)) void platform.db.publish(CHANNEL, JSON.stringify({ from: shared.get(platform), client })).catch(() => undefined);
+}
+
+const CHANNEL = 'auth_failures';
+/** Platforms whose failures are shared with the other servers of their database, by this server's id. */
+const shared = new WeakMap<Platform, string>();
+
+/**
+ * Makes the servers of one database count failed attempts together, so N servers do not give an address N
+ * times the attempts: each failure is published (PostgreSQL NOTIFY) and counted by every other server. Returns
+ * the function that stops it.
+ *
+ * @example
+ * const stop = await shareAuthFailures(platform); // at server start
+ */
+export async function shareAuthFailures(platform: Platform): Promise<() => Promise<void>> {
+  const me = randomUUID();
+  shared.set(platform, me);
+  const unsubscribe = await platform.db.subscribe(CHANNEL, (payload) => {
+    try {
+      const m = JSON.parse(payload) as { from?: unknown; client?: unknown };
+      if (m.from !== me && typeof m.client === 'string' && m.client.length <= 200) countFailure(platform, m.client);
+    } catch {
+      // not one of ours
+    }
+  });
+  return async () => {
+    shared.delete(platform);
+    await unsubscribe();
+  };
+}
+
+function countFailure(platform: Platform, client: string): void {
   const table = tableOf(platform);
   const now = platform.clock().getTime();
   const limits = platform.config.auth ?? defaultAuthLimits;

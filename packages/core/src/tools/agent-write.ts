@@ -151,11 +151,6 @@ export async function agentDelete(
     const changes = (await countAgentChange(trx, ctx, input.window))!;
     await trx.deleteFrom('file_versions').where('file_id', '=', row.id).execute();
     await trx.deleteFrom('files').where('id', '=', row.id).execute();
-    await trx
-      .updateTable('projects')
-      .set({ used_bytes: sql`used_bytes - ${Number(row.size)}` })
-      .where('id', '=', ctx.project.id)
-      .execute();
     await removeFromDirs(trx, ctx.project.id, input.path);
     await runFileChangeHooks(trx, ctx, {
       kind: 'deleted',
@@ -167,6 +162,12 @@ export async function agentDelete(
       version: row.version,
       at: ctx.platform.clock().toISOString(),
     });
+    // Last, as in commitVersion: the project's row is locked for one statement and the commit.
+    await trx
+      .updateTable('projects')
+      .set({ used_bytes: sql`used_bytes - ${Number(row.size)}` })
+      .where('id', '=', ctx.project.id)
+      .execute();
     return { file: row, changes: { used: changes.used, max: changes.max } };
   });
 }
