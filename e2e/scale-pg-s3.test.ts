@@ -3,14 +3,14 @@
  * STOA_TEST_PG=1, else one SQLite file) and one S3-compatible bucket (a real s3rver). Whatever one server
  * writes, the other serves; the quota holds across both.
  */
-import { CreateBucketCommand, S3Client } from '@aws-sdk/client-s3';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { randomBytes, createHash } from 'node:crypto';
-import S3rver from 's3rver';
+import type S3rver from 's3rver';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDb, testDbKinds } from '@stoa/db/testing';
+import { startS3Bucket } from './helpers/s3.js';
 import { startStoaServer, type StoaServer } from './helpers/serve.js';
 
 const kind = testDbKinds().at(-1)!;
@@ -24,22 +24,14 @@ const servers: StoaServer[] = [];
 
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'stoa-scale-'));
-  s3 = new S3rver({ address: '127.0.0.1', port: 0, silent: true, directory: join(dir, 's3') });
-  const { port } = await s3.run();
-  const endpoint = `http://127.0.0.1:${port}`;
-  const admin = new S3Client({ endpoint, region: 'us-east-1', forcePathStyle: true, credentials: { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' } });
-  await admin.send(new CreateBucketCommand({ Bucket: 'stoa' }));
-  admin.destroy();
+  const bucket = await startS3Bucket(join(dir, 's3'), 'stoa', 'prod');
+  s3 = bucket.s3;
   const test = await createTestDb(kind);
   await test.db.close();
   dropDb = test.cleanup;
   const env = {
     ...(kind === 'postgres' ? { STOA_DATABASE_URL: test.url } : {}),
-    STOA_STORAGE_URL: 's3://stoa/prod',
-    STOA_S3_ENDPOINT: endpoint,
-    STOA_S3_REGION: 'us-east-1',
-    AWS_ACCESS_KEY_ID: 'S3RVER',
-    AWS_SECRET_ACCESS_KEY: 'S3RVER',
+    ...bucket.env,
     STOA_ADMIN_TOKEN: TOKEN,
     STOA_QUOTA_BYTES: '100000',
     STOA_DIRECT_UPLOAD_BYTES: '20000',

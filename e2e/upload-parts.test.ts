@@ -3,19 +3,19 @@
  * order, a part of the wrong size is refused, an interrupted upload resumes from what arrived (only the missing
  * parts are sent again), and finishing verifies the whole before it becomes one version.
  */
-import { CreateBucketCommand, S3Client } from '@aws-sdk/client-s3';
 import { createHash, randomBytes } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
-import S3rver from 's3rver';
+import type S3rver from 's3rver';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { filesRoutes, StoaError } from '@stoa/contract';
 import { bootstrap, loadConfig, openPlatform, type Platform } from '@stoa/core';
 import { StoaClient, uploadInParts } from '@stoa/sdk';
 import { buildApp } from '@stoa/server';
 import type { FastifyInstance } from 'fastify';
+import { startS3Bucket } from './helpers/s3.js';
 
 const TOKEN = 'stoa_test_admin_token_for_upload_parts';
 const MiB = 1024 * 1024;
@@ -35,18 +35,10 @@ const subjects: Subject[] = [
     name: 'object storage (s3rver)',
     part: 5 * MiB,
     async env(dir) {
-      s3 = new S3rver({ address: '127.0.0.1', port: 0, silent: true, directory: join(dir, 's3') });
-      const { port } = await s3.run();
-      const endpoint = `http://127.0.0.1:${port}`;
-      const admin = new S3Client({ endpoint, region: 'us-east-1', forcePathStyle: true, credentials: { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' } });
-      await admin.send(new CreateBucketCommand({ Bucket: 'stoa' }));
-      admin.destroy();
+      const started = await startS3Bucket(join(dir, 's3'), 'stoa', 'parts');
+      s3 = started.s3;
       return {
-        STOA_STORAGE_URL: 's3://stoa/parts',
-        STOA_S3_ENDPOINT: endpoint,
-        STOA_S3_REGION: 'us-east-1',
-        AWS_ACCESS_KEY_ID: 'S3RVER',
-        AWS_SECRET_ACCESS_KEY: 'S3RVER',
+        ...started.env,
         STOA_UPLOAD_PART_BYTES: '1024',
       };
     },
