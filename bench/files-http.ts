@@ -7,6 +7,7 @@
  *   BENCH_FILES=500 npm run bench:files      # quicker
  *   BENCH_SERVERS=stoa,bare npm run bench:files
  *   BENCH_CPU_PROF=/tmp/prof BENCH_SERVERS=stoa npm run bench:files   # CPU profile of the Stoa server
+ *   BENCH_SERVERS=stoa,stoa-pg,bare npm run bench:files              # Stoa on SQLite and on PostgreSQL side by side
  *
  * Prints a Markdown table of ops/s, p50 and p99 (ms) and the ratios Stoa/s3rver and Stoa/bare.
  */
@@ -14,6 +15,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { createTestDb } from '@stoa/db/testing';
 import { httpRequest, keepAliveAgent } from './lib/http-client.js';
 import { runConcurrent } from './lib/runner.js';
 import { fmt, ratio, summarize, type Summary } from './lib/stats.js';
@@ -35,13 +37,28 @@ interface Target {
 }
 
 async function startTarget(name: string, dir: string): Promise<Target> {
-  if (name === 'stoa') {
+  if (name === 'stoa' || name === 'stoa-pg') {
     // BENCH_CPU_PROF=DIR: profile the Stoa server (a .cpuprofile is written there when it stops).
     const prof = process.env.BENCH_CPU_PROF;
-    const s = await startStoa({ dataDir: dir, nodeArgs: prof ? ['--cpu-prof', '--cpu-prof-dir', prof] : [] });
+    // stoa-pg: the same server on a fresh PostgreSQL database (127.0.0.1:5432 or STOA_TEST_PG_URL), dropped at the end.
+    const db = name === 'stoa-pg' ? await createTestDb('postgres') : null;
+    await db?.db.close();
+    const s = await startStoa({
+      dataDir: dir,
+      nodeArgs: prof ? ['--cpu-prof', '--cpu-prof-dir', prof] : [],
+      env: db ? { STOA_DATABASE_URL: db.url! } : {},
+    });
     return {
       name,
-      server: s,
+      server: db
+        ? {
+            ...s,
+            stop: async () => {
+              await s.stop();
+              await db.cleanup();
+            },
+          }
+        : s,
       url: (k) => `${s.url}/api/v1/projects/default/files/content?path=${encodeURIComponent(k)}`,
       headers: { authorization: `Bearer ${s.token}` },
     };
@@ -196,7 +213,7 @@ for (const r of rows) {
     `| ${r.server} | ${r.size / 1024} KB | ${fmt(r.put.opsPerSec, 0)} | ${fmt(r.put.p50, 2)} | ${fmt(r.put.p99, 2)} | ${fmt(r.putCpuMs, 2)} | ${fmt(r.get.opsPerSec, 0)} | ${fmt(r.get.p50, 2)} | ${fmt(r.get.p99, 2)} | ${fmt(r.getCpuMs, 2)} | ${r.errors} | ${mb(r.peakRss)} |`,
   );
 }
-const others = SERVERS.filter((s) => s !== 'stoa');
+const others = SERVERS.filter((s) => s !== 'stoa' && s !== 'stoa-pg');
 out.push(
   '',
   `| size | op | ${others.map((o) => `Stoa/${o} ops/s`).join(' | ')} | ${others.map((o) => `Stoa/${o} CPU per op`).join(' | ')} |`,
@@ -214,6 +231,18 @@ for (const size of SIZES) {
       ),
     );
     out.push(`| ${size / 1024} KB | ${op.toUpperCase()} | ${ops.join(' | ')} | ${cpu.join(' | ')} |`);
+  }
+}
+if (SERVERS.includes('stoa') && SERVERS.includes('stoa-pg')) {
+  out.push('', '| size | op | PostgreSQL ÷ SQLite ops/s | PostgreSQL ÷ SQLite CPU per op |', '|---|---|---|---|');
+  for (const size of SIZES) {
+    const [sq, pq] = [find('stoa', size), find('stoa-pg', size)];
+    for (const op of ['put', 'get'] as const) {
+      const cpu = (r: Row | undefined) => (op === 'put' ? r?.putCpuMs : r?.getCpuMs) ?? Number.NaN;
+      out.push(
+        `| ${size / 1024} KB | ${op.toUpperCase()} | ${ratio(pq?.[op].opsPerSec ?? Number.NaN, sq?.[op].opsPerSec ?? Number.NaN)} | ${ratio(cpu(pq), cpu(sq))} |`,
+      );
+    }
   }
 }
 process.stdout.write(out.join('\n') + '\n');

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { createAgent, createConversation, putPage } from '@stoa/core';
+import { Readable } from 'node:stream';
+import { createAgent, createConversation, putFile, putPage } from '@stoa/core';
 import { hasChromium, startUiServer, type UiServer } from './browser-helpers.js';
 
 const memoryNav = (page: Page) => page.getByRole('navigation', { name: 'Memory files' });
@@ -138,5 +139,27 @@ describe.skipIf(!hasChromium)('web UI: memory and wiki', { shuffle: false }, () 
     // The tree reloads after the delete: wait for the page to leave it rather than reading the tree mid-reload.
     await page.locator('.wiki-tree').getByRole('button', { name: 'Onboarding' }).waitFor({ state: 'detached' });
     expect(await page.locator('.wiki-tree').getByRole('button', { name: 'Onboarding' }).count()).toBe(0);
+  });
+
+  it("renders GitHub markdown: a table, a task list, and a picture from the project's files but none from elsewhere", async () => {
+    const admin = await s.t.admin();
+    // A real 1×1 PNG, so the browser can decode what it is shown.
+    const png = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==', 'base64');
+    await putFile(admin, { path: 'docs/flow.png', source: Readable.from([png]) });
+    await putPage(admin, {
+      path: 'guides/formats',
+      title: 'Formats',
+      text: '| Plan | Price |\n| --- | ---: |\n| Team | 10 |\n\n- [x] signed\n- [ ] paid\n\n![Flow](docs/flow.png) ![pixel](https://tracker.example/p.gif)',
+    });
+    await page.goto(`${s.url}/wiki/guides/formats`);
+    await page.getByRole('heading', { name: 'Formats', level: 1 }).waitFor();
+    expect(await page.locator('.markdown table td').allInnerTexts()).toEqual(['Team', '10']);
+    expect(await page.locator('.markdown input[type=checkbox]').evaluateAll((els) => els.map((e) => (e as HTMLInputElement).checked))).toEqual([true, false]);
+    const img = page.getByRole('img', { name: 'Flow' });
+    await img.waitFor();
+    await page.waitForFunction(() => (document.querySelector('img.wiki-image') as HTMLImageElement | null)?.naturalWidth === 1);
+    expect(await img.getAttribute('src')).toMatch(/^blob:/);
+    expect(await page.locator('img[src*="tracker.example"]').count()).toBe(0);
+    await page.locator('.md-image-skipped', { hasText: 'pixel' }).waitFor();
   });
 });

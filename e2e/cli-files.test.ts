@@ -225,7 +225,7 @@ describe('stoa files: large uploads, quota races and crashes', { timeout: 180_00
     const saved = join(state, 'stoa', 'uploads');
     let uploadId = '';
     for (let i = 0; i < 3000 && !uploadId; i++) {
-      const names = existsSync(saved) ? readdirSync(saved) : [];
+      const names = existsSync(saved) ? readdirSync(saved).filter((n) => n.endsWith('.json')) : [];
       if (names.length > 0) uploadId = JSON.parse(readFileSync(join(saved, names[0]!), 'utf8')).uploadId;
       else await new Promise((r) => setTimeout(r, 5));
     }

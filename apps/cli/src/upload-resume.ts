@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { realpathSync, statSync } from 'node:fs';
-import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 
@@ -41,7 +41,10 @@ export function uploadResumeStore(env: NodeJS.ProcessEnv) {
         },
         async save(uploadId: string): Promise<void> {
           await mkdir(dir, { recursive: true, mode: 0o700 });
-          await writeFile(file, JSON.stringify({ uploadId, savedAt: new Date().toISOString() }), { mode: 0o600 });
+          // Whole or not at all: another run reading it meanwhile never sees half a note.
+          const tmp = `${file}.${process.pid}.tmp`;
+          await writeFile(tmp, JSON.stringify({ uploadId, savedAt: new Date().toISOString() }), { mode: 0o600 });
+          await rename(tmp, file);
         },
         async forget(): Promise<void> {
           await rm(file, { force: true });

@@ -1,10 +1,12 @@
 import { createElement } from 'react';
 import { renderToStaticMarkup } from 'react-dom/server';
 import { describe, expect, it } from 'vitest';
-import { Markdown, slugify, type LinkRender } from './markdown.js';
+import { Markdown, slugify, type ImageRender, type LinkRender } from './markdown.js';
 
 const link: LinkRender = (path, label, heading, key) => createElement('a', { key, href: `/wiki/${path}`, 'data-heading': heading ?? undefined }, label);
-const html = (text: string) => renderToStaticMarkup(createElement(Markdown, { text, link }));
+const image: ImageRender = (path, alt, key) => createElement('img', { key, 'data-file': path, alt });
+// Line breaks between elements are not what a reader sees.
+const html = (text: string) => renderToStaticMarkup(createElement(Markdown, { text, link, image })).replace(/\n/g, '');
 
 describe('wiki markdown renderer', () => {
   it('shows raw HTML as text: nothing of a page can run', () => {
@@ -28,8 +30,25 @@ describe('wiki markdown renderer', () => {
     expect(out).toContain('<code>[[code]]</code>');
     expect(out).toContain('<ul><li>one</li><li>two</li></ul>');
     expect(out).toContain('<ol><li>first</li></ol>');
-    expect(out).toContain('<blockquote>quoted</blockquote>');
+    expect(out).toContain('<blockquote><p>quoted</p></blockquote>');
     expect(out).toContain('<pre><code>[[not-a-link]] &lt;b&gt;</code></pre>');
+  });
+
+  it('renders GitHub tables, task lists and strikethrough', () => {
+    const out = html('| Plan | Price |\n| --- | ---: |\n| Team | **10** |\n\n- [x] done\n- [ ] to do\n\n~~old~~');
+    expect(out).toContain('<div class="md-table"><table><thead><tr><th>Plan</th><th style="text-align:right">Price</th></tr></thead>');
+    expect(out).toContain('<td>Team</td><td style="text-align:right"><strong>10</strong></td>');
+    expect(out).toMatch(/<li class="task-list-item"><input type="checkbox" disabled="" readOnly="" checked=""\/> done<\/li>/);
+    expect(out).toMatch(/<input type="checkbox" disabled="" readOnly=""\/> to do/);
+    expect(out).toContain('<del>old</del>');
+  });
+
+  it("shows pictures from the project's files, and never fetches one from another site", () => {
+    const out = html('![Diagram](/docs/flow%20chart.png) ![tracker](https://evil.example/pixel.gif) ![x](data:image/png;base64,AAAA)');
+    expect(out).toContain('<img data-file="docs/flow chart.png" alt="Diagram"/>');
+    expect(out).not.toContain('evil.example');
+    expect(out).not.toContain('data:image');
+    expect(out).toContain('<span class="md-image-skipped">tracker</span>');
   });
 
   it('links only safe URL schemes', () => {

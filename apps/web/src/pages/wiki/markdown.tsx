@@ -1,4 +1,6 @@
-import type { ReactNode } from 'react';
+import { Children, isValidElement, type ReactNode } from 'react';
+import ReactMarkdown, { defaultUrlTransform, type Components } from 'react-markdown';
+import remarkGfm from 'remark-gfm';
 
 /**
  * A wiki link target folded like the server folds page paths (lower case, spaces → "-").
@@ -19,125 +21,148 @@ export interface LinkRender {
   (path: string, label: string, heading: string | null, key: string): ReactNode;
 }
 
-const SAFE_URL = /^(https?:\/\/|mailto:|\/|#|\.{0,2}\/)/i;
-const INLINE = /(`[^`\n]+`)|(\[\[[^[\]\n]+?\]\])|(\[[^\]\n]+\]\([^()\s]+\))|(\*\*[^*\n]+?\*\*)|(\*[^*\n]+?\*|\b_[^_\n]+?_\b)/g;
+/** Shows a picture stored in the project's files (`![alt](path/in/files.png)`). */
+export interface ImageRender {
+  (path: string, alt: string, key: string): ReactNode;
+}
 
-/** Inline markdown: code, [[wiki links]], [text](url) with safe schemes only, **bold**, *italic*. */
-function inline(text: string, link: LinkRender, keyPrefix: string): ReactNode[] {
-  const out: ReactNode[] = [];
-  let last = 0;
-  let i = 0;
-  for (const m of text.matchAll(INLINE)) {
-    const at = m.index ?? 0;
-    if (at > last) out.push(text.slice(last, at));
-    const s = m[0];
-    const key = `${keyPrefix}.${i++}`;
-    if (m[1]) out.push(<code key={key}>{s.slice(1, -1)}</code>);
-    else if (m[2]) {
-      const inner = s.slice(2, -2);
-      const bar = inner.indexOf('|');
-      const target = bar >= 0 ? inner.slice(0, bar) : inner;
-      const label = bar >= 0 ? inner.slice(bar + 1).trim() : '';
-      const hash = target.indexOf('#');
-      const path = slugify(hash >= 0 ? target.slice(0, hash) : target);
-      const heading = hash >= 0 ? target.slice(hash + 1).trim() || null : null;
-      out.push(path ? link(path, label || target.trim(), heading, key) : s);
-    } else if (m[3]) {
-      const close = s.indexOf('](');
-      const label = s.slice(1, close);
-      const url = s.slice(close + 2, -1);
-      out.push(
-        SAFE_URL.test(url) ? (
-          <a key={key} href={url} target="_blank" rel="noopener noreferrer nofollow">
-            {label}
-          </a>
-        ) : (
-          s
-        ),
-      );
-    } else if (m[4]) out.push(<strong key={key}>{inline(s.slice(2, -2), link, key)}</strong>);
-    else if (m[5]) out.push(<em key={key}>{inline(s.slice(1, -1), link, key)}</em>);
-    last = at + s.length;
+/** The few mdast shapes the wiki-link step touches (the tree itself comes from remark). */
+interface MdNode {
+  type: string;
+  value?: string;
+  url?: string;
+  children?: MdNode[];
+  data?: { hProperties?: Record<string, string> };
+}
+
+const WIKI_LINK = /\[\[([^[\]\n]+?)\]\]/g;
+const WIKI_SCHEME = 'wiki:';
+
+/** `[[target|label]]` → the link node the renderer turns into a page link (text in code stays text). */
+function wikiLinkNode(inner: string, raw: string): MdNode {
+  const bar = inner.indexOf('|');
+  const target = bar >= 0 ? inner.slice(0, bar) : inner;
+  const label = (bar >= 0 ? inner.slice(bar + 1).trim() : '') || target.trim();
+  const hash = target.indexOf('#');
+  const path = slugify(hash >= 0 ? target.slice(0, hash) : target);
+  const heading = hash >= 0 ? target.slice(hash + 1).trim() : '';
+  if (!path) return { type: 'text', value: raw };
+  return {
+    type: 'link',
+    url: WIKI_SCHEME + encodeURIComponent(path),
+    children: [{ type: 'text', value: label }],
+    data: { hProperties: { 'data-wiki': path, ...(heading ? { 'data-heading': heading } : {}) } },
+  };
+}
+
+/** remark step: splits text nodes on `[[…]]` into wiki links (code and inline code are other node types, so
+ *  untouched), and turns raw HTML into text. */
+function remarkWikiLinks() {
+  const visit = (node: MdNode): void => {
+    if (!node.children || node.type === 'link') return;
+    const out: MdNode[] = [];
+    for (const child of node.children) {
+      // Raw HTML is shown as the text it is (a block of it as a paragraph), never rendered.
+      if (child.type === 'html') {
+        const shown: MdNode = { type: 'text', value: child.value ?? '' };
+        out.push(node.type === 'root' ? { type: 'paragraph', children: [shown] } : shown);
+        continue;
+      }
+      if (child.type !== 'text' || !child.value?.includes('[[')) {
+        visit(child);
+        out.push(child);
+        continue;
+      }
+      let last = 0;
+      for (const m of child.value.matchAll(WIKI_LINK)) {
+        if (m.index > last) out.push({ type: 'text', value: child.value.slice(last, m.index) });
+        out.push(wikiLinkNode(m[1]!, m[0]));
+        last = m.index + m[0].length;
+      }
+      if (last < child.value.length) out.push({ type: 'text', value: child.value.slice(last) });
+    }
+    node.children = out;
+  };
+  return (tree: MdNode) => visit(tree);
+}
+
+/** Page links keep their own scheme until rendered; everything else passes react-markdown's safe-URL rule. */
+function urlTransform(url: string): string {
+  return url.startsWith(WIKI_SCHEME) ? url : defaultUrlTransform(url);
+}
+
+/** The text of rendered children (for heading ids). */
+function textOf(children: ReactNode): string {
+  return Children.toArray(children)
+    .map((c) => (typeof c === 'string' || typeof c === 'number' ? String(c) : isValidElement<{ children?: ReactNode }>(c) ? textOf(c.props.children) : ''))
+    .join('');
+}
+
+/** A project file's path from an image's `src`; null for anything that is not one (absolute URLs, data:). */
+function projectFilePath(src: string): string | null {
+  if (/^[a-z][a-z0-9+.-]*:/i.test(src) || src.startsWith('//')) return null;
+  try {
+    return decodeURIComponent(src.replace(/^(\.\/|\/)+/, '')) || null;
+  } catch {
+    return null;
   }
-  if (last < text.length) out.push(text.slice(last));
-  return out;
 }
 
 /**
- * Renders markdown as React elements — never as an HTML string — so raw HTML in a page is shown as text and
- * nothing in a page can run. Supports headings, paragraphs, lists, quotes, fenced code, rules and the inline
- * forms above; `[[path]]`, `[[path|label]]` and `[[path#heading]]` become links through `link`.
+ * Renders a wiki page's markdown (GitHub flavour: tables, task lists, strikethrough, autolinks) through
+ * react-markdown, as React elements — never an HTML string — so raw HTML in a page is shown as text and nothing
+ * in a page can run. `[[path]]`, `[[path|label]]` and `[[path#heading]]` become page links through `link`;
+ * links to other sites open in a new tab; only safe URL schemes are linked; pictures come from the project's
+ * files through `image` (pictures from other sites are not fetched: a page cannot make its readers call out).
+ * `# Title` renders one level down (h2), the page's own title being the h1.
  *
  * @example
  * <Markdown text={'See [[handbook/refunds]].'} link={(p, label, _h, key) => <a key={key} href={`/wiki/${p}`}>{label}</a>} />
  */
-export function Markdown({ text, link }: { text: string; link: LinkRender }) {
-  const lines = text.replace(/\r\n?/g, '\n').split('\n');
-  const blocks: ReactNode[] = [];
-  let i = 0;
-  let k = 0;
-  const key = () => `b${k++}`;
-  while (i < lines.length) {
-    const line = lines[i]!;
-    const fence = /^(```|~~~)/.exec(line);
-    if (fence) {
-      const body: string[] = [];
-      i++;
-      while (i < lines.length && !lines[i]!.startsWith(fence[1]!)) body.push(lines[i++]!);
-      i++;
-      blocks.push(
-        <pre key={key()}>
-          <code>{body.join('\n')}</code>
-        </pre>,
-      );
-      continue;
-    }
-    if (!line.trim()) {
-      i++;
-      continue;
-    }
-    const h = /^(#{1,6})\s+(.*)$/.exec(line);
-    if (h) {
-      const level = h[1]!.length;
+export function Markdown({ text, link, image }: { text: string; link: LinkRender; image?: ImageRender }) {
+  let n = 0;
+  const key = () => `md${n++}`;
+  const heading =
+    (level: number) =>
+    ({ children }: { children?: ReactNode }) => {
       const Tag = `h${Math.min(level + 1, 6)}` as 'h2';
-      const kk = key();
-      blocks.push(
-        <Tag key={kk} id={slugify(h[2]!)}>
-          {inline(h[2]!, link, kk)}
-        </Tag>,
+      return <Tag id={slugify(textOf(children))}>{children}</Tag>;
+    };
+  const components: Components = {
+    h1: heading(1),
+    h2: heading(2),
+    h3: heading(3),
+    h4: heading(4),
+    h5: heading(5),
+    h6: heading(6),
+    a: ({ href, children, node: _node, ...rest }) => {
+      const props = rest as Record<string, string | undefined>;
+      const wiki = props['data-wiki'];
+      if (wiki) return <>{link(wiki, textOf(children), props['data-heading'] ?? null, key())}</>;
+      if (!href) return <>{children}</>;
+      return (
+        <a href={href} target="_blank" rel="noopener noreferrer nofollow">
+          {children}
+        </a>
       );
-      i++;
-      continue;
-    }
-    if (/^(-{3,}|\*{3,}|_{3,})\s*$/.test(line)) {
-      blocks.push(<hr key={key()} />);
-      i++;
-      continue;
-    }
-    const listRe = /^\s*([-*+]|\d+[.)])\s+(.*)$/;
-    if (listRe.test(line)) {
-      const ordered = /^\s*\d/.test(line);
-      const items: ReactNode[] = [];
-      const kk = key();
-      while (i < lines.length && listRe.test(lines[i]!)) {
-        items.push(<li key={`${kk}.${items.length}`}>{inline(listRe.exec(lines[i]!)![2]!, link, `${kk}.${items.length}`)}</li>);
-        i++;
-      }
-      blocks.push(ordered ? <ol key={kk}>{items}</ol> : <ul key={kk}>{items}</ul>);
-      continue;
-    }
-    if (line.startsWith('>')) {
-      const body: string[] = [];
-      while (i < lines.length && lines[i]!.startsWith('>')) body.push(lines[i++]!.replace(/^>\s?/, ''));
-      const kk = key();
-      blocks.push(<blockquote key={kk}>{inline(body.join(' '), link, kk)}</blockquote>);
-      continue;
-    }
-    const para: string[] = [];
-    para.push(lines[i++]!);
-    while (i < lines.length && lines[i]!.trim() && !/^(#{1,6}\s|```|~~~|>)/.test(lines[i]!) && !listRe.test(lines[i]!)) para.push(lines[i++]!);
-    const kk = key();
-    blocks.push(<p key={kk}>{inline(para.join('\n'), link, kk)}</p>);
-  }
-  return <div className="markdown">{blocks}</div>;
+    },
+    img: ({ src, alt }) => {
+      const path = typeof src === 'string' ? projectFilePath(src) : null;
+      if (path && image) return <>{image(path, alt ?? '', key())}</>;
+      return <span className="md-image-skipped">{alt || ''}</span>;
+    },
+    input: ({ type, checked }) => (type === 'checkbox' ? <input type="checkbox" checked={!!checked} disabled readOnly /> : null),
+    table: ({ children }) => (
+      <div className="md-table">
+        <table>{children}</table>
+      </div>
+    ),
+  };
+  return (
+    <div className="markdown">
+      <ReactMarkdown remarkPlugins={[remarkGfm, remarkWikiLinks]} components={components} urlTransform={urlTransform}>
+        {text}
+      </ReactMarkdown>
+    </div>
+  );
 }

@@ -4,6 +4,7 @@ import { useI18n } from '../../i18n/index.js';
 import { authorLabel, authorText, errorText, formatDate } from '../../format.js';
 import { navigate } from '../../router.js';
 import { Markdown } from './markdown.js';
+import { ProjectImage } from './project-image.js';
 import { ConfirmDialog } from '../../components/confirm-dialog.js';
 
 function go(e: React.MouseEvent, path: string) {
@@ -66,6 +67,8 @@ export function PageView(props: { project: string; page: WikiPageData; canEdit: 
     </a>
   );
 
+  const image = (path: string, alt: string, key: string) => <ProjectImage key={key} project={props.project} path={path} alt={alt} />;
+
   return (
     <article className="wiki-view">
       <div className="row">
@@ -122,10 +125,10 @@ export function PageView(props: { project: string; page: WikiPageData; canEdit: 
               {t('memory.backToCurrent')}
             </button>
           </p>
-          <Markdown text={shown.text} link={link} />
+          <Markdown text={shown.text} link={link} image={image} />
         </>
       ) : (
-        <Markdown text={page.text} link={link} />
+        <Markdown text={page.text} link={link} image={image} />
       )}
       <section className="linked-here">
         <h3>{t('wiki.linkedHere')}</h3>
