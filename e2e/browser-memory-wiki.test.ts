@@ -162,4 +162,24 @@ describe.skipIf(!hasChromium)('web UI: memory and wiki', { shuffle: false }, () 
     expect(await page.locator('img[src*="tracker.example"]').count()).toBe(0);
     await page.locator('.md-image-skipped', { hasText: 'pixel' }).waitFor();
   });
+
+  it('History shows what changed since a version as a diff, and Restore brings it back as a new version', async () => {
+    await putPage(await s.t.admin(), { path: 'guides/formats', title: 'Formats', text: '| Plan | Price |\n| --- | ---: |\n| Team | 12 |' });
+    await page.goto(`${s.url}/wiki/guides/formats`);
+    await page.locator('.markdown td', { hasText: '12' }).waitFor();
+    const history = page.locator('.wiki-history');
+    await history.getByRole('button', { name: 'Show' }).click();
+    const v1 = history.locator('tr[data-version="1"]');
+    await v1.getByRole('button', { name: 'Changes' }).click();
+    const diff = page.getByRole('region', { name: 'Changes from version 1 to now' });
+    expect(await diff.locator('.removed').allInnerTexts()).toContain('- | Team | 10 |');
+    expect(await diff.locator('.added').allInnerTexts()).toContain('+ | Team | 12 |');
+    // The current version has nothing to compare or restore.
+    expect(await history.locator('tr[data-version="2"]').getByRole('button', { name: 'Restore' }).count()).toBe(0);
+    await v1.getByRole('button', { name: 'Restore' }).click();
+    await page.getByRole('status').getByText('Version 1 restored as version 3').waitFor();
+    await page.locator('.markdown td', { hasText: '10' }).waitFor();
+    await history.getByRole('button', { name: 'Show' }).click();
+    expect(await history.locator('tr[data-version]').count()).toBe(3);
+  });
 });

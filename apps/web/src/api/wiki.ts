@@ -7,6 +7,7 @@ export type WikiPageData = RouteOutput<typeof wikiRoutes.get>;
 export type WikiHit = RouteOutput<typeof wikiRoutes.search>[number];
 export type WikiVersion = RouteOutput<typeof wikiRoutes.history>[number];
 export type WikiVersionText = RouteOutput<typeof wikiRoutes.version>;
+export type WikiDiff = RouteOutput<typeof wikiRoutes.diff>;
 interface WikiSave {
   path: string;
   text: string;
@@ -29,6 +30,8 @@ export const wikiApi = {
   put: (project: string, s: WikiSave) => call(r.put, { project, ...s }),
   history: (project: string, path: string) => call(r.history, { project, path }),
   version: (project: string, path: string, version: number) => call(r.version, { project, path, version }),
+  /** What changed from version `from` to the current one. */
+  diff: (project: string, path: string, from: number) => call(r.diff, { project, path, from }),
   move: (project: string, from: string, to: string) => call(r.move, { project, from, to }),
   remove: (project: string, path: string, base: number) => call(r.remove, { project, path, base }),
   search: (project: string, q: string) => call(r.search, { project, q, limit: 20 }),

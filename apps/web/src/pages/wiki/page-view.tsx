@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react';
-import { wikiApi, wikiHref, type WikiPageData, type WikiVersion, type WikiVersionText } from '../../api/wiki.js';
+import { wikiApi, wikiHref, type WikiDiff, type WikiPageData, type WikiVersion, type WikiVersionText } from '../../api/wiki.js';
 import { useI18n } from '../../i18n/index.js';
 import { authorLabel, authorText, errorText, formatDate } from '../../format.js';
 import { navigate } from '../../router.js';
@@ -14,7 +14,8 @@ function go(e: React.MouseEvent, path: string) {
 
 /**
  * One page (W2): its rendered text with clickable [[links]] (missing targets marked), "Linked here", pages that
- * mention it without a link (B10), and History with "Show" for earlier versions.
+ * mention it without a link (B10), and History: "Show" an earlier version, its "Changes" up to now as a line
+ * diff, and "Restore" it (a new version with its text and title, so nothing of the history is lost).
  *
  * @example
  * <PageView project={id} page={page} canEdit onEdit={edit} onChanged={reload} />
@@ -24,6 +25,8 @@ export function PageView(props: { project: string; page: WikiPageData; canEdit: 
   const { page } = props;
   const [history, setHistory] = useState<WikiVersion[] | null>(null);
   const [shown, setShown] = useState<WikiVersionText | null>(null);
+  const [diff, setDiff] = useState<WikiDiff | null>(null);
+  const [restored, setRestored] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [moving, setMoving] = useState<string | null>(null);
   const [deleting, setDeleting] = useState(false);
@@ -32,7 +35,9 @@ export function PageView(props: { project: string; page: WikiPageData; canEdit: 
   useEffect(() => {
     setHistory(null);
     setShown(null);
+    setDiff(null);
   }, [page.path, page.version]);
+  useEffect(() => setRestored(null), [page.path]);
 
   const move = async () => {
     if (!moving || moving.trim() === page.path) return setMoving(null);
@@ -54,7 +59,32 @@ export function PageView(props: { project: string; page: WikiPageData; canEdit: 
     }
   };
   const loadHistory = () => wikiApi.history(props.project, page.path).then(setHistory, (e) => setError(errorText(e, t)));
-  const show = (v: number) => wikiApi.version(props.project, page.path, v).then(setShown, (e) => setError(errorText(e, t)));
+  const show = (v: number) =>
+    wikiApi.version(props.project, page.path, v).then(
+      (x) => {
+        setDiff(null);
+        setShown(x);
+      },
+      (e) => setError(errorText(e, t)),
+    );
+  const changes = (v: number) =>
+    wikiApi.diff(props.project, page.path, v).then(
+      (d) => {
+        setShown(null);
+        setDiff(d);
+      },
+      (e) => setError(errorText(e, t)),
+    );
+  const restore = async (v: number) => {
+    try {
+      const old = await wikiApi.version(props.project, page.path, v);
+      const r = await wikiApi.put(props.project, { path: page.path, text: old.text, title: old.title, base: page.version });
+      setRestored(t('wiki.restored', { v, now: r.version }));
+      props.onChanged(page.path);
+    } catch (e) {
+      setError(errorText(e, t));
+    }
+  };
   const link = (path: string, label: string, heading: string | null, key: string) => (
     <a
       key={key}
@@ -116,6 +146,28 @@ export function PageView(props: { project: string; page: WikiPageData; canEdit: 
         <p className="notice error" role="alert">
           {error}
         </p>
+      )}
+      {restored && (
+        <p className="notice ok" role="status">
+          {restored}
+        </p>
+      )}
+      {diff && (
+        <section className="wiki-diff" aria-label={t('wiki.changesFrom', { v: diff.from })}>
+          <p className="notice warn">
+            {t('wiki.changesFrom', { v: diff.from })} (+{diff.added} −{diff.removed}){' '}
+            <button className="link" onClick={() => setDiff(null)}>
+              {t('memory.backToCurrent')}
+            </button>
+          </p>
+          <pre className="diff">
+            {diff.lines.map((l, i) => (
+              <div key={i} className={l.op === '+' ? 'added' : l.op === '-' ? 'removed' : 'kept'}>
+                <span aria-hidden="true">{l.op}</span> {l.text}
+              </div>
+            ))}
+          </pre>
+        </section>
       )}
       {shown ? (
         <>
@@ -193,6 +245,22 @@ export function PageView(props: { project: string; page: WikiPageData; canEdit: 
                     <button className="link" onClick={() => void show(v.version)}>
                       {t('common.show')}
                     </button>
+                    {!v.current && (
+                      <>
+                        {' · '}
+                        <button className="link" onClick={() => void changes(v.version)}>
+                          {t('wiki.changes')}
+                        </button>
+                      </>
+                    )}
+                    {!v.current && props.canEdit && (
+                      <>
+                        {' · '}
+                        <button className="link" onClick={() => void restore(v.version)}>
+                          {t('wiki.restore')}
+                        </button>
+                      </>
+                    )}
                   </td>
                 </tr>
               ))}

@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useState } from 'react';
+import { useCallback, useEffect, useRef, useState } from 'react';
 import { ApiError } from '../../api/client.js';
 import { wikiApi, wikiHref, type WikiHit, type WikiPageData, type WikiSummary } from '../../api/wiki.js';
 import { useI18n } from '../../i18n/index.js';
@@ -60,9 +60,13 @@ export function WikiPage({ path }: { path: string }) {
     wikiApi.list(project.id).then(setPages, fail);
   }, [project.id, epoch, fail]);
 
+  // A reload of the page on screen (after a save or a restore) keeps it until the fresh one arrives; another
+  // page's text is never shown under the new path.
+  const shownPath = useRef<string | null>(null);
   useEffect(() => {
     setMode('view');
-    setPage(null);
+    if (shownPath.current !== path) setPage(null);
+    shownPath.current = path;
     setMissing(false);
     setError(null);
     if (!path) return;
