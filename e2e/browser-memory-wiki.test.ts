@@ -36,7 +36,7 @@ describe.skipIf(!hasChromium)('web UI: memory and wiki', { shuffle: false }, () 
     expect(await v1.locator('td').nth(1).innerText()).toBe('admin');
   });
 
-  it("refuses a save over someone else's newer save, and reload shows theirs", async () => {
+  it("refuses a save over someone else's newer save; after reload the refused text is still there, to keep or to discard for theirs", async () => {
     const other = await s.signedIn();
     await other.page.getByRole('link', { name: 'Memory' }).click();
     await memoryNav(other.page)
@@ -52,8 +52,41 @@ describe.skipIf(!hasChromium)('web UI: memory and wiki', { shuffle: false }, () 
     await other.page.getByRole('alert').getByText('Someone saved this file since you opened it — reload').waitFor();
     await other.page.getByRole('button', { name: 'Reload' }).click();
     await other.page.getByRole('alert').waitFor({ state: 'detached' });
+    // Their text is not thrown away: it comes back as a draft, saying that the file was saved since.
+    const back = other.page.getByRole('status').filter({ hasText: 'the text was saved again since (version 2)' });
+    await back.waitFor();
+    expect(await other.page.getByRole('textbox', { name: 'AGENTS.md' }).inputValue()).toBe('Their rules.');
+    // "Discard them" shows the current text; a reload of the whole page keeps it that way (no draft left).
+    await back.getByRole('button', { name: 'Discard them' }).click();
     await expect.poll(() => other.page.getByRole('textbox', { name: 'AGENTS.md' }).inputValue()).toBe('My newer rules.');
+    await other.page.reload();
+    await memoryNav(other.page)
+      .getByRole('button', { name: /AGENTS\.md/ })
+      .click();
+    await expect.poll(() => other.page.getByRole('textbox', { name: 'AGENTS.md' }).inputValue()).toBe('My newer rules.');
+    expect(await other.page.getByRole('status').count()).toBe(0);
     await other.context.close();
+  });
+
+  it('keeps unsaved memory text through a reload of the tab, and "Keep mine" saves it over a newer version', async () => {
+    const textbox = page.getByRole('textbox', { name: 'AGENTS.md' });
+    await textbox.fill('Draft rules, not saved yet.');
+    // The tab asks before it closes or reloads with unsaved text.
+    let asked = false;
+    page.once('dialog', (d) => {
+      asked = d.type() === 'beforeunload';
+      void d.accept();
+    });
+    await page.waitForTimeout(400); // the draft is written a moment after the last keystroke
+    await page.reload();
+    expect(asked).toBe(true);
+    await memoryNav(page)
+      .getByRole('button', { name: /AGENTS\.md/ })
+      .click();
+    await page.getByRole('status').filter({ hasText: 'Your unsaved changes from' }).waitFor();
+    expect(await textbox.inputValue()).toBe('Draft rules, not saved yet.');
+    await page.getByRole('button', { name: 'Save' }).click();
+    await page.getByText('Saved — Version 3').waitFor();
   });
 
   it('"Show" opens an earlier version read-only', async () => {
@@ -180,6 +213,6 @@ describe.skipIf(!hasChromium)('web UI: memory and wiki', { shuffle: false }, () 
     await page.getByRole('status').getByText('Version 1 restored as version 3').waitFor();
     await page.locator('.markdown td', { hasText: '10' }).waitFor();
     await history.getByRole('button', { name: 'Show' }).click();
-    expect(await history.locator('tr[data-version]').count()).toBe(3);
+    await expect.poll(() => history.locator('tr[data-version]').count()).toBe(3);
   });
 });

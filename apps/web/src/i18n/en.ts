@@ -125,6 +125,11 @@ export const en = {
   'wiki.linkedHere': 'Linked here',
   'wiki.noLinks': 'No pages link here.',
   'wiki.history': 'History',
+  'draft.restored': 'Your unsaved changes from {time} are back.',
+  'draft.discard': 'Discard them',
+  'draft.stale':
+    'Your unsaved changes from {time} are back, but the text was saved again since (version {v}). Keep yours over it, or discard yours to see the current text.',
+  'draft.keepMine': 'Keep mine',
   'wiki.changes': 'Changes',
   'wiki.changesFrom': 'Changes from version {v} to now',
   'wiki.restore': 'Restore',

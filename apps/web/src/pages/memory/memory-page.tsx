@@ -4,6 +4,7 @@ import { memoryApi, refKey, type MemoryDoc, type MemoryEntry, type MemoryVersion
 import { useI18n, type T } from '../../i18n/index.js';
 import { useSession } from '../../session.js';
 import { authorLabel, errorText, formatDate } from '../../format.js';
+import { loadDraft, useDraft, type Draft } from '../../drafts.js';
 
 /** The list label of a memory file in the UI language ("SOUL.md of Researcher" → "SOUL.md — Researcher"). */
 function entryLabel(e: MemoryEntry, t: T): string {
@@ -31,6 +32,12 @@ export function MemoryPage() {
   const [shown, setShown] = useState<MemoryDoc | null>(null);
   const [conflict, setConflict] = useState(false);
   const [notice, setNotice] = useState<{ kind: 'error' | 'info'; text: string } | null>(null);
+  // The version the text on screen was edited from: a restored draft keeps its own, so a save after someone
+  // else's is refused instead of overwriting it.
+  const [base, setBase] = useState(0);
+  const [restored, setRestored] = useState<Draft | null>(null);
+  const draftKey = selected ? `memory:${project.id}:${refKey(selected)}` : null;
+  const draft = useDraft(draftKey, doc && doc.editable && text !== doc.content ? { text, base } : null);
 
   useEffect(() => {
     memoryApi.list(project.id).then(setEntries, (e) => setNotice({ kind: 'error', text: errorText(e, t) }));
@@ -46,7 +53,11 @@ export function MemoryPage() {
         // The conflict message stays until the current text is on screen, so it never shows the stale text unflagged.
         setConflict(false);
         setDoc(d);
-        setText(d.content);
+        const kept = loadDraft(`memory:${project.id}:${refKey(e)}`);
+        const useKept = d.editable && kept !== null && kept.text !== d.content;
+        setText(useKept ? kept.text : d.content);
+        setBase(useKept ? kept.base : d.version);
+        setRestored(useKept ? kept : null);
         setHistory(h);
       } catch (err) {
         setNotice({ kind: 'error', text: errorText(err, t) });
@@ -58,14 +69,19 @@ export function MemoryPage() {
   const save = async () => {
     if (!selected || !doc) return;
     try {
-      const d = await memoryApi.set(project.id, selected, text, doc.version);
+      const d = await memoryApi.set(project.id, selected, text, base);
+      draft.discard();
+      setRestored(null);
+      setBase(d.version);
       setDoc(d);
       setConflict(false);
       setNotice({ kind: 'info', text: `${t('common.saved')} — ${t('memory.version', { v: d.version })}` });
       setHistory(await memoryApi.history(project.id, selected));
     } catch (err) {
-      if (err instanceof ApiError && err.code === 'memory_version_conflict') setConflict(true);
-      else setNotice({ kind: 'error', text: errorText(err, t) });
+      if (err instanceof ApiError && err.code === 'memory_version_conflict') {
+        draft.keep();
+        setConflict(true);
+      } else setNotice({ kind: 'error', text: errorText(err, t) });
     }
   };
 
@@ -115,7 +131,29 @@ export function MemoryPage() {
               </div>
               {conflict && (
                 <p className="notice error" role="alert">
-                  {t('memory.conflict')} <button onClick={() => void open(selected)}>{t('common.reload')}</button>
+                  {t('memory.conflict')} {/* The refused text stays as a draft: after the reload it comes back with the choice to keep it or theirs. */}
+                  <button onClick={() => void open(selected)}>{t('common.reload')}</button>
+                </p>
+              )}
+              {restored && !conflict && (
+                <p className="notice warn" role="status">
+                  {t(base < doc.version ? 'draft.stale' : 'draft.restored', { time: formatDate(restored.savedAt, lang), v: doc.version })}{' '}
+                  {base < doc.version && (
+                    <button className="link" onClick={() => setBase(doc.version)}>
+                      {t('draft.keepMine')}
+                    </button>
+                  )}{' '}
+                  <button
+                    className="link"
+                    onClick={() => {
+                      draft.discard();
+                      setRestored(null);
+                      setText(doc.content);
+                      setBase(doc.version);
+                    }}
+                  >
+                    {t('draft.discard')}
+                  </button>
                 </p>
               )}
               {shown ? (

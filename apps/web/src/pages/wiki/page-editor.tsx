@@ -4,22 +4,41 @@ import { ApiError } from '../../api/client.js';
 import { wikiApi, type WikiPageData } from '../../api/wiki.js';
 import { useI18n } from '../../i18n/index.js';
 import { useSession } from '../../session.js';
-import { errorText } from '../../format.js';
+import { errorText, formatDate } from '../../format.js';
+import { loadDraft, useDraft } from '../../drafts.js';
 
 /**
  * New page (W3: Path, Title, Text, Who sees this) or edit of an existing one. Edits send the version they
- * started from, so a save after someone else's is refused (version_conflict) instead of overwriting it.
+ * started from, so a save after someone else's is refused (version_conflict) instead of overwriting it. Unsaved
+ * text is kept as a draft in this browser (and closing the tab asks first) until it is saved or cancelled.
  *
  * @example
  * <PageEditor initialPath="handbook/new" onSaved={open} onCancel={close} />
  */
 export function PageEditor(props: { page?: WikiPageData; initialPath?: string; onSaved: (path: string) => void; onCancel: () => void }) {
-  const { t } = useI18n();
+  const { t, lang } = useI18n();
   const { project } = useSession();
   const existing = props.page;
-  const [path, setPath] = useState(existing?.path ?? props.initialPath ?? '');
-  const [title, setTitle] = useState(existing?.title ?? '');
-  const [text, setText] = useState(existing?.text ?? '');
+  const draftKey = `wiki:${project.id}:${existing?.path ?? 'new'}`;
+  // Unsaved text from an earlier visit (a closed tab, a crash, a click elsewhere) comes back until saved or discarded.
+  const [restored, setRestored] = useState(() => {
+    const d = loadDraft(draftKey);
+    return d && (d.text !== (existing?.text ?? '') || (d.title ?? '') !== (existing?.title ?? '')) ? d : null;
+  });
+  const [path, setPath] = useState(restored?.path ?? existing?.path ?? props.initialPath ?? '');
+  const [title, setTitle] = useState(restored?.title ?? existing?.title ?? '');
+  const [text, setText] = useState(restored?.text ?? existing?.text ?? '');
+  const [base, setBase] = useState(restored?.base ?? existing?.version ?? 0);
+  const stale = !!existing && base < existing.version;
+  const dirty = text !== (existing?.text ?? '') || title !== (existing?.title ?? '');
+  const draft = useDraft(draftKey, dirty ? { text, title, base, ...(existing ? {} : { path }) } : null);
+  const discard = () => {
+    draft.discard();
+    setRestored(null);
+    setBase(existing?.version ?? 0);
+    setText(existing?.text ?? '');
+    setTitle(existing?.title ?? '');
+  };
   const [channel, setChannel] = useState<string>(existing?.channel ?? '');
   const [channels, setChannels] = useState<Conversation[]>([]);
   const [error, setError] = useState<string | null>(null);
@@ -40,13 +59,16 @@ export function PageEditor(props: { page?: WikiPageData; initialPath?: string; o
         path: path.trim(),
         text,
         title: title.trim(),
-        base: existing ? existing.version : 0,
+        base: existing ? base : 0,
         channel: channel || null,
       });
+      draft.discard();
       props.onSaved(r.path);
     } catch (err) {
-      if (err instanceof ApiError && err.code === 'version_conflict') setConflict(true);
-      else setError(errorText(err, t));
+      if (err instanceof ApiError && err.code === 'version_conflict') {
+        draft.keep();
+        setConflict(true);
+      } else setError(errorText(err, t));
     }
   };
 
@@ -64,6 +86,19 @@ export function PageEditor(props: { page?: WikiPageData; initialPath?: string; o
       {error && (
         <p className="notice error" role="alert">
           {error}
+        </p>
+      )}
+      {restored && (
+        <p className="notice warn" role="status">
+          {t(stale ? 'draft.stale' : 'draft.restored', { time: formatDate(restored.savedAt, lang), v: existing?.version ?? 0 })}{' '}
+          {stale && existing && (
+            <button type="button" className="link" onClick={() => setBase(existing.version)}>
+              {t('draft.keepMine')}
+            </button>
+          )}{' '}
+          <button type="button" className="link" onClick={discard}>
+            {t('draft.discard')}
+          </button>
         </p>
       )}
       <label>
@@ -90,7 +125,14 @@ export function PageEditor(props: { page?: WikiPageData; initialPath?: string; o
         <button type="submit" disabled={!path.trim()}>
           {t('common.save')}
         </button>
-        <button type="button" onClick={props.onCancel}>
+        <button
+          type="button"
+          onClick={() => {
+            // Cancel throws the changes away on purpose: no draft is kept.
+            draft.discard();
+            props.onCancel();
+          }}
+        >
           {t('common.cancel')}
         </button>
       </div>
