@@ -186,6 +186,9 @@ describe.skipIf(!hasChromium)('web UI: memory and wiki', { shuffle: false }, () 
     });
     await page.goto(`${s.url}/wiki/guides/formats`);
     await page.getByRole('heading', { name: 'Formats', level: 1 }).waitFor();
+    // Where am I: the page's path, each level a link.
+    expect(await page.getByRole('navigation', { name: 'Page path' }).locator('li').allInnerTexts()).toEqual(['Pages', 'guides', 'formats']);
+    expect(await page.getByRole('navigation', { name: 'Page path' }).getByRole('link', { name: 'guides' }).getAttribute('href')).toBe('/wiki/guides');
     expect(await page.locator('.markdown table td').allInnerTexts()).toEqual(['Team', '10']);
     expect(await page.locator('.markdown input[type=checkbox]').evaluateAll((els) => els.map((e) => (e as HTMLInputElement).checked))).toEqual([true, false]);
     const img = page.getByRole('img', { name: 'Flow' });

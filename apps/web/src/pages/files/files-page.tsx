@@ -12,7 +12,7 @@ import { NewFolderForm } from './new-folder-form.js';
 import { MoveFolderForm } from './move-folder-form.js';
 import { Icon } from '../../components/icons.js';
 import { navigate, useRoute } from '../../router.js';
-import { Breadcrumb } from './breadcrumb.js';
+import { Breadcrumb } from '../../components/breadcrumb.js';
 
 type Notice = { kind: 'error' | 'info'; text: string } | null;
 const parentOf = (p: string) => (p.includes('/') ? p.slice(0, p.lastIndexOf('/')) : '');
@@ -240,7 +240,15 @@ export function FilesPage() {
             if (canEdit && uploading === null) void upload(e.dataTransfer.files);
           }}
         >
-          {!searching && <Breadcrumb folder={folder} onOpen={select} />}
+          {!searching && (
+            <Breadcrumb
+              label={t('files.breadcrumb')}
+              root={t('files.root')}
+              path={folder}
+              href={(p) => (p ? `/files/${p.split('/').map(encodeURIComponent).join('/')}` : '/files')}
+              onOpen={select}
+            />
+          )}
           <div className="toolbar">
             <input
               type="search"

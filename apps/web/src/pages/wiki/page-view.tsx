@@ -5,6 +5,7 @@ import { authorLabel, authorText, errorText, formatDate } from '../../format.js'
 import { navigate } from '../../router.js';
 import { Markdown } from './markdown.js';
 import { ProjectImage } from './project-image.js';
+import { Breadcrumb } from '../../components/breadcrumb.js';
 import { ConfirmDialog } from '../../components/confirm-dialog.js';
 
 function go(e: React.MouseEvent, path: string) {
@@ -101,6 +102,15 @@ export function PageView(props: { project: string; page: WikiPageData; canEdit: 
 
   return (
     <article className="wiki-view">
+      {page.path.includes('/') && (
+        <Breadcrumb
+          label={t('wiki.breadcrumb')}
+          root={t('wiki.pages')}
+          path={page.path}
+          href={(p) => (p ? wikiHref(p) : '/wiki')}
+          onOpen={(p) => navigate(p ? wikiHref(p) : '/wiki')}
+        />
+      )}
       <div className="row">
         <h1>{page.title}</h1>
         <span className="spacer" />
