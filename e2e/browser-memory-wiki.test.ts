@@ -122,6 +122,8 @@ describe.skipIf(!hasChromium)('web UI: memory and wiki', { shuffle: false }, () 
       await page.getByRole('textbox', { name: 'Path' }).fill(p.path);
       await page.getByRole('textbox', { name: 'Title' }).fill(p.title);
       await page.getByRole('textbox', { name: 'Text' }).fill(p.text);
+      // The editor shows what readers will see while it is typed.
+      if (p.path === 'handbook/refunds') await page.getByRole('region', { name: 'Preview' }).locator('strong', { hasText: 'five' }).waitFor();
       const who = page.getByRole('combobox', { name: 'Who sees this' });
       await who.locator('option', { hasText: 'Channel #general' }).waitFor({ state: 'attached' });
       expect(await who.inputValue()).toBe('');

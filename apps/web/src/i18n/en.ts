@@ -115,6 +115,7 @@ export const en = {
   'memory.noEdit': 'You may read this file but not edit it.',
   'wiki.title': 'Wiki',
   'wiki.pages': 'Pages',
+  'wiki.preview': 'Preview',
   'wiki.breadcrumb': 'Page path',
   'wiki.newPage': 'New page',
   'wiki.path': 'Path',

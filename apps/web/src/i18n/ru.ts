@@ -117,6 +117,7 @@ export const ru: Dict = {
   'memory.noEdit': 'Вы можете читать этот файл, но не изменять.',
   'wiki.title': 'Вики',
   'wiki.pages': 'Страницы',
+  'wiki.preview': 'Предпросмотр',
   'wiki.breadcrumb': 'Путь к странице',
   'wiki.newPage': 'Новая страница',
   'wiki.path': 'Путь',

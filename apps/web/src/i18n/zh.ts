@@ -116,6 +116,7 @@ export const zh: Dict = {
   'memory.noEdit': '您可以阅读此文件，但不能编辑。',
   'wiki.title': '维基',
   'wiki.pages': '页面',
+  'wiki.preview': '预览',
   'wiki.breadcrumb': '页面路径',
   'wiki.newPage': '新建页面',
   'wiki.path': '路径',

@@ -1,7 +1,9 @@
 import { useEffect, useState } from 'react';
 import { agentsApi, type Conversation } from '../../api/agents.js';
 import { ApiError } from '../../api/client.js';
-import { wikiApi, type WikiPageData } from '../../api/wiki.js';
+import { wikiApi, wikiHref, type WikiPageData } from '../../api/wiki.js';
+import { Markdown } from './markdown.js';
+import { ProjectImage } from './project-image.js';
 import { useI18n } from '../../i18n/index.js';
 import { useSession } from '../../session.js';
 import { errorText, formatDate } from '../../format.js';
@@ -107,9 +109,23 @@ export function PageEditor(props: { page?: WikiPageData; initialPath?: string; o
       <label>
         {t('wiki.pageTitle')} <input value={title} onChange={(e) => setTitle(e.target.value)} placeholder={t('wiki.titleHint')} />
       </label>
-      <label>
-        {t('wiki.text')} <textarea rows={16} value={text} onChange={(e) => setText(e.target.value)} />
-      </label>
+      <div className="editor-split">
+        <label>
+          {t('wiki.text')} <textarea rows={16} value={text} onChange={(e) => setText(e.target.value)} />
+        </label>
+        {/* What readers will see, as it is typed (links here only show where they lead). */}
+        <section className="editor-preview" aria-label={t('wiki.preview')}>
+          <Markdown
+            text={text}
+            link={(p, label, _heading, key) => (
+              <a key={key} href={wikiHref(p)} className="wiki-link" onClick={(e) => e.preventDefault()}>
+                {label}
+              </a>
+            )}
+            image={(p, alt, key) => <ProjectImage key={key} project={project.id} path={p} alt={alt} />}
+          />
+        </section>
+      </div>
       <label>
         {t('wiki.visibility')}
         <select value={channel} onChange={(e) => setChannel(e.target.value)}>
