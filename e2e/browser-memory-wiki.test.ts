@@ -220,4 +220,32 @@ describe.skipIf(!hasChromium)('web UI: memory and wiki', { shuffle: false }, () 
     await history.getByRole('button', { name: 'Show' }).click();
     await expect.poll(() => history.locator('tr[data-version]').count()).toBe(3);
   });
+
+  it('asks to sign in again over the page when the token stops working, and the unsaved text is still there', async () => {
+    const other = await s.signedIn();
+    const p2 = other.page;
+    await p2.getByRole('link', { name: 'Memory' }).click();
+    await memoryNav(p2)
+      .getByRole('button', { name: /AGENTS\.md/ })
+      .click();
+    const textbox = p2.getByRole('textbox', { name: 'AGENTS.md' });
+    await textbox.fill('Rules written while the token went stale.');
+    // The token is revoked under the open page (here: replaced by one the server does not know).
+    const good = await p2.evaluate(() => localStorage.getItem('stoa.token'));
+    await p2.evaluate(() => localStorage.setItem('stoa.token', 'stoa_revoked-token'));
+    await p2.getByRole('button', { name: 'Save' }).click();
+    const dialog = p2.getByRole('dialog', { name: 'Sign in again' });
+    await dialog.waitFor();
+    expect(p2.url()).toMatch(/\/memory/);
+    await dialog.getByLabel('API token').fill('stoa_still-wrong');
+    await dialog.getByRole('button', { name: 'Continue' }).click();
+    await dialog.getByRole('alert').waitFor();
+    await dialog.getByLabel('API token').fill(good!);
+    await dialog.getByRole('button', { name: 'Continue' }).click();
+    await dialog.waitFor({ state: 'detached' });
+    expect(await textbox.inputValue()).toBe('Rules written while the token went stale.');
+    await p2.getByRole('button', { name: 'Save' }).click();
+    await p2.getByText(/Saved — Version \d+/).waitFor();
+    await other.context.close();
+  });
 });

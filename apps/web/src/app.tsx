@@ -1,5 +1,6 @@
-import { lazy, Suspense, useCallback, useEffect, useState } from 'react';
+import { lazy, Suspense, useCallback, useEffect, useRef, useState } from 'react';
 import { getToken, onUnauthorized, setToken } from './api/client.js';
+import { SignInAgain } from './components/sign-in-again.js';
 import { filesApi } from './api/files.js';
 import { useI18n } from './i18n/index.js';
 import type { MessageKey } from './i18n/en.js';
@@ -40,6 +41,10 @@ export function App() {
   const [session, setSession] = useState<Session | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [epoch, setEpoch] = useState(0);
+  // The token stopped working while a page was open: ask again over the page instead of leaving it.
+  const [expired, setExpired] = useState(false);
+  const signedIn = useRef(false);
+  signedIn.current = session !== null;
 
   const load = useCallback(async () => {
     if (!getToken()) return navigate('/login', true);
@@ -58,6 +63,7 @@ export function App() {
   useEffect(
     () =>
       onUnauthorized(() => {
+        if (signedIn.current) return setExpired(true);
         setToken(null);
         setSession(null);
         navigate('/login', true);
@@ -90,6 +96,7 @@ export function App() {
     setSession(sessionFor(session.me, session.projects, p));
   };
   const logout = () => {
+    setExpired(false);
     setToken(null);
     setSession(null);
     navigate('/login');
@@ -97,6 +104,19 @@ export function App() {
 
   return (
     <SessionContext.Provider value={session}>
+      {expired && (
+        <SignInAgain
+          userId={session.me.id}
+          onSignedIn={(same) => {
+            setExpired(false);
+            if (!same) {
+              setSession(null);
+              setEpoch((n) => n + 1);
+            }
+          }}
+          onSignOut={logout}
+        />
+      )}
       <header className="topbar">
         <span className="brand">{t('app.title')}</span>
         <nav>

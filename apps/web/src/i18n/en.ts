@@ -48,6 +48,10 @@ export const en = {
   'login.failed': 'This login link is invalid, used or expired. Ask for a new one (stoa serve prints it).',
   'login.help': 'Open the one-time login link that "stoa serve" prints, or paste an API token.',
   'login.token': 'API token',
+  'session.endedTitle': 'Sign in again',
+  'session.endedHelp':
+    "The server no longer accepts this browser's sign-in (it was revoked or has expired). Paste a token to go on; everything on this page stays as it is.",
+  'session.continue': 'Continue',
   'login.submit': 'Sign in',
   'files.title': 'Files',
   'files.usage': 'Used {used} of {quota}',
