@@ -102,6 +102,31 @@ describe.skipIf(!hasChromium)('web UI: media, direct uploads, agents, audit, sea
     expect(await page.locator(`tr[data-agent="${id}"]`).getByRole('combobox', { name: 'File access' }).inputValue()).toBe('on');
   });
 
+  it('renames an agent and changes its instructions, publishes it, and deletes it after confirmation (its folder stays)', async () => {
+    const row = page.locator('tr[data-agent]', { hasText: 'Writer' });
+    const id = (await row.getAttribute('data-agent'))!;
+    const mine = page.locator(`tr[data-agent="${id}"]`);
+    await mine.getByRole('button', { name: 'Edit' }).click();
+    await mine.getByRole('textbox', { name: 'Name' }).fill('Editor bot');
+    await mine.getByRole('textbox', { name: 'Instructions' }).fill('Write short, plain summaries.');
+    await mine.getByRole('button', { name: 'Save' }).click();
+    await mine.getByText('Editor bot').waitFor();
+    await mine.getByText('Write short, plain summaries.').waitFor();
+    // Renaming keeps the agent and its folder.
+    expect(await mine.getByText(`agents/${id}/`).count()).toBe(1);
+    expect(await mine.locator('td').nth(4).innerText()).toBe('—');
+    await mine.getByRole('button', { name: 'Publish' }).click();
+    await expect.poll(() => mine.locator('td').nth(4).innerText()).not.toBe('—');
+    await mine.getByRole('button', { name: 'Delete' }).click();
+    const dialog = page.getByRole('dialog');
+    expect(await dialog.innerText()).toContain(`agents/${id}/`);
+    await dialog.getByRole('button', { name: 'Delete' }).click();
+    await mine.waitFor({ state: 'detached' });
+    await page.reload();
+    await page.getByRole('heading', { name: 'Agents' }).waitFor();
+    expect(await page.locator(`tr[data-agent="${id}"]`).count()).toBe(0);
+  });
+
   it("lists people's uploads and deletes in the audit log (admins)", async () => {
     await page.getByRole('link', { name: 'Files' }).click();
     await fileRow(page, 'data.zip').getByRole('button', { name: 'Delete data.zip' }).click();

@@ -24,5 +24,7 @@ export const agentsApi = {
   list: (project: string) => call(r.list, { project }),
   create: (project: string, s: AgentSettings & { name: string }) => call(r.create, { project, ...s }),
   update: (project: string, id: string, s: AgentSettings) => call(r.update, { project, id, ...s }),
+  publish: (project: string, id: string) => call(r.publish, { project, id }),
+  remove: (project: string, id: string) => call(r.remove, { project, id }),
   conversations: (project: string) => call(routeIndex.conversations.list, { project }),
 };

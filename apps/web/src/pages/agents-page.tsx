@@ -3,6 +3,7 @@ import { agentsApi, type Agent, type AgentSettings } from '../api/agents.js';
 import { useI18n } from '../i18n/index.js';
 import { useSession } from '../session.js';
 import { errorText, formatDate } from '../format.js';
+import { ConfirmDialog } from '../components/confirm-dialog.js';
 
 /** The three file-access settings of A1, as selects. */
 function AccessFields(props: { value: AgentSettings; disabled: boolean; onChange: (s: AgentSettings) => void }) {
@@ -35,11 +36,47 @@ function AccessFields(props: { value: AgentSettings; disabled: boolean; onChange
   );
 }
 
-/** One agent row: ID to copy, its folder, and its file-access settings, saved on change. */
-function AgentRow({ agent, canManage, onSaved, onError }: { agent: Agent; canManage: boolean; onSaved: (a: Agent) => void; onError: (e: unknown) => void }) {
+/**
+ * One agent row: ID to copy, its folder, its file-access settings (saved on change), and for those who manage it:
+ * rename and instructions, publish, delete (its folder and files stay).
+ */
+function AgentRow({
+  agent,
+  canManage,
+  onSaved,
+  onDeleted,
+  onError,
+}: {
+  agent: Agent;
+  canManage: boolean;
+  onSaved: (a: Agent) => void;
+  onDeleted: (id: string) => void;
+  onError: (e: unknown) => void;
+}) {
   const { project } = useSession();
   const { lang, t } = useI18n();
   const [copied, setCopied] = useState(false);
+  const [editing, setEditing] = useState<{ name: string; instructions: string } | null>(null);
+  const [deleting, setDeleting] = useState(false);
+  const saveEdit = async (e: React.FormEvent) => {
+    e.preventDefault();
+    if (!editing || !editing.name.trim()) return;
+    try {
+      onSaved(await agentsApi.update(project.id, agent.id, { name: editing.name.trim(), instructions: editing.instructions }));
+      setEditing(null);
+    } catch (err) {
+      onError(err);
+    }
+  };
+  const remove = async () => {
+    setDeleting(false);
+    try {
+      await agentsApi.remove(project.id, agent.id);
+      onDeleted(agent.id);
+    } catch (err) {
+      onError(err);
+    }
+  };
   const copy = () =>
     navigator.clipboard?.writeText(agent.id).then(
       () => setCopied(true),
@@ -49,8 +86,30 @@ function AgentRow({ agent, canManage, onSaved, onError }: { agent: Agent; canMan
   return (
     <tr data-agent={agent.id}>
       <td>
-        <strong>{agent.name}</strong>
-        <div className="muted">{agent.instructions.slice(0, 120)}</div>
+        {editing ? (
+          <form className="agent-edit" onSubmit={(e) => void saveEdit(e)}>
+            <label>
+              {t('agents.name')} <input value={editing.name} onChange={(e) => setEditing({ ...editing, name: e.target.value })} />
+            </label>
+            <label>
+              {t('agents.instructions')}{' '}
+              <textarea rows={4} value={editing.instructions} onChange={(e) => setEditing({ ...editing, instructions: e.target.value })} />
+            </label>
+            <div className="row">
+              <button type="submit" disabled={!editing.name.trim()}>
+                {t('common.save')}
+              </button>
+              <button type="button" onClick={() => setEditing(null)}>
+                {t('common.cancel')}
+              </button>
+            </div>
+          </form>
+        ) : (
+          <>
+            <strong>{agent.name}</strong>
+            <div className="muted">{agent.instructions.slice(0, 120)}</div>
+          </>
+        )}
       </td>
       <td>
         <code>{agent.id}</code>{' '}
@@ -67,6 +126,29 @@ function AgentRow({ agent, canManage, onSaved, onError }: { agent: Agent; canMan
         </div>
       </td>
       <td>{agent.published ? formatDate(agent.published.at, lang) : '—'}</td>
+      <td className="actions">
+        {canManage && !editing && (
+          <>
+            <button className="link" onClick={() => setEditing({ name: agent.name, instructions: agent.instructions })}>
+              {t('common.edit')}
+            </button>{' '}
+            <button className="link" onClick={() => void agentsApi.publish(project.id, agent.id).then(onSaved, onError)}>
+              {t('agents.publish')}
+            </button>{' '}
+            <button className="link danger" onClick={() => setDeleting(true)}>
+              {t('common.delete')}
+            </button>
+          </>
+        )}
+        {deleting && (
+          <ConfirmDialog
+            message={t('agents.deleteConfirm', { name: agent.name, folder: agent.folder })}
+            confirmLabel={t('common.delete')}
+            onConfirm={() => void remove()}
+            onCancel={() => setDeleting(false)}
+          />
+        )}
+      </td>
     </tr>
   );
 }
@@ -136,6 +218,9 @@ export function AgentsPage() {
               <th>{t('agents.folder')}</th>
               <th>{t('agents.fileAccess')}</th>
               <th>{t('agents.published')}</th>
+              <th>
+                <span className="sr-only">{t('agents.actions')}</span>
+              </th>
             </tr>
           </thead>
           <tbody>
@@ -144,7 +229,11 @@ export function AgentsPage() {
                 key={a.id}
                 agent={a}
                 canManage={isAdmin || (canEdit && a.ownerId === me.id)}
-                onSaved={(n) => setAgents((l) => l!.map((x) => (x.id === n.id ? n : x)))}
+                onSaved={(n) => {
+                  setError(null);
+                  setAgents((l) => l!.map((x) => (x.id === n.id ? n : x)));
+                }}
+                onDeleted={(id) => setAgents((l) => l!.filter((x) => x.id !== id))}
                 onError={fail}
               />
             ))}
