@@ -49,6 +49,11 @@ describe.skipIf(!hasChromium)('web UI: Files', { shuffle: false }, () => {
     await panel.locator('pre.preview-text', { hasText: 'hello world' }).waitFor();
     expect(await panel.locator('.preview-path').innerText()).toBe('notes.txt');
     expect(await panel.locator('.preview-type').innerText()).toBe('text/plain');
+    // Escape closes it; the file opens again with a click.
+    await page.keyboard.press('Escape');
+    await panel.waitFor({ state: 'detached' });
+    await fileRow(page, 'notes.txt').getByRole('button', { name: 'notes.txt', exact: true }).click();
+    await panel.locator('pre.preview-text', { hasText: 'hello world' }).waitFor();
   });
 
   it('shows an HTML file as source: the literal <script> is on the page and nothing of it runs', async () => {

@@ -59,6 +59,18 @@ export function PreviewPanel(props: {
 
   const download = () => downloadFile(project, file.path, file.name).catch((e) => props.onError(errorText(e, t)));
 
+  // Escape closes the panel, unless it is meant for something else (a dialog, a field being edited).
+  const { onClose } = props;
+  useEffect(() => {
+    const onKey = (e: KeyboardEvent) => {
+      if (e.key !== 'Escape' || e.defaultPrevented || document.querySelector('[role="dialog"]')) return;
+      if (e.target instanceof HTMLElement && e.target.closest('input, textarea, select')) return;
+      onClose();
+    };
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, [onClose]);
+
   return (
     <aside className="preview" aria-label={t('preview.title')}>
       <div className="preview-head">
