@@ -139,6 +139,21 @@ describe.skipIf(!hasChromium)('web UI: media, direct uploads, agents, audit, sea
     const rows = await page.locator('table.audit tr', { hasText: 'data.zip' }).allInnerTexts();
     expect(rows[0]).toContain('Delete');
     expect(rows.some((r) => r.includes('Upload'))).toBe(true);
+
+    // Filters go into the URL, so a reload and Back keep them.
+    await page.getByRole('combobox', { name: 'Action' }).selectOption('file.delete');
+    await page.waitForURL(/\/audit\?action=file\.delete$/);
+    await expect.poll(() => page.locator('table.audit tbody tr').allInnerTexts()).toEqual([expect.stringContaining('data.zip')]);
+    await page.getByRole('textbox', { name: 'File' }).fill('dot.png');
+    await page.getByRole('button', { name: 'Filter' }).click();
+    await page.waitForURL(/action=file\.delete&path=dot\.png$/);
+    await page.getByText('Nothing here yet.').waitFor();
+    await page.reload();
+    await page.getByText('Nothing here yet.').waitFor();
+    expect(await page.getByRole('textbox', { name: 'File' }).inputValue()).toBe('dot.png');
+    await page.goBack();
+    await expect.poll(() => page.locator('table.audit tbody tr').allInnerTexts()).toEqual([expect.stringContaining('data.zip')]);
+    expect(await page.getByRole('combobox', { name: 'Action' }).inputValue()).toBe('file.delete');
   });
 
   it('searches file contents, wiki and memory from the top bar', async () => {

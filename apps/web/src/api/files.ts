@@ -49,7 +49,8 @@ export const filesApi = {
   preview: (project: string, path: string) => open(r.preview, { project, path }),
   // A page's script cannot read from a bucket that does not allow its origin: the bytes come from the server.
   content: (project: string, path: string, version?: number) => open(r.download, { project, path, version, redirect: 'false' }),
-  audit: (project: string, before?: number | null) => call(pr.audit, { project, limit: 100, before: before ?? undefined }),
+  audit: (project: string, before?: number | null, filter: { action?: string; path?: string } = {}) =>
+    call(pr.audit, { project, limit: 100, before: before ?? undefined, action: filter.action || undefined, path: filter.path || undefined }),
   deleteProject: (project: string, confirm: string) => call(pr.deleteProject, { project, confirm }),
   members: (project: string) => call(pr.listMembers, { project }),
   addMember: (project: string, user: string, role: Member['role']) => call(pr.addMember, { project, user, role }),

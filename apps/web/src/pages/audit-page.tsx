@@ -1,4 +1,5 @@
-import { useCallback, useEffect, useState } from 'react';
+import { useCallback, useEffect, useMemo, useState } from 'react';
+import { navigate, useRoute } from '../router.js';
 import { filesApi, type AuditPage as AuditData } from '../api/files.js';
 import { useI18n } from '../i18n/index.js';
 import type { MessageKey } from '../i18n/en.js';
@@ -6,6 +7,9 @@ import { useSession } from '../session.js';
 import { errorText, formatBytes, formatDate } from '../format.js';
 
 type Entry = AuditData['entries'][number];
+
+/** The actions people's changes are logged under (F15), offered as filters. */
+const AUDIT_ACTIONS = ['file.upload', 'file.move', 'file.delete', 'file.restore'];
 
 /**
  * The audit log (F15): people's uploads, moves and deletes, newest first; admins only.
@@ -16,6 +20,20 @@ type Entry = AuditData['entries'][number];
 export function AuditPage() {
   const { t, lang } = useI18n();
   const { project, isAdmin } = useSession();
+  // The filter lives in the URL (/audit?action=file.delete&path=…): a reload, Back and a shared link keep it.
+  const { search } = useRoute();
+  const filter = useMemo(() => {
+    const q = new URLSearchParams(search);
+    return { action: q.get('action') ?? '', path: q.get('path') ?? '' };
+  }, [search]);
+  const [pathText, setPathText] = useState(filter.path);
+  useEffect(() => setPathText(filter.path), [filter.path]);
+  const applyFilter = (next: { action: string; path: string }) => {
+    const q = new URLSearchParams();
+    if (next.action) q.set('action', next.action);
+    if (next.path.trim()) q.set('path', next.path.trim());
+    navigate(q.size ? `/audit?${q}` : '/audit');
+  };
   const [entries, setEntries] = useState<Entry[]>([]);
   const [cursor, setCursor] = useState<number | null>(null);
   const [loaded, setLoaded] = useState(false);
@@ -24,7 +42,7 @@ export function AuditPage() {
   const load = useCallback(
     async (before: number | null) => {
       try {
-        const r = await filesApi.audit(project.id, before);
+        const r = await filesApi.audit(project.id, before, filter);
         setEntries((l) => (before === null ? r.entries : [...l, ...r.entries]));
         setCursor(r.nextCursor);
         setLoaded(true);
@@ -32,7 +50,7 @@ export function AuditPage() {
         setError(errorText(e, t));
       }
     },
-    [project.id, t],
+    [project.id, t, filter],
   );
 
   useEffect(() => {
@@ -61,6 +79,31 @@ export function AuditPage() {
           {error}
         </p>
       )}
+      <form
+        className="row audit-filter"
+        role="search"
+        aria-label={t('audit.filter')}
+        onSubmit={(e) => {
+          e.preventDefault();
+          applyFilter({ action: filter.action, path: pathText });
+        }}
+      >
+        <label>
+          {t('audit.action')}{' '}
+          <select value={filter.action} onChange={(e) => applyFilter({ action: e.target.value, path: pathText })}>
+            <option value="">{t('audit.allActions')}</option>
+            {AUDIT_ACTIONS.map((a) => (
+              <option key={a} value={a}>
+                {actionLabel(a)}
+              </option>
+            ))}
+          </select>
+        </label>
+        <label>
+          {t('audit.target')} <input value={pathText} onChange={(e) => setPathText(e.target.value)} placeholder="reports/q1.csv" />
+        </label>
+        <button type="submit">{t('audit.apply')}</button>
+      </form>
       {!loaded && !error && <p>{t('common.loading')}</p>}
       {loaded && entries.length === 0 && <p className="empty">{t('common.none')}</p>}
       {entries.length > 0 && (
