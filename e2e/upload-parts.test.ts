@@ -165,6 +165,36 @@ describe('direct uploads in parts', () => {
       expect(file).toMatchObject({ path: 'parts/resumed.bin', size: data.length, sha256: sha(data) });
     });
 
+    it('holds expectedVersion when it starts and again when it finishes, so a change made meanwhile is not overwritten', async () => {
+      const data = randomBytes(subject.part + 5);
+      const path = 'parts/versioned.bin';
+      await stoa.send(filesRoutes.upload, { project, path }, Buffer.from('v1'), { size: 2 });
+      await expect(stoa.call(filesRoutes.startUpload, { project, path, size: data.length, parts: true, expectedVersion: 2 })).rejects.toMatchObject({
+        code: 'version_conflict',
+      });
+      const open = (offset: number, n: number) => Readable.from([data.subarray(offset, offset + n)]);
+      let raced = false;
+      const upload = uploadInParts(stoa, {
+        project,
+        path,
+        size: data.length,
+        expectedVersion: 1,
+        concurrency: 1,
+        openPart: (offset, n) => {
+          raced = true;
+          return open(offset, n);
+        },
+        onStarted: async () => {
+          // Someone saves the file after the upload started from version 1.
+          await stoa.send(filesRoutes.upload, { project, path }, Buffer.from('v2'), { size: 2 });
+        },
+      });
+      await expect(upload).rejects.toMatchObject({ code: 'version_conflict' });
+      expect(raced).toBe(true);
+      const kept = Buffer.from(await (await stoa.open(filesRoutes.download, { project, path })).arrayBuffer());
+      expect(kept.toString()).toBe('v2');
+    });
+
     it('starts anew when the upload to resume is gone, and abort gives the reserved space back', async () => {
       const data = randomBytes(subject.part + 1);
       const ticket = await stoa.call(filesRoutes.startUpload, { project, path: 'parts/aborted.bin', size: data.length, parts: true });

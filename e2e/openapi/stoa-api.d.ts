@@ -5542,6 +5542,8 @@ export interface operations {
                     sha256?: string;
                     /** @description Send the bytes in parts that can be retried one by one and resumed after an interruption */
                     parts?: boolean;
+                    /** @description Fail with version_conflict unless the file is at this version (0: does not exist yet), at start and at finish */
+                    expectedVersion?: number;
                 };
             };
         };
@@ -5618,7 +5620,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description already_exists: Already exists */
+            /** @description version_conflict: Someone saved a newer version; already_exists: Already exists */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -5626,7 +5628,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
-                        code?: "already_exists";
+                        code?: "version_conflict" | "already_exists";
                     };
                 };
             };

@@ -1,5 +1,5 @@
 import { Readable } from 'node:stream';
-import { filesRoutes, StoaError, type RouteDef } from '@stoa/contract';
+import { filesRoutes, type RouteDef } from '@stoa/contract';
 import { StoaClient, uploadInParts } from '@stoa/sdk';
 import { uploadResumeStore } from './upload-resume.js';
 import type { Api } from './api.js';
@@ -40,16 +40,11 @@ export function openRemoteApi(opts: {
       // Large files go in parts: a failed part is sent again alone, and an interrupted upload of the same local
       // file resumes from the parts that arrived when the command is run again.
       const saved = o.resumeKey ? uploadResumeStore(opts.env).forUpload([client.url, project, path, o.resumeKey]) : undefined;
-      if (o.expectedVersion !== undefined) {
-        const current = await client.call(filesRoutes.stat, { project, path }).catch(() => null);
-        if (current?.version !== o.expectedVersion) {
-          throw new StoaError('version_conflict', `${path} is at version ${current?.version ?? 'none'}, not ${o.expectedVersion}`);
-        }
-      }
       const file = await uploadInParts(client, {
         project,
         path,
         size,
+        expectedVersion: o.expectedVersion,
         openPart: (offset, n) => (n === 0 ? Readable.from([]) : source({ start: offset, end: offset + n - 1 })),
         resume: await saved?.load(),
         onStarted: (id) => saved?.save(id),

@@ -175,6 +175,8 @@ export interface UploadReservationsTable {
   part_size: Generated<number | null>;
   /** The blob store's token for the parts (S3: the multipart upload id). */
   parts_token: Generated<string | null>;
+  /** The version the upload must replace, checked at finish (migration 023); null: any. */
+  expected_version: Generated<number | null>;
 }
 /** A part of a direct upload that arrived whole (migration 022). */
 export interface UploadPartsTable {

@@ -13,6 +13,8 @@ export interface PartUploadOptions {
   project: string;
   path: string;
   size: number;
+  /** Refuse (version_conflict) unless the file is at this version (0: new), when starting and when finishing. */
+  expectedVersion?: number | undefined;
   /** A fresh stream of `size` bytes from `offset` (called again when a part is retried). */
   openPart(offset: number, size: number): Readable;
   /** The upload id of an earlier try: its parts that arrived are not sent again. Unknown or expired: start anew. */
@@ -55,7 +57,7 @@ export async function uploadInParts(client: StoaClient, opts: PartUploadOptions)
   const { project, size } = opts;
   let status = opts.resume ? await resumable(client, opts) : null;
   if (!status) {
-    const ticket = await client.call(filesRoutes.startUpload, { project, path: opts.path, size, parts: true });
+    const ticket = await client.call(filesRoutes.startUpload, { project, path: opts.path, size, parts: true, expectedVersion: opts.expectedVersion });
     status = { ...ticket, received: [], receivedBytes: 0 };
   }
   const uploadId = status.uploadId;

@@ -293,7 +293,7 @@ export const filesRoutes = {
   }),
   startUpload: defineRoute({
     id: 'uploads.start',
-    errors: ['too_large', 'quota_exceeded', 'already_exists'],
+    errors: ['too_large', 'quota_exceeded', 'already_exists', 'version_conflict'],
     method: 'POST',
     path: '/projects/{project}/uploads',
     summary: 'Start a direct upload: reserve space and get where to send the bytes',
@@ -304,6 +304,12 @@ export const filesRoutes = {
       size: z.number().int().min(0),
       sha256: z.string().optional(),
       parts: z.boolean().optional().describe('Send the bytes in parts that can be retried one by one and resumed after an interruption'),
+      expectedVersion: z
+        .number()
+        .int()
+        .min(0)
+        .optional()
+        .describe('Fail with version_conflict unless the file is at this version (0: does not exist yet), at start and at finish'),
     }),
     output: UploadTicketSchema,
   }),

@@ -59,6 +59,13 @@ export async function chargeUsage(trx: Q, ctx: Ctx, delta: number, releaseReserv
   }
 }
 
+/** Refuses (`version_conflict`) unless a file is at `expected` (0: it does not exist). */
+export function assertVersion(path: string, current: number, expected: number): void {
+  if (current !== expected) {
+    throw new StoaError('version_conflict', `"${path}" is at version ${current}, not ${expected}; read it again and retry`, { currentVersion: current });
+  }
+}
+
 /**
  * Makes a stored blob the new current version of a path, in the caller's transaction: file row, version row,
  * folder index, usage counter, retention, audit entry and index hooks commit together or not at all.
@@ -66,14 +73,7 @@ export async function chargeUsage(trx: Q, ctx: Ctx, delta: number, releaseReserv
 export async function commitVersion(trx: Q, ctx: Ctx, input: CommitInput): Promise<{ file: FileInfo; created: boolean; previousVersion: number | null }> {
   const now = ctx.platform.clock().toISOString();
   const existing = await lockFileRow(trx, ctx, input.path);
-  if (input.expectedVersion !== undefined && input.expectedVersion !== null) {
-    const current = existing?.version ?? 0;
-    if (current !== input.expectedVersion) {
-      throw new StoaError('version_conflict', `"${input.path}" is at version ${current}, not ${input.expectedVersion}; read it again and retry`, {
-        currentVersion: current,
-      });
-    }
-  }
+  if (input.expectedVersion !== undefined && input.expectedVersion !== null) assertVersion(input.path, existing?.version ?? 0, input.expectedVersion);
   if (existing && input.mode === 'create') throw new StoaError('already_exists', `file "${input.path}" already exists`);
   // Touch the blob's row (its sweeper grace starts again), then check the bytes: a sweeper deleting identical
   // old bytes holds this row's lock while it removes them, so after the touch the check tells the truth.

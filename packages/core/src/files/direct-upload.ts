@@ -9,7 +9,7 @@ import { inTx, type Ctx, type Platform } from '../platform.js';
 import { assertCan } from '../policies/can.js';
 import { quotaOf } from '../projects/projects.js';
 import { refusePathClash } from './dirs.js';
-import { commitVersion } from './commit-version.js';
+import { assertVersion, commitVersion, lockFileRow } from './commit-version.js';
 import { assertAgentWriteSize, countAgentChange, tracedChange } from '../operations/agent-gate.js';
 import { mimeForPath } from './mime.js';
 import type { FileInfo } from './file-info.js';
@@ -71,7 +71,7 @@ function actorKey(ctx: Ctx): string {
  */
 export async function startUpload(
   ctx: Ctx,
-  input: { path: string; size: number; sha256?: string | undefined; parts?: boolean | undefined },
+  input: { path: string; size: number; sha256?: string | undefined; parts?: boolean | undefined; expectedVersion?: number | undefined },
 ): Promise<UploadTicket> {
   const path = normalizePath(input.path);
   assertCan(ctx.actor, 'file.write', { kind: 'file', path });
@@ -85,6 +85,8 @@ export async function startUpload(
   await inTx(ctx.platform, async (trx) => {
     // Replacing is allowed at any size and makes a new version (F8 as amended); only a folder is in the way.
     await refusePathClash(trx, ctx.project.id, path);
+    // Refused now rather than after the bytes are sent; finishing checks it again in the commit's transaction.
+    if (input.expectedVersion !== undefined) assertVersion(path, (await lockFileRow(trx, ctx, path))?.version ?? 0, input.expectedVersion);
     const r = await trx
       .updateTable('projects')
       .set({ reserved_bytes: sql`reserved_bytes + ${input.size}` })
@@ -102,6 +104,7 @@ export async function startUpload(
         sha256: input.sha256 ?? null,
         staging_key: uploadId,
         actor: actorKey(ctx),
+        expected_version: input.expectedVersion ?? null,
         status: 'pending',
         created_at: now.toISOString(),
         expires_at: expiresAt,
@@ -248,6 +251,7 @@ async function commitUpload(ctx: Ctx, uploadId: string): Promise<FileInfo> {
         mime: mimeForPath(r.path),
         attribution: attributionOf(ctx.actor),
         mode: 'replace',
+        expectedVersion: r.expected_version,
         reservedBytes: Number(r.size),
         auditAction: 'file.upload',
       });
@@ -260,8 +264,8 @@ async function commitUpload(ctx: Ctx, uploadId: string): Promise<FileInfo> {
 }
 
 /** Joins the parts of an upload sent in parts into its staged bytes; every part must have arrived. */
-async function joinParts(ctx: Ctx, r: { id: string; size: number; part_size: number | null; parts_token: string | null; staging_key: string }): Promise<void> {
-  const count = ticketOf({ ...r, path: '', expires_at: '' }).partCount ?? 0;
+async function joinParts(ctx: Ctx, r: Awaited<ReturnType<typeof pendingReservation>>): Promise<void> {
+  const count = ticketOf(r).partCount ?? 0;
   const parts = await ctx.platform.db.kysely
     .selectFrom('upload_parts')
     .select(['part_number', 'etag'])
