@@ -133,6 +133,7 @@ export async function stoaIndex(
   docs: Iterable<Doc>,
   tuning: SearchTuning = DEFAULT_TUNING,
   kind: 'sqlite' | 'postgres' = 'sqlite',
+  perTransaction = 1000,
 ): Promise<{ db: StoaDb; file: string; close: () => Promise<void> }> {
   // PostgreSQL: a database of its own, created and dropped as the tests do.
   const pg = kind === 'postgres' ? await createTestDb('postgres') : undefined;
@@ -165,7 +166,7 @@ export async function stoaIndex(
   };
   for (const d of docs) {
     batch.push(d);
-    if (batch.length >= 1000) await flush();
+    if (batch.length >= perTransaction) await flush();
   }
   await flush();
   if (pg) await sql`analyze`.execute(k);

@@ -23,6 +23,8 @@ const REUSE = process.argv.find((a) => a.startsWith('--db='))?.slice(5);
 /** Also index the same pages into a fresh PostgreSQL database (as the tests create one) and time it alike. */
 const PG = process.argv.includes('--pg');
 const PAGES = Number(args[0] ?? 100_000);
+/** Pages per transaction when building the PostgreSQL index (`--pg-batch=N`; 1 = one per write, as files are saved). */
+const PG_PER_TRANSACTION = Number(process.argv.find((a) => a.startsWith('--pg-batch='))?.slice(11) ?? 1);
 const QUERIES = Number(args[1] ?? 1_000);
 
 const rand = rng(42);
@@ -133,7 +135,7 @@ let pgRow: [string, typeof s, string] | undefined;
 if (PG) {
   console.error('building the PostgreSQL index…');
   t0 = performance.now();
-  const pgIndex = await stoaIndex(docs, undefined, 'postgres');
+  const pgIndex = await stoaIndex(docs, undefined, 'postgres', PG_PER_TRANSACTION);
   const pgIndexS = (performance.now() - t0) / 1000;
   const { rows } = await sql<{ mb: number }>`select (pg_database_size(current_database()) / 1e6)::float8 as mb`.execute(pgIndex.db.kysely);
   const p = await run((q) => searchDocs(pgIndex.db, { projectId: PROJECT, query: q, visibility: ['project'], limit: 10 }));

@@ -1,4 +1,4 @@
-import { sql, type Kysely, type RawBuilder } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import type { DB } from '@stoa/db';
 import type { IndexTerms } from './terms.js';
 import { BM25_B, BM25_K1, type SearchTuning } from './tuning.js';
@@ -63,19 +63,18 @@ export async function pgUpsert(db: Kysely<DB>, doc: SearchDocInput, terms: Index
       ntokens = excluded.ntokens, visibility = excluded.visibility`.execute(db);
 }
 
-/** Filters on the `p` alias of search_postings: project, visibility, kinds, excluded ids, path prefix. */
-function postingFilters(req: RankRequest): RawBuilder<unknown> {
-  const parts: RawBuilder<unknown>[] = [sql`p.visibility = any(cast(${req.visibility} as text[]))`];
-  if (req.kinds) parts.push(sql`p.kind = any(cast(${req.kinds} as text[]))`);
-  if (req.exclude && req.exclude.length > 0) parts.push(sql`p.doc_id <> all(cast(${req.exclude} as int8[]))`);
-  if (req.pathPrefix !== undefined && req.pathPrefix !== '') {
-    const pre = req.pathPrefix;
-    const like = (s: string) => `${s.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-    // LIKE with a constant prefix walks search_docs_path (text_pattern_ops); it is case-sensitive here.
-    const inPath = pre.endsWith('/') ? sql`d.path like ${like(pre)}` : sql`(d.path = ${pre} or d.path like ${like(`${pre}/`)})`;
-    parts.push(sql`p.doc_id in (select d.id from search_docs d where d.project_id = ${req.projectId} and ${inPath})`);
-  }
-  return sql.join(parts, sql` and `);
+/**
+ * The path-prefix bounds `stoa_search_rank` takes: a folder's own path (`exact`, unless the prefix ends in `/`)
+ * and the range [lo, hi) of the paths under it. hi is lo with its final `/` raised to `0`, the next byte, so the
+ * range holds exactly the paths that start with lo.
+ *
+ * @example
+ * prefixBounds('docs') // { exact: 'docs', lo: 'docs/', hi: 'docs0' }
+ */
+function prefixBounds(pre: string | undefined): { exact: string | null; lo: string | null; hi: string | null } {
+  if (pre === undefined || pre === '') return { exact: null, lo: null, hi: null };
+  const lo = pre.endsWith('/') ? pre : `${pre}/`;
+  return { exact: pre.endsWith('/') ? null : pre, lo, hi: `${lo.slice(0, -1)}0` };
 }
 
 /**
@@ -83,38 +82,26 @@ function postingFilters(req: RankRequest): RawBuilder<unknown> {
  * `bm25()` — same k1, b, idf (with its 1e-6 floor), column weights and whole-table statistics — so both back
  * ends return the same order and scores.
  *
- * Only the postings of the query's terms in this project are read (one index range per term); visibility and
- * the other filters apply to them before scoring, and `search_docs` is joined for the page of hits alone.
- * The inner page keeps rows tied on score (WITH TIES), so the path / ref tie-break is the same as SQLite's.
+ * One call of `stoa_search_rank` (migration 027), whose plan PostgreSQL keeps per connection: only the postings
+ * of the query's terms in this project are read (one index range per term); visibility and the other filters
+ * apply to them before scoring, and `search_docs` is joined for the page of hits alone. The inner page keeps
+ * rows tied on score (WITH TIES), so the path / ref tie-break is the same as SQLite's.
  *
  * @example
  * const rows = await pgRank(db, { projectId, terms: ['refund'], visibility: ['project'], limit: 10, offset: 0, op: 'OR' }, DEFAULT_TUNING);
  */
 export async function pgRank(db: Kysely<DB>, req: RankRequest, tuning: SearchTuning): Promise<RankedRow[]> {
-  // float8 throughout: a numeric literal times an integer column would be numeric arithmetic, several times slower.
-  const k1 = sql`${sql.lit(BM25_K1)}::float8`;
-  const tf = sql`(p.tf_title * ${sql.lit(tuning.titleWeight)}::float8 + p.tf_body * ${sql.lit(tuning.bodyWeight)}::float8)`;
-  const all = req.op === 'AND' && req.terms.length > 1 ? sql`having count(*) = ${req.terms.length}` : sql``;
+  const { exact, lo, hi } = prefixBounds(req.pathPrefix);
+  const need = req.op === 'AND' ? req.terms.length : 1;
+  const exclude = req.exclude && req.exclude.length > 0 ? req.exclude : null;
+  // The constants are computed here, as for SQLite, so both back ends do the same floating-point arithmetic.
   const { rows } = await sql<RankedRow>`
-    with st as (
-      select coalesce(sum(ndocs), 0)::float8 as n, coalesce(sum(ntokens), 0)::float8 / greatest(coalesce(sum(ndocs), 0), 1) as avgdl
-      from search_stats),
-    idf as (
-      select q.term, greatest(ln((st.n - h.nhit + 0.5) / (h.nhit + 0.5)), 1e-6) as idf
-      from unnest(cast(${req.terms} as text[])) as q(term) cross join st
-      cross join lateral (select coalesce(sum(x.ndocs), 0)::float8 as nhit from search_term_df x where x.term = q.term collate "C") h),
-    scored as (
-      select p.doc_id, sum(idf.idf * (${tf} * ${sql.lit(BM25_K1 + 1)})
-        / (${tf} + ${k1} * (${sql.lit(1 - BM25_B)}::float8 + ${sql.lit(BM25_B)}::float8 * p.ntokens / st.avgdl))) as score
-      from idf cross join st
-      join search_postings p on p.project_id = ${req.projectId} and p.term = idf.term collate "C"
-      where ${postingFilters(req)}
-      group by p.doc_id ${all}
-      order by score desc
-      fetch first (${req.offset + req.limit}) rows with ties)
-    select d.id, d.kind, d.ref_id as "refId", d.path, d.title, d.updated_at as "updatedAt", s.score${req.withBody ? sql`, b.body` : sql``}
-    from scored s join search_docs d on d.id = s.doc_id ${req.withBody ? sql`left join search_bodies b on b.doc_id = d.id` : sql``}
-    order by s.score desc, d.path collate "C", d.ref_id collate "C"
-    limit ${req.limit} offset ${req.offset}`.execute(db);
-  return rows.map((r) => ({ ...r, id: Number(r.id), score: Number(r.score), ...(req.withBody ? { body: r.body ?? '' } : {}) }));
+    select id, kind, ref_id as "refId", path, title, updated_at as "updatedAt", score, body
+    from stoa_search_rank(${req.projectId}, cast(${req.terms} as text[]), cast(${req.visibility} as text[]),
+      cast(${req.kinds ?? null} as text[]), cast(${exclude} as int8[]), ${exact}, ${lo}, ${hi}, ${need}, ${req.limit}, ${req.offset},
+      ${tuning.titleWeight}, ${tuning.bodyWeight}, ${BM25_K1}, ${BM25_K1 + 1}, ${BM25_B}, ${1 - BM25_B}, ${req.withBody === true})`.execute(db);
+  return rows.map((r) => {
+    const { body, ...row } = r;
+    return { ...row, id: Number(r.id), score: Number(r.score), ...(req.withBody ? { body: body ?? '' } : {}) };
+  });
 }
