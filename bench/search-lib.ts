@@ -10,7 +10,7 @@ import MiniSearch from 'minisearch';
 import { sql } from 'kysely';
 import { openDb, type StoaDb } from '@stoa/db';
 import { createTestDb } from '@stoa/db/testing';
-import { indexDoc, rankDocs, searchDocs } from '../packages/core/src/search/index.js';
+import { indexDocs, rankDocs, searchDocs } from '../packages/core/src/search/index.js';
 import { seedProject } from '../packages/core/src/search/test-helpers.js';
 import { DEFAULT_TUNING, type SearchTuning } from '../packages/core/src/search/tuning.js';
 
@@ -133,6 +133,7 @@ export async function stoaIndex(
   docs: Iterable<Doc>,
   tuning: SearchTuning = DEFAULT_TUNING,
   kind: 'sqlite' | 'postgres' = 'sqlite',
+  /** Documents per transaction (and per statement on PostgreSQL). */
   perTransaction = 1000,
 ): Promise<{ db: StoaDb; file: string; close: () => Promise<void> }> {
   // PostgreSQL: a database of its own, created and dropped as the tests do.
@@ -146,23 +147,22 @@ export async function stoaIndex(
   const flush = async () => {
     const docsNow = batch;
     batch = [];
-    await k.transaction().execute(async (trx) => {
-      for (const d of docsNow) {
-        await indexDoc(
-          { kysely: trx, dialect: kind, tuning },
-          {
-            projectId: PROJECT,
-            kind: 'wiki',
-            refId: d.id,
-            path: `docs/${d.id}`,
-            title: d.title,
-            body: d.text,
-            visibility: 'project',
-            updatedAt: '2024-01-01T00:00:00.000Z',
-          },
-        );
-      }
-    });
+    // One transaction per batch; on PostgreSQL one statement too (indexDocs), as a reindex would write them.
+    await k.transaction().execute((trx) =>
+      indexDocs(
+        { kysely: trx, dialect: kind, tuning },
+        docsNow.map((d) => ({
+          projectId: PROJECT,
+          kind: 'wiki',
+          refId: d.id,
+          path: `docs/${d.id}`,
+          title: d.title,
+          body: d.text,
+          visibility: 'project',
+          updatedAt: '2024-01-01T00:00:00.000Z',
+        })),
+      ),
+    );
   };
   for (const d of docs) {
     batch.push(d);

@@ -5,7 +5,8 @@
  *
  *   node --max-old-space-size=8192 --import tsx bench/search-speed.ts [pages] [queries] [--keep] [--db=FILE]
  *
- * --pg also indexes the pages into a fresh PostgreSQL database and times the same queries there.
+ * --pg also indexes the pages into a fresh PostgreSQL database and times the same queries there;
+ * --pg-batch=N writes N pages per statement there (default 1).
  * --keep leaves the SQLite file in place (its path is printed); --db=FILE reuses such a file (built with the
  * same page count: pages are generated from a fixed seed) instead of indexing again.
  */
@@ -23,7 +24,10 @@ const REUSE = process.argv.find((a) => a.startsWith('--db='))?.slice(5);
 /** Also index the same pages into a fresh PostgreSQL database (as the tests create one) and time it alike. */
 const PG = process.argv.includes('--pg');
 const PAGES = Number(args[0] ?? 100_000);
-/** Pages per transaction when building the PostgreSQL index (`--pg-batch=N`; 1 = one per write, as files are saved). */
+/**
+ * Pages per transaction and per statement when building the PostgreSQL index (`--pg-batch=N`): 1 (the default) as
+ * files are saved, one write at a time; a few hundred as a reindex or an import writes them (indexDocs).
+ */
 const PG_PER_TRANSACTION = Number(process.argv.find((a) => a.startsWith('--pg-batch='))?.slice(11) ?? 1);
 const QUERIES = Number(args[1] ?? 1_000);
 

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Kysely } from 'kysely';
 import { type DB } from '@stoa/db';
 import { createTestDb, testDbKinds } from '@stoa/db/testing';
-import { indexDoc, searchDocs, setDocVisibility, type SearchHit } from './index.js';
+import { indexDoc, indexDocs, searchDocs, setDocVisibility, type SearchDocInput, type SearchHit } from './index.js';
 import { seedProject } from './test-helpers.js';
 
 // A small mixed-language corpus with shared words of different frequencies, so idf, length normalisation
@@ -94,5 +94,52 @@ describe.skipIf(!kinds.includes('postgres'))('SQLite and PostgreSQL rank alike',
     expect(a[0]!.score).toBeGreaterThan(0.01);
     for (const [i, h] of a.entries()) expect(b[i]!.score).toBeCloseTo(h.score, 9);
     expect(b.map((h) => h.snippet)).toEqual(a.map((h) => h.snippet));
+  });
+});
+
+describe.skipIf(!kinds.includes('postgres'))('PostgreSQL: a batch indexes as one document at a time does', () => {
+  const dbs: Array<{ db: Kysely<DB>; cleanup: () => Promise<void> }> = [];
+  const page = (i: number, title: string, body: string): SearchDocInput => ({
+    projectId: 'prj_a',
+    kind: 'wiki',
+    refId: `d${i}`,
+    path: `p/${i}`,
+    title,
+    body,
+    visibility: 'project',
+    updatedAt: '2024-01-01T00:00:00.000Z',
+  });
+  beforeAll(async () => {
+    for (const batched of [false, true]) {
+      const t = await createTestDb('postgres');
+      dbs.push({ db: t.db.kysely, cleanup: t.cleanup });
+      await seedProject(t.db.kysely, 'prj_a');
+      const index = { kysely: t.db.kysely, dialect: 'postgres' as const };
+      const pages = CORPUS.map(([title, body], i) => page(i, title, body));
+      if (!batched) {
+        for (const p of pages) await indexDoc(index, p);
+        continue;
+      }
+      // Earlier versions with other words (their postings must go), then the corpus in two batches, one of
+      // which names a page twice: the last one counts.
+      await indexDocs(
+        index,
+        pages.slice(0, 10).map((p) => ({ ...p, body: `stale only ${p.refId}`, title: 'old' })),
+      );
+      await indexDocs(index, [page(3, 'wrong', 'wrong words'), ...pages.slice(0, 20)]);
+      await indexDocs(index, pages.slice(20));
+    }
+  });
+  afterAll(async () => {
+    for (const d of dbs) await d.cleanup();
+  });
+
+  it.each([...QUERIES, 'stale', 'wrong'])('same hits and scores for %s', async (query) => {
+    const [a, b] = await Promise.all(
+      dbs.map((d) => searchDocs({ kysely: d.db, dialect: 'postgres' }, { projectId: 'prj_a', query, visibility: ['project'], limit: 10 })),
+    );
+    expect(b!.map((h) => h.refId)).toEqual(a!.map((h) => h.refId));
+    for (const [i, h] of a!.entries()) expect(b![i]!.score).toBeCloseTo(h.score, 9);
+    if (query === 'stale' || query === 'wrong') expect(b).toEqual([]);
   });
 });

@@ -60,10 +60,24 @@ const SNIPPET_CHARS = 200;
  * });
  */
 export async function indexDoc(index: SearchIndex, doc: SearchDocInput): Promise<void> {
-  const terms = indexTerms(doc.title, doc.body, index.tuning ?? DEFAULT_TUNING);
-  const { hash } = embedInput(doc.title, doc.body);
-  if (index.dialect === 'sqlite') await sqliteUpsert(index.kysely, doc, terms, hash);
-  else await pgUpsert(index.kysely, doc, terms, hash);
+  await indexDocs(index, [doc]);
+}
+
+/**
+ * Indexes many documents as `indexDoc` does each: on PostgreSQL in one statement, which updates each term's
+ * document count once for the batch (a reindex or an import). A refId given twice keeps its last document.
+ *
+ * @example
+ * await indexDocs({ kysely: trx, dialect: 'postgres' }, pages.map((p) => ({ projectId, kind: 'wiki', refId: p.id, … })));
+ */
+export async function indexDocs(index: SearchIndex, docs: readonly SearchDocInput[]): Promise<void> {
+  const entries = docs.map((doc) => ({
+    doc,
+    terms: indexTerms(doc.title, doc.body, index.tuning ?? DEFAULT_TUNING),
+    embedHash: embedInput(doc.title, doc.body).hash,
+  }));
+  if (index.dialect === 'postgres') return pgUpsert(index.kysely, entries);
+  for (const e of entries) await sqliteUpsert(index.kysely, e.doc, e.terms, e.embedHash);
 }
 
 /**

@@ -26,39 +26,71 @@ function postingsOf(terms: IndexTerms): { term: string[]; title: number[]; body:
   return out;
 }
 
+/** A document to index with its terms and the hash of what would be embedded. */
+export interface PgIndexEntry {
+  doc: SearchDocInput;
+  terms: IndexTerms;
+  embedHash: string;
+}
+
 /**
- * Writes one document into `search_docs`, `search_bodies` and `search_postings` (PostgreSQL) in one statement,
- * replacing an earlier version with the same (project, kind, ref): postings of terms the document no longer
- * has are deleted, the others inserted or updated. Triggers keep the term and table statistics (migration 011).
- * Runs on whatever `db` is (a transaction, if the caller is in one).
+ * Writes documents into `search_docs`, `search_bodies` and `search_postings` (PostgreSQL) in one statement,
+ * replacing earlier versions with the same (project, kind, ref): postings of terms a document no longer has are
+ * deleted, the others inserted or updated. Triggers keep the term and table statistics (migration 011), once
+ * per statement, so a batch also updates each term's count once instead of once per document. A ref given twice
+ * keeps its last entry. Runs on whatever `db` is (a transaction, if the caller is in one).
  *
  * @example
- * await pgUpsert(trx, doc, indexTerms(doc.title, doc.body, DEFAULT_TUNING));
+ * await pgUpsert(trx, [{ doc, terms: indexTerms(doc.title, doc.body, DEFAULT_TUNING), embedHash }]);
  */
-export async function pgUpsert(db: Kysely<DB>, doc: SearchDocInput, terms: IndexTerms, embedHash: string): Promise<void> {
-  const ntokens = terms.title.length + terms.body.length;
-  const p = postingsOf(terms);
+export async function pgUpsert(db: Kysely<DB>, entries: readonly PgIndexEntry[]): Promise<void> {
+  const last = new Map<string, PgIndexEntry>();
+  for (const e of entries) last.set(JSON.stringify([e.doc.projectId, e.doc.kind, e.doc.refId]), e);
+  const docs = [...last.values()];
+  if (docs.length === 0) return;
+  const col = <T>(f: (e: PgIndexEntry) => T) => docs.map(f);
+  const post = { n: [] as number[], term: [] as string[], title: [] as number[], body: [] as number[] };
+  docs.forEach((e, n) => {
+    const p = postingsOf(e.terms);
+    for (let i = 0; i < p.term.length; i++) {
+      post.n.push(n);
+      post.term.push(p.term[i]!);
+      post.title.push(p.title[i]!);
+      post.body.push(p.body[i]!);
+    }
+  });
   // The delete and the insert touch disjoint postings (terms gone / terms present), so running them in one
   // statement's snapshot is safe.
   await sql`
-    with d as (
+    with input as (
+      select * from unnest(cast(${col((e) => e.doc.projectId)} as text[]), cast(${col((e) => e.doc.kind)} as text[]),
+        cast(${col((e) => e.doc.refId)} as text[]), cast(${col((e) => e.doc.path)} as text[]), cast(${col((e) => e.doc.title)} as text[]),
+        cast(${col((e) => e.doc.visibility)} as text[]), cast(${col((e) => e.doc.updatedAt)} as text[]),
+        cast(${col((e) => e.terms.title.length + e.terms.body.length)} as int4[]), cast(${col((e) => e.doc.body)} as text[]),
+        cast(${col((e) => e.embedHash)} as text[]))
+        with ordinality as i(project_id, kind, ref_id, path, title, visibility, updated_at, ntokens, body, hash, n)),
+    d as (
       insert into search_docs (project_id, kind, ref_id, path, title, visibility, updated_at, ntokens)
-      values (${doc.projectId}, ${doc.kind}, ${doc.refId}, ${doc.path}, ${doc.title}, ${doc.visibility}, ${doc.updatedAt}, ${ntokens})
+      select project_id, kind, ref_id, path, title, visibility, updated_at, ntokens from input order by n
       on conflict (project_id, kind, ref_id) do update set path = excluded.path, title = excluded.title,
         visibility = excluded.visibility, updated_at = excluded.updated_at, ntokens = excluded.ntokens
-      returning id),
+      returning id, project_id, kind, ref_id),
+    di as (select d.id, i.* from d join input i using (project_id, kind, ref_id)),
     b as (
-      insert into search_bodies (doc_id, body) select id, ${doc.body} from d
+      insert into search_bodies (doc_id, body) select id, body from di
       on conflict (doc_id) do update set body = excluded.body),
     stale as (
-      delete from search_vectors x using d where x.doc_id = d.id and x.text_hash <> ${embedHash}),
+      delete from search_vectors x using di where x.doc_id = di.id and x.text_hash <> di.hash),
+    pin as (
+      select di.id, di.project_id, di.kind, di.visibility, di.ntokens, t.term, t.a, t.b
+      from unnest(cast(${post.n} as int8[]), cast(${post.term} as text[]), cast(${post.title} as int4[]), cast(${post.body} as int4[])) as t(n, term, a, b)
+      join di on di.n = t.n + 1),
     gone as (
-      delete from search_postings x using d
-      where x.doc_id = d.id and x.term <> all(cast(${p.term} as text[])))
+      delete from search_postings x using di
+      where x.doc_id = di.id and not exists (select 1 from pin where pin.id = x.doc_id and pin.term = x.term))
     insert into search_postings (project_id, term, doc_id, tf_title, tf_body, ntokens, kind, visibility)
-    select ${doc.projectId}, t.term, d.id, t.a, t.b, ${ntokens}, ${doc.kind}, ${doc.visibility}
-    from d cross join unnest(cast(${p.term} as text[]), cast(${p.title} as int4[]), cast(${p.body} as int4[])) as t(term, a, b)
-    order by t.term collate "C"
+    select project_id, term, id, a, b, ntokens, kind, visibility from pin
+    order by term collate "C", id
     on conflict (project_id, term, doc_id) do update set tf_title = excluded.tf_title, tf_body = excluded.tf_body,
       ntokens = excluded.ntokens, visibility = excluded.visibility`.execute(db);
 }
