@@ -169,7 +169,8 @@ export async function stoaIndex(
     if (batch.length >= perTransaction) await flush();
   }
   await flush();
-  if (pg) await sql`analyze`.execute(k);
+  // As autovacuum leaves a table that has settled: statistics, and the visibility map index-only scans rely on.
+  if (pg) await sql`vacuum analyze`.execute(k);
   return {
     db,
     file,
