@@ -39,6 +39,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/volumes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Resolve the caller's scope in a volume (a project, your own files, an agent's, a private agent's, a knowledge base, a skill package)
+         * @description The server derives the scope from the token and the catalog — clients never build it from strings — and creates the volume on first use. Someone else’s volume answers not_found, exactly like one that does not exist.
+         */
+        post: operations["volumes.open"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/projects/{project}": {
         parameters: {
             query?: never;
@@ -1588,6 +1608,147 @@ export interface operations {
             };
         };
     };
+    "volumes.open": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Conversation the agent acts in */
+                "X-Stoa-Conversation"?: string;
+                /** @description Process ID of the agent runtime */
+                "X-Stoa-Process"?: string;
+                /** @description Node (host) of the agent runtime */
+                "X-Stoa-Node"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description Which kind of volume
+                     * @enum {string}
+                     */
+                    catalog: "projects" | "users" | "knowledges" | "skills" | "xperts" | "user-xperts";
+                    /** @description projects, knowledges, skills: the project (name or ID) */
+                    project?: string;
+                    /** @description xperts, user-xperts: the agent (its ID); an agent token may leave it out for itself */
+                    agent?: string;
+                    /** @description knowledges, skills: the knowledge base or skill package, by name in its project */
+                    name?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        catalog: "projects" | "users" | "knowledges" | "skills" | "xperts" | "user-xperts";
+                        /** @description What every door names this volume by, in place of a project: /projects/{volumeId}/files, /dav/{volumeId}/, --project */
+                        volumeId: string;
+                        /** @description The catalog's key: the project, the person (users), the agent (xperts, user-xperts), the knowledge base or skill package */
+                        scopeId: string;
+                        tenantId: string;
+                        organizationId: string;
+                        /** @description users and user-xperts: the person whose volume it is (kept apart from the agent); projects: the person the token acts for */
+                        userId: string | null;
+                        /** @description The project: the project itself, or the one a knowledge base, skill package or agent belongs to */
+                        projectId: string | null;
+                        /** @description That project's name */
+                        projectName: string | null;
+                        /** @description knowledges: the knowledge base (its volume ID) */
+                        knowledgeId: string | null;
+                        /** @description skills: the skill package (its volume ID) */
+                        skillId: string | null;
+                        /** @description Reserved: every volume is one tree from its root */
+                        rootId: null;
+                        /** @description xperts and user-xperts: the agent; projects: the agent the token acts for */
+                        xpertId: string | null;
+                        /** @description The project, knowledge base or skill package name; for other volumes a description */
+                        name: string;
+                        /** @description Who acts in it with this token */
+                        actor: {
+                            /** @enum {string} */
+                            kind: "user" | "agent";
+                            id: string;
+                        };
+                        /**
+                         * @description A person's role here, or what an agent may do with its files
+                         * @enum {string}
+                         */
+                        access: "admin" | "editor" | "viewer" | "write" | "read" | "none";
+                    };
+                };
+            };
+            /** @description bad_request: The request is not valid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "bad_request";
+                    };
+                };
+            };
+            /** @description unauthorized: A valid token is required */
+            401: {
+                headers: {
+                    /** @description "Bearer" */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "unauthorized";
+                    };
+                };
+            };
+            /** @description forbidden: You may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "forbidden";
+                    };
+                };
+            };
+            /** @description rate_limited: Too many requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "rate_limited";
+                    };
+                };
+            };
+            /** @description internal: Internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "internal";
+                    };
+                };
+            };
+        };
+    };
     "projects.delete": {
         parameters: {
             query: {
@@ -1603,7 +1764,7 @@ export interface operations {
                 "X-Stoa-Node"?: string;
             };
             path: {
-                /** @description Project name or ID (a fresh installation has "default") */
+                /** @description Project name or ID (a fresh installation has "default"), or the ID of a volume beyond projects (vol_…, from POST /volumes) */
                 project: string;
             };
             cookie?: never;
@@ -1712,7 +1873,7 @@ export interface operations {
                 "X-Stoa-Node"?: string;
             };
             path: {
-                /** @description Project name or ID (a fresh installation has "default") */
+                /** @description Project name or ID (a fresh installation has "default"), or the ID of a volume beyond projects (vol_…, from POST /volumes) */
                 project: string;
             };
             cookie?: never;
@@ -1822,7 +1983,7 @@ export interface operations {
                 "X-Stoa-Node"?: string;
             };
             path: {
-                /** @description Project name or ID (a fresh installation has "default") */
+                /** @description Project name or ID (a fresh installation has "default"), or the ID of a volume beyond projects (vol_…, from POST /volumes) */
                 project: string;
             };
             cookie?: never;
@@ -1940,7 +2101,7 @@ export interface operations {
                 "X-Stoa-Node"?: string;
             };
             path: {
-                /** @description Project name or ID (a fresh installation has "default") */
+                /** @description Project name or ID (a fresh installation has "default"), or the ID of a volume beyond projects (vol_…, from POST /volumes) */
                 project: string;
                 user: string;
             };
@@ -2048,7 +2209,7 @@ export interface operations {
                 "X-Stoa-Node"?: string;
             };
             path: {
-                /** @description Project name or ID (a fresh installation has "default") */
+                /** @description Project name or ID (a fresh installation has "default"), or the ID of a volume beyond projects (vol_…, from POST /volumes) */
                 project: string;
             };
             cookie?: never;
@@ -2160,7 +2321,7 @@ export interface operations {
                 "X-Stoa-Node"?: string;
             };
             path: {
-                /** @description Project name or ID (a fresh installation has "default") */
+                /** @description Project name or ID (a fresh installation has "default"), or the ID of a volume beyond projects (vol_…, from POST /volumes) */
                 project: string;
             };
             cookie?: never;
@@ -2280,7 +2441,7 @@ export interface operations {
                 "X-Stoa-Node"?: string;
             };
             path: {
-                /** @description Project name or ID (a fresh installation has "default") */
+                /** @description Project name or ID (a fresh installation has "default"), or the ID of a volume beyond projects (vol_…, from POST /volumes) */
                 project: string;
                 id: string;
             };
@@ -2388,7 +2549,7 @@ export interface operations {
                 "X-Stoa-Node"?: string;
             };
             path: {
-                /** @description Project name or ID (a fresh installation has "default") */
+                /** @description Project name or ID (a fresh installation has "default"), or the ID of a volume beyond projects (vol_…, from POST /volumes) */
                 project: string;
             };
             cookie?: never;
@@ -2627,7 +2788,7 @@ export interface operations {
                 "X-Stoa-Node"?: string;
             };
             path: {
-                /** @description Project name or ID (a fresh installation has "default") */
+                /** @description Project name or ID (a fresh installation has "default"), or the ID of a volume beyond projects (vol_…, from POST /volumes) */
                 project: string;
             };
             cookie?: never;
@@ -2755,7 +2916,7 @@ export interface operations {
                 "X-Stoa-Node"?: string;
             };
             path: {
-                /** @description Project name or ID (a fresh installation has "default") */
+                /** @description Project name or ID (a fresh installation has "default"), or the ID of a volume beyond projects (vol_…, from POST /volumes) */
                 project: string;
             };
             cookie?: never;
@@ -2806,6 +2967,10 @@ export interface operations {
                             sha256: string;
                             /** @description Octal permission string, default "644" */
                             permissions: string;
+                            /** @description Metadata written with the current version (a JSON object of strings), or null */
+                            metadata?: {
+                                [key: string]: string;
+                            } | null;
                         }[];
                         nextCursor: string | null;
                     };
@@ -2904,7 +3069,7 @@ export interface operations {
                 "X-Stoa-Node"?: string;
             };
             path: {
-                /** @description Project name or ID (a fresh installation has "default") */
+                /** @description Project name or ID (a fresh installation has "default"), or the ID of a volume beyond projects (vol_…, from POST /volumes) */
                 project: string;
             };
             cookie?: never;
@@ -2954,6 +3119,10 @@ export interface operations {
                         sha256: string;
                         /** @description Octal permission string, default "644" */
                         permissions: string;
+                        /** @description Metadata written with the current version (a JSON object of strings), or null */
+                        metadata?: {
+                            [key: string]: string;
+                        } | null;
                     };
                 };
             };
@@ -3062,7 +3231,7 @@ export interface operations {
                 "X-Stoa-Node"?: string;
             };
             path: {
-                /** @description Project name or ID (a fresh installation has "default") */
+                /** @description Project name or ID (a fresh installation has "default"), or the ID of a volume beyond projects (vol_…, from POST /volumes) */
                 project: string;
             };
             cookie?: never;
@@ -3119,6 +3288,10 @@ export interface operations {
                             sha256: string;
                             /** @description Octal permission string, default "644" */
                             permissions: string;
+                            /** @description Metadata written with the current version (a JSON object of strings), or null */
+                            metadata?: {
+                                [key: string]: string;
+                            } | null;
                         }[];
                         nextCursor: string | null;
                         total: number;
@@ -3213,7 +3386,7 @@ export interface operations {
                 "X-Stoa-Node"?: string;
             };
             path: {
-                /** @description Project name or ID (a fresh installation has "default") */
+                /** @description Project name or ID (a fresh installation has "default"), or the ID of a volume beyond projects (vol_…, from POST /volumes) */
                 project: string;
             };
             cookie?: never;
@@ -3332,7 +3505,7 @@ export interface operations {
                 "X-Stoa-Node"?: string;
             };
             path: {
-                /** @description Project name or ID (a fresh installation has "default") */
+                /** @description Project name or ID (a fresh installation has "default"), or the ID of a volume beyond projects (vol_…, from POST /volumes) */
                 project: string;
             };
             cookie?: never;
@@ -3442,7 +3615,7 @@ export interface operations {
                 "X-Stoa-Node"?: string;
             };
             path: {
-                /** @description Project name or ID (a fresh installation has "default") */
+                /** @description Project name or ID (a fresh installation has "default"), or the ID of a volume beyond projects (vol_…, from POST /volumes) */
                 project: string;
             };
             cookie?: never;
@@ -3552,7 +3725,7 @@ export interface operations {
                 "X-Stoa-Node"?: string;
             };
             path: {
-                /** @description Project name or ID (a fresh installation has "default") */
+                /** @description Project name or ID (a fresh installation has "default"), or the ID of a volume beyond projects (vol_…, from POST /volumes) */
                 project: string;
             };
             cookie?: never;
@@ -3660,7 +3833,7 @@ export interface operations {
                 "X-Stoa-Node"?: string;
             };
             path: {
-                /** @description Project name or ID (a fresh installation has "default") */
+                /** @description Project name or ID (a fresh installation has "default"), or the ID of a volume beyond projects (vol_…, from POST /volumes) */
                 project: string;
             };
             cookie?: never;
@@ -3781,7 +3954,7 @@ export interface operations {
                 "X-Stoa-Node"?: string;
             };
             path: {
-                /** @description Project name or ID (a fresh installation has "default") */
+                /** @description Project name or ID (a fresh installation has "default"), or the ID of a volume beyond projects (vol_…, from POST /volumes) */
                 project: string;
             };
             cookie?: never;
@@ -3832,6 +4005,10 @@ export interface operations {
                             sha256: string;
                             /** @description Octal permission string, default "644" */
                             permissions: string;
+                            /** @description Metadata written with the current version (a JSON object of strings), or null */
+                            metadata?: {
+                                [key: string]: string;
+                            } | null;
                         }[];
                         truncated: boolean;
                     };
@@ -3928,7 +4105,7 @@ export interface operations {
                 "X-Stoa-Node"?: string;
             };
             path: {
-                /** @description Project name or ID (a fresh installation has "default") */
+                /** @description Project name or ID (a fresh installation has "default"), or the ID of a volume beyond projects (vol_…, from POST /volumes) */
                 project: string;
             };
             cookie?: never;
@@ -3978,6 +4155,10 @@ export interface operations {
                         sha256: string;
                         /** @description Octal permission string, default "644" */
                         permissions: string;
+                        /** @description Metadata written with the current version (a JSON object of strings), or null */
+                        metadata?: {
+                            [key: string]: string;
+                        } | null;
                     };
                 };
             };
@@ -4069,7 +4250,7 @@ export interface operations {
                 "X-Stoa-Node"?: string;
             };
             path: {
-                /** @description Project name or ID (a fresh installation has "default") */
+                /** @description Project name or ID (a fresh installation has "default"), or the ID of a volume beyond projects (vol_…, from POST /volumes) */
                 project: string;
             };
             cookie?: never;
@@ -4130,6 +4311,10 @@ export interface operations {
                         sha256: string;
                         /** @description Octal permission string, default "644" */
                         permissions: string;
+                        /** @description Metadata written with the current version (a JSON object of strings), or null */
+                        metadata?: {
+                            [key: string]: string;
+                        } | null;
                     };
                 };
             };
@@ -4233,7 +4418,7 @@ export interface operations {
                 "X-Stoa-Node"?: string;
             };
             path: {
-                /** @description Project name or ID (a fresh installation has "default") */
+                /** @description Project name or ID (a fresh installation has "default"), or the ID of a volume beyond projects (vol_…, from POST /volumes) */
                 project: string;
             };
             cookie?: never;
@@ -4347,7 +4532,7 @@ export interface operations {
                 "X-Stoa-Node"?: string;
             };
             path: {
-                /** @description Project name or ID (a fresh installation has "default") */
+                /** @description Project name or ID (a fresh installation has "default"), or the ID of a volume beyond projects (vol_…, from POST /volumes) */
                 project: string;
             };
             cookie?: never;
@@ -4467,7 +4652,7 @@ export interface operations {
                 "X-Stoa-Node"?: string;
             };
             path: {
-                /** @description Project name or ID (a fresh installation has "default") */
+                /** @description Project name or ID (a fresh installation has "default"), or the ID of a volume beyond projects (vol_…, from POST /volumes) */
                 project: string;
             };
             cookie?: never;
@@ -4527,6 +4712,10 @@ export interface operations {
                         sha256: string;
                         /** @description Octal permission string, default "644" */
                         permissions: string;
+                        /** @description Metadata written with the current version (a JSON object of strings), or null */
+                        metadata?: {
+                            [key: string]: string;
+                        } | null;
                     };
                 };
             };
@@ -4654,7 +4843,7 @@ export interface operations {
                 "If-None-Match"?: string;
             };
             path: {
-                /** @description Project name or ID (a fresh installation has "default") */
+                /** @description Project name or ID (a fresh installation has "default"), or the ID of a volume beyond projects (vol_…, from POST /volumes) */
                 project: string;
             };
             cookie?: never;
@@ -4833,6 +5022,8 @@ export interface operations {
                 expectedVersion?: number;
                 /** @description "true": fail with already_exists if the file exists */
                 create?: "true" | "false";
+                /** @description Metadata stored with the new version: a JSON object of string values (at most 32 keys, 4 KB), returned with the file */
+                metadata?: string;
             };
             header?: {
                 /** @description Conversation the agent acts in */
@@ -4843,7 +5034,7 @@ export interface operations {
                 "X-Stoa-Node"?: string;
             };
             path: {
-                /** @description Project name or ID (a fresh installation has "default") */
+                /** @description Project name or ID (a fresh installation has "default"), or the ID of a volume beyond projects (vol_…, from POST /volumes) */
                 project: string;
             };
             cookie?: never;
@@ -4898,6 +5089,10 @@ export interface operations {
                             sha256: string;
                             /** @description Octal permission string, default "644" */
                             permissions: string;
+                            /** @description Metadata written with the current version (a JSON object of strings), or null */
+                            metadata?: {
+                                [key: string]: string;
+                            } | null;
                         };
                         created: boolean;
                         previousVersion: number | null;
@@ -4948,6 +5143,10 @@ export interface operations {
                             sha256: string;
                             /** @description Octal permission string, default "644" */
                             permissions: string;
+                            /** @description Metadata written with the current version (a JSON object of strings), or null */
+                            metadata?: {
+                                [key: string]: string;
+                            } | null;
                         };
                         created: boolean;
                         previousVersion: number | null;
@@ -5069,7 +5268,7 @@ export interface operations {
                 "X-Stoa-Node"?: string;
             };
             path: {
-                /** @description Project name or ID (a fresh installation has "default") */
+                /** @description Project name or ID (a fresh installation has "default"), or the ID of a volume beyond projects (vol_…, from POST /volumes) */
                 project: string;
             };
             cookie?: never;
@@ -5124,6 +5323,10 @@ export interface operations {
                             sha256: string;
                             /** @description Octal permission string, default "644" */
                             permissions: string;
+                            /** @description Metadata written with the current version (a JSON object of strings), or null */
+                            metadata?: {
+                                [key: string]: string;
+                            } | null;
                         }[];
                     };
                 };
@@ -5249,7 +5452,7 @@ export interface operations {
                 "X-Stoa-Node"?: string;
             };
             path: {
-                /** @description Project name or ID (a fresh installation has "default") */
+                /** @description Project name or ID (a fresh installation has "default"), or the ID of a volume beyond projects (vol_…, from POST /volumes) */
                 project: string;
             };
             cookie?: never;
@@ -5300,6 +5503,10 @@ export interface operations {
                             sha256: string;
                             /** @description Octal permission string, default "644" */
                             permissions: string;
+                            /** @description Metadata written with the current version (a JSON object of strings), or null */
+                            metadata?: {
+                                [key: string]: string;
+                            } | null;
                         };
                         /** @description The version the URL opens */
                         version: number;
@@ -5403,7 +5610,7 @@ export interface operations {
                 "X-Stoa-Node"?: string;
             };
             path: {
-                /** @description Project name or ID (a fresh installation has "default") */
+                /** @description Project name or ID (a fresh installation has "default"), or the ID of a volume beyond projects (vol_…, from POST /volumes) */
                 project: string;
             };
             cookie?: never;
@@ -5528,7 +5735,7 @@ export interface operations {
                 "X-Stoa-Node"?: string;
             };
             path: {
-                /** @description Project name or ID (a fresh installation has "default") */
+                /** @description Project name or ID (a fresh installation has "default"), or the ID of a volume beyond projects (vol_…, from POST /volumes) */
                 project: string;
             };
             cookie?: never;
@@ -5682,7 +5889,7 @@ export interface operations {
                 "X-Stoa-Node"?: string;
             };
             path: {
-                /** @description Project name or ID (a fresh installation has "default") */
+                /** @description Project name or ID (a fresh installation has "default"), or the ID of a volume beyond projects (vol_…, from POST /volumes) */
                 project: string;
                 uploadId: string;
             };
@@ -5806,7 +6013,7 @@ export interface operations {
                 "X-Stoa-Node"?: string;
             };
             path: {
-                /** @description Project name or ID (a fresh installation has "default") */
+                /** @description Project name or ID (a fresh installation has "default"), or the ID of a volume beyond projects (vol_…, from POST /volumes) */
                 project: string;
                 uploadId: string;
             };
@@ -5929,7 +6136,7 @@ export interface operations {
                 "X-Stoa-Node"?: string;
             };
             path: {
-                /** @description Project name or ID (a fresh installation has "default") */
+                /** @description Project name or ID (a fresh installation has "default"), or the ID of a volume beyond projects (vol_…, from POST /volumes) */
                 project: string;
                 uploadId: string;
             };
@@ -6037,7 +6244,7 @@ export interface operations {
                 "X-Stoa-Node"?: string;
             };
             path: {
-                /** @description Project name or ID (a fresh installation has "default") */
+                /** @description Project name or ID (a fresh installation has "default"), or the ID of a volume beyond projects (vol_…, from POST /volumes) */
                 project: string;
                 uploadId: string;
             };
@@ -6159,7 +6366,7 @@ export interface operations {
                 "X-Stoa-Node"?: string;
             };
             path: {
-                /** @description Project name or ID (a fresh installation has "default") */
+                /** @description Project name or ID (a fresh installation has "default"), or the ID of a volume beyond projects (vol_…, from POST /volumes) */
                 project: string;
                 uploadId: string;
                 partNumber: number;
@@ -6284,7 +6491,7 @@ export interface operations {
                 "X-Stoa-Node"?: string;
             };
             path: {
-                /** @description Project name or ID (a fresh installation has "default") */
+                /** @description Project name or ID (a fresh installation has "default"), or the ID of a volume beyond projects (vol_…, from POST /volumes) */
                 project: string;
                 uploadId: string;
                 partNumber: number;
@@ -6399,7 +6606,7 @@ export interface operations {
                 "X-Stoa-Node"?: string;
             };
             path: {
-                /** @description Project name or ID (a fresh installation has "default") */
+                /** @description Project name or ID (a fresh installation has "default"), or the ID of a volume beyond projects (vol_…, from POST /volumes) */
                 project: string;
                 uploadId: string;
             };
@@ -6454,6 +6661,10 @@ export interface operations {
                         sha256: string;
                         /** @description Octal permission string, default "644" */
                         permissions: string;
+                        /** @description Metadata written with the current version (a JSON object of strings), or null */
+                        metadata?: {
+                            [key: string]: string;
+                        } | null;
                     };
                 };
             };
@@ -6581,7 +6792,7 @@ export interface operations {
                 "X-Stoa-Node"?: string;
             };
             path: {
-                /** @description Project name or ID (a fresh installation has "default") */
+                /** @description Project name or ID (a fresh installation has "default"), or the ID of a volume beyond projects (vol_…, from POST /volumes) */
                 project: string;
             };
             cookie?: never;
@@ -6722,7 +6933,7 @@ export interface operations {
                 "X-Stoa-Node"?: string;
             };
             path: {
-                /** @description Project name or ID (a fresh installation has "default") */
+                /** @description Project name or ID (a fresh installation has "default"), or the ID of a volume beyond projects (vol_…, from POST /volumes) */
                 project: string;
             };
             cookie?: never;
@@ -6899,7 +7110,7 @@ export interface operations {
                 "X-Stoa-Node"?: string;
             };
             path: {
-                /** @description Project name or ID (a fresh installation has "default") */
+                /** @description Project name or ID (a fresh installation has "default"), or the ID of a volume beyond projects (vol_…, from POST /volumes) */
                 project: string;
                 /** @description Agent ID */
                 id: string;
@@ -7042,7 +7253,7 @@ export interface operations {
                 "X-Stoa-Node"?: string;
             };
             path: {
-                /** @description Project name or ID (a fresh installation has "default") */
+                /** @description Project name or ID (a fresh installation has "default"), or the ID of a volume beyond projects (vol_…, from POST /volumes) */
                 project: string;
                 /** @description Agent ID */
                 id: string;
@@ -7151,7 +7362,7 @@ export interface operations {
                 "X-Stoa-Node"?: string;
             };
             path: {
-                /** @description Project name or ID (a fresh installation has "default") */
+                /** @description Project name or ID (a fresh installation has "default"), or the ID of a volume beyond projects (vol_…, from POST /volumes) */
                 project: string;
                 /** @description Agent ID */
                 id: string;
@@ -7317,7 +7528,7 @@ export interface operations {
                 "X-Stoa-Node"?: string;
             };
             path: {
-                /** @description Project name or ID (a fresh installation has "default") */
+                /** @description Project name or ID (a fresh installation has "default"), or the ID of a volume beyond projects (vol_…, from POST /volumes) */
                 project: string;
                 /** @description Agent ID */
                 id: string;
@@ -7464,7 +7675,7 @@ export interface operations {
                 "X-Stoa-Node"?: string;
             };
             path: {
-                /** @description Project name or ID (a fresh installation has "default") */
+                /** @description Project name or ID (a fresh installation has "default"), or the ID of a volume beyond projects (vol_…, from POST /volumes) */
                 project: string;
                 /** @description Agent ID */
                 id: string;
@@ -7611,7 +7822,7 @@ export interface operations {
                 "X-Stoa-Node"?: string;
             };
             path: {
-                /** @description Project name or ID (a fresh installation has "default") */
+                /** @description Project name or ID (a fresh installation has "default"), or the ID of a volume beyond projects (vol_…, from POST /volumes) */
                 project: string;
             };
             cookie?: never;
@@ -7727,7 +7938,7 @@ export interface operations {
                 "X-Stoa-Node"?: string;
             };
             path: {
-                /** @description Project name or ID (a fresh installation has "default") */
+                /** @description Project name or ID (a fresh installation has "default"), or the ID of a volume beyond projects (vol_…, from POST /volumes) */
                 project: string;
             };
             cookie?: never;
@@ -7858,7 +8069,7 @@ export interface operations {
                 "X-Stoa-Node"?: string;
             };
             path: {
-                /** @description Project name or ID (a fresh installation has "default") */
+                /** @description Project name or ID (a fresh installation has "default"), or the ID of a volume beyond projects (vol_…, from POST /volumes) */
                 project: string;
                 id: string;
             };
@@ -7985,7 +8196,7 @@ export interface operations {
                 "X-Stoa-Node"?: string;
             };
             path: {
-                /** @description Project name or ID (a fresh installation has "default") */
+                /** @description Project name or ID (a fresh installation has "default"), or the ID of a volume beyond projects (vol_…, from POST /volumes) */
                 project: string;
             };
             cookie?: never;
@@ -8089,7 +8300,7 @@ export interface operations {
                 "X-Stoa-Node"?: string;
             };
             path: {
-                /** @description Project name or ID (a fresh installation has "default") */
+                /** @description Project name or ID (a fresh installation has "default"), or the ID of a volume beyond projects (vol_…, from POST /volumes) */
                 project: string;
                 /** @description Tool name, e.g. ws_write_file */
                 name: string;
@@ -8227,7 +8438,7 @@ export interface operations {
                 "X-Stoa-Node"?: string;
             };
             path: {
-                /** @description Project name or ID (a fresh installation has "default") */
+                /** @description Project name or ID (a fresh installation has "default"), or the ID of a volume beyond projects (vol_…, from POST /volumes) */
                 project: string;
             };
             cookie?: never;
@@ -8345,7 +8556,7 @@ export interface operations {
                 "X-Stoa-Node"?: string;
             };
             path: {
-                /** @description Project name or ID (a fresh installation has "default") */
+                /** @description Project name or ID (a fresh installation has "default"), or the ID of a volume beyond projects (vol_…, from POST /volumes) */
                 project: string;
             };
             cookie?: never;
@@ -8474,7 +8685,7 @@ export interface operations {
                 "X-Stoa-Node"?: string;
             };
             path: {
-                /** @description Project name or ID (a fresh installation has "default") */
+                /** @description Project name or ID (a fresh installation has "default"), or the ID of a volume beyond projects (vol_…, from POST /volumes) */
                 project: string;
             };
             cookie?: never;
@@ -8642,7 +8853,7 @@ export interface operations {
                 "X-Stoa-Node"?: string;
             };
             path: {
-                /** @description Project name or ID (a fresh installation has "default") */
+                /** @description Project name or ID (a fresh installation has "default"), or the ID of a volume beyond projects (vol_…, from POST /volumes) */
                 project: string;
             };
             cookie?: never;
@@ -8803,7 +9014,7 @@ export interface operations {
                 "X-Stoa-Node"?: string;
             };
             path: {
-                /** @description Project name or ID (a fresh installation has "default") */
+                /** @description Project name or ID (a fresh installation has "default"), or the ID of a volume beyond projects (vol_…, from POST /volumes) */
                 project: string;
             };
             cookie?: never;
@@ -8932,7 +9143,7 @@ export interface operations {
                 "X-Stoa-Node"?: string;
             };
             path: {
-                /** @description Project name or ID (a fresh installation has "default") */
+                /** @description Project name or ID (a fresh installation has "default"), or the ID of a volume beyond projects (vol_…, from POST /volumes) */
                 project: string;
             };
             cookie?: never;
@@ -9065,7 +9276,7 @@ export interface operations {
                 "X-Stoa-Node"?: string;
             };
             path: {
-                /** @description Project name or ID (a fresh installation has "default") */
+                /** @description Project name or ID (a fresh installation has "default"), or the ID of a volume beyond projects (vol_…, from POST /volumes) */
                 project: string;
             };
             cookie?: never;
@@ -9191,7 +9402,7 @@ export interface operations {
                 "X-Stoa-Node"?: string;
             };
             path: {
-                /** @description Project name or ID (a fresh installation has "default") */
+                /** @description Project name or ID (a fresh installation has "default"), or the ID of a volume beyond projects (vol_…, from POST /volumes) */
                 project: string;
             };
             cookie?: never;
@@ -9322,7 +9533,7 @@ export interface operations {
                 "X-Stoa-Node"?: string;
             };
             path: {
-                /** @description Project name or ID (a fresh installation has "default") */
+                /** @description Project name or ID (a fresh installation has "default"), or the ID of a volume beyond projects (vol_…, from POST /volumes) */
                 project: string;
             };
             cookie?: never;
@@ -9472,7 +9683,7 @@ export interface operations {
                 "X-Stoa-Node"?: string;
             };
             path: {
-                /** @description Project name or ID (a fresh installation has "default") */
+                /** @description Project name or ID (a fresh installation has "default"), or the ID of a volume beyond projects (vol_…, from POST /volumes) */
                 project: string;
             };
             cookie?: never;
@@ -9605,7 +9816,7 @@ export interface operations {
                 "X-Stoa-Node"?: string;
             };
             path: {
-                /** @description Project name or ID (a fresh installation has "default") */
+                /** @description Project name or ID (a fresh installation has "default"), or the ID of a volume beyond projects (vol_…, from POST /volumes) */
                 project: string;
             };
             cookie?: never;
@@ -9725,7 +9936,7 @@ export interface operations {
                 "X-Stoa-Node"?: string;
             };
             path: {
-                /** @description Project name or ID (a fresh installation has "default") */
+                /** @description Project name or ID (a fresh installation has "default"), or the ID of a volume beyond projects (vol_…, from POST /volumes) */
                 project: string;
             };
             cookie?: never;
@@ -9865,7 +10076,7 @@ export interface operations {
                 "X-Stoa-Node"?: string;
             };
             path: {
-                /** @description Project name or ID (a fresh installation has "default") */
+                /** @description Project name or ID (a fresh installation has "default"), or the ID of a volume beyond projects (vol_…, from POST /volumes) */
                 project: string;
             };
             cookie?: never;
@@ -10028,7 +10239,7 @@ export interface operations {
                 "X-Stoa-Node"?: string;
             };
             path: {
-                /** @description Project name or ID (a fresh installation has "default") */
+                /** @description Project name or ID (a fresh installation has "default"), or the ID of a volume beyond projects (vol_…, from POST /volumes) */
                 project: string;
             };
             cookie?: never;
@@ -10157,7 +10368,7 @@ export interface operations {
                 "X-Stoa-Node"?: string;
             };
             path: {
-                /** @description Project name or ID (a fresh installation has "default") */
+                /** @description Project name or ID (a fresh installation has "default"), or the ID of a volume beyond projects (vol_…, from POST /volumes) */
                 project: string;
             };
             cookie?: never;
@@ -10297,7 +10508,7 @@ export interface operations {
                 "X-Stoa-Node"?: string;
             };
             path: {
-                /** @description Project name or ID (a fresh installation has "default") */
+                /** @description Project name or ID (a fresh installation has "default"), or the ID of a volume beyond projects (vol_…, from POST /volumes) */
                 project: string;
             };
             cookie?: never;
@@ -10442,7 +10653,7 @@ export interface operations {
                 "X-Stoa-Node"?: string;
             };
             path: {
-                /** @description Project name or ID (a fresh installation has "default") */
+                /** @description Project name or ID (a fresh installation has "default"), or the ID of a volume beyond projects (vol_…, from POST /volumes) */
                 project: string;
             };
             cookie?: never;
@@ -10568,7 +10779,7 @@ export interface operations {
                 "X-Stoa-Node"?: string;
             };
             path: {
-                /** @description Project name or ID (a fresh installation has "default") */
+                /** @description Project name or ID (a fresh installation has "default"), or the ID of a volume beyond projects (vol_…, from POST /volumes) */
                 project: string;
             };
             cookie?: never;
@@ -10698,7 +10909,7 @@ export interface operations {
                 "X-Stoa-Node"?: string;
             };
             path: {
-                /** @description Project name or ID (a fresh installation has "default") */
+                /** @description Project name or ID (a fresh installation has "default"), or the ID of a volume beyond projects (vol_…, from POST /volumes) */
                 project: string;
             };
             cookie?: never;
@@ -10824,7 +11035,7 @@ export interface operations {
                 "X-Stoa-Node"?: string;
             };
             path: {
-                /** @description Project name or ID (a fresh installation has "default") */
+                /** @description Project name or ID (a fresh installation has "default"), or the ID of a volume beyond projects (vol_…, from POST /volumes) */
                 project: string;
             };
             cookie?: never;
@@ -10941,7 +11152,7 @@ export interface operations {
                 "X-Stoa-Node"?: string;
             };
             path: {
-                /** @description Project name or ID (a fresh installation has "default") */
+                /** @description Project name or ID (a fresh installation has "default"), or the ID of a volume beyond projects (vol_…, from POST /volumes) */
                 project: string;
             };
             cookie?: never;
@@ -11081,7 +11292,7 @@ export interface operations {
                 "X-Stoa-Node"?: string;
             };
             path: {
-                /** @description Project name or ID (a fresh installation has "default") */
+                /** @description Project name or ID (a fresh installation has "default"), or the ID of a volume beyond projects (vol_…, from POST /volumes) */
                 project: string;
             };
             cookie?: never;
@@ -11218,7 +11429,7 @@ export interface operations {
                 "X-Stoa-Node"?: string;
             };
             path: {
-                /** @description Project name or ID (a fresh installation has "default") */
+                /** @description Project name or ID (a fresh installation has "default"), or the ID of a volume beyond projects (vol_…, from POST /volumes) */
                 project: string;
             };
             cookie?: never;
@@ -11329,7 +11540,7 @@ export interface operations {
                 "X-Stoa-Node"?: string;
             };
             path: {
-                /** @description Project name or ID (a fresh installation has "default") */
+                /** @description Project name or ID (a fresh installation has "default"), or the ID of a volume beyond projects (vol_…, from POST /volumes) */
                 project: string;
             };
             cookie?: never;
@@ -11499,7 +11710,7 @@ export interface operations {
                 "X-Stoa-Node"?: string;
             };
             path: {
-                /** @description Project name or ID (a fresh installation has "default") */
+                /** @description Project name or ID (a fresh installation has "default"), or the ID of a volume beyond projects (vol_…, from POST /volumes) */
                 project: string;
             };
             cookie?: never;
@@ -11630,7 +11841,7 @@ export interface operations {
                 "X-Stoa-Node"?: string;
             };
             path: {
-                /** @description Project name or ID (a fresh installation has "default") */
+                /** @description Project name or ID (a fresh installation has "default"), or the ID of a volume beyond projects (vol_…, from POST /volumes) */
                 project: string;
             };
             cookie?: never;
@@ -11773,7 +11984,7 @@ export interface operations {
                 "X-Stoa-Node"?: string;
             };
             path: {
-                /** @description Project name or ID (a fresh installation has "default") */
+                /** @description Project name or ID (a fresh installation has "default"), or the ID of a volume beyond projects (vol_…, from POST /volumes) */
                 project: string;
             };
             cookie?: never;
@@ -11905,7 +12116,7 @@ export interface operations {
                 "X-Stoa-Node"?: string;
             };
             path: {
-                /** @description Project name or ID (a fresh installation has "default") */
+                /** @description Project name or ID (a fresh installation has "default"), or the ID of a volume beyond projects (vol_…, from POST /volumes) */
                 project: string;
             };
             cookie?: never;
@@ -12039,7 +12250,7 @@ export interface operations {
                 "X-Stoa-Node"?: string;
             };
             path: {
-                /** @description Project name or ID (a fresh installation has "default") */
+                /** @description Project name or ID (a fresh installation has "default"), or the ID of a volume beyond projects (vol_…, from POST /volumes) */
                 project: string;
             };
             cookie?: never;

@@ -217,6 +217,11 @@ export const filesRoutes = {
       path,
       expectedVersion,
       create: z.enum(['true', 'false']).optional().describe('"true": fail with already_exists if the file exists'),
+      metadata: z
+        .string()
+        .max(8192)
+        .optional()
+        .describe('Metadata stored with the new version: a JSON object of string values (at most 32 keys, 4 KB), returned with the file'),
     }),
     output: z.object({ file: FileSchema, created: z.boolean(), previousVersion: z.number().int().nullable() }),
     raw: { request: 'application/octet-stream' },

@@ -5,6 +5,7 @@ import { acceptInvitation, createInvitation } from '../projects/invitations.js';
 import { createProjectFor, listProjectsFor } from '../projects/projects.js';
 import { deleteProject } from '../projects/delete-project.js';
 import { listAudit } from '../audit/audit.js';
+import { openVolume } from '../volumes/open-volume.js';
 import { changes, globalOperation, projectOperation, publicOperation, reads, type Operation, type OperationTraits } from './operation.js';
 import { describePrincipal } from './principals.js';
 
@@ -17,6 +18,10 @@ export const projectOperations: Operation[] = [
   globalOperation(r.listProjects, signedIn(), ({ platform, principal }) => listProjectsFor(platform, principal) as never),
   globalOperation(r.createProject, signedIn(true), ({ platform, principal }, i) =>
     createProjectFor(platform, principal, { name: i.name, quotaBytes: i.quotaBytes ?? null }),
+  ),
+  // Creates the volume on first use, so it counts as a change; who reaches which volume is decided in the core.
+  globalOperation(r.openVolume, signedIn(true), ({ platform, principal }, i) =>
+    openVolume(platform, principal, { catalog: i.catalog, project: i.project, agent: i.agent, name: i.name }),
   ),
   // Only the installation administrator; the core checks it (a project's own admin may not destroy it for everyone).
   globalOperation(r.deleteProject, signedIn(true), ({ platform, principal }, i) =>

@@ -32,7 +32,12 @@ export function refusalByRole(actor: Actor, op: Operation): StoaError | null {
   return actor.kind === 'user' && policy !== 'signed-in' && policy !== 'public' && ROLE_ACTIONS.has(policy) ? can(actor, policy, { kind: 'project' }) : null;
 }
 
+/** A volume beyond projects (R1) has no members, invitations or tokens of its own: its owners decide who reaches it. */
+const PROJECT_ONLY = new Set<string>(['member.manage', 'token.create']);
+
 function assertRoleAllows(ctx: Ctx, op: Operation): void {
+  if (ctx.project.volume && PROJECT_ONLY.has(op.traits.policy))
+    throw new StoaError('forbidden', 'a volume has no members, invitations or tokens of its own; who reaches it follows from its owners');
   const refusal = refusalByRole(ctx.actor, op);
   if (refusal) throw refusal;
 }
