@@ -127,6 +127,20 @@ describe.each(kinds)('volumes beyond projects over HTTP, WebDAV and MCP (R1–R3
     expect(seen.body).toMatchObject({ volumeId: kb.body.volumeId, access: 'viewer' });
     expect((await put(viewer, kb.body.volumeId, 'x.md', 'no')).status).toBe(403);
     expect((await api('POST', '/volumes', viewer, { catalog: 'skills', project: 'default', name: 'New' })).status).toBe(404);
+
+    // Understanding runs per volume: the knowledge base's chunks are searched there, not in the project.
+    const kbId = kb.body.volumeId;
+    expect((await put(editor, kbId, 'guide.md', '# Returns\n\nPelicans are returned within fourteen days.')).status).toBe(201);
+    expect((await api('POST', `/projects/${kbId}/docs/understand`, editor, { path: 'guide.md' })).status).toBe(200);
+    for (;;) {
+      const st = await api('GET', `/projects/${kbId}/docs/status?path=guide.md`, viewer);
+      expect(st.status).toBe(200);
+      if (st.body.status !== 'pending') break;
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    const hits = await api('GET', `/projects/${kbId}/docs/search?q=pelicans`, viewer);
+    expect(hits.body.map((h: any) => h.path)).toEqual(['guide.md']);
+    expect((await api('GET', '/projects/default/docs/search?q=pelicans', s.adminToken)).body).toEqual([]);
   });
 
   it('hostile input gets a 4xx with a stable code, never a 500', async () => {
