@@ -83,7 +83,7 @@ export async function volumeActor(platform: Platform, principal: Principal, v: V
       const agent = await liveAgent(platform, v.xpertId);
       if (!agent || agent.project_id !== v.parentProjectId) throw noSuchVolume();
       if (principal.kind === 'user') {
-        if (principal.userId !== v.userId) throw noSuchVolume();
+        if (principal.userId !== v.userId || (principal.projectId && principal.projectId !== agent.project_id)) throw noSuchVolume();
         const role = await roleIn(platform, { ...principal, superuser: false }, agent.project_id);
         if (role || agent.owner_id === principal.userId) return person(principal, 'admin');
         throw noSuchVolume();

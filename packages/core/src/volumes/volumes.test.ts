@@ -15,6 +15,7 @@ import { listAudit } from '../audit/audit.js';
 import { fileMetadata } from '../files/file-metadata.js';
 import { runOperation } from '../operations/run-operation.js';
 import { openVolume } from './open-volume.js';
+import { allTools, runAnyTool } from '../tools/all-tools.js';
 
 const kinds = process.env.STOA_TEST_PG === '1' ? (['sqlite', 'postgres'] as const) : (['sqlite'] as const);
 
@@ -170,6 +171,8 @@ describe.each(kinds)('volumes beyond projects (R1–R3, %s)', (kind) => {
     expect((await openVolume(t.platform, me, { catalog: 'user-xperts' })).volumeId).toBe(ownerScope.volumeId);
     await putFile(await ctxOf(me, ownerScope.volumeId), { path: 'a.txt', source: 'for the owner' });
     expect(await code(ctxOf(me, bobScope.volumeId))).toBe('not_found');
+    // A token confined to another project does not reach it, though its person owns the agent.
+    expect(await code(ctxOf({ ...owner, projectId: 'prj_elsewhere0000' }, ownerScope.volumeId))).toBe('not_found');
     // An outsider of the agent's project has no such volume.
     const outsider = await person(await project(), 'admin');
     expect(await code(openVolume(t.platform, outsider, { catalog: 'user-xperts', agent: agent.id }))).toBe('not_found');
@@ -200,8 +203,18 @@ describe.each(kinds)('volumes beyond projects (R1–R3, %s)', (kind) => {
     expect((await listFilesRecursive(rc, {})).files.map((f) => f.path)).toEqual(['policy.md']);
     expect(await code(putFile(rc, { path: 'y.md', source: 'no' }))).toBe('forbidden');
     expect(await code(statFile(await ctxOf(await agentPrincipal(confined.id), kb.volumeId), 'policy.md'))).toBe('forbidden');
-    // A volume has no members or tokens of its own.
-    expect(await code(runOperation(await ctxOf(editor, kb.volumeId), 'members.add', { project: kb.volumeId, user: 'x', role: 'admin' }))).toBe('forbidden');
+    // A volume holds files only: no members, tokens, agents, wiki or memory of its own, nor their tools.
+    const ec = await ctxOf(editor, kb.volumeId);
+    for (const [id, input] of [
+      ['members.add', { user: 'x', role: 'admin' }],
+      ['tokens.create', {}],
+      ['agents.create', { name: 'x' }],
+      ['wiki.put', { path: 'p', body: 'x' }],
+      ['memory.get', { file: 'AGENTS.md' }],
+    ] as const)
+      expect([id, await code(runOperation(ec, id, { project: kb.volumeId, ...input }))]).toEqual([id, 'forbidden']);
+    expect(allTools(ec).map((x) => x.name)).not.toContain('wiki_put');
+    expect((await runAnyTool(rc, 'wiki_list', {})).refused).toBe(true);
     // Hostile names are refused with a stable code.
     for (const bad of ['../x', '', ' ', 'a/b', 'x'.repeat(101)])
       expect(await code(openVolume(t.platform, editor, { catalog: 'skills', project: name, name: bad }))).toBe('bad_request');
