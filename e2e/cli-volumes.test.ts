@@ -2,7 +2,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { runStoa, stoaJson } from './helpers/run-stoa.js';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { baseEnv, REPO, runStoa, STOA_BIN, stoaJson } from './helpers/run-stoa.js';
 import { startStoaServer, type StoaServer } from './helpers/serve.js';
 
 const tmp = mkdtempSync(join(tmpdir(), 'stoa-cli-volumes-'));
@@ -64,6 +66,34 @@ describe('stoa --volume: every files command on a volume beyond projects (R1)', 
     const data = join(tmp, 'local');
     await stoaJson(['--data', data, '--volume', 'users', 'files', 'put', '-', 'mine.txt', '--json'], { input: 'local' });
     expect((await stoaJson(['--data', data, '--volume', 'users', 'files', 'ls', '--json'])).map((f: any) => f.path)).toEqual(['mine.txt']);
+    expect(await stoaJson(['--data', data, 'files', 'ls', '--json'])).toEqual([]);
+  });
+
+  it("local mode: stoa mcp --volume xperts serves an agent's own files over stdio", async () => {
+    const data = join(tmp, 'mcp');
+    const agent = (await stoaJson(['--data', data, 'agents', 'create', 'Keeper', '--files', 'on', '--json'])).id;
+    const conv = (await stoaJson(['--data', data, 'conversations', 'create', '--members', agent, '--json'])).id;
+    const transport = new StdioClientTransport({
+      command: process.execPath,
+      args: [STOA_BIN, 'mcp', '--data', data, '--agent', agent, '--conversation', conv, '--volume', 'xperts'],
+      cwd: REPO,
+      env: baseEnv() as Record<string, string>,
+      stderr: 'pipe',
+    });
+    const client = new Client({ name: 'stoa-e2e', version: '1.0.0' });
+    await client.connect(transport);
+    try {
+      const names = (await client.listTools()).tools.map((t) => t.name);
+      expect(names).toContain('ws_write_file');
+      expect(names.some((n) => n.startsWith('wiki_') || n.startsWith('memory_'))).toBe(false);
+      const w = (await client.callTool({ name: 'ws_write_file', arguments: { path: 'state/notes.md', content: 'remember this' } })) as any;
+      expect(w.content[0].text).toMatch(/state\/notes\.md/);
+    } finally {
+      await client.close();
+    }
+    // The file is in the agent's volume, from its root, and not in the project.
+    const ls = await stoaJson(['--data', data, '--agent', agent, '--volume', 'xperts', 'files', 'ls', '--json']);
+    expect(ls.map((f: any) => f.path)).toEqual(['state/notes.md']);
     expect(await stoaJson(['--data', data, 'files', 'ls', '--json'])).toEqual([]);
   });
 });
