@@ -15,6 +15,7 @@ import { listAudit } from '../audit/audit.js';
 import { fileMetadata } from '../files/file-metadata.js';
 import { runOperation } from '../operations/run-operation.js';
 import { openVolume } from './open-volume.js';
+import { deleteProject } from '../projects/delete-project.js';
 import { allTools, runAnyTool } from '../tools/all-tools.js';
 
 const kinds = process.env.STOA_TEST_PG === '1' ? (['sqlite', 'postgres'] as const) : (['sqlite'] as const);
@@ -218,6 +219,25 @@ describe.each(kinds)('volumes beyond projects (R1–R3, %s)', (kind) => {
     // Hostile names are refused with a stable code.
     for (const bad of ['../x', '', ' ', 'a/b', 'x'.repeat(101)])
       expect(await code(openVolume(t.platform, editor, { catalog: 'skills', project: name, name: bad }))).toBe('bad_request');
+  });
+
+  it("deleting a project deletes its knowledge bases, skill packages and its agents' volumes, not its people's own", async () => {
+    const name = await project();
+    const editor = await person(name, 'editor');
+    const agent = await createAgent(await contextFor(t.platform, editor, { project: name }), { name: 'doomed', files: 'on' });
+    const kb = await openVolume(t.platform, editor, { catalog: 'knowledges', project: name, name: 'KB' });
+    const ax = await openVolume(t.platform, await agentPrincipal(agent.id), { catalog: 'xperts' });
+    const ux = await openVolume(t.platform, editor, { catalog: 'user-xperts', agent: agent.id });
+    const own = await openVolume(t.platform, editor, { catalog: 'users' });
+    for (const v of [kb, ax, ux, own])
+      await putFile(await ctxOf(v === ax ? await agentPrincipal(agent.id) : editor, v.volumeId), { path: 'f.txt', source: 'x' });
+    await deleteProject(t.platform, root, { project: name, confirm: name });
+    for (const v of [kb, ax, ux]) {
+      expect(await code(ctxOf(editor, v.volumeId))).toBe('not_found');
+      expect(await t.platform.db.kysely.selectFrom('files').select('id').where('project_id', '=', v.volumeId).execute()).toEqual([]);
+      expect(await t.platform.db.kysely.selectFrom('projects').select('id').where('id', '=', v.volumeId).execute()).toEqual([]);
+    }
+    expect((await statFile(await ctxOf(editor, own.volumeId), 'f.txt')).size).toBe(1);
   });
 
   it('metadata is stored with the version and comes back with the file; a later version without it has none', async () => {
