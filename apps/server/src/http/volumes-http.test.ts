@@ -127,6 +127,11 @@ describe.each(kinds)('volumes beyond projects over HTTP, WebDAV and MCP (R1–R3
     expect(seen.body).toMatchObject({ volumeId: kb.body.volumeId, access: 'viewer' });
     expect((await put(viewer, kb.body.volumeId, 'x.md', 'no')).status).toBe(403);
     expect((await api('POST', '/volumes', viewer, { catalog: 'skills', project: 'default', name: 'New' })).status).toBe(404);
+    // The project lists them for its members; a volume lists nothing.
+    const listed = await api('GET', '/projects/default/volumes?catalog=knowledges', viewer);
+    expect(listed.body).toContainEqual(expect.objectContaining({ volumeId: kb.body.volumeId, catalog: 'knowledges', name: 'Support' }));
+    expect((await api('GET', '/projects/default/volumes?catalog=skills', viewer)).body.map((v: any) => v.name)).not.toContain('Support');
+    expect((await api('GET', `/projects/${kb.body.volumeId}/volumes`, editor)).status).toBe(403);
 
     // Understanding runs per volume: the knowledge base's chunks are searched there, not in the project.
     const kbId = kb.body.volumeId;

@@ -109,6 +109,25 @@ export const projectRoutes = {
     }),
     output: VolumeScopeSchema,
   }),
+  listVolumes: defineRoute({
+    id: 'volumes.list',
+    method: 'GET',
+    path: '/projects/{project}/volumes',
+    summary: "A project's knowledge bases and skill packages (open one by name with POST /volumes)",
+    input: z.object({
+      project: projectParam,
+      catalog: z.enum(['knowledges', 'skills']).optional().describe('Only this kind (default: both)'),
+    }),
+    output: z.array(
+      z.object({
+        volumeId: z.string(),
+        catalog: z.enum(['knowledges', 'skills']),
+        name: z.string(),
+        createdAt: z.string(),
+        usedBytes: z.number().int(),
+      }),
+    ),
+  }),
   deleteProject: defineRoute({
     id: 'projects.delete',
     method: 'DELETE',

@@ -5,7 +5,7 @@ import { acceptInvitation, createInvitation } from '../projects/invitations.js';
 import { createProjectFor, listProjectsFor } from '../projects/projects.js';
 import { deleteProject } from '../projects/delete-project.js';
 import { listAudit } from '../audit/audit.js';
-import { openVolume } from '../volumes/open-volume.js';
+import { listProjectVolumes, openVolume } from '../volumes/open-volume.js';
 import { changes, globalOperation, projectOperation, publicOperation, reads, type Operation, type OperationTraits } from './operation.js';
 import { describePrincipal } from './principals.js';
 
@@ -23,6 +23,7 @@ export const projectOperations: Operation[] = [
   globalOperation(r.openVolume, signedIn(true), ({ platform, principal }, i) =>
     openVolume(platform, principal, { catalog: i.catalog, project: i.project, agent: i.agent, name: i.name }),
   ),
+  projectOperation(r.listVolumes, reads('project.read'), (ctx, i) => listProjectVolumes(ctx, { catalog: i.catalog })),
   // Only the installation administrator; the core checks it (a project's own admin may not destroy it for everyone).
   globalOperation(r.deleteProject, signedIn(true), ({ platform, principal }, i) =>
     deleteProject(platform, principal, { project: i.project, confirm: i.confirm }),

@@ -194,3 +194,32 @@ export async function openVolume(platform: Platform, principal: Principal, input
   if (!row || row.deleting_at) throw noSuchVolume();
   return scopeOfContext(await contextFor(platform, principal, { ...opts, project: row.id }));
 }
+
+/**
+ * A project's knowledge bases and skill packages (R1), for whoever may read the project: its members, and its
+ * agents that read the whole project (an agent confined to its own folder reaches none, so it sees none).
+ */
+export async function listProjectVolumes(
+  ctx: Ctx,
+  input: { catalog?: 'knowledges' | 'skills' },
+): Promise<Array<{ volumeId: string; catalog: 'knowledges' | 'skills'; name: string; createdAt: string; usedBytes: number }>> {
+  if (ctx.project.volume) throw new StoaError('forbidden', 'a volume holds files only: it has no volumes of its own');
+  const a = ctx.actor;
+  if (a.kind === 'agent' ? a.access.read === 'own' : a.role === null && !a.superuser) return [];
+  const rows = await ctx.platform.db.kysely
+    .selectFrom('projects')
+    .select(['id', 'catalog', 'label', 'created_at', 'used_bytes'])
+    .where('parent_project_id', '=', ctx.project.id)
+    .where('catalog', 'in', input.catalog ? [input.catalog] : ['knowledges', 'skills'])
+    .where('deleting_at', 'is', null)
+    .orderBy('catalog')
+    .orderBy('label')
+    .execute();
+  return rows.map((r) => ({
+    volumeId: r.id,
+    catalog: r.catalog as 'knowledges' | 'skills',
+    name: r.label ?? r.id,
+    createdAt: r.created_at,
+    usedBytes: Number(r.used_bytes),
+  }));
+}
