@@ -150,6 +150,12 @@ describe('the workspace-files runtime of the SDK, through a real server (docs/sd
     // Delete by the portable reference; afterwards it answers not_found.
     await files.deleteFile(reference);
     expect(await refusal(files.resolveFile(reference))).toBe('not_found');
+
+    // A declared type: taken for a name that says nothing, refused where the name says otherwise.
+    const typed = await files.writeRuntimeBuffer({ buffer: Buffer.from('a,b\n'), originalName: 'export', mimeType: 'text/csv', folder: 'out' });
+    expect((await files.readRuntimeBuffer(typed.reference)).mimeType).toBe('text/csv');
+    expect(await refusal(files.writeRuntimeBuffer({ buffer: Buffer.from('<b>'), originalName: 'page.png', mimeType: 'text/html' }))).toBe('bad_request');
+    await files.deleteFile(typed.reference);
   });
 
   it("an agent's limit holds in the volumes it writes: its private volume with its owner", async () => {

@@ -5155,6 +5155,8 @@ export interface operations {
                 create?: "true" | "false";
                 /** @description Metadata stored with the new version: a JSON object of string values (at most 32 keys, 4 KB), returned with the file */
                 metadata?: string;
+                /** @description The file's MIME type, checked against its name: the name's own type, or for a name without a known extension one of a few inert types (text, JSON, CSV, PDF, images…) */
+                type?: string;
             };
             header?: {
                 /** @description Conversation the agent acts in */

@@ -112,11 +112,12 @@ export class WorkspaceFiles {
   /** Stores bytes at a path (R5 `uploadBuffer`); answers the file and its portable reference. */
   async uploadBuffer(
     buffer: Buffer,
-    opts: { filePath: string; expectedVersion?: number; metadata?: Record<string, string> },
+    opts: { filePath: string; expectedVersion?: number; metadata?: Record<string, string>; mimeType?: string },
   ): Promise<{ file: FileInfo; reference: PortableReference }> {
     const { filePath } = this.resolveRuntimeReference(opts.filePath);
     const metadata = opts.metadata && Object.keys(opts.metadata).length ? JSON.stringify(opts.metadata) : undefined;
-    const r = await this.client.send(filesRoutes.upload, { project: this.volume, path: filePath, expectedVersion: opts.expectedVersion, metadata }, buffer, {
+    const input = { project: this.volume, path: filePath, expectedVersion: opts.expectedVersion, metadata, type: opts.mimeType };
+    const r = await this.client.send(filesRoutes.upload, input, buffer, {
       size: buffer.length,
     });
     return { file: r.file, reference: this.referenceOf(r.file) };
@@ -153,18 +154,22 @@ export class WorkspaceFiles {
   /**
    * Writes a tool's output (R5 `writeRuntimeBuffer`): into `folder` under `originalName`, replacing a file there
    * as a new version (history kept). The server types files by their name (F12), so the name's extension decides
-   * the MIME type the file is served with. `metadata` (a small object of strings, at most 32 keys and 4 KB) is
-   * stored with the new version and comes back from `resolveFile` and `readRuntimeBuffer`.
+   * the MIME type the file is served with; `mimeType` is checked against it (a name without a known extension may
+   * take an inert type such as text/csv or image/png; anything the name contradicts is `bad_request`).
+   * `metadata` (a small object of strings, at most 32 keys and 4 KB) is stored with the new version and comes back
+   * from `resolveFile` and `readRuntimeBuffer`.
    */
   async writeRuntimeBuffer(input: {
     buffer: Buffer;
     originalName: string;
+    mimeType?: string;
     folder?: string;
     metadata?: Record<string, string>;
   }): Promise<{ file: FileInfo; reference: PortableReference }> {
     if (!input.originalName || input.originalName.includes('/')) throw new StoaError('path_invalid', 'originalName is a file name, without folders');
     const folder = input.folder ? this.resolveRuntimeReference(input.folder).filePath : '';
-    return this.uploadBuffer(input.buffer, { filePath: folder ? `${folder}/${input.originalName}` : input.originalName, metadata: input.metadata });
+    const filePath = folder ? `${folder}/${input.originalName}` : input.originalName;
+    return this.uploadBuffer(input.buffer, { filePath, metadata: input.metadata, mimeType: input.mimeType });
   }
 
   /** Deletes a file and its versions (R5 `deleteFile`), with the roles and audit of every door. */

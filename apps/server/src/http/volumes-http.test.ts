@@ -171,6 +171,16 @@ describe.each(kinds)('volumes beyond projects over HTTP, WebDAV and MCP (R1–R3
       const r = await put(alice, vol, 'm.txt', 'x', `&metadata=${encodeURIComponent(m)}`);
       expect([m.slice(0, 20), r.status, r.body.code]).toEqual([m.slice(0, 20), 400, 'bad_request']);
     }
+    for (const [path, type] of [
+      ['a.png', 'text/html'],
+      ['page', 'text/html'],
+      ['d', 'image/svg+xml'],
+    ]) {
+      const r = await put(alice, vol, path!, 'x', `&type=${encodeURIComponent(type!)}`);
+      expect([path, r.status, r.body.code]).toEqual([path, 400, 'bad_request']);
+    }
+    const typed = await put(alice, vol, 'export', 'a,b\n1,2\n', `&type=${encodeURIComponent('text/csv')}`);
+    expect([typed.status, typed.body.file.type]).toEqual([201, 'text/csv']);
     for (const id of ['vol_', 'vol_%00', 'vol_..', `vol_${'z'.repeat(300)}`]) {
       const r = await api('GET', `/projects/${id}/files`, alice);
       expect(r.status).toBeGreaterThanOrEqual(400);

@@ -3,7 +3,7 @@ import { normalizePath } from '../paths.js';
 import { putFile } from '../files/put-file.js';
 import { downloadFile, statFile } from '../files/read-file.js';
 import { resolveFile } from '../files/file-links.js';
-import { fileMetadata } from '../files/file-metadata.js';
+import { declaredType, fileMetadata } from '../files/file-metadata.js';
 import { deleteFile } from '../files/delete-file.js';
 import { moveFile } from '../files/move-file.js';
 import { createFolder, deleteFolder, getFolder, moveFolder } from '../files/folders.js';
@@ -66,6 +66,7 @@ export const fileOperations: Operation[] = [
       expectedVersion: i.expectedVersion,
       mode: i.create === 'true' ? 'create' : 'replace',
       metadata: fileMetadata(i.metadata),
+      mime: declaredType(normalizePath(i.path), i.type),
     }),
   ),
   rawOperation(r.uploadForm, changes('file.write', 'file.upload'), async (ctx, i) => {

@@ -12,7 +12,7 @@ import { readFileBytes, statFile } from '../files/read-file.js';
 import { listFilesRecursive } from '../files/list-files.js';
 import { searchAll } from '../unified-search/search-all.js';
 import { listAudit } from '../audit/audit.js';
-import { fileMetadata } from '../files/file-metadata.js';
+import { declaredType, fileMetadata } from '../files/file-metadata.js';
 import { runOperation } from '../operations/run-operation.js';
 import { listProjectVolumes, openVolume } from './open-volume.js';
 import { deleteProject } from '../projects/delete-project.js';
@@ -268,5 +268,20 @@ describe.each(kinds)('volumes beyond projects (R1–R3, %s)', (kind) => {
       JSON.stringify(Object.fromEntries(Array.from({ length: 33 }, (_, i) => [`k${i}`, 'v']))),
     ])
       expect(() => fileMetadata(bad)).toThrow(StoaError);
+  });
+
+  it("a declared type is checked against the name: the name's own, or an inert one for a name that says nothing", () => {
+    expect(declaredType('a.csv', 'text/csv; charset=utf-8')).toBe('text/csv');
+    expect(declaredType('out/report', 'text/csv')).toBe('text/csv');
+    expect(declaredType('out/picture', 'image/png')).toBe('image/png');
+    expect(declaredType('a.csv', undefined)).toBeUndefined();
+    for (const [path, type] of [
+      ['a.png', 'text/html'],
+      ['out/page', 'text/html'],
+      ['out/drawing', 'image/svg+xml'],
+      ['a.txt', 'application/pdf'],
+      ['x', 'text/javascript'],
+    ])
+      expect(() => declaredType(path!, type)).toThrow(StoaError);
   });
 });
