@@ -110,6 +110,15 @@ describe.each(kinds)('volumes beyond projects over HTTP, WebDAV and MCP (R1–R3
     });
     expect(mcp.statusCode).toBe(200);
     expect(mcp.body).toContain('hello');
+    for (const bad of ['vol_noSuchVolume00', 'vol_%00', `vol_${'x'.repeat(400)}`]) {
+      const r = await s.app.inject({
+        method: 'POST',
+        url: `/mcp?volume=${bad}`,
+        headers: { ...s.auth(tok), 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+        payload: { jsonrpc: '2.0', id: 1, method: 'tools/list', params: {} },
+      });
+      expect([bad.slice(0, 20), r.statusCode >= 400 && r.statusCode < 500]).toEqual([bad.slice(0, 20), true]);
+    }
     // Another agent's token reaches neither its volume nor its files.
     const other = await createAgent(admin, { name: `other-${n}`, files: 'on' });
     const otherTok = (await createToken(admin, { agent: other.id })).token;
