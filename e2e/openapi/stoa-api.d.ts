@@ -8233,6 +8233,8 @@ export interface operations {
                             /** @description File the call touched, from the storage root */
                             path: string | null;
                             version: number | null;
+                            /** @description The volume beyond the project the call worked in (the agent's own files, a knowledge base…), or null */
+                            volume?: string | null;
                         }[];
                         nextCursor: string | null;
                     };

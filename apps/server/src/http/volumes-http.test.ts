@@ -119,6 +119,9 @@ describe.each(kinds)('volumes beyond projects over HTTP, WebDAV and MCP (R1–R3
       });
       expect([bad.slice(0, 20), r.statusCode >= 400 && r.statusCode < 500]).toEqual([bad.slice(0, 20), true]);
     }
+    // Its calls there are in its conversation's trace, with the volume they worked in.
+    const trace = await api('GET', `/projects/default/conversations/${conv.id}/trace`, s.adminToken);
+    expect(trace.body.entries).toContainEqual(expect.objectContaining({ tool: 'ws_write_file', path: 'out/a.md', volume: vol }));
     // Another agent's token reaches neither its volume nor its files.
     const other = await createAgent(admin, { name: `other-${n}`, files: 'on' });
     const otherTok = (await createToken(admin, { agent: other.id })).token;
