@@ -39,6 +39,43 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/volumes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Resolve the caller's scope in a volume (a project, your own files, an agent's, a private agent's, a knowledge base, a skill package)
+         * @description The server derives the scope from the token and the catalog — clients never build it from strings — and creates the volume on first use. Someone else’s volume answers not_found, exactly like one that does not exist.
+         */
+        post: operations["volumes.open"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/projects/{project}/volumes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A project's knowledge bases and skill packages (open one by name with POST /volumes) */
+        get: operations["volumes.list"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/projects/{project}": {
         parameters: {
             query?: never;
@@ -1588,6 +1625,261 @@ export interface operations {
             };
         };
     };
+    "volumes.open": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Conversation the agent acts in */
+                "X-Stoa-Conversation"?: string;
+                /** @description Process ID of the agent runtime */
+                "X-Stoa-Process"?: string;
+                /** @description Node (host) of the agent runtime */
+                "X-Stoa-Node"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description Which kind of volume
+                     * @enum {string}
+                     */
+                    catalog: "projects" | "users" | "knowledges" | "skills" | "xperts" | "user-xperts";
+                    /** @description projects, knowledges, skills: the project (name or ID) */
+                    project?: string;
+                    /** @description xperts, user-xperts: the agent (its ID); an agent token may leave it out for itself */
+                    agent?: string;
+                    /** @description knowledges, skills: the knowledge base or skill package, by name in its project */
+                    name?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        catalog: "projects" | "users" | "knowledges" | "skills" | "xperts" | "user-xperts";
+                        /** @description What every door names this volume by, in place of a project: /projects/{volumeId}/files, /dav/{volumeId}/, --project */
+                        volumeId: string;
+                        /** @description The catalog's key: the project, the person (users), the agent (xperts, user-xperts), the knowledge base or skill package */
+                        scopeId: string;
+                        tenantId: string;
+                        organizationId: string;
+                        /** @description users and user-xperts: the person whose volume it is (kept apart from the agent); projects: the person the token acts for */
+                        userId: string | null;
+                        /** @description The project: the project itself, or the one a knowledge base, skill package or agent belongs to */
+                        projectId: string | null;
+                        /** @description That project's name */
+                        projectName: string | null;
+                        /** @description knowledges: the knowledge base (its volume ID) */
+                        knowledgeId: string | null;
+                        /** @description skills: the skill package (its volume ID) */
+                        skillId: string | null;
+                        /** @description Reserved: every volume is one tree from its root */
+                        rootId: null;
+                        /** @description xperts and user-xperts: the agent; projects: the agent the token acts for */
+                        xpertId: string | null;
+                        /** @description The project, knowledge base or skill package name; for other volumes a description */
+                        name: string;
+                        /** @description Who acts in it with this token */
+                        actor: {
+                            /** @enum {string} */
+                            kind: "user" | "agent";
+                            id: string;
+                        };
+                        /**
+                         * @description A person's role here, or what an agent may do with its files
+                         * @enum {string}
+                         */
+                        access: "admin" | "editor" | "viewer" | "write" | "read" | "none";
+                    };
+                };
+            };
+            /** @description bad_request: The request is not valid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "bad_request";
+                    };
+                };
+            };
+            /** @description unauthorized: A valid token is required */
+            401: {
+                headers: {
+                    /** @description "Bearer" */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "unauthorized";
+                    };
+                };
+            };
+            /** @description forbidden: You may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "forbidden";
+                    };
+                };
+            };
+            /** @description rate_limited: Too many requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "rate_limited";
+                    };
+                };
+            };
+            /** @description internal: Internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "internal";
+                    };
+                };
+            };
+        };
+    };
+    "volumes.list": {
+        parameters: {
+            query?: {
+                /** @description Only this kind (default: both) */
+                catalog?: "knowledges" | "skills";
+            };
+            header?: {
+                /** @description Conversation the agent acts in */
+                "X-Stoa-Conversation"?: string;
+                /** @description Process ID of the agent runtime */
+                "X-Stoa-Process"?: string;
+                /** @description Node (host) of the agent runtime */
+                "X-Stoa-Node"?: string;
+            };
+            path: {
+                /** @description Project name or ID (a fresh installation has "default"), or the ID of a volume beyond projects (vol_…, from POST /volumes) */
+                project: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        volumeId: string;
+                        /** @enum {string} */
+                        catalog: "knowledges" | "skills";
+                        name: string;
+                        createdAt: string;
+                        usedBytes: number;
+                    }[];
+                };
+            };
+            /** @description bad_request: The request is not valid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "bad_request";
+                    };
+                };
+            };
+            /** @description unauthorized: A valid token is required */
+            401: {
+                headers: {
+                    /** @description "Bearer" */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "unauthorized";
+                    };
+                };
+            };
+            /** @description forbidden: You may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "forbidden";
+                    };
+                };
+            };
+            /** @description not_found: Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "not_found";
+                    };
+                };
+            };
+            /** @description rate_limited: Too many requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "rate_limited";
+                    };
+                };
+            };
+            /** @description internal: Internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "internal";
+                    };
+                };
+            };
+        };
+    };
     "projects.delete": {
         parameters: {
             query: {
@@ -1603,7 +1895,7 @@ export interface operations {
                 "X-Stoa-Node"?: string;
             };
             path: {
-                /** @description Project name or ID (a fresh installation has "default") */
+                /** @description Project name or ID (a fresh installation has "default"), or the ID of a volume beyond projects (vol_…, from POST /volumes) */
                 project: string;
             };
             cookie?: never;
@@ -1712,7 +2004,7 @@ export interface operations {
                 "X-Stoa-Node"?: string;
             };
             path: {
-                /** @description Project name or ID (a fresh installation has "default") */
+                /** @description Project name or ID (a fresh installation has "default"), or the ID of a volume beyond projects (vol_…, from POST /volumes) */
                 project: string;
             };
             cookie?: never;
@@ -1822,7 +2114,7 @@ export interface operations {
                 "X-Stoa-Node"?: string;
             };
             path: {
-                /** @description Project name or ID (a fresh installation has "default") */
+                /** @description Project name or ID (a fresh installation has "default"), or the ID of a volume beyond projects (vol_…, from POST /volumes) */
                 project: string;
             };
             cookie?: never;
@@ -1940,7 +2232,7 @@ export interface operations {
                 "X-Stoa-Node"?: string;
             };
             path: {
-                /** @description Project name or ID (a fresh installation has "default") */
+                /** @description Project name or ID (a fresh installation has "default"), or the ID of a volume beyond projects (vol_…, from POST /volumes) */
                 project: string;
                 user: string;
             };
@@ -2048,7 +2340,7 @@ export interface operations {
                 "X-Stoa-Node"?: string;
             };
             path: {
-                /** @description Project name or ID (a fresh installation has "default") */
+                /** @description Project name or ID (a fresh installation has "default"), or the ID of a volume beyond projects (vol_…, from POST /volumes) */
                 project: string;
             };
             cookie?: never;
@@ -2160,7 +2452,7 @@ export interface operations {
                 "X-Stoa-Node"?: string;
             };
             path: {
-                /** @description Project name or ID (a fresh installation has "default") */
+                /** @description Project name or ID (a fresh installation has "default"), or the ID of a volume beyond projects (vol_…, from POST /volumes) */
                 project: string;
             };
             cookie?: never;
@@ -2280,7 +2572,7 @@ export interface operations {
                 "X-Stoa-Node"?: string;
             };
             path: {
-                /** @description Project name or ID (a fresh installation has "default") */
+                /** @description Project name or ID (a fresh installation has "default"), or the ID of a volume beyond projects (vol_…, from POST /volumes) */
                 project: string;
                 id: string;
             };
@@ -2388,7 +2680,7 @@ export interface operations {
                 "X-Stoa-Node"?: string;
             };
             path: {
-                /** @description Project name or ID (a fresh installation has "default") */
+                /** @description Project name or ID (a fresh installation has "default"), or the ID of a volume beyond projects (vol_…, from POST /volumes) */
                 project: string;
             };
             cookie?: never;
@@ -2627,7 +2919,7 @@ export interface operations {
                 "X-Stoa-Node"?: string;
             };
             path: {
-                /** @description Project name or ID (a fresh installation has "default") */
+                /** @description Project name or ID (a fresh installation has "default"), or the ID of a volume beyond projects (vol_…, from POST /volumes) */
                 project: string;
             };
             cookie?: never;
@@ -2755,7 +3047,7 @@ export interface operations {
                 "X-Stoa-Node"?: string;
             };
             path: {
-                /** @description Project name or ID (a fresh installation has "default") */
+                /** @description Project name or ID (a fresh installation has "default"), or the ID of a volume beyond projects (vol_…, from POST /volumes) */
                 project: string;
             };
             cookie?: never;
@@ -2806,6 +3098,10 @@ export interface operations {
                             sha256: string;
                             /** @description Octal permission string, default "644" */
                             permissions: string;
+                            /** @description Metadata written with the current version (a JSON object of strings), or null */
+                            metadata?: {
+                                [key: string]: string;
+                            } | null;
                         }[];
                         nextCursor: string | null;
                     };
@@ -2904,7 +3200,7 @@ export interface operations {
                 "X-Stoa-Node"?: string;
             };
             path: {
-                /** @description Project name or ID (a fresh installation has "default") */
+                /** @description Project name or ID (a fresh installation has "default"), or the ID of a volume beyond projects (vol_…, from POST /volumes) */
                 project: string;
             };
             cookie?: never;
@@ -2954,6 +3250,10 @@ export interface operations {
                         sha256: string;
                         /** @description Octal permission string, default "644" */
                         permissions: string;
+                        /** @description Metadata written with the current version (a JSON object of strings), or null */
+                        metadata?: {
+                            [key: string]: string;
+                        } | null;
                     };
                 };
             };
@@ -3062,7 +3362,7 @@ export interface operations {
                 "X-Stoa-Node"?: string;
             };
             path: {
-                /** @description Project name or ID (a fresh installation has "default") */
+                /** @description Project name or ID (a fresh installation has "default"), or the ID of a volume beyond projects (vol_…, from POST /volumes) */
                 project: string;
             };
             cookie?: never;
@@ -3119,6 +3419,10 @@ export interface operations {
                             sha256: string;
                             /** @description Octal permission string, default "644" */
                             permissions: string;
+                            /** @description Metadata written with the current version (a JSON object of strings), or null */
+                            metadata?: {
+                                [key: string]: string;
+                            } | null;
                         }[];
                         nextCursor: string | null;
                         total: number;
@@ -3213,7 +3517,7 @@ export interface operations {
                 "X-Stoa-Node"?: string;
             };
             path: {
-                /** @description Project name or ID (a fresh installation has "default") */
+                /** @description Project name or ID (a fresh installation has "default"), or the ID of a volume beyond projects (vol_…, from POST /volumes) */
                 project: string;
             };
             cookie?: never;
@@ -3332,7 +3636,7 @@ export interface operations {
                 "X-Stoa-Node"?: string;
             };
             path: {
-                /** @description Project name or ID (a fresh installation has "default") */
+                /** @description Project name or ID (a fresh installation has "default"), or the ID of a volume beyond projects (vol_…, from POST /volumes) */
                 project: string;
             };
             cookie?: never;
@@ -3442,7 +3746,7 @@ export interface operations {
                 "X-Stoa-Node"?: string;
             };
             path: {
-                /** @description Project name or ID (a fresh installation has "default") */
+                /** @description Project name or ID (a fresh installation has "default"), or the ID of a volume beyond projects (vol_…, from POST /volumes) */
                 project: string;
             };
             cookie?: never;
@@ -3552,7 +3856,7 @@ export interface operations {
                 "X-Stoa-Node"?: string;
             };
             path: {
-                /** @description Project name or ID (a fresh installation has "default") */
+                /** @description Project name or ID (a fresh installation has "default"), or the ID of a volume beyond projects (vol_…, from POST /volumes) */
                 project: string;
             };
             cookie?: never;
@@ -3660,7 +3964,7 @@ export interface operations {
                 "X-Stoa-Node"?: string;
             };
             path: {
-                /** @description Project name or ID (a fresh installation has "default") */
+                /** @description Project name or ID (a fresh installation has "default"), or the ID of a volume beyond projects (vol_…, from POST /volumes) */
                 project: string;
             };
             cookie?: never;
@@ -3781,7 +4085,7 @@ export interface operations {
                 "X-Stoa-Node"?: string;
             };
             path: {
-                /** @description Project name or ID (a fresh installation has "default") */
+                /** @description Project name or ID (a fresh installation has "default"), or the ID of a volume beyond projects (vol_…, from POST /volumes) */
                 project: string;
             };
             cookie?: never;
@@ -3832,6 +4136,10 @@ export interface operations {
                             sha256: string;
                             /** @description Octal permission string, default "644" */
                             permissions: string;
+                            /** @description Metadata written with the current version (a JSON object of strings), or null */
+                            metadata?: {
+                                [key: string]: string;
+                            } | null;
                         }[];
                         truncated: boolean;
                     };
@@ -3928,7 +4236,7 @@ export interface operations {
                 "X-Stoa-Node"?: string;
             };
             path: {
-                /** @description Project name or ID (a fresh installation has "default") */
+                /** @description Project name or ID (a fresh installation has "default"), or the ID of a volume beyond projects (vol_…, from POST /volumes) */
                 project: string;
             };
             cookie?: never;
@@ -3978,6 +4286,10 @@ export interface operations {
                         sha256: string;
                         /** @description Octal permission string, default "644" */
                         permissions: string;
+                        /** @description Metadata written with the current version (a JSON object of strings), or null */
+                        metadata?: {
+                            [key: string]: string;
+                        } | null;
                     };
                 };
             };
@@ -4069,7 +4381,7 @@ export interface operations {
                 "X-Stoa-Node"?: string;
             };
             path: {
-                /** @description Project name or ID (a fresh installation has "default") */
+                /** @description Project name or ID (a fresh installation has "default"), or the ID of a volume beyond projects (vol_…, from POST /volumes) */
                 project: string;
             };
             cookie?: never;
@@ -4130,6 +4442,10 @@ export interface operations {
                         sha256: string;
                         /** @description Octal permission string, default "644" */
                         permissions: string;
+                        /** @description Metadata written with the current version (a JSON object of strings), or null */
+                        metadata?: {
+                            [key: string]: string;
+                        } | null;
                     };
                 };
             };
@@ -4233,7 +4549,7 @@ export interface operations {
                 "X-Stoa-Node"?: string;
             };
             path: {
-                /** @description Project name or ID (a fresh installation has "default") */
+                /** @description Project name or ID (a fresh installation has "default"), or the ID of a volume beyond projects (vol_…, from POST /volumes) */
                 project: string;
             };
             cookie?: never;
@@ -4347,7 +4663,7 @@ export interface operations {
                 "X-Stoa-Node"?: string;
             };
             path: {
-                /** @description Project name or ID (a fresh installation has "default") */
+                /** @description Project name or ID (a fresh installation has "default"), or the ID of a volume beyond projects (vol_…, from POST /volumes) */
                 project: string;
             };
             cookie?: never;
@@ -4467,7 +4783,7 @@ export interface operations {
                 "X-Stoa-Node"?: string;
             };
             path: {
-                /** @description Project name or ID (a fresh installation has "default") */
+                /** @description Project name or ID (a fresh installation has "default"), or the ID of a volume beyond projects (vol_…, from POST /volumes) */
                 project: string;
             };
             cookie?: never;
@@ -4527,6 +4843,10 @@ export interface operations {
                         sha256: string;
                         /** @description Octal permission string, default "644" */
                         permissions: string;
+                        /** @description Metadata written with the current version (a JSON object of strings), or null */
+                        metadata?: {
+                            [key: string]: string;
+                        } | null;
                     };
                 };
             };
@@ -4654,7 +4974,7 @@ export interface operations {
                 "If-None-Match"?: string;
             };
             path: {
-                /** @description Project name or ID (a fresh installation has "default") */
+                /** @description Project name or ID (a fresh installation has "default"), or the ID of a volume beyond projects (vol_…, from POST /volumes) */
                 project: string;
             };
             cookie?: never;
@@ -4833,6 +5153,10 @@ export interface operations {
                 expectedVersion?: number;
                 /** @description "true": fail with already_exists if the file exists */
                 create?: "true" | "false";
+                /** @description Metadata stored with the new version: a JSON object of string values (at most 32 keys, 4 KB), returned with the file */
+                metadata?: string;
+                /** @description The file's MIME type, checked against its name: the name's own type, or for a name without a known extension one of a few inert types (text, JSON, CSV, PDF, images…) */
+                type?: string;
             };
             header?: {
                 /** @description Conversation the agent acts in */
@@ -4843,7 +5167,7 @@ export interface operations {
                 "X-Stoa-Node"?: string;
             };
             path: {
-                /** @description Project name or ID (a fresh installation has "default") */
+                /** @description Project name or ID (a fresh installation has "default"), or the ID of a volume beyond projects (vol_…, from POST /volumes) */
                 project: string;
             };
             cookie?: never;
@@ -4898,6 +5222,10 @@ export interface operations {
                             sha256: string;
                             /** @description Octal permission string, default "644" */
                             permissions: string;
+                            /** @description Metadata written with the current version (a JSON object of strings), or null */
+                            metadata?: {
+                                [key: string]: string;
+                            } | null;
                         };
                         created: boolean;
                         previousVersion: number | null;
@@ -4948,6 +5276,10 @@ export interface operations {
                             sha256: string;
                             /** @description Octal permission string, default "644" */
                             permissions: string;
+                            /** @description Metadata written with the current version (a JSON object of strings), or null */
+                            metadata?: {
+                                [key: string]: string;
+                            } | null;
                         };
                         created: boolean;
                         previousVersion: number | null;
@@ -5069,7 +5401,7 @@ export interface operations {
                 "X-Stoa-Node"?: string;
             };
             path: {
-                /** @description Project name or ID (a fresh installation has "default") */
+                /** @description Project name or ID (a fresh installation has "default"), or the ID of a volume beyond projects (vol_…, from POST /volumes) */
                 project: string;
             };
             cookie?: never;
@@ -5124,6 +5456,10 @@ export interface operations {
                             sha256: string;
                             /** @description Octal permission string, default "644" */
                             permissions: string;
+                            /** @description Metadata written with the current version (a JSON object of strings), or null */
+                            metadata?: {
+                                [key: string]: string;
+                            } | null;
                         }[];
                     };
                 };
@@ -5249,7 +5585,7 @@ export interface operations {
                 "X-Stoa-Node"?: string;
             };
             path: {
-                /** @description Project name or ID (a fresh installation has "default") */
+                /** @description Project name or ID (a fresh installation has "default"), or the ID of a volume beyond projects (vol_…, from POST /volumes) */
                 project: string;
             };
             cookie?: never;
@@ -5300,6 +5636,10 @@ export interface operations {
                             sha256: string;
                             /** @description Octal permission string, default "644" */
                             permissions: string;
+                            /** @description Metadata written with the current version (a JSON object of strings), or null */
+                            metadata?: {
+                                [key: string]: string;
+                            } | null;
                         };
                         /** @description The version the URL opens */
                         version: number;
@@ -5403,7 +5743,7 @@ export interface operations {
                 "X-Stoa-Node"?: string;
             };
             path: {
-                /** @description Project name or ID (a fresh installation has "default") */
+                /** @description Project name or ID (a fresh installation has "default"), or the ID of a volume beyond projects (vol_…, from POST /volumes) */
                 project: string;
             };
             cookie?: never;
@@ -5528,7 +5868,7 @@ export interface operations {
                 "X-Stoa-Node"?: string;
             };
             path: {
-                /** @description Project name or ID (a fresh installation has "default") */
+                /** @description Project name or ID (a fresh installation has "default"), or the ID of a volume beyond projects (vol_…, from POST /volumes) */
                 project: string;
             };
             cookie?: never;
@@ -5682,7 +6022,7 @@ export interface operations {
                 "X-Stoa-Node"?: string;
             };
             path: {
-                /** @description Project name or ID (a fresh installation has "default") */
+                /** @description Project name or ID (a fresh installation has "default"), or the ID of a volume beyond projects (vol_…, from POST /volumes) */
                 project: string;
                 uploadId: string;
             };
@@ -5806,7 +6146,7 @@ export interface operations {
                 "X-Stoa-Node"?: string;
             };
             path: {
-                /** @description Project name or ID (a fresh installation has "default") */
+                /** @description Project name or ID (a fresh installation has "default"), or the ID of a volume beyond projects (vol_…, from POST /volumes) */
                 project: string;
                 uploadId: string;
             };
@@ -5929,7 +6269,7 @@ export interface operations {
                 "X-Stoa-Node"?: string;
             };
             path: {
-                /** @description Project name or ID (a fresh installation has "default") */
+                /** @description Project name or ID (a fresh installation has "default"), or the ID of a volume beyond projects (vol_…, from POST /volumes) */
                 project: string;
                 uploadId: string;
             };
@@ -6037,7 +6377,7 @@ export interface operations {
                 "X-Stoa-Node"?: string;
             };
             path: {
-                /** @description Project name or ID (a fresh installation has "default") */
+                /** @description Project name or ID (a fresh installation has "default"), or the ID of a volume beyond projects (vol_…, from POST /volumes) */
                 project: string;
                 uploadId: string;
             };
@@ -6159,7 +6499,7 @@ export interface operations {
                 "X-Stoa-Node"?: string;
             };
             path: {
-                /** @description Project name or ID (a fresh installation has "default") */
+                /** @description Project name or ID (a fresh installation has "default"), or the ID of a volume beyond projects (vol_…, from POST /volumes) */
                 project: string;
                 uploadId: string;
                 partNumber: number;
@@ -6284,7 +6624,7 @@ export interface operations {
                 "X-Stoa-Node"?: string;
             };
             path: {
-                /** @description Project name or ID (a fresh installation has "default") */
+                /** @description Project name or ID (a fresh installation has "default"), or the ID of a volume beyond projects (vol_…, from POST /volumes) */
                 project: string;
                 uploadId: string;
                 partNumber: number;
@@ -6399,7 +6739,7 @@ export interface operations {
                 "X-Stoa-Node"?: string;
             };
             path: {
-                /** @description Project name or ID (a fresh installation has "default") */
+                /** @description Project name or ID (a fresh installation has "default"), or the ID of a volume beyond projects (vol_…, from POST /volumes) */
                 project: string;
                 uploadId: string;
             };
@@ -6454,6 +6794,10 @@ export interface operations {
                         sha256: string;
                         /** @description Octal permission string, default "644" */
                         permissions: string;
+                        /** @description Metadata written with the current version (a JSON object of strings), or null */
+                        metadata?: {
+                            [key: string]: string;
+                        } | null;
                     };
                 };
             };
@@ -6581,7 +6925,7 @@ export interface operations {
                 "X-Stoa-Node"?: string;
             };
             path: {
-                /** @description Project name or ID (a fresh installation has "default") */
+                /** @description Project name or ID (a fresh installation has "default"), or the ID of a volume beyond projects (vol_…, from POST /volumes) */
                 project: string;
             };
             cookie?: never;
@@ -6722,7 +7066,7 @@ export interface operations {
                 "X-Stoa-Node"?: string;
             };
             path: {
-                /** @description Project name or ID (a fresh installation has "default") */
+                /** @description Project name or ID (a fresh installation has "default"), or the ID of a volume beyond projects (vol_…, from POST /volumes) */
                 project: string;
             };
             cookie?: never;
@@ -6899,7 +7243,7 @@ export interface operations {
                 "X-Stoa-Node"?: string;
             };
             path: {
-                /** @description Project name or ID (a fresh installation has "default") */
+                /** @description Project name or ID (a fresh installation has "default"), or the ID of a volume beyond projects (vol_…, from POST /volumes) */
                 project: string;
                 /** @description Agent ID */
                 id: string;
@@ -7042,7 +7386,7 @@ export interface operations {
                 "X-Stoa-Node"?: string;
             };
             path: {
-                /** @description Project name or ID (a fresh installation has "default") */
+                /** @description Project name or ID (a fresh installation has "default"), or the ID of a volume beyond projects (vol_…, from POST /volumes) */
                 project: string;
                 /** @description Agent ID */
                 id: string;
@@ -7151,7 +7495,7 @@ export interface operations {
                 "X-Stoa-Node"?: string;
             };
             path: {
-                /** @description Project name or ID (a fresh installation has "default") */
+                /** @description Project name or ID (a fresh installation has "default"), or the ID of a volume beyond projects (vol_…, from POST /volumes) */
                 project: string;
                 /** @description Agent ID */
                 id: string;
@@ -7317,7 +7661,7 @@ export interface operations {
                 "X-Stoa-Node"?: string;
             };
             path: {
-                /** @description Project name or ID (a fresh installation has "default") */
+                /** @description Project name or ID (a fresh installation has "default"), or the ID of a volume beyond projects (vol_…, from POST /volumes) */
                 project: string;
                 /** @description Agent ID */
                 id: string;
@@ -7464,7 +7808,7 @@ export interface operations {
                 "X-Stoa-Node"?: string;
             };
             path: {
-                /** @description Project name or ID (a fresh installation has "default") */
+                /** @description Project name or ID (a fresh installation has "default"), or the ID of a volume beyond projects (vol_…, from POST /volumes) */
                 project: string;
                 /** @description Agent ID */
                 id: string;
@@ -7611,7 +7955,7 @@ export interface operations {
                 "X-Stoa-Node"?: string;
             };
             path: {
-                /** @description Project name or ID (a fresh installation has "default") */
+                /** @description Project name or ID (a fresh installation has "default"), or the ID of a volume beyond projects (vol_…, from POST /volumes) */
                 project: string;
             };
             cookie?: never;
@@ -7727,7 +8071,7 @@ export interface operations {
                 "X-Stoa-Node"?: string;
             };
             path: {
-                /** @description Project name or ID (a fresh installation has "default") */
+                /** @description Project name or ID (a fresh installation has "default"), or the ID of a volume beyond projects (vol_…, from POST /volumes) */
                 project: string;
             };
             cookie?: never;
@@ -7858,7 +8202,7 @@ export interface operations {
                 "X-Stoa-Node"?: string;
             };
             path: {
-                /** @description Project name or ID (a fresh installation has "default") */
+                /** @description Project name or ID (a fresh installation has "default"), or the ID of a volume beyond projects (vol_…, from POST /volumes) */
                 project: string;
                 id: string;
             };
@@ -7889,6 +8233,8 @@ export interface operations {
                             /** @description File the call touched, from the storage root */
                             path: string | null;
                             version: number | null;
+                            /** @description The volume beyond the project the call worked in (the agent's own files, a knowledge base…), or null */
+                            volume?: string | null;
                         }[];
                         nextCursor: string | null;
                     };
@@ -7985,7 +8331,7 @@ export interface operations {
                 "X-Stoa-Node"?: string;
             };
             path: {
-                /** @description Project name or ID (a fresh installation has "default") */
+                /** @description Project name or ID (a fresh installation has "default"), or the ID of a volume beyond projects (vol_…, from POST /volumes) */
                 project: string;
             };
             cookie?: never;
@@ -8089,7 +8435,7 @@ export interface operations {
                 "X-Stoa-Node"?: string;
             };
             path: {
-                /** @description Project name or ID (a fresh installation has "default") */
+                /** @description Project name or ID (a fresh installation has "default"), or the ID of a volume beyond projects (vol_…, from POST /volumes) */
                 project: string;
                 /** @description Tool name, e.g. ws_write_file */
                 name: string;
@@ -8227,7 +8573,7 @@ export interface operations {
                 "X-Stoa-Node"?: string;
             };
             path: {
-                /** @description Project name or ID (a fresh installation has "default") */
+                /** @description Project name or ID (a fresh installation has "default"), or the ID of a volume beyond projects (vol_…, from POST /volumes) */
                 project: string;
             };
             cookie?: never;
@@ -8345,7 +8691,7 @@ export interface operations {
                 "X-Stoa-Node"?: string;
             };
             path: {
-                /** @description Project name or ID (a fresh installation has "default") */
+                /** @description Project name or ID (a fresh installation has "default"), or the ID of a volume beyond projects (vol_…, from POST /volumes) */
                 project: string;
             };
             cookie?: never;
@@ -8474,7 +8820,7 @@ export interface operations {
                 "X-Stoa-Node"?: string;
             };
             path: {
-                /** @description Project name or ID (a fresh installation has "default") */
+                /** @description Project name or ID (a fresh installation has "default"), or the ID of a volume beyond projects (vol_…, from POST /volumes) */
                 project: string;
             };
             cookie?: never;
@@ -8642,7 +8988,7 @@ export interface operations {
                 "X-Stoa-Node"?: string;
             };
             path: {
-                /** @description Project name or ID (a fresh installation has "default") */
+                /** @description Project name or ID (a fresh installation has "default"), or the ID of a volume beyond projects (vol_…, from POST /volumes) */
                 project: string;
             };
             cookie?: never;
@@ -8803,7 +9149,7 @@ export interface operations {
                 "X-Stoa-Node"?: string;
             };
             path: {
-                /** @description Project name or ID (a fresh installation has "default") */
+                /** @description Project name or ID (a fresh installation has "default"), or the ID of a volume beyond projects (vol_…, from POST /volumes) */
                 project: string;
             };
             cookie?: never;
@@ -8932,7 +9278,7 @@ export interface operations {
                 "X-Stoa-Node"?: string;
             };
             path: {
-                /** @description Project name or ID (a fresh installation has "default") */
+                /** @description Project name or ID (a fresh installation has "default"), or the ID of a volume beyond projects (vol_…, from POST /volumes) */
                 project: string;
             };
             cookie?: never;
@@ -9065,7 +9411,7 @@ export interface operations {
                 "X-Stoa-Node"?: string;
             };
             path: {
-                /** @description Project name or ID (a fresh installation has "default") */
+                /** @description Project name or ID (a fresh installation has "default"), or the ID of a volume beyond projects (vol_…, from POST /volumes) */
                 project: string;
             };
             cookie?: never;
@@ -9191,7 +9537,7 @@ export interface operations {
                 "X-Stoa-Node"?: string;
             };
             path: {
-                /** @description Project name or ID (a fresh installation has "default") */
+                /** @description Project name or ID (a fresh installation has "default"), or the ID of a volume beyond projects (vol_…, from POST /volumes) */
                 project: string;
             };
             cookie?: never;
@@ -9322,7 +9668,7 @@ export interface operations {
                 "X-Stoa-Node"?: string;
             };
             path: {
-                /** @description Project name or ID (a fresh installation has "default") */
+                /** @description Project name or ID (a fresh installation has "default"), or the ID of a volume beyond projects (vol_…, from POST /volumes) */
                 project: string;
             };
             cookie?: never;
@@ -9472,7 +9818,7 @@ export interface operations {
                 "X-Stoa-Node"?: string;
             };
             path: {
-                /** @description Project name or ID (a fresh installation has "default") */
+                /** @description Project name or ID (a fresh installation has "default"), or the ID of a volume beyond projects (vol_…, from POST /volumes) */
                 project: string;
             };
             cookie?: never;
@@ -9605,7 +9951,7 @@ export interface operations {
                 "X-Stoa-Node"?: string;
             };
             path: {
-                /** @description Project name or ID (a fresh installation has "default") */
+                /** @description Project name or ID (a fresh installation has "default"), or the ID of a volume beyond projects (vol_…, from POST /volumes) */
                 project: string;
             };
             cookie?: never;
@@ -9725,7 +10071,7 @@ export interface operations {
                 "X-Stoa-Node"?: string;
             };
             path: {
-                /** @description Project name or ID (a fresh installation has "default") */
+                /** @description Project name or ID (a fresh installation has "default"), or the ID of a volume beyond projects (vol_…, from POST /volumes) */
                 project: string;
             };
             cookie?: never;
@@ -9865,7 +10211,7 @@ export interface operations {
                 "X-Stoa-Node"?: string;
             };
             path: {
-                /** @description Project name or ID (a fresh installation has "default") */
+                /** @description Project name or ID (a fresh installation has "default"), or the ID of a volume beyond projects (vol_…, from POST /volumes) */
                 project: string;
             };
             cookie?: never;
@@ -10028,7 +10374,7 @@ export interface operations {
                 "X-Stoa-Node"?: string;
             };
             path: {
-                /** @description Project name or ID (a fresh installation has "default") */
+                /** @description Project name or ID (a fresh installation has "default"), or the ID of a volume beyond projects (vol_…, from POST /volumes) */
                 project: string;
             };
             cookie?: never;
@@ -10157,7 +10503,7 @@ export interface operations {
                 "X-Stoa-Node"?: string;
             };
             path: {
-                /** @description Project name or ID (a fresh installation has "default") */
+                /** @description Project name or ID (a fresh installation has "default"), or the ID of a volume beyond projects (vol_…, from POST /volumes) */
                 project: string;
             };
             cookie?: never;
@@ -10297,7 +10643,7 @@ export interface operations {
                 "X-Stoa-Node"?: string;
             };
             path: {
-                /** @description Project name or ID (a fresh installation has "default") */
+                /** @description Project name or ID (a fresh installation has "default"), or the ID of a volume beyond projects (vol_…, from POST /volumes) */
                 project: string;
             };
             cookie?: never;
@@ -10442,7 +10788,7 @@ export interface operations {
                 "X-Stoa-Node"?: string;
             };
             path: {
-                /** @description Project name or ID (a fresh installation has "default") */
+                /** @description Project name or ID (a fresh installation has "default"), or the ID of a volume beyond projects (vol_…, from POST /volumes) */
                 project: string;
             };
             cookie?: never;
@@ -10568,7 +10914,7 @@ export interface operations {
                 "X-Stoa-Node"?: string;
             };
             path: {
-                /** @description Project name or ID (a fresh installation has "default") */
+                /** @description Project name or ID (a fresh installation has "default"), or the ID of a volume beyond projects (vol_…, from POST /volumes) */
                 project: string;
             };
             cookie?: never;
@@ -10698,7 +11044,7 @@ export interface operations {
                 "X-Stoa-Node"?: string;
             };
             path: {
-                /** @description Project name or ID (a fresh installation has "default") */
+                /** @description Project name or ID (a fresh installation has "default"), or the ID of a volume beyond projects (vol_…, from POST /volumes) */
                 project: string;
             };
             cookie?: never;
@@ -10824,7 +11170,7 @@ export interface operations {
                 "X-Stoa-Node"?: string;
             };
             path: {
-                /** @description Project name or ID (a fresh installation has "default") */
+                /** @description Project name or ID (a fresh installation has "default"), or the ID of a volume beyond projects (vol_…, from POST /volumes) */
                 project: string;
             };
             cookie?: never;
@@ -10941,7 +11287,7 @@ export interface operations {
                 "X-Stoa-Node"?: string;
             };
             path: {
-                /** @description Project name or ID (a fresh installation has "default") */
+                /** @description Project name or ID (a fresh installation has "default"), or the ID of a volume beyond projects (vol_…, from POST /volumes) */
                 project: string;
             };
             cookie?: never;
@@ -11081,7 +11427,7 @@ export interface operations {
                 "X-Stoa-Node"?: string;
             };
             path: {
-                /** @description Project name or ID (a fresh installation has "default") */
+                /** @description Project name or ID (a fresh installation has "default"), or the ID of a volume beyond projects (vol_…, from POST /volumes) */
                 project: string;
             };
             cookie?: never;
@@ -11218,7 +11564,7 @@ export interface operations {
                 "X-Stoa-Node"?: string;
             };
             path: {
-                /** @description Project name or ID (a fresh installation has "default") */
+                /** @description Project name or ID (a fresh installation has "default"), or the ID of a volume beyond projects (vol_…, from POST /volumes) */
                 project: string;
             };
             cookie?: never;
@@ -11329,7 +11675,7 @@ export interface operations {
                 "X-Stoa-Node"?: string;
             };
             path: {
-                /** @description Project name or ID (a fresh installation has "default") */
+                /** @description Project name or ID (a fresh installation has "default"), or the ID of a volume beyond projects (vol_…, from POST /volumes) */
                 project: string;
             };
             cookie?: never;
@@ -11499,7 +11845,7 @@ export interface operations {
                 "X-Stoa-Node"?: string;
             };
             path: {
-                /** @description Project name or ID (a fresh installation has "default") */
+                /** @description Project name or ID (a fresh installation has "default"), or the ID of a volume beyond projects (vol_…, from POST /volumes) */
                 project: string;
             };
             cookie?: never;
@@ -11630,7 +11976,7 @@ export interface operations {
                 "X-Stoa-Node"?: string;
             };
             path: {
-                /** @description Project name or ID (a fresh installation has "default") */
+                /** @description Project name or ID (a fresh installation has "default"), or the ID of a volume beyond projects (vol_…, from POST /volumes) */
                 project: string;
             };
             cookie?: never;
@@ -11773,7 +12119,7 @@ export interface operations {
                 "X-Stoa-Node"?: string;
             };
             path: {
-                /** @description Project name or ID (a fresh installation has "default") */
+                /** @description Project name or ID (a fresh installation has "default"), or the ID of a volume beyond projects (vol_…, from POST /volumes) */
                 project: string;
             };
             cookie?: never;
@@ -11905,7 +12251,7 @@ export interface operations {
                 "X-Stoa-Node"?: string;
             };
             path: {
-                /** @description Project name or ID (a fresh installation has "default") */
+                /** @description Project name or ID (a fresh installation has "default"), or the ID of a volume beyond projects (vol_…, from POST /volumes) */
                 project: string;
             };
             cookie?: never;
@@ -12039,7 +12385,7 @@ export interface operations {
                 "X-Stoa-Node"?: string;
             };
             path: {
-                /** @description Project name or ID (a fresh installation has "default") */
+                /** @description Project name or ID (a fresh installation has "default"), or the ID of a volume beyond projects (vol_…, from POST /volumes) */
                 project: string;
             };
             cookie?: never;

@@ -1,8 +1,10 @@
 import { Command } from 'commander';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
+import { projectRoutes } from '@stoa/contract';
 import type { Api } from './api.js';
 import { reportError, UsageError } from './output.js';
+import { volumeRequest } from './volume-spec.js';
 
 /** Global options every command accepts (§7). */
 export interface GlobalOptions {
@@ -10,6 +12,8 @@ export interface GlobalOptions {
   url?: string;
   token?: string;
   project?: string;
+  /** A volume beyond projects (R1), e.g. `users` or `knowledges:Handbook`; commands then act on it. */
+  volume?: string;
   agent?: string;
   conversation?: string;
   json?: boolean;
@@ -41,6 +45,18 @@ export function localDataDir(g: GlobalOptions, env: NodeJS.ProcessEnv = process.
  * localDataDir). Giving both --url and --data is a usage error.
  */
 export async function openApi(g: GlobalOptions, env: NodeJS.ProcessEnv = process.env): Promise<Api> {
+  if (g.volume) {
+    // The server (or the core, locally) resolves the volume for this token; every command then names it by its ID.
+    const request = volumeRequest(g.volume, g.project);
+    const first = await openApi({ ...g, volume: undefined }, env);
+    let volumeId: string;
+    try {
+      volumeId = (await first.call(projectRoutes.openVolume, request)).volumeId;
+    } finally {
+      await first.close().catch(() => undefined);
+    }
+    return openApi({ ...g, volume: undefined, project: volumeId }, env);
+  }
   const url = g.url ?? env.STOA_URL;
   const data = g.data ?? env.STOA_DATA;
   if (g.url && g.data) throw new UsageError('give either --url (remote mode) or --data (local mode), not both');

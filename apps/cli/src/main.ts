@@ -11,6 +11,10 @@ export function buildProgram(): Command {
     .option('--url <url>', 'remote mode: the Stoa server (env STOA_URL)')
     .option('--token <token>', 'remote mode: API token (env STOA_TOKEN)')
     .option('--project <name|id>', 'project to act on (default: "default")')
+    .option(
+      '--volume <spec>',
+      'act on a volume instead of the project: users | xperts[:AGENT_ID] | user-xperts:AGENT_ID | knowledges:NAME | skills:NAME (in --project)',
+    )
     .option('--agent <agentId>', 'act as this agent (local mode)')
     .option('--conversation <convId>', 'conversation the agent acts in')
     .option('--json', 'print JSON')

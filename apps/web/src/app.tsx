@@ -1,7 +1,7 @@
 import { lazy, Suspense, useCallback, useEffect, useRef, useState } from 'react';
 import { getToken, onUnauthorized, setToken } from './api/client.js';
 import { SignInAgain } from './components/sign-in-again.js';
-import { filesApi } from './api/files.js';
+import { filesApi, type Me, type Project } from './api/files.js';
 import { useI18n } from './i18n/index.js';
 import type { MessageKey } from './i18n/en.js';
 import { navigate, useRoute, type Page } from './router.js';
@@ -20,6 +20,10 @@ const SearchPage = lazy(() => import('./pages/search-page.js').then((m) => ({ de
 const MembersPage = lazy(() => import('./pages/members-page.js').then((m) => ({ default: m.MembersPage })));
 
 const PROJECT_KEY = 'stoa.project';
+/** The picker's value for your own files: a volume, resolved by the server for whoever is signed in. */
+const MY_FILES = '@users';
+/** What a volume offers: its files, its search and its audit log (it has no wiki, memory, agents or members). */
+const VOLUME_PAGES = new Set<Page>(['files', 'audit', 'search']);
 const nav: Array<{ page: Page; key: MessageKey }> = [
   { page: 'files', key: 'nav.files' },
   { page: 'wiki', key: 'nav.wiki' },
@@ -51,6 +55,14 @@ export function App() {
     try {
       const [me, projects] = await Promise.all([filesApi.me(), filesApi.projects()]);
       const wanted = localStorage.getItem(PROJECT_KEY);
+      if (wanted === MY_FILES) {
+        const mine = await myFilesSession(me, projects).catch(() => null);
+        if (mine) {
+          setSession(mine);
+          setError(null);
+          return;
+        }
+      }
       const project = projects.find((p) => p.id === wanted) ?? projects.find((p) => p.name === 'default') ?? projects[0];
       if (!project) throw new Error('no project');
       setSession(sessionFor(me, projects, project));
@@ -90,6 +102,17 @@ export function App() {
     );
 
   const pickProject = (id: string) => {
+    if (id === MY_FILES) {
+      myFilesSession(session.me, session.projects).then(
+        (mine) => {
+          localStorage.setItem(PROJECT_KEY, MY_FILES);
+          setSession(mine);
+          if (!VOLUME_PAGES.has(route.page)) navigate('/files');
+        },
+        (e: unknown) => setError(errorText(e, t)),
+      );
+      return;
+    }
     const p = session.projects.find((x) => x.id === id);
     if (!p) return;
     localStorage.setItem(PROJECT_KEY, p.id);
@@ -120,20 +143,22 @@ export function App() {
       <header className="topbar">
         <span className="brand">{t('app.title')}</span>
         <nav>
-          {nav.map((n) => (
-            <a
-              key={n.page}
-              href={`/${n.page}`}
-              className={route.page === n.page ? 'active' : ''}
-              aria-current={route.page === n.page ? 'page' : undefined}
-              onClick={(e) => {
-                e.preventDefault();
-                navigate(`/${n.page}`);
-              }}
-            >
-              {t(n.key)}
-            </a>
-          ))}
+          {nav
+            .filter((n) => !session.volume || VOLUME_PAGES.has(n.page))
+            .map((n) => (
+              <a
+                key={n.page}
+                href={`/${n.page}`}
+                className={route.page === n.page ? 'active' : ''}
+                aria-current={route.page === n.page ? 'page' : undefined}
+                onClick={(e) => {
+                  e.preventDefault();
+                  navigate(`/${n.page}`);
+                }}
+              >
+                {t(n.key)}
+              </a>
+            ))}
         </nav>
         <span className="spacer" />
         <form
@@ -146,13 +171,14 @@ export function App() {
         >
           <input name="q" type="search" className="global-search" aria-label={t('search.placeholder')} placeholder={t('search.placeholder')} />
         </form>
-        {session.projects.length > 1 && (
-          <select aria-label={t('nav.project')} value={session.project.id} onChange={(e) => pickProject(e.target.value)}>
+        {(session.projects.length > 1 || session.volume || session.me.kind === 'user') && (
+          <select aria-label={t('nav.project')} value={session.volume ? MY_FILES : session.project.id} onChange={(e) => pickProject(e.target.value)}>
             {session.projects.map((p) => (
               <option key={p.id} value={p.id}>
                 {p.name}
               </option>
             ))}
+            <option value={MY_FILES}>{t('nav.myFiles')}</option>
           </select>
         )}
         <span className="who">
@@ -166,14 +192,21 @@ export function App() {
       <main key={session.project.id}>
         <Suspense fallback={<p role="status">{t('common.loading')}</p>}>
           {route.page === 'files' && <FilesPage />}
-          {route.page === 'memory' && <MemoryPage />}
-          {route.page === 'wiki' && <WikiPage path={route.rest} />}
-          {route.page === 'agents' && <AgentsPage />}
-          {route.page === 'members' && <MembersPage />}
+          {!session.volume && route.page === 'memory' && <MemoryPage />}
+          {!session.volume && route.page === 'wiki' && <WikiPage path={route.rest} />}
+          {!session.volume && route.page === 'agents' && <AgentsPage />}
+          {!session.volume && route.page === 'members' && <MembersPage />}
           {route.page === 'audit' && <AuditPage />}
           {route.page === 'search' && <SearchPage key={route.search} />}
         </Suspense>
       </main>
     </SessionContext.Provider>
   );
+}
+
+/** The session in the signed-in person's own files: the volume the server resolves for them, with its role. */
+async function myFilesSession(me: Me, projects: Project[]): Promise<Session> {
+  const v = await filesApi.myFiles();
+  const project: Project = { id: v.volumeId, name: v.name, orgId: v.organizationId, quotaBytes: null, createdAt: '', role: v.access };
+  return { ...sessionFor(me, projects, project), volume: true };
 }

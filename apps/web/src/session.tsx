@@ -9,6 +9,8 @@ export interface Session {
   role: 'admin' | 'editor' | 'viewer';
   canEdit: boolean;
   isAdmin: boolean;
+  /** Set when the signed-in person works in their own files (a volume beyond projects, R1), not in a project. */
+  volume?: boolean;
 }
 
 export const SessionContext = createContext<Session | null>(null);

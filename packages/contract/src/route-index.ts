@@ -28,6 +28,8 @@ export const routeIndex = {
     me: { id: 'auth.me', method: 'GET', path: '/me' } as RouteRef<(typeof projectRoutes)['me']>,
     listProjects: { id: 'projects.list', method: 'GET', path: '/projects' } as RouteRef<(typeof projectRoutes)['listProjects']>,
     createProject: { id: 'projects.create', method: 'POST', path: '/projects' } as RouteRef<(typeof projectRoutes)['createProject']>,
+    openVolume: { id: 'volumes.open', method: 'POST', path: '/volumes' } as RouteRef<(typeof projectRoutes)['openVolume']>,
+    listVolumes: { id: 'volumes.list', method: 'GET', path: '/projects/{project}/volumes' } as RouteRef<(typeof projectRoutes)['listVolumes']>,
     deleteProject: { id: 'projects.delete', method: 'DELETE', path: '/projects/{project}' } as RouteRef<(typeof projectRoutes)['deleteProject']>,
     listMembers: { id: 'members.list', method: 'GET', path: '/projects/{project}/members' } as RouteRef<(typeof projectRoutes)['listMembers']>,
     addMember: { id: 'members.add', method: 'POST', path: '/projects/{project}/members' } as RouteRef<(typeof projectRoutes)['addMember']>,

@@ -55,4 +55,7 @@ export function pathParams(path: string): string[] {
 }
 
 /** The project every project-scoped route takes as its first path parameter: a name or an ID. */
-export const projectParam = z.string().min(1).describe('Project name or ID (a fresh installation has "default")');
+export const projectParam = z
+  .string()
+  .min(1)
+  .describe('Project name or ID (a fresh installation has "default"), or the ID of a volume beyond projects (vol_…, from POST /volumes)');

@@ -8,6 +8,12 @@ export interface AgentAccess {
   write: 'own' | 'project';
   /** "What the agent reads" (default whole project). */
   read: 'project' | 'own';
+  /**
+   * Set when the agent acts in a volume beyond projects (R1), where its folder settings do not apply: `rw` its
+   * own volume (read, write, move and delete everywhere in it), `ro` read only, `none` nothing. Absent in a
+   * project, and in a project's knowledge base or skill package where its project-wide settings do apply.
+   */
+  volume?: 'rw' | 'ro' | 'none';
 }
 
 export interface UserActor {

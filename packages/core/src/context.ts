@@ -1,22 +1,15 @@
 import { StoaError } from '@stoa/contract';
-import type { AgentActor, Role, UserActor } from './actors.js';
+import type { Role, UserActor } from './actors.js';
 import type { Ctx, Platform } from './platform.js';
 import { findProject, liveProjectById } from './projects/projects.js';
 import { DEFAULT_PROJECT } from './projects/bootstrap.js';
 import type { Principal } from './projects/tokens.js';
 import { toProjectRow, type ProjectRow } from './projects/project-row.js';
+import { loadAgentActor, type ContextOptions } from './context-agent.js';
+import { isVolumeId, liveVolumeById } from './volumes/volume-row.js';
+import { noSuchVolume, volumeActor } from './volumes/volume-access.js';
 
-/** Options a door passes when it builds a context for one request. */
-export interface ContextOptions {
-  /** Project name or ID; the default project when absent (for agents: the agent's own project). */
-  project?: string;
-  /** Conversation the agent acts in (agent principals only). */
-  conversationId?: string | null;
-  processId?: string;
-  nodeId?: string;
-  /** Act with the agent's published (frozen) settings (A7); publication tokens set this. */
-  published?: boolean;
-}
+export { loadAgentActor, type ContextOptions } from './context-agent.js';
 
 /**
  * Builds the per-request context from an authenticated principal. Never cached: the role and the agent's
@@ -26,6 +19,12 @@ export interface ContextOptions {
  * const ctx = await contextFor(platform, await authenticate(platform, token), { project: 'default' });
  */
 export async function contextFor(platform: Platform, principal: Principal, opts: ContextOptions = {}): Promise<Ctx> {
+  if (opts.project && isVolumeId(opts.project)) {
+    // A volume beyond projects (R1): who the caller is there comes from its owners, read afresh (R3).
+    const volume = await liveVolumeById(platform, opts.project);
+    if (!volume?.volume) throw noSuchVolume();
+    return { platform, actor: await volumeActor(platform, principal, volume.volume, opts), project: volume };
+  }
   if (principal.kind === 'agent') {
     const actor = await loadAgentActor(platform, principal.agentId, { ...opts, published: principal.published ?? opts.published });
     const project = await liveProjectById(platform, principal.projectId);
@@ -77,49 +76,13 @@ async function projectOfUser(platform: Platform, principal: Extract<Principal, {
       .innerJoin('members', 'members.project_id', 'projects.id')
       .selectAll('projects')
       .where('members.user_id', '=', principal.userId)
+      .where('projects.catalog', '=', 'projects')
       .where('projects.deleting_at', 'is', null)
       .orderBy('projects.created_at')
       .executeTakeFirst();
     if (!first) throw e;
     return toProjectRow(first);
   }
-}
-
-/**
- * The agent as it acts now: its live file-access settings, or the frozen ones of its publication (A7) when
- * `published` is set. A conversation it acts in must exist in its project.
- */
-export async function loadAgentActor(platform: Platform, agentId: string, opts: ContextOptions & { published?: boolean } = {}): Promise<AgentActor> {
-  const a = await platform.db.kysely.selectFrom('agents').selectAll().where('id', '=', agentId).where('deleted_at', 'is', null).executeTakeFirst();
-  if (!a) throw new StoaError('not_found', `agent "${agentId}" does not exist`);
-  let access = { enabled: a.files_enabled === 1, write: a.write_scope as 'own' | 'project', read: a.read_scope as 'project' | 'own' };
-  let instructions = a.instructions;
-  if (opts.published && a.published_config) {
-    const frozen = JSON.parse(a.published_config) as { access: typeof access; instructions: string };
-    access = frozen.access;
-    instructions = frozen.instructions;
-  }
-  const conversationId = opts.conversationId ?? null;
-  if (conversationId) {
-    const conv = await platform.db.kysely
-      .selectFrom('conversations')
-      .select('id')
-      .where('id', '=', conversationId)
-      .where('project_id', '=', a.project_id)
-      .executeTakeFirst();
-    if (!conv) throw new StoaError('not_found', `conversation "${conversationId}" does not exist in this project`);
-  }
-  return {
-    kind: 'agent',
-    agentId: a.id,
-    name: a.name,
-    ownerId: a.owner_id,
-    access,
-    instructions,
-    conversationId,
-    processId: opts.processId,
-    nodeId: opts.nodeId,
-  };
 }
 
 /** The principal of the local administrator (local CLI mode works as this user). */

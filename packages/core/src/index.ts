@@ -8,6 +8,7 @@ export * from './platform.js';
 export * from './open-platform.js';
 export * from './hooks.js';
 export * from './context.js';
+export { openVolume, type VolumeScope } from './volumes/open-volume.js';
 export * from './policies/can.js';
 export * from './policies/agent-scopes.js';
 export * from './projects/project-row.js';

@@ -26,6 +26,14 @@ export interface ProjectsTable {
   created_at: string;
   /** Set when a deletion starts (migration 019): the project is gone for every door from then on. */
   deleting_at: Generated<string | null>;
+  /** Migration 024 (volumes, R1): 'projects' for a project; else the kind of volume and its typed owners. */
+  catalog: Generated<string>;
+  volume_key: Generated<string | null>;
+  scope_id: Generated<string | null>;
+  owner_user_id: Generated<string | null>;
+  owner_agent_id: Generated<string | null>;
+  parent_project_id: Generated<string | null>;
+  label: Generated<string | null>;
 }
 export interface UsersTable {
   id: string;
@@ -111,6 +119,8 @@ export interface FilesTable {
   modified_by_kind: string;
   modified_by_id: string | null;
   modified_by_label: string | null;
+  /** Migration 025: the current version's metadata (a JSON object of strings), or null. */
+  metadata: Generated<string | null>;
 }
 export interface FileVersionsTable {
   id: string;
@@ -127,6 +137,8 @@ export interface FileVersionsTable {
   author_label: string | null;
   author_meta: string | null;
   created_at: string;
+  /** Migration 025: metadata written with this version (a JSON object of strings), or null. */
+  metadata: Generated<string | null>;
 }
 /** A folder: `file_count` files below it (recursively); `kept` = created on purpose, stays when empty (migration 010). */
 export interface DirsTable {

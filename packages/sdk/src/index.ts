@@ -5,6 +5,7 @@ export {
   WorkspaceFiles,
   PORTABLE_SOURCE,
   type WorkspaceScope,
+  type VolumeRequest,
   type FileLocator,
   type PortableReference,
   type ExplicitReference,

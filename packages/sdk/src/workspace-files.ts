@@ -1,21 +1,17 @@
-import { filesRoutes, projectRoutes, StoaError, type RouteOutput } from '@stoa/contract';
+import { filesRoutes, projectRoutes, StoaError, type RouteInput, type RouteOutput } from '@stoa/contract';
 import type { StoaClient } from './client.js';
 
 type FileInfo = RouteOutput<typeof filesRoutes.stat>;
 
 /**
- * Where a runtime's files live, as the server resolved it for the caller (R1): the project, and who acts in it.
- * Clients get it from `WorkspaceFiles.open`, never build it from strings.
+ * Where a runtime's files live, as the server resolved it for the caller (R1): the volume (a project, a person's
+ * own files, an agent's, a private agent's, a knowledge base, a skill package), its typed owners, and who acts in
+ * it. Clients get it from `WorkspaceFiles.open`, never build it from strings.
  */
-export interface WorkspaceScope {
-  catalog: 'projects';
-  projectId: string;
-  projectName: string;
-  /** The person the token acts for, or null for an agent. */
-  userId: string | null;
-  /** The agent the token acts for, or null for a person. */
-  xpertId: string | null;
-}
+export type WorkspaceScope = RouteOutput<typeof projectRoutes.openVolume>;
+
+/** Which volume to open: a catalog and what names the volume in it (the server adds who the token acts for). */
+export type VolumeRequest = RouteInput<typeof projectRoutes.openVolume>;
 
 /** The `source` of a portable reference. */
 export const PORTABLE_SOURCE = 'platform.workspace.files';
@@ -72,19 +68,20 @@ export class WorkspaceFiles {
     readonly scope: WorkspaceScope,
   ) {}
 
-  /** Resolves the caller's scope in a project (by name or ID) from the server. */
-  static async open(client: StoaClient, project: string): Promise<WorkspaceFiles> {
-    const me = await client.call(projectRoutes.me, {});
-    const projects = await client.call(projectRoutes.listProjects, {});
-    const p = projects.find((x) => x.id === project || x.name === project);
-    if (!p) throw new StoaError('not_found', `project "${project}" does not exist`);
-    return new WorkspaceFiles(client, {
-      catalog: 'projects',
-      projectId: p.id,
-      projectName: p.name,
-      userId: me.kind === 'user' ? me.id : null,
-      xpertId: me.kind === 'agent' ? me.id : null,
-    });
+  /**
+   * Resolves the caller's scope from the server (R1, R3): a project by name or ID, or a volume of a catalog —
+   * `{ catalog: 'users' }` (your own files), `{ catalog: 'xperts', agent }`, `{ catalog: 'user-xperts', agent }`,
+   * `{ catalog: 'knowledges' | 'skills', project, name }`. The volume is created on first use by someone who may
+   * write it; someone else's answers not_found. Open one per job and actor; never share it across tokens.
+   */
+  static async open(client: StoaClient, volume: string | VolumeRequest): Promise<WorkspaceFiles> {
+    const input: VolumeRequest = typeof volume === 'string' ? { catalog: 'projects', project: volume } : volume;
+    return new WorkspaceFiles(client, await client.call(projectRoutes.openVolume, input));
+  }
+
+  /** What every file call names the volume by: its ID (a project's ID for the projects catalog). */
+  private get volume(): string {
+    return this.scope.volumeId;
   }
 
   /**
@@ -113,9 +110,14 @@ export class WorkspaceFiles {
   }
 
   /** Stores bytes at a path (R5 `uploadBuffer`); answers the file and its portable reference. */
-  async uploadBuffer(buffer: Buffer, opts: { filePath: string; expectedVersion?: number }): Promise<{ file: FileInfo; reference: PortableReference }> {
+  async uploadBuffer(
+    buffer: Buffer,
+    opts: { filePath: string; expectedVersion?: number; metadata?: Record<string, string>; mimeType?: string },
+  ): Promise<{ file: FileInfo; reference: PortableReference }> {
     const { filePath } = this.resolveRuntimeReference(opts.filePath);
-    const r = await this.client.send(filesRoutes.upload, { project: this.scope.projectId, path: filePath, expectedVersion: opts.expectedVersion }, buffer, {
+    const metadata = opts.metadata && Object.keys(opts.metadata).length ? JSON.stringify(opts.metadata) : undefined;
+    const input = { project: this.volume, path: filePath, expectedVersion: opts.expectedVersion, metadata, type: opts.mimeType };
+    const r = await this.client.send(filesRoutes.upload, input, buffer, {
       size: buffer.length,
     });
     return { file: r.file, reference: this.referenceOf(r.file) };
@@ -125,7 +127,7 @@ export class WorkspaceFiles {
   async resolveFile(locator: FileLocator, opts: { expiresIn?: number; version?: number } = {}) {
     const n = this.resolveRuntimeReference(locator);
     const r = await this.client.call(filesRoutes.resolve, {
-      project: this.scope.projectId,
+      project: this.volume,
       ...(n.fileId ? { id: n.fileId } : { path: n.filePath }),
       version: opts.version,
       expiresIn: opts.expiresIn,
@@ -138,38 +140,59 @@ export class WorkspaceFiles {
     return (await this.readRuntimeBuffer(locator)).buffer;
   }
 
-  /** The bytes with their type, size and portable reference (R5 `readRuntimeBuffer`). */
-  async readRuntimeBuffer(locator: FileLocator): Promise<{ buffer: Buffer; mimeType: string; size: number; reference: PortableReference }> {
+  /** The bytes with their type, size, metadata and portable reference (R5 `readRuntimeBuffer`). */
+  async readRuntimeBuffer(
+    locator: FileLocator,
+  ): Promise<{ buffer: Buffer; mimeType: string; size: number; metadata: Record<string, string> | null; reference: PortableReference }> {
     const r = await this.resolveFile(locator, { expiresIn: 60 });
     const res = await fetch(r.url);
     if (!res.ok) throw new StoaError(res.status === 404 ? 'not_found' : 'unavailable', `the file could not be read (HTTP ${res.status})`);
     const buffer = Buffer.from(await res.arrayBuffer());
-    return { buffer, mimeType: r.file.type, size: buffer.length, reference: r.reference };
+    return { buffer, mimeType: r.file.type, size: buffer.length, metadata: r.file.metadata ?? null, reference: r.reference };
   }
 
   /**
    * Writes a tool's output (R5 `writeRuntimeBuffer`): into `folder` under `originalName`, replacing a file there
    * as a new version (history kept). The server types files by their name (F12), so the name's extension decides
-   * the MIME type the file is served with.
+   * the MIME type the file is served with; `mimeType` is checked against it (a name without a known extension may
+   * take an inert type such as text/csv or image/png; anything the name contradicts is `bad_request`).
+   * `metadata` (a small object of strings, at most 32 keys and 4 KB) is stored with the new version and comes back
+   * from `resolveFile` and `readRuntimeBuffer`.
    */
-  async writeRuntimeBuffer(input: { buffer: Buffer; originalName: string; folder?: string }): Promise<{ file: FileInfo; reference: PortableReference }> {
+  async writeRuntimeBuffer(input: {
+    buffer: Buffer;
+    originalName: string;
+    mimeType?: string;
+    folder?: string;
+    metadata?: Record<string, string>;
+  }): Promise<{ file: FileInfo; reference: PortableReference }> {
     if (!input.originalName || input.originalName.includes('/')) throw new StoaError('path_invalid', 'originalName is a file name, without folders');
     const folder = input.folder ? this.resolveRuntimeReference(input.folder).filePath : '';
-    return this.uploadBuffer(input.buffer, { filePath: folder ? `${folder}/${input.originalName}` : input.originalName });
+    const filePath = folder ? `${folder}/${input.originalName}` : input.originalName;
+    return this.uploadBuffer(input.buffer, { filePath, metadata: input.metadata, mimeType: input.mimeType });
   }
 
   /** Deletes a file and its versions (R5 `deleteFile`), with the roles and audit of every door. */
   async deleteFile(locator: FileLocator): Promise<FileInfo> {
     const n = this.resolveRuntimeReference(locator);
     const path = n.fileId ? (await this.resolveFile(locator)).file.path : n.filePath;
-    return this.client.call(filesRoutes.remove, { project: this.scope.projectId, path });
+    return this.client.call(filesRoutes.remove, { project: this.volume, path });
   }
 
   private referenceOf(file: FileInfo): PortableReference {
     return { source: PORTABLE_SOURCE, scope: this.scope, filePath: file.path, workspacePath: WORKSPACE + file.path, fileId: file.id, version: file.version };
   }
 
-  private assertScope(scope: WorkspaceScope): void {
-    if (!scope || scope.projectId !== this.scope.projectId) throw new StoaError('forbidden', 'the reference belongs to another workspace');
+  private assertScope(scope: Partial<WorkspaceScope> | undefined): void {
+    const mine = this.scope;
+    const catalog = scope?.catalog ?? 'projects'; // references made before volumes carried a project's scope only
+    const same =
+      !!scope &&
+      catalog === mine.catalog &&
+      (scope.volumeId === undefined ? catalog === 'projects' : scope.volumeId === mine.volumeId) &&
+      scope.projectId === mine.projectId &&
+      // In a project these name who acted; in any other volume they are its owners and must match.
+      (catalog === 'projects' || (scope.scopeId === mine.scopeId && scope.userId === mine.userId && scope.xpertId === mine.xpertId));
+    if (!same) throw new StoaError('forbidden', 'the reference belongs to another workspace');
   }
 }

@@ -4,6 +4,7 @@ import type { AnyToolDef, Principal } from '@stoa/core';
 import type { McpBackend, McpCallOutcome } from '@stoa/server/mcp-server';
 import { globalsOf, localDataDir } from '../context.js';
 import { reportError, UsageError } from '../output.js';
+import { volumeRequest } from '../volume-spec.js';
 
 /**
  * Errors around a call (the agent was deleted, its token revoked, the server is down) reach the model as a
@@ -51,11 +52,13 @@ function deferred(opening: Promise<{ backend: McpBackend }>): McpBackend {
 async function localBackend(g: ReturnType<typeof globalsOf>, published: boolean): Promise<{ backend: McpBackend; close: () => Promise<void> }> {
   if (!g.agent) throw new UsageError('stoa mcp in local mode needs --agent AGENT_ID (and usually --conversation CONV_ID)');
   // Loaded here, not at the top: other commands should not pay for loading the core (see commands/serve.ts).
-  const { allTools, contextFor, runAnyTool } = await import('@stoa/core');
+  const { allTools, contextFor, openVolume, runAnyTool } = await import('@stoa/core');
   const { openLocalApi } = await import('../local-api.js');
   const api = await openLocalApi({ dataDir: localDataDir(g), project: g.project, agent: g.agent, conversation: g.conversation, env: process.env });
   const principal: Principal = published && api.principal.kind === 'agent' ? { ...api.principal, published: true } : api.principal;
-  const opts = { conversationId: g.conversation ?? null, processId: `stoa-mcp:${process.pid}` };
+  // --volume: the agent works in a volume beyond its project (R1), e.g. its own files (`--volume xperts`).
+  const project = g.volume ? (await openVolume(api.platform, principal, volumeRequest(g.volume, g.project))).volumeId : undefined;
+  const opts = { conversationId: g.conversation ?? null, processId: `stoa-mcp:${process.pid}`, project };
   // Fail at start-up, not at the first call, when the agent or conversation is wrong.
   await contextFor(api.platform, principal, opts);
   return {
@@ -77,7 +80,9 @@ async function remoteBackend(
   const { StoaClient } = await import('@stoa/sdk');
   const client = new StoaClient({ url, token, conversationId: g.conversation });
   const me = await client.call(projectRoutes.me, {});
-  const project = g.project ?? me.projectId ?? 'default';
+  const project = g.volume
+    ? (await client.call(projectRoutes.openVolume, volumeRequest(g.volume, g.project))).volumeId
+    : (g.project ?? me.projectId ?? 'default');
   let tools: AnyToolDef[] | null = null;
   return {
     backend: {

@@ -3,6 +3,7 @@ import { adminRoutes, projectRoutes } from '@stoa/contract';
 import { action, globalsOf, openApi } from '../context.js';
 import type { Api } from '../api.js';
 import { print, reportError, table, UsageError } from '../output.js';
+import { volumeRequest } from '../volume-spec.js';
 
 export function registerProjects(program: Command): void {
   const projects = program.command('projects').description('Projects (workspaces)');
@@ -34,6 +35,22 @@ export function registerProjects(program: Command): void {
         if (!opts.confirm) throw new UsageError(`deleting a project cannot be undone: repeat its name with --confirm "${name}"`);
         const r = await api.call(projectRoutes.deleteProject, { project: name, confirm: opts.confirm });
         print(!!g.json, r, () => `Deleted project ${r.name} (${r.id})`);
+      }),
+    );
+
+  program
+    .command('volume')
+    .description('The scope of --volume (or of --project) as the server resolves it for you; creates the volume on first use')
+    .action(
+      action(async (api, g) => {
+        const v = g.volume ?? 'projects';
+        const s = await api.call(projectRoutes.openVolume, v === 'projects' ? { catalog: 'projects', project: api.project } : volumeRequest(v, g.project));
+        print(!!g.json, s, () =>
+          table([
+            ['FIELD', 'VALUE'],
+            ...Object.entries({ ...s, actor: `${s.actor.kind} ${s.actor.id}` }).map(([k, val]) => [k, val === null ? '' : String(val)]),
+          ]),
+        );
       }),
     );
 

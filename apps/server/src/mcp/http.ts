@@ -41,11 +41,14 @@ function challenge(platform: Platform, req: FastifyRequest, error?: 'invalid_tok
   return `Bearer realm="stoa", resource_metadata="${meta}"${error ? `, error="${error}"` : ''}`;
 }
 
-/** The agent's context for one MCP request: bearer token of an agent, conversation from header or `?conversation=`. */
+/**
+ * The agent's context for one MCP request: bearer token of an agent, conversation from header or `?conversation=`,
+ * and with `?volume=vol_…` a volume beyond its project (R1: its own files, a knowledge base…), by the core's rules.
+ */
 async function agentContext(platform: Platform, req: FastifyRequest): Promise<Ctx> {
   const q = req.query as Record<string, string | undefined>;
   if (q.conversation && !req.headers['x-stoa-conversation']) req.headers['x-stoa-conversation'] = q.conversation;
-  const ctx = await requestContext(platform, req, undefined);
+  const ctx = await requestContext(platform, req, typeof q.volume === 'string' && q.volume ? q.volume : undefined);
   if (ctx.actor.kind !== 'agent') throw new StoaError('forbidden', '/mcp needs an agent token (stoa tokens create --agent AGENT_ID)');
   return ctx;
 }

@@ -31,6 +31,8 @@ const pr = routeIndex.projects;
 export const filesApi = {
   me: () => call(pr.me, {}),
   projects: () => call(pr.listProjects, {}),
+  /** Your own files (R1): the server resolves the volume for the signed-in person and creates it on first use. */
+  myFiles: () => call(pr.openVolume, { catalog: 'users' }),
   usage: (project: string) => call(r.usage, { project }),
   tree: (project: string) => call(r.tree, { project }),
   // The server caps the page at STOA_UI_MAX_FILES; a nextCursor then means "more than the UI shows" (F5).

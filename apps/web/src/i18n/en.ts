@@ -10,6 +10,7 @@ export const en = {
   'nav.logout': 'Log out',
   'nav.language': 'Language',
   'nav.project': 'Project',
+  'nav.myFiles': 'My files',
   'nav.members': 'Members',
   'project.dangerZone': 'Danger zone',
   'project.delete': 'Delete project',

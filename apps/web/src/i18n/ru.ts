@@ -12,6 +12,7 @@ export const ru: Dict = {
   'nav.logout': 'Выйти',
   'nav.language': 'Язык',
   'nav.project': 'Проект',
+  'nav.myFiles': 'Мои файлы',
   'nav.members': 'Участники',
   'project.dangerZone': 'Опасная зона',
   'project.delete': 'Удалить проект',

@@ -12,6 +12,7 @@ export const zh: Dict = {
   'nav.logout': '退出登录',
   'nav.language': '语言',
   'nav.project': '项目',
+  'nav.myFiles': '我的文件',
   'nav.members': '成员',
   'project.dangerZone': '危险操作',
   'project.delete': '删除项目',

@@ -37,6 +37,7 @@ export const TraceEntrySchema = z.object({
   durationMs: z.number(),
   path: z.string().nullable().describe('File the call touched, from the storage root'),
   version: z.number().int().nullable(),
+  volume: z.string().nullable().optional().describe("The volume beyond the project the call worked in (the agent's own files, a knowledge base…), or null"),
 });
 export const ToolResultSchema = z.object({
   text: z.string().describe('What the model reads: the answer, or "Refused: <reason>"'),

@@ -16,6 +16,7 @@ export const FileSchema = z.object({
   version: z.number().int().describe('Current version number (1 for a new file)'),
   sha256: z.string().describe('SHA-256 of the content, hex'),
   permissions: z.string().describe('Octal permission string, default "644"'),
+  metadata: z.record(z.string(), z.string()).nullable().optional().describe('Metadata written with the current version (a JSON object of strings), or null'),
 });
 
 export const OkSchema = z.object({ ok: z.literal(true) });

@@ -217,6 +217,18 @@ export const filesRoutes = {
       path,
       expectedVersion,
       create: z.enum(['true', 'false']).optional().describe('"true": fail with already_exists if the file exists'),
+      metadata: z
+        .string()
+        .max(8192)
+        .optional()
+        .describe('Metadata stored with the new version: a JSON object of string values (at most 32 keys, 4 KB), returned with the file'),
+      type: z
+        .string()
+        .max(200)
+        .optional()
+        .describe(
+          "The file's MIME type, checked against its name: the name's own type, or for a name without a known extension one of a few inert types (text, JSON, CSV, PDF, images…)",
+        ),
     }),
     output: z.object({ file: FileSchema, created: z.boolean(), previousVersion: z.number().int().nullable() }),
     raw: { request: 'application/octet-stream' },

@@ -39,6 +39,28 @@ export const AuditEntrySchema = z.object({
   details: z.record(z.string(), z.unknown()).nullable(),
 });
 
+export const CATALOGS = ['projects', 'users', 'knowledges', 'skills', 'xperts', 'user-xperts'] as const;
+const nullableId = (what: string) => z.string().nullable().describe(what);
+
+/** A volume's scope as the server resolved it for the caller (R1): typed fields, never a string to take apart. */
+export const VolumeScopeSchema = z.object({
+  catalog: z.enum(CATALOGS),
+  volumeId: z.string().describe('What every door names this volume by, in place of a project: /projects/{volumeId}/files, /dav/{volumeId}/, --project'),
+  scopeId: z.string().describe("The catalog's key: the project, the person (users), the agent (xperts, user-xperts), the knowledge base or skill package"),
+  tenantId: z.string(),
+  organizationId: z.string(),
+  userId: nullableId('users and user-xperts: the person whose volume it is (kept apart from the agent); projects: the person the token acts for'),
+  projectId: nullableId('The project: the project itself, or the one a knowledge base, skill package or agent belongs to'),
+  projectName: nullableId("That project's name"),
+  knowledgeId: nullableId('knowledges: the knowledge base (its volume ID)'),
+  skillId: nullableId('skills: the skill package (its volume ID)'),
+  rootId: z.null().describe('Reserved: every volume is one tree from its root'),
+  xpertId: nullableId('xperts and user-xperts: the agent; projects: the agent the token acts for'),
+  name: z.string().describe('The project, knowledge base or skill package name; for other volumes a description'),
+  actor: z.object({ kind: z.enum(['user', 'agent']), id: z.string() }).describe('Who acts in it with this token'),
+  access: z.enum(['admin', 'editor', 'viewer', 'write', 'read', 'none']).describe("A person's role here, or what an agent may do with its files"),
+});
+
 export const projectRoutes = {
   me: defineRoute({
     id: 'auth.me',
@@ -71,6 +93,40 @@ export const projectRoutes = {
     status: 201,
     input: z.object({ name: z.string().min(1), quotaBytes: z.number().int().min(0).nullable().optional() }),
     output: ProjectSchema,
+  }),
+  openVolume: defineRoute({
+    id: 'volumes.open',
+    method: 'POST',
+    path: '/volumes',
+    summary: "Resolve the caller's scope in a volume (a project, your own files, an agent's, a private agent's, a knowledge base, a skill package)",
+    description:
+      'The server derives the scope from the token and the catalog — clients never build it from strings — and creates the volume on first use. Someone else’s volume answers not_found, exactly like one that does not exist.',
+    input: z.object({
+      catalog: z.enum(CATALOGS).describe('Which kind of volume'),
+      project: projectParam.optional().describe('projects, knowledges, skills: the project (name or ID)'),
+      agent: z.string().min(1).max(64).optional().describe('xperts, user-xperts: the agent (its ID); an agent token may leave it out for itself'),
+      name: z.string().min(1).max(100).optional().describe('knowledges, skills: the knowledge base or skill package, by name in its project'),
+    }),
+    output: VolumeScopeSchema,
+  }),
+  listVolumes: defineRoute({
+    id: 'volumes.list',
+    method: 'GET',
+    path: '/projects/{project}/volumes',
+    summary: "A project's knowledge bases and skill packages (open one by name with POST /volumes)",
+    input: z.object({
+      project: projectParam,
+      catalog: z.enum(['knowledges', 'skills']).optional().describe('Only this kind (default: both)'),
+    }),
+    output: z.array(
+      z.object({
+        volumeId: z.string(),
+        catalog: z.enum(['knowledges', 'skills']),
+        name: z.string(),
+        createdAt: z.string(),
+        usedBytes: z.number().int(),
+      }),
+    ),
   }),
   deleteProject: defineRoute({
     id: 'projects.delete',

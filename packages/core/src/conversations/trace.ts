@@ -16,6 +16,8 @@ export interface TraceEntry {
   durationMs: number;
   path: string | null;
   version: number | null;
+  /** The volume beyond the project (R1) the call worked in — the agent's own files, a knowledge base… — or null. */
+  volume?: string | null;
 }
 
 /** Arguments in short for the trace: long strings are cut and say how long they were. */
@@ -82,7 +84,22 @@ export async function listTrace(
   if (!admin && !(await isParticipant(ctx, conv.id))) throw new StoaError('forbidden', 'only participants of a conversation and admins may read its trace');
   const db = ctx.platform.db.kysely;
   const limit = Math.min(Math.max(input.limit ?? 1000, 1), 10000);
-  let q = db.selectFrom('tool_calls').selectAll().where('project_id', '=', ctx.project.id).where('conversation_id', '=', conv.id);
+  // The conversation's calls in the project and in the project's shared volumes (its agents' own files, its
+  // knowledge bases and skill packages, R1); never those in a person's private volume.
+  let q = db
+    .selectFrom('tool_calls')
+    .selectAll()
+    .where('conversation_id', '=', conv.id)
+    .where((eb) =>
+      eb.or([
+        eb('project_id', '=', ctx.project.id),
+        eb(
+          'project_id',
+          'in',
+          eb.selectFrom('projects').select('id').where('parent_project_id', '=', ctx.project.id).where('catalog', 'in', ['xperts', 'knowledges', 'skills']),
+        ),
+      ]),
+    );
   if (input.after) {
     const after = await db.selectFrom('tool_calls').select('seq').where('id', '=', input.after).executeTakeFirst();
     if (after) q = q.where('seq', '>', after.seq);
@@ -105,6 +122,7 @@ export async function listTrace(
       durationMs: Number(r.duration_ms),
       path: r.path,
       version: r.version === null ? null : Number(r.version),
+      volume: r.project_id === ctx.project.id ? null : r.project_id,
     })),
     nextCursor: rows.length > limit ? page[page.length - 1]!.id : null,
   };

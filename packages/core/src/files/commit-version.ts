@@ -32,6 +32,8 @@ export interface CommitInput {
   text?: string;
   /** Bytes already reserved for this write (direct uploads): released as the write is counted. */
   reservedBytes?: number;
+  /** Metadata of the new version (R5), or null: it belongs to the version, so a version without it clears it. */
+  metadata?: Record<string, string> | null;
 }
 
 /** Reads the current row of a path, locking it on PostgreSQL so concurrent writers of one file queue up. */
@@ -85,6 +87,7 @@ export async function commitVersion(trx: Q, ctx: Ctx, input: CommitInput): Promi
   if (!(await ctx.platform.blobs.stat(input.blob.key))) throw new StoaError('unavailable', 'the stored content was just collected as unused; please retry');
   const a = input.attribution;
   const meta = a.meta ? JSON.stringify(a.meta) : null;
+  const metadata = input.metadata ? JSON.stringify(input.metadata) : null;
   let row: FileRow;
   if (existing) {
     const changes = {
@@ -98,6 +101,7 @@ export async function commitVersion(trx: Q, ctx: Ctx, input: CommitInput): Promi
       modified_by_id: a.id,
       modified_by_label: a.label,
       permissions: input.permissions ?? existing.permissions,
+      metadata,
     };
     await trx.updateTable('files').set(changes).where('id', '=', existing.id).execute();
     row = { ...existing, ...changes };
@@ -124,6 +128,7 @@ export async function commitVersion(trx: Q, ctx: Ctx, input: CommitInput): Promi
       modified_by_kind: a.kind,
       modified_by_id: a.id,
       modified_by_label: a.label,
+      metadata,
     };
     await trx.insertInto('files').values(row).execute();
     await addToDirs(trx, ctx.project.id, input.path);
@@ -145,6 +150,7 @@ export async function commitVersion(trx: Q, ctx: Ctx, input: CommitInput): Promi
       author_label: a.label,
       author_meta: meta,
       created_at: now,
+      metadata,
     })
     .execute();
   await pruneVersions(trx, ctx, row.id, row.version);

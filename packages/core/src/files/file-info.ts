@@ -18,9 +18,12 @@ export interface FileInfo {
   version: number;
   sha256: string;
   permissions: string;
+  /** The metadata written with the current version (R5 `writeRuntimeBuffer`), or null. */
+  metadata: Record<string, string> | null;
 }
 
-export type FileRow = Omit<FilesTable, 'permissions'> & { permissions: string };
+/** A file row; `metadata` (migration 025) is absent where a query did not select it. */
+export type FileRow = Omit<FilesTable, 'permissions' | 'metadata'> & { permissions: string; metadata?: string | null };
 
 export function toFileInfo(r: FileRow): FileInfo {
   return {
@@ -37,5 +40,6 @@ export function toFileInfo(r: FileRow): FileInfo {
     version: r.version,
     sha256: r.sha256,
     permissions: r.permissions,
+    metadata: r.metadata ? (JSON.parse(r.metadata) as Record<string, string>) : null,
   };
 }

@@ -28,6 +28,8 @@ export interface PutFileInput {
   /** MIME type to store; by extension when absent (A4). */
   mime?: string;
   auditAction?: string | null;
+  /** Metadata stored with the new version (checked by `fileMetadata`); a version written without it has none. */
+  metadata?: Record<string, string> | null;
 }
 
 /** Free space for a write that may replace `replacingBytes` of an existing file. */
@@ -98,6 +100,7 @@ async function writeFile(ctx: Ctx, input: PutFileInput): Promise<PutFileResult> 
         expectedVersion: input.expectedVersion,
         permissions: input.permissions,
         auditAction: input.auditAction,
+        metadata: input.metadata ?? null,
       });
     }),
   );

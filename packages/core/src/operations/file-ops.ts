@@ -3,6 +3,7 @@ import { normalizePath } from '../paths.js';
 import { putFile } from '../files/put-file.js';
 import { downloadFile, statFile } from '../files/read-file.js';
 import { resolveFile } from '../files/file-links.js';
+import { declaredType, fileMetadata } from '../files/file-metadata.js';
 import { deleteFile } from '../files/delete-file.js';
 import { moveFile } from '../files/move-file.js';
 import { createFolder, deleteFolder, getFolder, moveFolder } from '../files/folders.js';
@@ -64,6 +65,8 @@ export const fileOperations: Operation[] = [
       source: needs(i.source, 'the request body'),
       expectedVersion: i.expectedVersion,
       mode: i.create === 'true' ? 'create' : 'replace',
+      metadata: fileMetadata(i.metadata),
+      mime: declaredType(normalizePath(i.path), i.type),
     }),
   ),
   rawOperation(r.uploadForm, changes('file.write', 'file.upload'), async (ctx, i) => {

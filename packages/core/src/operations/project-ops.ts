@@ -5,6 +5,7 @@ import { acceptInvitation, createInvitation } from '../projects/invitations.js';
 import { createProjectFor, listProjectsFor } from '../projects/projects.js';
 import { deleteProject } from '../projects/delete-project.js';
 import { listAudit } from '../audit/audit.js';
+import { listProjectVolumes, openVolume } from '../volumes/open-volume.js';
 import { changes, globalOperation, projectOperation, publicOperation, reads, type Operation, type OperationTraits } from './operation.js';
 import { describePrincipal } from './principals.js';
 
@@ -18,6 +19,11 @@ export const projectOperations: Operation[] = [
   globalOperation(r.createProject, signedIn(true), ({ platform, principal }, i) =>
     createProjectFor(platform, principal, { name: i.name, quotaBytes: i.quotaBytes ?? null }),
   ),
+  // Creates the volume on first use, so it counts as a change; who reaches which volume is decided in the core.
+  globalOperation(r.openVolume, signedIn(true), ({ platform, principal }, i) =>
+    openVolume(platform, principal, { catalog: i.catalog, project: i.project, agent: i.agent, name: i.name }),
+  ),
+  projectOperation(r.listVolumes, reads('project.read'), (ctx, i) => listProjectVolumes(ctx, { catalog: i.catalog })),
   // Only the installation administrator; the core checks it (a project's own admin may not destroy it for everyone).
   globalOperation(r.deleteProject, signedIn(true), ({ platform, principal }, i) =>
     deleteProject(platform, principal, { project: i.project, confirm: i.confirm }),

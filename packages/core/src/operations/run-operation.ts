@@ -32,7 +32,16 @@ export function refusalByRole(actor: Actor, op: Operation): StoaError | null {
   return actor.kind === 'user' && policy !== 'signed-in' && policy !== 'public' && ROLE_ACTIONS.has(policy) ? can(actor, policy, { kind: 'project' }) : null;
 }
 
+/**
+ * What a volume beyond projects (R1) offers: its files, their search, understanding and audit, and the tools. It
+ * has no members, invitations, tokens, agents, conversations, wiki or memory of its own — its owners decide who
+ * reaches it.
+ */
+const VOLUME_OPERATIONS = /^(files|folders|uploads|docs|search|tools)\.|^audit\.list$/;
+
 function assertRoleAllows(ctx: Ctx, op: Operation): void {
+  if (ctx.project.volume && !VOLUME_OPERATIONS.test(op.id))
+    throw new StoaError('forbidden', 'a volume holds files only: it has no members, tokens, agents, conversations, wiki or memory of its own');
   const refusal = refusalByRole(ctx.actor, op);
   if (refusal) throw refusal;
 }

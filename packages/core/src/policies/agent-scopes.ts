@@ -24,6 +24,9 @@ export interface EffectiveScopes {
  */
 export function effectiveScopes(agentId: string, access: AgentAccess): EffectiveScopes {
   const own = agentFolder(agentId);
+  // In a volume of its own the agent reaches all of it; read-only, it reads all of it (can() refuses the rest).
+  if (access.volume === 'rw') return { read: '', write: '', delete: '' };
+  if (access.volume === 'ro' || access.volume === 'none') return { read: '', write: '', delete: null };
   if (access.write === 'project' && access.read === 'project') return { read: '', write: '', delete: null };
   if (access.read === 'own') return { read: own, write: own, delete: own };
   return { read: '', write: own, delete: own };

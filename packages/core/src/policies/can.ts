@@ -34,7 +34,9 @@ function hasRole(actor: Actor, min: Role): boolean {
 }
 
 function agentFileDecision(actor: Extract<Actor, { kind: 'agent' }>, action: Action, path: string): StoaError | null {
+  if (actor.access.volume === 'none') return new StoaError('forbidden', 'your file access does not reach this volume (it reaches your own folder only)');
   if (!actor.access.enabled) return new StoaError('forbidden', 'file access is turned off for this agent');
+  if (actor.access.volume === 'ro' && action !== 'file.read') return new StoaError('forbidden', 'you may read this volume but not change it');
   const scopes = effectiveScopes(actor.agentId, actor.access);
   const where = (folder: string) => (folder === '' ? 'the project storage' : `your folder ${folder}/`);
   switch (action) {

@@ -81,6 +81,7 @@ export async function deleteProject(platform: Platform, principal: Principal, in
       .selectFrom('projects')
       .select(['id', 'name'])
       .where((eb) => eb.or([eb('id', '=', input.project), eb('name', '=', input.project)]))
+      .where('catalog', '=', 'projects')
       .where('deleting_at', 'is', null)
       .executeTakeFirst();
     if (!row) throw new StoaError('not_found', `project "${input.project}" does not exist`);
@@ -88,6 +89,8 @@ export async function deleteProject(platform: Platform, principal: Principal, in
       throw new StoaError('bad_request', `to delete project "${row.name}", confirm with its exact name`);
     }
     await trx.updateTable('projects').set({ deleting_at: now }).where('id', '=', row.id).execute();
+    // Its knowledge bases, skill packages and its agents' volumes (R1) go with it.
+    await trx.updateTable('projects').set({ deleting_at: now }).where('parent_project_id', '=', row.id).where('deleting_at', 'is', null).execute();
     await trx
       .insertInto('installation_audit')
       .values({
@@ -101,6 +104,8 @@ export async function deleteProject(platform: Platform, principal: Principal, in
       .execute();
     return row;
   });
+  const volumes = await platform.db.kysely.selectFrom('projects').select('id').where('parent_project_id', '=', project.id).execute();
+  for (const v of volumes) await purgeProject(platform, v.id);
   await purgeProject(platform, project.id);
   return { id: project.id, name: project.name, deleted: true };
 }

@@ -18,6 +18,7 @@ export async function findProject(platform: Platform, nameOrId: string): Promise
     .selectFrom('projects')
     .selectAll()
     .where((eb) => eb.or([eb('id', '=', nameOrId), eb('name', '=', nameOrId)]))
+    .where('catalog', '=', 'projects')
     .where('deleting_at', 'is', null)
     .executeTakeFirst();
   if (!row) throw new StoaError('not_found', `project "${nameOrId}" does not exist`);
@@ -57,6 +58,8 @@ export async function listProjects(platform: Platform, actor: UserActor): Promis
     .leftJoin('members', (j) => j.onRef('members.project_id', '=', 'projects.id').on('members.user_id', '=', actor.userId))
     .selectAll('projects')
     .select('members.role')
+    // Volumes beyond projects (R1) are rows of the same table; they are never listed as projects.
+    .where('projects.catalog', '=', 'projects')
     .where('projects.deleting_at', 'is', null);
   if (!actor.superuser) q = q.where('members.user_id', '=', actor.userId);
   const rows = await q.orderBy('projects.created_at').orderBy('projects.name').execute();

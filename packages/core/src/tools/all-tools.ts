@@ -34,6 +34,8 @@ export type AnyToolDef = Omit<McpToolDef, 'name'> & { name: string };
  * allTools(ctx).map((t) => t.name) // ['ws_list_files', …, 'file_changes', 'memory_get', …, 'wiki_list', …]
  */
 export function allTools(ctx: Ctx): AnyToolDef[] {
+  // A volume beyond projects (R1) holds files only: its agents get the file and document tools.
+  if (ctx.project.volume) return [...mcpTools(ctx.platform.config.limits, toolAudience(ctx)), ...docsMcpTools()];
   return [...mcpTools(ctx.platform.config.limits, toolAudience(ctx)), ...memoryMcpTools(), ...wikiMcpTools(), ...docsMcpTools()];
 }
 
@@ -51,8 +53,8 @@ export function allToolsIn(ctx: Ctx, format: ToolFormat): unknown[] {
  * await runAnyTool(ctx, 'memory_append', { file: 'MEMORY.md', text: '…' });
  */
 export async function runAnyTool(ctx: Ctx, name: string, args: unknown, opts: { runtime?: RuntimeInfo } = {}): Promise<ToolResult> {
-  if (isMemoryToolName(name)) return runMemoryTool(ctx, name, args, opts);
-  if (isWikiToolName(name)) return runWikiTool(ctx, name, args, opts);
+  if (!ctx.project.volume && isMemoryToolName(name)) return runMemoryTool(ctx, name, args, opts);
+  if (!ctx.project.volume && isWikiToolName(name)) return runWikiTool(ctx, name, args, opts);
   if (isDocsToolName(name)) return runDocsTool(ctx, name, args, opts);
   if (isToolName(name)) return runTool(ctx, name, args, opts);
   const near = nearestName(

@@ -34,7 +34,8 @@ export function toolScopes(ctx: Ctx): ToolScopes {
   const a = ctx.actor;
   if (a.kind === 'user') return { own: null, read: '', write: '', delete: '' };
   if (!a.access.enabled) throw new StoaError('forbidden', 'file access is turned off for this agent; its owner can turn it on');
-  return { own: agentFolder(a.agentId), ...effectiveScopes(a.agentId, a.access) };
+  // In a volume beyond projects (R1) there is no agents/<ID> folder: paths are from the volume's root (R2).
+  return { own: a.access.volume ? null : agentFolder(a.agentId), ...effectiveScopes(a.agentId, a.access) };
 }
 
 /** Conversation the call counts and is traced in ('' when there is none). */

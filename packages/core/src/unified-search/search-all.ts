@@ -53,7 +53,7 @@ async function safely(f: () => Promise<string[]>): Promise<string[]> {
 function fileReach(ctx: Ctx): { all: boolean; folder: string | null } {
   const a = ctx.actor;
   if (a.kind === 'agent') {
-    if (!a.access.enabled) return { all: false, folder: null };
+    if (!a.access.enabled || a.access.volume === 'none') return { all: false, folder: null };
     const read = effectiveScopes(a.agentId, a.access).read;
     return read === '' ? { all: true, folder: null } : { all: false, folder: agentFolder(a.agentId) };
   }

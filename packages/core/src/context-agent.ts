@@ -1,0 +1,52 @@
+import { StoaError } from '@stoa/contract';
+import type { AgentActor } from './actors.js';
+import type { Platform } from './platform.js';
+
+/** Options a door passes when it builds a context for one request. */
+export interface ContextOptions {
+  /** Project name or ID; the default project when absent (for agents: the agent's own project). */
+  project?: string;
+  /** Conversation the agent acts in (agent principals only). */
+  conversationId?: string | null;
+  processId?: string;
+  nodeId?: string;
+  /** Act with the agent's published (frozen) settings (A7); publication tokens set this. */
+  published?: boolean;
+}
+
+/**
+ * The agent as it acts now: its live file-access settings, or the frozen ones of its publication (A7) when
+ * `published` is set. A conversation it acts in must exist in its project.
+ */
+export async function loadAgentActor(platform: Platform, agentId: string, opts: ContextOptions & { published?: boolean } = {}): Promise<AgentActor> {
+  const a = await platform.db.kysely.selectFrom('agents').selectAll().where('id', '=', agentId).where('deleted_at', 'is', null).executeTakeFirst();
+  if (!a) throw new StoaError('not_found', `agent "${agentId}" does not exist`);
+  let access = { enabled: a.files_enabled === 1, write: a.write_scope as 'own' | 'project', read: a.read_scope as 'project' | 'own' };
+  let instructions = a.instructions;
+  if (opts.published && a.published_config) {
+    const frozen = JSON.parse(a.published_config) as { access: typeof access; instructions: string };
+    access = frozen.access;
+    instructions = frozen.instructions;
+  }
+  const conversationId = opts.conversationId ?? null;
+  if (conversationId) {
+    const conv = await platform.db.kysely
+      .selectFrom('conversations')
+      .select('id')
+      .where('id', '=', conversationId)
+      .where('project_id', '=', a.project_id)
+      .executeTakeFirst();
+    if (!conv) throw new StoaError('not_found', `conversation "${conversationId}" does not exist in this project`);
+  }
+  return {
+    kind: 'agent',
+    agentId: a.id,
+    name: a.name,
+    ownerId: a.owner_id,
+    access,
+    instructions,
+    conversationId,
+    processId: opts.processId,
+    nodeId: opts.nodeId,
+  };
+}
