@@ -22,7 +22,7 @@ describe.skipIf(!hasChromium)('web UI: roles, created-by and languages', () => {
     await page.getByText('vera · viewer').waitFor();
     expect(await page.getByRole('button', { name: 'Upload' }).isDisabled()).toBe(true);
     expect(await page.getByRole('button', { name: 'New folder' }).isDisabled()).toBe(true);
-    await page.getByRole('tree').getByRole('button', { name: 'shared' }).click();
+    await page.getByRole('tree').getByRole('treeitem', { name: 'shared' }).click();
     const row = fileRow(page, 'shared/price-list.md');
     expect(await row.getByRole('button', { name: 'Rename / move price-list.md' }).isDisabled()).toBe(true);
     expect(await row.getByRole('button', { name: 'Delete price-list.md' }).isDisabled()).toBe(true);
@@ -47,7 +47,7 @@ describe.skipIf(!hasChromium)('web UI: roles, created-by and languages', () => {
     expect(await page.getByRole('button', { name: 'Загрузить' }).isVisible()).toBe(true);
     expect(await page.getByRole('button', { name: 'Новая папка' }).isVisible()).toBe(true);
     expect(await page.locator('table.files th').allInnerTexts()).toEqual(['Имя', 'Кем создан', 'Размер', 'Тип', 'Изменён', 'Действия']);
-    await page.getByRole('tree').getByRole('button', { name: 'Project files' }).waitFor();
+    await page.getByRole('tree').getByRole('treeitem', { name: 'Project files' }).waitFor();
     await context.close();
   });
 

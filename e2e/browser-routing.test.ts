@@ -26,7 +26,7 @@ describe.skipIf(!hasChromium)('web UI: folders in the URL', () => {
     await page.goBack();
     await fileRow(page, 'reports/2026/итоги года.md').waitFor();
 
-    await page.getByRole('tree').getByRole('button', { name: 'reports', exact: true }).click();
+    await page.getByRole('tree').getByRole('treeitem', { name: 'reports', exact: true }).click();
     await fileRow(page, 'reports/summary.md').waitFor();
     expect(new URL(page.url()).pathname).toBe('/files/reports');
 

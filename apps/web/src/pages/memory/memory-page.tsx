@@ -101,7 +101,7 @@ export function MemoryPage() {
       </h1>
       <div className="two-col">
         <nav className="side" aria-label={t('memory.files')}>
-          <h3>{t('memory.files')}</h3>
+          <h2>{t('memory.files')}</h2>
           {entries === null ? (
             <p>{t('common.loading')}</p>
           ) : (
@@ -184,7 +184,9 @@ export function MemoryPage() {
                     <th>{t('preview.version')}</th>
                     <th>{t('preview.author')}</th>
                     <th>{t('audit.at')}</th>
-                    <th />
+                    <th>
+                      <span className="sr-only">{t('files.col.actions')}</span>
+                    </th>
                   </tr>
                 </thead>
                 <tbody>

@@ -76,7 +76,7 @@ export function PageEditor(props: { page?: WikiPageData; initialPath?: string; o
 
   return (
     <form className="form wiki-editor" onSubmit={save}>
-      <h2>{existing ? `${t('common.edit')}: ${existing.title}` : t('wiki.newPage')}</h2>
+      <h1>{existing ? `${t('common.edit')}: ${existing.title}` : t('wiki.newPage')}</h1>
       {conflict && existing && (
         <p className="notice error" role="alert">
           {t('wiki.conflict')}{' '}
