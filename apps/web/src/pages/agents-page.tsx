@@ -210,7 +210,7 @@ export function AgentsPage() {
       ) : agents.length === 0 ? (
         <p className="empty">{t('agents.none')}</p>
       ) : (
-        <table className="grid">
+        <table className="grid agents">
           <thead>
             <tr>
               <th>{t('agents.name')}</th>

@@ -51,6 +51,9 @@ export function FilesPage() {
   // folder just created or opened.
   const [loadedFor, setLoadedFor] = useState<string | null>(null);
   const [dragging, setDragging] = useState(false);
+  // Phones: the tree is a drawer over the page, opened by a button in the toolbar.
+  const [drawer, setDrawer] = useState(false);
+  const drawerButton = useRef<HTMLButtonElement>(null);
   const input = useRef<HTMLInputElement>(null);
   const fail = useCallback((e: unknown) => setNotice({ kind: 'error', text: typeof e === 'string' ? e : errorText(e, t) }), [t]);
   const refresh = () => setEpoch((n) => n + 1);
@@ -110,6 +113,21 @@ export function FilesPage() {
     setQuery('');
     setFolder(p);
   };
+
+  useEffect(() => {
+    if (!drawer) return;
+    document.querySelector<HTMLElement>('#folder-tree [role="treeitem"][tabindex="0"]')?.focus();
+    const onKey = (e: KeyboardEvent) => {
+      if (e.key !== 'Escape') return;
+      // First in line (capture): Escape closes the drawer, not the preview behind it.
+      e.preventDefault();
+      e.stopPropagation();
+      setDrawer(false);
+      drawerButton.current?.focus();
+    };
+    document.addEventListener('keydown', onKey, true);
+    return () => document.removeEventListener('keydown', onKey, true);
+  }, [drawer]);
 
   const upload = async (list: FileList | null) => {
     const files = [...(list ?? [])];
@@ -224,7 +242,20 @@ export function FilesPage() {
         )}
       </div>
       <div className="files-layout">
-        <FolderTree folders={allFolders} selected={searching ? '\u0000' : folder} onSelect={select} />
+        {drawer && <div className="drawer-back" onClick={() => setDrawer(false)} />}
+        <FolderTree
+          id="folder-tree"
+          className={drawer ? 'open' : ''}
+          folders={allFolders}
+          selected={searching ? '\u0000' : folder}
+          onSelect={(p) => {
+            if (drawer) {
+              setDrawer(false);
+              drawerButton.current?.focus();
+            }
+            select(p);
+          }}
+        />
         <section
           className={`files-main${dragging ? ' dragging' : ''}`}
           onDragOver={(e) => {
@@ -250,6 +281,9 @@ export function FilesPage() {
             />
           )}
           <div className="toolbar">
+            <button ref={drawerButton} className="drawer-toggle" aria-expanded={drawer} aria-controls="folder-tree" onClick={() => setDrawer((d) => !d)}>
+              <Icon name="folder" /> {t('files.folders')}
+            </button>
             <input
               type="search"
               className="file-search"

@@ -42,7 +42,7 @@ function buildTree(paths: Iterable<string>): Node {
  * @example
  * <FolderTree folders={['reports', 'reports/2026']} selected="reports" onSelect={setFolder} />
  */
-export function FolderTree(props: { folders: string[]; selected: string; onSelect: (path: string) => void }) {
+export function FolderTree(props: { folders: string[]; selected: string; onSelect: (path: string) => void; id?: string; className?: string }) {
   const { t } = useI18n();
   const idBase = useId();
   const tree = useMemo(() => buildTree(props.folders), [props.folders]);
@@ -51,8 +51,9 @@ export function FolderTree(props: { folders: string[]; selected: string; onSelec
   const items = useRef(new Map<string, HTMLDivElement>());
   const moveFocus = useRef(false);
 
+  // The selected folder opens with its ancestors, so its subfolders show.
   useEffect(() => {
-    const up = ancestors(props.selected);
+    const up = [...ancestors(props.selected), props.selected];
     setOpen((s) => (up.every((p) => s.has(p)) ? s : new Set([...s, ...up])));
   }, [props.selected]);
 
@@ -184,7 +185,7 @@ export function FolderTree(props: { folders: string[]; selected: string; onSelec
     );
   };
   return (
-    <nav className="tree" aria-label={t('files.folders')}>
+    <nav id={props.id} className={`tree ${props.className ?? ''}`} aria-label={t('files.folders')}>
       <ul role="tree" aria-label={t('files.folders')}>
         {render(tree, null, 0)}
       </ul>
