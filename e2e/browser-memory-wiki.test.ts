@@ -36,7 +36,7 @@ describe.skipIf(!hasChromium)('web UI: memory and wiki', { shuffle: false }, () 
     expect(await v1.locator('td').nth(1).innerText()).toBe('admin');
   });
 
-  it("refuses a save over someone else's newer save; after reload the refused text is still there, to keep or to discard for theirs", async () => {
+  it("refuses a save over someone else's newer save; after a reload of the tab the refused text is still there, to keep or to discard for theirs", async () => {
     const other = await s.signedIn();
     await other.page.getByRole('link', { name: 'Memory' }).click();
     await memoryNav(other.page)
@@ -49,10 +49,13 @@ describe.skipIf(!hasChromium)('web UI: memory and wiki', { shuffle: false }, () 
     await page.getByText('Saved — Version 2').waitFor();
 
     await other.page.getByRole('button', { name: 'Save' }).click();
-    await other.page.getByRole('alert').getByText('Someone saved this file since you opened it — reload').waitFor();
-    await other.page.getByRole('button', { name: 'Reload' }).click();
-    await other.page.getByRole('alert').waitFor({ state: 'detached' });
-    // Their text is not thrown away: it comes back as a draft, saying that the file was saved since.
+    await other.page.getByRole('alert').getByText('Someone saved version 2 since you started editing').waitFor();
+    // Their text is not thrown away, even by a reload of the tab: it comes back as a draft, saying that the file was saved since.
+    other.page.once('dialog', (d) => void d.accept());
+    await other.page.reload();
+    await memoryNav(other.page)
+      .getByRole('button', { name: /AGENTS\.md/ })
+      .click();
     const back = other.page.getByRole('status').filter({ hasText: 'the text was saved again since (version 2)' });
     await back.waitFor();
     expect(await other.page.getByRole('textbox', { name: 'AGENTS.md' }).inputValue()).toBe('Their rules.');
@@ -146,8 +149,9 @@ describe.skipIf(!hasChromium)('web UI: memory and wiki', { shuffle: false }, () 
     await page.getByRole('textbox', { name: 'Text' }).fill('Refunds take three days.');
     await putPage(await s.t.admin(), { path: 'handbook/refunds', text: 'Refunds take seven days.' });
     await page.getByRole('button', { name: 'Save' }).click();
-    await page.getByRole('alert').getByText('Someone saved this page since you opened it').waitFor();
-    await page.getByRole('button', { name: 'Reload' }).click();
+    const conflict = page.getByRole('region', { name: 'Your changes and theirs' });
+    await conflict.getByRole('alert').getByText('Someone saved version 2 since you started editing').waitFor();
+    await conflict.getByRole('button', { name: 'Keep theirs' }).click();
     await page.getByText('Refunds take seven days.').waitFor();
   });
 
