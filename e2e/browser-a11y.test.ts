@@ -69,7 +69,7 @@ describe.skipIf(!hasChromium)('web UI: accessibility (axe-core)', () => {
     found.push(...(await violations(page, `${lang} file preview`)));
 
     await page.goto(`${s.url}/memory`);
-    await page.locator('nav.side li button').first().click();
+    await page.locator('nav.side li a').first().click();
     await page.locator('.memory-page textarea').waitFor();
     await page.locator('table.history').waitFor();
     found.push(...(await violations(page, `${lang} memory`)));

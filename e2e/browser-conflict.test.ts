@@ -15,7 +15,7 @@ describe.skipIf(!hasChromium)('web UI: edit conflicts', () => {
 
   const openEditor = async (page: Page, path: string) => {
     await page.goto(`${s.url}/wiki/${path}`);
-    await page.getByRole('button', { name: 'Edit' }).click();
+    await page.getByRole('button', { name: 'Edit', exact: true }).click();
     return page.getByRole('textbox', { name: 'Text' });
   };
 
@@ -29,7 +29,7 @@ describe.skipIf(!hasChromium)('web UI: edit conflicts', () => {
     await aliceText.fill('Trains: first class over 4 hours.\nHotels: up to 120 EUR.\nTaxis: only at night.');
     await bobText.fill('Trains: second class.\nHotels: up to 120 EUR.\nTaxis: at night or with luggage.');
 
-    await alice.page.getByRole('button', { name: 'Save' }).click();
+    await alice.page.getByRole('button', { name: 'Save', exact: true }).click();
     await alice.page.getByRole('heading', { name: 'Travel', level: 1 }).waitFor();
     await bob.page.getByRole('button', { name: 'Save', exact: true }).click();
 
@@ -85,7 +85,7 @@ describe.skipIf(!hasChromium)('web UI: edit conflicts', () => {
     await page.goto(`${s.url}/memory`);
     await page
       .getByRole('navigation', { name: 'Memory files' })
-      .getByRole('button', { name: /AGENTS\.md/ })
+      .getByRole('link', { name: /AGENTS\.md/ })
       .click();
     const textbox = page.getByRole('textbox', { name: 'AGENTS.md' });
     await expect.poll(() => textbox.inputValue()).toBe('Be brief.');
@@ -102,7 +102,7 @@ describe.skipIf(!hasChromium)('web UI: edit conflicts', () => {
     await page.reload();
     await page
       .getByRole('navigation', { name: 'Memory files' })
-      .getByRole('button', { name: /AGENTS\.md/ })
+      .getByRole('link', { name: /AGENTS\.md/ })
       .click();
     await expect.poll(() => textbox.inputValue()).toBe('Be brief. Cite sources.');
     expect((await getMemory(admin, { file: 'AGENTS.md' })).version).toBe(2);

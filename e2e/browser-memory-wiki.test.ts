@@ -23,10 +23,10 @@ describe.skipIf(!hasChromium)('web UI: memory and wiki', { shuffle: false }, () 
 
   it("lists AGENTS.md, each agent's SOUL.md and each conversation's MEMORY.md; edits and saves with history", async () => {
     await page.getByRole('link', { name: 'Memory' }).click();
-    await memoryNav(page).getByRole('button', { name: 'SOUL.md — Researcher' }).waitFor();
-    await memoryNav(page).getByRole('button', { name: 'MEMORY.md — #general' }).waitFor();
+    await memoryNav(page).getByRole('link', { name: 'SOUL.md — Researcher' }).waitFor();
+    await memoryNav(page).getByRole('link', { name: 'MEMORY.md — #general' }).waitFor();
     await memoryNav(page)
-      .getByRole('button', { name: /AGENTS\.md/ })
+      .getByRole('link', { name: /AGENTS\.md/ })
       .click();
     const editor = page.getByRole('textbox', { name: 'AGENTS.md' });
     await editor.fill('Always cite the file you used.');
@@ -40,7 +40,7 @@ describe.skipIf(!hasChromium)('web UI: memory and wiki', { shuffle: false }, () 
     const other = await s.signedIn();
     await other.page.getByRole('link', { name: 'Memory' }).click();
     await memoryNav(other.page)
-      .getByRole('button', { name: /AGENTS\.md/ })
+      .getByRole('link', { name: /AGENTS\.md/ })
       .click();
     await other.page.getByRole('textbox', { name: 'AGENTS.md' }).fill('Their rules.');
 
@@ -54,7 +54,7 @@ describe.skipIf(!hasChromium)('web UI: memory and wiki', { shuffle: false }, () 
     other.page.once('dialog', (d) => void d.accept());
     await other.page.reload();
     await memoryNav(other.page)
-      .getByRole('button', { name: /AGENTS\.md/ })
+      .getByRole('link', { name: /AGENTS\.md/ })
       .click();
     const back = other.page.getByRole('status').filter({ hasText: 'the text was saved again since (version 2)' });
     await back.waitFor();
@@ -64,7 +64,7 @@ describe.skipIf(!hasChromium)('web UI: memory and wiki', { shuffle: false }, () 
     await expect.poll(() => other.page.getByRole('textbox', { name: 'AGENTS.md' }).inputValue()).toBe('My newer rules.');
     await other.page.reload();
     await memoryNav(other.page)
-      .getByRole('button', { name: /AGENTS\.md/ })
+      .getByRole('link', { name: /AGENTS\.md/ })
       .click();
     await expect.poll(() => other.page.getByRole('textbox', { name: 'AGENTS.md' }).inputValue()).toBe('My newer rules.');
     expect(await other.page.getByRole('status').count()).toBe(0);
@@ -84,7 +84,7 @@ describe.skipIf(!hasChromium)('web UI: memory and wiki', { shuffle: false }, () 
     await page.reload();
     expect(asked).toBe(true);
     await memoryNav(page)
-      .getByRole('button', { name: /AGENTS\.md/ })
+      .getByRole('link', { name: /AGENTS\.md/ })
       .click();
     await page.getByRole('status').filter({ hasText: 'Your unsaved changes from' }).waitFor();
     expect(await textbox.inputValue()).toBe('Draft rules, not saved yet.');
@@ -102,7 +102,7 @@ describe.skipIf(!hasChromium)('web UI: memory and wiki', { shuffle: false }, () 
     const viewer = await s.signedIn({ as: await s.t.userCtx('vic', 'viewer') });
     await viewer.page.getByRole('link', { name: 'Memory' }).click();
     await memoryNav(viewer.page)
-      .getByRole('button', { name: /AGENTS\.md.*Read-only/ })
+      .getByRole('link', { name: /AGENTS\.md.*Read-only/ })
       .click();
     const editor = viewer.page.getByRole('textbox', { name: 'AGENTS.md' });
     await viewer.page.getByText('You may read this file but not edit it.').waitFor();
@@ -230,7 +230,7 @@ describe.skipIf(!hasChromium)('web UI: memory and wiki', { shuffle: false }, () 
     const p2 = other.page;
     await p2.getByRole('link', { name: 'Memory' }).click();
     await memoryNav(p2)
-      .getByRole('button', { name: /AGENTS\.md/ })
+      .getByRole('link', { name: /AGENTS\.md/ })
       .click();
     const textbox = p2.getByRole('textbox', { name: 'AGENTS.md' });
     await textbox.fill('Rules written while the token went stale.');

@@ -51,7 +51,7 @@ describe.skipIf(!hasChromium)('web UI: on a phone', () => {
     await page.locator('pre.preview-text').waitFor();
     await check('file preview');
     await page.goto(`${s.url}/memory`);
-    await page.locator('nav.side li button').first().click();
+    await page.locator('nav.side li a').first().click();
     await page.locator('.memory-page textarea').waitFor();
     await check('memory');
     await page.goto(`${s.url}/wiki/handbook/refunds`);

@@ -39,7 +39,7 @@ const views: Array<{ name: string; open: (page: Page, url: string) => Promise<vo
     name: 'memory',
     open: async (page, url) => {
       await page.goto(`${url}/memory`);
-      await page.locator('nav.side li button').first().click();
+      await page.locator('nav.side li a').first().click();
       await page.locator('table.history tr[data-version]').first().waitFor();
     },
   },

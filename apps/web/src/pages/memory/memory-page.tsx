@@ -1,6 +1,7 @@
 import { useCallback, useEffect, useState } from 'react';
+import { navigate, useRoute } from '../../router.js';
 import { ApiError } from '../../api/client.js';
-import { memoryApi, refKey, type MemoryDoc, type MemoryEntry, type MemoryVersion } from '../../api/memory.js';
+import { memoryApi, memoryHref, refKey, type MemoryDoc, type MemoryEntry, type MemoryVersion } from '../../api/memory.js';
 import { useI18n, type T } from '../../i18n/index.js';
 import { useSession } from '../../session.js';
 import { authorLabel, errorText, formatDate } from '../../format.js';
@@ -25,6 +26,9 @@ function entryLabel(e: MemoryEntry, t: T): string {
 export function MemoryPage() {
   const { t, lang } = useI18n();
   const { project } = useSession();
+  // The open file is the URL (a deep link opens it, Back returns to the file before, a reload stays).
+  const route = useRoute();
+  const wanted = route.page === 'memory' ? route.rest : '';
   const [entries, setEntries] = useState<MemoryEntry[] | null>(null);
   const [selected, setSelected] = useState<MemoryEntry | null>(null);
   const [doc, setDoc] = useState<MemoryDoc | null>(null);
@@ -67,6 +71,18 @@ export function MemoryPage() {
     },
     [project.id, t],
   );
+
+  useEffect(() => {
+    if (!entries) return;
+    if (!wanted) {
+      setSelected(null);
+      setDoc(null);
+      return;
+    }
+    const e = entries.find((x) => memoryHref(x).slice('/memory/'.length) === wanted.split('/').map(encodeURIComponent).join('/'));
+    if (e) void open(e);
+    else setNotice({ kind: 'error', text: t('error.not_found') });
+  }, [entries, wanted, open, t]);
 
   const save = async (body = text, from = base) => {
     if (!selected || !doc) return;
@@ -140,9 +156,17 @@ export function MemoryPage() {
             <ul>
               {entries.map((e) => (
                 <li key={refKey(e)}>
-                  <button className={selected && refKey(selected) === refKey(e) ? 'active' : ''} onClick={() => void open(e)}>
+                  <a
+                    href={memoryHref(e)}
+                    className={selected && refKey(selected) === refKey(e) ? 'active' : ''}
+                    aria-current={selected && refKey(selected) === refKey(e) ? 'page' : undefined}
+                    onClick={(ev) => {
+                      ev.preventDefault();
+                      navigate(memoryHref(e));
+                    }}
+                  >
                     {entryLabel(e, t)} {!e.editable && <small className="muted">({t('common.readOnly')})</small>}
-                  </button>
+                  </a>
                 </li>
               ))}
             </ul>
