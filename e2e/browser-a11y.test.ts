@@ -88,9 +88,23 @@ describe.skipIf(!hasChromium)('web UI: accessibility (axe-core)', () => {
     await page.locator('.wiki-editor textarea').waitFor();
     found.push(...(await violations(page, `${lang} wiki editor`)));
 
+    // A refused save: yours and theirs side by side, and the merge.
+    const admin = await s.t.admin();
+    await putPage(admin, { path: `conflict/${lang}`, title: 'Conflict', text: 'One.\nTwo.' });
+    await page.goto(`${s.url}/wiki/conflict/${lang}`);
+    await page.locator('.wiki-view > .row button').first().click();
+    await page.locator('.wiki-editor textarea').fill('One.\nTwo, mine.');
+    await putPage(admin, { path: `conflict/${lang}`, text: 'One, theirs.\nTwo.' });
+    await page.locator('.wiki-editor button[type=submit]').click();
+    await page.locator('.conflict textarea').waitFor();
+    found.push(...(await violations(page, `${lang} wiki conflict`)));
+
     await page.goto(`${s.url}/agents`);
     await page.locator('tr[data-agent]').waitFor();
     found.push(...(await violations(page, `${lang} agents`)));
+    await page.locator('tr[data-agent] a.agent-name').click();
+    await page.locator('.agent-detail').waitFor();
+    found.push(...(await violations(page, `${lang} agent`)));
 
     await page.goto(`${s.url}/members`);
     await page.locator('tr[data-member]').first().waitFor();
@@ -103,6 +117,12 @@ describe.skipIf(!hasChromium)('web UI: accessibility (axe-core)', () => {
     await page.goto(`${s.url}/search?q=refunds`);
     await page.locator('.search-page li').first().waitFor();
     found.push(...(await violations(page, `${lang} search`)));
+
+    // Files ticked for a bulk action, sorted by size.
+    await page.goto(`${s.url}/files/reports?sort=size&dir=desc`);
+    await fileRow(page, 'reports/plan.txt').locator('input[type=checkbox]').check();
+    await page.locator('form.bulk-bar').waitFor();
+    found.push(...(await violations(page, `${lang} files selected`)));
 
     // A dialog over a page is a page of its own for a screen reader.
     await page.goto(`${s.url}/files/reports`);
