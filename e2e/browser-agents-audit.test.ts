@@ -77,7 +77,7 @@ describe.skipIf(!hasChromium)('web UI: media, direct uploads, agents, audit, sea
     );
     expect(r.refused).toBe(false);
     await page.reload();
-    await page.getByRole('tree').getByRole('button', { name: 'runtime' }).click();
+    await page.getByRole('tree').getByRole('treeitem', { name: 'runtime' }).click();
     const tag = fileRow(page, 'runtime/out.md').locator('.tag.agent');
     expect(await tag.innerText()).toBe('agent');
     expect(await tag.getAttribute('title')).toBe('Process: proc_42 · Node: node_7 · Dialog: —');
@@ -172,7 +172,7 @@ describe.skipIf(!hasChromium)('web UI: media, direct uploads, agents, audit, sea
     const admin = await s.t.admin();
     for (let i = 0; i < 260; i++) await putFile(admin, { path: `bulk/f${String(i).padStart(3, '0')}.txt`, source: 'x' });
     await page.goto(`${s.url}/files`);
-    await page.getByRole('tree').getByRole('button', { name: 'bulk' }).click();
+    await page.getByRole('tree').getByRole('treeitem', { name: 'bulk' }).click();
     await fileRow(page, 'bulk/f000.txt').waitFor();
     expect(await page.locator('table.files tbody tr[data-path]').count()).toBeLessThan(260);
     await page.locator('tr.more-rows').scrollIntoViewIfNeeded();

@@ -80,7 +80,7 @@ describe.skipIf(!hasChromium)('web UI: Files', { shuffle: false }, () => {
     await page.getByRole('button', { name: 'Save' }).click();
     await page.getByText('Moved to docs/renamed.txt').waitFor();
     await fileRow(page, 'notes.txt').waitFor({ state: 'detached' });
-    await page.getByRole('tree').getByRole('button', { name: 'docs' }).click();
+    await page.getByRole('tree').getByRole('treeitem', { name: 'docs' }).click();
     await fileRow(page, 'docs/renamed.txt').waitFor();
 
     await fileRow(page, 'docs/renamed.txt').getByRole('button', { name: 'Rename / move renamed.txt' }).click();
@@ -88,12 +88,12 @@ describe.skipIf(!hasChromium)('web UI: Files', { shuffle: false }, () => {
     await page.getByRole('button', { name: 'Save' }).click();
     await page.getByText('Moved to archive/renamed.txt').waitFor();
     // "docs" went with its last file; the tree falls back to the root.
-    await page.getByRole('tree').getByRole('button', { name: 'docs' }).waitFor({ state: 'detached' });
+    await page.getByRole('tree').getByRole('treeitem', { name: 'docs' }).waitFor({ state: 'detached' });
     expect(await page.locator('.tree-row.selected').innerText()).toContain('Project files');
   });
 
   it('refuses a move onto an existing file and overwrites nothing', async () => {
-    await page.getByRole('tree').getByRole('button', { name: 'Project files' }).click();
+    await page.getByRole('tree').getByRole('treeitem', { name: 'Project files' }).click();
     await fileRow(page, 'page.html').getByRole('button', { name: 'Rename / move page.html' }).click();
     await page.getByRole('textbox', { name: 'Rename / move' }).fill('archive/renamed.txt');
     await page.getByRole('button', { name: 'Save' }).click();
@@ -134,30 +134,30 @@ describe.skipIf(!hasChromium)('web UI: Files', { shuffle: false }, () => {
     await fileRow(page, 'reports/2026/q1.csv').waitFor();
 
     // A new folder is made inside the selected one: go back to the top first.
-    await page.getByRole('tree').getByRole('button', { name: 'Project files' }).click();
+    await page.getByRole('tree').getByRole('treeitem', { name: 'Project files' }).click();
     await page.locator('.tree-row.selected', { hasText: 'Project files' }).waitFor();
     await page.getByRole('button', { name: 'New folder' }).click();
     await page.getByRole('textbox', { name: 'Folder name' }).fill('scratch');
     await page.getByRole('button', { name: 'Create' }).click();
-    await page.getByRole('tree').getByRole('button', { name: 'scratch' }).waitFor();
+    await page.getByRole('tree').getByRole('treeitem', { name: 'scratch' }).waitFor();
     await page.reload();
-    await page.getByRole('tree').getByRole('button', { name: 'reports' }).click();
-    await page.getByRole('tree').getByRole('button', { name: '2026' }).waitFor();
-    await page.getByRole('tree').getByRole('button', { name: 'scratch' }).click();
+    await page.getByRole('tree').getByRole('treeitem', { name: 'reports' }).click();
+    await page.getByRole('tree').getByRole('treeitem', { name: '2026' }).waitFor();
+    await page.getByRole('tree').getByRole('treeitem', { name: 'scratch' }).click();
     await page.getByRole('button', { name: 'Move folder' }).click();
     await page.getByRole('textbox', { name: 'Move the folder to' }).fill('scratch-moved');
     await page.getByRole('button', { name: 'Move folder' }).last().click();
-    await page.getByRole('tree').getByRole('button', { name: 'scratch-moved' }).waitFor();
+    await page.getByRole('tree').getByRole('treeitem', { name: 'scratch-moved' }).waitFor();
     await page.getByRole('button', { name: 'Delete folder' }).click();
     await page.getByRole('dialog').getByRole('button', { name: 'Delete folder' }).click();
     await page.getByText('Deleted scratch-moved').waitFor();
     // The tree reloads after the message shows: wait for the row to go rather than reading it once.
-    await page.getByRole('tree').getByRole('button', { name: 'scratch-moved' }).waitFor({ state: 'detached' });
-    expect(await page.getByRole('tree').getByRole('button', { name: 'scratch-moved' }).count()).toBe(0);
+    await page.getByRole('tree').getByRole('treeitem', { name: 'scratch-moved' }).waitFor({ state: 'detached' });
+    expect(await page.getByRole('tree').getByRole('treeitem', { name: 'scratch-moved' }).count()).toBe(0);
   });
 
   it('lists versions of a re-uploaded file and restores an earlier one', async () => {
-    await page.getByRole('tree').getByRole('button', { name: '2026' }).click();
+    await page.getByRole('tree').getByRole('treeitem', { name: '2026' }).click();
     await uploadViaUi(page, [{ name: 'q1.csv', body: 'a,b\n1,2\n3,4\n' }]);
     await page.getByText('Uploaded 1 file(s)').waitFor();
     await fileRow(page, 'reports/2026/q1.csv').getByRole('button', { name: 'q1.csv', exact: true }).click();
@@ -189,7 +189,7 @@ describe.skipIf(!hasChromium)('web UI: Files', { shuffle: false }, () => {
   });
 
   it('warns above the table when a folder holds more files than the UI shows', async () => {
-    await page.getByRole('tree').getByRole('button', { name: 'Project files' }).click();
+    await page.getByRole('tree').getByRole('treeitem', { name: 'Project files' }).click();
     await uploadViaUi(
       page,
       ['a', 'b', 'c', 'd', 'e'].map((n) => ({ name: `${n}.md`, body: `# ${n}` })),

@@ -23,10 +23,10 @@ describe.skipIf(!hasChromium)('web UI: memory and wiki', { shuffle: false }, () 
 
   it("lists AGENTS.md, each agent's SOUL.md and each conversation's MEMORY.md; edits and saves with history", async () => {
     await page.getByRole('link', { name: 'Memory' }).click();
-    await memoryNav(page).getByRole('button', { name: 'SOUL.md — Researcher' }).waitFor();
-    await memoryNav(page).getByRole('button', { name: 'MEMORY.md — #general' }).waitFor();
+    await memoryNav(page).getByRole('link', { name: 'SOUL.md — Researcher' }).waitFor();
+    await memoryNav(page).getByRole('link', { name: 'MEMORY.md — #general' }).waitFor();
     await memoryNav(page)
-      .getByRole('button', { name: /AGENTS\.md/ })
+      .getByRole('link', { name: /AGENTS\.md/ })
       .click();
     const editor = page.getByRole('textbox', { name: 'AGENTS.md' });
     await editor.fill('Always cite the file you used.');
@@ -36,11 +36,11 @@ describe.skipIf(!hasChromium)('web UI: memory and wiki', { shuffle: false }, () 
     expect(await v1.locator('td').nth(1).innerText()).toBe('admin');
   });
 
-  it("refuses a save over someone else's newer save; after reload the refused text is still there, to keep or to discard for theirs", async () => {
+  it("refuses a save over someone else's newer save; after a reload of the tab the refused text is still there, to keep or to discard for theirs", async () => {
     const other = await s.signedIn();
     await other.page.getByRole('link', { name: 'Memory' }).click();
     await memoryNav(other.page)
-      .getByRole('button', { name: /AGENTS\.md/ })
+      .getByRole('link', { name: /AGENTS\.md/ })
       .click();
     await other.page.getByRole('textbox', { name: 'AGENTS.md' }).fill('Their rules.');
 
@@ -49,10 +49,13 @@ describe.skipIf(!hasChromium)('web UI: memory and wiki', { shuffle: false }, () 
     await page.getByText('Saved — Version 2').waitFor();
 
     await other.page.getByRole('button', { name: 'Save' }).click();
-    await other.page.getByRole('alert').getByText('Someone saved this file since you opened it — reload').waitFor();
-    await other.page.getByRole('button', { name: 'Reload' }).click();
-    await other.page.getByRole('alert').waitFor({ state: 'detached' });
-    // Their text is not thrown away: it comes back as a draft, saying that the file was saved since.
+    await other.page.getByRole('alert').getByText('Someone saved version 2 since you started editing').waitFor();
+    // Their text is not thrown away, even by a reload of the tab: it comes back as a draft, saying that the file was saved since.
+    other.page.once('dialog', (d) => void d.accept());
+    await other.page.reload();
+    await memoryNav(other.page)
+      .getByRole('link', { name: /AGENTS\.md/ })
+      .click();
     const back = other.page.getByRole('status').filter({ hasText: 'the text was saved again since (version 2)' });
     await back.waitFor();
     expect(await other.page.getByRole('textbox', { name: 'AGENTS.md' }).inputValue()).toBe('Their rules.');
@@ -61,7 +64,7 @@ describe.skipIf(!hasChromium)('web UI: memory and wiki', { shuffle: false }, () 
     await expect.poll(() => other.page.getByRole('textbox', { name: 'AGENTS.md' }).inputValue()).toBe('My newer rules.');
     await other.page.reload();
     await memoryNav(other.page)
-      .getByRole('button', { name: /AGENTS\.md/ })
+      .getByRole('link', { name: /AGENTS\.md/ })
       .click();
     await expect.poll(() => other.page.getByRole('textbox', { name: 'AGENTS.md' }).inputValue()).toBe('My newer rules.');
     expect(await other.page.getByRole('status').count()).toBe(0);
@@ -81,7 +84,7 @@ describe.skipIf(!hasChromium)('web UI: memory and wiki', { shuffle: false }, () 
     await page.reload();
     expect(asked).toBe(true);
     await memoryNav(page)
-      .getByRole('button', { name: /AGENTS\.md/ })
+      .getByRole('link', { name: /AGENTS\.md/ })
       .click();
     await page.getByRole('status').filter({ hasText: 'Your unsaved changes from' }).waitFor();
     expect(await textbox.inputValue()).toBe('Draft rules, not saved yet.');
@@ -99,7 +102,7 @@ describe.skipIf(!hasChromium)('web UI: memory and wiki', { shuffle: false }, () 
     const viewer = await s.signedIn({ as: await s.t.userCtx('vic', 'viewer') });
     await viewer.page.getByRole('link', { name: 'Memory' }).click();
     await memoryNav(viewer.page)
-      .getByRole('button', { name: /AGENTS\.md.*Read-only/ })
+      .getByRole('link', { name: /AGENTS\.md.*Read-only/ })
       .click();
     const editor = viewer.page.getByRole('textbox', { name: 'AGENTS.md' });
     await viewer.page.getByText('You may read this file but not edit it.').waitFor();
@@ -146,8 +149,9 @@ describe.skipIf(!hasChromium)('web UI: memory and wiki', { shuffle: false }, () 
     await page.getByRole('textbox', { name: 'Text' }).fill('Refunds take three days.');
     await putPage(await s.t.admin(), { path: 'handbook/refunds', text: 'Refunds take seven days.' });
     await page.getByRole('button', { name: 'Save' }).click();
-    await page.getByRole('alert').getByText('Someone saved this page since you opened it').waitFor();
-    await page.getByRole('button', { name: 'Reload' }).click();
+    const conflict = page.getByRole('region', { name: 'Your changes and theirs' });
+    await conflict.getByRole('alert').getByText('Someone saved version 2 since you started editing').waitFor();
+    await conflict.getByRole('button', { name: 'Keep theirs' }).click();
     await page.getByText('Refunds take seven days.').waitFor();
   });
 
@@ -226,7 +230,7 @@ describe.skipIf(!hasChromium)('web UI: memory and wiki', { shuffle: false }, () 
     const p2 = other.page;
     await p2.getByRole('link', { name: 'Memory' }).click();
     await memoryNav(p2)
-      .getByRole('button', { name: /AGENTS\.md/ })
+      .getByRole('link', { name: /AGENTS\.md/ })
       .click();
     const textbox = p2.getByRole('textbox', { name: 'AGENTS.md' });
     await textbox.fill('Rules written while the token went stale.');

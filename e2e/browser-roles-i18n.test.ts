@@ -22,7 +22,7 @@ describe.skipIf(!hasChromium)('web UI: roles, created-by and languages', () => {
     await page.getByText('vera · viewer').waitFor();
     expect(await page.getByRole('button', { name: 'Upload' }).isDisabled()).toBe(true);
     expect(await page.getByRole('button', { name: 'New folder' }).isDisabled()).toBe(true);
-    await page.getByRole('tree').getByRole('button', { name: 'shared' }).click();
+    await page.getByRole('tree').getByRole('treeitem', { name: 'shared' }).click();
     const row = fileRow(page, 'shared/price-list.md');
     expect(await row.getByRole('button', { name: 'Rename / move price-list.md' }).isDisabled()).toBe(true);
     expect(await row.getByRole('button', { name: 'Delete price-list.md' }).isDisabled()).toBe(true);
@@ -36,7 +36,7 @@ describe.skipIf(!hasChromium)('web UI: roles, created-by and languages', () => {
     await page.getByRole('searchbox', { name: 'Search files' }).fill('.md');
     const agentRow = page.locator('table.files tr[data-path$="/summary.md"]');
     expect(await agentRow.locator('.tag.agent').innerText()).toBe('agent: Researcher');
-    expect(await fileRow(page, 'shared/price-list.md').locator('td').nth(1).innerText()).toBe('');
+    expect(await fileRow(page, 'shared/price-list.md').locator('td.created-by').innerText()).toBe('');
     await context.close();
   });
 
@@ -46,8 +46,8 @@ describe.skipIf(!hasChromium)('web UI: roles, created-by and languages', () => {
     await page.getByText(/^Занято \d+(\.\d)? (B|KB) из 1\.0 GB$/).waitFor();
     expect(await page.getByRole('button', { name: 'Загрузить' }).isVisible()).toBe(true);
     expect(await page.getByRole('button', { name: 'Новая папка' }).isVisible()).toBe(true);
-    expect(await page.locator('table.files th').allInnerTexts()).toEqual(['Имя', 'Кем создан', 'Размер', 'Тип', 'Изменён', 'Действия']);
-    await page.getByRole('tree').getByRole('button', { name: 'Project files' }).waitFor();
+    expect(await page.locator('table.files th').allInnerTexts()).toEqual(['', 'Имя', 'Кем создан', 'Размер', 'Тип', 'Изменён', 'Действия']);
+    await page.getByRole('tree').getByRole('treeitem', { name: 'Project files' }).waitFor();
     await context.close();
   });
 
@@ -56,7 +56,7 @@ describe.skipIf(!hasChromium)('web UI: roles, created-by and languages', () => {
     await page.getByRole('combobox', { name: 'Language' }).selectOption('zh');
     await page.getByRole('heading', { name: '文件' }).waitFor();
     expect(await page.getByRole('button', { name: '上传' }).isVisible()).toBe(true);
-    expect(await page.locator('table.files th').allInnerTexts()).toEqual(['名称', '创建者', '大小', '类型', '修改时间', '操作']);
+    expect(await page.locator('table.files th').allInnerTexts()).toEqual(['', '名称', '创建者', '大小', '类型', '修改时间', '操作']);
     await page.getByRole('searchbox', { name: '搜索文件' }).fill('summary');
     await page.locator('.tag.agent', { hasText: '智能体：Researcher' }).waitFor();
     await page.screenshot({ path: process.env.STOA_UI_SCREENSHOT ?? '/tmp/stoa-ui-zh.png' });

@@ -23,19 +23,19 @@ export function formatDate(iso: string, lang: Lang): string {
 }
 
 /**
- * A message for an error: the translated meaning of its code, then the server's detail.
+ * A message for an error in the UI language, from its stable code only: the server's own text is English, so it
+ * is never shown (an unknown code still names itself, for a bug report).
  *
  * @example
- * errorText(new ApiError('already_exists', 409, 'file "a" already exists'), t) // "A file already exists there: file \"a\" already exists"
+ * errorText(new ApiError('already_exists', 409, 'file "a" already exists'), t) // "Файл по этому пути уже существует" in Russian
  */
 export function errorText(e: unknown, t: T): string {
   if (e instanceof ApiError) {
     const key = `error.${e.code}` as MessageKey;
     const title = t(key);
-    const known = title !== key;
-    return known ? (e.message && e.message !== title ? `${title}: ${e.message}` : title) : e.message || t('error.other');
+    return title !== key ? title : `${t('error.other')} (${e.code})`;
   }
-  return e instanceof Error ? e.message : t('error.other');
+  return t('error.other');
 }
 
 /**

@@ -35,3 +35,14 @@ export const memoryApi = {
  * refKey({ file: 'SOUL.md', agent: 'agt_a3B9kLm2' }) // "SOUL.md|agt_a3B9kLm2|"
  */
 export const refKey = (r: MemoryRef): string => `${r.file}|${r.agent ?? ''}|${r.conversation ?? ''}`;
+
+/**
+ * The client URL of a memory file: /memory/AGENTS.md, /memory/SOUL.md/<agent ID>, /memory/MEMORY.md/<conversation ID>.
+ *
+ * @example
+ * memoryHref({ file: 'SOUL.md', agent: 'agt_a3B9kLm2' }) // "/memory/SOUL.md/agt_a3B9kLm2"
+ */
+export function memoryHref(e: { file: string; agent?: string; conversation?: string }): string {
+  const owner = e.agent ?? e.conversation;
+  return `/memory/${encodeURIComponent(e.file)}${owner ? `/${encodeURIComponent(owner)}` : ''}`;
+}

@@ -1,22 +1,24 @@
-import { useEffect, useRef } from 'react';
+import { useRef } from 'react';
 import { useI18n } from '../i18n/index.js';
+import { useFocusTrap } from './focus-trap.js';
 
 /**
- * A modal confirmation (delete, F13). Enter confirms only when the confirm button has focus; Escape cancels.
+ * A modal confirmation (delete, F13). Focus starts on the confirm button and stays in the dialog; Enter confirms
+ * only when that button has focus; Escape cancels; focus goes back to what opened it.
  *
  * @example
  * <ConfirmDialog message="Delete a.md?" confirmLabel="Delete" onConfirm={del} onCancel={close} />
  */
 export function ConfirmDialog(props: { message: string; confirmLabel: string; onConfirm: () => void; onCancel: () => void }) {
   const { t } = useI18n();
-  const ref = useRef<HTMLButtonElement>(null);
-  useEffect(() => ref.current?.focus(), []);
+  const box = useRef<HTMLDivElement>(null);
+  useFocusTrap(box, props.onCancel);
   return (
-    <div className="modal-back" onKeyDown={(e) => e.key === 'Escape' && props.onCancel()}>
-      <div className="modal" role="dialog" aria-modal="true" aria-label={props.confirmLabel}>
+    <div className="modal-back">
+      <div ref={box} className="modal" role="dialog" aria-modal="true" aria-label={props.confirmLabel}>
         <p>{props.message}</p>
         <div className="modal-actions">
-          <button ref={ref} className="danger" onClick={props.onConfirm}>
+          <button className="danger" onClick={props.onConfirm}>
             {props.confirmLabel}
           </button>
           <button onClick={props.onCancel}>{t('common.cancel')}</button>

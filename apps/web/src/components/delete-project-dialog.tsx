@@ -1,5 +1,6 @@
-import { useEffect, useRef, useState } from 'react';
+import { useRef, useState } from 'react';
 import { useI18n } from '../i18n/index.js';
+import { useFocusTrap } from './focus-trap.js';
 
 /**
  * Deleting a whole project (F13): the button stays disabled until the user has typed the project's exact name,
@@ -11,12 +12,13 @@ import { useI18n } from '../i18n/index.js';
 export function DeleteProjectDialog(props: { name: string; busy: boolean; onConfirm: (typed: string) => void; onCancel: () => void }) {
   const { t } = useI18n();
   const [typed, setTyped] = useState('');
-  const input = useRef<HTMLInputElement>(null);
-  useEffect(() => input.current?.focus(), []);
+  const box = useRef<HTMLFormElement>(null);
+  useFocusTrap(box, props.onCancel);
   const matches = typed === props.name;
   return (
-    <div className="modal-back" onKeyDown={(e) => e.key === 'Escape' && props.onCancel()}>
+    <div className="modal-back">
       <form
+        ref={box}
         className="modal"
         role="dialog"
         aria-modal="true"
@@ -29,7 +31,7 @@ export function DeleteProjectDialog(props: { name: string; busy: boolean; onConf
         <p>{t('project.deleteWarning', { name: props.name })}</p>
         <label>
           {t('project.deleteTypeName', { name: props.name })}
-          <input ref={input} value={typed} onChange={(e) => setTyped(e.target.value)} autoComplete="off" spellCheck={false} />
+          <input value={typed} onChange={(e) => setTyped(e.target.value)} autoComplete="off" spellCheck={false} />
         </label>
         <div className="modal-actions">
           <button type="submit" className="danger" disabled={!matches || props.busy}>

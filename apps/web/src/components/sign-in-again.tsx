@@ -1,8 +1,9 @@
-import { useEffect, useRef, useState } from 'react';
+import { useRef, useState } from 'react';
 import { getToken, setToken } from '../api/client.js';
 import { filesApi } from '../api/files.js';
 import { useI18n } from '../i18n/index.js';
 import { errorText } from '../format.js';
+import { useFocusTrap } from './focus-trap.js';
 
 /**
  * Asks for a token again when the server stops accepting this browser's one (revoked or expired), over the page
@@ -16,8 +17,9 @@ export function SignInAgain(props: { userId: string; onSignedIn: (sameUser: bool
   const { t } = useI18n();
   const [token, setText] = useState('');
   const [error, setError] = useState<string | null>(null);
-  const input = useRef<HTMLInputElement>(null);
-  useEffect(() => input.current?.focus(), []);
+  const box = useRef<HTMLFormElement>(null);
+  // No Escape: the page behind cannot be used without a working sign-in.
+  useFocusTrap(box);
 
   const submit = async (e: React.FormEvent) => {
     e.preventDefault();
@@ -35,7 +37,7 @@ export function SignInAgain(props: { userId: string; onSignedIn: (sameUser: bool
 
   return (
     <div className="modal-back">
-      <form className="modal" role="dialog" aria-modal="true" aria-labelledby="sign-in-again-title" onSubmit={(e) => void submit(e)}>
+      <form ref={box} className="modal" role="dialog" aria-modal="true" aria-labelledby="sign-in-again-title" onSubmit={(e) => void submit(e)}>
         <h2 id="sign-in-again-title">{t('session.endedTitle')}</h2>
         <p>{t('session.endedHelp')}</p>
         {error && (
@@ -44,7 +46,7 @@ export function SignInAgain(props: { userId: string; onSignedIn: (sameUser: bool
           </p>
         )}
         <label>
-          {t('login.token')} <input ref={input} type="password" value={token} onChange={(e) => setText(e.target.value)} autoComplete="off" />
+          {t('login.token')} <input type="password" value={token} onChange={(e) => setText(e.target.value)} autoComplete="off" />
         </label>
         <div className="modal-actions">
           <button type="submit" disabled={!token.trim()}>

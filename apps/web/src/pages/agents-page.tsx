@@ -1,9 +1,49 @@
-import { useCallback, useEffect, useState } from 'react';
+import { useCallback, useEffect, useRef, useState } from 'react';
 import { agentsApi, type Agent, type AgentSettings } from '../api/agents.js';
 import { useI18n } from '../i18n/index.js';
 import { useSession } from '../session.js';
 import { errorText, formatDate } from '../format.js';
 import { ConfirmDialog } from '../components/confirm-dialog.js';
+import { navigate, useRoute } from '../router.js';
+import { memoryHref } from '../api/memory.js';
+
+const agentHref = (id: string) => `/agents/${encodeURIComponent(id)}`;
+function go(e: React.MouseEvent, to: string) {
+  e.preventDefault();
+  navigate(to);
+}
+
+/** One agent in full, above the list: what /agents/<ID> opens (a deep link, Back and reload keep it). */
+function AgentDetail({ agent }: { agent: Agent }) {
+  const { t } = useI18n();
+  const ref = useRef<HTMLElement>(null);
+  useEffect(() => {
+    // Braces, not an arrow's value: Chromium's scrollIntoView may return a promise, which React would take for a cleanup.
+    ref.current?.scrollIntoView({ block: 'nearest' });
+  }, [agent.id]);
+  const folder = `/files/${agent.folder.replace(/\/$/, '').split('/').map(encodeURIComponent).join('/')}`;
+  return (
+    <section ref={ref} className="card agent-detail" aria-labelledby="agent-detail-name">
+      <div className="row">
+        <h2 id="agent-detail-name">{agent.name}</h2>
+        <code>{agent.id}</code>
+        <span className="spacer" />
+        <a href="/agents" onClick={(e) => go(e, '/agents')}>
+          {t('agents.all')}
+        </a>
+      </div>
+      <p className="agent-instructions">{agent.instructions || '—'}</p>
+      <p className="row">
+        <a href={folder} onClick={(e) => go(e, folder)}>
+          {t('agents.openFolder')}
+        </a>
+        <a href={memoryHref({ file: 'SOUL.md', agent: agent.id })} onClick={(e) => go(e, memoryHref({ file: 'SOUL.md', agent: agent.id }))}>
+          {t('agents.openSoul')}
+        </a>
+      </p>
+    </section>
+  );
+}
 
 /** The three file-access settings of A1, as selects. */
 function AccessFields(props: { value: AgentSettings; disabled: boolean; onChange: (s: AgentSettings) => void }) {
@@ -42,12 +82,14 @@ function AccessFields(props: { value: AgentSettings; disabled: boolean; onChange
  */
 function AgentRow({
   agent,
+  current,
   canManage,
   onSaved,
   onDeleted,
   onError,
 }: {
   agent: Agent;
+  current: boolean;
   canManage: boolean;
   onSaved: (a: Agent) => void;
   onDeleted: (id: string) => void;
@@ -84,7 +126,7 @@ function AgentRow({
     );
   const save = (s: AgentSettings) => agentsApi.update(project.id, agent.id, { files: s.files, write: s.write, read: s.read }).then(onSaved, onError);
   return (
-    <tr data-agent={agent.id}>
+    <tr data-agent={agent.id} className={current ? 'selected' : ''} aria-current={current ? 'true' : undefined}>
       <td>
         {editing ? (
           <form className="agent-edit" onSubmit={(e) => void saveEdit(e)}>
@@ -106,7 +148,9 @@ function AgentRow({
           </form>
         ) : (
           <>
-            <strong>{agent.name}</strong>
+            <a className="agent-name" href={agentHref(agent.id)} onClick={(e) => go(e, agentHref(agent.id))}>
+              {agent.name}
+            </a>
             <div className="muted">{agent.instructions.slice(0, 120)}</div>
           </>
         )}
@@ -166,6 +210,10 @@ export function AgentsPage() {
   const [error, setError] = useState<string | null>(null);
   const [draft, setDraft] = useState<AgentSettings & { name: string }>({ name: '', instructions: '', files: 'off', write: 'own', read: 'project' });
   const fail = useCallback((e: unknown) => setError(errorText(e, t)), [t]);
+  // The open agent is the URL (/agents/<ID>).
+  const route = useRoute();
+  const openId = route.page === 'agents' && route.rest ? route.rest : null;
+  const open = openId && agents ? (agents.find((a) => a.id === openId) ?? null) : null;
 
   useEffect(() => {
     agentsApi.list(project.id).then(setAgents, fail);
@@ -192,6 +240,12 @@ export function AgentsPage() {
           {error}
         </p>
       )}
+      {open && <AgentDetail agent={open} />}
+      {openId && agents && !open && (
+        <p className="notice error" role="alert">
+          {t('error.not_found')}
+        </p>
+      )}
       <form className="card agent-form" onSubmit={create}>
         <label>
           {t('agents.name')} <input value={draft.name} disabled={!canEdit} onChange={(e) => setDraft({ ...draft, name: e.target.value })} />
@@ -210,7 +264,7 @@ export function AgentsPage() {
       ) : agents.length === 0 ? (
         <p className="empty">{t('agents.none')}</p>
       ) : (
-        <table className="grid">
+        <table className="grid agents">
           <thead>
             <tr>
               <th>{t('agents.name')}</th>
@@ -228,6 +282,7 @@ export function AgentsPage() {
               <AgentRow
                 key={a.id}
                 agent={a}
+                current={a.id === openId}
                 canManage={isAdmin || (canEdit && a.ownerId === me.id)}
                 onSaved={(n) => {
                   setError(null);

@@ -41,7 +41,7 @@ export function LoginPage({ onSignedIn }: { onSignedIn: () => void }) {
   };
 
   return (
-    <div className="login">
+    <main className="login">
       <div className="login-box">
         <div className="login-top">
           <h1>{t('login.title')}</h1>
@@ -63,6 +63,6 @@ export function LoginPage({ onSignedIn }: { onSignedIn: () => void }) {
           </form>
         )}
       </div>
-    </div>
+    </main>
   );
 }

@@ -108,7 +108,9 @@ export function MembersPage() {
               <th>{t('members.name')}</th>
               <th>{t('members.role')}</th>
               <th>{t('members.since')}</th>
-              <th />
+              <th>
+                <span className="sr-only">{t('files.col.actions')}</span>
+              </th>
             </tr>
           </thead>
           <tbody>

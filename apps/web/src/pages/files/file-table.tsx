@@ -5,8 +5,33 @@ import { formatBytes, formatDate } from '../../format.js';
 import { CreatedBy } from './created-by.js';
 import { Icon } from '../../components/icons.js';
 
+/** A sortable column of the table, and its direction; in the URL as ?sort=size&dir=desc. */
+export type SortKey = 'name' | 'size' | 'modified';
+export interface Sort {
+  key: SortKey;
+  dir: 'asc' | 'desc';
+}
+
+/**
+ * The files in the order of a column (names compared as people read them: "file 2" before "file 10").
+ *
+ * @example
+ * sortFiles(files, { key: 'size', dir: 'desc' })[0] // the largest
+ */
+export function sortFiles(files: FileInfo[], sort: Sort): FileInfo[] {
+  const names = new Intl.Collator(undefined, { numeric: true, sensitivity: 'base' });
+  const by: Record<SortKey, (a: FileInfo, b: FileInfo) => number> = {
+    name: (a, b) => names.compare(a.name, b.name) || a.path.localeCompare(b.path),
+    size: (a, b) => a.size - b.size || names.compare(a.name, b.name),
+    modified: (a, b) => a.modified.localeCompare(b.modified) || names.compare(a.name, b.name),
+  };
+  const sign = sort.dir === 'asc' ? 1 : -1;
+  return [...files].sort((a, b) => sign * by[sort.key](a, b));
+}
+
 interface FileActions {
   canEdit: boolean;
+  onCheck: (f: FileInfo, checked: boolean) => void;
   onOpen: (f: FileInfo) => void;
   onFolder: (path: string) => void;
   onDownload: (f: FileInfo) => void;
@@ -18,6 +43,7 @@ interface RowProps {
   file: FileInfo;
   showPath: boolean;
   selected: boolean;
+  checked: boolean;
   editing: boolean;
   actions: FileActions;
   setEditing: (path: string | null) => void;
@@ -27,7 +53,7 @@ interface RowProps {
  * One file row. Memoised, so typing in the search box or opening a preview does not re-render thousands of
  * rows (a folder may show up to STOA_UI_MAX_FILES = 20,000).
  */
-const FileRow = memo(function FileRow({ file: f, showPath, selected, editing, actions: a, setEditing }: RowProps) {
+const FileRow = memo(function FileRow({ file: f, showPath, selected, checked, editing, actions: a, setEditing }: RowProps) {
   const { t, lang } = useI18n();
   const [target, setTarget] = useState(f.path);
   const submit = async () => {
@@ -36,6 +62,9 @@ const FileRow = memo(function FileRow({ file: f, showPath, selected, editing, ac
   };
   return (
     <tr data-path={f.path} className={selected ? 'selected' : ''}>
+      <td className="check">
+        <input type="checkbox" aria-label={t('files.select', { name: f.name })} checked={checked} onChange={(e) => a.onCheck(f, e.target.checked)} />
+      </td>
       <td className="name">
         {editing ? (
           <form
@@ -68,7 +97,7 @@ const FileRow = memo(function FileRow({ file: f, showPath, selected, editing, ac
           </>
         )}
       </td>
-      <td>
+      <td className="created-by">
         <CreatedBy file={f} />
       </td>
       <td className="num" title={`${f.size} B`}>
@@ -132,27 +161,66 @@ function useProgressive(total: number): { count: number; sentinel: React.RefObje
  * @example
  * <FileTable folders={[]} files={page.files} showPaths={false} selectedPath={null} actions={actions} />
  */
-export function FileTable(props: { folders: Folder[]; files: FileInfo[]; showPaths: boolean; selectedPath: string | null; actions: FileActions }) {
+export function FileTable(props: {
+  folders: Folder[];
+  files: FileInfo[];
+  showPaths: boolean;
+  selectedPath: string | null;
+  checked: ReadonlySet<string>;
+  onCheckAll: (checked: boolean) => void;
+  sort: Sort;
+  onSort: (s: Sort) => void;
+  actions: FileActions;
+}) {
   const { t } = useI18n();
   const [editing, setEditing] = useState<string | null>(null);
   const shown = useProgressive(props.files.length);
   const a = props.actions;
+  const all = props.files.length > 0 && props.files.every((f) => props.checked.has(f.path));
+  const some = !all && props.files.some((f) => props.checked.has(f.path));
+  // A column header is a button that sorts by it; a second click turns the order round (aria-sort says which).
+  const sortable = (key: SortKey, label: string, className?: string) => {
+    const on = props.sort.key === key;
+    return (
+      <th className={className} aria-sort={on ? (props.sort.dir === 'asc' ? 'ascending' : 'descending') : undefined}>
+        <button
+          type="button"
+          className={`sort${on ? ` ${props.sort.dir}` : ''}`}
+          onClick={() => props.onSort({ key, dir: on && props.sort.dir === 'asc' ? 'desc' : 'asc' })}
+        >
+          {label}
+        </button>
+      </th>
+    );
+  };
   return (
     <table className="files">
       <thead>
         <tr>
-          <th>{t('files.col.name')}</th>
+          <th className="check">
+            <input
+              type="checkbox"
+              aria-label={t('files.selectAll')}
+              checked={all}
+              ref={(el) => {
+                if (el) el.indeterminate = some;
+              }}
+              disabled={props.files.length === 0}
+              onChange={(e) => props.onCheckAll(e.target.checked)}
+            />
+          </th>
+          {sortable('name', t('files.col.name'))}
           <th>{t('files.col.createdBy')}</th>
-          <th className="num">{t('files.col.size')}</th>
+          {sortable('size', t('files.col.size'), 'num')}
           <th>{t('files.col.type')}</th>
-          <th>{t('files.col.modified')}</th>
+          {sortable('modified', t('files.col.modified'))}
           <th>{t('files.col.actions')}</th>
         </tr>
       </thead>
       <tbody>
         {props.folders.map((d) => (
           <tr key={`d:${d.path}`} className="folder-row">
-            <td colSpan={6}>
+            <td colSpan={7}>
               <button className="link" onClick={() => a.onFolder(d.path)}>
                 <Icon name="folder" /> {d.name}
               </button>
@@ -165,6 +233,7 @@ export function FileTable(props: { folders: Folder[]; files: FileInfo[]; showPat
             file={f}
             showPath={props.showPaths}
             selected={props.selectedPath === f.path}
+            checked={props.checked.has(f.path)}
             editing={editing === f.path}
             actions={a}
             setEditing={setEditing}
@@ -172,7 +241,7 @@ export function FileTable(props: { folders: Folder[]; files: FileInfo[]; showPat
         ))}
         {shown.count < props.files.length && (
           <tr ref={shown.sentinel} className="more-rows">
-            <td colSpan={6}>{t('common.loading')}</td>
+            <td colSpan={7}>{t('common.loading')}</td>
           </tr>
         )}
       </tbody>

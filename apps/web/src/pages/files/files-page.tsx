@@ -6,7 +6,7 @@ import { useSession } from '../../session.js';
 import { errorText, formatBytes } from '../../format.js';
 import { ConfirmDialog } from '../../components/confirm-dialog.js';
 import { FolderTree } from './folder-tree.js';
-import { FileTable } from './file-table.js';
+import { FileTable, sortFiles, type Sort, type SortKey } from './file-table.js';
 import { PreviewPanel } from './preview-panel.js';
 import { NewFolderForm } from './new-folder-form.js';
 import { MoveFolderForm } from './move-folder-form.js';
@@ -31,10 +31,22 @@ export function FilesPage() {
   // The open folder is the URL (/files/reports/2026): a deep link opens it, Back and Forward walk it, a reload stays.
   const route = useRoute();
   const folder = route.page === 'files' ? route.rest : '';
+  // The order of the table is in the URL too (?sort=size&dir=desc), and stays while folders change.
+  const sort = useMemo<Sort>(() => {
+    const q = new URLSearchParams(route.search);
+    const key = q.get('sort');
+    return { key: key === 'size' || key === 'modified' ? (key as SortKey) : 'name', dir: q.get('dir') === 'desc' ? 'desc' : 'asc' };
+  }, [route.search]);
+  const sortQuery = sort.key === 'name' && sort.dir === 'asc' ? '' : `?sort=${sort.key}&dir=${sort.dir}`;
   const setFolder = useCallback(
-    (p: string, replace = false) => navigate(p ? `/files/${p.split('/').map(encodeURIComponent).join('/')}` : '/files', replace),
-    [],
+    (p: string, replace = false) => navigate(`${p ? `/files/${p.split('/').map(encodeURIComponent).join('/')}` : '/files'}${sortQuery}`, replace),
+    [sortQuery],
   );
+  const setSort = (s: Sort) => navigate(`${location.pathname}${s.key === 'name' && s.dir === 'asc' ? '' : `?sort=${s.key}&dir=${s.dir}`}`);
+  // Files ticked for a bulk move or delete; a new folder or search starts with none.
+  const [checked, setChecked] = useState<ReadonlySet<string>>(new Set());
+  const [bulk, setBulk] = useState<'move' | 'delete' | null>(null);
+  const [bulkTarget, setBulkTarget] = useState('');
   const [serverFolders, setServerFolders] = useState<Folder[]>([]);
   const [page, setPage] = useState<FolderPage | null>(null);
   const [usage, setUsage] = useState<Usage | null>(null);
@@ -51,6 +63,9 @@ export function FilesPage() {
   // folder just created or opened.
   const [loadedFor, setLoadedFor] = useState<string | null>(null);
   const [dragging, setDragging] = useState(false);
+  // Phones: the tree is a drawer over the page, opened by a button in the toolbar.
+  const [drawer, setDrawer] = useState(false);
+  const drawerButton = useRef<HTMLButtonElement>(null);
   const input = useRef<HTMLInputElement>(null);
   const fail = useCallback((e: unknown) => setNotice({ kind: 'error', text: typeof e === 'string' ? e : errorText(e, t) }), [t]);
   const refresh = () => setEpoch((n) => n + 1);
@@ -110,6 +125,21 @@ export function FilesPage() {
     setQuery('');
     setFolder(p);
   };
+
+  useEffect(() => {
+    if (!drawer) return;
+    document.querySelector<HTMLElement>('#folder-tree [role="treeitem"][tabindex="0"]')?.focus();
+    const onKey = (e: KeyboardEvent) => {
+      if (e.key !== 'Escape') return;
+      // First in line (capture): Escape closes the drawer, not the preview behind it.
+      e.preventDefault();
+      e.stopPropagation();
+      setDrawer(false);
+      drawerButton.current?.focus();
+    };
+    document.addEventListener('keydown', onKey, true);
+    return () => document.removeEventListener('keydown', onKey, true);
+  }, [drawer]);
 
   const upload = async (list: FileList | null) => {
     const files = [...(list ?? [])];
@@ -201,6 +231,13 @@ export function FilesPage() {
   const actions = useMemo(
     () => ({
       canEdit,
+      onCheck: (f: FileInfo, on: boolean) =>
+        setChecked((s) => {
+          const n = new Set(s);
+          if (on) n.add(f.path);
+          else n.delete(f.path);
+          return n;
+        }),
       onOpen: setPreview,
       onDelete: setToDelete,
       onFolder: (p: string) => latest.current.select(p),
@@ -211,7 +248,33 @@ export function FilesPage() {
   );
 
   const searching = results !== null && query.trim() !== '';
-  const shownFiles = searching ? results.files : (page?.files ?? []);
+  const shownFiles = useMemo(() => sortFiles(searching ? results.files : (page?.files ?? []), sort), [searching, results, page, sort]);
+  useEffect(() => setChecked(new Set()), [folder, searching, pid]);
+  const checkedFiles = shownFiles.filter((f) => checked.has(f.path));
+
+  // Bulk actions run one file at a time through the same operations as the row buttons; a refusal stops there
+  // and says which file, and the files already done stay done.
+  const bulkRun = async (what: 'move' | 'delete') => {
+    setBulk(null);
+    const target = bulkTarget.trim().replace(/\/+$/, '');
+    let done = 0;
+    for (const f of checkedFiles) {
+      try {
+        if (what === 'move') await filesApi.move(pid, f.path, target ? `${target}/` : f.name);
+        else await filesApi.remove(pid, f.path);
+        done++;
+      } catch (e) {
+        fail(`${f.path}: ${errorText(e, t)}`);
+        refresh();
+        return;
+      }
+    }
+    if (checkedFiles.some((f) => f.path === preview?.path)) setPreview(null);
+    setChecked(new Set());
+    setBulkTarget('');
+    setNotice({ kind: 'info', text: t(what === 'move' ? 'files.bulkMoved' : 'files.bulkDeleted', { n: done }) });
+    refresh();
+  };
 
   return (
     <div className="files-page">
@@ -224,7 +287,20 @@ export function FilesPage() {
         )}
       </div>
       <div className="files-layout">
-        <FolderTree folders={allFolders} selected={searching ? '\u0000' : folder} onSelect={select} />
+        {drawer && <div className="drawer-back" onClick={() => setDrawer(false)} />}
+        <FolderTree
+          id="folder-tree"
+          className={drawer ? 'open' : ''}
+          folders={allFolders}
+          selected={searching ? '\u0000' : folder}
+          onSelect={(p) => {
+            if (drawer) {
+              setDrawer(false);
+              drawerButton.current?.focus();
+            }
+            select(p);
+          }}
+        />
         <section
           className={`files-main${dragging ? ' dragging' : ''}`}
           onDragOver={(e) => {
@@ -250,6 +326,9 @@ export function FilesPage() {
             />
           )}
           <div className="toolbar">
+            <button ref={drawerButton} className="drawer-toggle" aria-expanded={drawer} aria-controls="folder-tree" onClick={() => setDrawer((d) => !d)}>
+              <Icon name="folder" /> {t('files.folders')}
+            </button>
             <input
               type="search"
               className="file-search"
@@ -316,7 +395,56 @@ export function FilesPage() {
               {t('files.tooMany', { shown: page.files.length, total: page.total })}
             </p>
           )}
-          <FileTable folders={searching ? [] : subfolders} files={shownFiles} showPaths={searching} selectedPath={preview?.path ?? null} actions={actions} />
+          {checkedFiles.length > 0 && (
+            <form
+              className="bulk-bar row"
+              aria-label={t('files.selected', { n: checkedFiles.length })}
+              onSubmit={(e) => {
+                e.preventDefault();
+                void bulkRun('move');
+              }}
+            >
+              <strong role="status">{t('files.selected', { n: checkedFiles.length })}</strong>
+              {bulk === 'move' ? (
+                <>
+                  <input
+                    aria-label={t('files.bulkMoveTo')}
+                    placeholder={t('files.bulkMoveTo')}
+                    value={bulkTarget}
+                    onChange={(e) => setBulkTarget(e.target.value)}
+                    autoFocus
+                  />
+                  <button type="submit">{t('files.bulkMove')}</button>
+                  <button type="button" onClick={() => setBulk(null)}>
+                    {t('common.cancel')}
+                  </button>
+                </>
+              ) : (
+                <>
+                  <button type="button" disabled={!canEdit} onClick={() => setBulk('move')}>
+                    {t('files.bulkMove')}
+                  </button>
+                  <button type="button" disabled={!canEdit} className="danger" onClick={() => setBulk('delete')}>
+                    {t('files.bulkDelete')}
+                  </button>
+                  <button type="button" className="link" onClick={() => setChecked(new Set())}>
+                    {t('files.clearSelection')}
+                  </button>
+                </>
+              )}
+            </form>
+          )}
+          <FileTable
+            folders={searching ? [] : subfolders}
+            files={shownFiles}
+            showPaths={searching}
+            selectedPath={preview?.path ?? null}
+            checked={checked}
+            onCheckAll={(on) => setChecked(on ? new Set(shownFiles.map((f) => f.path)) : new Set())}
+            sort={sort}
+            onSort={setSort}
+            actions={actions}
+          />
           {searching && results.files.length === 0 && <p className="empty">{t('files.noMatches')}</p>}
           {!searching && page && shownFiles.length === 0 && subfolders.length === 0 && <p className="empty">{t('files.empty')}</p>}
         </section>
@@ -328,6 +456,14 @@ export function FilesPage() {
           confirmLabel={t('files.deleteFolder')}
           onConfirm={() => void deleteSelectedFolder()}
           onCancel={() => setFolderAction(null)}
+        />
+      )}
+      {bulk === 'delete' && (
+        <ConfirmDialog
+          message={t('files.bulkDeleteConfirm', { n: checkedFiles.length, paths: checkedFiles.map((f) => f.path).join(', ') })}
+          confirmLabel={t('files.bulkDelete')}
+          onConfirm={() => void bulkRun('delete')}
+          onCancel={() => setBulk(null)}
         />
       )}
       {toDelete && (

@@ -1,4 +1,4 @@
-import { useMemo, useState } from 'react';
+import { useEffect, useId, useMemo, useRef, useState } from 'react';
 import { useI18n } from '../../i18n/index.js';
 import { Icon } from '../../components/icons.js';
 
@@ -34,56 +34,167 @@ function buildTree(paths: Iterable<string>): Node {
 }
 
 /**
- * The folder tree of F5: the root is "Project files"; folders open on click, and the selected folder's
- * ancestors are always open.
+ * The folder tree of F5, as a WAI-ARIA tree: the root is "Project files"; a click or Enter opens a folder;
+ * one item is in the Tab order at a time (roving tabindex) and the arrow keys walk the tree: Up/Down to the
+ * previous/next visible folder, Right opens a folder or steps into it, Left closes it or steps out, Home/End
+ * to the first/last. The selected folder's ancestors open whenever it changes.
  *
  * @example
  * <FolderTree folders={['reports', 'reports/2026']} selected="reports" onSelect={setFolder} />
  */
-export function FolderTree(props: { folders: string[]; selected: string; onSelect: (path: string) => void }) {
+export function FolderTree(props: { folders: string[]; selected: string; onSelect: (path: string) => void; id?: string; className?: string }) {
   const { t } = useI18n();
+  const idBase = useId();
   const tree = useMemo(() => buildTree(props.folders), [props.folders]);
   const [open, setOpen] = useState<Set<string>>(new Set(['']));
-  const isOpen = (p: string) => p === '' || open.has(p) || props.selected === p || props.selected.startsWith(p + '/');
-  const toggle = (p: string) =>
+  const [focused, setFocused] = useState<string | null>(null);
+  const items = useRef(new Map<string, HTMLDivElement>());
+  const moveFocus = useRef(false);
+
+  // The selected folder opens with its ancestors, so its subfolders show.
+  useEffect(() => {
+    const up = [...ancestors(props.selected), props.selected];
+    setOpen((s) => (up.every((p) => s.has(p)) ? s : new Set([...s, ...up])));
+  }, [props.selected]);
+
+  const isOpen = (p: string) => p === '' || open.has(p);
+  const setOpenOf = (p: string, value: boolean) =>
     setOpen((s) => {
+      if (s.has(p) === value) return s;
       const n = new Set(s);
-      if (n.has(p)) n.delete(p);
-      else n.add(p);
+      if (value) n.add(p);
+      else n.delete(p);
       return n;
     });
 
-  const render = (node: Node, depth: number) => (
-    <li key={node.path} role="treeitem" aria-selected={props.selected === node.path} aria-expanded={node.children.length ? isOpen(node.path) : undefined}>
-      <div className={`tree-row${props.selected === node.path ? ' selected' : ''}`} style={{ paddingLeft: depth * 14 + 4 }}>
-        <button className="twisty" aria-hidden={!node.children.length} tabIndex={-1} onClick={() => node.children.length && toggle(node.path)}>
-          {node.children.length ? (isOpen(node.path) ? '▾' : '▸') : ''}
-        </button>
-        <button
-          className="tree-name"
+  // The visible items in order, each with its parent: what the arrow keys walk.
+  const visible: Array<{ node: Node; parent: string | null }> = [];
+  const walk = (node: Node, parent: string | null) => {
+    visible.push({ node, parent });
+    if (isOpen(node.path)) for (const c of node.children) walk(c, node.path);
+  };
+  walk(tree, null);
+  const tabStop = visible.some((v) => v.node.path === focused) ? focused : visible.some((v) => v.node.path === props.selected) ? props.selected : '';
+
+  useEffect(() => {
+    if (!moveFocus.current || focused === null) return;
+    moveFocus.current = false;
+    items.current.get(focused)?.focus();
+  }, [focused, open]);
+  const focusItem = (p: string) => {
+    moveFocus.current = true;
+    setFocused(p);
+  };
+
+  const onKey = (e: React.KeyboardEvent, node: Node, parent: string | null) => {
+    const i = visible.findIndex((v) => v.node.path === node.path);
+    const has = node.children.length > 0;
+    const go = (p: string | undefined) => p !== undefined && focusItem(p);
+    switch (e.key) {
+      case 'ArrowDown':
+        go(visible[i + 1]?.node.path);
+        break;
+      case 'ArrowUp':
+        go(visible[i - 1]?.node.path);
+        break;
+      case 'Home':
+        go(visible[0]?.node.path);
+        break;
+      case 'End':
+        go(visible[visible.length - 1]?.node.path);
+        break;
+      case 'ArrowRight':
+        if (has && !isOpen(node.path)) setOpenOf(node.path, true);
+        else if (has) go(node.children[0]!.path);
+        break;
+      case 'ArrowLeft':
+        if (has && isOpen(node.path) && node.path !== '') setOpenOf(node.path, false);
+        else if (parent !== null) go(parent);
+        break;
+      case 'Enter':
+      case ' ':
+        props.onSelect(node.path);
+        setOpenOf(node.path, true);
+        break;
+      default:
+        return;
+    }
+    e.preventDefault();
+    e.stopPropagation();
+  };
+
+  let n = 0;
+  const render = (node: Node, parent: string | null, depth: number) => {
+    const groupId = `${idBase}-${n++}`;
+    const has = node.children.length > 0;
+    // The row is the treeitem and owns its group (the pattern of the WAI-ARIA navigation treeview): its name is
+    // the folder's name alone, not the names of everything below it.
+    return (
+      <li key={node.path} role="none">
+        <div
+          ref={(el) => {
+            if (el) items.current.set(node.path, el);
+            else items.current.delete(node.path);
+          }}
+          role="treeitem"
+          aria-level={depth + 1}
+          aria-selected={props.selected === node.path}
+          aria-expanded={has ? isOpen(node.path) : undefined}
+          aria-owns={has && isOpen(node.path) ? groupId : undefined}
+          tabIndex={tabStop === node.path ? 0 : -1}
           data-path={node.path}
+          className={`tree-row${props.selected === node.path ? ' selected' : ''}`}
+          style={{ paddingLeft: depth * 14 + 4 }}
+          onKeyDown={(e) => onKey(e, node, parent)}
+          onFocus={() => setFocused(node.path)}
           onClick={() => {
+            setFocused(node.path);
             props.onSelect(node.path);
-            if (!open.has(node.path)) toggle(node.path);
+            setOpenOf(node.path, true);
           }}
         >
-          {node.path === '' ? (
-            <>
-              <Icon name="storage" /> {t('files.root')}
-            </>
-          ) : (
-            <>
-              <Icon name="folder" /> {node.name}
-            </>
-          )}
-        </button>
-      </div>
-      {node.children.length > 0 && isOpen(node.path) && <ul role="group">{node.children.map((c) => render(c, depth + 1))}</ul>}
-    </li>
-  );
+          <span
+            className="twisty"
+            aria-hidden="true"
+            onClick={(e) => {
+              if (!has) return;
+              e.stopPropagation();
+              setOpenOf(node.path, !isOpen(node.path));
+            }}
+          >
+            {has ? (isOpen(node.path) ? '▾' : '▸') : ''}
+          </span>
+          <span className="tree-name">
+            {node.path === '' ? (
+              <>
+                <Icon name="storage" /> {t('files.root')}
+              </>
+            ) : (
+              <>
+                <Icon name="folder" /> {node.name}
+              </>
+            )}
+          </span>
+        </div>
+        {has && isOpen(node.path) && (
+          <ul role="group" id={groupId}>
+            {node.children.map((c) => render(c, node.path, depth + 1))}
+          </ul>
+        )}
+      </li>
+    );
+  };
   return (
-    <nav className="tree" aria-label={t('files.folders')}>
-      <ul role="tree">{render(tree, 0)}</ul>
+    <nav id={props.id} className={`tree ${props.className ?? ''}`} aria-label={t('files.folders')}>
+      <ul role="tree" aria-label={t('files.folders')}>
+        {render(tree, null, 0)}
+      </ul>
     </nav>
   );
+}
+
+/** The folders above a path, outermost first ("a/b/c" → "a", "a/b"). */
+function ancestors(path: string): string[] {
+  const parts = path.split('/');
+  return parts.slice(0, -1).map((_, i) => parts.slice(0, i + 1).join('/'));
 }

@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { downloadFile, filesApi, type FileInfo, type PreviewInfo } from '../../api/files.js';
 import { useI18n } from '../../i18n/index.js';
 import { errorText, formatBytes, formatDate } from '../../format.js';
@@ -26,6 +26,11 @@ export function PreviewPanel(props: {
 }) {
   const { t, lang } = useI18n();
   const { project, file } = props;
+  const panel = useRef<HTMLElement>(null);
+  // Where the panel sits below the table (narrow screens), bring it into view: a tap on a name shows the file.
+  useEffect(() => {
+    if (window.matchMedia('(max-width: 1100px)').matches) panel.current?.scrollIntoView({ block: 'start' });
+  }, [file.path]);
   const [content, setContent] = useState<Content | null>(null);
   const [error, setError] = useState<string | null>(null);
 
@@ -72,7 +77,7 @@ export function PreviewPanel(props: {
   }, [onClose]);
 
   return (
-    <aside className="preview" aria-label={t('preview.title')}>
+    <aside ref={panel} className="preview" aria-label={t('preview.title')}>
       <div className="preview-head">
         <h2 title={file.name}>{file.name}</h2>
         <button className="link" aria-label={t('common.close')} onClick={props.onClose}>

@@ -1,10 +1,12 @@
 import { useCallback, useEffect, useState } from 'react';
+import { navigate, useRoute } from '../../router.js';
 import { ApiError } from '../../api/client.js';
-import { memoryApi, refKey, type MemoryDoc, type MemoryEntry, type MemoryVersion } from '../../api/memory.js';
+import { memoryApi, memoryHref, refKey, type MemoryDoc, type MemoryEntry, type MemoryVersion } from '../../api/memory.js';
 import { useI18n, type T } from '../../i18n/index.js';
 import { useSession } from '../../session.js';
 import { authorLabel, errorText, formatDate } from '../../format.js';
 import { loadDraft, useDraft, type Draft } from '../../drafts.js';
+import { ConflictResolver, type ConflictChoice } from '../../components/conflict-resolver.js';
 
 /** The list label of a memory file in the UI language ("SOUL.md of Researcher" → "SOUL.md — Researcher"). */
 function entryLabel(e: MemoryEntry, t: T): string {
@@ -24,13 +26,17 @@ function entryLabel(e: MemoryEntry, t: T): string {
 export function MemoryPage() {
   const { t, lang } = useI18n();
   const { project } = useSession();
+  // The open file is the URL (a deep link opens it, Back returns to the file before, a reload stays).
+  const route = useRoute();
+  const wanted = route.page === 'memory' ? route.rest : '';
   const [entries, setEntries] = useState<MemoryEntry[] | null>(null);
   const [selected, setSelected] = useState<MemoryEntry | null>(null);
   const [doc, setDoc] = useState<MemoryDoc | null>(null);
   const [text, setText] = useState('');
   const [history, setHistory] = useState<MemoryVersion[]>([]);
   const [shown, setShown] = useState<MemoryDoc | null>(null);
-  const [conflict, setConflict] = useState(false);
+  // A refused save (M4): their file and the text this editing started from, for the merge.
+  const [conflict, setConflict] = useState<{ theirs: MemoryDoc; base: string | null } | null>(null);
   const [notice, setNotice] = useState<{ kind: 'error' | 'info'; text: string } | null>(null);
   // The version the text on screen was edited from: a restored draft keeps its own, so a save after someone
   // else's is refused instead of overwriting it.
@@ -51,7 +57,7 @@ export function MemoryPage() {
       try {
         const [d, h] = await Promise.all([memoryApi.get(project.id, e), memoryApi.history(project.id, e)]);
         // The conflict message stays until the current text is on screen, so it never shows the stale text unflagged.
-        setConflict(false);
+        setConflict(null);
         setDoc(d);
         const kept = loadDraft(`memory:${project.id}:${refKey(e)}`);
         const useKept = d.editable && kept !== null && kept.text !== d.content;
@@ -66,23 +72,65 @@ export function MemoryPage() {
     [project.id, t],
   );
 
-  const save = async () => {
+  useEffect(() => {
+    if (!entries) return;
+    if (!wanted) {
+      setSelected(null);
+      setDoc(null);
+      return;
+    }
+    const e = entries.find((x) => memoryHref(x).slice('/memory/'.length) === wanted.split('/').map(encodeURIComponent).join('/'));
+    if (e) void open(e);
+    else setNotice({ kind: 'error', text: t('error.not_found') });
+  }, [entries, wanted, open, t]);
+
+  const save = async (body = text, from = base) => {
     if (!selected || !doc) return;
     try {
-      const d = await memoryApi.set(project.id, selected, text, base);
+      const d = await memoryApi.set(project.id, selected, body, from);
       draft.discard();
       setRestored(null);
       setBase(d.version);
       setDoc(d);
-      setConflict(false);
+      setText(d.content);
+      setConflict(null);
       setNotice({ kind: 'info', text: `${t('common.saved')} — ${t('memory.version', { v: d.version })}` });
       setHistory(await memoryApi.history(project.id, selected));
     } catch (err) {
       if (err instanceof ApiError && err.code === 'memory_version_conflict') {
         draft.keep();
-        setConflict(true);
+        try {
+          const [theirs, started] = await Promise.all([
+            memoryApi.get(project.id, selected),
+            from > 0
+              ? memoryApi.show(project.id, selected, from).then(
+                  (v) => v.content,
+                  () => null,
+                )
+              : Promise.resolve(null),
+          ]);
+          setConflict({ theirs, base: started });
+        } catch (e2) {
+          setNotice({ kind: 'error', text: errorText(e2, t) });
+        }
       } else setNotice({ kind: 'error', text: errorText(err, t) });
     }
+  };
+  const resolve = (c: ConflictChoice) => {
+    const theirs = conflict!.theirs;
+    setConflict(null);
+    if (c.kind === 'theirs') {
+      draft.discard();
+      setRestored(null);
+      setDoc(theirs);
+      setText(theirs.content);
+      setBase(theirs.version);
+      if (selected) memoryApi.history(project.id, selected).then(setHistory, () => undefined);
+      return;
+    }
+    setText(c.text);
+    setBase(theirs.version);
+    void save(c.text, theirs.version);
   };
 
   const show = async (v: number) => {
@@ -101,16 +149,24 @@ export function MemoryPage() {
       </h1>
       <div className="two-col">
         <nav className="side" aria-label={t('memory.files')}>
-          <h3>{t('memory.files')}</h3>
+          <h2>{t('memory.files')}</h2>
           {entries === null ? (
             <p>{t('common.loading')}</p>
           ) : (
             <ul>
               {entries.map((e) => (
                 <li key={refKey(e)}>
-                  <button className={selected && refKey(selected) === refKey(e) ? 'active' : ''} onClick={() => void open(e)}>
+                  <a
+                    href={memoryHref(e)}
+                    className={selected && refKey(selected) === refKey(e) ? 'active' : ''}
+                    aria-current={selected && refKey(selected) === refKey(e) ? 'page' : undefined}
+                    onClick={(ev) => {
+                      ev.preventDefault();
+                      navigate(memoryHref(e));
+                    }}
+                  >
                     {entryLabel(e, t)} {!e.editable && <small className="muted">({t('common.readOnly')})</small>}
-                  </button>
+                  </a>
                 </li>
               ))}
             </ul>
@@ -130,10 +186,14 @@ export function MemoryPage() {
                 <span className="muted">{t('memory.version', { v: doc.version })}</span>
               </div>
               {conflict && (
-                <p className="notice error" role="alert">
-                  {t('memory.conflict')} {/* The refused text stays as a draft: after the reload it comes back with the choice to keep it or theirs. */}
-                  <button onClick={() => void open(selected)}>{t('common.reload')}</button>
-                </p>
+                <ConflictResolver
+                  key={conflict.theirs.version}
+                  base={conflict.base}
+                  mine={text}
+                  theirs={conflict.theirs.content}
+                  theirsVersion={conflict.theirs.version}
+                  onResolve={resolve}
+                />
               )}
               {restored && !conflict && (
                 <p className="notice warn" role="status">
@@ -184,7 +244,9 @@ export function MemoryPage() {
                     <th>{t('preview.version')}</th>
                     <th>{t('preview.author')}</th>
                     <th>{t('audit.at')}</th>
-                    <th />
+                    <th>
+                      <span className="sr-only">{t('files.col.actions')}</span>
+                    </th>
                   </tr>
                 </thead>
                 <tbody>

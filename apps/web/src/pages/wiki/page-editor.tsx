@@ -8,6 +8,7 @@ import { useI18n } from '../../i18n/index.js';
 import { useSession } from '../../session.js';
 import { errorText, formatDate } from '../../format.js';
 import { loadDraft, useDraft } from '../../drafts.js';
+import { ConflictResolver, type ConflictChoice } from '../../components/conflict-resolver.js';
 
 /**
  * New page (W3: Path, Title, Text, Who sees this) or edit of an existing one. Edits send the version they
@@ -44,7 +45,8 @@ export function PageEditor(props: { page?: WikiPageData; initialPath?: string; o
   const [channel, setChannel] = useState<string>(existing?.channel ?? '');
   const [channels, setChannels] = useState<Conversation[]>([]);
   const [error, setError] = useState<string | null>(null);
-  const [conflict, setConflict] = useState(false);
+  // A refused save (someone saved since): their page and the text this editing started from, for the merge.
+  const [conflict, setConflict] = useState<{ theirs: WikiPageData; base: string | null } | null>(null);
 
   useEffect(() => {
     agentsApi.conversations(project.id).then(
@@ -53,37 +55,68 @@ export function PageEditor(props: { page?: WikiPageData; initialPath?: string; o
     );
   }, [project.id]);
 
-  const save = async (e: React.FormEvent) => {
-    e.preventDefault();
+  const put = async (body: string, from: number) => {
     setError(null);
     try {
       const r = await wikiApi.put(project.id, {
         path: path.trim(),
-        text,
+        text: body,
         title: title.trim(),
-        base: existing ? base : 0,
+        base: existing ? from : 0,
         channel: channel || null,
       });
       draft.discard();
       props.onSaved(r.path);
     } catch (err) {
-      if (err instanceof ApiError && err.code === 'version_conflict') {
+      if (existing && err instanceof ApiError && err.code === 'version_conflict') {
         draft.keep();
-        setConflict(true);
+        try {
+          const [theirs, started] = await Promise.all([
+            wikiApi.get(project.id, existing.path),
+            from > 0
+              ? wikiApi.version(project.id, existing.path, from).then(
+                  (v) => v.text,
+                  () => null,
+                )
+              : Promise.resolve(''),
+          ]);
+          setConflict({ theirs, base: started });
+        } catch (e2) {
+          setError(errorText(e2, t));
+        }
       } else setError(errorText(err, t));
     }
+  };
+  const save = (e: React.FormEvent) => {
+    e.preventDefault();
+    void put(text, base);
+  };
+  const resolve = (c: ConflictChoice) => {
+    const theirs = conflict!.theirs;
+    setConflict(null);
+    if (c.kind === 'theirs') {
+      // Their text wins: the draft goes, and the page is shown as it is now.
+      draft.discard();
+      props.onSaved(theirs.path);
+      return;
+    }
+    setText(c.text);
+    setBase(theirs.version);
+    void put(c.text, theirs.version);
   };
 
   return (
     <form className="form wiki-editor" onSubmit={save}>
-      <h2>{existing ? `${t('common.edit')}: ${existing.title}` : t('wiki.newPage')}</h2>
-      {conflict && existing && (
-        <p className="notice error" role="alert">
-          {t('wiki.conflict')}{' '}
-          <button type="button" onClick={() => props.onSaved(existing.path)}>
-            {t('common.reload')}
-          </button>
-        </p>
+      <h1>{existing ? `${t('common.edit')}: ${existing.title}` : t('wiki.newPage')}</h1>
+      {conflict && (
+        <ConflictResolver
+          key={conflict.theirs.version}
+          base={conflict.base}
+          mine={text}
+          theirs={conflict.theirs.text}
+          theirsVersion={conflict.theirs.version}
+          onResolve={resolve}
+        />
       )}
       {error && (
         <p className="notice error" role="alert">

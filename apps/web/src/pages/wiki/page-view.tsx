@@ -238,7 +238,9 @@ export function PageView(props: { project: string; page: WikiPageData; canEdit: 
                 <th>{t('wiki.pageTitle')}</th>
                 <th>{t('preview.author')}</th>
                 <th>{t('audit.at')}</th>
-                <th />
+                <th>
+                  <span className="sr-only">{t('files.col.actions')}</span>
+                </th>
               </tr>
             </thead>
             <tbody>

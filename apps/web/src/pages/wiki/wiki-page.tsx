@@ -102,7 +102,7 @@ export function WikiPage({ path }: { path: string }) {
       <nav className="side" aria-label={t('wiki.pages')}>
         <input type="search" aria-label={t('wiki.search')} placeholder={t('wiki.search')} value={query} onChange={(e) => setQuery(e.target.value)} />
         <div className="row">
-          <h3>{t('wiki.pages')}</h3>
+          <h2>{t('wiki.pages')}</h2>
           <span className="spacer" />
           <button disabled={!canEdit} onClick={() => setMode('new')}>
             {t('wiki.newPage')}

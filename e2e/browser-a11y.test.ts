@@ -1,0 +1,193 @@
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import type { AxeResults, RunOptions } from 'axe-core';
+import { createAgent, createConversation, moveFile, putFile, putPage } from '@stoa/core';
+import { fileRow, hasChromium, startUiServer, type UiServer } from './browser-helpers.js';
+
+// Evaluated, not added as a <script>: the UI's Content-Security-Policy (rightly) refuses inline scripts.
+const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+
+/** Runs axe-core on what the page shows now and returns its violations, one line each, empty when there are none. */
+async function violations(page: Page, where: string): Promise<string[]> {
+  if (!(await page.evaluate(() => 'axe' in window))) await page.evaluate(axeSource);
+  const found = await page.evaluate(async () => {
+    const axe = (window as unknown as { axe: { run: (ctx: Document, opts: RunOptions) => Promise<AxeResults> } }).axe;
+    const r = await axe.run(document, { resultTypes: ['violations'] });
+    return r.violations.map((v) => ({ id: v.id, help: v.help, nodes: v.nodes.map((n) => ({ target: n.target, failureSummary: n.failureSummary })) }));
+  });
+  return found.map((v) => `${where}: ${v.id} (${v.help}) at ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
+}
+
+const langs = [
+  { lang: 'en', locale: 'en-US', files: 'Files', history: 'History' },
+  { lang: 'ru', locale: 'ru-RU', files: 'Файлы', history: 'История' },
+  { lang: 'zh', locale: 'zh-CN', files: '文件', history: '历史' },
+] as const;
+
+// axe-core on every page of the UI, in each of its languages: a screen-reader or keyboard user meets no violation.
+describe.skipIf(!hasChromium)('web UI: accessibility (axe-core)', () => {
+  let s: UiServer;
+
+  beforeAll(async () => {
+    s = await startUiServer();
+    const admin = await s.t.admin();
+    await putFile(admin, { path: 'reports/2026/summary.md', source: '# Summary\n\nAll good.\n' });
+    await putFile(admin, { path: 'reports/plan.txt', source: 'plan' });
+    await createAgent(admin, { name: 'Researcher', instructions: 'You research things.', files: 'on' });
+    await createConversation(admin, { channel: 'general' });
+    await putPage(admin, {
+      path: 'handbook/refunds',
+      title: 'Refunds',
+      text: '# Refunds\n\n| Plan | Days |\n| --- | --- |\n| Team | 5 |\n\n- [x] signed\n\nSee [[handbook/missing]].',
+    });
+    await putPage(admin, { path: 'handbook/refunds', title: 'Refunds', text: '# Refunds\n\nFive days.' });
+    await putFile(admin, { path: 'reports/draft.txt', source: 'draft' });
+    await moveFile(admin, { from: 'reports/draft.txt', to: 'reports/old/draft.txt' });
+  });
+  afterAll(async () => s?.close());
+
+  it.each(langs)('has no violations on any page in $lang', async ({ lang, locale, files, history }) => {
+    const found: string[] = [];
+    const context = await s.browser.newContext({ locale, viewport: { width: 1400, height: 900 } });
+    context.setDefaultTimeout(15_000);
+    const page = await context.newPage();
+    await page.goto(`${s.url}/login`);
+    await page.locator('input[type=password]').waitFor();
+    found.push(...(await violations(page, `${lang} login`)));
+    await page.goto(await s.loginLink());
+    await page.waitForURL(/\/files$/);
+
+    await page.goto(`${s.url}/files/reports`);
+    await fileRow(page, 'reports/plan.txt').waitFor();
+    await page.getByRole('heading', { name: files, level: 1 }).waitFor();
+    found.push(...(await violations(page, `${lang} files`)));
+    await fileRow(page, 'reports/plan.txt').locator('button.file-name').click();
+    await page.locator('pre.preview-text').waitFor();
+    await page.locator('.versions tr, .versions li').first().waitFor();
+    found.push(...(await violations(page, `${lang} file preview`)));
+
+    await page.goto(`${s.url}/memory`);
+    await page.locator('nav.side li a').first().click();
+    await page.locator('.memory-page textarea').waitFor();
+    await page.locator('table.history').waitFor();
+    found.push(...(await violations(page, `${lang} memory`)));
+
+    await page.goto(`${s.url}/wiki/handbook/refunds`);
+    await page.locator('.markdown').waitFor();
+    found.push(...(await violations(page, `${lang} wiki page`)));
+    await page.locator('.wiki-history h3 button').click();
+    await page.locator('.wiki-history tr[data-version="1"]').waitFor();
+    found.push(...(await violations(page, `${lang} wiki history`)));
+    await page.locator('.wiki-history tr[data-version="1"] button').nth(1).click();
+    await page.locator('.wiki-diff').waitFor();
+    found.push(...(await violations(page, `${lang} wiki diff`)));
+    expect(await page.getByRole('heading', { name: history }).count()).toBeGreaterThan(0);
+    await page.locator('.wiki-view > .row button').first().click();
+    await page.locator('.wiki-editor textarea').waitFor();
+    found.push(...(await violations(page, `${lang} wiki editor`)));
+
+    // A refused save: yours and theirs side by side, and the merge.
+    const admin = await s.t.admin();
+    await putPage(admin, { path: `conflict/${lang}`, title: 'Conflict', text: 'One.\nTwo.' });
+    await page.goto(`${s.url}/wiki/conflict/${lang}`);
+    await page.locator('.wiki-view > .row button').first().click();
+    await page.locator('.wiki-editor textarea').fill('One.\nTwo, mine.');
+    await putPage(admin, { path: `conflict/${lang}`, text: 'One, theirs.\nTwo.' });
+    await page.locator('.wiki-editor button[type=submit]').click();
+    await page.locator('.conflict textarea').waitFor();
+    found.push(...(await violations(page, `${lang} wiki conflict`)));
+
+    await page.goto(`${s.url}/agents`);
+    await page.locator('tr[data-agent]').waitFor();
+    found.push(...(await violations(page, `${lang} agents`)));
+    await page.locator('tr[data-agent] a.agent-name').click();
+    await page.locator('.agent-detail').waitFor();
+    found.push(...(await violations(page, `${lang} agent`)));
+
+    await page.goto(`${s.url}/members`);
+    await page.locator('tr[data-member]').first().waitFor();
+    found.push(...(await violations(page, `${lang} members`)));
+
+    await page.goto(`${s.url}/audit`);
+    await page.locator('.audit-page table').waitFor();
+    found.push(...(await violations(page, `${lang} audit`)));
+
+    await page.goto(`${s.url}/search?q=refunds`);
+    await page.locator('.search-page li').first().waitFor();
+    found.push(...(await violations(page, `${lang} search`)));
+
+    // Files ticked for a bulk action, sorted by size.
+    await page.goto(`${s.url}/files/reports?sort=size&dir=desc`);
+    await fileRow(page, 'reports/plan.txt').locator('input[type=checkbox]').check();
+    await page.locator('form.bulk-bar').waitFor();
+    found.push(...(await violations(page, `${lang} files selected`)));
+
+    // A dialog over a page is a page of its own for a screen reader.
+    await page.goto(`${s.url}/files/reports`);
+    await fileRow(page, 'reports/plan.txt').locator('button.danger').click();
+    await page.getByRole('dialog').waitFor();
+    found.push(...(await violations(page, `${lang} confirm dialog`)));
+
+    await context.close();
+    expect(found).toEqual([]);
+  });
+
+  it('the folder tree follows the ARIA tree pattern: one tab stop, arrow keys, Home and End, Enter opens', async () => {
+    const { context, page } = await s.signedIn();
+    const tree = page.getByRole('tree', { name: 'Folders' });
+    const item = (name: string) => tree.getByRole('treeitem', { name, exact: true });
+    const focusedName = () => page.evaluate(() => document.activeElement?.getAttribute('data-path'));
+    await item('Project files').waitFor();
+    // One item of the tree is in the Tab order: the selected one.
+    expect(await tree.locator('[role=treeitem][tabindex="0"]').count()).toBe(1);
+    await item('Project files').focus();
+    expect(await item('reports').getAttribute('aria-expanded')).toBe('false');
+    await page.keyboard.press('ArrowDown');
+    expect(await focusedName()).toBe('reports');
+    await page.keyboard.press('ArrowRight');
+    await expect.poll(() => item('reports').getAttribute('aria-expanded')).toBe('true');
+    await page.keyboard.press('ArrowRight');
+    await expect.poll(focusedName).toBe('reports/2026');
+    await page.keyboard.press('Home');
+    await expect.poll(focusedName).toBe('');
+    await page.keyboard.press('End');
+    await expect.poll(focusedName).toBe('reports/old');
+    await page.keyboard.press('ArrowLeft');
+    await expect.poll(focusedName).toBe('reports');
+    await page.keyboard.press('ArrowLeft');
+    await expect.poll(() => item('reports').getAttribute('aria-expanded')).toBe('false');
+    await page.keyboard.press('ArrowUp');
+    await expect.poll(focusedName).toBe('');
+    await page.keyboard.press('ArrowDown');
+    await page.keyboard.press('Enter');
+    await page.waitForURL(/\/files\/reports$/);
+    await fileRow(page, 'reports/plan.txt').waitFor();
+    expect(await item('reports').getAttribute('aria-selected')).toBe('true');
+    await context.close();
+  });
+
+  it('a dialog keeps keyboard focus inside while open and gives it back to the button that opened it', async () => {
+    const { context, page } = await s.signedIn();
+    await page.goto(`${s.url}/files/reports`);
+    const del = fileRow(page, 'reports/plan.txt').getByRole('button', { name: 'Delete plan.txt' });
+    await del.focus();
+    await page.keyboard.press('Enter');
+    const dialog = page.getByRole('dialog');
+    await dialog.waitFor();
+    const inDialog = () => page.evaluate(() => !!document.activeElement?.closest('[role=dialog]'));
+    expect(await inDialog()).toBe(true);
+    for (let i = 0; i < 5; i++) {
+      await page.keyboard.press('Tab');
+      expect(await inDialog()).toBe(true);
+    }
+    await page.keyboard.press('Shift+Tab');
+    expect(await inDialog()).toBe(true);
+    await page.keyboard.press('Escape');
+    await dialog.waitFor({ state: 'detached' });
+    expect(await page.evaluate(() => document.activeElement?.getAttribute('aria-label'))).toBe('Delete plan.txt');
+    await fileRow(page, 'reports/plan.txt').waitFor();
+    await context.close();
+  });
+});
