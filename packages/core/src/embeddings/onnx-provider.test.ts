@@ -65,6 +65,13 @@ describe('the local ONNX embeddings provider, on the tiny test model run by ONNX
     const [v] = await p.embed([long]);
     // 32 tokens: [CLS] car, 29 refunds, [SEP] — the refund direction dominates, the car one is still there.
     expect(v![1]! / v![0]!).toBeCloseTo(29, 0);
+    // Only a prefix of a long text is tokenised; the vector is still that of its first 32 tokens.
+    const start = `${'holiday doctor '.repeat(14)}lease car`;
+    const [whole] = await p.embed([`${start} ${'car '.repeat(300)}`]);
+    const [first] = await p.embed([start]);
+    expect(dot(whole!, first!)).toBeCloseTo(1, 6);
+    const [shorter] = await p.embed([`${'holiday doctor '.repeat(14)}lease`]);
+    expect(dot(shorter!, first!)).toBeLessThan(0.9999);
   });
 
   it('names the model by its files: another matrix is another model with other vectors; a copy is the same model', async () => {
