@@ -3,6 +3,7 @@
  *
  *   node --import tsx bench/search-hybrid.ts [chunks] [queries] [--speed]   (npm run bench:hybrid; --speed skips quality)
  *   node --import tsx bench/search-hybrid.ts [chunks] --tiny-onnx            (the ONNX provider on the tiny test model)
+ *   node --import tsx bench/search-hybrid.ts [chunks] --tiny-onnx=6x384x256  (… with 6 feed-forward layers 384 wide, 256 tokens)
  *
  * Quality: nDCG@10 and recall@10 of lexical, vector and hybrid search on the test collections in
  * ../shared/datasets, with the embedding provider configured in the environment (STOA_EMBEDDINGS_URL,
@@ -215,10 +216,17 @@ async function speed(): Promise<void> {
 
 const modelPath = process.env.STOA_EMBEDDINGS_MODEL_PATH;
 const configured = (process.env.STOA_EMBEDDINGS_URL && process.env.STOA_EMBEDDINGS_MODEL) || modelPath;
-if (process.argv.includes('--tiny-onnx')) {
-  // The tiny test model knows ~40 words: its quality means nothing, its speed shows Stoa's own cost per chunk.
-  const tiny = tinyOnnxModelFolder();
-  await onnxSpeed(tiny.path, 'the tiny test model (tiny-onnx-model.ts: a lookup graph, not a language model)', Number(args[0] ?? 20_000));
+const tinyArg = process.argv.find((a) => a === '--tiny-onnx' || a.startsWith('--tiny-onnx='));
+if (tinyArg) {
+  // The tiny test model knows 38 tokens: its quality means nothing, its speed shows Stoa's own cost per chunk;
+  // with =LAYERSxWIDTHxTOKENS it also costs what an encoder of that size costs (without attention).
+  const [layers, width, maxTokens] = (tinyArg.split('=')[1] ?? '').split('x').map(Number);
+  const load = layers && width ? { layers, width, maxTokens: maxTokens || 256 } : undefined;
+  const tiny = tinyOnnxModelFolder({ load });
+  const label = load
+    ? `the tiny test model with ${load.layers} feed-forward layers ${load.width} wide, ${load.maxTokens} tokens (random weights: an encoder's cost, not a language model)`
+    : 'the tiny test model (tiny-onnx-model.ts: a lookup graph, not a language model)';
+  await onnxSpeed(tiny.path, label, Number(args[0] ?? (load ? 1_000 : 20_000)));
   tiny.cleanup();
   process.exit(0);
 }

@@ -18,6 +18,17 @@ import onnxProto from 'onnx-proto';
  * const config = { kind: 'onnx', modelPath: model.path, batchSize: 4 } as const;
  * model.cleanup();
  */
+/**
+ * Compute added for benchmarks only: `layers` feed-forward blocks (h + Relu(h·W1)·W2, W1 [width, 4·width], fixed
+ * pseudo-random weights) after the lookup, on rows widened to `width`, reading `maxTokens` tokens — the cost of
+ * a real encoder's size (e.g. 6 × 384 like MiniLM-L6, without attention), not its knowledge.
+ */
+export interface TinyModelLoad {
+  layers: number;
+  width: number;
+  maxTokens: number;
+}
+
 export interface TinyOnnxModel {
   /** The folder (under the system's temporary folder). */
   path: string;
@@ -68,7 +79,28 @@ function matrix(variant: 'a' | 'b'): Float32Array {
   return m;
 }
 
-function modelBytes(variant: 'a' | 'b'): Uint8Array {
+/** Fixed pseudo-random weights in [-scale, scale]. */
+function weights(count: number, seed: number, scale: number): Float32Array {
+  const w = new Float32Array(count);
+  let x = seed >>> 0 || 1;
+  for (let i = 0; i < count; i++) {
+    x ^= x << 13;
+    x ^= x >>> 17;
+    x ^= x << 5;
+    w[i] = ((x >>> 0) / 4294967296 - 0.5) * 2 * scale;
+  }
+  return w;
+}
+
+/** The 8-wide matrix with every row widened to `width` (zeros beyond the eighth column). */
+function widened(m: Float32Array, width: number): Float32Array {
+  const rows = m.length / DIMS;
+  const out = new Float32Array(rows * width);
+  for (let r = 0; r < rows; r++) out.set(m.subarray(r * DIMS, (r + 1) * DIMS), r * width);
+  return out;
+}
+
+function modelBytes(variant: 'a' | 'b', load?: TinyModelLoad): Uint8Array {
   const { onnx } = onnxProto;
   const vocab = vocabulary();
   const INT64 = onnx.TensorProto.DataType.INT64;
@@ -79,7 +111,25 @@ function modelBytes(variant: 'a' | 'b'): Uint8Array {
     name,
     type: { tensorType: { elemType, shape: { dim: shape.map(dim) } } },
   });
-  const weights = matrix(variant);
+  const width = load?.width ?? DIMS;
+  const table = load ? widened(matrix(variant), width) : matrix(variant);
+  const blocks: { initializer: object[]; node: object[] } = { initializer: [], node: [] };
+  let hidden = 'masked';
+  for (let l = 0; l < (load?.layers ?? 0); l++) {
+    const w1 = weights(width * 4 * width, 2 * l + 1, 1 / Math.sqrt(width));
+    const w2 = weights(4 * width * width, 2 * l + 2, 0.1 / Math.sqrt(4 * width));
+    blocks.initializer.push(
+      { name: `w1_${l}`, dims: [width, 4 * width], dataType: FLOAT, rawData: new Uint8Array(w1.buffer) },
+      { name: `w2_${l}`, dims: [4 * width, width], dataType: FLOAT, rawData: new Uint8Array(w2.buffer) },
+    );
+    blocks.node.push(
+      { opType: 'MatMul', input: [hidden, `w1_${l}`], output: [`up_${l}`] },
+      { opType: 'Relu', input: [`up_${l}`], output: [`act_${l}`] },
+      { opType: 'MatMul', input: [`act_${l}`, `w2_${l}`], output: [`down_${l}`] },
+      { opType: 'Add', input: [hidden, `down_${l}`], output: [`h_${l}`] },
+    );
+    hidden = `h_${l}`;
+  }
   const model = onnx.ModelProto.create({
     irVersion: 8,
     producerName: 'stoa tiny-onnx-model.ts (test fixture)',
@@ -87,18 +137,21 @@ function modelBytes(variant: 'a' | 'b'): Uint8Array {
     graph: {
       name: 'stoa_tiny_embedder',
       initializer: [
-        { name: 'embeddings', dims: [vocab.length, DIMS], dataType: FLOAT, rawData: new Uint8Array(weights.buffer) },
+        { name: 'embeddings', dims: [vocab.length, width], dataType: FLOAT, rawData: new Uint8Array(table.buffer) },
         { name: 'last_axis', dims: [1], dataType: INT64, int64Data: [-1] },
+        ...blocks.initializer,
       ],
       node: [
         { opType: 'Add', input: ['input_ids', 'token_type_ids'], output: ['ids'] },
         { opType: 'Gather', input: ['embeddings', 'ids'], output: ['gathered'], attribute: [{ name: 'axis', type: INT, i: 0 }] },
         { opType: 'Cast', input: ['attention_mask'], output: ['mask_float'], attribute: [{ name: 'to', type: INT, i: FLOAT }] },
         { opType: 'Unsqueeze', input: ['mask_float', 'last_axis'], output: ['mask3'] },
-        { opType: 'Mul', input: ['gathered', 'mask3'], output: ['last_hidden_state'] },
+        { opType: 'Mul', input: ['gathered', 'mask3'], output: ['masked'] },
+        ...blocks.node,
+        { opType: 'Identity', input: [hidden], output: ['last_hidden_state'] },
       ],
       input: [value('input_ids', INT64, ['batch', 'seq']), value('attention_mask', INT64, ['batch', 'seq']), value('token_type_ids', INT64, ['batch', 'seq'])],
-      output: [value('last_hidden_state', FLOAT, ['batch', 'seq', DIMS])],
+      output: [value('last_hidden_state', FLOAT, ['batch', 'seq', width])],
     },
   });
   return onnx.ModelProto.encode(model).finish();
@@ -132,23 +185,34 @@ function tokenizerJson(): unknown {
  * Writes the tiny model into `dir` (created if missing): `config.json`, `tokenizer.json`,
  * `tokenizer_config.json` and `onnx/model.onnx`.
  */
-function writeTinyOnnxModel(dir: string, opts: { variant?: 'a' | 'b' } = {}): void {
+function writeTinyOnnxModel(dir: string, opts: { variant?: 'a' | 'b'; load?: TinyModelLoad } = {}): void {
   mkdirSync(join(dir, 'onnx'), { recursive: true });
-  writeFileSync(join(dir, 'onnx', 'model.onnx'), modelBytes(opts.variant ?? 'a'));
+  writeFileSync(join(dir, 'onnx', 'model.onnx'), modelBytes(opts.variant ?? 'a', opts.load));
   writeFileSync(join(dir, 'tokenizer.json'), JSON.stringify(tokenizerJson()));
   writeFileSync(
     join(dir, 'tokenizer_config.json'),
-    JSON.stringify({ tokenizer_class: 'BertTokenizer', do_lower_case: true, model_max_length: 32, pad_token: '[PAD]', unk_token: '[UNK]' }),
+    JSON.stringify({
+      tokenizer_class: 'BertTokenizer',
+      do_lower_case: true,
+      model_max_length: opts.load?.maxTokens ?? 32,
+      pad_token: '[PAD]',
+      unk_token: '[UNK]',
+    }),
   );
   writeFileSync(
     join(dir, 'config.json'),
-    JSON.stringify({ _name_or_path: 'stoa-tiny-onnx-test-fixture', model_type: 'bert', hidden_size: DIMS, max_position_embeddings: 64 }),
+    JSON.stringify({
+      _name_or_path: opts.load ? `stoa-tiny-onnx-test-fixture-${opts.load.layers}x${opts.load.width}` : 'stoa-tiny-onnx-test-fixture',
+      model_type: 'bert',
+      hidden_size: opts.load?.width ?? DIMS,
+      max_position_embeddings: Math.max(64, opts.load?.maxTokens ?? 0),
+    }),
   );
 }
 
 /** A fresh folder with the tiny model, under the system's temporary folder. */
-export function tinyOnnxModelFolder(opts: { variant?: 'a' | 'b' } = {}): TinyOnnxModel {
+export function tinyOnnxModelFolder(opts: { variant?: 'a' | 'b'; load?: TinyModelLoad } = {}): TinyOnnxModel {
   const path = mkdtempSync(join(tmpdir(), 'stoa-tiny-onnx-'));
   writeTinyOnnxModel(path, opts);
-  return { path, dims: DIMS, cleanup: () => rmSync(path, { recursive: true, force: true }) };
+  return { path, dims: opts.load?.width ?? DIMS, cleanup: () => rmSync(path, { recursive: true, force: true }) };
 }
