@@ -23,7 +23,7 @@ import onnxProto from 'onnx-proto';
  * pseudo-random weights) after the lookup, on rows widened to `width`, reading `maxTokens` tokens — the cost of
  * a real encoder's size (e.g. 6 × 384 like MiniLM-L6, without attention), not its knowledge.
  */
-export interface TinyModelLoad {
+interface TinyModelLoad {
   layers: number;
   width: number;
   maxTokens: number;
