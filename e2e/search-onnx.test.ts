@@ -3,6 +3,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { tinyOnnxModelFolder, type TinyOnnxModel } from '../packages/core/src/embeddings/tiny-onnx-model.js';
+import { runStoa, stoaJson } from './helpers/run-stoa.js';
 import { startStoaServer, type StoaServer } from './helpers/serve.js';
 
 /**
@@ -60,6 +61,22 @@ describe('hybrid search over HTTP with a local ONNX model folder (STOA_EMBEDDING
     expect(hybrid.body[0]).toMatchObject({ path: 'garage/notes.md', matchedBy: ['lexical', 'vector'] });
     const docs = (await (await api(server, '/docs/search?q=car&mode=vector')).json()) as any[];
     expect(docs[0]).toMatchObject({ path: 'garage/notes.md' });
+  });
+
+  it('the CLI in local mode embeds what is pending before a search, with the same model', async () => {
+    const data = mkdtempSync(join(tmpdir(), 'stoa-onnx-local-'));
+    try {
+      const env = { STOA_EMBEDDINGS_MODEL_PATH: model.path };
+      await stoaJson(['--data', data, 'wiki', 'put', 'fleet/rules', 'Every automobile is washed on Fridays.', '--json'], { env });
+      const hits = await stoaJson(['--data', data, 'search', 'car', '--mode', 'vector', '--json'], { env });
+      expect(hits.map((h: any) => [h.path, h.matchedBy])).toEqual([['fleet/rules', ['vector']]]);
+      const gone = await runStoa(['--data', data, 'search', 'car', '--mode', 'vector'], { env: { STOA_EMBEDDINGS_MODEL_PATH: join(data, 'no-model') } });
+      expect(gone.code).toBe(1);
+      expect(gone.stderr).toContain('the model folder (STOA_EMBEDDINGS_MODEL_PATH) does not exist');
+      expect(gone.stderr).not.toContain(data);
+    } finally {
+      rmSync(data, { recursive: true, force: true });
+    }
   });
 
   it.runIf(existsSync('/proc/self/maps'))('ONNX Runtime is loaded into the server that uses it, and never into one without the variable', async () => {
