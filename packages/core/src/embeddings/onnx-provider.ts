@@ -30,7 +30,7 @@ interface LoadedModel {
 }
 
 /**
- * The provider of a local model folder (`STOA_EMBEDDINGS_MODEL_PATH`): a Hugging Face style folder with
+ * The provider of a local model folder (`STOA_EMBEDDINGS_MODEL_PATH`, R8): a Hugging Face style folder with
  * `tokenizer.json` (+ `tokenizer_config.json`, `config.json`) and `onnx/model.onnx` or `model.onnx`, run in this
  * process by ONNX Runtime (`onnxruntime-node`, loaded by dynamic import on first use, so a server without the
  * variable never loads it) with the tokenizer of `@huggingface/tokenizers`. Neither has code that downloads:
