@@ -93,13 +93,13 @@ describe('hybrid search over HTTP with a local ONNX model folder (STOA_EMBEDDING
     expect((await putFile(broken, 'fleet/notes.md', 'The automobile needs new tyres.')).status).toBeLessThan(300);
     const s = await understand(broken, 'fleet/notes.md');
     expect(s).toMatchObject({ status: 'ready', vectorIndexStatus: 'failed' });
-    expect(s.vectorIndexError).toBe('the embedding model cannot be used: the model folder has no onnx/model.onnx nor model.onnx');
+    expect(s.vectorIndexError).toBe('the embedding model cannot be used: the model folder has neither onnx/model.onnx nor model.onnx');
     const hybrid = await search(broken, 'q=automobile');
     expect(hybrid.status).toBe(200);
     expect(hybrid.body.map((h: any) => [h.path, h.matchedBy])).toEqual([['fleet/notes.md', ['lexical']]]);
     const vector = await search(broken, 'q=automobile&mode=vector');
     expect(vector.status).toBe(503);
-    expect(JSON.stringify(vector.body)).toContain('the model folder has no onnx/model.onnx');
+    expect(JSON.stringify(vector.body)).toContain('the model folder has neither onnx/model.onnx');
     expect(JSON.stringify(vector.body)).not.toContain(brokenFolder);
     expect(broken.stderr()).not.toMatch(/background embedding failed/);
   });

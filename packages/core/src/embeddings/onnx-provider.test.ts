@@ -193,7 +193,7 @@ describe.each(testDbKinds())('search with the local ONNX model on %s', (kind) =>
       await putFile(ctx, { path: 'fleet/notes.md', source: 'The automobile needs new tyres.' });
       const s = await understandFile(ctx, { path: 'fleet/notes.md' });
       expect(s).toMatchObject({ status: 'ready', vectorIndexStatus: 'failed' });
-      expect(s.vectorIndexError).toBe('the embedding model cannot be used: the model folder has no onnx/model.onnx nor model.onnx');
+      expect(s.vectorIndexError).toBe('the embedding model cannot be used: the model folder has neither onnx/model.onnx nor model.onnx');
       expect((await embedPending(b.platform)).backingOff).toBe(true);
       const hits = await searchAll(ctx, { query: 'automobile' });
       expect(hits.map((h) => [h.path, h.matchedBy])).toEqual([['fleet/notes.md', ['lexical']]]);

@@ -96,7 +96,7 @@ async function load(config: OnnxEmbeddingsConfig, scrub: (m: string) => string):
   if (!info?.isDirectory()) throw fail('the model folder (STOA_EMBEDDINGS_MODEL_PATH) does not exist or is not a folder');
   let modelFile: string | undefined;
   for (const f of MODEL_FILES) if ((await stat(join(folder, f)).catch(() => null))?.isFile()) modelFile ??= f;
-  if (!modelFile) throw fail(`the model folder has no ${MODEL_FILES.join(' nor ')}`);
+  if (!modelFile) throw fail(`the model folder has neither ${MODEL_FILES.join(' nor ')}`);
   const tokenizerText = await readFile(join(folder, 'tokenizer.json'), 'utf8').catch(() => null);
   if (tokenizerText === null) throw fail('the model folder has no tokenizer.json');
   const tokenizerJson = parseJson(tokenizerText, 'tokenizer.json');
