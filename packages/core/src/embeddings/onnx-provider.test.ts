@@ -87,6 +87,9 @@ describe('the local ONNX embeddings provider, on the tiny test model run by ONNX
     const copy = join(scratch, 'copy');
     cpSync(a.path, copy, { recursive: true });
     expect(await open(copy).model()).toBe(await pa.model());
+    // A config saved from a local path names the model by its last part: no host path is stored or shown.
+    writeFileSync(join(copy, 'config.json'), JSON.stringify({ _name_or_path: '/home/someone/models/my-encoder/' }));
+    expect(await open(copy).model()).toBe((await pa.model()).replace('stoa-tiny-onnx-test-fixture', 'my-encoder'));
   });
 
   it('a missing or broken folder: a clear reason without host paths, and a new try once its files change', async () => {
