@@ -86,6 +86,7 @@ async function quality(env: Record<string, string>, label: string): Promise<void
       `| ${name} | ${ds.docs.length} | ${ds.queries.length} | ${cell('lexical')} | ${cell('vector')} | ${cell('hybrid')} | ${(scores.hybrid.ndcg / scores.lexical.ndcg).toFixed(2)}× |`,
     );
     console.error(`  ${name}: embedded ${n} docs in ${secs.toFixed(1)} s`);
+    await platform.embeddings?.close?.();
     dispose();
     await idx.close();
   }
