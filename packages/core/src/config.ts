@@ -40,12 +40,16 @@ export interface StoaConfig {
   embeddings?: EmbeddingsConfig;
 }
 
+/** The embedding model: an OpenAI-compatible endpoint, or a local ONNX model folder run in-process. */
+export type EmbeddingsConfig = OpenAiEmbeddingsConfig | OnnxEmbeddingsConfig;
+
 /**
  * An OpenAI-compatible embeddings endpoint (`POST {url}/embeddings`): OpenAI, Ollama, vLLM, TEI, LocalAI…
  * `STOA_EMBEDDINGS_URL` is the API base (e.g. `http://127.0.0.1:11434/v1`), `STOA_EMBEDDINGS_MODEL` the model,
  * `STOA_EMBEDDINGS_KEY` the bearer key if the endpoint needs one.
  */
-export interface EmbeddingsConfig {
+export interface OpenAiEmbeddingsConfig {
+  kind?: 'openai';
   url: string;
   model: string;
   key?: string;
@@ -53,6 +57,20 @@ export interface EmbeddingsConfig {
   batchSize: number;
   /** Longest wait for one request (`STOA_EMBEDDINGS_TIMEOUT_MS`, default 30000). */
   timeoutMs: number;
+}
+
+/**
+ * A Hugging Face style model folder (`config.json`, `tokenizer.json`, `onnx/model.onnx` or `model.onnx`) run in
+ * this process with ONNX Runtime (`STOA_EMBEDDINGS_MODEL_PATH`); nothing is ever downloaded.
+ */
+export interface OnnxEmbeddingsConfig {
+  kind: 'onnx';
+  /** The folder, absolute. */
+  modelPath: string;
+  /** Texts per inference (`STOA_EMBEDDINGS_BATCH`, default 16). */
+  batchSize: number;
+  /** ONNX Runtime's threads for one inference (`STOA_EMBEDDINGS_THREADS`); absent: the runtime's choice (every core). */
+  threads?: number;
 }
 
 /** Caps on parsing untrusted files (issue 9): a file over a cap ends `failed` with a reason instead of hurting the server. */
@@ -190,6 +208,17 @@ export function loadConfig(opts: { dataDir?: string; env: NodeJS.ProcessEnv }): 
 
 function embeddingsFromEnv(env: NodeJS.ProcessEnv): EmbeddingsConfig | undefined {
   const url = env.STOA_EMBEDDINGS_URL?.trim();
+  const modelPath = env.STOA_EMBEDDINGS_MODEL_PATH?.trim();
+  if (url && modelPath) throw new StoaError('bad_request', 'set STOA_EMBEDDINGS_URL (a model server) or STOA_EMBEDDINGS_MODEL_PATH (a local model), not both');
+  if (modelPath) {
+    const threads = env.STOA_EMBEDDINGS_THREADS;
+    return {
+      kind: 'onnx',
+      modelPath: resolve(modelPath),
+      batchSize: positiveInt(env, 'STOA_EMBEDDINGS_BATCH', 16),
+      ...(threads ? { threads: positiveInt(env, 'STOA_EMBEDDINGS_THREADS', 1) } : {}),
+    };
+  }
   if (!url) return undefined;
   if (!/^https?:\/\//.test(url)) throw new StoaError('bad_request', 'STOA_EMBEDDINGS_URL must be an http(s) URL such as http://127.0.0.1:11434/v1');
   const model = env.STOA_EMBEDDINGS_MODEL?.trim();

@@ -54,5 +54,5 @@ export * from './understanding/index.js';
 export * from './operations/index.js';
 export { embedPending, type EmbedPass } from './embeddings/embed-pending.js';
 export { openAiCompatibleEmbeddings, EmbeddingError, type EmbeddingProvider } from './embeddings/provider.js';
-export type { EmbeddingsConfig } from './config.js';
+export type { EmbeddingsConfig, OnnxEmbeddingsConfig, OpenAiEmbeddingsConfig } from './config.js';
 export { resolveFile, openSignedLink, type ResolvedFile } from './files/file-links.js';

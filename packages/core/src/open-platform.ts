@@ -6,7 +6,8 @@ import { guardedDb } from './db-guard.js';
 import { fileIndexFolderHook, fileIndexHook } from './unified-search/file-index.js';
 import { understandingFolderHook, understandingHook } from './understanding/hook.js';
 import { closeParsers } from './understanding/parsing.js';
-import { openAiCompatibleEmbeddings } from './embeddings/provider.js';
+import { openAiCompatibleEmbeddings, type EmbeddingProvider } from './embeddings/provider.js';
+import { localOnnxEmbeddings } from './embeddings/onnx-provider.js';
 
 /** What a caller may choose when opening a platform; everything else comes from the configuration. */
 export interface PlatformOptions {
@@ -54,15 +55,22 @@ export function assemblePlatform(parts: { db: StoaDb; blobs: BlobStore; config: 
     config,
     clock: parts.clock ?? (() => new Date()),
     hooks: parts.hooks ?? standardHooks(),
-    embeddings: config.embeddings ? openAiCompatibleEmbeddings(config.embeddings) : null,
+    embeddings: embeddingProvider(config.embeddings),
     close: async () => {
       // Parser workers first: a parse in flight ends before the database it reports to closes.
       await closeParsers(platform);
+      await platform.embeddings?.close?.();
       await blobs.close?.();
       await db.close();
     },
   };
   return platform;
+}
+
+/** The provider of the configured model: nothing is loaded here (a local model loads on first use). */
+function embeddingProvider(config: StoaConfig['embeddings']): EmbeddingProvider | null {
+  if (!config) return null;
+  return config.kind === 'onnx' ? localOnnxEmbeddings(config) : openAiCompatibleEmbeddings(config);
 }
 
 async function openBlobStore(storage: StoaConfig['storage']): Promise<BlobStore> {

@@ -71,6 +71,7 @@ export async function createTestPlatform(
     },
     cleanup: async () => {
       await closeParsers(platform);
+      await platform.embeddings?.close?.();
       await dropDb();
       rmSync(dataDir, { recursive: true, force: true });
     },

@@ -38,8 +38,12 @@ export async function embedPending(platform: Platform, opts: { max?: number; ass
   const pass: EmbedPass = { embedded: 0, refused: 0, backingOff: false };
   const provider = platform.embeddings;
   if (!provider) return pass;
+  // A model that cannot be used at all (a local folder missing or broken) is reported by vectorStatus; the
+  // provider itself decides when to try its files again.
+  const model = await modelOrNull(provider);
+  if (model === null) return { ...pass, backingOff: true };
   const db = platform.db.kysely;
-  const state = await db.selectFrom('embedding_state').selectAll().where('model', '=', provider.model).executeTakeFirst();
+  const state = await db.selectFrom('embedding_state').selectAll().where('model', '=', model).executeTakeFirst();
   if (state?.next_attempt_at && state.next_attempt_at > platform.clock().toISOString()) return { ...pass, backingOff: true };
   const max = opts.max ?? 500;
   let after = -1;
@@ -51,29 +55,29 @@ export async function embedPending(platform: Platform, opts: { max?: number; ass
       select d.id as id, d.project_id as project_id, d.title as title, b.body as body
       from search_docs d join search_bodies b on b.doc_id = d.id
       left join search_vectors v on v.doc_id = d.id
-      where (v.doc_id is null or v.model <> ${provider.model}) and d.id > ${after} ${only}
+      where (v.doc_id is null or v.model <> ${model}) and d.id > ${after} ${only}
       order by d.id limit ${Math.min(provider.batchSize, max - pass.embedded - pass.refused)}`.execute(db);
     if (rows.length === 0) break;
     after = Number(rows[rows.length - 1]!.id);
     try {
-      pass.embedded += await embedBatch(platform, provider, rows);
+      pass.embedded += await embedBatch(platform, provider, model, rows);
     } catch (e) {
       if (!(e instanceof EmbeddingError)) throw e;
       if (e.retryable) {
-        await recordFailure(platform, provider.model, e.message, state?.failures ?? 0);
+        await recordFailure(platform, model, e.message, state?.failures ?? 0);
         return { ...pass, backingOff: true };
       }
       // Refused: find which texts, one by one, so one bad text does not hold back the rest.
       for (const doc of rows) {
         try {
-          pass.embedded += await embedBatch(platform, provider, [doc]);
+          pass.embedded += await embedBatch(platform, provider, model, [doc]);
         } catch (single) {
           if (!(single instanceof EmbeddingError)) throw single;
           if (single.retryable) {
-            await recordFailure(platform, provider.model, single.message, state?.failures ?? 0);
+            await recordFailure(platform, model, single.message, state?.failures ?? 0);
             return { ...pass, backingOff: true };
           }
-          await writeVector(platform, provider.model, doc, null, single.message);
+          await writeVector(platform, model, doc, null, single.message);
           pass.refused++;
         }
       }
@@ -83,16 +87,26 @@ export async function embedPending(platform: Platform, opts: { max?: number; ass
     await db
       .updateTable('embedding_state')
       .set({ failures: 0, next_attempt_at: null, last_error: null, updated_at: platform.clock().toISOString() })
-      .where('model', '=', provider.model)
+      .where('model', '=', model)
       .execute();
   }
   return pass;
 }
 
-async function embedBatch(platform: Platform, provider: EmbeddingProvider, docs: PendingDoc[]): Promise<number> {
+/** The provider's model name, or null (EmbeddingError) when the model cannot be used at all. */
+async function modelOrNull(provider: EmbeddingProvider): Promise<string | null> {
+  try {
+    return await provider.model();
+  } catch (e) {
+    if (e instanceof EmbeddingError) return null;
+    throw e;
+  }
+}
+
+async function embedBatch(platform: Platform, provider: EmbeddingProvider, model: string, docs: PendingDoc[]): Promise<number> {
   const inputs = docs.map((d) => embedInput(d.title, d.body));
   const vectors = await provider.embed(inputs.map((i) => i.text));
-  for (const [i, doc] of docs.entries()) await writeVector(platform, provider.model, doc, vectors[i]!, null, inputs[i]!.hash);
+  for (const [i, doc] of docs.entries()) await writeVector(platform, model, doc, vectors[i]!, null, inputs[i]!.hash);
   return docs.length;
 }
 
@@ -138,8 +152,9 @@ interface VectorStatus {
 
 /**
  * Whether the chunks of a document version have vectors of the configured model: `unavailable` without a
- * provider, `ready` when all have, `failed` when the provider refused one (its reason) or has failed
- * `FAILED_AFTER` times in a row (the last reason), `pending` otherwise.
+ * provider, `ready` when all have, `failed` when the model cannot be used at all (a local model folder missing
+ * or broken: the reason), when the provider refused one (its reason) or has failed `FAILED_AFTER` times in a
+ * row (the last reason), `pending` otherwise.
  *
  * @example
  * await vectorStatus(platform, { assetId: 'fa_1', version: 3, parsed: true }) // { status: 'ready', error: null }
@@ -148,15 +163,22 @@ export async function vectorStatus(platform: Platform, asset: { assetId: string;
   const provider = platform.embeddings;
   if (!provider) return { status: 'unavailable', error: null };
   if (!asset.parsed) return { status: 'pending', error: null };
+  let model: string;
+  try {
+    model = await provider.model();
+  } catch (e) {
+    if (!(e instanceof EmbeddingError)) throw e;
+    return { status: 'failed', error: `the embedding model cannot be used: ${e.message}` };
+  }
   const { rows } = await sql<{ total: number | string; ready: number | string; refused: string | null }>`
     select count(*) as total, count(v.vector) as ready, max(v.error) as refused
     from doc_chunks c join search_docs d on d.project_id = c.project_id and d.kind = 'chunk' and d.ref_id = c.id
-    left join search_vectors v on v.doc_id = d.id and v.model = ${provider.model}
+    left join search_vectors v on v.doc_id = d.id and v.model = ${model}
     where c.asset_id = ${asset.assetId} and c.version = ${asset.version}`.execute(platform.db.kysely);
   const r = rows[0]!;
   if (r.refused) return { status: 'failed', error: `the embedding provider refused a chunk: ${r.refused}` };
   if (Number(r.ready) === Number(r.total)) return { status: 'ready', error: null };
-  const state = await platform.db.kysely.selectFrom('embedding_state').selectAll().where('model', '=', provider.model).executeTakeFirst();
+  const state = await platform.db.kysely.selectFrom('embedding_state').selectAll().where('model', '=', model).executeTakeFirst();
   if (state && state.failures >= FAILED_AFTER)
     return { status: 'failed', error: `the embedding provider failed ${state.failures} times in a row: ${state.last_error}` };
   return { status: 'pending', error: state?.last_error ? `retrying: ${state.last_error}` : null };
@@ -171,6 +193,7 @@ export async function vectorStatus(platform: Platform, asset: { assetId: string;
 export async function embedQuery(platform: Platform, text: string): Promise<{ vector: Float32Array; model: string }> {
   const provider = platform.embeddings;
   if (!provider) throw new EmbeddingError('no embedding model is configured', false);
+  const model = await provider.model();
   const [v] = await provider.embed([text.slice(0, EMBED_CHARS)]);
-  return { vector: normalize(v!), model: provider.model };
+  return { vector: normalize(v!), model };
 }

@@ -1,16 +1,22 @@
-import type { EmbeddingsConfig } from '../config.js';
+import type { OpenAiEmbeddingsConfig } from '../config.js';
 
 /**
- * Turns texts into vectors. One implementation speaks the OpenAI-compatible `/embeddings` protocol; anything
- * with the same shape (a local model, another API) can stand in.
+ * Turns texts into vectors. One implementation speaks the OpenAI-compatible `/embeddings` protocol, the other
+ * runs a local ONNX model folder in-process (onnx-provider.ts); anything with the same shape can stand in.
  */
 export interface EmbeddingProvider {
-  /** Stored with every vector: a different model means the vectors are made again. */
-  readonly model: string;
+  /**
+   * The model's name, stored with every vector: a different name means the vectors are made again. An endpoint's
+   * model is named by the configuration; a local model by its files, so the first call reads and loads them.
+   * Throws {@link EmbeddingError} when the model cannot be used at all (a local folder missing or broken).
+   */
+  model(): Promise<string>;
   /** Most texts per call. */
   readonly batchSize: number;
   /** One vector per text, in order. Throws {@link EmbeddingError}. */
   embed(texts: string[]): Promise<Float32Array[]>;
+  /** Releases what the provider holds (a loaded model); the platform's `close` calls it. */
+  close?(): Promise<void>;
 }
 
 /**
@@ -35,9 +41,9 @@ export class EmbeddingError extends Error {
  * const p = openAiCompatibleEmbeddings({ url: 'http://127.0.0.1:11434/v1', model: 'nomic-embed-text', batchSize: 32, timeoutMs: 30000 });
  * const [v] = await p.embed(['refund policy']);
  */
-export function openAiCompatibleEmbeddings(config: EmbeddingsConfig, fetchImpl: typeof fetch = fetch): EmbeddingProvider {
+export function openAiCompatibleEmbeddings(config: OpenAiEmbeddingsConfig, fetchImpl: typeof fetch = fetch): EmbeddingProvider {
   return {
-    model: config.model,
+    model: () => Promise.resolve(config.model),
     batchSize: config.batchSize,
     async embed(texts) {
       if (texts.length === 0) return [];

@@ -19,7 +19,7 @@ export async function searchPlan(platform: Platform, query: string, asked?: Sear
   if (!platform.embeddings)
     throw new StoaError(
       'unavailable',
-      `${mode} search needs an embedding model, and this installation has none (STOA_EMBEDDINGS_URL); search with mode lexical`,
+      `${mode} search needs an embedding model, and this installation has none (STOA_EMBEDDINGS_URL or STOA_EMBEDDINGS_MODEL_PATH); search with mode lexical`,
     );
   try {
     return { mode, queryVector: await embedQuery(platform, query) };
