@@ -27,7 +27,7 @@ function postingsOf(terms: IndexTerms): { term: string[]; title: number[]; body:
 }
 
 /** A document to index with its terms and the hash of what would be embedded. */
-export interface PgIndexEntry {
+interface PgIndexEntry {
   doc: SearchDocInput;
   terms: IndexTerms;
   embedHash: string;
