@@ -44,6 +44,7 @@ export const routeIndex = {
   files: {
     list: { id: 'files.list', method: 'GET', path: '/projects/{project}/files' } as RouteRef<(typeof filesRoutes)['list']>,
     folder: { id: 'files.folder', method: 'GET', path: '/projects/{project}/folders' } as RouteRef<(typeof filesRoutes)['folder']>,
+    changes: { id: 'files.changes', method: 'GET', path: '/projects/{project}/changes' } as RouteRef<(typeof filesRoutes)['changes']>,
     tree: { id: 'files.tree', method: 'GET', path: '/projects/{project}/folders/tree' } as RouteRef<(typeof filesRoutes)['tree']>,
     statFolder: { id: 'folders.stat', method: 'GET', path: '/projects/{project}/folders/stat' } as RouteRef<(typeof filesRoutes)['statFolder']>,
     createFolder: { id: 'folders.create', method: 'POST', path: '/projects/{project}/folders' } as RouteRef<(typeof filesRoutes)['createFolder']>,

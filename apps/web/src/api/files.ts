@@ -35,6 +35,8 @@ export const filesApi = {
   myFiles: () => call(pr.openVolume, { catalog: 'users' }),
   usage: (project: string) => call(r.usage, { project }),
   tree: (project: string) => call(r.tree, { project }),
+  /** What changed after `cursor` (`now`: only where the feed stands), for live updates (B7). */
+  changes: (project: string, cursor: string) => call(r.changes, { project, cursor }),
   // The server caps the page at STOA_UI_MAX_FILES; a nextCursor then means "more than the UI shows" (F5).
   folder: (project: string, folder: string) => call(r.folder, { project, folder, limit: 100000 }),
   find: (project: string, q: string) => call(r.find, { project, q }),

@@ -92,6 +92,37 @@ export const filesRoutes = {
       total: z.number().int(),
     }),
   }),
+  changes: defineRoute({
+    id: 'files.changes',
+    method: 'GET',
+    path: '/projects/{project}/changes',
+    summary: 'What changed since a cursor: files written, moved or deleted, oldest first (B7)',
+    description:
+      "Only changes the caller may read: a move from a place out of sight shows only where the file is now, a move out of sight is a delete. Pass the answer's cursor next time; with no cursor the feed starts at the beginning. The web UI polls it to show others' changes without a reload.",
+    input: z.object({
+      project: projectParam,
+      cursor: z
+        .string()
+        .regex(/^(\d{1,15}|now)$/)
+        .optional()
+        .describe('The cursor of an earlier answer (absent: from the start; `now`: no changes, only where the feed stands)'),
+      limit: z.coerce.number().int().min(1).max(1000).optional().describe('Changes per answer (default 100)'),
+    }),
+    output: z.object({
+      changes: z.array(
+        z.object({
+          cursor: z.string(),
+          kind: z.string(),
+          path: z.string(),
+          from_path: z.string().nullable(),
+          version: z.number().int(),
+          size: z.number(),
+          at: z.string(),
+        }),
+      ),
+      cursor: z.string(),
+    }),
+  }),
   tree: defineRoute({
     id: 'files.tree',
     method: 'GET',

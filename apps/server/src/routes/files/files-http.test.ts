@@ -281,6 +281,56 @@ describe.each(testDbKinds())('files over HTTP on %s', (kind) => {
     expect([res.statusCode, res.json().code]).toEqual([413, 'quota_exceeded']);
   });
 
+  it('the change feed (B7): what changed since a cursor, only what the caller may read, for people and agents', async () => {
+    const feed = async (cursor: string, token = viewer) => {
+      const res = await get(`${base}/changes?${q(cursor ? { cursor } : {})}`, token);
+      expect(res.statusCode).toBe(200);
+      return res.json() as { changes: Array<{ kind: string; path: string; from_path: string | null; version: number }>; cursor: string };
+    };
+    const start = (await feed('now')).cursor;
+    expect((await feed('now')).changes).toEqual([]);
+    expect((await put('feed/a.md', 'one')).statusCode).toBeLessThan(300);
+    expect((await put('feed/a.md', 'two')).statusCode).toBeLessThan(300);
+    expect(
+      (await s.app.inject({ method: 'POST', url: `${base}/files/move`, headers: s.auth(editor), payload: { from: 'feed/a.md', to: 'feed/b.md' } })).statusCode,
+    ).toBe(200);
+    const seen = await feed(start);
+    expect(seen.changes.map((c) => [c.kind, c.path, c.version])).toEqual([
+      ['written', 'feed/a.md', 1],
+      ['written', 'feed/a.md', 2],
+      ['moved', 'feed/b.md', 2],
+    ]);
+    expect(seen.changes[2]!.from_path).toBe('feed/a.md');
+    expect((await feed('now')).cursor).toBe(seen.cursor);
+    // Nothing new after the cursor it gave; a page of one goes on from where it stopped.
+    expect((await feed(seen.cursor)).changes).toEqual([]);
+    const one = (await get(`${base}/changes?${q({ cursor: start, limit: '1' })}`, viewer)).json() as { changes: unknown[]; cursor: string };
+    expect(one.changes).toHaveLength(1);
+    expect((await feed(one.cursor)).changes).toHaveLength(2);
+
+    // An agent that reads only its own folder learns nothing of the rest, and a move into its folder from
+    // elsewhere shows only where the file is now.
+    const { createAgent, createToken } = await import('@stoa/core');
+    const admin = await s.t.admin();
+    const agent = await createAgent(admin, { name: 'Feed reader', files: 'on', read: 'own' });
+    const agentToken = (await createToken(admin, { agent: agent.id })).token;
+    const own = `agents/${agent.id}`;
+    const folder = (await get(`${base}/files/stat?${q({ path: own })}`, agentToken)).statusCode;
+    expect([200, 404]).toContain(folder);
+    const before = (await feed('', agentToken)).changes;
+    expect(before.every((c) => c.path.startsWith(`${own}/`))).toBe(true);
+    expect(
+      (await s.app.inject({ method: 'POST', url: `${base}/files/move`, headers: s.auth(editor), payload: { from: 'feed/b.md', to: `${own}/b.md` } }))
+        .statusCode,
+    ).toBe(200);
+    const mine = (await feed(seen.cursor, agentToken)).changes;
+    expect(mine).toEqual([expect.objectContaining({ kind: 'moved', path: `${own}/b.md`, from_path: null })]);
+
+    // Hostile cursors and limits are refused with a stable code, never a 500.
+    for (const bad of ['cursor=-1', 'cursor=abc', 'cursor=99999999999999999999', 'limit=0', 'limit=100000'])
+      expect(((await get(`${base}/changes?${bad}`, viewer)).json() as { code: string }).code).toBe('bad_request');
+  });
+
   it('audit over HTTP is for admins only', async () => {
     const res = await get(`${base}/audit`, s.adminToken);
     expect(res.statusCode).toBe(200);

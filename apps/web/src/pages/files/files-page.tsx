@@ -13,6 +13,7 @@ import { MoveFolderForm } from './move-folder-form.js';
 import { Icon } from '../../components/icons.js';
 import { navigate, useRoute } from '../../router.js';
 import { Breadcrumb } from '../../components/breadcrumb.js';
+import { useLiveChanges } from '../../live-changes.js';
 
 type Notice = { kind: 'error' | 'info'; text: string } | null;
 const parentOf = (p: string) => (p.includes('/') ? p.slice(0, p.lastIndexOf('/')) : '');
@@ -69,6 +70,8 @@ export function FilesPage() {
   const input = useRef<HTMLInputElement>(null);
   const fail = useCallback((e: unknown) => setNotice({ kind: 'error', text: typeof e === 'string' ? e : errorText(e, t) }), [t]);
   const refresh = () => setEpoch((n) => n + 1);
+  // Someone else's change (a colleague, an agent, WebDAV) reloads the tree and the folder on screen (B7).
+  useLiveChanges(pid, refresh);
 
   // A link to one file (/files?path=…, e.g. from search) opens its folder and its preview.
   useEffect(() => {
