@@ -80,7 +80,10 @@ describe.each(kinds)('volumes beyond projects over HTTP, WebDAV and MCP (R1–R3
     // Its own quota (1000 bytes), its own audit log.
     expect((await put(alice, vol, 'big.bin', 'x'.repeat(1200))).body.code).toBe('quota_exceeded');
     const audit = await api('GET', `/projects/${vol}/audit`, alice);
-    expect(audit.body.entries.map((e: any) => e.path)).toEqual(['notes/plan.md']);
+    expect(audit.body.entries.map((e: any) => [e.action, e.path])).toEqual([
+      ['file.upload', 'notes/plan.md'],
+      ['volume.create', null],
+    ]);
     // A token confined to one project reaches no person's volume.
     expect((await api('POST', '/volumes', await s.tokenFor(`confined-${++n}`, 'editor'), { catalog: 'users' })).status).toBe(404);
     // A volume has no members or tokens of its own.

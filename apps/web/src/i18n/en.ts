@@ -204,6 +204,7 @@ export const en = {
   'audit.action.file.move': 'Move',
   'audit.action.file.delete': 'Delete',
   'audit.action.file.restore': 'Restore',
+  'audit.action.volume.create': 'Created',
   'audit.more': 'Older entries',
   'audit.adminsOnly': 'Only admins see the audit log.',
   'search.title': 'Search: {q}',

@@ -206,6 +206,7 @@ export const ru: Dict = {
   'audit.action.file.move': 'Перемещение',
   'audit.action.file.delete': 'Удаление',
   'audit.action.file.restore': 'Восстановление',
+  'audit.action.volume.create': 'Создание',
   'audit.more': 'Более ранние записи',
   'audit.adminsOnly': 'Журнал аудита видят только администраторы.',
   'search.title': 'Поиск: {q}',

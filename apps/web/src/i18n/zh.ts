@@ -202,6 +202,7 @@ export const zh: Dict = {
   'audit.action.file.move': '移动',
   'audit.action.file.delete': '删除',
   'audit.action.file.restore': '恢复',
+  'audit.action.volume.create': '创建',
   'audit.more': '更早的记录',
   'audit.adminsOnly': '只有管理员可以查看审计日志。',
   'search.title': '搜索：{q}',

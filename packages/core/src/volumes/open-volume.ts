@@ -3,6 +3,7 @@ import type { Actor } from '../actors.js';
 import { contextFor } from '../context.js';
 import type { ContextOptions } from '../context-agent.js';
 import { newId } from '../ids.js';
+import { recordAudit } from '../audit/audit.js';
 import type { Ctx, Platform } from '../platform.js';
 import type { Catalog, VolumeOwners } from '../projects/project-row.js';
 import type { Principal } from '../projects/tokens.js';
@@ -188,8 +189,16 @@ export async function openVolume(platform: Platform, principal: Principal, input
         label: owners.label,
       })
       .onConflict((oc) => oc.column('volume_key').doNothing())
-      .execute();
+      .executeTakeFirst();
     row = await find();
+    // Only the call that brought it into being says so (a racing twin inserts nothing): in the volume's own
+    // audit log, and in its project's when it has one (a knowledge base or skill package appears there).
+    if (row?.id === id) {
+      const created = { action: 'volume.create', details: { catalog: owners.catalog, volumeId: id, name: owners.label } };
+      await recordAudit(platform.db.kysely, await contextFor(platform, principal, { ...opts, project: id }), created);
+      if (owners.parentProjectId && (owners.catalog === 'knowledges' || owners.catalog === 'skills'))
+        await recordAudit(platform.db.kysely, await contextFor(platform, principal, { ...opts, project: owners.parentProjectId }), created);
+    }
   }
   if (!row || row.deleting_at) throw noSuchVolume();
   return scopeOfContext(await contextFor(platform, principal, { ...opts, project: row.id }));

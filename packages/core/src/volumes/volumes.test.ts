@@ -99,7 +99,11 @@ describe.each(kinds)('volumes beyond projects (R1–R3, %s)', (kind) => {
     }
     // Its audit log is its own, and its owner reads it.
     const audit = await listAudit(mine, {});
-    expect(audit.entries.map((a) => a.path)).toEqual(['notes/diary.md']);
+    expect(audit.entries.map((a) => [a.action, a.path])).toEqual([
+      ['file.upload', 'notes/diary.md'],
+      ['volume.create', null],
+    ]);
+    expect(audit.entries[1]!.details).toMatchObject({ catalog: 'users', volumeId: scope.volumeId });
     // A token confined to one project reaches no person's volume; agents have none.
     expect(await code(openVolume(t.platform, { ...alice, projectId: 'prj_x' }, { catalog: 'users' }))).toBe('not_found');
     const agent = await createAgent(await contextFor(t.platform, root, { project: name }), { name: 'a', files: 'on' });
@@ -190,6 +194,13 @@ describe.each(kinds)('volumes beyond projects (R1–R3, %s)', (kind) => {
     expect(kb).toMatchObject({ catalog: 'knowledges', knowledgeId: kb.volumeId, scopeId: kb.volumeId, name: 'Handbook', access: 'editor' });
     const skill = await openVolume(t.platform, editor, { catalog: 'skills', project: name, name: 'Handbook' });
     expect(skill.volumeId).not.toBe(kb.volumeId);
+    // Their creation is in the project's audit log, once, with who made them (opening again records nothing).
+    await openVolume(t.platform, editor, { catalog: 'knowledges', project: name, name: 'Handbook' });
+    const projectAudit = await listAudit(await contextFor(t.platform, root, { project: name }), { action: 'volume.create' });
+    expect(projectAudit.entries.map((a) => [a.actor.name, a.details])).toEqual([
+      [editor.name, { catalog: 'skills', volumeId: skill.volumeId, name: 'Handbook' }],
+      [editor.name, { catalog: 'knowledges', volumeId: kb.volumeId, name: 'Handbook' }],
+    ]);
     expect(skill.skillId).toBe(skill.volumeId);
     await putFile(await ctxOf(editor, kb.volumeId), { path: 'policy.md', source: 'refunds within 30 days' });
     const v = await ctxOf(viewer, (await openVolume(t.platform, viewer, { catalog: 'knowledges', project: name, name: 'Handbook' })).volumeId);
