@@ -1,4 +1,5 @@
 import type { Ctx } from '../platform.js';
+import { can } from '../policies/can.js';
 
 /** Rows of the feed looked at per call at most, visible or not, so a caller who sees little still gets an answer fast. */
 const SCAN_ROWS = 5000;
@@ -17,17 +18,17 @@ interface FileChange {
 }
 
 /**
- * The files written, moved or deleted after `cursor`, oldest first (B7), only where `readable` says the caller may
- * read; the answer ends with the cursor to pass next time. A move from a place the caller may not read shows only
- * where the file is now; a move out of sight is, for this caller, a delete where it was.
+ * The files written, moved or deleted after `cursor`, oldest first (B7), only where the caller may read (or
+ * where `readable` says); the answer ends with the cursor to pass next time. A move from a place the caller may
+ * not read shows only where the file is now; a move out of sight is, for this caller, a delete where it was.
  *
  * @example
- * await changesAfter(ctx, { cursor: '41', readable: (p) => can(ctx.actor, 'file.read', { kind: 'file', path: p }) === null })
+ * await changesAfter(ctx, { cursor: '41' })
  * // { changes: [{ cursor: '42', kind: 'written', path: 'a.md', … }], cursor: '42' }
  */
 export async function changesAfter(
   ctx: Ctx,
-  opts: { cursor?: string; limit?: number; readable: (path: string) => boolean },
+  opts: { cursor?: string; limit?: number; readable?: (path: string) => boolean },
 ): Promise<{ changes: FileChange[]; cursor: string }> {
   if (opts.cursor === 'now') {
     // Where the feed stands: a reader that only wants what comes next (the web UI) starts here.
@@ -39,6 +40,8 @@ export async function changesAfter(
     return { changes: [], cursor: String(row?.seq ?? 0) };
   }
   const limit = Math.max(1, Math.floor(opts.limit ?? DEFAULT_LIMIT));
+  // Readable by default means what the caller may read anywhere else; the agent tool narrows it to its scopes.
+  const readable = opts.readable ?? ((p: string) => can(ctx.actor, 'file.read', { kind: 'file', path: p }) === null);
   const start = Number(opts.cursor ?? '0');
   let after = Number.isSafeInteger(start) && start > 0 ? start : 0;
   const out: FileChange[] = [];
@@ -56,9 +59,9 @@ export async function changesAfter(
     for (const r of rows) {
       scanned++;
       after = Number(r.seq);
-      const fromOk = r.from_path !== null && opts.readable(r.from_path);
-      if (!opts.readable(r.path) && !fromOk) continue;
-      const [kind, path, from] = opts.readable(r.path) ? [r.kind, r.path, fromOk ? r.from_path : null] : ['deleted', r.from_path!, null];
+      const fromOk = r.from_path !== null && readable(r.from_path);
+      if (!readable(r.path) && !fromOk) continue;
+      const [kind, path, from] = readable(r.path) ? [r.kind, r.path, fromOk ? r.from_path : null] : ['deleted', r.from_path!, null];
       out.push({ cursor: String(r.seq), kind, path, from_path: from, version: r.version, size: Number(r.size), at: r.at });
       if (out.length === limit) break;
     }

@@ -11,7 +11,6 @@ import { findFiles, folderTree, listFilesRecursive, listFolder } from '../files/
 import { listVersions, restoreVersion } from '../files/versions.js';
 import { usage } from '../files/usage.js';
 import { changesAfter } from '../files/file-changes.js';
-import { can } from '../policies/can.js';
 import { previewFile } from '../files/preview.js';
 import { abortUpload, finishUpload, receiveUpload, startUpload } from '../files/direct-upload.js';
 import { receiveUploadPart, reportUploadPart, uploadPartTargets, uploadStatus } from '../files/upload-parts.js';
@@ -30,9 +29,7 @@ export const fileOperations: Operation[] = [
   projectOperation(r.list, reads('file.read'), (ctx, i) => listFilesRecursive(ctx, { prefix: i.prefix, cursor: i.cursor, limit: i.limit })),
   projectOperation(r.folder, reads('file.read'), (ctx, i) => listFolder(ctx, { folder: i.folder, cursor: i.cursor, limit: i.limit })),
   projectOperation(r.tree, reads('file.read'), (ctx) => folderTree(ctx)),
-  projectOperation(r.changes, reads('file.read'), (ctx, i) =>
-    changesAfter(ctx, { cursor: i.cursor, limit: i.limit, readable: (p) => can(ctx.actor, 'file.read', { kind: 'file', path: p }) === null }),
-  ),
+  projectOperation(r.changes, reads('file.read'), (ctx, i) => changesAfter(ctx, { cursor: i.cursor, limit: i.limit })),
   projectOperation(r.find, reads('file.read'), (ctx, i) => findFiles(ctx, { text: i.q, limit: i.limit })),
   projectOperation(r.stat, reads('file.read'), (ctx, i) => statFile(ctx, i.path)),
   projectOperation(r.versions, reads('file.read'), (ctx, i) => listVersions(ctx, i.path)),

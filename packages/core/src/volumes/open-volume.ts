@@ -167,6 +167,7 @@ export async function openVolume(platform: Platform, principal: Principal, input
   const { owners, key } = await ownersFor(platform, principal, input, opts);
   const find = () => platform.db.kysely.selectFrom('projects').select(['id', 'deleting_at']).where('volume_key', '=', key).executeTakeFirst();
   let row = await find();
+  let createdId: string | null = null;
   if (!row) {
     const id = VOLUME_PREFIX + newId('x').slice(2);
     const actor = await volumeActor(platform, principal, { ...owners, scopeId: owners.scopeId || id }, opts);
@@ -189,19 +190,21 @@ export async function openVolume(platform: Platform, principal: Principal, input
         label: owners.label,
       })
       .onConflict((oc) => oc.column('volume_key').doNothing())
-      .executeTakeFirst();
+      .execute();
     row = await find();
-    // Only the call that brought it into being says so (a racing twin inserts nothing): in the volume's own
-    // audit log, and in its project's when it has one (a knowledge base or skill package appears there).
-    if (row?.id === id) {
-      const created = { action: 'volume.create', details: { catalog: owners.catalog, volumeId: id, name: owners.label } };
-      await recordAudit(platform.db.kysely, await contextFor(platform, principal, { ...opts, project: id }), created);
-      if (owners.parentProjectId && (owners.catalog === 'knowledges' || owners.catalog === 'skills'))
-        await recordAudit(platform.db.kysely, await contextFor(platform, principal, { ...opts, project: owners.parentProjectId }), created);
-    }
+    // Only the call that brought it into being records it (a racing twin inserts nothing).
+    if (row?.id === id) createdId = id;
   }
   if (!row || row.deleting_at) throw noSuchVolume();
-  return scopeOfContext(await contextFor(platform, principal, { ...opts, project: row.id }));
+  const ctx = await contextFor(platform, principal, { ...opts, project: row.id });
+  if (createdId) {
+    // In the volume's own audit log, and in its project's when it has one (a knowledge base or skill package).
+    const created = { action: 'volume.create', details: { catalog: owners.catalog, volumeId: createdId, name: owners.label } };
+    await recordAudit(platform.db.kysely, ctx, created);
+    if (owners.parentProjectId && (owners.catalog === 'knowledges' || owners.catalog === 'skills'))
+      await recordAudit(platform.db.kysely, await contextFor(platform, principal, { ...opts, project: owners.parentProjectId }), created);
+  }
+  return scopeOfContext(ctx);
 }
 
 /**
