@@ -42,7 +42,7 @@ describe.skipIf(!hasChromium)('web UI: accessibility (axe-core)', () => {
       title: 'Refunds',
       text: '# Refunds\n\n| Plan | Days |\n| --- | --- |\n| Team | 5 |\n\n- [x] signed\n\nSee [[handbook/missing]].',
     });
-    await putPage(admin, { path: 'handbook/refunds', title: 'Refunds', text: '# Refunds\n\nFive days.' });
+    await putPage(admin, { path: 'handbook/refunds', title: 'Refunds', text: '# Refunds\n\nFive days.\n\n```ts\nconst days: number = 5; // "window"\n```' });
     await putFile(admin, { path: 'reports/draft.txt', source: 'draft' });
     await moveFile(admin, { from: 'reports/draft.txt', to: 'reports/old/draft.txt' });
   });
@@ -76,6 +76,8 @@ describe.skipIf(!hasChromium)('web UI: accessibility (axe-core)', () => {
 
     await page.goto(`${s.url}/wiki/handbook/refunds`);
     await page.locator('.markdown').waitFor();
+    // Checked once the code block is coloured (its grammars load after the page).
+    await page.locator('.markdown .hljs-comment').waitFor();
     found.push(...(await violations(page, `${lang} wiki page`)));
     await page.locator('.wiki-history h3 button').click();
     await page.locator('.wiki-history tr[data-version="1"]').waitFor();

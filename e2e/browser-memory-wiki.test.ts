@@ -11,6 +11,7 @@ const memoryNav = (page: Page) => page.getByRole('navigation', { name: 'Memory f
 describe.skipIf(!hasChromium)('web UI: memory and wiki', { shuffle: false }, () => {
   let s: UiServer;
   let page: Page;
+  const fetched: string[] = [];
 
   beforeAll(async () => {
     s = await startUiServer();
@@ -18,6 +19,7 @@ describe.skipIf(!hasChromium)('web UI: memory and wiki', { shuffle: false }, () 
     await createAgent(admin, { name: 'Researcher', instructions: 'You research things.' });
     await createConversation(admin, { channel: 'general' });
     ({ page } = await s.signedIn());
+    page.on('request', (r) => fetched.push(new URL(r.url()).pathname));
   });
   afterAll(async () => s?.close());
 
@@ -180,7 +182,9 @@ describe.skipIf(!hasChromium)('web UI: memory and wiki', { shuffle: false }, () 
     expect(await page.locator('.wiki-tree').getByRole('button', { name: 'Onboarding' }).count()).toBe(0);
   });
 
-  it("renders GitHub markdown: a table, a task list, and a picture from the project's files but none from elsewhere", async () => {
+  it("renders GitHub markdown: a table, a task list, coloured code, and a picture from the project's files but none from elsewhere", async () => {
+    // The pages shown so far had no code: the code grammars were never downloaded.
+    expect(fetched.filter((p) => p.includes('code-highlight'))).toEqual([]);
     const admin = await s.t.admin();
     // A real 1×1 PNG, so the browser can decode what it is shown.
     const png = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==', 'base64');
@@ -188,7 +192,7 @@ describe.skipIf(!hasChromium)('web UI: memory and wiki', { shuffle: false }, () 
     await putPage(admin, {
       path: 'guides/formats',
       title: 'Formats',
-      text: '| Plan | Price |\n| --- | ---: |\n| Team | 10 |\n\n- [x] signed\n- [ ] paid\n\n![Flow](docs/flow.png) ![pixel](https://tracker.example/p.gif)',
+      text: '| Plan | Price |\n| --- | ---: |\n| Team | 10 |\n\n- [x] signed\n- [ ] paid\n\n![Flow](docs/flow.png) ![pixel](https://tracker.example/p.gif)\n\n```ts\nconst days: number = 5; // refund window\n```',
     });
     await page.goto(`${s.url}/wiki/guides/formats`);
     await page.getByRole('heading', { name: 'Formats', level: 1 }).waitFor();
@@ -203,6 +207,9 @@ describe.skipIf(!hasChromium)('web UI: memory and wiki', { shuffle: false }, () 
     expect(await img.getAttribute('src')).toMatch(/^blob:/);
     expect(await page.locator('img[src*="tracker.example"]').count()).toBe(0);
     await page.locator('.md-image-skipped', { hasText: 'pixel' }).waitFor();
+    await page.locator('.markdown pre code .hljs-keyword', { hasText: 'const' }).waitFor();
+    expect(await page.locator('.markdown pre code .hljs-comment').innerText()).toBe('// refund window');
+    expect((await page.locator('.markdown pre code').innerText()).trim()).toBe('const days: number = 5; // refund window');
   });
 
   it('History shows what changed since a version as a diff, and Restore brings it back as a new version', async () => {

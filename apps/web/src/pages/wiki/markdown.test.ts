@@ -2,6 +2,7 @@ import { createElement } from 'react';
 import { renderToStaticMarkup } from 'react-dom/server';
 import { describe, expect, it } from 'vitest';
 import { Markdown, slugify, type ImageRender, type LinkRender } from './markdown.js';
+import { codeHighlighting, MAX_HIGHLIGHTED_CHARS } from './code-highlight.js';
 
 const link: LinkRender = (path, label, heading, key) => createElement('a', { key, href: `/wiki/${path}`, 'data-heading': heading ?? undefined }, label);
 const image: ImageRender = (path, alt, key) => createElement('img', { key, 'data-file': path, alt });
@@ -32,6 +33,21 @@ describe('wiki markdown renderer', () => {
     expect(out).toContain('<ol><li>first</li></ol>');
     expect(out).toContain('<blockquote><p>quoted</p></blockquote>');
     expect(out).toContain('<pre><code>[[not-a-link]] &lt;b&gt;</code></pre>');
+  });
+
+  it('colours fenced code that names its language; code without one, unknown languages and huge blocks stay plain', () => {
+    const coloured = (text: string) => renderToStaticMarkup(createElement(Markdown, { text, link, image, highlight: codeHighlighting })).replace(/\n/g, '');
+    const ts = coloured('```ts\nconst days: number = 5; // window\n```');
+    expect(ts).toContain('<code class="hljs language-ts">');
+    expect(ts).toContain('<span class="hljs-keyword">const</span>');
+    expect(ts).toContain('<span class="hljs-comment">// window</span>');
+    expect(coloured('```\nconst days = 5;\n```')).toContain('<pre><code>const days = 5;</code></pre>');
+    expect(coloured('```klingon\n<b>qapla</b>\n```')).toContain('language-klingon">&lt;b&gt;qapla&lt;/b&gt;</code>');
+    const huge = coloured('```js\n' + 'let x = 1;\n'.repeat(MAX_HIGHLIGHTED_CHARS / 10) + '```');
+    expect(huge).not.toContain('hljs-keyword');
+    expect(huge).toContain('let x = 1;');
+    // Without the grammars given, the first render is plain (they load later, in the browser).
+    expect(html('```ts\nconst a = 1;\n```')).toContain('<code class="language-ts">const a = 1;</code>');
   });
 
   it('renders GitHub tables, task lists and strikethrough', () => {

@@ -1,5 +1,6 @@
-import { Children, isValidElement, type ReactNode } from 'react';
+import { Children, isValidElement, useEffect, useState, type ReactNode } from 'react';
 import ReactMarkdown, { defaultUrlTransform, type Components } from 'react-markdown';
+import type { RehypePlugins } from './code-highlight.js';
 import remarkGfm from 'remark-gfm';
 
 /**
@@ -108,18 +109,45 @@ function projectFilePath(src: string): string | null {
   }
 }
 
+/** A fenced block that names its language: ```ts, ~~~python. */
+const FENCE_WITH_LANGUAGE = /^ {0,3}(`{3,}|~{3,})[ \t]*[\w#+.-]+/m;
+
+/**
+ * The code-highlighting plugins, loaded only for a page that has a fenced block with a language, so pages
+ * without code never download the grammars.
+ */
+function useCodeHighlighting(text: string, given: RehypePlugins | undefined): RehypePlugins {
+  const wanted = given === undefined && FENCE_WITH_LANGUAGE.test(text);
+  const [loaded, setLoaded] = useState<RehypePlugins | null>(null);
+  useEffect(() => {
+    if (!wanted || loaded) return;
+    let live = true;
+    void import('./code-highlight.js').then(
+      (m) => live && setLoaded(m.codeHighlighting),
+      // Without the grammars (a chunk that failed to load) the code is still shown, plain.
+      () => undefined,
+    );
+    return () => {
+      live = false;
+    };
+  }, [wanted, loaded]);
+  return given ?? (wanted && loaded ? loaded : []);
+}
+
 /**
  * Renders a wiki page's markdown (GitHub flavour: tables, task lists, strikethrough, autolinks) through
  * react-markdown, as React elements — never an HTML string — so raw HTML in a page is shown as text and nothing
  * in a page can run. `[[path]]`, `[[path|label]]` and `[[path#heading]]` become page links through `link`;
  * links to other sites open in a new tab; only safe URL schemes are linked; pictures come from the project's
  * files through `image` (pictures from other sites are not fetched: a page cannot make its readers call out).
- * `# Title` renders one level down (h2), the page's own title being the h1.
+ * `# Title` renders one level down (h2), the page's own title being the h1. Fenced code that names its language is
+ * coloured once the grammars have loaded (`highlight` gives them at once, for rendering without effects).
  *
  * @example
  * <Markdown text={'See [[handbook/refunds]].'} link={(p, label, _h, key) => <a key={key} href={`/wiki/${p}`}>{label}</a>} />
  */
-export function Markdown({ text, link, image }: { text: string; link: LinkRender; image?: ImageRender }) {
+export function Markdown({ text, link, image, highlight }: { text: string; link: LinkRender; image?: ImageRender; highlight?: RehypePlugins }) {
+  const rehypePlugins = useCodeHighlighting(text, highlight);
   let n = 0;
   const key = () => `md${n++}`;
   const heading =
@@ -160,7 +188,7 @@ export function Markdown({ text, link, image }: { text: string; link: LinkRender
   };
   return (
     <div className="markdown">
-      <ReactMarkdown remarkPlugins={[remarkGfm, remarkWikiLinks]} components={components} urlTransform={urlTransform}>
+      <ReactMarkdown remarkPlugins={[remarkGfm, remarkWikiLinks]} rehypePlugins={rehypePlugins} components={components} urlTransform={urlTransform}>
         {text}
       </ReactMarkdown>
     </div>
