@@ -79,7 +79,7 @@ export async function embedPending(platform: Platform, opts: { max?: number; ass
             await recordFailure(platform, model, single.message, state?.failures ?? 0);
             return { ...pass, backingOff: true };
           }
-          await writeVector(platform, model, doc, null, single.message);
+          await writeVectors(platform, model, [{ doc, vector: null, error: single.message }]);
           pass.refused++;
         }
       }
@@ -108,32 +108,47 @@ async function modelOrNull(provider: EmbeddingProvider): Promise<string | null> 
 async function embedBatch(platform: Platform, provider: EmbeddingProvider, model: string, docs: PendingDoc[]): Promise<number> {
   const inputs = docs.map((d) => embedInput(d.title, d.body));
   const vectors = await provider.embed(inputs.map((i) => i.text));
-  for (const [i, doc] of docs.entries()) await writeVector(platform, model, doc, vectors[i]!, null, inputs[i]!.hash);
+  await writeVectors(
+    platform,
+    model,
+    docs.map((doc, i) => ({ doc, vector: vectors[i]!, error: null, hash: inputs[i]!.hash })),
+  );
   return docs.length;
 }
 
-async function writeVector(
-  platform: Platform,
-  model: string,
-  doc: PendingDoc,
-  vector: Float32Array | null,
-  error: string | null,
-  hash?: string,
-): Promise<void> {
-  const unit = vector ? normalize(vector) : null;
-  const bytes = platform.db.dialect === 'postgres' ? 'bytea' : 'blob';
+/** One document's embedding outcome: its vector, or the provider's reason for refusing its text. */
+interface VectorOutcome {
+  doc: PendingDoc;
+  vector: Float32Array | null;
+  error: string | null;
+  hash?: string;
+}
+
+/**
+ * Stores the outcomes of one batch in one statement (a round trip per batch, not per document). Each is stored only
+ * if its document still holds the text that was embedded: one deleted or saved again while the provider answered
+ * keeps no vector, and the next pass embeds its new text.
+ */
+async function writeVectors(platform: Platform, model: string, outcomes: VectorOutcome[]): Promise<void> {
+  if (outcomes.length === 0) return;
+  const postgres = platform.db.dialect === 'postgres';
+  const bytes = postgres ? 'bytea' : 'blob';
   const now = platform.clock().toISOString();
   // With pgvector the vector is also kept in its `vector` column, for distances in SQL (vector-rank.ts).
-  const pgvector = platform.db.dialect === 'postgres' && (await platform.db.vectorFunctions());
-  const embedding = pgvector ? sql`, cast(${unit ? pgvectorLiteral(unit) : null} as vector)` : sql``;
-  // Stored only if the document still holds the text that was embedded: one deleted or saved again while the
-  // provider answered keeps no vector, and the next pass embeds its new text.
+  const pgvector = postgres && (await platform.db.vectorFunctions());
+  const rows = outcomes.map(({ doc, vector, error, hash }) => {
+    const unit = vector ? normalize(vector) : null;
+    const embedding = pgvector ? sql`, cast(${unit ? pgvectorLiteral(unit) : null} as vector)` : sql``;
+    return sql`(cast(${Number(doc.id)} as integer), cast(${doc.title} as text), cast(${doc.body} as text), cast(${unit?.length ?? 0} as integer),
+      cast(${hash ?? embedInput(doc.title, doc.body).hash} as text), cast(${unit ? encodeVector(unit) : null} as ${sql.raw(bytes)}), cast(${error} as text)${embedding})`;
+  });
+  const also = pgvector ? sql`, embedding` : sql``;
   await sql`
-    insert into search_vectors (doc_id, project_id, model, dims, text_hash, vector, error, created_at${pgvector ? sql`, embedding` : sql``})
-    select d.id, d.project_id, cast(${model} as text), cast(${unit?.length ?? 0} as integer), cast(${hash ?? embedInput(doc.title, doc.body).hash} as text),
-      cast(${unit ? encodeVector(unit) : null} as ${sql.raw(bytes)}), cast(${error} as text), cast(${now} as text)${embedding}
-    from search_docs d join search_bodies b on b.doc_id = d.id
-    where d.id = ${Number(doc.id)} and d.title = ${doc.title} and b.body = ${doc.body}
+    with w(doc_id, title, body, dims, text_hash, vector, error${also}) as (values ${sql.join(rows)})
+    insert into search_vectors (doc_id, project_id, model, dims, text_hash, vector, error, created_at${also})
+    select d.id, d.project_id, cast(${model} as text), w.dims, w.text_hash, w.vector, w.error, cast(${now} as text)${pgvector ? sql`, w.embedding` : sql``}
+    from w join search_docs d on d.id = w.doc_id join search_bodies b on b.doc_id = d.id
+    where d.title = w.title and b.body = w.body
     on conflict (doc_id) do update set model = excluded.model, dims = excluded.dims, text_hash = excluded.text_hash,
       vector = excluded.vector, error = excluded.error, created_at = excluded.created_at${pgvector ? sql`, embedding = excluded.embedding` : sql``}`.execute(
     platform.db.kysely,
