@@ -13,8 +13,9 @@ export interface StoaDb {
   kysely: Kysely<DB>;
   dialect: Dialect;
   /**
-   * Whether SQL can compute vector distances (`vec_distance_cosine`): SQLite with the sqlite-vec extension,
-   * loaded on first ask (not at start-up); false on PostgreSQL and where the extension is not installed.
+   * Whether SQL can compute vector distances, prepared on first ask (not at start-up): SQLite with the sqlite-vec
+   * extension loaded (`vec_distance_cosine`), PostgreSQL with pgvector (the `vector` extension created where the
+   * installation has it, and the `search_vectors.embedding` column added); false where neither is installed.
    */
   vectorFunctions(): Promise<boolean>;
   /**
@@ -84,7 +85,7 @@ export async function openDb(config: DbConfig): Promise<StoaDb> {
   return {
     kysely,
     dialect,
-    vectorFunctions: sqlite ? once(() => loadSqliteVec(sqlite)) : async () => false,
+    vectorFunctions: once(() => (sqlite ? loadSqliteVec(sqlite) : enablePgvector(kysely))),
     publish: messages.publish,
     subscribe: messages.subscribe,
     close: async () => {
@@ -172,6 +173,32 @@ async function loadSqliteVec(database: Database.Database): Promise<boolean> {
   } catch {
     return false;
   }
+}
+
+/**
+ * pgvector where the installation has it (Debian's PostgreSQL does not ship it; an operator installs it):
+ * `create extension if not exists vector`, then a `vector` column beside the stored bytes (which stay the source
+ * of truth, so turning pgvector on or off loses nothing) and a partial index on the rows still without it.
+ * False, with one warning, when the extension is not available or this role may not create it.
+ */
+async function enablePgvector(db: Kysely<DB>): Promise<boolean> {
+  const { rows } = await sql<{ available: boolean }>`select exists (select 1 from pg_available_extensions where name = 'vector') as available`.execute(db);
+  if (!rows[0]?.available) return false;
+  let reason = '';
+  try {
+    await sql`create extension if not exists vector`.execute(db);
+    await sql`alter table search_vectors add column if not exists embedding vector`.execute(db);
+    await sql`create index if not exists search_vectors_unfilled on search_vectors (project_id) where embedding is null and vector is not null`.execute(db);
+  } catch (e) {
+    reason = (e as Error).message;
+  }
+  // Another server may have run the same statements at the same moment (its win, ours fail): the column decides.
+  const ready = await sql<{ ready: boolean }>`
+    select exists (select 1 from information_schema.columns
+      where table_schema = current_schema() and table_name = 'search_vectors' and column_name = 'embedding') as ready`.execute(db);
+  if (ready.rows[0]?.ready) return true;
+  console.warn(`pgvector is installed but cannot be used here (${reason}); vector search scans the stored vectors instead`);
+  return false;
 }
 
 function once<T>(f: () => Promise<T>): () => Promise<T> {

@@ -2,7 +2,7 @@ import { sql } from 'kysely';
 import type { Platform } from '../platform.js';
 import { EmbeddingError, type EmbeddingProvider } from './provider.js';
 import { EMBED_CHARS, embedInput } from './embed-text.js';
-import { encodeVector, normalize } from './vectors.js';
+import { decodeVector, encodeVector, normalize, pgvectorLiteral } from './vectors.js';
 
 /** Consecutive provider failures after which statuses say `failed` (with the provider's reason); retries go on. */
 export const FAILED_AFTER = 5;
@@ -29,7 +29,8 @@ export interface EmbedPass {
  * chunks of one understood document. A provider that cannot answer (network, time-out, 429, 5xx) stops the
  * pass and backs off (`backoffMs`), recorded in `embedding_state` so every server waits; a provider that
  * refuses a batch (4xx) is asked text by text, and a text it refuses alone is recorded with the reason and not
- * asked again until its text or the model changes. Does nothing without a provider.
+ * asked again until its text or the model changes. A full pass also fills pgvector's column of vectors stored
+ * before pgvector was enabled (fillPgvectorColumn). Does nothing without a provider.
  *
  * @example
  * await embedPending(platform); // the background loop of the server
@@ -42,6 +43,7 @@ export async function embedPending(platform: Platform, opts: { max?: number; ass
   // provider itself decides when to try its files again.
   const model = await modelOrNull(provider);
   if (model === null) return { ...pass, backingOff: true };
+  if (!opts.assetChunks) await fillPgvectorColumn(platform);
   const db = platform.db.kysely;
   const state = await db.selectFrom('embedding_state').selectAll().where('model', '=', model).executeTakeFirst();
   if (state?.next_attempt_at && state.next_attempt_at > platform.clock().toISOString()) return { ...pass, backingOff: true };
@@ -77,7 +79,7 @@ export async function embedPending(platform: Platform, opts: { max?: number; ass
             await recordFailure(platform, model, single.message, state?.failures ?? 0);
             return { ...pass, backingOff: true };
           }
-          await writeVector(platform, model, doc, null, single.message);
+          await writeVectors(platform, model, [{ doc, vector: null, error: single.message }]);
           pass.refused++;
         }
       }
@@ -106,31 +108,71 @@ async function modelOrNull(provider: EmbeddingProvider): Promise<string | null> 
 async function embedBatch(platform: Platform, provider: EmbeddingProvider, model: string, docs: PendingDoc[]): Promise<number> {
   const inputs = docs.map((d) => embedInput(d.title, d.body));
   const vectors = await provider.embed(inputs.map((i) => i.text));
-  for (const [i, doc] of docs.entries()) await writeVector(platform, model, doc, vectors[i]!, null, inputs[i]!.hash);
+  await writeVectors(
+    platform,
+    model,
+    docs.map((doc, i) => ({ doc, vector: vectors[i]!, error: null, hash: inputs[i]!.hash })),
+  );
   return docs.length;
 }
 
-async function writeVector(
-  platform: Platform,
-  model: string,
-  doc: PendingDoc,
-  vector: Float32Array | null,
-  error: string | null,
-  hash?: string,
-): Promise<void> {
-  const unit = vector ? normalize(vector) : null;
-  const bytes = platform.db.dialect === 'postgres' ? 'bytea' : 'blob';
+/** One document's embedding outcome: its vector, or the provider's reason for refusing its text. */
+interface VectorOutcome {
+  doc: PendingDoc;
+  vector: Float32Array | null;
+  error: string | null;
+  hash?: string;
+}
+
+/**
+ * Stores the outcomes of one batch in one statement (a round trip per batch, not per document). Each is stored only
+ * if its document still holds the text that was embedded: one deleted or saved again while the provider answered
+ * keeps no vector, and the next pass embeds its new text.
+ */
+async function writeVectors(platform: Platform, model: string, outcomes: VectorOutcome[]): Promise<void> {
+  if (outcomes.length === 0) return;
+  const postgres = platform.db.dialect === 'postgres';
+  const bytes = postgres ? 'bytea' : 'blob';
   const now = platform.clock().toISOString();
-  // Stored only if the document still holds the text that was embedded: one deleted or saved again while the
-  // provider answered keeps no vector, and the next pass embeds its new text.
+  // With pgvector the vector is also kept in its `vector` column, for distances in SQL (vector-rank.ts).
+  const pgvector = postgres && (await platform.db.vectorFunctions());
+  const rows = outcomes.map(({ doc, vector, error, hash }) => {
+    const unit = vector ? normalize(vector) : null;
+    const embedding = pgvector ? sql`, cast(${unit ? pgvectorLiteral(unit) : null} as vector)` : sql``;
+    return sql`(cast(${Number(doc.id)} as integer), cast(${doc.title} as text), cast(${doc.body} as text), cast(${unit?.length ?? 0} as integer),
+      cast(${hash ?? embedInput(doc.title, doc.body).hash} as text), cast(${unit ? encodeVector(unit) : null} as ${sql.raw(bytes)}), cast(${error} as text)${embedding})`;
+  });
+  const also = pgvector ? sql`, embedding` : sql``;
   await sql`
-    insert into search_vectors (doc_id, project_id, model, dims, text_hash, vector, error, created_at)
-    select d.id, d.project_id, cast(${model} as text), cast(${unit?.length ?? 0} as integer), cast(${hash ?? embedInput(doc.title, doc.body).hash} as text),
-      cast(${unit ? encodeVector(unit) : null} as ${sql.raw(bytes)}), cast(${error} as text), cast(${now} as text)
-    from search_docs d join search_bodies b on b.doc_id = d.id
-    where d.id = ${Number(doc.id)} and d.title = ${doc.title} and b.body = ${doc.body}
+    with w(doc_id, title, body, dims, text_hash, vector, error${also}) as (values ${sql.join(rows)})
+    insert into search_vectors (doc_id, project_id, model, dims, text_hash, vector, error, created_at${also})
+    select d.id, d.project_id, cast(${model} as text), w.dims, w.text_hash, w.vector, w.error, cast(${now} as text)${pgvector ? sql`, w.embedding` : sql``}
+    from w join search_docs d on d.id = w.doc_id join search_bodies b on b.doc_id = d.id
+    where d.title = w.title and b.body = w.body
     on conflict (doc_id) do update set model = excluded.model, dims = excluded.dims, text_hash = excluded.text_hash,
-      vector = excluded.vector, error = excluded.error, created_at = excluded.created_at`.execute(platform.db.kysely);
+      vector = excluded.vector, error = excluded.error, created_at = excluded.created_at${pgvector ? sql`, embedding = excluded.embedding` : sql``}`.execute(
+    platform.db.kysely,
+  );
+}
+
+/**
+ * Gives vectors stored before pgvector was enabled their `vector` column, up to `max` rows, and returns how many;
+ * until then vector search scans them from their bytes, so nothing is missed meanwhile.
+ *
+ * @example
+ * await fillPgvectorColumn(platform); // each pass of the background embedder
+ */
+export async function fillPgvectorColumn(platform: Platform, max = 500): Promise<number> {
+  if (platform.db.dialect !== 'postgres' || !(await platform.db.vectorFunctions())) return 0;
+  const db = platform.db.kysely;
+  const { rows } = await sql<{ id: number; vector: Uint8Array }>`
+    select doc_id as id, vector from search_vectors where embedding is null and vector is not null order by doc_id limit ${max}`.execute(db);
+  for (const r of rows) {
+    const v = decodeVector(r.vector);
+    // Only if the row still holds the same bytes: a vector rewritten meanwhile already has its column.
+    await sql`update search_vectors set embedding = cast(${pgvectorLiteral(v)} as vector) where doc_id = ${r.id} and vector = ${r.vector}`.execute(db);
+  }
+  return rows.length;
 }
 
 async function recordFailure(platform: Platform, model: string, reason: string, before: number): Promise<void> {

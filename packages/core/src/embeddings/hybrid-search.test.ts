@@ -12,7 +12,8 @@ import { searchAll } from '../unified-search/search-all.js';
 import { searchChunks } from '../understanding/chunks.js';
 import { understandFile, understandingStatus } from '../understanding/assets.js';
 import { runDocsTool } from '../understanding/tools.js';
-import { backoffMs, embedPending, embedQuery, FAILED_AFTER } from './embed-pending.js';
+import { backoffMs, embedPending, embedQuery, FAILED_AFTER, fillPgvectorColumn } from './embed-pending.js';
+import { sql } from 'kysely';
 import { vectorRank } from '../search/vector-rank.js';
 import { startEmbeddingDouble, type EmbeddingDouble } from './embedding-test-double.js';
 import { openAiCompatibleEmbeddings } from './provider.js';
@@ -197,18 +198,38 @@ describe.each(testDbKinds())('vector and hybrid search on %s', (kind) => {
     expect(paths(await searchAll(bob, { query: 'automobile', mode: 'vector', kinds: ['wiki'], limit: 100 }))).toContain('refusals/good');
   });
 
-  it('SQL (sqlite-vec, where installed) and the in-process scan rank vectors alike', async () => {
+  it('SQL (sqlite-vec; pgvector where installed) and the in-process scan rank vectors alike', async () => {
     for (let i = 0; i < 30; i++) await putPage(alice, { path: `alike/p${i}`, text: `${['car', 'doctor', 'holiday', 'lunch', 'contract'][i % 5]} note ${i}` });
     await embedPending(t.platform, { max: 1000 });
-    expect(await t.platform.db.vectorFunctions()).toBe(kind === 'sqlite');
+    const inDb = await t.platform.db.vectorFunctions();
+    // SQLite always has sqlite-vec (a dependency); PostgreSQL has pgvector only where the installation has it.
+    const available = async () =>
+      (await sql<{ a: boolean }>`select exists (select 1 from pg_available_extensions where name = 'vector') as a`.execute(t.platform.db.kysely)).rows[0]!.a;
+    expect(inDb).toBe(kind === 'sqlite' ? true : await available());
     const q = await embedQuery(t.platform, 'automobile physician');
     const query = { projectId: admin.project.id, visibility: ['project'], kinds: ['wiki'], pathPrefix: 'alike', limit: 12 };
-    const scan = await vectorRank(t.platform.db.kysely, query, q.vector, q.model, false);
+    const scan = await vectorRank(t.platform.db.kysely, query, q.vector, q.model, 'scan');
     expect(scan).toHaveLength(12);
-    if (kind !== 'sqlite') return;
-    const inSql = await vectorRank(t.platform.db.kysely, query, q.vector, q.model, true);
-    expect(inSql.map((r) => r.score)).toEqual(scan.map((r) => expect.closeTo(r.score, 5)));
-    expect(new Set(inSql.slice(0, 6).map((r) => r.path))).toEqual(new Set(scan.slice(0, 6).map((r) => r.path)));
+    if (!inDb) return;
+    const engine = kind === 'sqlite' ? 'sqlite-vec' : 'pgvector';
+    const alike = async () => {
+      const inSql = await vectorRank(t.platform.db.kysely, query, q.vector, q.model, engine);
+      expect(inSql.map((r) => r.score)).toEqual(scan.map((r) => expect.closeTo(r.score, 5)));
+      expect(new Set(inSql.slice(0, 6).map((r) => r.path))).toEqual(new Set(scan.slice(0, 6).map((r) => r.path)));
+    };
+    await alike();
+    if (kind === 'sqlite') return;
+    // Vectors stored before pgvector was enabled have no column yet: found all the same, then filled.
+    const unfilled = () =>
+      sql<{ n: number }>`select count(*)::int as n from search_vectors where embedding is null and vector is not null`.execute(t.platform.db.kysely);
+    await sql`update search_vectors set embedding = null where doc_id in (select doc_id from search_vectors where vector is not null order by doc_id desc limit 20)`.execute(
+      t.platform.db.kysely,
+    );
+    expect((await unfilled()).rows[0]!.n).toBe(20);
+    await alike();
+    expect(await fillPgvectorColumn(t.platform)).toBeGreaterThanOrEqual(20);
+    expect((await unfilled()).rows[0]!.n).toBe(0);
+    await alike();
   });
 
   it('another model means every vector is made again, with the new model stored', async () => {

@@ -36,3 +36,22 @@ export function dotWithStored(query: Float32Array, bytes: Uint8Array): number {
   for (let i = 0; i < n; i++) sum += query[i]! * stored[i]!;
   return sum;
 }
+
+/** The stored bytes back as a vector (see encodeVector). */
+export function decodeVector(bytes: Uint8Array): Float32Array {
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const out = new Float32Array(bytes.byteLength >> 2);
+  for (let i = 0; i < out.length; i++) out[i] = view.getFloat32(i * 4, true);
+  return out;
+}
+
+/**
+ * A vector as pgvector's text input, `[0.6,0.8]`: each float32 written in full, so it reads back bit for bit.
+ * Non-finite values cannot be stored by pgvector; normalised embeddings have none.
+ *
+ * @example
+ * pgvectorLiteral(Float32Array.from([0.5, 0.25])) // "[0.5,0.25]"
+ */
+export function pgvectorLiteral(v: Float32Array): string {
+  return `[${Array.from(v, (x) => (Number.isFinite(x) ? x : 0)).join(',')}]`;
+}

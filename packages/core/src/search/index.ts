@@ -14,7 +14,7 @@ import { sqliteRank, sqliteUpsert } from './sqlite-backend.js';
 import { indexTerms, queryTerms } from './terms.js';
 import { DEFAULT_TUNING, type SearchTuning } from './tuning.js';
 import type { RankRequest, RankedRow, SearchDocInput, SearchHit, SearchQuery } from './types.js';
-import { fuseRanks, vectorRank } from './vector-rank.js';
+import { fuseRanks, vectorRank, type VectorEngine } from './vector-rank.js';
 import { embedInput } from '../embeddings/embed-text.js';
 
 export type { SearchDocInput, SearchHit, SearchQuery } from './types.js';
@@ -30,7 +30,7 @@ interface SearchIndex {
   kysely: Kysely<DB>;
   dialect: SearchDialect;
   tuning?: SearchTuning;
-  /** SQL computes vector distances (sqlite-vec); `StoaDb` has it. Absent or false: vectors are scanned in-process. */
+  /** SQL computes vector distances (sqlite-vec, pgvector); `StoaDb` has it. Absent or false: vectors are scanned in-process. */
   vectorFunctions?: () => Promise<boolean>;
 }
 
@@ -209,15 +209,19 @@ export async function searchDocs(index: SearchIndex, q: SearchQuery & { mode?: S
   const limit = Math.max(1, Math.min(MAX_SEARCH_LIMIT, Math.floor(q.limit ?? DEFAULT_SEARCH_LIMIT)));
   const offset = Math.max(0, Math.min(MAX_SEARCH_OFFSET, Math.floor(q.offset ?? 0)));
   if (mode === 'vector')
-    return withSnippets(index, q.query, (await vectorRank(index.kysely, { ...q, limit, offset }, vector, model, await inSql(index))).map(by('vector')));
+    return withSnippets(index, q.query, (await vectorRank(index.kysely, { ...q, limit, offset }, vector, model, await vectorEngine(index))).map(by('vector')));
   if (offset >= HYBRID_DEPTH) return [];
   const deep = { ...q, limit: HYBRID_DEPTH, offset: 0 };
   const lexical = await rankDocs(index, deep, { withBody: index.dialect === 'postgres' });
-  const nearest = await vectorRank(index.kysely, deep, vector, model, await inSql(index));
+  const nearest = await vectorRank(index.kysely, deep, vector, model, await vectorEngine(index));
   return withSnippets(index, q.query, fuseRanks({ lexical, vector: nearest }).slice(offset, offset + limit));
 }
 
-const inSql = async (index: SearchIndex): Promise<boolean> => (index.vectorFunctions ? index.vectorFunctions() : false);
+/** sqlite-vec or pgvector where the database has it, else the scan in JavaScript. */
+async function vectorEngine(index: SearchIndex): Promise<VectorEngine> {
+  if (!(await index.vectorFunctions?.())) return 'scan';
+  return index.dialect === 'postgres' ? 'pgvector' : 'sqlite-vec';
+}
 
 const by =
   (source: 'lexical' | 'vector') =>

@@ -1,27 +1,39 @@
 import { sql, type Kysely, type RawBuilder } from 'kysely';
 import type { DB } from '@stoa/db';
-import { dotWithStored, encodeVector } from '../embeddings/vectors.js';
+import { dotWithStored, encodeVector, pgvectorLiteral } from '../embeddings/vectors.js';
 import { docFilters } from './doc-filters.js';
 import type { RankedRow, SearchQuery } from './types.js';
 
 /** Rows read per round trip of the scan: bounded memory at any index size. */
 const SCAN_PAGE = 2000;
 
+/** Where distances are computed: in SQL by sqlite-vec or pgvector, or in JavaScript over the stored bytes. */
+export type VectorEngine = 'sqlite-vec' | 'pgvector' | 'scan';
+
 /**
  * Nearest documents to a query vector by cosine similarity, best first: an exact scan over the stored vectors of
- * one model — inside SQLite with sqlite-vec where `inSql`, else in JavaScript — with the same filters as lexical
- * search applied in SQL (project, visibility, kinds, path prefix), so a document the caller may not read is never
- * even compared. Keeps only the best `offset + limit` rows. `score` is the cosine similarity (−1…1).
+ * one model — inside the database with sqlite-vec or pgvector where `engine` says so, else in JavaScript — with
+ * the same filters as lexical search applied in SQL (project, visibility, kinds, path prefix), so a document the
+ * caller may not read is never even compared. Keeps only the best `offset + limit` rows. `score` is the cosine
+ * similarity (−1…1). Exact on purpose: an approximate index (HNSW) filtered afterwards by project and visibility
+ * can return fewer rows than asked, or miss the nearest one.
  *
  * @example
- * const rows = await vectorRank(platform.db.kysely, { projectId, visibility: ['project'], limit: 20 }, queryVector, 'nomic-embed-text');
+ * const rows = await vectorRank(platform.db.kysely, { projectId, visibility: ['project'], limit: 20 }, queryVector, 'nomic-embed-text', 'scan');
  */
-export async function vectorRank(db: Kysely<DB>, q: Omit<SearchQuery, 'query'>, vector: Float32Array, model: string, inSql = false): Promise<RankedRow[]> {
+export async function vectorRank(
+  db: Kysely<DB>,
+  q: Omit<SearchQuery, 'query'>,
+  vector: Float32Array,
+  model: string,
+  engine: VectorEngine,
+): Promise<RankedRow[]> {
   if (q.visibility.length === 0 || q.kinds?.length === 0) return [];
   const want = Math.max(1, Math.floor(q.limit ?? 20)) + Math.max(0, Math.floor(q.offset ?? 0));
   const filters = docFilters({ projectId: q.projectId, visibility: q.visibility, kinds: q.kinds, pathPrefix: q.pathPrefix });
   const nearest: NearestQuery = { db, projectId: q.projectId, filters, vector, model, want };
-  const best = inSql ? await nearestInSql(nearest) : await nearestByScan(nearest);
+  const best =
+    engine === 'sqlite-vec' ? await nearestInSqlite(nearest) : engine === 'pgvector' ? await nearestInPostgres(nearest) : await nearestByScan(nearest);
   const top = best.slice(Math.max(0, Math.floor(q.offset ?? 0)));
   if (top.length === 0) return [];
   const docs = await sql<{ id: number; kind: string; refId: string; path: string; title: string; updatedAt: string }>`
@@ -42,26 +54,22 @@ interface NearestQuery {
   vector: Float32Array;
   model: string;
   want: number;
+  /** Scan only the vectors pgvector's column does not hold yet. */
+  unfilledOnly?: boolean;
 }
 
 /** The scan in JavaScript, page by page in key order: bounded memory at any index size. */
-async function nearestByScan({ db, projectId, filters, vector, model, want }: NearestQuery): Promise<Array<{ id: number; score: number }>> {
+async function nearestByScan({ db, projectId, filters, vector, model, want, unfilledOnly }: NearestQuery): Promise<Array<{ id: number; score: number }>> {
   const best: Array<{ id: number; score: number }> = [];
+  const unfilled = unfilledOnly ? sql`and v.embedding is null` : sql``;
   let after = -1;
   for (;;) {
     const page = await sql<{ id: number; vector: Uint8Array }>`
       select v.doc_id as id, v.vector as vector from search_vectors v join search_docs d on d.id = v.doc_id
       where v.doc_id > ${after} and v.project_id = ${projectId} and v.model = ${model} and v.vector is not null
-        and v.dims = ${vector.length} and ${filters}
+        and v.dims = ${vector.length} ${unfilled} and ${filters}
       order by v.doc_id limit ${SCAN_PAGE}`.execute(db);
-    for (const r of page.rows) {
-      const score = dotWithStored(vector, r.vector);
-      if (best.length < want) insertSorted(best, { id: Number(r.id), score });
-      else if (score > best[best.length - 1]!.score) {
-        best.pop();
-        insertSorted(best, { id: Number(r.id), score });
-      }
-    }
+    for (const r of page.rows) keepBest(best, { id: Number(r.id), score: dotWithStored(vector, r.vector) }, want);
     if (page.rows.length < SCAN_PAGE) break;
     after = Number(page.rows[page.rows.length - 1]!.id);
   }
@@ -72,13 +80,39 @@ async function nearestByScan({ db, projectId, filters, vector, model, want }: Ne
  * The same scan inside SQLite with sqlite-vec's `vec_distance_cosine` (C over the stored bytes, no row crosses
  * into JavaScript but the best `want`). Stored vectors are unit length, so similarity = 1 − cosine distance.
  */
-async function nearestInSql({ db, projectId, filters, vector, model, want }: NearestQuery): Promise<Array<{ id: number; score: number }>> {
+async function nearestInSqlite({ db, projectId, filters, vector, model, want }: NearestQuery): Promise<Array<{ id: number; score: number }>> {
   const { rows } = await sql<{ id: number; distance: number }>`
     select v.doc_id as id, vec_distance_cosine(v.vector, ${encodeVector(vector)}) as distance
     from search_vectors v join search_docs d on d.id = v.doc_id
     where v.project_id = ${projectId} and v.model = ${model} and v.vector is not null and v.dims = ${vector.length} and ${filters}
     order by distance, v.doc_id limit ${want}`.execute(db);
   return rows.map((r) => ({ id: Number(r.id), score: 1 - Number(r.distance) }));
+}
+
+/**
+ * The same scan inside PostgreSQL with pgvector's cosine distance `<=>` over the `embedding` column. Vectors
+ * stored before pgvector was enabled have no column yet (the background embedder fills it): those few are
+ * scanned from their bytes and the two lists merged, so none is missed meanwhile.
+ */
+async function nearestInPostgres(q: NearestQuery): Promise<Array<{ id: number; score: number }>> {
+  const { db, projectId, filters, vector, model, want } = q;
+  const { rows } = await sql<{ id: number; distance: number }>`
+    select v.doc_id as id, v.embedding <=> cast(${pgvectorLiteral(vector)} as vector) as distance
+    from search_vectors v join search_docs d on d.id = v.doc_id
+    where v.project_id = ${projectId} and v.model = ${model} and v.embedding is not null and v.dims = ${vector.length} and ${filters}
+    order by distance, v.doc_id limit ${want}`.execute(db);
+  const best = rows.map((r) => ({ id: Number(r.id), score: 1 - Number(r.distance) }));
+  for (const r of await nearestByScan({ ...q, unfilledOnly: true })) keepBest(best, r, want);
+  return best;
+}
+
+/** Adds `item` to `best` (sorted, at most `want` long) if it is among the best. */
+function keepBest(best: Array<{ id: number; score: number }>, item: { id: number; score: number }, want: number): void {
+  if (best.length < want) insertSorted(best, item);
+  else if (item.score > best[best.length - 1]!.score) {
+    best.pop();
+    insertSorted(best, item);
+  }
 }
 
 /** Keeps `list` sorted by score, best first (ties: lower id first, so results are stable). */
