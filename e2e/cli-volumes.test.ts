@@ -57,6 +57,11 @@ describe('stoa --volume: every files command on a volume beyond projects (R1)', 
     await stoaJson([...ann, ...kb, 'files', 'put', '-', 'refunds.md', '--json'], { input: 'within 30 days' });
     expect(await stoaJson([...ann, ...kb, 'volume', '--json'])).toMatchObject({ catalog: 'knowledges', name: 'Team handbook', projectName: 'default' });
     expect((await stoaJson([...ann, ...kb, 'files', 'ls', '--json'])).map((f: any) => f.path)).toEqual(['refunds.md']);
+    // `stoa volume list`: what ann reaches from the project, the knowledge base among them, with its usage.
+    const listed = await stoaJson([...ann, 'volume', 'list', '--json']);
+    expect(listed).toContainEqual(expect.objectContaining({ catalog: 'knowledges', name: 'Team handbook', access: 'editor', usedBytes: 14 }));
+    const human = await runStoa([...ann, 'volume', 'list', '--catalog', 'knowledges']);
+    expect(human.stdout).toMatch(/knowledges\s+Team handbook\s+editor\s+14 B\s+vol_/);
     const bad = await runStoa([...ann, '--volume', 'knowledges', 'files', 'ls']);
     expect(bad.code).toBe(2);
     expect(bad.stderr).toMatch(/^error usage: --volume "knowledges" is not a volume/);
