@@ -2110,6 +2110,8 @@ export interface operations {
                          * @enum {string}
                          */
                         access: "admin" | "editor" | "viewer" | "write" | "read" | "none";
+                        /** @description xperts, user-xperts: the agent's name (also once it is deleted) */
+                        agentName: string | null;
                         /** @description An agent's volume whose agent was deleted: read-only; its people may delete it as a whole */
                         agentDeleted: boolean;
                         createdAt: string;

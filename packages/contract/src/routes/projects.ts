@@ -142,6 +142,7 @@ export const projectRoutes = {
         skillId: VolumeScopeSchema.shape.skillId,
         xpertId: VolumeScopeSchema.shape.xpertId,
         access: VolumeScopeSchema.shape.access,
+        agentName: z.string().nullable().describe("xperts, user-xperts: the agent's name (also once it is deleted)"),
         agentDeleted: z.boolean().describe("An agent's volume whose agent was deleted: read-only; its people may delete it as a whole"),
         createdAt: z.string(),
         usedBytes: z.number().int(),

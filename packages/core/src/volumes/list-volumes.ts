@@ -21,6 +21,7 @@ interface VolumeListing {
   skillId: string | null;
   xpertId: string | null;
   access: VolumeScope['access'];
+  agentName: string | null;
   /** An agent's volume whose agent was deleted (decision 0016): read-only, and its people may delete it. */
   agentDeleted: boolean;
   createdAt: string;
@@ -83,6 +84,7 @@ export async function listVolumes(platform: Platform, principal: Principal, inpu
       skillId: v.catalog === 'skills' ? r.id : null,
       xpertId: v.xpertId,
       access,
+      agentName: agent?.name ?? null,
       agentDeleted: !!agent?.deleted_at,
       createdAt: r.created_at,
       usedBytes: Number(r.used_bytes),

@@ -1,0 +1,68 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { addMember, contextFor, createProjectFor, localAdminPrincipal } from '@stoa/core';
+import { fileRow, hasChromium, startUiServer, uploadViaUi, type UiServer } from './browser-helpers.js';
+
+// Knowledge bases in the web UI (R1): an editor makes one and fills it, a viewer of the project reads it but
+// cannot write, a person outside the project never sees it — not in the picker, not through a link to it.
+describe.skipIf(!hasChromium)('web UI: knowledge bases and skill packages', () => {
+  let s: UiServer;
+
+  beforeAll(async () => {
+    s = await startUiServer();
+  });
+  afterAll(async () => s?.close());
+
+  it('an editor creates a knowledge base and uploads into it; a viewer reads it; an outsider never sees it', async () => {
+    const picker = (page: import('playwright-core').Page) => page.getByRole('combobox', { name: 'Project' });
+
+    // The editor: "New knowledge base…", a name, and they are in it — a volume of files, no wiki or members.
+    const ed = await s.signedIn({ as: await s.t.userCtx('edna', 'editor') });
+    await ed.page.getByRole('button', { name: 'New knowledge base…' }).click();
+    const dialog = ed.page.getByRole('dialog', { name: 'New knowledge base or skill package in default' });
+    await dialog.getByRole('radio', { name: 'Knowledge base' }).check();
+    await dialog.getByRole('textbox', { name: 'Name' }).fill('Support handbook');
+    await dialog.getByRole('button', { name: 'Create' }).click();
+    await ed.page.getByRole('link', { name: 'Wiki' }).waitFor({ state: 'detached' });
+    await ed.page.waitForURL(/[?&]volume=vol_/);
+    expect(await picker(ed.page).locator('option:checked').innerText()).toBe('Support handbook');
+    await uploadViaUi(ed.page, [{ name: 'refunds.md', body: 'Refunds within thirty days.', type: 'text/markdown' }]);
+    await fileRow(ed.page, 'refunds.md').waitFor();
+    const link = ed.page.url();
+    // The link survives a reload, and the project's own files do not hold the upload.
+    await ed.page.reload();
+    await fileRow(ed.page, 'refunds.md').waitFor();
+    await picker(ed.page).selectOption({ label: 'default' });
+    await ed.page.getByRole('link', { name: 'Wiki' }).waitFor();
+    expect(ed.page.url()).not.toContain('volume=');
+    expect(await fileRow(ed.page, 'refunds.md').count()).toBe(0);
+    await ed.context.close();
+
+    // A viewer of the project: the knowledge base is in the picker; they read the file but cannot write there.
+    const vi = await s.signedIn({ as: await s.t.userCtx('vito', 'viewer') });
+    expect(await vi.page.getByRole('button', { name: 'New knowledge base…' }).count()).toBe(0);
+    await picker(vi.page).selectOption({ label: 'Support handbook' });
+    await fileRow(vi.page, 'refunds.md').getByRole('button', { name: 'refunds.md', exact: true }).click();
+    await vi.page.getByRole('complementary', { name: 'Preview' }).locator('pre.preview-text', { hasText: 'Refunds within thirty days.' }).waitFor();
+    expect(await vi.page.getByRole('button', { name: 'Upload' }).isDisabled()).toBe(true);
+    expect(await fileRow(vi.page, 'refunds.md').getByRole('button', { name: 'Delete refunds.md' }).isDisabled()).toBe(true);
+    // The editor's link opens it for the viewer too.
+    await vi.page.goto(link);
+    await fileRow(vi.page, 'refunds.md').waitFor();
+    await vi.context.close();
+
+    // Someone outside the project: no such entry in their picker, and the link shows nothing of it.
+    const root = await localAdminPrincipal(s.t.platform);
+    await createProjectFor(s.t.platform, root, { name: 'elsewhere' });
+    const outsider = await addMember(await contextFor(s.t.platform, root, { project: 'elsewhere' }), { user: 'otto', role: 'admin' });
+    const ot = await s.signedIn({
+      as: await contextFor(s.t.platform, { kind: 'user', userId: outsider.userId, name: 'otto', superuser: false }, { project: 'elsewhere' }),
+    });
+    await ot.page.getByRole('link', { name: 'Wiki' }).waitFor();
+    expect(await picker(ot.page).locator('option', { hasText: 'Support handbook' }).count()).toBe(0);
+    await ot.page.goto(link);
+    await ot.page.getByRole('alert').filter({ hasText: 'Not found' }).waitFor();
+    expect(await fileRow(ot.page, 'refunds.md').count()).toBe(0);
+    expect(await ot.page.getByText('Refunds within thirty days.').count()).toBe(0);
+    await ot.context.close();
+  });
+});
