@@ -135,7 +135,7 @@ export function VolumePicker(props: {
 /** A new knowledge base or skill package in a project (editors); a name already in use opens that one. */
 function NewVolumeDialog(props: { project: Project; onCreated: (scope: VolumeScope) => void; onCancel: () => void }) {
   const { t } = useI18n();
-  const box = useRef<HTMLFormElement>(null);
+  const box = useRef<HTMLDivElement>(null);
   const [catalog, setCatalog] = useState<'knowledges' | 'skills'>('knowledges');
   const [name, setName] = useState('');
   const [busy, setBusy] = useState(false);
@@ -143,52 +143,49 @@ function NewVolumeDialog(props: { project: Project; onCreated: (scope: VolumeSco
   useFocusTrap(box, props.onCancel);
   return (
     <div className="modal-back">
-      <form
-        ref={box}
-        className="modal volume-dialog"
-        role="dialog"
-        aria-modal="true"
-        aria-label={t('volumes.newTitle', { project: props.project.name })}
-        onSubmit={(e) => {
-          e.preventDefault();
-          if (!name.trim() || busy) return;
-          setBusy(true);
-          volumesApi.create(catalog, props.project.id, name.trim()).then(props.onCreated, (err: unknown) => {
-            setBusy(false);
-            setError(err instanceof ApiError && err.code === 'too_large' ? t('volumes.limitReached') : errorText(err, t));
-          });
-        }}
-      >
-        <h2>{t('volumes.newTitle', { project: props.project.name })}</h2>
-        <fieldset>
-          <legend>{t('volumes.kind')}</legend>
+      <div ref={box} className="modal volume-dialog" role="dialog" aria-modal="true" aria-label={t('volumes.newTitle', { project: props.project.name })}>
+        <form
+          onSubmit={(e) => {
+            e.preventDefault();
+            if (!name.trim() || busy) return;
+            setBusy(true);
+            volumesApi.create(catalog, props.project.id, name.trim()).then(props.onCreated, (err: unknown) => {
+              setBusy(false);
+              setError(err instanceof ApiError && err.code === 'too_large' ? t('volumes.limitReached') : errorText(err, t));
+            });
+          }}
+        >
+          <h2>{t('volumes.newTitle', { project: props.project.name })}</h2>
+          <fieldset>
+            <legend>{t('volumes.kind')}</legend>
+            <label>
+              <input type="radio" name="catalog" checked={catalog === 'knowledges'} onChange={() => setCatalog('knowledges')} />
+              {t('volumes.knowledge')}
+            </label>
+            <label>
+              <input type="radio" name="catalog" checked={catalog === 'skills'} onChange={() => setCatalog('skills')} />
+              {t('volumes.skill')}
+            </label>
+          </fieldset>
           <label>
-            <input type="radio" name="catalog" checked={catalog === 'knowledges'} onChange={() => setCatalog('knowledges')} />
-            {t('volumes.knowledge')}
+            {t('volumes.name')}
+            <input value={name} onChange={(e) => setName(e.target.value)} maxLength={100} required autoComplete="off" />
           </label>
-          <label>
-            <input type="radio" name="catalog" checked={catalog === 'skills'} onChange={() => setCatalog('skills')} />
-            {t('volumes.skill')}
-          </label>
-        </fieldset>
-        <label>
-          {t('volumes.name')}
-          <input value={name} onChange={(e) => setName(e.target.value)} maxLength={100} required autoComplete="off" />
-        </label>
-        {error && (
-          <p className="error" role="alert">
-            {error}
-          </p>
-        )}
-        <div className="modal-actions">
-          <button type="submit" disabled={busy || !name.trim()}>
-            {t('volumes.create')}
-          </button>
-          <button type="button" onClick={props.onCancel}>
-            {t('common.cancel')}
-          </button>
-        </div>
-      </form>
+          {error && (
+            <p className="error" role="alert">
+              {error}
+            </p>
+          )}
+          <div className="modal-actions">
+            <button type="submit" disabled={busy || !name.trim()}>
+              {t('volumes.create')}
+            </button>
+            <button type="button" onClick={props.onCancel}>
+              {t('common.cancel')}
+            </button>
+          </div>
+        </form>
+      </div>
     </div>
   );
 }
