@@ -61,6 +61,9 @@ describe.skipIf(!hasChromium)('web UI: knowledge bases and skill packages', () =
     expect(await picker(ot.page).locator('option', { hasText: 'Support handbook' }).count()).toBe(0);
     await ot.page.goto(link);
     await ot.page.getByRole('alert').filter({ hasText: 'Not found' }).waitFor();
+    // …over their own project, as for a volume that does not exist.
+    await ot.page.getByRole('link', { name: 'Wiki' }).waitFor();
+    expect(ot.page.url()).not.toContain('volume=');
     expect(await fileRow(ot.page, 'refunds.md').count()).toBe(0);
     expect(await ot.page.getByText('Refunds within thirty days.').count()).toBe(0);
     await ot.context.close();

@@ -1,5 +1,5 @@
 import { lazy, Suspense, useCallback, useEffect, useRef, useState } from 'react';
-import { ApiError, getToken, onUnauthorized, setToken } from './api/client.js';
+import { getToken, onUnauthorized, setToken } from './api/client.js';
 import { SignInAgain } from './components/sign-in-again.js';
 import { filesApi, type Me, type Project } from './api/files.js';
 import { useI18n } from './i18n/index.js';
@@ -55,26 +55,29 @@ export function App() {
 
   const load = useCallback(async () => {
     if (!getToken()) return navigate('/login', true);
+    let failure: unknown = null;
     try {
       const [me, projects] = await Promise.all([filesApi.me(), filesApi.projects()]);
       const linked = volumeInUrl();
       const wanted = linked ?? localStorage.getItem(PROJECT_KEY);
       if (wanted === MY_FILES || wanted?.startsWith('vol_')) {
         const opened = wanted === MY_FILES ? myFilesSession(me, projects) : volumesApi.get(wanted).then((v) => volumeSession(me, projects, v));
-        const inVolume = await opened.catch(() => null);
-        if (inVolume) {
+        const inVolume = await opened.catch((e: unknown) => (e instanceof Error ? e : new Error(String(e))));
+        if (!(inVolume instanceof Error)) {
           setSession(inVolume);
           setVolumeInUrl(inVolume.project.id);
           setError(null);
           return;
         }
-        // A link to a volume this person may not open shows the same as one that does not exist.
-        if (linked) throw new ApiError('not_found', 404, 'not found');
+        // A link to a volume this person may not open says only "not found" (as for one that does not exist),
+        // over their project.
+        if (linked) failure = inVolume;
+        setVolumeInUrl(null);
       }
       const project = projects.find((p) => p.id === wanted) ?? projects.find((p) => p.name === 'default') ?? projects[0];
       if (!project) throw new Error('no project');
       setSession(sessionFor(me, projects, project));
-      setError(null);
+      setError(failure ? errorText(failure, t) : null);
     } catch (e) {
       setError(errorText(e, t));
     }
@@ -122,6 +125,7 @@ export function App() {
     setVolumeInUrl(next.project.id);
     if (!session.volume) lastProject.current = session.project;
     setSession(next);
+    setError(null);
     if (!VOLUME_PAGES.has(route.page)) navigate('/files');
   };
   const pickProject = (id: string) => {
@@ -136,6 +140,7 @@ export function App() {
     if (!p) return;
     localStorage.setItem(PROJECT_KEY, p.id);
     setVolumeInUrl(null);
+    setError(null);
     setSession(sessionFor(session.me, session.projects, p));
   };
   // The project whose volumes the picker lists: the current one, a volume's own, or the last one picked.
@@ -217,6 +222,11 @@ export function App() {
         </button>
       </header>
       <main key={session.project.id}>
+        {error && (
+          <p className="error" role="alert">
+            {error}
+          </p>
+        )}
         <Suspense fallback={<p role="status">{t('common.loading')}</p>}>
           {route.page === 'files' && <FilesPage />}
           {!session.volume && route.page === 'memory' && <MemoryPage />}
