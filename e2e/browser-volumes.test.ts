@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { addMember, contextFor, createProjectFor, localAdminPrincipal } from '@stoa/core';
+import { addMember, contextFor, createAgent, createProjectFor, deleteAgent, localAdminPrincipal, openVolume, putFile } from '@stoa/core';
 import { fileRow, hasChromium, startUiServer, uploadViaUi, type UiServer } from './browser-helpers.js';
 
 // Knowledge bases in the web UI (R1): an editor makes one and fills it, a viewer of the project reads it but
@@ -67,5 +67,42 @@ describe.skipIf(!hasChromium)('web UI: knowledge bases and skill packages', () =
     expect(await fileRow(ot.page, 'refunds.md').count()).toBe(0);
     expect(await ot.page.getByText('Refunds within thirty days.').count()).toBe(0);
     await ot.context.close();
+  });
+
+  it("a deleted agent's files stay readable for the project's admin, marked, and the admin deletes them; a knowledge base too", async () => {
+    const admin = await s.t.admin();
+    const agent = await createAgent(admin, { name: 'Archivist', files: 'on' });
+    const projectId = admin.project.id;
+    const scope = await openVolume(s.t.platform, { kind: 'agent', agentId: agent.id, projectId }, { catalog: 'xperts' });
+    await putFile(await contextFor(s.t.platform, { kind: 'agent', agentId: agent.id, projectId }, { project: scope.volumeId }), {
+      path: 'findings.md',
+      source: 'what the archivist found',
+    });
+    await deleteAgent(admin, agent.id);
+
+    const { context, page } = await s.signedIn();
+    const picker = page.getByRole('combobox', { name: 'Project' });
+    await picker.locator('option', { hasText: 'Files of agent Archivist (agent deleted)' }).waitFor({ state: 'attached' });
+    await picker.selectOption({ label: 'Files of agent Archivist (agent deleted)' });
+    await fileRow(page, 'findings.md').waitFor();
+    // Read-only now: nothing is written there any more.
+    expect(await page.getByRole('button', { name: 'Upload' }).isDisabled()).toBe(true);
+    await page.getByRole('button', { name: 'Delete this volume' }).click();
+    await page.getByRole('dialog').getByRole('button', { name: 'Delete this volume' }).click();
+    // Back in the project, and the volume is gone from the picker and from the server.
+    await page.getByRole('link', { name: 'Wiki' }).waitFor();
+    expect(await picker.locator('option', { hasText: 'Archivist' }).count()).toBe(0);
+    expect(await s.t.platform.db.kysely.selectFrom('projects').select('id').where('id', '=', scope.volumeId).execute()).toEqual([]);
+
+    // A knowledge base: its project's admin deletes it the same way.
+    const kb = await openVolume(s.t.platform, await localAdminPrincipal(s.t.platform), { catalog: 'knowledges', project: 'default', name: 'Old notes' });
+    await page.reload();
+    await picker.selectOption({ label: 'Old notes' });
+    await page.waitForURL(new RegExp(`volume=${kb.volumeId}`));
+    await page.getByRole('button', { name: 'Delete this volume' }).click();
+    await page.getByRole('dialog').getByRole('button', { name: 'Delete this volume' }).click();
+    await page.getByRole('link', { name: 'Wiki' }).waitFor();
+    expect(await picker.locator('option', { hasText: 'Old notes' }).count()).toBe(0);
+    await context.close();
   });
 });
