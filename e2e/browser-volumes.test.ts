@@ -27,6 +27,12 @@ describe.skipIf(!hasChromium)('web UI: knowledge bases and skill packages', () =
     expect(await picker(ed.page).locator('option:checked').innerText()).toBe('Support handbook');
     await uploadViaUi(ed.page, [{ name: 'refunds.md', body: 'Refunds within thirty days.', type: 'text/markdown' }]);
     await fileRow(ed.page, 'refunds.md').waitFor();
+    // A second version, seen in the preview panel as in any project.
+    await uploadViaUi(ed.page, [{ name: 'refunds.md', body: 'Refunds within thirty days, in writing.', type: 'text/markdown' }]);
+    await fileRow(ed.page, 'refunds.md').getByRole('button', { name: 'refunds.md', exact: true }).click();
+    const edPanel = ed.page.getByRole('complementary', { name: 'Preview' });
+    await edPanel.locator('pre.preview-text', { hasText: 'in writing' }).waitFor();
+    await edPanel.locator('tr[data-version="2"]').waitFor();
     const link = ed.page.url();
     // The link survives a reload, and the project's own files do not hold the upload.
     await ed.page.reload();
@@ -42,7 +48,9 @@ describe.skipIf(!hasChromium)('web UI: knowledge bases and skill packages', () =
     expect(await vi.page.getByRole('button', { name: 'New knowledge base…' }).count()).toBe(0);
     await picker(vi.page).selectOption({ label: 'Support handbook' });
     await fileRow(vi.page, 'refunds.md').getByRole('button', { name: 'refunds.md', exact: true }).click();
-    await vi.page.getByRole('complementary', { name: 'Preview' }).locator('pre.preview-text', { hasText: 'Refunds within thirty days.' }).waitFor();
+    const viPanel = vi.page.getByRole('complementary', { name: 'Preview' });
+    await viPanel.locator('pre.preview-text', { hasText: 'Refunds within thirty days, in writing.' }).waitFor();
+    await viPanel.locator('tr[data-version="1"]').waitFor();
     expect(await vi.page.getByRole('button', { name: 'Upload' }).isDisabled()).toBe(true);
     expect(await fileRow(vi.page, 'refunds.md').getByRole('button', { name: 'Delete refunds.md' }).isDisabled()).toBe(true);
     // The editor's link opens it for the viewer too.
@@ -65,7 +73,7 @@ describe.skipIf(!hasChromium)('web UI: knowledge bases and skill packages', () =
     await ot.page.getByRole('link', { name: 'Wiki' }).waitFor();
     expect(ot.page.url()).not.toContain('volume=');
     expect(await fileRow(ot.page, 'refunds.md').count()).toBe(0);
-    expect(await ot.page.getByText('Refunds within thirty days.').count()).toBe(0);
+    expect(await ot.page.getByText('Refunds within thirty days').count()).toBe(0);
     await ot.context.close();
   });
 
