@@ -5,6 +5,8 @@ import type { Api } from '../api.js';
 import { print, reportError, table, UsageError } from '../output.js';
 import { volumeRequest } from '../volume-spec.js';
 
+const VOLUME_KINDS = ['users', 'knowledges', 'skills', 'xperts', 'user-xperts'] as const;
+
 export function registerProjects(program: Command): void {
   const projects = program.command('projects').description('Projects (workspaces)');
   projects
@@ -47,7 +49,9 @@ export function registerProjects(program: Command): void {
     .option('--catalog <catalog>', 'only this kind: users | knowledges | skills | xperts | user-xperts')
     .action(
       action(async (api, g, opts: { catalog?: string }) => {
-        const vs = await api.call(projectRoutes.listVolumes, { project: api.project, catalog: opts.catalog as 'skills' | undefined });
+        const catalog = opts.catalog as (typeof VOLUME_KINDS)[number] | undefined;
+        if (catalog !== undefined && !VOLUME_KINDS.includes(catalog)) throw new UsageError(`--catalog must be one of ${VOLUME_KINDS.join(', ')}`);
+        const vs = await api.call(projectRoutes.listVolumes, { project: api.project, catalog });
         print(!!g.json, vs, () =>
           table([
             ['CATALOG', 'NAME', 'ACCESS', 'USED', 'ID'],
