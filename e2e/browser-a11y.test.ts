@@ -132,6 +132,18 @@ describe.skipIf(!hasChromium)('web UI: accessibility (axe-core)', () => {
     await page.getByRole('dialog').waitFor();
     found.push(...(await violations(page, `${lang} confirm dialog`)));
 
+    // Volumes (R1): the dialog that makes a knowledge base, then the Files page inside it with the picker's groups.
+    await page.goto(`${s.url}/files`);
+    await page.locator('.volume-picker button.link').first().click();
+    await page.locator('.volume-dialog').waitFor();
+    found.push(...(await violations(page, `${lang} new knowledge base dialog`)));
+    await page.locator('.volume-dialog input:not([type=radio])').fill(`KB ${lang}`);
+    await page.locator('.volume-dialog button[type=submit]').click();
+    await page.waitForURL(/volume=vol_/);
+    await page.locator('.volume-picker optgroup').nth(1).waitFor({ state: 'attached' });
+    await page.getByRole('heading', { name: files, level: 1 }).waitFor();
+    found.push(...(await violations(page, `${lang} knowledge base`)));
+
     await context.close();
     expect(found).toEqual([]);
   });

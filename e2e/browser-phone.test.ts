@@ -72,6 +72,16 @@ describe.skipIf(!hasChromium)('web UI: on a phone', () => {
     await page.goto(`${s.url}/search?q=refunds`);
     await page.locator('.search-page li').first().waitFor();
     await check('search');
+    // Volumes (R1): the dialog that makes a knowledge base, and the picker once it lists one with a long name.
+    await page.goto(`${s.url}/files`);
+    await page.locator('.volume-picker button.link').first().click();
+    await page.locator('.volume-dialog').waitFor();
+    await check('new knowledge base dialog');
+    await page.locator('.volume-dialog input:not([type=radio])').fill('A knowledge base with a rather long name for a small phone screen');
+    await page.locator('.volume-dialog button[type=submit]').click();
+    await page.waitForURL(/volume=vol_/);
+    await page.locator('.volume-picker optgroup').nth(1).waitFor({ state: 'attached' });
+    await check('knowledge base');
     await context.close();
 
     const anon = await s.browser.newContext({ viewport: PHONE });

@@ -57,6 +57,16 @@ describe('stoa --volume: every files command on a volume beyond projects (R1)', 
     await stoaJson([...ann, ...kb, 'files', 'put', '-', 'refunds.md', '--json'], { input: 'within 30 days' });
     expect(await stoaJson([...ann, ...kb, 'volume', '--json'])).toMatchObject({ catalog: 'knowledges', name: 'Team handbook', projectName: 'default' });
     expect((await stoaJson([...ann, ...kb, 'files', 'ls', '--json'])).map((f: any) => f.path)).toEqual(['refunds.md']);
+    // `stoa volume list`: what ann reaches from the project, the knowledge base among them, with its usage.
+    const listed = await stoaJson([...ann, 'volume', 'list', '--json']);
+    expect(listed).toContainEqual(expect.objectContaining({ catalog: 'knowledges', name: 'Team handbook', access: 'editor', usedBytes: 14 }));
+    const human = await runStoa([...ann, 'volume', 'list', '--catalog', 'knowledges']);
+    expect(human.stdout).toMatch(/knowledges\s+Team handbook\s+editor\s+14 B\s+vol_/);
+    expect((await runStoa([...ann, 'volume', 'list', '--catalog', 'bogus'])).code).toBe(2);
+    // Only an admin of the project deletes a knowledge base; ann is an editor.
+    const kbId = listed.find((v: any) => v.name === 'Team handbook').volumeId;
+    const refused = await runStoa([...ann, 'volume', 'delete', kbId]);
+    expect([refused.code, refused.stderr]).toEqual([1, 'error forbidden: only an admin of its project may delete a knowledge base or skill package\n']);
     const bad = await runStoa([...ann, '--volume', 'knowledges', 'files', 'ls']);
     expect(bad.code).toBe(2);
     expect(bad.stderr).toMatch(/^error usage: --volume "knowledges" is not a volume/);

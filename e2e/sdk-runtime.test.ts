@@ -115,6 +115,15 @@ describe('the workspace-files runtime of the SDK, through a real server (docs/sd
     expect(files.scope.catalog).toBe(catalog);
     if (catalog !== 'projects') expect(files.scope.volumeId).toMatch(/^vol_/);
     if (catalog === 'user-xperts') expect(files.scope).toMatchObject({ scopeId: agent.id, xpertId: agent.id, userId: expect.stringMatching(/^usr_/) });
+    if (catalog !== 'projects') {
+      // Listed from its project for whoever opened it, and opened again by its ID alone, with the same scope.
+      const listed = await WorkspaceFiles.list(actor, 'default', catalog);
+      expect(listed.map((v) => v.volumeId)).toContain(files.scope.volumeId);
+      expect((await WorkspaceFiles.open(actor, files.scope.volumeId)).scope).toEqual(files.scope);
+      const strangerSees = (await WorkspaceFiles.list(stranger.client, 'default', catalog)).map((v) => v.volumeId);
+      // A fellow editor sees the project's knowledge bases and skill packages, never someone's private volumes.
+      expect(strangerSees.includes(files.scope.volumeId)).toBe(catalog === 'knowledges' || catalog === 'skills');
+    }
 
     // Upload with metadata, resolve, read, and a portable reference that survives serialisation.
     const { file, reference } = await files.writeRuntimeBuffer({

@@ -59,6 +59,27 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/volumes/{volume}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Your scope in an existing volume beyond projects, by its ID (a link to it, a reload) */
+        get: operations["volumes.get"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete a knowledge base or skill package (its project's admins), or the volume of a deleted agent (its owner, its project's admins)
+         * @description Everything in it goes, as with a deleted project; recorded in its project's audit log (volume.delete).
+         */
+        delete: operations["volumes.delete"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/projects/{project}/volumes": {
         parameters: {
             query?: never;
@@ -66,7 +87,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** A project's knowledge bases and skill packages (open one by name with POST /volumes) */
+        /**
+         * The volumes you reach from a project: its knowledge bases and skill packages, the agents' volumes you may read, your own files
+         * @description Only volumes that exist and that you may open are listed (someone else's never); an agent's volume whose agent was deleted is marked agentDeleted (decision 0016).
+         */
         get: operations["volumes.list"];
         put?: never;
         post?: never;
@@ -1786,11 +1810,259 @@ export interface operations {
             };
         };
     };
+    "volumes.get": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Conversation the agent acts in */
+                "X-Stoa-Conversation"?: string;
+                /** @description Process ID of the agent runtime */
+                "X-Stoa-Process"?: string;
+                /** @description Node (host) of the agent runtime */
+                "X-Stoa-Node"?: string;
+            };
+            path: {
+                /** @description The volume ID (vol_…) */
+                volume: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        catalog: "projects" | "users" | "knowledges" | "skills" | "xperts" | "user-xperts";
+                        /** @description What every door names this volume by, in place of a project: /projects/{volumeId}/files, /dav/{volumeId}/, --project */
+                        volumeId: string;
+                        /** @description The catalog's key: the project, the person (users), the agent (xperts, user-xperts), the knowledge base or skill package */
+                        scopeId: string;
+                        tenantId: string;
+                        organizationId: string;
+                        /** @description users and user-xperts: the person whose volume it is (kept apart from the agent); projects: the person the token acts for */
+                        userId: string | null;
+                        /** @description The project: the project itself, or the one a knowledge base, skill package or agent belongs to */
+                        projectId: string | null;
+                        /** @description That project's name */
+                        projectName: string | null;
+                        /** @description knowledges: the knowledge base (its volume ID) */
+                        knowledgeId: string | null;
+                        /** @description skills: the skill package (its volume ID) */
+                        skillId: string | null;
+                        /** @description Reserved: every volume is one tree from its root */
+                        rootId: null;
+                        /** @description xperts and user-xperts: the agent; projects: the agent the token acts for */
+                        xpertId: string | null;
+                        /** @description The project, knowledge base or skill package name; for other volumes a description */
+                        name: string;
+                        /** @description Who acts in it with this token */
+                        actor: {
+                            /** @enum {string} */
+                            kind: "user" | "agent";
+                            id: string;
+                        };
+                        /**
+                         * @description A person's role here, or what an agent may do with its files
+                         * @enum {string}
+                         */
+                        access: "admin" | "editor" | "viewer" | "write" | "read" | "none";
+                    };
+                };
+            };
+            /** @description bad_request: The request is not valid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "bad_request";
+                    };
+                };
+            };
+            /** @description unauthorized: A valid token is required */
+            401: {
+                headers: {
+                    /** @description "Bearer" */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "unauthorized";
+                    };
+                };
+            };
+            /** @description forbidden: You may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "forbidden";
+                    };
+                };
+            };
+            /** @description not_found: Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "not_found";
+                    };
+                };
+            };
+            /** @description rate_limited: Too many requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "rate_limited";
+                    };
+                };
+            };
+            /** @description internal: Internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "internal";
+                    };
+                };
+            };
+        };
+    };
+    "volumes.delete": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Conversation the agent acts in */
+                "X-Stoa-Conversation"?: string;
+                /** @description Process ID of the agent runtime */
+                "X-Stoa-Process"?: string;
+                /** @description Node (host) of the agent runtime */
+                "X-Stoa-Node"?: string;
+            };
+            path: {
+                /** @description The volume ID (vol_…) */
+                volume: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        volumeId: string;
+                        /** @constant */
+                        deleted: true;
+                    };
+                };
+            };
+            /** @description bad_request: The request is not valid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "bad_request";
+                    };
+                };
+            };
+            /** @description unauthorized: A valid token is required */
+            401: {
+                headers: {
+                    /** @description "Bearer" */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "unauthorized";
+                    };
+                };
+            };
+            /** @description forbidden: You may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "forbidden";
+                    };
+                };
+            };
+            /** @description not_found: Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "not_found";
+                    };
+                };
+            };
+            /** @description rate_limited: Too many requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "rate_limited";
+                    };
+                };
+            };
+            /** @description internal: Internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "internal";
+                    };
+                };
+            };
+        };
+    };
     "volumes.list": {
         parameters: {
             query?: {
-                /** @description Only this kind (default: both) */
-                catalog?: "knowledges" | "skills";
+                /** @description Only this kind (default: every kind) */
+                catalog?: "users" | "knowledges" | "skills" | "xperts" | "user-xperts";
             };
             header?: {
                 /** @description Conversation the agent acts in */
@@ -1815,12 +2087,36 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
+                        /** @description What every door names it by, in place of a project */
                         volumeId: string;
                         /** @enum {string} */
-                        catalog: "knowledges" | "skills";
+                        catalog: "users" | "knowledges" | "skills" | "xperts" | "user-xperts";
+                        /** @description A knowledge base's or skill package's name; for other volumes a description */
                         name: string;
+                        /** @description The catalog's key: the project, the person (users), the agent (xperts, user-xperts), the knowledge base or skill package */
+                        scopeId: string;
+                        /** @description users and user-xperts: the person whose volume it is (kept apart from the agent); projects: the person the token acts for */
+                        userId: string | null;
+                        /** @description The project: the project itself, or the one a knowledge base, skill package or agent belongs to */
+                        projectId: string | null;
+                        /** @description knowledges: the knowledge base (its volume ID) */
+                        knowledgeId: string | null;
+                        /** @description skills: the skill package (its volume ID) */
+                        skillId: string | null;
+                        /** @description xperts and user-xperts: the agent; projects: the agent the token acts for */
+                        xpertId: string | null;
+                        /**
+                         * @description A person's role here, or what an agent may do with its files
+                         * @enum {string}
+                         */
+                        access: "admin" | "editor" | "viewer" | "write" | "read" | "none";
+                        /** @description xperts, user-xperts: the agent's name (also once it is deleted) */
+                        agentName: string | null;
+                        /** @description An agent's volume whose agent was deleted: read-only; its people may delete it as a whole */
+                        agentDeleted: boolean;
                         createdAt: string;
                         usedBytes: number;
+                        quotaBytes: number;
                     }[];
                 };
             };

@@ -10,6 +10,8 @@ import { errorText } from './format.js';
 import { LanguagePicker } from './components/language-picker.js';
 import { LoginPage } from './pages/login-page.js';
 import { FilesPage } from './pages/files/files-page.js';
+import { volumesApi, type VolumeScope } from './api/volumes.js';
+import { MY_FILES, VolumePicker } from './components/volume-picker.js';
 
 // Files is where everyone lands; every other page is its own chunk, loaded the first time it is opened.
 const MemoryPage = lazy(() => import('./pages/memory/memory-page.js').then((m) => ({ default: m.MemoryPage })));
@@ -20,8 +22,8 @@ const SearchPage = lazy(() => import('./pages/search-page.js').then((m) => ({ de
 const MembersPage = lazy(() => import('./pages/members-page.js').then((m) => ({ default: m.MembersPage })));
 
 const PROJECT_KEY = 'stoa.project';
-/** The picker's value for your own files: a volume, resolved by the server for whoever is signed in. */
-const MY_FILES = '@users';
+/** The query parameter that names the volume beyond projects a page shows, so a link to it and a reload keep it. */
+const VOLUME_PARAM = 'volume';
 /** What a volume offers: its files, its search and its audit log (it has no wiki, memory, agents or members). */
 const VOLUME_PAGES = new Set<Page>(['files', 'audit', 'search']);
 const nav: Array<{ page: Page; key: MessageKey }> = [
@@ -48,25 +50,34 @@ export function App() {
   // The token stopped working while a page was open: ask again over the page instead of leaving it.
   const [expired, setExpired] = useState(false);
   const signedIn = useRef(false);
+  const lastProject = useRef<Project | null>(null);
   signedIn.current = session !== null;
 
   const load = useCallback(async () => {
     if (!getToken()) return navigate('/login', true);
+    let failure: unknown = null;
     try {
       const [me, projects] = await Promise.all([filesApi.me(), filesApi.projects()]);
-      const wanted = localStorage.getItem(PROJECT_KEY);
-      if (wanted === MY_FILES) {
-        const mine = await myFilesSession(me, projects).catch(() => null);
-        if (mine) {
-          setSession(mine);
+      const linked = volumeInUrl();
+      const wanted = linked ?? localStorage.getItem(PROJECT_KEY);
+      if (wanted === MY_FILES || wanted?.startsWith('vol_')) {
+        const opened = wanted === MY_FILES ? myFilesSession(me, projects) : volumesApi.get(wanted).then((v) => volumeSession(me, projects, v));
+        const inVolume = await opened.catch((e: unknown) => (e instanceof Error ? e : new Error(String(e))));
+        if (!(inVolume instanceof Error)) {
+          setSession(inVolume);
+          setVolumeInUrl(inVolume.project.id);
           setError(null);
           return;
         }
+        // A link to a volume this person may not open says only "not found" (as for one that does not exist),
+        // over their project.
+        if (linked) failure = inVolume;
+        setVolumeInUrl(null);
       }
       const project = projects.find((p) => p.id === wanted) ?? projects.find((p) => p.name === 'default') ?? projects[0];
       if (!project) throw new Error('no project');
       setSession(sessionFor(me, projects, project));
-      setError(null);
+      setError(failure ? errorText(failure, t) : null);
     } catch (e) {
       setError(errorText(e, t));
     }
@@ -87,6 +98,14 @@ export function App() {
     if (route.page !== 'login') void load();
   }, [epoch]);
 
+  // Pages navigate by path alone: while in a volume, its ID goes back into the URL, so a reload or a copied link keeps it.
+  useEffect(() => {
+    if (!session) return;
+    const inUrl = volumeInUrl();
+    if (session.volume && !inUrl) setVolumeInUrl(session.project.id);
+    else if (inUrl && inUrl !== session.project.id) void load();
+  }, [route, session]);
+
   if (route.page === 'login') return <LoginPage onSignedIn={() => setEpoch((n) => n + 1)} />;
   if (!session)
     return (
@@ -101,14 +120,18 @@ export function App() {
       </div>
     );
 
+  const enterVolume = (next: Session) => {
+    localStorage.setItem(PROJECT_KEY, next.scope?.catalog === 'users' ? MY_FILES : next.project.id);
+    setVolumeInUrl(next.project.id);
+    if (!session.volume) lastProject.current = session.project;
+    setSession(next);
+    setError(null);
+    if (!VOLUME_PAGES.has(route.page)) navigate('/files');
+  };
   const pickProject = (id: string) => {
-    if (id === MY_FILES) {
-      myFilesSession(session.me, session.projects).then(
-        (mine) => {
-          localStorage.setItem(PROJECT_KEY, MY_FILES);
-          setSession(mine);
-          if (!VOLUME_PAGES.has(route.page)) navigate('/files');
-        },
+    if (id === MY_FILES || id.startsWith('vol_')) {
+      (id === MY_FILES ? myFilesSession(session.me, session.projects) : volumesApi.get(id).then((v) => volumeSession(session.me, session.projects, v))).then(
+        enterVolume,
         (e: unknown) => setError(errorText(e, t)),
       );
       return;
@@ -116,8 +139,18 @@ export function App() {
     const p = session.projects.find((x) => x.id === id);
     if (!p) return;
     localStorage.setItem(PROJECT_KEY, p.id);
+    setVolumeInUrl(null);
+    setError(null);
     setSession(sessionFor(session.me, session.projects, p));
   };
+  // The project whose volumes the picker lists: the current one, a volume's own, or the last one picked.
+  const home = !session.volume
+    ? session.project
+    : (session.projects.find((p) => p.id === session.scope?.projectId) ??
+      lastProject.current ??
+      session.projects.find((p) => p.name === 'default') ??
+      session.projects[0] ??
+      null);
   const logout = () => {
     setExpired(false);
     setToken(null);
@@ -172,14 +205,13 @@ export function App() {
           <input name="q" type="search" className="global-search" aria-label={t('search.placeholder')} placeholder={t('search.placeholder')} />
         </form>
         {(session.projects.length > 1 || session.volume || session.me.kind === 'user') && (
-          <select aria-label={t('nav.project')} value={session.volume ? MY_FILES : session.project.id} onChange={(e) => pickProject(e.target.value)}>
-            {session.projects.map((p) => (
-              <option key={p.id} value={p.id}>
-                {p.name}
-              </option>
-            ))}
-            <option value={MY_FILES}>{t('nav.myFiles')}</option>
-          </select>
+          <VolumePicker
+            session={session}
+            home={home}
+            onPick={pickProject}
+            onCreated={(scope) => enterVolume(volumeSession(session.me, session.projects, scope))}
+            onDeleted={() => pickProject(home?.id ?? '')}
+          />
         )}
         <span className="who">
           {session.me.name} · {t(`role.${session.role}` as MessageKey)}
@@ -190,6 +222,11 @@ export function App() {
         </button>
       </header>
       <main key={session.project.id}>
+        {error && (
+          <p className="error" role="alert">
+            {error}
+          </p>
+        )}
         <Suspense fallback={<p role="status">{t('common.loading')}</p>}>
           {route.page === 'files' && <FilesPage />}
           {!session.volume && route.page === 'memory' && <MemoryPage />}
@@ -204,9 +241,28 @@ export function App() {
   );
 }
 
+/** The session in a volume beyond projects (R1): its scope as the server resolved it, with the person's role there. */
+function volumeSession(me: Me, projects: Project[], v: VolumeScope): Session {
+  const project: Project = { id: v.volumeId, name: v.name, orgId: v.organizationId, quotaBytes: null, createdAt: '', role: v.access };
+  return { ...sessionFor(me, projects, project), volume: true, scope: v };
+}
+
 /** The session in the signed-in person's own files: the volume the server resolves for them, with its role. */
 async function myFilesSession(me: Me, projects: Project[]): Promise<Session> {
-  const v = await filesApi.myFiles();
-  const project: Project = { id: v.volumeId, name: v.name, orgId: v.organizationId, quotaBytes: null, createdAt: '', role: v.access };
-  return { ...sessionFor(me, projects, project), volume: true };
+  return volumeSession(me, projects, await filesApi.myFiles());
+}
+
+function volumeInUrl(): string | null {
+  const id = new URLSearchParams(location.search).get(VOLUME_PARAM);
+  return id?.startsWith('vol_') ? id : null;
+}
+
+/** Puts the volume's ID in the address (or takes it out, for a project) without a new history entry. */
+function setVolumeInUrl(id: string | null): void {
+  const q = new URLSearchParams(location.search);
+  if ((q.get(VOLUME_PARAM) ?? null) === id) return;
+  if (id) q.set(VOLUME_PARAM, id);
+  else q.delete(VOLUME_PARAM);
+  const search = q.toString();
+  history.replaceState(null, '', `${location.pathname}${search ? `?${search}` : ''}${location.hash}`);
 }

@@ -1,5 +1,6 @@
 import { createContext, useContext } from 'react';
 import type { Me, Project } from './api/files.js';
+import type { VolumeScope } from './api/volumes.js';
 
 /** Who is signed in and in which project, with the role that decides which controls are enabled (F14). */
 export interface Session {
@@ -9,8 +10,10 @@ export interface Session {
   role: 'admin' | 'editor' | 'viewer';
   canEdit: boolean;
   isAdmin: boolean;
-  /** Set when the signed-in person works in their own files (a volume beyond projects, R1), not in a project. */
+  /** Set when the signed-in person works in a volume beyond projects (R1: their own files, a knowledge base…), not in a project. */
   volume?: boolean;
+  /** The volume's typed scope, as the server resolved it, when `volume` is set. */
+  scope?: VolumeScope;
 }
 
 export const SessionContext = createContext<Session | null>(null);

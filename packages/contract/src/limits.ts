@@ -18,6 +18,7 @@ export const limitSettings = {
   versionsMaxAgeDays: { env: 'STOA_VERSIONS_MAX_AGE_DAYS', default: 30 },
   uploadReservationSeconds: { env: 'STOA_UPLOAD_RESERVATION_SECONDS', default: 3600 },
   uploadPartBytes: { env: 'STOA_UPLOAD_PART_BYTES', default: 16777216 },
+  volumesPerProject: { env: 'STOA_MAX_VOLUMES_PER_PROJECT', default: 100 },
 } as const;
 
 export type LimitName = keyof typeof limitSettings;

@@ -9,6 +9,8 @@ export * from './open-platform.js';
 export * from './hooks.js';
 export * from './context.js';
 export { openVolume, type VolumeScope } from './volumes/open-volume.js';
+export { listVolumes } from './volumes/list-volumes.js';
+export { deleteVolume } from './volumes/delete-volume.js';
 export * from './policies/can.js';
 export * from './policies/agent-scopes.js';
 export * from './projects/project-row.js';

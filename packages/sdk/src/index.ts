@@ -6,6 +6,7 @@ export {
   PORTABLE_SOURCE,
   type WorkspaceScope,
   type VolumeRequest,
+  type VolumeListing,
   type FileLocator,
   type PortableReference,
   type ExplicitReference,

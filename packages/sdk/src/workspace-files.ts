@@ -13,6 +13,9 @@ export type WorkspaceScope = RouteOutput<typeof projectRoutes.openVolume>;
 /** Which volume to open: a catalog and what names the volume in it (the server adds who the token acts for). */
 export type VolumeRequest = RouteInput<typeof projectRoutes.openVolume>;
 
+/** A volume the caller reaches from a project, as `WorkspaceFiles.list` answers it. */
+export type VolumeListing = RouteOutput<typeof projectRoutes.listVolumes>[number];
+
 /** The `source` of a portable reference. */
 export const PORTABLE_SOURCE = 'platform.workspace.files';
 
@@ -72,11 +75,25 @@ export class WorkspaceFiles {
    * Resolves the caller's scope from the server (R1, R3): a project by name or ID, or a volume of a catalog —
    * `{ catalog: 'users' }` (your own files), `{ catalog: 'xperts', agent }`, `{ catalog: 'user-xperts', agent }`,
    * `{ catalog: 'knowledges' | 'skills', project, name }`. The volume is created on first use by someone who may
-   * write it; someone else's answers not_found. Open one per job and actor; never share it across tokens.
+   * write it; someone else's answers not_found. A string starting with `vol_` opens an existing volume by its ID
+   * (from `list`). Open one per job and actor; never share it across tokens.
    */
   static async open(client: StoaClient, volume: string | VolumeRequest): Promise<WorkspaceFiles> {
+    if (typeof volume === 'string' && volume.startsWith('vol_')) return new WorkspaceFiles(client, await client.call(projectRoutes.getVolume, { volume }));
     const input: VolumeRequest = typeof volume === 'string' ? { catalog: 'projects', project: volume } : volume;
     return new WorkspaceFiles(client, await client.call(projectRoutes.openVolume, input));
+  }
+
+  /**
+   * The volumes the caller reaches from a project (R1): its knowledge bases and skill packages, the agents'
+   * volumes it may read, the caller's own files — each with its typed scope, access and usage. Open one with
+   * `open(client, v.volumeId)`.
+   *
+   * @example
+   * const kbs = await WorkspaceFiles.list(client, 'default', 'knowledges');
+   */
+  static async list(client: StoaClient, project: string, catalog?: VolumeListing['catalog']): Promise<VolumeListing[]> {
+    return client.call(projectRoutes.listVolumes, { project, ...(catalog ? { catalog } : {}) });
   }
 
   /** What every file call names the volume by: its ID (a project's ID for the projects catalog). */

@@ -1,9 +1,11 @@
 import type { Command } from 'commander';
-import { adminRoutes, projectRoutes } from '@stoa/contract';
+import { adminRoutes, formatBytes, projectRoutes } from '@stoa/contract';
 import { action, globalsOf, openApi } from '../context.js';
 import type { Api } from '../api.js';
 import { print, reportError, table, UsageError } from '../output.js';
 import { volumeRequest } from '../volume-spec.js';
+
+const VOLUME_KINDS = ['users', 'knowledges', 'skills', 'xperts', 'user-xperts'] as const;
 
 export function registerProjects(program: Command): void {
   const projects = program.command('projects').description('Projects (workspaces)');
@@ -38,21 +40,47 @@ export function registerProjects(program: Command): void {
       }),
     );
 
-  program
+  const volume = program
     .command('volume')
-    .description('The scope of --volume (or of --project) as the server resolves it for you; creates the volume on first use')
+    .description('The scope of --volume (or of --project) as the server resolves it for you; creates the volume on first use');
+  volume
+    .command('list')
+    .description("The volumes you reach from --project: its knowledge bases and skill packages, the agents' volumes you may read, your own files")
+    .option('--catalog <catalog>', 'only this kind: users | knowledges | skills | xperts | user-xperts')
     .action(
-      action(async (api, g) => {
-        const v = g.volume ?? 'projects';
-        const s = await api.call(projectRoutes.openVolume, v === 'projects' ? { catalog: 'projects', project: api.project } : volumeRequest(v, g.project));
-        print(!!g.json, s, () =>
+      action(async (api, g, opts: { catalog?: string }) => {
+        const catalog = opts.catalog as (typeof VOLUME_KINDS)[number] | undefined;
+        if (catalog !== undefined && !VOLUME_KINDS.includes(catalog)) throw new UsageError(`--catalog must be one of ${VOLUME_KINDS.join(', ')}`);
+        const vs = await api.call(projectRoutes.listVolumes, { project: api.project, catalog });
+        print(!!g.json, vs, () =>
           table([
-            ['FIELD', 'VALUE'],
-            ...Object.entries({ ...s, actor: `${s.actor.kind} ${s.actor.id}` }).map(([k, val]) => [k, val === null ? '' : String(val)]),
+            ['CATALOG', 'NAME', 'ACCESS', 'USED', 'ID'],
+            ...vs.map((v) => [v.catalog, v.agentDeleted ? `${v.name} (agent deleted)` : v.name, v.access, formatBytes(v.usedBytes), v.volumeId]),
           ]),
         );
       }),
     );
+  volume
+    .command('delete <volumeId>')
+    .description("Delete a knowledge base or skill package (its project's admins), or a deleted agent's volume, with everything in it")
+    .action(
+      action(async (api, g, id: string) => {
+        const r = await api.call(projectRoutes.deleteVolume, { volume: id });
+        print(!!g.json, r, () => `Deleted volume ${r.volumeId}`);
+      }),
+    );
+  volume.action(
+    action(async (api, g) => {
+      const v = g.volume ?? 'projects';
+      const s = await api.call(projectRoutes.openVolume, v === 'projects' ? { catalog: 'projects', project: api.project } : volumeRequest(v, g.project));
+      print(!!g.json, s, () =>
+        table([
+          ['FIELD', 'VALUE'],
+          ...Object.entries({ ...s, actor: `${s.actor.kind} ${s.actor.id}` }).map(([k, val]) => [k, val === null ? '' : String(val)]),
+        ]),
+      );
+    }),
+  );
 
   const members = program.command('members').description('Members of the project and their roles');
   members

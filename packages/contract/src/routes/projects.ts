@@ -40,6 +40,8 @@ export const AuditEntrySchema = z.object({
 });
 
 export const CATALOGS = ['projects', 'users', 'knowledges', 'skills', 'xperts', 'user-xperts'] as const;
+const VOLUME_CATALOGS = ['users', 'knowledges', 'skills', 'xperts', 'user-xperts'] as const;
+const volumeParam = z.string().min(1).max(100).describe('The volume ID (vol_…)');
 const nullableId = (what: string) => z.string().nullable().describe(what);
 
 /** A volume's scope as the server resolved it for the caller (R1): typed fields, never a string to take apart. */
@@ -109,24 +111,53 @@ export const projectRoutes = {
     }),
     output: VolumeScopeSchema,
   }),
+  getVolume: defineRoute({
+    id: 'volumes.get',
+    method: 'GET',
+    path: '/volumes/{volume}',
+    summary: 'Your scope in an existing volume beyond projects, by its ID (a link to it, a reload)',
+    input: z.object({ volume: volumeParam }),
+    output: VolumeScopeSchema,
+  }),
   listVolumes: defineRoute({
     id: 'volumes.list',
     method: 'GET',
     path: '/projects/{project}/volumes',
-    summary: "A project's knowledge bases and skill packages (open one by name with POST /volumes)",
+    summary: "The volumes you reach from a project: its knowledge bases and skill packages, the agents' volumes you may read, your own files",
+    description:
+      "Only volumes that exist and that you may open are listed (someone else's never); an agent's volume whose agent was deleted is marked agentDeleted (decision 0016).",
     input: z.object({
       project: projectParam,
-      catalog: z.enum(['knowledges', 'skills']).optional().describe('Only this kind (default: both)'),
+      catalog: z.enum(VOLUME_CATALOGS).optional().describe('Only this kind (default: every kind)'),
     }),
     output: z.array(
       z.object({
-        volumeId: z.string(),
-        catalog: z.enum(['knowledges', 'skills']),
-        name: z.string(),
+        volumeId: z.string().describe('What every door names it by, in place of a project'),
+        catalog: z.enum(VOLUME_CATALOGS),
+        name: z.string().describe("A knowledge base's or skill package's name; for other volumes a description"),
+        scopeId: VolumeScopeSchema.shape.scopeId,
+        userId: VolumeScopeSchema.shape.userId,
+        projectId: VolumeScopeSchema.shape.projectId,
+        knowledgeId: VolumeScopeSchema.shape.knowledgeId,
+        skillId: VolumeScopeSchema.shape.skillId,
+        xpertId: VolumeScopeSchema.shape.xpertId,
+        access: VolumeScopeSchema.shape.access,
+        agentName: z.string().nullable().describe("xperts, user-xperts: the agent's name (also once it is deleted)"),
+        agentDeleted: z.boolean().describe("An agent's volume whose agent was deleted: read-only; its people may delete it as a whole"),
         createdAt: z.string(),
         usedBytes: z.number().int(),
+        quotaBytes: z.number().int(),
       }),
     ),
+  }),
+  deleteVolume: defineRoute({
+    id: 'volumes.delete',
+    method: 'DELETE',
+    path: '/volumes/{volume}',
+    summary: "Delete a knowledge base or skill package (its project's admins), or the volume of a deleted agent (its owner, its project's admins)",
+    description: "Everything in it goes, as with a deleted project; recorded in its project's audit log (volume.delete).",
+    input: z.object({ volume: volumeParam }),
+    output: z.object({ volumeId: z.string(), deleted: z.literal(true) }),
   }),
   deleteProject: defineRoute({
     id: 'projects.delete',

@@ -5,7 +5,9 @@ import { acceptInvitation, createInvitation } from '../projects/invitations.js';
 import { createProjectFor, listProjectsFor } from '../projects/projects.js';
 import { deleteProject } from '../projects/delete-project.js';
 import { listAudit } from '../audit/audit.js';
-import { listProjectVolumes, openVolume } from '../volumes/open-volume.js';
+import { openVolume, volumeScopeById } from '../volumes/open-volume.js';
+import { listVolumes } from '../volumes/list-volumes.js';
+import { deleteVolume } from '../volumes/delete-volume.js';
 import { changes, globalOperation, projectOperation, publicOperation, reads, type Operation, type OperationTraits } from './operation.js';
 import { describePrincipal } from './principals.js';
 
@@ -23,7 +25,11 @@ export const projectOperations: Operation[] = [
   globalOperation(r.openVolume, signedIn(true), ({ platform, principal }, i) =>
     openVolume(platform, principal, { catalog: i.catalog, project: i.project, agent: i.agent, name: i.name }),
   ),
-  projectOperation(r.listVolumes, reads('project.read'), (ctx, i) => listProjectVolumes(ctx, { catalog: i.catalog })),
+  globalOperation(r.getVolume, signedIn(), ({ platform, principal }, i) => volumeScopeById(platform, principal, i.volume)),
+  // Each volume listed is one the caller may open: the core puts every candidate through the rule that opens it.
+  globalOperation(r.listVolumes, signedIn(), ({ platform, principal }, i) => listVolumes(platform, principal, { project: i.project, catalog: i.catalog })),
+  // Who may delete which volume (a project admin; the people of a deleted agent) is decided and audited in the core.
+  globalOperation(r.deleteVolume, signedIn(true), ({ platform, principal }, i) => deleteVolume(platform, principal, { volume: i.volume })),
   // Only the installation administrator; the core checks it (a project's own admin may not destroy it for everyone).
   globalOperation(r.deleteProject, signedIn(true), ({ platform, principal }, i) =>
     deleteProject(platform, principal, { project: i.project, confirm: i.confirm }),

@@ -8,7 +8,7 @@ import type { Ctx, Platform } from '../platform.js';
 import type { Catalog, VolumeOwners } from '../projects/project-row.js';
 import type { Principal } from '../projects/tokens.js';
 import { noSuchVolume, volumeActor } from './volume-access.js';
-import { VOLUME_PREFIX } from './volume-row.js';
+import { isVolumeId, VOLUME_PREFIX } from './volume-row.js';
 
 /** The name of a knowledge base or skill package in its project: the rule of project names. */
 const VOLUME_NAME = /^[\p{L}\p{N}][\p{L}\p{N} ._-]{0,99}$/u;
@@ -42,7 +42,8 @@ export interface VolumeScope {
   access: 'admin' | 'editor' | 'viewer' | 'write' | 'read' | 'none';
 }
 
-function accessOf(a: Actor): VolumeScope['access'] {
+/** What the caller may do in a volume, as a scope names it (`none`: nothing, so it is neither listed nor opened). */
+export function accessOf(a: Actor): VolumeScope['access'] {
   if (a.kind === 'user') return a.role ?? (a.superuser ? 'admin' : 'none');
   if (!a.access.enabled || a.access.volume === 'none') return 'none';
   return a.access.volume === 'ro' ? 'read' : 'write';
@@ -79,13 +80,7 @@ async function scopeOfContext(ctx: Ctx): Promise<VolumeScope> {
     ? await ctx.platform.db.kysely.selectFrom('projects').select('name').where('id', '=', v.parentProjectId).executeTakeFirst()
     : undefined;
   const agent = v.xpertId ? await ctx.platform.db.kysely.selectFrom('agents').select('name').where('id', '=', v.xpertId).executeTakeFirst() : undefined;
-  const name =
-    v.label ??
-    (v.catalog === 'users'
-      ? 'My files'
-      : v.catalog === 'xperts'
-        ? `Files of agent ${agent?.name ?? v.xpertId}`
-        : `My files with agent ${agent?.name ?? v.xpertId}`);
+  const name = volumeName(v, agent?.name);
   return {
     ...base,
     catalog: v.catalog,
@@ -98,6 +93,13 @@ async function scopeOfContext(ctx: Ctx): Promise<VolumeScope> {
     xpertId: v.xpertId,
     name,
   };
+}
+
+/** How a volume is named to the people who reach it: a knowledge base's or skill package's own name, else a description. */
+export function volumeName(v: VolumeOwners, agentName: string | undefined): string {
+  if (v.label) return v.label;
+  if (v.catalog === 'users') return 'My files';
+  return v.catalog === 'xperts' ? `Files of agent ${agentName ?? v.xpertId}` : `My files with agent ${agentName ?? v.xpertId}`;
 }
 
 /** The volume's typed owners and the core's internal key that keeps it unique (never shown as a scope). */
@@ -151,6 +153,34 @@ async function ownersFor(
 }
 
 /**
+ * A project holds at most STOA_MAX_VOLUMES_PER_PROJECT knowledge bases and skill packages together, so its editors
+ * cannot fill the installation with volumes that each carry the default quota. Two creations racing past the
+ * count may end one over the cap, never more per racer.
+ */
+async function assertRoomForVolume(platform: Platform, projectId: string): Promise<void> {
+  const max = platform.config.limits.volumesPerProject;
+  const { n } = await platform.db.kysely
+    .selectFrom('projects')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('parent_project_id', '=', projectId)
+    .where('catalog', 'in', ['knowledges', 'skills'])
+    .where('deleting_at', 'is', null)
+    .executeTakeFirstOrThrow();
+  if (Number(n) >= max) throw new StoaError('too_large', `a project holds at most ${max} knowledge bases and skill packages; delete one first`, { limit: max });
+}
+
+/**
+ * The scope of an existing volume beyond projects by its ID, for whoever reaches it (a link to it, a reload).
+ * Anyone else, and a project's ID, get not_found.
+ */
+export async function volumeScopeById(platform: Platform, principal: Principal, volumeId: string): Promise<VolumeScope> {
+  if (!isVolumeId(volumeId)) throw noSuchVolume();
+  const ctx = await contextFor(platform, principal, { project: volumeId });
+  if (accessOf(ctx.actor) === 'none') throw noSuchVolume();
+  return scopeOfContext(ctx);
+}
+
+/**
  * Resolves the caller's scope in a volume (R1, R3): the project's, or a volume beyond projects, which is created on
  * first use by someone who may write it. The rules of who reaches which volume live in `volumeActor`; anyone
  * else gets not_found, the answer of a volume that does not exist.
@@ -173,6 +203,7 @@ export async function openVolume(platform: Platform, principal: Principal, input
     const actor = await volumeActor(platform, principal, { ...owners, scopeId: owners.scopeId || id }, opts);
     if (!mayCreate(actor)) throw noSuchVolume();
     const org = await platform.db.kysely.selectFrom('organizations').select('id').executeTakeFirstOrThrow();
+    if (owners.parentProjectId && (owners.catalog === 'knowledges' || owners.catalog === 'skills')) await assertRoomForVolume(platform, owners.parentProjectId);
     await platform.db.kysely
       .insertInto('projects')
       .values({
@@ -205,33 +236,4 @@ export async function openVolume(platform: Platform, principal: Principal, input
       await recordAudit(platform.db.kysely, await contextFor(platform, principal, { ...opts, project: owners.parentProjectId }), created);
   }
   return scopeOfContext(ctx);
-}
-
-/**
- * A project's knowledge bases and skill packages (R1), for whoever may read the project: its members, and its
- * agents that read the whole project (an agent confined to its own folder reaches none, so it sees none).
- */
-export async function listProjectVolumes(
-  ctx: Ctx,
-  input: { catalog?: 'knowledges' | 'skills' },
-): Promise<Array<{ volumeId: string; catalog: 'knowledges' | 'skills'; name: string; createdAt: string; usedBytes: number }>> {
-  if (ctx.project.volume) throw new StoaError('forbidden', 'a volume holds files only: it has no volumes of its own');
-  const a = ctx.actor;
-  if (a.kind === 'agent' ? a.access.read === 'own' : a.role === null && !a.superuser) return [];
-  const rows = await ctx.platform.db.kysely
-    .selectFrom('projects')
-    .select(['id', 'catalog', 'label', 'created_at', 'used_bytes'])
-    .where('parent_project_id', '=', ctx.project.id)
-    .where('catalog', 'in', input.catalog ? [input.catalog] : ['knowledges', 'skills'])
-    .where('deleting_at', 'is', null)
-    .orderBy('catalog')
-    .orderBy('label')
-    .execute();
-  return rows.map((r) => ({
-    volumeId: r.id,
-    catalog: r.catalog as 'knowledges' | 'skills',
-    name: r.label ?? r.id,
-    createdAt: r.created_at,
-    usedBytes: Number(r.used_bytes),
-  }));
 }

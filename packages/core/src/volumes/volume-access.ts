@@ -10,16 +10,17 @@ export function noSuchVolume(): StoaError {
   return new StoaError('not_found', 'there is no such volume, or you may not see it');
 }
 
-async function liveAgent(platform: Platform, id: string | null) {
+/** The agent of a volume in a live project; `deleted` when the agent itself was deleted (decision 0016). */
+async function agentOf(platform: Platform, id: string | null) {
   if (!id) return undefined;
-  return platform.db.kysely
+  const row = await platform.db.kysely
     .selectFrom('agents')
     .innerJoin('projects', 'projects.id', 'agents.project_id')
-    .select(['agents.id', 'agents.project_id', 'agents.owner_id'])
+    .select(['agents.id', 'agents.project_id', 'agents.owner_id', 'agents.deleted_at'])
     .where('agents.id', '=', id)
-    .where('agents.deleted_at', 'is', null)
     .where('projects.deleting_at', 'is', null)
     .executeTakeFirst();
+  return row && { id: row.id, project_id: row.project_id, owner_id: row.owner_id, deleted: row.deleted_at !== null };
 }
 
 async function liveProject(platform: Platform, id: string | null): Promise<boolean> {
@@ -67,6 +68,9 @@ async function agentIn(platform: Platform, agentId: string, opts: ContextOptions
  *   project); the agent itself reads and writes it when the person is its owner.
  * - `xperts` (an agent's own files): the agent reads and writes all of it (its file-access switch and limits
  *   still apply); the agent's owner and its project's admins may read it.
+ * - once the agent is deleted (decision 0016), both keep only their people: the agent's owner and its project's
+ *   admins read its `xperts` volume, the person reads their `user-xperts` one — nothing is written there any
+ *   more; `deleteVolume` lets the same people remove it as a whole.
  * - `knowledges`, `skills`: the members of their project with their roles; the project's agents with their
  *   project-wide settings (read, and write when they may write the whole project), nothing when confined to
  *   their own folder.
@@ -80,22 +84,23 @@ export async function volumeActor(platform: Platform, principal: Principal, v: V
       if (principal.kind === 'user' && !principal.projectId && principal.userId === v.userId) return person(principal, 'admin');
       throw noSuchVolume();
     case 'user-xperts': {
-      const agent = await liveAgent(platform, v.xpertId);
+      const agent = await agentOf(platform, v.xpertId);
       if (!agent || agent.project_id !== v.parentProjectId) throw noSuchVolume();
       if (principal.kind === 'user') {
         if (principal.userId !== v.userId || (principal.projectId && principal.projectId !== agent.project_id)) throw noSuchVolume();
         const role = await roleIn(platform, { ...principal, superuser: false }, agent.project_id);
-        if (role || agent.owner_id === principal.userId) return person(principal, 'admin');
+        if (role || agent.owner_id === principal.userId) return person(principal, agent.deleted ? 'viewer' : 'admin');
         throw noSuchVolume();
       }
-      if (principal.agentId === agent.id && agent.owner_id !== null && agent.owner_id === v.userId) return agentIn(platform, agent.id, aopts, 'rw');
+      if (!agent.deleted && principal.agentId === agent.id && agent.owner_id !== null && agent.owner_id === v.userId)
+        return agentIn(platform, agent.id, aopts, 'rw');
       throw noSuchVolume();
     }
     case 'xperts': {
-      const agent = await liveAgent(platform, v.xpertId);
+      const agent = await agentOf(platform, v.xpertId);
       if (!agent || agent.project_id !== v.parentProjectId) throw noSuchVolume();
       if (principal.kind === 'agent') {
-        if (principal.agentId === agent.id) return agentIn(platform, agent.id, aopts, 'rw');
+        if (!agent.deleted && principal.agentId === agent.id) return agentIn(platform, agent.id, aopts, 'rw');
         throw noSuchVolume();
       }
       if (principal.projectId && principal.projectId !== agent.project_id) throw noSuchVolume();

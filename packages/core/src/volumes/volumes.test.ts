@@ -14,7 +14,8 @@ import { searchAll } from '../unified-search/search-all.js';
 import { listAudit } from '../audit/audit.js';
 import { declaredType, fileMetadata } from '../files/file-metadata.js';
 import { runOperation } from '../operations/run-operation.js';
-import { listProjectVolumes, openVolume } from './open-volume.js';
+import { openVolume } from './open-volume.js';
+import { listVolumes } from './list-volumes.js';
 import { deleteProject } from '../projects/delete-project.js';
 import { allTools, runAnyTool } from '../tools/all-tools.js';
 
@@ -216,12 +217,12 @@ describe.each(kinds)('volumes beyond projects (R1–R3, %s)', (kind) => {
     expect(await code(putFile(rc, { path: 'y.md', source: 'no' }))).toBe('forbidden');
     expect(await code(statFile(await ctxOf(await agentPrincipal(confined.id), kb.volumeId), 'policy.md'))).toBe('forbidden');
     // Listed for the project's readers; an agent confined to its folder sees none; an outsider reaches no list.
-    const listed = await listProjectVolumes(await contextFor(t.platform, viewer, { project: name }), {});
+    const listed = await listVolumes(t.platform, viewer, { project: name });
     expect(listed.map((v) => [v.catalog, v.name])).toEqual([
       ['knowledges', 'Handbook'],
       ['skills', 'Handbook'],
     ]);
-    expect(await listProjectVolumes(await contextFor(t.platform, await agentPrincipal(confined.id), {}), {})).toEqual([]);
+    expect(await listVolumes(t.platform, await agentPrincipal(confined.id), { project: name })).toEqual([]);
     expect(await code(contextFor(t.platform, outsider, { project: name }))).toBe('not_found');
     // A volume holds files only: no members, tokens, agents, wiki or memory of its own, nor their tools.
     const ec = await ctxOf(editor, kb.volumeId);
