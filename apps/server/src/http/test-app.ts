@@ -13,6 +13,8 @@ export interface TestApp {
   tokenFor(name: string, role: Role): Promise<string>;
   /** `Authorization` header for a token. */
   auth(token: string): { authorization: string };
+  /** One request under `/api/v1` with a token; the body parsed as JSON when it is JSON, else the text. */
+  api(method: string, url: string, token: string, body?: unknown, headers?: Record<string, string>): Promise<{ status: number; body: any }>;
   close(): Promise<void>;
 }
 
@@ -40,6 +42,21 @@ export async function createTestApp(kind: 'sqlite' | 'postgres' = 'sqlite', limi
       return (await createToken(admin, { user: name })).token;
     },
     auth: (token) => ({ authorization: `Bearer ${token}` }),
+    api: async (method, url, token, body, headers = {}) => {
+      const r = await app.inject({
+        method: method as 'GET',
+        url: `/api/v1${url}`,
+        headers: { authorization: `Bearer ${token}`, ...headers },
+        ...(body !== undefined ? { payload: body as string } : {}),
+      });
+      let json: any = null;
+      try {
+        json = r.json();
+      } catch {
+        json = r.body;
+      }
+      return { status: r.statusCode, body: json };
+    },
     close: async () => {
       await app.close();
       await t.cleanup();

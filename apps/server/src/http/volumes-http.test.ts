@@ -13,21 +13,7 @@ describe.each(kinds)('volumes beyond projects over HTTP, WebDAV and MCP (R1–R3
   });
   afterAll(async () => s?.close());
 
-  const api = async (method: string, url: string, token: string, body?: unknown, headers: Record<string, string> = {}) => {
-    const r = await s.app.inject({
-      method: method as 'GET',
-      url: `/api/v1${url}`,
-      headers: { ...s.auth(token), ...headers },
-      ...(body !== undefined ? { payload: body as string } : {}),
-    });
-    let json: any = null;
-    try {
-      json = r.json();
-    } catch {
-      json = r.body;
-    }
-    return { status: r.statusCode, body: json };
-  };
+  const api = (method: string, url: string, token: string, body?: unknown, headers: Record<string, string> = {}) => s.api(method, url, token, body, headers);
   const put = (token: string, volume: string, path: string, bytes: string, query = '') =>
     api('PUT', `/projects/${volume}/files/content?path=${encodeURIComponent(path)}${query}`, token, bytes, { 'content-type': 'application/octet-stream' });
   /** A member of the default project with an installation-wide token (a login session's), as a person's own volume needs. */
