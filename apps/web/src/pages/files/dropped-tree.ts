@@ -30,7 +30,7 @@ export interface DropItem {
   getAsFile(): File | null;
 }
 
-const join = (dir: string, name: string) => (dir ? `${dir}/${name}` : name);
+const join = (dir: string, name: string) => [dir, name].filter(Boolean).join('/');
 
 async function readAll(dir: DirEntry): Promise<Entry[]> {
   const reader = dir.createReader();
@@ -65,9 +65,7 @@ async function walk(entry: Entry, dir: string, out: Picked): Promise<void> {
  */
 export async function pickedFromDrop(items: readonly DropItem[]): Promise<Picked> {
   const out: Picked = { files: [], emptyFolders: [] };
-  const taken = items
-    .filter((i) => i.kind === 'file')
-    .map((i) => ({ entry: i.webkitGetAsEntry(), file: i.getAsFile() }));
+  const taken = items.filter((i) => i.kind === 'file').map((i) => ({ entry: i.webkitGetAsEntry(), file: i.getAsFile() }));
   for (const { entry, file } of taken) {
     if (entry) await walk(entry, '', out);
     else if (file) out.files.push({ dir: '', file });

@@ -306,7 +306,9 @@ export function FilesPage() {
           onDrop={(e) => {
             e.preventDefault();
             setDragging(false);
-            if (canEdit) void uploads.addDrop(pid, folder, e.dataTransfer.items).catch(fail);
+            if (!canEdit) return;
+            setNotice(null);
+            void uploads.addDrop(pid, folder, e.dataTransfer.items).catch(fail);
           }}
         >
           {!searching && (

@@ -1,7 +1,5 @@
 /** What the queue does with one row: upload a file, or create an empty folder of a dropped tree. */
-export type UploadJob =
-  | { kind: 'file'; project: string; folder: string; file: File }
-  | { kind: 'folder'; project: string; folder: string; name: string };
+export type UploadJob = { kind: 'file'; project: string; folder: string; file: File } | { kind: 'folder'; project: string; folder: string; name: string };
 
 export type UploadState = 'waiting' | 'uploading' | 'done' | 'failed' | 'cancelled';
 

@@ -8,7 +8,7 @@ import { Icon } from '../../components/icons.js';
 import { pickedFromDrop, pickedFromInput, type DropItem, type Picked } from './dropped-tree.js';
 import { UploadQueue, type UploadItem, type UploadJob } from './upload-queue-model.js';
 
-const join = (dir: string, name: string) => (dir ? `${dir}/${name}` : name);
+const join = (dir: string, name: string) => [dir, name].filter(Boolean).join('/');
 
 function run(job: UploadJob, onProgress: (sent: number) => void, signal: AbortSignal): Promise<void> {
   if (job.kind === 'file') return uploadFile(job.project, job.folder, job.file, { onProgress, signal }).then(() => undefined);
