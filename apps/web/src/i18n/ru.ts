@@ -76,7 +76,7 @@ export const ru: Dict = {
   'files.uploadState.done': 'Готово',
   'files.uploadState.failed': 'Ошибка',
   'files.uploadState.cancelled': 'Отменено',
-  'files.uploadCancel': 'Отменить загрузку {name}',
+  'files.uploadCancel': 'Отмена загрузки {name}',
   'files.uploadCancelAll': 'Отменить все',
   'files.uploadRetry': 'Повторить загрузку {name}',
   'files.uploadRetryButton': 'Повторить',
