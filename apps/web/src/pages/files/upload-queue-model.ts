@@ -17,7 +17,7 @@ export interface UploadItem {
 }
 
 /** Runs one job; reports bytes sent; must reject (an AbortError will do) when `signal` aborts. */
-export type Runner = (job: UploadJob, onProgress: (sent: number) => void, signal: AbortSignal) => Promise<void>;
+type Runner = (job: UploadJob, onProgress: (sent: number) => void, signal: AbortSignal) => Promise<void>;
 
 /** How the last run of the queue ended, told when nothing is waiting or running any more. */
 export interface Summary {
