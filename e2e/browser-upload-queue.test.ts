@@ -173,9 +173,12 @@ describe.skipIf(!hasChromium)('web UI: upload queue', { shuffle: false }, () => 
     await page.getByRole('button', { name: 'Close the upload list' }).click();
   });
 
-  it('uploads files dropped on the table into the open folder', async () => {
+  it('takes files dropped on the table while another upload is still running', async () => {
     // A drop of plain files through the page's drop handler (Chromium cannot build a dropped folder from a
     // script; the walk of a dropped folder tree is tested on its own in apps/web, dropped-tree.test.ts).
+    await throttle(256 * 1024);
+    await uploadViaUi(page, [{ name: 'slow.bin', body: Buffer.alloc(MB, 5) }]);
+    await midway(page, 'slow.bin');
     const dataTransfer = await page.evaluateHandle(() => {
       const dt = new DataTransfer();
       dt.items.add(new File(['one'], 'drop1.txt', { type: 'text/plain' }));
@@ -183,8 +186,9 @@ describe.skipIf(!hasChromium)('web UI: upload queue', { shuffle: false }, () => 
       return dt;
     });
     await page.locator('.files-main').dispatchEvent('drop', { dataTransfer });
-    await page.getByText('Uploaded 2 file(s)').waitFor();
-    expect(await exists(admin, 'inbox/drop1.txt')).toBe(true);
-    expect(await exists(admin, 'inbox/drop2.txt')).toBe(true);
+    await queued(page, 'drop2.txt').waitFor();
+    await throttle(-1);
+    await page.getByText('Uploaded 3 file(s)').waitFor();
+    for (const p of ['inbox/slow.bin', 'inbox/drop1.txt', 'inbox/drop2.txt']) expect(await exists(admin, p)).toBe(true);
   });
 });
