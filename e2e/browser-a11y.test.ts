@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import type { AxeResults, RunOptions } from 'axe-core';
 import { createAgent, createConversation, moveFile, putFile, putPage } from '@stoa/core';
-import { fileRow, hasChromium, startUiServer, type UiServer } from './browser-helpers.js';
+import { fileRow, hasChromium, startUiServer, uploadViaUi, type UiServer } from './browser-helpers.js';
 
 // Evaluated, not added as a <script>: the UI's Content-Security-Policy (rightly) refuses inline scripts.
 const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
@@ -131,6 +131,24 @@ describe.skipIf(!hasChromium)('web UI: accessibility (axe-core)', () => {
     await fileRow(page, 'reports/plan.txt').locator('button.danger').click();
     await page.getByRole('dialog').waitFor();
     found.push(...(await violations(page, `${lang} confirm dialog`)));
+
+    // The upload queue: rows uploading and waiting (the upload slowed by Chromium's throttling), then cancelled.
+    await page.goto(`${s.url}/files/reports`);
+    await fileRow(page, 'reports/plan.txt').waitFor();
+    const cdp = await context.newCDPSession(page);
+    await cdp.send('Network.enable');
+    await cdp.send('Network.emulateNetworkConditions', { offline: false, latency: 0, downloadThroughput: -1, uploadThroughput: 64 * 1024 });
+    await uploadViaUi(
+      page,
+      ['q1', 'q2', 'q3', 'q4'].map((n) => ({ name: `${n}.bin`, body: Buffer.alloc(1024 * 1024, 1) })),
+    );
+    await page.locator('.upload-row[data-state=waiting]').waitFor();
+    found.push(...(await violations(page, `${lang} upload queue`)));
+    await page.locator('.upload-head button').click();
+    await page.locator('.upload-row[data-state=cancelled]').first().waitFor();
+    await page.locator('.upload-row[data-state=uploading], .upload-row[data-state=waiting]').first().waitFor({ state: 'detached' });
+    found.push(...(await violations(page, `${lang} upload queue cancelled`)));
+    await page.locator('.upload-head button').click();
 
     // Volumes (R1): the dialog that makes a knowledge base, then the Files page inside it with the picker's groups.
     await page.goto(`${s.url}/files`);

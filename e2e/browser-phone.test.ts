@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { createAgent, createConversation, moveFile, putFile, putPage } from '@stoa/core';
-import { fileRow, hasChromium, startUiServer, type UiServer } from './browser-helpers.js';
+import { fileRow, hasChromium, startUiServer, uploadViaUi, type UiServer } from './browser-helpers.js';
 
 const PHONE = { width: 360, height: 740 };
 
@@ -50,6 +50,17 @@ describe.skipIf(!hasChromium)('web UI: on a phone', () => {
     await fileRow(page, 'reports/plan.txt').locator('button.file-name').click();
     await page.locator('pre.preview-text').waitFor();
     await check('file preview');
+    // The upload queue, with a long file name, while the upload runs (slowed by Chromium's throttling).
+    const cdp = await context.newCDPSession(page);
+    await cdp.send('Network.enable');
+    await cdp.send('Network.emulateNetworkConditions', { offline: false, latency: 0, downloadThroughput: -1, uploadThroughput: 64 * 1024 });
+    await uploadViaUi(page, [{ name: 'a-rather-long-file-name-for-a-phone-screen-that-does-not-wrap-by-itself.bin', body: Buffer.alloc(1024 * 1024, 1) }]);
+    await page.locator('.upload-row[data-state=uploading]').waitFor();
+    await check('upload queue');
+    await page.getByRole('button', { name: 'Cancel all' }).click();
+    await page.locator('.upload-row[data-state=cancelled]').waitFor();
+    await check('upload queue finished');
+    await cdp.send('Network.emulateNetworkConditions', { offline: false, latency: 0, downloadThroughput: -1, uploadThroughput: -1 });
     await page.goto(`${s.url}/memory`);
     await page.locator('nav.side li a').first().click();
     await page.locator('.memory-page textarea').waitFor();

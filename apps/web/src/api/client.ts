@@ -125,7 +125,8 @@ export async function call<R>(ref: RouteRef<R>, input: RouteInput<R>, signal?: A
 
 /**
  * Sends a file body with upload progress (fetch cannot report it). `absolute` URLs (presigned object storage)
- * get no bearer token: the signature is the credential there.
+ * get no bearer token: the signature is the credential there. Aborting `signal` aborts the request and rejects
+ * with an AbortError, like fetch.
  *
  * @example
  * await sendWithProgress('PUT', routeUrl(routeIndex.files.upload, { project: 'default', path: 'a.bin' }), file, {}, (n) => console.log(n));
@@ -137,9 +138,16 @@ export function sendWithProgress<T>(
   headers: Record<string, string>,
   onProgress?: (loaded: number) => void,
   absolute = false,
+  signal?: AbortSignal,
 ): Promise<T> {
   return new Promise<T>((resolve, reject) => {
+    const aborted = () => new DOMException('the upload was cancelled', 'AbortError');
+    if (signal?.aborted) return reject(aborted());
     const xhr = new XMLHttpRequest();
+    const onAbort = () => xhr.abort();
+    signal?.addEventListener('abort', onAbort, { once: true });
+    xhr.onloadend = () => signal?.removeEventListener('abort', onAbort);
+    xhr.onabort = () => reject(aborted());
     xhr.open(method, url);
     const token = getToken();
     if (token && !absolute) xhr.setRequestHeader('Authorization', `Bearer ${token}`);

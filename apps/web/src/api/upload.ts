@@ -19,7 +19,7 @@ const DIRECT_UPLOAD_BYTES = 26214400;
  */
 function joinPath(folder: string, name: string): string {
   const n = name.normalize('NFC');
-  return folder ? `${folder}/${n}` : n;
+  return folder ? `${folder.normalize('NFC')}/${n}` : n;
 }
 
 const octets = { 'Content-Type': 'application/octet-stream' };
@@ -27,29 +27,30 @@ const octets = { 'Content-Type': 'application/octet-stream' };
 /**
  * Uploads one file into a folder: through the server up to 25 MB (replacing silently), straight to storage
  * above (start → send → finish; fails with already_exists when the file exists). The way is chosen here.
- * `onProgress` gets the bytes sent so far.
+ * `onProgress` gets the bytes sent so far; aborting `signal` stops the transfer (and gives a direct upload's
+ * reserved space back).
  *
  * @example
- * await uploadFile('default', 'reports', file, (n) => setSent(n));
+ * await uploadFile('default', 'reports', file, { onProgress: (n) => setSent(n), signal: controller.signal });
  */
 export async function uploadFile(
   project: string,
   folder: string,
   file: File,
-  onProgress?: (sent: number) => void,
-  threshold = DIRECT_UPLOAD_BYTES,
+  opts: { onProgress?: (sent: number) => void; signal?: AbortSignal; threshold?: number } = {},
 ): Promise<FileInfo> {
+  const { onProgress, signal, threshold = DIRECT_UPLOAD_BYTES } = opts;
   const path = joinPath(folder, file.name);
   const r = routeIndex.files;
   if (file.size <= threshold) {
     const put = routeUrl(r.upload, { project, path });
-    return (await sendWithProgress<RouteOutput<typeof filesRoutes.upload>>('PUT', put, file, octets, onProgress)).file;
+    return (await sendWithProgress<RouteOutput<typeof filesRoutes.upload>>('PUT', put, file, octets, onProgress, false, signal)).file;
   }
-  const ticket: Ticket = await call(r.startUpload, { project, path, size: file.size });
+  const ticket: Ticket = await call(r.startUpload, { project, path, size: file.size }, signal);
   const upload = { project, uploadId: ticket.uploadId };
   try {
-    if (ticket.url) await sendWithProgress('PUT', ticket.url, file, ticket.headers, onProgress, true);
-    else await sendWithProgress('PUT', routeUrl(r.sendUpload, upload), file, octets, onProgress);
+    if (ticket.url) await sendWithProgress('PUT', ticket.url, file, ticket.headers, onProgress, true, signal);
+    else await sendWithProgress('PUT', routeUrl(r.sendUpload, upload), file, octets, onProgress, false, signal);
     return await call(r.finishUpload, upload);
   } catch (e) {
     // Give the reserved space back at once instead of waiting for the reservation to expire.

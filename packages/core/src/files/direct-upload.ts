@@ -136,7 +136,7 @@ export async function startUpload(
   }
 }
 
-export async function pendingReservation(ctx: Ctx, uploadId: string) {
+export async function pendingReservation(ctx: Ctx, uploadId: string, alsoReceiving = false) {
   const r = await ctx.platform.db.kysely
     .selectFrom('upload_reservations')
     .selectAll()
@@ -144,7 +144,7 @@ export async function pendingReservation(ctx: Ctx, uploadId: string) {
     .where('project_id', '=', ctx.project.id)
     .executeTakeFirst();
   if (!r || r.actor !== actorKey(ctx)) throw new StoaError('not_found', 'upload does not exist');
-  if (r.status !== 'pending') throw new StoaError('not_found', `upload is ${r.status}`);
+  if (r.status !== 'pending' && !(alsoReceiving && r.status === 'receiving')) throw new StoaError('not_found', `upload is ${r.status}`);
   if (r.expires_at < ctx.platform.clock().toISOString()) throw new StoaError('not_found', 'upload has expired');
   return r;
 }
@@ -173,12 +173,15 @@ export async function receiveUpload(ctx: Ctx, uploadId: string, source: Readable
     if (e instanceof BlobTooLargeError) throw new StoaError('too_large', `the upload was announced as ${r.size} bytes and is larger`);
     throw e;
   } finally {
-    await db
+    const back = await db
       .updateTable('upload_reservations')
       .set({ status: 'pending', received_sha256: received })
       .where('id', '=', r.id)
       .where('status', '=', 'receiving')
-      .execute();
+      .executeTakeFirst();
+    // Aborted while the bytes came in (a browser cancels, then aborts at once): the abort already gave the
+    // space back and removed the staging; what this send wrote after that goes too.
+    if (Number(back.numUpdatedRows) === 0) await ctx.platform.blobs.deleteStaging(r.staging_key);
   }
 }
 
@@ -289,7 +292,8 @@ async function joinParts(ctx: Ctx, r: Awaited<ReturnType<typeof pendingReservati
 }
 
 export async function abortUpload(ctx: Ctx, uploadId: string): Promise<void> {
-  const r = await pendingReservation(ctx, uploadId);
+  // Also while its bytes are still arriving: a client that cancels aborts before the server notices the send end.
+  const r = await pendingReservation(ctx, uploadId, true);
   await release(ctx.platform, r, 'aborted');
 }
 

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Readable } from 'node:stream';
+import { PassThrough, Readable } from 'node:stream';
 import { createHash } from 'node:crypto';
 import { testDbKinds } from '@stoa/db/testing';
 import { createTestPlatform, type TestPlatform } from '../testing.js';
@@ -136,6 +136,25 @@ describe.each(testDbKinds())('quota, F8 and direct uploads on %s', (kind) => {
     now = new Date(now.getTime() + 601_000);
     await expect(finishUpload(ctx, e.uploadId)).rejects.toMatchObject({ code: 'not_found', message: 'upload has expired' });
     expect(await expireUploads(t.platform)).toBe(1);
+    expect(await usage(ctx)).toMatchObject({ used: 0, reserved: 0 });
+    expect(await storeViolations(ctx)).toEqual([]);
+  });
+
+  it('direct upload: an abort while the bytes are still arriving releases the reservation, and the send keeps nothing', async () => {
+    await clear();
+    const a = await startUpload(ctx, { path: 'd/cancelled.bin', size: 3_000 });
+    const source = new PassThrough();
+    const sending = receiveUpload(ctx, a.uploadId, source);
+    source.write(bytes(1_000));
+    // The send has claimed the upload (status 'receiving') before the client gives up on it.
+    await expect
+      .poll(() => t.platform.db.kysely.selectFrom('upload_reservations').select('status').where('id', '=', a.uploadId).executeTakeFirst())
+      .toEqual({ status: 'receiving' });
+    await abortUpload(ctx, a.uploadId);
+    expect((await usage(ctx)).reserved).toBe(0);
+    source.end(bytes(2_000));
+    await sending.catch(() => undefined);
+    await expect(finishUpload(ctx, a.uploadId)).rejects.toMatchObject({ code: 'not_found' });
     expect(await usage(ctx)).toMatchObject({ used: 0, reserved: 0 });
     expect(await storeViolations(ctx)).toEqual([]);
   });

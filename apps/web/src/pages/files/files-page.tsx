@@ -1,6 +1,5 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { downloadFile, filesApi, type FileInfo, type Folder, type FolderPage, type Usage } from '../../api/files.js';
-import { uploadFile } from '../../api/upload.js';
 import { useI18n } from '../../i18n/index.js';
 import { useSession } from '../../session.js';
 import { errorText, formatBytes } from '../../format.js';
@@ -14,6 +13,7 @@ import { Icon } from '../../components/icons.js';
 import { navigate, useRoute } from '../../router.js';
 import { Breadcrumb } from '../../components/breadcrumb.js';
 import { useLiveChanges } from '../../live-changes.js';
+import { UploadQueuePanel, useUploads } from './upload-queue.js';
 
 type Notice = { kind: 'error' | 'info'; text: string } | null;
 const parentOf = (p: string) => (p.includes('/') ? p.slice(0, p.lastIndexOf('/')) : '');
@@ -55,7 +55,6 @@ export function FilesPage() {
   const [results, setResults] = useState<{ q: string; files: FileInfo[]; truncated: boolean } | null>(null);
   const [preview, setPreview] = useState<FileInfo | null>(null);
   const [notice, setNotice] = useState<Notice>(null);
-  const [uploading, setUploading] = useState<{ done: number; total: number; name: string; percent: number } | null>(null);
   const [toDelete, setToDelete] = useState<FileInfo | null>(null);
   const [showNewFolder, setShowNewFolder] = useState(false);
   const [folderAction, setFolderAction] = useState<'move' | 'delete' | null>(null);
@@ -68,10 +67,16 @@ export function FilesPage() {
   const [drawer, setDrawer] = useState(false);
   const drawerButton = useRef<HTMLButtonElement>(null);
   const input = useRef<HTMLInputElement>(null);
+  const folderInput = useRef<HTMLInputElement>(null);
   const fail = useCallback((e: unknown) => setNotice({ kind: 'error', text: typeof e === 'string' ? e : errorText(e, t) }), [t]);
   const refresh = () => setEpoch((n) => n + 1);
   // Someone else's change (a colleague, an agent, WebDAV) reloads the tree and the folder on screen (B7).
   useLiveChanges(pid, refresh);
+  // Uploads run in a queue beside the page: the listing reloads as files land, and folders can change meanwhile.
+  const uploads = useUploads({
+    onDone: useCallback(() => setEpoch((n) => n + 1), []),
+    onIdle: useCallback((n: number) => setNotice({ kind: 'info', text: t('files.uploaded', { n }) }), [t]),
+  });
 
   // A link to one file (/files?path=…, e.g. from search) opens its folder and its preview.
   useEffect(() => {
@@ -144,26 +149,11 @@ export function FilesPage() {
     return () => document.removeEventListener('keydown', onKey, true);
   }, [drawer]);
 
-  const upload = async (list: FileList | null) => {
-    const files = [...(list ?? [])];
-    if (!files.length) return;
+  const upload = (list: FileList | null, from: HTMLInputElement | null) => {
     setNotice(null);
-    let done = 0;
-    try {
-      for (const f of files) {
-        const at = { done, total: files.length, name: f.name };
-        setUploading({ ...at, percent: 0 });
-        await uploadFile(pid, folder, f, (sent) => setUploading({ ...at, percent: f.size ? Math.min(100, Math.round((sent / f.size) * 100)) : 100 }));
-        done++;
-      }
-      setNotice({ kind: 'info', text: t('files.uploaded', { n: done }) });
-    } catch (e) {
-      fail(e);
-    } finally {
-      setUploading(null);
-      if (input.current) input.current.value = '';
-      refresh();
-    }
+    uploads.addFiles(pid, folder, list);
+    // The same files can be picked again (a retry from the picker).
+    if (from) from.value = '';
   };
 
   const move = async (f: FileInfo, to: string) => {
@@ -316,7 +306,9 @@ export function FilesPage() {
           onDrop={(e) => {
             e.preventDefault();
             setDragging(false);
-            if (canEdit && uploading === null) void upload(e.dataTransfer.files);
+            if (!canEdit) return;
+            setNotice(null);
+            void uploads.addDrop(pid, folder, e.dataTransfer.items).catch(fail);
           }}
         >
           {!searching && (
@@ -341,9 +333,20 @@ export function FilesPage() {
               onChange={(e) => setQuery(e.target.value)}
             />
             <span className="spacer" />
-            <input ref={input} type="file" multiple hidden onChange={(e) => void upload(e.target.files)} data-testid="upload-input" />
-            <button disabled={!canEdit || uploading !== null} onClick={() => input.current?.click()}>
+            <input ref={input} type="file" multiple hidden onChange={(e) => upload(e.target.files, e.target)} data-testid="upload-input" />
+            <button disabled={!canEdit} onClick={() => input.current?.click()}>
               <Icon name="upload" /> {t('files.upload')}
+            </button>
+            <input
+              ref={folderInput}
+              type="file"
+              hidden
+              {...{ webkitdirectory: '' }}
+              onChange={(e) => upload(e.target.files, e.target)}
+              data-testid="upload-folder-input"
+            />
+            <button disabled={!canEdit} onClick={() => folderInput.current?.click()}>
+              <Icon name="upload" /> {t('files.uploadFolder')}
             </button>
             <button disabled={!canEdit} onClick={() => setShowNewFolder(true)}>
               <Icon name="plus" /> {t('files.newFolder')}
@@ -378,11 +381,7 @@ export function FilesPage() {
             />
           )}
           {!canEdit && <p className="hint">{t('files.viewerHint')}</p>}
-          {uploading && (
-            <p className="notice info" role="status">
-              {t('files.uploading', { name: uploading.name, percent: uploading.percent, done: uploading.done + 1, total: uploading.total })}
-            </p>
-          )}
+          <UploadQueuePanel items={uploads.items} />
           {notice && (
             <p className={`notice ${notice.kind}`} role={notice.kind === 'error' ? 'alert' : 'status'}>
               {notice.text}{' '}
