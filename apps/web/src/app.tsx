@@ -8,20 +8,19 @@ import { navigate, useRoute, type Page } from './router.js';
 import { SessionContext, sessionFor, type Session } from './session.js';
 import { errorText } from './format.js';
 import { LanguagePicker } from './components/language-picker.js';
+import { chooseProject, MY_FILES, PROJECT_KEY } from './project-choice.js';
 import { LoginPage } from './pages/login-page.js';
 import { FilesPage } from './pages/files/files-page.js';
+import { pageChunks } from './pages/page-chunks.js';
 
 // Files is where everyone lands; every other page is its own chunk, loaded the first time it is opened.
-const MemoryPage = lazy(() => import('./pages/memory/memory-page.js').then((m) => ({ default: m.MemoryPage })));
-const WikiPage = lazy(() => import('./pages/wiki/wiki-page.js').then((m) => ({ default: m.WikiPage })));
-const AgentsPage = lazy(() => import('./pages/agents-page.js').then((m) => ({ default: m.AgentsPage })));
-const AuditPage = lazy(() => import('./pages/audit-page.js').then((m) => ({ default: m.AuditPage })));
-const SearchPage = lazy(() => import('./pages/search-page.js').then((m) => ({ default: m.SearchPage })));
-const MembersPage = lazy(() => import('./pages/members-page.js').then((m) => ({ default: m.MembersPage })));
+const MemoryPage = lazy(() => pageChunks.memory().then((m) => ({ default: m.MemoryPage })));
+const WikiPage = lazy(() => pageChunks.wiki().then((m) => ({ default: m.WikiPage })));
+const AgentsPage = lazy(() => pageChunks.agents().then((m) => ({ default: m.AgentsPage })));
+const AuditPage = lazy(() => pageChunks.audit().then((m) => ({ default: m.AuditPage })));
+const SearchPage = lazy(() => pageChunks.search().then((m) => ({ default: m.SearchPage })));
+const MembersPage = lazy(() => pageChunks.members().then((m) => ({ default: m.MembersPage })));
 
-const PROJECT_KEY = 'stoa.project';
-/** The picker's value for your own files: a volume, resolved by the server for whoever is signed in. */
-const MY_FILES = '@users';
 /** What a volume offers: its files, its search and its audit log (it has no wiki, memory, agents or members). */
 const VOLUME_PAGES = new Set<Page>(['files', 'audit', 'search']);
 const nav: Array<{ page: Page; key: MessageKey }> = [
@@ -63,7 +62,7 @@ export function App() {
           return;
         }
       }
-      const project = projects.find((p) => p.id === wanted) ?? projects.find((p) => p.name === 'default') ?? projects[0];
+      const project = chooseProject(projects, wanted);
       if (!project) throw new Error('no project');
       setSession(sessionFor(me, projects, project));
       setError(null);
