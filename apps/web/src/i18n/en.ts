@@ -236,6 +236,10 @@ export const en = {
   'error.precondition_failed': 'The file changed meanwhile; reload and try again',
   'error.range_not_satisfiable': 'That part of the file does not exist',
   'error.other': 'Something went wrong',
+  // Loading states and live updates of the wiki and memory (issue 13, B7).
+  'load.retry': 'Retry',
+  'live.newerPage': 'Someone saved a newer version of this page while you edit. Your text stays here; saving shows both versions to merge.',
+  'live.newerMemory': 'Someone saved a newer version of this file while you edit. Your text stays here; saving shows both versions to merge.',
 };
 
 export type Dict = { [K in keyof typeof en]: string };

@@ -234,4 +234,8 @@ export const zh: Dict = {
   'error.precondition_failed': '文件在此期间已更改；请刷新后重试',
   'error.range_not_satisfiable': '文件中不存在该部分',
   'error.other': '出现错误',
+  // Loading states and live updates of the wiki and memory (issue 13, B7).
+  'load.retry': '重试',
+  'live.newerPage': '您编辑期间，有人保存了此页面的更新版本。您的文本仍保留在此；保存时将显示两个版本供您合并。',
+  'live.newerMemory': '您编辑期间，有人保存了此文件的更新版本。您的文本仍保留在此；保存时将显示两个版本供您合并。',
 };
