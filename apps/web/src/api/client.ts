@@ -119,7 +119,8 @@ async function toApiError(res: Response): Promise<ApiError> {
  */
 export function call<R>(ref: RouteRef<R>, input: RouteInput<R>, signal?: AbortSignal): Promise<RouteOutput<R>> {
   if (ref.method !== 'GET') return fetchJson(ref, input, signal);
-  const key = routeUrl(ref, input);
+  // By token too: an answer asked for one sign-in is never handed to another.
+  const key = `${getToken()} ${routeUrl(ref, input)}`;
   if (priming) {
     const p = fetchJson(ref, input);
     // Nobody waits on it yet: a failure is reported to whoever asks for it, by asking again.
@@ -139,7 +140,7 @@ async function fetchJson<R>(ref: RouteRef<R>, input: RouteInput<R>, signal?: Abo
   return (await res.json()) as RouteOutput<R>;
 }
 
-/** Answers asked for before the page asks (the first load, issue 13), each handed out once, by URL. */
+/** Answers asked for before the page asks (the first load, issue 13), each handed out once, by token and URL. */
 const primed = new Map<string, { at: number; answer: Promise<unknown> }>();
 /** An early answer older than this is not handed out: the page asks again rather than show stale data. */
 const PRIMED_FOR_MS = 5_000;
