@@ -222,4 +222,25 @@ describe.skipIf(!hasChromium)('web UI: accessibility (axe-core)', () => {
     await fileRow(page, 'reports/plan.txt').waitFor();
     await context.close();
   });
+  it('the loading placeholders and a failed load with Retry have no violations', async () => {
+    const { context, page } = await s.signedIn();
+    let release!: () => void;
+    const held = new Promise<void>((r) => (release = r));
+    await page.route(
+      (url) => url.pathname.endsWith('/members'),
+      async (route) => {
+        await held;
+        await route.abort('connectionrefused');
+      },
+      { times: 1 },
+    );
+    await page.getByRole('link', { name: 'Members' }).click();
+    await page.locator('.members-page [aria-busy="true"]').waitFor();
+    const found = await violations(page, 'members loading');
+    release();
+    await page.getByRole('alert').getByRole('button', { name: 'Retry' }).waitFor();
+    found.push(...(await violations(page, 'members failed')));
+    expect(found).toEqual([]);
+    await context.close();
+  });
 });

@@ -1,5 +1,6 @@
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import fastifyStatic from '@fastify/static';
+import fastifyCompress from '@fastify/compress';
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { StoaError, systemRoutes } from '@stoa/contract';
@@ -76,6 +77,10 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
     if (webRoot && req.method === 'GET') return reply.header('cache-control', 'no-cache').sendFile('index.html');
     return sendProblem(reply, req, new StoaError('not_found', 'not found'));
   });
+
+  // JSON answers opt in per route (mountOperation): downloads, ranges, previews and WebDAV stream bytes with their
+  // own length and must reach the client as stored.
+  await app.register(fastifyCompress, { global: false });
 
   const openapi = apiDocument();
   app.get('/api/v1' + fastifyPath(systemRoutes.openapi.path), async () => openapi);

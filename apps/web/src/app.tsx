@@ -8,20 +8,21 @@ import { navigate, useRoute, type Page } from './router.js';
 import { SessionContext, sessionFor, type Session } from './session.js';
 import { errorText } from './format.js';
 import { LanguagePicker } from './components/language-picker.js';
+import { chooseProject, MY_FILES, PROJECT_KEY } from './project-choice.js';
 import { LoginPage } from './pages/login-page.js';
 import { FilesPage } from './pages/files/files-page.js';
+import { pageChunks } from './pages/page-chunks.js';
 import { volumesApi, type VolumeScope } from './api/volumes.js';
-import { MY_FILES, VolumePicker } from './components/volume-picker.js';
+import { VolumePicker } from './components/volume-picker.js';
 
 // Files is where everyone lands; every other page is its own chunk, loaded the first time it is opened.
-const MemoryPage = lazy(() => import('./pages/memory/memory-page.js').then((m) => ({ default: m.MemoryPage })));
-const WikiPage = lazy(() => import('./pages/wiki/wiki-page.js').then((m) => ({ default: m.WikiPage })));
-const AgentsPage = lazy(() => import('./pages/agents-page.js').then((m) => ({ default: m.AgentsPage })));
-const AuditPage = lazy(() => import('./pages/audit-page.js').then((m) => ({ default: m.AuditPage })));
-const SearchPage = lazy(() => import('./pages/search-page.js').then((m) => ({ default: m.SearchPage })));
-const MembersPage = lazy(() => import('./pages/members-page.js').then((m) => ({ default: m.MembersPage })));
+const MemoryPage = lazy(() => pageChunks.memory().then((m) => ({ default: m.MemoryPage })));
+const WikiPage = lazy(() => pageChunks.wiki().then((m) => ({ default: m.WikiPage })));
+const AgentsPage = lazy(() => pageChunks.agents().then((m) => ({ default: m.AgentsPage })));
+const AuditPage = lazy(() => pageChunks.audit().then((m) => ({ default: m.AuditPage })));
+const SearchPage = lazy(() => pageChunks.search().then((m) => ({ default: m.SearchPage })));
+const MembersPage = lazy(() => pageChunks.members().then((m) => ({ default: m.MembersPage })));
 
-const PROJECT_KEY = 'stoa.project';
 /** The query parameter that names the volume beyond projects a page shows, so a link to it and a reload keep it. */
 const VOLUME_PARAM = 'volume';
 /** What a volume offers: its files, its search and its audit log (it has no wiki, memory, agents or members). */
@@ -74,7 +75,7 @@ export function App() {
         if (linked) failure = inVolume;
         setVolumeInUrl(null);
       }
-      const project = projects.find((p) => p.id === wanted) ?? projects.find((p) => p.name === 'default') ?? projects[0];
+      const project = chooseProject(projects, wanted);
       if (!project) throw new Error('no project');
       setSession(sessionFor(me, projects, project));
       setError(failure ? errorText(failure, t) : null);

@@ -41,3 +41,36 @@ export function useLiveChanges(project: string, onChange: (paths: string[]) => v
     };
   }, [project]);
 }
+
+/**
+ * Asks `load` again every few seconds while the tab is visible and hands each answer to `onAnswer`: the wiki and
+ * memory pages follow their own lists this way (each entry carries its version, under the same access rules as
+ * reading it), since the change feed covers files only (B7).
+ *
+ * @example
+ * useLiveList(project.id, () => wikiApi.list(project.id), setPages);
+ */
+export function useLiveList<T>(project: string, load: () => Promise<T>, onAnswer: (answer: T) => void): void {
+  const latest = useRef({ load, onAnswer });
+  latest.current = { load, onAnswer };
+  useEffect(() => {
+    let stopped = false;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const tick = async () => {
+      try {
+        if (document.visibilityState === 'visible') {
+          const answer = await latest.current.load();
+          if (!stopped) latest.current.onAnswer(answer);
+        }
+      } catch {
+        // Retried on the next tick; the page's own calls report errors.
+      }
+      if (!stopped) timer = setTimeout(() => void tick(), POLL_MS);
+    };
+    timer = setTimeout(() => void tick(), POLL_MS);
+    return () => {
+      stopped = true;
+      clearTimeout(timer);
+    };
+  }, [project]);
+}

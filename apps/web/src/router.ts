@@ -1,43 +1,42 @@
-import { useEffect, useState } from 'react';
+import { useMemo } from 'react';
+import { navigate as go, usePathname, useSearch } from 'wouter/use-browser-location';
 
 /** The client routes; the server answers every other GET with index.html, so these survive a reload. */
 export type Page = 'login' | 'files' | 'memory' | 'wiki' | 'agents' | 'members' | 'audit' | 'search';
 const pages: Page[] = ['login', 'files', 'memory', 'wiki', 'agents', 'members', 'audit', 'search'];
 
 /**
+ * The page of a path and what follows it (a folder, a wiki page).
+ *
  * @example
- * currentPage() // on /wiki/handbook/refunds: { page: 'wiki', rest: 'handbook/refunds' }
+ * pageOf('/wiki/handbook/refunds') // { page: 'wiki', rest: 'handbook/refunds' }
  */
-function currentPage(): { page: Page; rest: string } {
-  const [, first = '', ...rest] = location.pathname.split('/');
+export function pageOf(pathname: string): { page: Page; rest: string } {
+  const [, first = '', ...rest] = pathname.split('/');
   const page = (pages as string[]).includes(first) ? (first as Page) : 'files';
   return { page, rest: rest.map(decodeURIComponent).join('/') };
 }
 
 /**
- * Goes to a client route without reloading.
+ * Goes to a client route without reloading (wouter's browser location: pushState, or replaceState).
  *
  * @example
  * navigate('/wiki/handbook/onboarding');
  */
 export function navigate(to: string, replace = false): void {
-  if (replace) history.replaceState(null, '', to);
-  else history.pushState(null, '', to);
-  window.dispatchEvent(new PopStateEvent('popstate'));
+  go(to, { replace });
 }
 
 /**
- * Re-renders on navigation and returns the current route.
+ * Re-renders on navigation (links, Back and Forward) and returns the current route.
  *
  * @example
  * const { page, rest } = useRoute();
  */
 export function useRoute(): { page: Page; rest: string; search: string } {
-  const [route, setRoute] = useState(() => ({ ...currentPage(), search: location.search }));
-  useEffect(() => {
-    const on = () => setRoute({ ...currentPage(), search: location.search });
-    window.addEventListener('popstate', on);
-    return () => window.removeEventListener('popstate', on);
-  }, []);
-  return route;
+  const pathname = usePathname();
+  const raw = useSearch();
+  // wouter gives the query without its "?"; the pages read it as location.search has it.
+  const search = raw ? `?${raw}` : '';
+  return useMemo(() => ({ ...pageOf(pathname), search }), [pathname, search]);
 }

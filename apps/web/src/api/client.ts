@@ -117,10 +117,50 @@ async function toApiError(res: Response): Promise<ApiError> {
  * @example
  * const page = await call(routeIndex.files.folder, { project: 'default', folder: 'reports' });
  */
-export async function call<R>(ref: RouteRef<R>, input: RouteInput<R>, signal?: AbortSignal): Promise<RouteOutput<R>> {
+export function call<R>(ref: RouteRef<R>, input: RouteInput<R>, signal?: AbortSignal): Promise<RouteOutput<R>> {
+  if (ref.method !== 'GET') return fetchJson(ref, input, signal);
+  // By token too: an answer asked for one sign-in is never handed to another.
+  const key = `${getToken()} ${routeUrl(ref, input)}`;
+  if (priming) {
+    const p = fetchJson(ref, input);
+    // Nobody waits on it yet: a failure is reported to whoever asks for it, by asking again.
+    p.catch(() => undefined);
+    primed.set(key, { at: Date.now(), answer: p });
+    return p;
+  }
+  const early = primed.get(key);
+  primed.delete(key);
+  if (!early || Date.now() - early.at > PRIMED_FOR_MS) return fetchJson(ref, input, signal);
+  return early.answer.catch(() => fetchJson(ref, input, signal)) as Promise<RouteOutput<R>>;
+}
+
+async function fetchJson<R>(ref: RouteRef<R>, input: RouteInput<R>, signal?: AbortSignal): Promise<RouteOutput<R>> {
   const res = await open(ref, input, signal);
   if (res.status === 204) return undefined as RouteOutput<R>;
   return (await res.json()) as RouteOutput<R>;
+}
+
+/** Answers asked for before the page asks (the first load, issue 13), each handed out once, by token and URL. */
+const primed = new Map<string, { at: number; answer: Promise<unknown> }>();
+/** An early answer older than this is not handed out: the page asks again rather than show stale data. */
+const PRIMED_FOR_MS = 5_000;
+let priming = false;
+
+/**
+ * Runs `fn` so that the GET calls it makes start now and are kept for the first identical call that follows:
+ * the first load asks for a page's data while the page's code is still starting. A failed early answer is
+ * asked again by that call, so errors (401 first) surface as usual.
+ *
+ * @example
+ * prime(() => filesApi.me());
+ */
+export function prime(fn: () => void): void {
+  priming = true;
+  try {
+    fn();
+  } finally {
+    priming = false;
+  }
 }
 
 /**

@@ -7,9 +7,7 @@ import { useI18n, type T } from '../i18n/index.js';
 import type { Session } from '../session.js';
 import { ConfirmDialog } from './confirm-dialog.js';
 import { useFocusTrap } from './focus-trap.js';
-
-/** The picker's value for your own files: a volume, resolved by the server for whoever is signed in. */
-export const MY_FILES = '@users';
+import { MY_FILES } from '../project-choice.js';
 
 /** How the picker names a volume in the UI language (the server's own name for a knowledge base or skill package). */
 function labelOf(v: VolumeListing, t: T): string {

@@ -269,6 +269,10 @@ export const en = {
   'volumes.limitReached': 'This project already has as many knowledge bases and skill packages as allowed; delete one first.',
   'volumes.delete': 'Delete this volume',
   'volumes.deleteConfirm': 'Delete "{name}" and every file in it? This cannot be undone.',
+  // Loading states and live updates of the wiki and memory (issue 13, B7).
+  'load.retry': 'Retry',
+  'live.newerPage': 'Someone saved a newer version of this page while you edit. Your text stays here; saving shows both versions to merge.',
+  'live.newerMemory': 'Someone saved a newer version of this file while you edit. Your text stays here; saving shows both versions to merge.',
 };
 
 export type Dict = { [K in keyof typeof en]: string };

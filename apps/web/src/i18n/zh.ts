@@ -267,4 +267,8 @@ export const zh: Dict = {
   'volumes.limitReached': '此项目的知识库和技能包数量已达上限；请先删除一个。',
   'volumes.delete': '删除此卷',
   'volumes.deleteConfirm': '删除“{name}”及其中所有文件？此操作无法撤销。',
+  // Loading states and live updates of the wiki and memory (issue 13, B7).
+  'load.retry': '重试',
+  'live.newerPage': '您编辑期间，有人保存了此页面的更新版本。您的文本仍保留在此；保存时将显示两个版本供您合并。',
+  'live.newerMemory': '您编辑期间，有人保存了此文件的更新版本。您的文本仍保留在此；保存时将显示两个版本供您合并。',
 };

@@ -5,6 +5,7 @@ import { useI18n } from '../i18n/index.js';
 import type { MessageKey } from '../i18n/en.js';
 import { useSession } from '../session.js';
 import { errorText, formatBytes, formatDate } from '../format.js';
+import { LoadState } from '../components/load-state.js';
 
 type Entry = AuditData['entries'][number];
 
@@ -42,6 +43,7 @@ export function AuditPage() {
   const load = useCallback(
     async (before: number | null) => {
       try {
+        setError(null);
         const r = await filesApi.audit(project.id, before, filter);
         setEntries((l) => (before === null ? r.entries : [...l, ...r.entries]));
         setCursor(r.nextCursor);
@@ -54,6 +56,7 @@ export function AuditPage() {
   );
 
   useEffect(() => {
+    setLoaded(false);
     if (isAdmin) void load(null);
   }, [isAdmin, load]);
 
@@ -74,7 +77,7 @@ export function AuditPage() {
   return (
     <div className="audit-page">
       <h1>{t('audit.title')}</h1>
-      {error && (
+      {loaded && error && (
         <p className="notice error" role="alert">
           {error}
         </p>
@@ -104,7 +107,7 @@ export function AuditPage() {
         </label>
         <button type="submit">{t('audit.apply')}</button>
       </form>
-      {!loaded && !error && <p>{t('common.loading')}</p>}
+      {!loaded && <LoadState error={error} onRetry={() => void load(null)} />}
       {loaded && entries.length === 0 && <p className="empty">{t('common.none')}</p>}
       {entries.length > 0 && (
         <table className="grid audit">

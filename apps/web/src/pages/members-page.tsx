@@ -4,6 +4,7 @@ import { useI18n } from '../i18n/index.js';
 import type { MessageKey } from '../i18n/en.js';
 import { useSession } from '../session.js';
 import { errorText, formatDate } from '../format.js';
+import { LoadState } from '../components/load-state.js';
 import { ConfirmDialog } from '../components/confirm-dialog.js';
 import { DeleteProjectDialog } from '../components/delete-project-dialog.js';
 
@@ -28,6 +29,11 @@ export function MembersPage() {
   const [error, setError] = useState<string | null>(null);
   const fail = useCallback((e: unknown) => setError(errorText(e, t)), [t]);
   const reload = useCallback(() => filesApi.members(project.id).then(setMembers, fail), [project.id, fail]);
+  // The list failed to load: its Retry clears the error and asks again.
+  const retry = () => {
+    setError(null);
+    void reload();
+  };
 
   useEffect(() => {
     void reload();
@@ -66,7 +72,7 @@ export function MembersPage() {
   return (
     <div className="members-page">
       <h1>{t('members.title')}</h1>
-      {error && (
+      {error && members !== null && (
         <p className="notice error" role="alert">
           {error}
         </p>
@@ -100,7 +106,7 @@ export function MembersPage() {
         </form>
       )}
       {members === null ? (
-        <p>{t('common.loading')}</p>
+        <LoadState error={error} onRetry={retry} />
       ) : (
         <table className="grid">
           <thead>

@@ -7,6 +7,7 @@ import { useSession } from '../session.js';
 import { errorText, formatDate } from '../format.js';
 import { navigate } from '../router.js';
 import { Snippet } from '../components/snippet.js';
+import { LoadState } from '../components/load-state.js';
 
 /** Where a hit opens: wiki pages in the wiki, memory files in Settings → Memory, files in Files. */
 function open(h: SearchHit) {
@@ -27,23 +28,19 @@ export function SearchPage() {
   const q = new URLSearchParams(location.search).get('q') ?? '';
   const [hits, setHits] = useState<SearchHit[] | null>(null);
   const [error, setError] = useState<string | null>(null);
+  const [attempt, setAttempt] = useState(0);
 
   useEffect(() => {
     setHits(null);
     setError(null);
     if (!q.trim()) return setHits([]);
     searchAll(project.id, q).then(setHits, (e) => setError(errorText(e, t)));
-  }, [project.id, q, t]);
+  }, [project.id, q, t, attempt]);
 
   return (
     <div className="search-page">
       <h1>{t('search.title', { q })}</h1>
-      {error && (
-        <p className="notice error" role="alert">
-          {error}
-        </p>
-      )}
-      {!hits && !error && <p>{t('common.loading')}</p>}
+      {!hits && <LoadState error={error} onRetry={() => setAttempt((n) => n + 1)} />}
       {hits && hits.length === 0 && <p className="empty">{t('search.none')}</p>}
       {hits && hits.length > 0 && (
         <ul className="hits">

@@ -1,10 +1,12 @@
-import { useCallback, useEffect, useState } from 'react';
+import { useCallback, useEffect, useRef, useState } from 'react';
 import { navigate, useRoute } from '../../router.js';
 import { ApiError } from '../../api/client.js';
 import { memoryApi, memoryHref, refKey, type MemoryDoc, type MemoryEntry, type MemoryVersion } from '../../api/memory.js';
 import { useI18n, type T } from '../../i18n/index.js';
 import { useSession } from '../../session.js';
 import { authorLabel, errorText, formatDate } from '../../format.js';
+import { LoadState } from '../../components/load-state.js';
+import { useLiveList } from '../../live-changes.js';
 import { loadDraft, useDraft, type Draft } from '../../drafts.js';
 import { ConflictResolver, type ConflictChoice } from '../../components/conflict-resolver.js';
 
@@ -45,9 +47,13 @@ export function MemoryPage() {
   const draftKey = selected ? `memory:${project.id}:${refKey(selected)}` : null;
   const draft = useDraft(draftKey, doc && doc.editable && text !== doc.content ? { text, base } : null);
 
+  // The list of files failed to load: shown in its place with a Retry, which asks again (listAttempt).
+  const [listError, setListError] = useState<string | null>(null);
+  const [listAttempt, setListAttempt] = useState(0);
   useEffect(() => {
-    memoryApi.list(project.id).then(setEntries, (e) => setNotice({ kind: 'error', text: errorText(e, t) }));
-  }, [project.id, t]);
+    setListError(null);
+    memoryApi.list(project.id).then(setEntries, (e) => setListError(errorText(e, t)));
+  }, [project.id, t, listAttempt]);
 
   const open = useCallback(
     async (e: MemoryEntry) => {
@@ -72,7 +78,13 @@ export function MemoryPage() {
     [project.id, t],
   );
 
+  // Opens the file of the URL once the list is there, and again only when the URL changes: the live list below
+  // replaces `entries` every few seconds, which must not reopen the file over the text being edited.
+  const entriesRef = useRef(entries);
+  entriesRef.current = entries;
+  const listLoaded = entries !== null;
   useEffect(() => {
+    const entries = entriesRef.current;
     if (!entries) return;
     if (!wanted) {
       setSelected(null);
@@ -82,7 +94,35 @@ export function MemoryPage() {
     const e = entries.find((x) => memoryHref(x).slice('/memory/'.length) === wanted.split('/').map(encodeURIComponent).join('/'));
     if (e) void open(e);
     else setNotice({ kind: 'error', text: t('error.not_found') });
-  }, [entries, wanted, open, t]);
+  }, [listLoaded, wanted, open, t]);
+
+  // Someone else's save (a colleague, an agent) shows without a reload (B7): the open file is fetched again when
+  // its text here is untouched; an edited text stays and a notice says a newer version exists (the save then
+  // offers the merge).
+  useLiveList(project.id, () => memoryApi.list(project.id), setEntries);
+  const listed = selected && entries?.find((x) => refKey(x) === refKey(selected));
+  const behind = !!(doc && listed && listed.version > doc.version);
+  const edited = !!doc && (text !== doc.content || restored !== null);
+  useEffect(() => {
+    if (!behind || edited || !selected) return;
+    let gone = false;
+    memoryApi.get(project.id, selected).then(
+      (d) => {
+        if (gone) return;
+        setDoc(d);
+        setText(d.content);
+        setBase(d.version);
+        memoryApi.history(project.id, selected).then(
+          (h) => !gone && setHistory(h),
+          () => undefined,
+        );
+      },
+      () => undefined,
+    );
+    return () => {
+      gone = true;
+    };
+  }, [behind, edited, selected, project.id]);
 
   const save = async (body = text, from = base) => {
     if (!selected || !doc) return;
@@ -151,7 +191,7 @@ export function MemoryPage() {
         <nav className="side" aria-label={t('memory.files')}>
           <h2>{t('memory.files')}</h2>
           {entries === null ? (
-            <p>{t('common.loading')}</p>
+            <LoadState error={listError} onRetry={() => setListAttempt((n) => n + 1)} lines={3} />
           ) : (
             <ul>
               {entries.map((e) => (
@@ -194,6 +234,11 @@ export function MemoryPage() {
                   theirsVersion={conflict.theirs.version}
                   onResolve={resolve}
                 />
+              )}
+              {behind && edited && !conflict && (
+                <p className="notice warn" role="status">
+                  {t('live.newerMemory')}
+                </p>
               )}
               {restored && !conflict && (
                 <p className="notice warn" role="status">

@@ -8,6 +8,8 @@ import { navigate } from '../../router.js';
 import { PageView } from './page-view.js';
 import { PageEditor } from './page-editor.js';
 import { Snippet } from '../../components/snippet.js';
+import { LoadState } from '../../components/load-state.js';
+import { useLiveList } from '../../live-changes.js';
 
 /**
  * The tree of pages: nesting by path (W1). A folder level without a page of its own (e.g. "handbook" above
@@ -46,7 +48,9 @@ function PageTree({ pages, current }: { pages: WikiSummary[]; current: string })
 export function WikiPage({ path }: { path: string }) {
   const { t } = useI18n();
   const { project, canEdit } = useSession();
-  const [pages, setPages] = useState<WikiSummary[]>([]);
+  const [pages, setPages] = useState<WikiSummary[] | null>(null);
+  const [listError, setListError] = useState<string | null>(null);
+  const [pageError, setPageError] = useState<string | null>(null);
   const [page, setPage] = useState<WikiPageData | null>(null);
   const [missing, setMissing] = useState(false);
   const [mode, setMode] = useState<'view' | 'edit' | 'new'>('view');
@@ -57,8 +61,25 @@ export function WikiPage({ path }: { path: string }) {
   const fail = useCallback((e: unknown) => setError(errorText(e, t)), [t]);
 
   useEffect(() => {
-    wikiApi.list(project.id).then(setPages, fail);
-  }, [project.id, epoch, fail]);
+    setListError(null);
+    wikiApi.list(project.id).then(setPages, (e) => setListError(errorText(e, t)));
+  }, [project.id, epoch, t]);
+  // Someone else's save (a colleague, an agent) shows in the tree and, on the page being read, without a reload
+  // (B7); an editor keeps their text and is told that a newer version exists (the save then offers the merge).
+  useLiveList(project.id, () => wikiApi.list(project.id), setPages);
+  const listed = page && pages?.find((p) => p.path === page.path);
+  const behind = !!(page && listed && listed.version > page.version);
+  useEffect(() => {
+    if (!behind || mode !== 'view' || !page) return;
+    let gone = false;
+    wikiApi.get(project.id, page.path).then(
+      (p) => !gone && p.path === shownPath.current && setPage(p),
+      () => undefined,
+    );
+    return () => {
+      gone = true;
+    };
+  }, [behind, mode, page, project.id]);
 
   // A reload of the page on screen (after a save or a restore) keeps it until the fresh one arrives; another
   // page's text is never shown under the new path.
@@ -69,6 +90,7 @@ export function WikiPage({ path }: { path: string }) {
     shownPath.current = path;
     setMissing(false);
     setError(null);
+    setPageError(null);
     if (!path) return;
     let gone = false;
     wikiApi.get(project.id, path).then(
@@ -76,13 +98,13 @@ export function WikiPage({ path }: { path: string }) {
       (e) => {
         if (gone) return;
         if (e instanceof ApiError && e.code === 'not_found') setMissing(true);
-        else fail(e);
+        else setPageError(errorText(e, t));
       },
     );
     return () => {
       gone = true;
     };
-  }, [project.id, path, epoch, fail]);
+  }, [project.id, path, epoch, t]);
 
   useEffect(() => {
     const q = query.trim();
@@ -108,7 +130,7 @@ export function WikiPage({ path }: { path: string }) {
             {t('wiki.newPage')}
           </button>
         </div>
-        <PageTree pages={pages} current={path} />
+        {pages ? <PageTree pages={pages} current={path} /> : <LoadState error={listError} onRetry={() => setEpoch((n) => n + 1)} lines={4} />}
       </nav>
       <section className="content">
         {error && (
@@ -141,6 +163,12 @@ export function WikiPage({ path }: { path: string }) {
               ))}
             </ul>
           </div>
+        )}
+        {!hits && mode === 'view' && path && !page && !missing && <LoadState error={pageError} onRetry={() => setEpoch((n) => n + 1)} />}
+        {!hits && mode === 'edit' && behind && (
+          <p className="notice warn" role="status">
+            {t('live.newerPage')}
+          </p>
         )}
         {!hits && mode === 'new' && <PageEditor initialPath={missing ? path : ''} onSaved={saved} onCancel={() => setMode('view')} />}
         {!hits && mode === 'edit' && page && <PageEditor page={page} onSaved={saved} onCancel={() => setMode('view')} />}
