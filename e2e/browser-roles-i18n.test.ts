@@ -20,7 +20,7 @@ describe.skipIf(!hasChromium)('web UI: roles, created-by and languages', () => {
     const viewer = await s.t.userCtx('vera', 'viewer');
     const { context, page } = await s.signedIn({ as: viewer });
     await page.getByText('vera · viewer').waitFor();
-    expect(await page.getByRole('button', { name: 'Upload' }).isDisabled()).toBe(true);
+    expect(await page.getByRole('button', { name: 'Upload', exact: true }).isDisabled()).toBe(true);
     expect(await page.getByRole('button', { name: 'New folder' }).isDisabled()).toBe(true);
     await page.getByRole('tree').getByRole('treeitem', { name: 'shared' }).click();
     const row = fileRow(page, 'shared/price-list.md');
@@ -44,7 +44,7 @@ describe.skipIf(!hasChromium)('web UI: roles, created-by and languages', () => {
     const { context, page } = await s.signedIn({ locale: 'ru-RU' });
     await page.getByRole('heading', { name: 'Файлы' }).waitFor();
     await page.getByText(/^Занято \d+(\.\d)? (B|KB) из 1\.0 GB$/).waitFor();
-    expect(await page.getByRole('button', { name: 'Загрузить' }).isVisible()).toBe(true);
+    expect(await page.getByRole('button', { name: 'Загрузить', exact: true }).isVisible()).toBe(true);
     expect(await page.getByRole('button', { name: 'Новая папка' }).isVisible()).toBe(true);
     expect(await page.locator('table.files th').allInnerTexts()).toEqual(['', 'Имя', 'Кем создан', 'Размер', 'Тип', 'Изменён', 'Действия']);
     await page.getByRole('tree').getByRole('treeitem', { name: 'Project files' }).waitFor();
@@ -55,7 +55,7 @@ describe.skipIf(!hasChromium)('web UI: roles, created-by and languages', () => {
     const { context, page } = await s.signedIn();
     await page.getByRole('combobox', { name: 'Language' }).selectOption('zh');
     await page.getByRole('heading', { name: '文件' }).waitFor();
-    expect(await page.getByRole('button', { name: '上传' }).isVisible()).toBe(true);
+    expect(await page.getByRole('button', { name: '上传', exact: true }).isVisible()).toBe(true);
     expect(await page.locator('table.files th').allInnerTexts()).toEqual(['', '名称', '创建者', '大小', '类型', '修改时间', '操作']);
     await page.getByRole('searchbox', { name: '搜索文件' }).fill('summary');
     await page.locator('.tag.agent', { hasText: '智能体：Researcher' }).waitFor();
@@ -88,7 +88,7 @@ describe.skipIf(!hasChromium)('web UI: roles, created-by and languages', () => {
     await p2.getByLabel('API token').fill(token);
     await p2.getByRole('button', { name: 'Sign in' }).click();
     await p2.getByText('eve · editor').waitFor();
-    expect(await p2.getByRole('button', { name: 'Upload' }).isDisabled()).toBe(false);
+    expect(await p2.getByRole('button', { name: 'Upload', exact: true }).isDisabled()).toBe(false);
     await eve.close();
 
     await row.getByRole('button', { name: 'Remove' }).click();

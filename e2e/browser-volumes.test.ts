@@ -51,7 +51,7 @@ describe.skipIf(!hasChromium)('web UI: knowledge bases and skill packages', () =
     const viPanel = vi.page.getByRole('complementary', { name: 'Preview' });
     await viPanel.locator('pre.preview-text', { hasText: 'Refunds within thirty days, in writing.' }).waitFor();
     await viPanel.locator('tr[data-version="1"]').waitFor();
-    expect(await vi.page.getByRole('button', { name: 'Upload' }).isDisabled()).toBe(true);
+    expect(await vi.page.getByRole('button', { name: 'Upload', exact: true }).isDisabled()).toBe(true);
     expect(await fileRow(vi.page, 'refunds.md').getByRole('button', { name: 'Delete refunds.md' }).isDisabled()).toBe(true);
     // The editor's link opens it for the viewer too.
     await vi.page.goto(link);
@@ -94,7 +94,7 @@ describe.skipIf(!hasChromium)('web UI: knowledge bases and skill packages', () =
     await picker.selectOption({ label: 'Files of agent Archivist (agent deleted)' });
     await fileRow(page, 'findings.md').waitFor();
     // Read-only now: nothing is written there any more.
-    expect(await page.getByRole('button', { name: 'Upload' }).isDisabled()).toBe(true);
+    expect(await page.getByRole('button', { name: 'Upload', exact: true }).isDisabled()).toBe(true);
     await page.getByRole('button', { name: 'Delete this volume' }).click();
     await page.getByRole('dialog').getByRole('button', { name: 'Delete this volume' }).click();
     // Back in the project, and the volume is gone from the picker and from the server.

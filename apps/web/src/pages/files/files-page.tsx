@@ -115,6 +115,12 @@ export function FilesPage() {
     };
   }, [pid, query, epoch, fail]);
 
+  // The file shown in the preview changed (an upload, a colleague, an agent): show what the listing now says.
+  useEffect(() => {
+    const now = page?.files.find((f) => f.path === preview?.path);
+    if (now && preview && now.version !== preview.version) setPreview(now);
+  }, [page]);
+
   const allFolders = useMemo(() => serverFolders.map((f) => f.path), [serverFolders]);
   const subfolders = useMemo(() => [...(page?.folders ?? [])].sort((a, b) => a.name.localeCompare(b.name)), [page]);
 
