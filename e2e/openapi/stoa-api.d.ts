@@ -489,6 +489,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/projects/{project}/files/archive": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Download many files as one zip: the paths given, or everything under a folder
+         * @description Every file is checked before the first byte is sent (rights, an agent’s limits, that it exists — a path the caller may not see answers like a missing one), so a refusal is a 4xx, never a cut-off zip. At most STOA_ARCHIVE_MAX_FILES files and STOA_ARCHIVE_MAX_BYTES bytes (too_large). Names in the zip are relative to the folder, or to the deepest folder the paths share; text is deflated, the rest stored.
+         */
+        post: operations["files.archive"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/projects/{project}/files/resolve": {
         parameters: {
             query?: never;
@@ -5971,6 +5991,119 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
                         code?: "too_large" | "quota_exceeded";
+                    };
+                };
+            };
+            /** @description rate_limited: Too many requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "rate_limited";
+                    };
+                };
+            };
+            /** @description internal: Internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "internal";
+                    };
+                };
+            };
+        };
+    };
+    "files.archive": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Conversation the agent acts in */
+                "X-Stoa-Conversation"?: string;
+                /** @description Process ID of the agent runtime */
+                "X-Stoa-Process"?: string;
+                /** @description Node (host) of the agent runtime */
+                "X-Stoa-Node"?: string;
+            };
+            path: {
+                /** @description Project name or ID (a fresh installation has "default"), or the ID of a volume beyond projects (vol_…, from POST /volumes) */
+                project: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The files to zip (a path named twice is zipped once) */
+                    paths?: string[];
+                    /** @description Or: every file under this folder ("" = the whole project) the caller may read */
+                    folder?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Download many files as one zip: the paths given, or everything under a folder */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/zip": string;
+                };
+            };
+            /** @description bad_request: The request is not valid; path_invalid: The path is not valid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "bad_request" | "path_invalid";
+                    };
+                };
+            };
+            /** @description unauthorized: A valid token is required */
+            401: {
+                headers: {
+                    /** @description "Bearer" */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "unauthorized";
+                    };
+                };
+            };
+            /** @description forbidden: You may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "forbidden";
+                    };
+                };
+            };
+            /** @description not_found: Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "not_found";
                     };
                 };
             };

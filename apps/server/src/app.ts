@@ -15,6 +15,7 @@ import { allowedMethodsFor } from './http/allowed-methods.js';
 import { fastifyPath } from './http/mount.js';
 import { mountDownload, mountSignedLinks } from './routes/files/download.js';
 import { mountPreview } from './routes/files/preview.js';
+import { mountArchive } from './routes/files/archive.js';
 import { mountUploads } from './routes/files/upload.js';
 import { mountUploadForm } from './routes/files/upload-form.js';
 import { serverExtensions } from './extensions.js';
@@ -93,6 +94,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   mountDownload(app, platform);
   mountSignedLinks(app, platform);
   mountPreview(app, platform);
+  mountArchive(app, platform);
   await app.register(async (raw) => {
     raw.removeAllContentTypeParsers();
     raw.addContentTypeParser('*', (_req, _payload, done) => done(null));

@@ -19,6 +19,8 @@ export const limitSettings = {
   uploadReservationSeconds: { env: 'STOA_UPLOAD_RESERVATION_SECONDS', default: 3600 },
   uploadPartBytes: { env: 'STOA_UPLOAD_PART_BYTES', default: 16777216 },
   volumesPerProject: { env: 'STOA_MAX_VOLUMES_PER_PROJECT', default: 100 },
+  archiveMaxFiles: { env: 'STOA_ARCHIVE_MAX_FILES', default: 10000 },
+  archiveMaxBytes: { env: 'STOA_ARCHIVE_MAX_BYTES', default: 4294967296 },
 } as const;
 
 export type LimitName = keyof typeof limitSettings;

@@ -62,6 +62,7 @@ export const routeIndex = {
     upload: { id: 'files.upload', method: 'PUT', path: '/projects/{project}/files/content', rawRequest: true } as RouteRef<(typeof filesRoutes)['upload']>,
     uploadForm: { id: 'files.uploadForm', method: 'POST', path: '/projects/{project}/files/upload', rawRequest: true } as RouteRef<(typeof filesRoutes)['uploadForm']>,
     download: { id: 'files.download', method: 'GET', path: '/projects/{project}/files/content' } as RouteRef<(typeof filesRoutes)['download']>,
+    archive: { id: 'files.archive', method: 'POST', path: '/projects/{project}/files/archive' } as RouteRef<(typeof filesRoutes)['archive']>,
     resolve: { id: 'files.resolve', method: 'GET', path: '/projects/{project}/files/resolve' } as RouteRef<(typeof filesRoutes)['resolve']>,
     preview: { id: 'files.preview', method: 'GET', path: '/projects/{project}/files/preview' } as RouteRef<(typeof filesRoutes)['preview']>,
     startUpload: { id: 'uploads.start', method: 'POST', path: '/projects/{project}/uploads' } as RouteRef<(typeof filesRoutes)['startUpload']>,

@@ -32,6 +32,7 @@ export * from './files/file-info.js';
 export * from './files/put-file.js';
 export * from './files/commit-version.js';
 export * from './files/read-file.js';
+export type { Archive } from './files/archive.js';
 export * from './files/list-files.js';
 export * from './files/move-file.js';
 export * from './files/delete-file.js';

@@ -104,6 +104,8 @@ export const en = {
   'files.bulkDeleteConfirm': 'Delete {n} file(s) permanently? {paths}',
   'files.bulkMoved': 'Moved {n} file(s)',
   'files.bulkDeleted': 'Deleted {n} file(s)',
+  'files.bulkDownload': 'Download as zip',
+  'files.downloadFolder': 'Download folder (zip)',
   'files.clearSelection': 'Clear selection',
   'files.download': 'Download',
   'files.rename': 'Rename / move',

@@ -106,6 +106,8 @@ export const ru: Dict = {
   'files.bulkDeleteConfirm': 'Удалить файлы ({n}) навсегда? {paths}',
   'files.bulkMoved': 'Перемещено файлов: {n}',
   'files.bulkDeleted': 'Удалено файлов: {n}',
+  'files.bulkDownload': 'Скачать zip-архивом',
+  'files.downloadFolder': 'Скачать папку (zip)',
   'files.clearSelection': 'Снять выбор',
   'files.download': 'Скачать',
   'files.rename': 'Переименовать / переместить',

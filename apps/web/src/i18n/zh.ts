@@ -104,6 +104,8 @@ export const zh: Dict = {
   'files.bulkDeleteConfirm': '永久删除 {n} 个文件？{paths}',
   'files.bulkMoved': '已移动 {n} 个文件',
   'files.bulkDeleted': '已删除 {n} 个文件',
+  'files.bulkDownload': '打包下载（zip）',
+  'files.downloadFolder': '下载文件夹（zip）',
   'files.clearSelection': '取消选择',
   'files.download': '下载',
   'files.rename': '重命名 / 移动',

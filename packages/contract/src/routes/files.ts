@@ -295,6 +295,21 @@ export const filesRoutes = {
     output: z.unknown(),
     raw: { response: 'application/octet-stream' },
   }),
+  archive: defineRoute({
+    id: 'files.archive',
+    method: 'POST',
+    path: '/projects/{project}/files/archive',
+    summary: 'Download many files as one zip: the paths given, or everything under a folder',
+    description:
+      'Every file is checked before the first byte is sent (rights, an agent’s limits, that it exists — a path the caller may not see answers like a missing one), so a refusal is a 4xx, never a cut-off zip. At most STOA_ARCHIVE_MAX_FILES files and STOA_ARCHIVE_MAX_BYTES bytes (too_large). Names in the zip are relative to the folder, or to the deepest folder the paths share; text is deflated, the rest stored.',
+    input: z.object({
+      project: projectParam,
+      paths: z.array(z.string().min(1)).max(100000).optional().describe('The files to zip (a path named twice is zipped once)'),
+      folder: z.string().optional().describe('Or: every file under this folder ("" = the whole project) the caller may read'),
+    }),
+    output: z.unknown(),
+    raw: { response: 'application/zip' },
+  }),
   resolve: defineRoute({
     id: 'files.resolve',
     method: 'GET',

@@ -2,6 +2,7 @@ import { filesRoutes, StoaError } from '@stoa/contract';
 import { normalizePath } from '../paths.js';
 import { putFile } from '../files/put-file.js';
 import { downloadFile, statFile } from '../files/read-file.js';
+import { archiveFiles } from '../files/archive.js';
 import { resolveFile } from '../files/file-links.js';
 import { declaredType, fileMetadata } from '../files/file-metadata.js';
 import { deleteFile } from '../files/delete-file.js';
@@ -88,5 +89,6 @@ export const fileOperations: Operation[] = [
   rawOperation(r.download, { ...reads('file.read'), agent: 'read' }, (ctx, i) =>
     downloadFile(ctx, i.path, { version: i.version, range: i.range, redirect: i.mayRedirect === true && i.redirect !== 'false' }),
   ),
+  rawOperation(r.archive, { ...reads('file.read'), agent: 'read' }, (ctx, i) => archiveFiles(ctx, { paths: i.paths, folder: i.folder })),
   rawOperation(r.preview, { ...reads('file.read'), agent: 'read' }, (ctx, i) => previewFile(ctx, i.path, { open: i.info !== 'true' })),
 ];

@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
-import { downloadFile, filesApi, type FileInfo, type Folder, type FolderPage, type Usage } from '../../api/files.js';
+import { downloadFile, downloadZip, filesApi, type FileInfo, type Folder, type FolderPage, type Usage } from '../../api/files.js';
 import { useI18n } from '../../i18n/index.js';
 import { useSession } from '../../session.js';
 import { errorText, formatBytes } from '../../format.js';
@@ -357,6 +357,11 @@ export function FilesPage() {
             <button disabled={!canEdit} onClick={() => setShowNewFolder(true)}>
               <Icon name="plus" /> {t('files.newFolder')}
             </button>
+            {!searching && (
+              <button onClick={() => void downloadZip(pid, { folder }, `${folder.split('/').pop() || project.name}.zip`).catch(fail)}>
+                <Icon name="download" /> {t('files.downloadFolder')}
+              </button>
+            )}
             {folder !== '' && !searching && (
               <button disabled={!canEdit} onClick={() => setFolderAction('move')}>
                 {t('files.moveFolder')}
@@ -429,6 +434,9 @@ export function FilesPage() {
                 </>
               ) : (
                 <>
+                  <button type="button" onClick={() => void downloadZip(pid, { paths: checkedFiles.map((f) => f.path) }, `${project.name}.zip`).catch(fail)}>
+                    {t('files.bulkDownload')}
+                  </button>
                   <button type="button" disabled={!canEdit} onClick={() => setBulk('move')}>
                     {t('files.bulkMove')}
                   </button>
