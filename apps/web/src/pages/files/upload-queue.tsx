@@ -48,7 +48,20 @@ export function useUploads(on: { onDone: () => void; onIdle: (uploaded: number) 
   const queue = theQueue();
   const items = useSyncExternalStore(queue.subscribe, queue.snapshot);
   const { onDone, onIdle } = on;
-  useEffect(() => queue.onDone(onDone), [queue, onDone]);
+  useEffect(() => {
+    // One reload of the listing for a burst of small files landing together, not one per file.
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const off = queue.onDone(() => {
+      timer ??= setTimeout(() => {
+        timer = undefined;
+        onDone();
+      }, 250);
+    });
+    return () => {
+      off();
+      clearTimeout(timer);
+    };
+  }, [queue, onDone]);
   useEffect(
     () =>
       queue.onIdle((s) => {
