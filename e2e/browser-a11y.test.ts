@@ -126,12 +126,6 @@ describe.skipIf(!hasChromium)('web UI: accessibility (axe-core)', () => {
     await page.locator('form.bulk-bar').waitFor();
     found.push(...(await violations(page, `${lang} files selected`)));
 
-    // A dialog over a page is a page of its own for a screen reader.
-    await page.goto(`${s.url}/files/reports`);
-    await fileRow(page, 'reports/plan.txt').locator('button.danger').click();
-    await page.getByRole('dialog').waitFor();
-    found.push(...(await violations(page, `${lang} confirm dialog`)));
-
     // The upload queue: rows uploading and waiting (the upload slowed by Chromium's throttling), then cancelled.
     await page.goto(`${s.url}/files/reports`);
     await fileRow(page, 'reports/plan.txt').waitFor();
@@ -149,6 +143,12 @@ describe.skipIf(!hasChromium)('web UI: accessibility (axe-core)', () => {
     await page.locator('.upload-row[data-state=uploading], .upload-row[data-state=waiting]').first().waitFor({ state: 'detached' });
     found.push(...(await violations(page, `${lang} upload queue cancelled`)));
     await page.locator('.upload-head button').click();
+
+    // A dialog over a page is a page of its own for a screen reader.
+    await page.goto(`${s.url}/files/reports`);
+    await fileRow(page, 'reports/plan.txt').locator('button.danger').click();
+    await page.getByRole('dialog').waitFor();
+    found.push(...(await violations(page, `${lang} confirm dialog`)));
 
     // Volumes (R1): the dialog that makes a knowledge base, then the Files page inside it with the picker's groups.
     await page.goto(`${s.url}/files`);

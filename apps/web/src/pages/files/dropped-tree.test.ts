@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { pickedFromDrop, pickedFromInput, type DropItem } from './dropped-tree.js';
+import { jobsFor, pickedFromDrop, pickedFromInput, type DropItem } from './dropped-tree.js';
 
 // A fake of the File and Directory Entries API as Chromium behaves: readEntries answers in batches of at most
 // `batch` entries, then an empty batch.
@@ -57,5 +57,26 @@ describe('pickedFromInput', () => {
     Object.defineProperty(deep, 'webkitRelativePath', { value: 'photos/2026/d.jpg' });
     const plain = f('a.txt');
     expect(pickedFromInput([deep, plain]).files.map((p) => p.dir)).toEqual(['photos/2026', '']);
+  });
+});
+
+describe('jobsFor', () => {
+  it('puts each file under the open folder at its relative path, and makes the empty folders, also at the top', () => {
+    const a = f('a.txt');
+    const b = f('b.txt');
+    const picked = {
+      files: [
+        { dir: '', file: a },
+        { dir: 'photos/2026', file: b },
+      ],
+      emptyFolders: ['photos/empty', 'nothing'],
+    };
+    expect(jobsFor('p', 'inbox', picked)).toEqual([
+      { kind: 'folder', project: 'p', folder: 'inbox/photos', name: 'empty' },
+      { kind: 'folder', project: 'p', folder: 'inbox', name: 'nothing' },
+      { kind: 'file', project: 'p', folder: 'inbox', file: a },
+      { kind: 'file', project: 'p', folder: 'inbox/photos/2026', file: b },
+    ]);
+    expect(jobsFor('p', '', picked).map((j) => j.folder)).toEqual(['photos', '', '', 'photos/2026']);
   });
 });

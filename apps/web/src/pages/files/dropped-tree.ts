@@ -1,11 +1,13 @@
+import type { UploadJob } from './upload-queue-model.js';
+
 /** A file picked or dropped, with the folder it sits in relative to what was picked ('' for the top). */
-export interface PickedFile {
+interface PickedFile {
   dir: string;
   file: File;
 }
 
 /** What a drop or a folder pick holds: its files, and the folders with nothing in them (created as folders). */
-export interface Picked {
+interface Picked {
   files: PickedFile[];
   emptyFolders: string[];
 }
@@ -88,4 +90,20 @@ export function pickedFromInput(files: readonly File[]): Picked {
     }),
     emptyFolders: [],
   };
+}
+
+/**
+ * The queue's jobs for what was picked into `folder`: each file into its own subfolder, and the empty folders
+ * created (first, so they show while the files go).
+ *
+ * @example
+ * jobsFor('default', 'inbox', { files: [], emptyFolders: ['photos/empty'] }) // [{ kind: 'folder', project: 'default', folder: 'inbox/photos', name: 'empty' }]
+ */
+export function jobsFor(project: string, folder: string, picked: Picked): UploadJob[] {
+  const folders = picked.emptyFolders.map<UploadJob>((path) => {
+    const cut = path.lastIndexOf('/');
+    return { kind: 'folder', project, folder: join(folder, cut < 0 ? '' : path.slice(0, cut)), name: path.slice(cut + 1) };
+  });
+  const files = picked.files.map<UploadJob>(({ dir, file }) => ({ kind: 'file', project, folder: join(folder, dir), file }));
+  return [...folders, ...files];
 }

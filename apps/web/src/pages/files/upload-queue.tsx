@@ -5,7 +5,7 @@ import { uploadFile } from '../../api/upload.js';
 import { useI18n } from '../../i18n/index.js';
 import { errorText, formatBytes } from '../../format.js';
 import { Icon } from '../../components/icons.js';
-import { pickedFromDrop, pickedFromInput, type DropItem, type Picked } from './dropped-tree.js';
+import { jobsFor, pickedFromDrop, pickedFromInput, type DropItem } from './dropped-tree.js';
 import { UploadQueue, type UploadItem, type UploadJob } from './upload-queue-model.js';
 
 const join = (dir: string, name: string) => [dir, name].filter(Boolean).join('/');
@@ -26,15 +26,6 @@ function run(job: UploadJob, onProgress: (sent: number) => void, signal: AbortSi
 let shared: UploadQueue | null = null;
 const theQueue = () => (shared ??= new UploadQueue(run));
 
-function jobsOf(project: string, folder: string, picked: Picked): UploadJob[] {
-  const files = picked.files.map<UploadJob>(({ dir, file }) => ({ kind: 'file', project, folder: join(folder, dir), file }));
-  const folders = picked.emptyFolders.map<UploadJob>((path) => {
-    const cut = path.lastIndexOf('/');
-    return { kind: 'folder', project, folder: join(folder, cut < 0 ? '' : path.slice(0, cut)), name: path.slice(cut + 1) };
-  });
-  return [...folders, ...files];
-}
-
 /**
  * The upload queue for the Files page: adds what was picked or dropped into a folder, tells the page when files
  * land (to reload the listing) and when everything has finished, and makes the browser ask before the tab is
@@ -48,7 +39,20 @@ export function useUploads(on: { onDone: () => void; onIdle: (uploaded: number) 
   const queue = theQueue();
   const items = useSyncExternalStore(queue.subscribe, queue.snapshot);
   const { onDone, onIdle } = on;
-  useEffect(() => queue.onDone(onDone), [queue, onDone]);
+  useEffect(() => {
+    // One reload of the listing for a burst of small files landing together, not one per file.
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const off = queue.onDone(() => {
+      timer ??= setTimeout(() => {
+        timer = undefined;
+        onDone();
+      }, 250);
+    });
+    return () => {
+      off();
+      clearTimeout(timer);
+    };
+  }, [queue, onDone]);
   useEffect(
     () =>
       queue.onIdle((s) => {
@@ -72,10 +76,10 @@ export function useUploads(on: { onDone: () => void; onIdle: (uploaded: number) 
     queue,
     items,
     /** Files from the Upload button, or a folder from the Upload folder button (webkitRelativePath). */
-    addFiles: (project: string, folder: string, list: FileList | null) => queue.add(jobsOf(project, folder, pickedFromInput([...(list ?? [])]))),
+    addFiles: (project: string, folder: string, list: FileList | null) => queue.add(jobsFor(project, folder, pickedFromInput([...(list ?? [])]))),
     /** A drop of files and folders; call it from the drop handler itself (the browser empties it afterwards). */
     addDrop: (project: string, folder: string, items: DataTransferItemList) =>
-      pickedFromDrop([...items] as unknown as DropItem[]).then((p) => queue.add(jobsOf(project, folder, p))),
+      pickedFromDrop([...items] as unknown as DropItem[]).then((p) => queue.add(jobsFor(project, folder, p))),
   };
 }
 
