@@ -35,8 +35,7 @@ export function navigate(to: string, replace = false): void {
  */
 export function useRoute(): { page: Page; rest: string; search: string } {
   const pathname = usePathname();
-  const raw = useSearch();
-  // wouter gives the query without its "?"; the pages read it as location.search has it.
-  const search = raw ? `?${raw}` : '';
+  // The browser location's query as location.search has it, "?" included.
+  const search = useSearch();
   return useMemo(() => ({ ...pageOf(pathname), search }), [pathname, search]);
 }
