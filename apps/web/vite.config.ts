@@ -22,9 +22,36 @@ const csp: Plugin = {
   ],
 };
 
+/**
+ * The entry (main.tsx) only starts the first load's requests, then imports the app: its chunk and everything it
+ * imports are preloaded from index.html, so they download beside the entry instead of after it has run.
+ */
+const preloadApp: Plugin = {
+  name: 'stoa-preload-app',
+  apply: 'build',
+  transformIndexHtml: {
+    order: 'post',
+    handler: (_html, ctx) => {
+      const bundle = ctx.bundle ?? {};
+      const chunks = Object.values(bundle).filter((c) => c.type === 'chunk');
+      const app = chunks.find((c) => c.facadeModuleId?.endsWith('/src/render-app.tsx'));
+      if (!app) return [];
+      const files = new Set<string>();
+      const visit = (name: string) => {
+        if (files.has(name)) return;
+        files.add(name);
+        const chunk = bundle[name];
+        if (chunk?.type === 'chunk') chunk.imports.forEach(visit);
+      };
+      visit(app.fileName);
+      return [...files].map((f) => ({ tag: 'link', injectTo: 'head' as const, attrs: { rel: 'modulepreload', crossorigin: true, href: `/${f}` } }));
+    },
+  },
+};
+
 // The server (apps/server) serves dist/ at "/" and falls back to index.html for client routes.
 export default defineConfig({
-  plugins: [react(), csp],
+  plugins: [react(), csp, preloadApp],
   build: {
     outDir: 'dist',
     emptyOutDir: true,

@@ -3,7 +3,7 @@ import { filesApi } from './api/files.js';
 import { wikiApi } from './api/wiki.js';
 import { pageChunks } from './pages/page-chunks.js';
 import { chooseProject, MY_FILES, PROJECT_KEY } from './project-choice.js';
-import { pageOf } from './router.js';
+import { pageOf } from './route-path.js';
 
 /**
  * Asks for the first screen's data before React has rendered anything (issue 13): who is signed in, the

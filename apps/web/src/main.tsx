@@ -1,16 +1,7 @@
-import { StrictMode } from 'react';
-import { createRoot } from 'react-dom/client';
-import { I18nProvider } from './i18n/index.js';
-import { App } from './app.js';
 import { startFirstLoad } from './first-load.js';
 import './styles.css';
 
+// The entry is small on purpose: the first load's requests start as soon as it runs, while React and the app
+// (preloaded by index.html, see vite.config.ts) are still arriving and being evaluated.
 startFirstLoad();
-
-createRoot(document.getElementById('root')!).render(
-  <StrictMode>
-    <I18nProvider>
-      <App />
-    </I18nProvider>
-  </StrictMode>,
-);
+void import('./render-app.js').then((m) => m.renderApp(document.getElementById('root')!));

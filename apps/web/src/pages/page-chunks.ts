@@ -1,4 +1,4 @@
-import type { Page } from '../router.js';
+import type { Page } from '../route-path.js';
 
 /**
  * The pages other than Files, each its own chunk, loaded the first time it is opened; the first load of a deep
