@@ -6,6 +6,7 @@
  *       (speed on PostgreSQL: pgvector where installed; --scan: the in-process scan instead, for the comparison)
  *   node --import tsx bench/search-hybrid.ts [chunks] --tiny-onnx            (the ONNX provider on the tiny test model)
  *   node --import tsx bench/search-hybrid.ts [chunks] --tiny-onnx=6x384x256  (… with 6 feed-forward layers 384 wide, 256 tokens)
+ *   node --import tsx bench/search-hybrid.ts [chunks] --use-lite              (a real model: Universal Sentence Encoder lite)
  *
  * Quality: nDCG@10 and recall@10 of lexical, vector and hybrid search on the test collections in
  * ../shared/datasets, with the embedding provider configured in the environment (STOA_EMBEDDINGS_URL,
@@ -22,7 +23,13 @@
  * in a temporary folder — a graph that only looks words up, not a language model): the same chunks embedded by
  * Stoa (read, embed, store) and by the provider alone, against the bare runtime (ONNX Runtime's `run` on the
  * same tokenised batches, nothing else) as the limit.
+ *
+ * --use-lite: a real language model from the npm registry (Universal Sentence Encoder lite, English, see
+ * embeddings-server.ts), served in its own process over the OpenAI-compatible protocol and used by Stoa through
+ * its HTTP provider: quality on the collections, then embedding throughput against the same model called
+ * directly in this process (the limit). BENCH_DATASETS=cranfield,… picks collections.
  */
+import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -39,6 +46,7 @@ import { searchDocs, type SearchMode } from '../packages/core/src/search/index.j
 import { seededRandom } from '../packages/core/src/search/test-helpers.js';
 import { tinyOnnxModelFolder } from '../packages/core/src/embeddings/tiny-onnx-model.js';
 import { percentile } from './lib/stats.js';
+import { loadSentenceEncoder } from './embeddings-server.js';
 import { DATASETS, datasetsDir, evaluate, f3, loadDataset, PROJECT, stoaIndex, type Doc } from './search-lib.js';
 
 const args = process.argv.slice(2).filter((a) => !a.startsWith('--'));
@@ -75,7 +83,8 @@ async function quality(env: Record<string, string>, label: string): Promise<void
   console.log(`\n## Quality (nDCG@10 / recall@10), embeddings: ${label}\n`);
   console.log('| dataset | docs | queries | lexical | vector | hybrid | hybrid / lexical |');
   console.log('| --- | --- | --- | --- | --- | --- | --- |');
-  for (const name of DATASETS) {
+  const only = process.env.BENCH_DATASETS?.split(',');
+  for (const name of DATASETS.filter((d) => !only || only.includes(d))) {
     const ds = loadDataset(name, datasetsDir());
     const idx = await stoaIndex(ds.docs);
     const { platform, dispose } = platformOn(idx.db, env);
@@ -172,6 +181,49 @@ async function onnxSpeed(modelPath: string, label: string, chunks: number): Prom
   await idx.close();
 }
 
+/** Starts embeddings-server.ts in its own process, as a user runs a model server beside Stoa. */
+async function startModelServer(): Promise<{ url: string; model: string; stop: () => void }> {
+  const child = spawn(process.execPath, ['--import', 'tsx', new URL('./embeddings-server.ts', import.meta.url).pathname], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  const line = await new Promise<string>((resolve, reject) => {
+    let out = '';
+    child.stdout.on('data', (c: Buffer) => {
+      out += c.toString();
+      if (out.includes('\n')) resolve(out.split('\n')[0]!);
+    });
+    child.once('exit', (code) => reject(new Error(`the embeddings server exited with ${code}`)));
+  });
+  const [, url, model] = /listening on (\S+) model (\S+)/.exec(line) ?? [];
+  if (!url || !model) throw new Error(`unexpected line from the embeddings server: ${line}`);
+  return { url, model, stop: () => child.kill('SIGTERM') };
+}
+
+/** Embedding throughput with a model server: Stoa, the HTTP provider alone, and the model called in-process (the limit). */
+async function modelServerSpeed(env: Record<string, string>, chunks: number): Promise<void> {
+  const docs = [...syntheticChunks(cranfieldWords(), chunks)];
+  const idx = await stoaIndex(docs);
+  const { platform, dispose } = platformOn(idx.db, env);
+  const provider = platform.embeddings!;
+  const texts = docs.map((d) => embedInput(d.title, d.text).text);
+  const encoder = await loadSentenceEncoder();
+  const t0 = performance.now();
+  for (let i = 0; i < texts.length; i += provider.batchSize) await encoder.embed(texts.slice(i, i + provider.batchSize));
+  const bare = texts.length / ((performance.now() - t0) / 1000);
+  const t1 = performance.now();
+  for (let i = 0; i < texts.length; i += provider.batchSize) await provider.embed(texts.slice(i, i + provider.batchSize));
+  const alone = texts.length / ((performance.now() - t1) / 1000);
+  const t2 = performance.now();
+  const embedded = await embedAll(platform);
+  const stoa = embedded / ((performance.now() - t2) / 1000);
+  console.log(`\n## Embedding throughput: ${await provider.model()}, ${chunks.toLocaleString('en')} chunks, batch ${provider.batchSize}\n`);
+  console.log('| chunks/s | Stoa (read, embed over HTTP, store) | HTTP provider alone | model called in-process (the limit) |');
+  console.log('| --- | --- | --- | --- |');
+  console.log(`| rate | ${stoa.toFixed(1)} (${(stoa / bare).toFixed(2)}×) | ${alone.toFixed(1)} (${(alone / bare).toFixed(2)}×) | ${bare.toFixed(1)} |`);
+  dispose();
+  await idx.close();
+}
+
 async function speed(kind: 'sqlite' | 'postgres', scanOnly: boolean): Promise<void> {
   const double = await startEmbeddingDouble({ dims: 384 });
   const env = { STOA_EMBEDDINGS_URL: double.url, STOA_EMBEDDINGS_MODEL: double.model, STOA_EMBEDDINGS_BATCH: '64' };
@@ -237,6 +289,17 @@ if (tinyArg) {
     : 'the tiny test model (tiny-onnx-model.ts: a lookup graph, not a language model)';
   await onnxSpeed(tiny.path, label, Number(args[0] ?? (load ? 1_000 : 20_000)));
   tiny.cleanup();
+  process.exit(0);
+}
+if (process.argv.includes('--use-lite')) {
+  const server = await startModelServer();
+  const env = { STOA_EMBEDDINGS_URL: server.url, STOA_EMBEDDINGS_MODEL: server.model, STOA_EMBEDDINGS_BATCH: process.env.STOA_EMBEDDINGS_BATCH ?? '32' };
+  try {
+    if (!process.argv.includes('--speed')) await quality(env, `${server.model} (Universal Sentence Encoder lite, English only) through embeddings-server.ts`);
+    await modelServerSpeed(env, Number(args[0] ?? 2_000));
+  } finally {
+    server.stop();
+  }
   process.exit(0);
 }
 if (process.argv.includes('--speed')) {
