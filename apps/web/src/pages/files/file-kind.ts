@@ -1,5 +1,5 @@
 /** The kinds of file the table draws a different icon for. */
-export type FileKind = 'text' | 'code' | 'image' | 'pdf' | 'sheet' | 'archive' | 'audio' | 'video' | 'other';
+type FileKind = 'text' | 'code' | 'image' | 'pdf' | 'sheet' | 'archive' | 'audio' | 'video' | 'other';
 
 const byExtension: Record<string, FileKind> = {};
 const add = (kind: FileKind, exts: string) => exts.split(' ').forEach((e) => (byExtension[e] = kind));
