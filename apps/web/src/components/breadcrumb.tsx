@@ -6,7 +6,15 @@
  * <Breadcrumb label="Folder path" root="Project files" path="reports/2026" href={folderHref} onOpen={select} />
  * // Project files › reports › 2026
  */
-export function Breadcrumb(props: { label: string; root: string; path: string; href: (path: string) => string; onOpen: (path: string) => void }) {
+export function Breadcrumb(props: {
+  label: string;
+  root: string;
+  path: string;
+  href: (path: string) => string;
+  onOpen: (path: string) => void;
+  /** Lets a level above the open one take something dropped on it (files dragged there to move). */
+  dropTarget?: (path: string) => React.HTMLAttributes<HTMLElement>;
+}) {
   const parts = props.path === '' ? [] : props.path.split('/');
   const crumbs = [{ path: '', label: props.root }, ...parts.map((label, i) => ({ path: parts.slice(0, i + 1).join('/'), label }))];
   return (
@@ -18,7 +26,7 @@ export function Breadcrumb(props: { label: string; root: string; path: string; h
               {c.label}
             </li>
           ) : (
-            <li key={c.path}>
+            <li key={c.path} {...props.dropTarget?.(c.path)}>
               <a
                 href={props.href(c.path)}
                 onClick={(e) => {

@@ -4,6 +4,8 @@ import { useI18n } from '../../i18n/index.js';
 import { formatBytes, formatDate } from '../../format.js';
 import { CreatedBy } from './created-by.js';
 import { Icon } from '../../components/icons.js';
+import { fileKind } from './file-kind.js';
+import { startDrag, type DropProps } from './drag-move.js';
 
 /** A sortable column of the table, and its direction; in the URL as ?sort=size&dir=desc. */
 export type SortKey = 'name' | 'size' | 'modified';
@@ -37,6 +39,8 @@ interface FileActions {
   onDownload: (f: FileInfo) => void;
   onMove: (f: FileInfo, to: string) => Promise<boolean>;
   onDelete: (f: FileInfo) => void;
+  /** What dragging this row carries: every ticked file when the row is ticked, else the row's file alone. */
+  dragPaths: (f: FileInfo) => string[];
 }
 
 interface RowProps {
@@ -61,7 +65,7 @@ const FileRow = memo(function FileRow({ file: f, showPath, selected, checked, ed
     if (await a.onMove(f, target.trim())) setEditing(null);
   };
   return (
-    <tr data-path={f.path} className={selected ? 'selected' : ''}>
+    <tr data-path={f.path} className={selected ? 'selected' : ''} draggable={a.canEdit && !editing} onDragStart={(e) => startDrag(e, a.dragPaths(f))}>
       <td className="check">
         <input type="checkbox" aria-label={t('files.select', { name: f.name })} checked={checked} onChange={(e) => a.onCheck(f, e.target.checked)} />
       </td>
@@ -91,6 +95,7 @@ const FileRow = memo(function FileRow({ file: f, showPath, selected, checked, ed
         ) : (
           <>
             <button className="link file-name" onClick={() => a.onOpen(f)}>
+              <Icon name={`file-${fileKind(f.name, f.type)}`} />
               {f.name}
             </button>
             {showPath && <div className="full-path">{f.path}</div>}
@@ -171,6 +176,8 @@ export function FileTable(props: {
   sort: Sort;
   onSort: (s: Sort) => void;
   actions: FileActions;
+  /** Lets a folder row take file rows dropped on it (a drag-and-drop move). */
+  dropTarget: (folder: string) => DropProps;
 }) {
   const { t } = useI18n();
   const [editing, setEditing] = useState<string | null>(null);
@@ -219,7 +226,7 @@ export function FileTable(props: {
       </thead>
       <tbody>
         {props.folders.map((d) => (
-          <tr key={`d:${d.path}`} className="folder-row">
+          <tr key={`d:${d.path}`} className="folder-row" data-folder={d.path} {...props.dropTarget(d.path)}>
             <td colSpan={7}>
               <button className="link" onClick={() => a.onFolder(d.path)}>
                 <Icon name="folder" /> {d.name}

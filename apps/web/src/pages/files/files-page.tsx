@@ -14,6 +14,7 @@ import { navigate, useRoute } from '../../router.js';
 import { Breadcrumb } from '../../components/breadcrumb.js';
 import { useLiveChanges } from '../../live-changes.js';
 import { UploadQueuePanel, useUploads } from './upload-queue.js';
+import { useDropTargets } from './drag-move.js';
 
 type Notice = { kind: 'error' | 'info'; text: string } | null;
 const parentOf = (p: string) => (p.includes('/') ? p.slice(0, p.lastIndexOf('/')) : '');
@@ -224,9 +225,34 @@ export function FilesPage() {
     }
   };
 
+  // Drag-and-drop move (issue 13): the dragged files into a folder, one call per file like the bulk move; a
+  // refusal stops there and says which file. Files already in that folder are left alone.
+  const moveInto = async (paths: string[], dest: string) => {
+    let done = 0;
+    for (const p of paths) {
+      if (parentOf(p) === dest) continue;
+      try {
+        await filesApi.move(pid, p, dest ? `${dest}/` : p.slice(p.lastIndexOf('/') + 1));
+        done++;
+      } catch (e) {
+        fail(`${p}: ${errorText(e, t)}`);
+        refresh();
+        return;
+      }
+    }
+    if (preview && paths.includes(preview.path)) setPreview(null);
+    setChecked(new Set());
+    setNotice({ kind: 'info', text: t('files.bulkMoved', { n: done }) });
+    refresh();
+  };
+
   // Stable row actions (the rows are memoised); they call the newest handlers through a ref.
-  const latest = useRef({ select, move });
-  latest.current = { select, move };
+  const latest = useRef({ select, move, moveInto, checked });
+  latest.current = { select, move, moveInto, checked };
+  // Folders take dropped rows only where a move can happen: an editor, browsing (not search results).
+  const dropTarget = useDropTargets(
+    useMemo(() => (canEdit && query.trim() === '' ? (paths: string[], dest: string) => void latest.current.moveInto(paths, dest) : null), [canEdit, query]),
+  );
   const actions = useMemo(
     () => ({
       canEdit,
@@ -242,6 +268,7 @@ export function FilesPage() {
       onFolder: (p: string) => latest.current.select(p),
       onMove: (f: FileInfo, to: string) => latest.current.move(f, to),
       onDownload: (f: FileInfo) => void downloadFile(pid, f.path, f.name).catch(fail),
+      dragPaths: (f: FileInfo) => (latest.current.checked.has(f.path) ? [...latest.current.checked] : [f.path]),
     }),
     [canEdit, pid, fail],
   );
@@ -292,6 +319,7 @@ export function FilesPage() {
           className={drawer ? 'open' : ''}
           folders={allFolders}
           selected={searching ? '\u0000' : folder}
+          dropTarget={dropTarget}
           onSelect={(p) => {
             if (drawer) {
               setDrawer(false);
@@ -324,6 +352,7 @@ export function FilesPage() {
               path={folder}
               href={(p) => (p ? `/files/${p.split('/').map(encodeURIComponent).join('/')}` : '/files')}
               onOpen={select}
+              dropTarget={dropTarget}
             />
           )}
           <div className="toolbar">
@@ -460,6 +489,7 @@ export function FilesPage() {
             sort={sort}
             onSort={setSort}
             actions={actions}
+            dropTarget={dropTarget}
           />
           {searching && results.files.length === 0 && <p className="empty">{t('files.noMatches')}</p>}
           {!searching && page && shownFiles.length === 0 && subfolders.length === 0 && <p className="empty">{t('files.empty')}</p>}

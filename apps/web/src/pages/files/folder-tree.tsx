@@ -1,6 +1,7 @@
 import { useEffect, useId, useMemo, useRef, useState } from 'react';
 import { useI18n } from '../../i18n/index.js';
 import { Icon } from '../../components/icons.js';
+import type { DropProps } from './drag-move.js';
 
 interface Node {
   path: string;
@@ -42,7 +43,15 @@ function buildTree(paths: Iterable<string>): Node {
  * @example
  * <FolderTree folders={['reports', 'reports/2026']} selected="reports" onSelect={setFolder} />
  */
-export function FolderTree(props: { folders: string[]; selected: string; onSelect: (path: string) => void; id?: string; className?: string }) {
+export function FolderTree(props: {
+  folders: string[];
+  selected: string;
+  onSelect: (path: string) => void;
+  /** Lets a folder take file rows dropped on it (a drag-and-drop move). */
+  dropTarget?: (path: string) => DropProps;
+  id?: string;
+  className?: string;
+}) {
   const { t } = useI18n();
   const idBase = useId();
   const tree = useMemo(() => buildTree(props.folders), [props.folders]);
@@ -145,6 +154,7 @@ export function FolderTree(props: { folders: string[]; selected: string; onSelec
           data-path={node.path}
           className={`tree-row${props.selected === node.path ? ' selected' : ''}`}
           style={{ paddingLeft: depth * 14 + 4 }}
+          {...props.dropTarget?.(node.path)}
           onKeyDown={(e) => onKey(e, node, parent)}
           onFocus={() => setFocused(node.path)}
           onClick={() => {

@@ -1,0 +1,71 @@
+import { useCallback, useState } from 'react';
+
+/** Our own drag type, so a drag of files from the desktop (an upload) never looks like a move, nor the reverse. */
+const TYPE = 'application/x-stoa-paths';
+
+/**
+ * Starts dragging file rows: the paths travel in the drag, read back by a folder that takes the drop.
+ *
+ * @example
+ * <tr draggable onDragStart={(e) => startDrag(e, ['reports/plan.txt'])} />
+ */
+export function startDrag(e: React.DragEvent, paths: string[]): void {
+  e.dataTransfer.setData(TYPE, JSON.stringify(paths));
+  e.dataTransfer.setData('text/plain', paths.join('\n'));
+  e.dataTransfer.effectAllowed = 'move';
+}
+
+/** The dragged paths, or none when the drag is not ours or its data is not a list of paths. */
+function droppedPaths(e: React.DragEvent): string[] {
+  try {
+    const value: unknown = JSON.parse(e.dataTransfer.getData(TYPE) || '[]');
+    return Array.isArray(value) ? value.filter((p): p is string => typeof p === 'string' && p !== '') : [];
+  } catch {
+    return [];
+  }
+}
+
+/** What a folder element spreads on itself to take dropped files: the handlers, and a mark while one is over it. */
+export type DropProps = Pick<React.HTMLAttributes<HTMLElement>, 'onDragOver' | 'onDragLeave' | 'onDrop'> & { 'data-drop-over'?: true };
+
+/**
+ * Folders as drop targets for dragged file rows (the table's folder rows, the tree, the breadcrumb). One hook
+ * for all of them, so only the folder under the pointer is highlighted. Without `onDrop` (a viewer, search
+ * results) nothing takes a drop.
+ *
+ * @example
+ * const target = useDropTargets((paths, folder) => moveInto(paths, folder));
+ * <tr {...target('reports')} />
+ */
+export function useDropTargets(onDrop: ((paths: string[], folder: string) => void) | null): (folder: string) => DropProps {
+  const [over, setOver] = useState<string | null>(null);
+  return useCallback(
+    (folder: string): DropProps => {
+      if (!onDrop) return {};
+      return {
+        ...(over === folder ? { 'data-drop-over': true } : {}),
+        onDragOver: (e) => {
+          if (!e.dataTransfer.types.includes(TYPE)) return;
+          e.preventDefault();
+          e.stopPropagation();
+          e.dataTransfer.dropEffect = 'move';
+          setOver(folder);
+        },
+        onDragLeave: (e) => {
+          // Moving onto a child of the target (the icon, the name) is not leaving it.
+          if (e.relatedTarget instanceof Node && e.currentTarget.contains(e.relatedTarget)) return;
+          setOver((o) => (o === folder ? null : o));
+        },
+        onDrop: (e) => {
+          if (!e.dataTransfer.types.includes(TYPE)) return;
+          e.preventDefault();
+          e.stopPropagation();
+          setOver(null);
+          const paths = droppedPaths(e);
+          if (paths.length > 0) onDrop(paths, folder);
+        },
+      };
+    },
+    [onDrop, over],
+  );
+}
