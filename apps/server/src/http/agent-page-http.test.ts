@@ -11,7 +11,12 @@ describe("an agent's page over HTTP: its tokens, its conversations and its write
   afterAll(async () => s?.close());
 
   const api = async (method: string, url: string, token: string, body?: unknown, headers: Record<string, string> = {}) => {
-    const r = await s.app.inject({ method: method as 'GET', url: `/api/v1${url}`, headers: { ...s.auth(token), ...headers }, ...(body !== undefined ? { payload: body as string } : {}) });
+    const r = await s.app.inject({
+      method: method as 'GET',
+      url: `/api/v1${url}`,
+      headers: { ...s.auth(token), ...headers },
+      ...(body !== undefined ? { payload: body as string } : {}),
+    });
     return { status: r.statusCode, body: r.json() };
   };
   const editor = async () => {

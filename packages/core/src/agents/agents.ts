@@ -148,7 +148,9 @@ async function assertNameFree(ctx: Ctx, name: string, except: string | null): Pr
 export async function copyAgent(ctx: Ctx, id: string): Promise<AgentInfo> {
   const a = await getAgentRow(ctx, id);
   const taken = new Set(
-    (await ctx.platform.db.kysely.selectFrom('agents').select('name').where('project_id', '=', ctx.project.id).where('deleted_at', 'is', null).execute()).map((r) => r.name),
+    (await ctx.platform.db.kysely.selectFrom('agents').select('name').where('project_id', '=', ctx.project.id).where('deleted_at', 'is', null).execute()).map(
+      (r) => r.name,
+    ),
   );
   let name = `${a.name} (copy)`;
   for (let i = 2; taken.has(name); i++) name = `${a.name} (copy ${i})`;
