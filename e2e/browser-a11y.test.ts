@@ -106,7 +106,15 @@ describe.skipIf(!hasChromium)('web UI: accessibility (axe-core)', () => {
     found.push(...(await violations(page, `${lang} agents`)));
     await page.locator('tr[data-agent] a.agent-name').click();
     await page.locator('.agent-detail').waitFor();
+    await page.locator('.agent-tokens [data-token-id], .agent-tokens .empty').first().waitFor();
+    await page.locator('.agent-conversations p').first().waitFor();
     found.push(...(await violations(page, `${lang} agent`)));
+    await page.locator('.agent-tokens .row button').click();
+    await page.locator('.token-dialog').waitFor();
+    found.push(...(await violations(page, `${lang} new token dialog`)));
+    await page.locator('.token-dialog .modal-actions button').last().click();
+    await page.locator('.agent-tokens [data-token-id]').first().waitFor();
+    found.push(...(await violations(page, `${lang} agent with a token`)));
 
     await page.goto(`${s.url}/members`);
     await page.locator('tr[data-member]').first().waitFor();

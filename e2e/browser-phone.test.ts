@@ -74,6 +74,13 @@ describe.skipIf(!hasChromium)('web UI: on a phone', () => {
     await page.goto(`${s.url}/agents`);
     await page.locator('tr[data-agent]').waitFor();
     await check('agents');
+    await page.locator('tr[data-agent] a.agent-name').click();
+    await page.locator('.agent-tokens .row button').click();
+    await page.locator('.token-dialog').waitFor();
+    await check('new token dialog');
+    await page.locator('.token-dialog .modal-actions button').last().click();
+    await page.locator('.agent-tokens [data-token-id]').first().waitFor();
+    await check('agent page');
     await page.goto(`${s.url}/members`);
     await page.locator('tr[data-member]').first().waitFor();
     await check('members');

@@ -2666,7 +2666,10 @@ export interface operations {
     };
     "tokens.list": {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description Only this agent's tokens */
+                agent?: string;
+            };
             header?: {
                 /** @description Conversation the agent acts in */
                 "X-Stoa-Conversation"?: string;
@@ -8514,7 +8517,10 @@ export interface operations {
     };
     "conversations.list": {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description Only those this agent takes part in, with its write counts */
+                agent?: string;
+            };
             header?: {
                 /** @description Conversation the agent acts in */
                 "X-Stoa-Conversation"?: string;
@@ -8549,6 +8555,12 @@ export interface operations {
                             name: string;
                         }[];
                         created: string;
+                        /** @description With `agent`: the changes that agent made in this conversation in the current window (A4), against the limit */
+                        writes?: {
+                            used: number;
+                            max: number;
+                            resetsAt: string | null;
+                        };
                     }[];
                 };
             };
@@ -8676,6 +8688,12 @@ export interface operations {
                             name: string;
                         }[];
                         created: string;
+                        /** @description With `agent`: the changes that agent made in this conversation in the current window (A4), against the limit */
+                        writes?: {
+                            used: number;
+                            max: number;
+                            resetsAt: string | null;
+                        };
                     };
                 };
             };

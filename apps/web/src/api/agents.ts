@@ -1,9 +1,11 @@
-import type { agentRoutes, conversationRoutes, RouteOutput } from '@stoa/contract';
+import type { agentRoutes, conversationRoutes, projectRoutes, RouteOutput } from '@stoa/contract';
 import { routeIndex } from '@stoa/contract/route-index';
 import { call } from './client.js';
 
 export type Agent = RouteOutput<typeof agentRoutes.show>;
 export type Conversation = RouteOutput<typeof conversationRoutes.list>[number];
+export type TokenInfo = RouteOutput<typeof projectRoutes.listTokens>[number];
+export type TraceEntry = RouteOutput<typeof conversationRoutes.trace>['entries'][number];
 export interface AgentSettings {
   name?: string;
   instructions?: string;
@@ -26,5 +28,9 @@ export const agentsApi = {
   update: (project: string, id: string, s: AgentSettings) => call(r.update, { project, id, ...s }),
   publish: (project: string, id: string) => call(r.publish, { project, id }),
   remove: (project: string, id: string) => call(r.remove, { project, id }),
-  conversations: (project: string) => call(routeIndex.conversations.list, { project }),
+  conversations: (project: string, agent?: string) => call(routeIndex.conversations.list, { project, agent }),
+  trace: (project: string, id: string, after?: string) => call(routeIndex.conversations.trace, { project, id, after, limit: 100 }),
+  tokens: (project: string, agent: string) => call(routeIndex.projects.listTokens, { project, agent }),
+  createToken: (project: string, agent: string, published: boolean) => call(routeIndex.projects.createToken, { project, agent, published }),
+  revokeToken: (project: string, id: string) => call(routeIndex.projects.revokeToken, { project, id }),
 };

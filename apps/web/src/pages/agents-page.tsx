@@ -1,11 +1,14 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { agentsApi, type Agent, type AgentSettings } from '../api/agents.js';
+import { LoadState } from '../components/load-state.js';
 import { useI18n } from '../i18n/index.js';
 import { useSession } from '../session.js';
 import { errorText, formatDate } from '../format.js';
 import { ConfirmDialog } from '../components/confirm-dialog.js';
 import { navigate, useRoute } from '../router.js';
 import { memoryHref } from '../api/memory.js';
+import { ApiError } from '../api/client.js';
+import { AgentConversations, AgentTokens } from './agent-activity.js';
 
 const agentHref = (id: string) => `/agents/${encodeURIComponent(id)}`;
 function go(e: React.MouseEvent, to: string) {
@@ -14,8 +17,8 @@ function go(e: React.MouseEvent, to: string) {
 }
 
 /** One agent in full, above the list: what /agents/<ID> opens (a deep link, Back and reload keep it). */
-function AgentDetail({ agent }: { agent: Agent }) {
-  const { t } = useI18n();
+function AgentDetail({ agent, canManage }: { agent: Agent; canManage: boolean }) {
+  const { lang, t } = useI18n();
   const ref = useRef<HTMLElement>(null);
   useEffect(() => {
     // Braces, not an arrow's value: Chromium's scrollIntoView may return a promise, which React would take for a cleanup.
@@ -41,6 +44,11 @@ function AgentDetail({ agent }: { agent: Agent }) {
           {t('agents.openSoul')}
         </a>
       </p>
+      <p className="agent-publication" data-publication>
+        {agent.published ? t('agents.frozenSettings', { at: formatDate(agent.published.at, lang) }) : t('agents.notPublished')}
+      </p>
+      <AgentTokens agent={agent} canManage={canManage} />
+      <AgentConversations agent={agent} />
     </section>
   );
 }
@@ -209,15 +217,19 @@ export function AgentsPage() {
   const [agents, setAgents] = useState<Agent[] | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [draft, setDraft] = useState<AgentSettings & { name: string }>({ name: '', instructions: '', files: 'off', write: 'own', read: 'project' });
-  const fail = useCallback((e: unknown) => setError(errorText(e, t)), [t]);
+  // A duplicate name is the one already_exists an agent form can meet; say it in the form's words.
+  const fail = useCallback((e: unknown) => setError(e instanceof ApiError && e.code === 'already_exists' ? t('agents.nameTaken') : errorText(e, t)), [t]);
+  const [loadError, setLoadError] = useState<string | null>(null);
   // The open agent is the URL (/agents/<ID>).
   const route = useRoute();
   const openId = route.page === 'agents' && route.rest ? route.rest : null;
   const open = openId && agents ? (agents.find((a) => a.id === openId) ?? null) : null;
 
-  useEffect(() => {
-    agentsApi.list(project.id).then(setAgents, fail);
-  }, [project.id, fail]);
+  const load = useCallback(() => {
+    setLoadError(null);
+    agentsApi.list(project.id).then(setAgents, (e: unknown) => setLoadError(errorText(e, t)));
+  }, [project.id, t]);
+  useEffect(load, [load]);
 
   const create = async (e: React.FormEvent) => {
     e.preventDefault();
@@ -240,7 +252,7 @@ export function AgentsPage() {
           {error}
         </p>
       )}
-      {open && <AgentDetail agent={open} />}
+      {open && <AgentDetail agent={open} canManage={isAdmin || (canEdit && open.ownerId === me.id)} />}
       {openId && agents && !open && (
         <p className="notice error" role="alert">
           {t('error.not_found')}
@@ -260,7 +272,7 @@ export function AgentsPage() {
         </button>
       </form>
       {agents === null ? (
-        <p>{t('common.loading')}</p>
+        <LoadState error={loadError} onRetry={() => void load()} lines={3} />
       ) : agents.length === 0 ? (
         <p className="empty">{t('agents.none')}</p>
       ) : (

@@ -24,6 +24,10 @@ export const ConversationSchema = z.object({
   name: z.string().nullable(),
   members: z.array(z.object({ kind: z.enum(['user', 'agent']), id: z.string(), name: z.string() })),
   created: z.string(),
+  writes: z
+    .object({ used: z.number().int(), max: z.number().int(), resetsAt: z.string().nullable() })
+    .optional()
+    .describe('With `agent`: the changes that agent made in this conversation in the current window (A4), against the limit'),
 });
 export const TraceEntrySchema = z.object({
   id: z.string().describe('Tool call ID'),
@@ -140,7 +144,7 @@ export const conversationRoutes = {
     method: 'GET',
     path: '/projects/{project}/conversations',
     summary: 'Conversations you take part in (admins: all)',
-    input: z.object({ project: projectParam }),
+    input: z.object({ project: projectParam, agent: z.string().optional().describe('Only those this agent takes part in, with its write counts') }),
     output: z.array(ConversationSchema),
   }),
   trace: defineRoute({

@@ -222,7 +222,7 @@ export const projectRoutes = {
     method: 'GET',
     path: '/projects/{project}/tokens',
     summary: "Tokens you may revoke: your own, your agents', and (project admins) every token confined to this project",
-    input: z.object({ project: projectParam }),
+    input: z.object({ project: projectParam, agent: z.string().optional().describe("Only this agent's tokens") }),
     output: z.array(TokenInfoSchema),
   }),
   createInvitation: defineRoute({

@@ -64,6 +64,7 @@ function validateSettings(input: AgentSettingsInput): void {
 export async function createAgent(ctx: Ctx, input: AgentSettingsInput & { name: string }): Promise<AgentInfo> {
   assertCan(ctx.actor, 'agent.manage', { kind: 'project' });
   validateSettings(input);
+  await assertNameFree(ctx, input.name.trim(), null);
   const now = ctx.platform.clock().toISOString();
   const row = {
     id: newId('agt'),
@@ -118,6 +119,7 @@ export async function updateAgent(ctx: Ctx, id: string, input: AgentSettingsInpu
   const a = await getAgentRow(ctx, id);
   assertCan(ctx.actor, 'agent.manage', { kind: 'agent', ownerId: a.owner_id });
   validateSettings(input);
+  if (input.name !== undefined) await assertNameFree(ctx, input.name.trim(), id);
   const set = {
     ...(input.name !== undefined ? { name: input.name.trim() } : {}),
     ...(input.instructions !== undefined ? { instructions: input.instructions } : {}),
@@ -130,11 +132,30 @@ export async function updateAgent(ctx: Ctx, id: string, input: AgentSettingsInpu
   return toAgentInfo({ ...a, ...set });
 }
 
-/** Copies an agent: a new ID and a new, empty folder (files are not copied). */
+/** Agent names are unique among the project's agents (A1), so a person can tell them apart in every list. */
+async function assertNameFree(ctx: Ctx, name: string, except: string | null): Promise<void> {
+  let q = ctx.platform.db.kysely
+    .selectFrom('agents')
+    .select('id')
+    .where('project_id', '=', ctx.project.id)
+    .where('name', '=', name)
+    .where('deleted_at', 'is', null);
+  if (except) q = q.where('id', '!=', except);
+  if (await q.executeTakeFirst()) throw new StoaError('already_exists', `an agent named "${name}" already exists in this project`);
+}
+
+/** Copies an agent: a new ID and a new, empty folder (files are not copied); the copy takes the first free name. */
 export async function copyAgent(ctx: Ctx, id: string): Promise<AgentInfo> {
   const a = await getAgentRow(ctx, id);
+  const taken = new Set(
+    (await ctx.platform.db.kysely.selectFrom('agents').select('name').where('project_id', '=', ctx.project.id).where('deleted_at', 'is', null).execute()).map(
+      (r) => r.name,
+    ),
+  );
+  let name = `${a.name} (copy)`;
+  for (let i = 2; taken.has(name); i++) name = `${a.name} (copy ${i})`;
   return createAgent(ctx, {
-    name: `${a.name} (copy)`,
+    name,
     instructions: a.instructions,
     files: a.files_enabled === 1 ? 'on' : 'off',
     write: a.write_scope as 'own',

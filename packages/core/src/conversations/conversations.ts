@@ -12,6 +12,13 @@ export interface ConversationInfo {
   name: string | null;
   members: Array<{ kind: 'user' | 'agent'; id: string; name: string }>;
   created: string;
+  writes?: WriteCount;
+}
+
+interface WriteCount {
+  used: number;
+  max: number;
+  resetsAt: string | null;
 }
 
 /**
@@ -103,15 +110,21 @@ export async function findConversation(ctx: Ctx, ref: string): Promise<{ id: str
   return { id: row.id, kind: row.kind as ConversationKind, name: row.name };
 }
 
-/** Conversations the actor takes part in (admins: all of the project). */
-export async function listConversations(ctx: Ctx): Promise<ConversationInfo[]> {
+/**
+ * Conversations the actor takes part in (admins: all of the project). With `agent`: only those that agent takes
+ * part in, each with the changes it made there in the current write window (A4), read from the same counter
+ * the tool runner enforces, so the number shown is the number that will refuse.
+ */
+export async function listConversations(ctx: Ctx, opts: { agent?: string } = {}): Promise<ConversationInfo[]> {
   assertCan(ctx.actor, 'project.read', { kind: 'project' });
   const db = ctx.platform.db.kysely;
   const admin = ctx.actor.kind === 'user' && (ctx.actor.superuser || ctx.actor.role === 'admin');
   const me = ctx.actor.kind === 'user' ? ctx.actor.userId : ctx.actor.agentId;
   let q = db.selectFrom('conversations').selectAll().where('project_id', '=', ctx.project.id);
   if (!admin) q = q.where('id', 'in', db.selectFrom('conversation_members').select('conversation_id').where('member_id', '=', me));
+  if (opts.agent !== undefined) q = q.where('id', 'in', db.selectFrom('conversation_members').select('conversation_id').where('member_id', '=', opts.agent));
   const convs = await q.orderBy('created_at').execute();
+  const windows = opts.agent === undefined ? null : await writeWindows(ctx, opts.agent);
   const out: ConversationInfo[] = [];
   for (const c of convs) {
     const ms = await db
@@ -127,9 +140,29 @@ export async function listConversations(ctx: Ctx): Promise<ConversationInfo[]> {
       name: c.name,
       created: c.created_at,
       members: ms.map((m) => ({ kind: m.member_kind as 'user' | 'agent', id: m.member_id, name: (m.uname ?? m.aname) as string })),
+      ...(windows ? { writes: windows(c.id) } : {}),
     });
   }
   return out;
+}
+
+/** The agent's write counter per conversation; a window that is over counts as zero, as the next write would see it. */
+async function writeWindows(ctx: Ctx, agent: string): Promise<(conversation: string) => WriteCount> {
+  const { agentWritesPerConversation: max, agentWriteWindowSeconds: seconds } = ctx.platform.config.limits;
+  const now = ctx.platform.clock().getTime();
+  const rows = await ctx.platform.db.kysely
+    .selectFrom('agent_write_windows')
+    .select(['conversation_key', 'window_start', 'writes'])
+    .where('project_id', '=', ctx.project.id)
+    .where('agent_id', '=', agent)
+    .execute();
+  const byConv = new Map(rows.map((r) => [r.conversation_key, r]));
+  return (conversation) => {
+    const r = byConv.get(conversation);
+    const ends = r ? new Date(r.window_start).getTime() + seconds * 1000 : 0;
+    if (!r || ends <= now) return { used: 0, max, resetsAt: null };
+    return { used: Number(r.writes), max, resetsAt: new Date(ends).toISOString() };
+  };
 }
 
 /** Adds a participant to a conversation (users by name/ID, agents by ID). */

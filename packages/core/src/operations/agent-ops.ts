@@ -28,7 +28,7 @@ export const agentOperations: Operation[] = [
   projectOperation(c.create, changes('project.read', null, 'none'), (ctx, i) =>
     createConversation(ctx, { channel: i.channel, members: i.members, kind: i.kind }),
   ),
-  projectOperation(c.list, reads('project.read'), (ctx) => listConversations(ctx)),
+  projectOperation(c.list, reads('project.read'), (ctx, i) => listConversations(ctx, { agent: i.agent })),
   projectOperation(c.trace, reads('project.read'), (ctx, i) => listTrace(ctx, i.id, { limit: i.limit, after: i.after })),
   projectOperation(toolRoutes.list, reads('project.read'), async (ctx, i) => allToolsIn(ctx, i.format ?? 'mcp')),
   // The tool runner counts, caps and traces each call itself (with the same gate), so the operation adds nothing.

@@ -44,7 +44,7 @@ export const projectOperations: Operation[] = [
   projectOperation(r.createToken, changes('token.create', null, 'none'), (ctx, i) =>
     createToken(ctx, { user: i.user, agent: i.agent, name: i.name, published: i.published }),
   ),
-  projectOperation(r.listTokens, reads('project.read'), (ctx) => listTokens(ctx)),
+  projectOperation(r.listTokens, reads('project.read'), (ctx, i) => listTokens(ctx, { agent: i.agent })),
   projectOperation(r.createInvitation, changes('member.manage', null, 'none'), (ctx, i) =>
     createInvitation(ctx, { role: i.role, user: i.user, ttlHours: i.ttlHours }),
   ),

@@ -143,13 +143,14 @@ export async function revokeToken(ctx: Ctx, input: { id: string }): Promise<void
 }
 
 /** Tokens the caller may manage as seen from the context's project: its own, and those of the project it may manage. */
-export async function listTokens(ctx: Ctx): Promise<TokenInfo[]> {
+export async function listTokens(ctx: Ctx, opts: { agent?: string } = {}): Promise<TokenInfo[]> {
   if (ctx.actor.kind !== 'user') throw new StoaError('forbidden', 'agents may not manage tokens');
   const me = ctx.actor.userId;
-  const rows = await tokenFactsQuery(ctx.platform)
-    .where((eb) => eb.or([eb('tokens.user_id', '=', me), eb('tokens.project_id', '=', ctx.project.id), eb('agents.project_id', '=', ctx.project.id)]))
-    .orderBy('tokens.created_at')
-    .execute();
+  let q = tokenFactsQuery(ctx.platform).where((eb) =>
+    eb.or([eb('tokens.user_id', '=', me), eb('tokens.project_id', '=', ctx.project.id), eb('agents.project_id', '=', ctx.project.id)]),
+  );
+  if (opts.agent !== undefined) q = q.where('tokens.agent_id', '=', opts.agent);
+  const rows = await q.orderBy('tokens.created_at').execute();
   return rows
     .filter((r) => tokenManageDecision(ctx.actor, factsOf(r), ctx.project.id) === null)
     .map((r) => ({
