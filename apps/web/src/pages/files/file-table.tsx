@@ -5,6 +5,7 @@ import { useI18n } from '../../i18n/index.js';
 import { formatBytes, formatDate } from '../../format.js';
 import { CreatedBy } from './created-by.js';
 import { Icon } from '../../components/icons.js';
+import { fileKind } from './file-kind.js';
 
 /** A sortable column of the table, and its direction; in the URL as ?sort=size&dir=desc. */
 export type SortKey = 'name' | 'size' | 'modified';
@@ -95,6 +96,7 @@ const FileRow = memo(function FileRow({ file: f, showPath, selected, checked, ed
           </form>
         ) : (
           <>
+            <Icon name={fileKind(f.name)} />{' '}
             <button className="link file-name" onClick={() => a.onOpen(f)}>
               {f.name}
             </button>
