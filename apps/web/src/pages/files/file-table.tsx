@@ -1,4 +1,5 @@
-import { memo, useEffect, useRef, useState } from 'react';
+import { memo, useLayoutEffect, useRef, useState } from 'react';
+import { useWindowVirtualizer } from '@tanstack/react-virtual';
 import type { FileInfo, Folder } from '../../api/files.js';
 import { useI18n } from '../../i18n/index.js';
 import { formatBytes, formatDate } from '../../format.js';
@@ -51,13 +52,17 @@ interface RowProps {
   editing: boolean;
   actions: FileActions;
   setEditing: (path: string | null) => void;
+  /** Position among the table's rows (1 is the header), for aria-rowindex: only some rows are in the page. */
+  rowIndex: number;
+  index: number;
+  measure: (el: HTMLTableRowElement | null) => void;
 }
 
 /**
  * One file row. Memoised, so typing in the search box or opening a preview does not re-render thousands of
  * rows (a folder may show up to STOA_UI_MAX_FILES = 20,000).
  */
-const FileRow = memo(function FileRow({ file: f, showPath, selected, checked, editing, actions: a, setEditing }: RowProps) {
+const FileRow = memo(function FileRow({ file: f, showPath, selected, checked, editing, actions: a, setEditing, rowIndex, index, measure }: RowProps) {
   const { t, lang } = useI18n();
   const [target, setTarget] = useState(f.path);
   const submit = async () => {
@@ -65,7 +70,15 @@ const FileRow = memo(function FileRow({ file: f, showPath, selected, checked, ed
     if (await a.onMove(f, target.trim())) setEditing(null);
   };
   return (
-    <tr data-path={f.path} className={selected ? 'selected' : ''} draggable={a.canEdit && !editing} onDragStart={(e) => startDrag(e, a.dragPaths(f))}>
+    <tr
+      data-path={f.path}
+      className={selected ? 'selected' : ''}
+      aria-rowindex={rowIndex}
+      data-index={index}
+      ref={measure}
+      draggable={a.canEdit && !editing}
+      onDragStart={(e) => startDrag(e, a.dragPaths(f))}
+    >
       <td className="check">
         <input type="checkbox" aria-label={t('files.select', { name: f.name })} checked={checked} onChange={(e) => a.onCheck(f, e.target.checked)} />
       </td>
@@ -133,30 +146,33 @@ const FileRow = memo(function FileRow({ file: f, showPath, selected, checked, ed
   );
 });
 
-const FIRST_ROWS = 200;
-const MORE_ROWS = 1000;
+/** Rows drawn above and below the visible ones, so a quick scroll or Tab rarely meets an empty gap. */
+const OVERSCAN = 12;
+/** A first guess at a row's height (px) before it is measured; real heights vary (phone list, search paths). */
+const ROW_GUESS = 37;
 
 /**
- * Renders a long table in steps: the first rows at once, more whenever the last row scrolls into view, so a
- * folder of 20,000 files opens quickly and every file is still reachable by scrolling.
+ * Where the table's body starts on the page, kept current: the virtualiser counts rows from it, and bars above
+ * the table (a notice, the bulk bar) come and go.
  */
-function useProgressive(total: number): { count: number; sentinel: React.RefObject<HTMLTableRowElement | null> } {
-  const [count, setCount] = useState(FIRST_ROWS);
-  const sentinel = useRef<HTMLTableRowElement | null>(null);
-  useEffect(() => setCount(FIRST_ROWS), [total]);
-  useEffect(() => {
-    const el = sentinel.current;
-    if (!el || count >= total) return;
-    const io = new IntersectionObserver(
-      (entries) => {
-        if (entries.some((e) => e.isIntersecting)) setCount((c) => Math.min(total, c + MORE_ROWS));
-      },
-      { rootMargin: '600px' },
-    );
-    io.observe(el);
-    return () => io.disconnect();
-  }, [count, total]);
-  return { count, sentinel };
+function useOffsetTop(el: React.RefObject<HTMLElement | null>): number {
+  const [top, setTop] = useState(0);
+  useLayoutEffect(() => {
+    const node = el.current;
+    if (!node) return;
+    const now = node.getBoundingClientRect().top + window.scrollY;
+    if (Math.abs(now - top) > 0.5) setTop(now);
+  });
+  return top;
+}
+
+/** Blank space standing for rows not in the page; hidden from screen readers, which count rows by aria-rowcount. */
+function Spacer({ height }: { height: number }) {
+  return (
+    <tr className="spacer" aria-hidden="true" style={{ height }}>
+      <td colSpan={7} />
+    </tr>
+  );
 }
 
 /**
@@ -181,8 +197,22 @@ export function FileTable(props: {
 }) {
   const { t } = useI18n();
   const [editing, setEditing] = useState<string | null>(null);
-  const shown = useProgressive(props.files.length);
   const a = props.actions;
+  const body = useRef<HTMLTableSectionElement | null>(null);
+  const top = useOffsetTop(body);
+  const folderCount = props.folders.length;
+  // Subfolders and files are one list of rows; only those near the screen are in the page (a folder may hold
+  // 20,000 files), the rest is blank space of their measured or guessed height above and below.
+  const v = useWindowVirtualizer({
+    count: folderCount + props.files.length,
+    estimateSize: () => ROW_GUESS,
+    overscan: OVERSCAN,
+    scrollMargin: top,
+    getItemKey: (i) => (i < folderCount ? `d:${props.folders[i]!.path}` : props.files[i - folderCount]!.id),
+  });
+  const rows = v.getVirtualItems();
+  const before = rows.length ? rows[0]!.start - top : 0;
+  const after = rows.length ? v.getTotalSize() - (rows[rows.length - 1]!.end - top) : 0;
   const all = props.files.length > 0 && props.files.every((f) => props.checked.has(f.path));
   const some = !all && props.files.some((f) => props.checked.has(f.path));
   // A column header is a button that sorts by it; a second click turns the order round (aria-sort says which).
@@ -201,9 +231,9 @@ export function FileTable(props: {
     );
   };
   return (
-    <table className="files">
+    <table className="files" aria-rowcount={folderCount + props.files.length + 1}>
       <thead>
-        <tr>
+        <tr aria-rowindex={1}>
           <th className="check">
             <input
               type="checkbox"
@@ -224,33 +254,47 @@ export function FileTable(props: {
           <th>{t('files.col.actions')}</th>
         </tr>
       </thead>
-      <tbody>
-        {props.folders.map((d) => (
-          <tr key={`d:${d.path}`} className="folder-row" data-folder={d.path} {...props.dropTarget(d.path)}>
-            <td colSpan={7}>
-              <button className="link" onClick={() => a.onFolder(d.path)}>
-                <Icon name="folder" /> {d.name}
-              </button>
-            </td>
-          </tr>
-        ))}
-        {props.files.slice(0, shown.count).map((f) => (
-          <FileRow
-            key={f.id}
-            file={f}
-            showPath={props.showPaths}
-            selected={props.selectedPath === f.path}
-            checked={props.checked.has(f.path)}
-            editing={editing === f.path}
-            actions={a}
-            setEditing={setEditing}
-          />
-        ))}
-        {shown.count < props.files.length && (
-          <tr ref={shown.sentinel} className="more-rows">
-            <td colSpan={7}>{t('common.loading')}</td>
-          </tr>
-        )}
+      <tbody ref={body}>
+        {before > 0 && <Spacer height={before} />}
+        {rows.map((r) => {
+          if (r.index < folderCount) {
+            const d = props.folders[r.index]!;
+            return (
+              <tr
+                key={r.key}
+                className="folder-row"
+                aria-rowindex={r.index + 2}
+                data-index={r.index}
+                ref={v.measureElement}
+                data-folder={d.path}
+                {...props.dropTarget(d.path)}
+              >
+                <td colSpan={7}>
+                  <button className="link" onClick={() => a.onFolder(d.path)}>
+                    <Icon name="folder" /> {d.name}
+                  </button>
+                </td>
+              </tr>
+            );
+          }
+          const f = props.files[r.index - folderCount]!;
+          return (
+            <FileRow
+              key={r.key}
+              file={f}
+              showPath={props.showPaths}
+              selected={props.selectedPath === f.path}
+              checked={props.checked.has(f.path)}
+              editing={editing === f.path}
+              actions={a}
+              setEditing={setEditing}
+              rowIndex={r.index + 2}
+              index={r.index}
+              measure={v.measureElement}
+            />
+          );
+        })}
+        {after > 0 && <Spacer height={after} />}
       </tbody>
     </table>
   );

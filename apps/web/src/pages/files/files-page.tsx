@@ -19,6 +19,12 @@ import { useDropTargets } from './drag-move.js';
 type Notice = { kind: 'error' | 'info'; text: string } | null;
 const parentOf = (p: string) => (p.includes('/') ? p.slice(0, p.lastIndexOf('/')) : '');
 
+/** The paths named in a confirmation: all of a few, the first ten of thousands (the count is said beside them). */
+function pathList(files: FileInfo[]): string {
+  const shown = files.slice(0, 10).map((f) => f.path);
+  return files.length > shown.length ? `${shown.join(', ')}, …` : shown.join(', ');
+}
+
 /**
  * The Files page (F4–F14): usage header, folder tree, the selected folder's table, name search over the whole
  * storage, upload, new folders (stored, F9 as amended), rename/move, delete, preview with versions.
@@ -506,7 +512,7 @@ export function FilesPage() {
       )}
       {bulk === 'delete' && (
         <ConfirmDialog
-          message={t('files.bulkDeleteConfirm', { n: checkedFiles.length, paths: checkedFiles.map((f) => f.path).join(', ') })}
+          message={t('files.bulkDeleteConfirm', { n: checkedFiles.length, paths: pathList(checkedFiles) })}
           confirmLabel={t('files.bulkDelete')}
           onConfirm={() => void bulkRun('delete')}
           onCancel={() => setBulk(null)}
