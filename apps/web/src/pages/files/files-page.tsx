@@ -12,6 +12,7 @@ import { MoveFolderForm } from './move-folder-form.js';
 import { Icon } from '../../components/icons.js';
 import { navigate, useRoute } from '../../router.js';
 import { Breadcrumb } from '../../components/breadcrumb.js';
+import { LoadState } from '../../components/load-state.js';
 import { useLiveChanges } from '../../live-changes.js';
 import { UploadQueuePanel, useUploads } from './upload-queue.js';
 import { useDropTargets } from './drag-move.js';
@@ -69,6 +70,8 @@ export function FilesPage() {
   // The folder that the tree and page on screen were loaded for: until the next load lands they may not know a
   // folder just created or opened.
   const [loadedFor, setLoadedFor] = useState<string | null>(null);
+  // Loading the open folder failed: said in place of the table, with Retry.
+  const [loadError, setLoadError] = useState<string | null>(null);
   const [dragging, setDragging] = useState(false);
   // Phones: the tree is a drawer over the page, opened by a button in the toolbar.
   const [drawer, setDrawer] = useState(false);
@@ -97,17 +100,21 @@ export function FilesPage() {
 
   useEffect(() => {
     let gone = false;
-    Promise.all([filesApi.tree(pid), filesApi.folder(pid, folder), filesApi.usage(pid)]).then(([tree, pg, u]) => {
-      if (gone) return;
-      setServerFolders(tree);
-      setPage(pg);
-      setUsage(u);
-      setLoadedFor(folder);
-    }, fail);
+    Promise.all([filesApi.tree(pid), filesApi.folder(pid, folder), filesApi.usage(pid)]).then(
+      ([tree, pg, u]) => {
+        if (gone) return;
+        setServerFolders(tree);
+        setPage(pg);
+        setUsage(u);
+        setLoadedFor(folder);
+        setLoadError(null);
+      },
+      (e: unknown) => !gone && setLoadError(errorText(e, t)),
+    );
     return () => {
       gone = true;
     };
-  }, [pid, folder, epoch, fail]);
+  }, [pid, folder, epoch, t]);
 
   useEffect(() => {
     const q = query.trim();
@@ -129,7 +136,9 @@ export function FilesPage() {
   }, [page]);
 
   const allFolders = useMemo(() => serverFolders.map((f) => f.path), [serverFolders]);
-  const subfolders = useMemo(() => [...(page?.folders ?? [])].sort((a, b) => a.name.localeCompare(b.name)), [page]);
+  // Until the open folder's own answer is in, its rows are not known: placeholders, never the last folder's rows.
+  const current = page && loadedFor === folder ? page : null;
+  const subfolders = useMemo(() => [...(current?.folders ?? [])].sort((a, b) => a.name.localeCompare(b.name)), [current]);
 
   // A folder implied by its files vanishes with its last file (F2), and another client may delete or move a
   // folder: when that happens to the selected one, climb to a folder that exists.
@@ -280,7 +289,7 @@ export function FilesPage() {
   );
 
   const searching = results !== null && query.trim() !== '';
-  const shownFiles = useMemo(() => sortFiles(searching ? results.files : (page?.files ?? []), sort), [searching, results, page, sort]);
+  const shownFiles = useMemo(() => sortFiles(searching ? results.files : (current?.files ?? []), sort), [searching, results, current, sort]);
   useEffect(() => setChecked(new Set()), [folder, searching, pid]);
   const checkedFiles = shownFiles.filter((f) => checked.has(f.path));
 
@@ -485,20 +494,24 @@ export function FilesPage() {
               )}
             </form>
           )}
-          <FileTable
-            folders={searching ? [] : subfolders}
-            files={shownFiles}
-            showPaths={searching}
-            selectedPath={preview?.path ?? null}
-            checked={checked}
-            onCheckAll={(on) => setChecked(on ? new Set(shownFiles.map((f) => f.path)) : new Set())}
-            sort={sort}
-            onSort={setSort}
-            actions={actions}
-            dropTarget={dropTarget}
-          />
+          {!searching && !current ? (
+            <LoadState error={loadError} onRetry={refresh} />
+          ) : (
+            <FileTable
+              folders={searching ? [] : subfolders}
+              files={shownFiles}
+              showPaths={searching}
+              selectedPath={preview?.path ?? null}
+              checked={checked}
+              onCheckAll={(on) => setChecked(on ? new Set(shownFiles.map((f) => f.path)) : new Set())}
+              sort={sort}
+              onSort={setSort}
+              actions={actions}
+              dropTarget={dropTarget}
+            />
+          )}
           {searching && results.files.length === 0 && <p className="empty">{t('files.noMatches')}</p>}
-          {!searching && page && shownFiles.length === 0 && subfolders.length === 0 && <p className="empty">{t('files.empty')}</p>}
+          {!searching && current && shownFiles.length === 0 && subfolders.length === 0 && <p className="empty">{t('files.empty')}</p>}
         </section>
         {preview && <PreviewPanel project={pid} file={preview} canEdit={canEdit} onClose={() => setPreview(null)} onChanged={reopenPreview} onError={fail} />}
       </div>
