@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { Fragment, useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { downloadFile, downloadZip, filesApi, type FileInfo, type Folder, type FolderPage, type Usage } from '../../api/files.js';
 import { useI18n } from '../../i18n/index.js';
 import { useSession } from '../../session.js';
@@ -462,8 +462,9 @@ export function FilesPage() {
               }}
             >
               <strong role="status">{t('files.selected', { n: checkedFiles.length })}</strong>
+              {/* Keyed, so React never turns the "Move to folder" button being clicked into the submit button in place. */}
               {bulk === 'move' ? (
-                <>
+                <Fragment key="moving">
                   <input
                     aria-label={t('files.bulkMoveTo')}
                     placeholder={t('files.bulkMoveTo')}
@@ -475,9 +476,9 @@ export function FilesPage() {
                   <button type="button" onClick={() => setBulk(null)}>
                     {t('common.cancel')}
                   </button>
-                </>
+                </Fragment>
               ) : (
-                <>
+                <Fragment key="actions">
                   <button type="button" onClick={() => void downloadZip(pid, { paths: checkedFiles.map((f) => f.path) }, `${project.name}.zip`).catch(fail)}>
                     {t('files.bulkDownload')}
                   </button>
@@ -490,7 +491,7 @@ export function FilesPage() {
                   <button type="button" className="link" onClick={() => setChecked(new Set())}>
                     {t('files.clearSelection')}
                   </button>
-                </>
+                </Fragment>
               )}
             </form>
           )}
