@@ -168,15 +168,17 @@ describe.skipIf(!hasChromium)('web UI: media, direct uploads, agents, audit, sea
     await page.locator('.preview-path', { hasText: 'policies/refunds.md' }).waitFor();
   });
 
-  it('opens a big folder at once and renders the rest of its files as you scroll', async () => {
+  it('opens a big folder at once and draws the rows near the screen as you scroll', async () => {
     const admin = await s.t.admin();
     for (let i = 0; i < 260; i++) await putFile(admin, { path: `bulk/f${String(i).padStart(3, '0')}.txt`, source: 'x' });
     await page.goto(`${s.url}/files`);
     await page.getByRole('tree').getByRole('treeitem', { name: 'bulk' }).click();
     await fileRow(page, 'bulk/f000.txt').waitFor();
     expect(await page.locator('table.files tbody tr[data-path]').count()).toBeLessThan(260);
-    await page.locator('tr.more-rows').scrollIntoViewIfNeeded();
+    // The table is virtualised: scrolling to the end draws the last files, and still not all of them at once.
+    await page.evaluate(() => window.scrollTo(0, document.body.scrollHeight));
     await fileRow(page, 'bulk/f259.txt').waitFor();
-    expect(await page.locator('table.files tbody tr[data-path]').count()).toBe(260);
+    expect(await page.locator('table.files tbody tr[data-path]').count()).toBeLessThan(260);
+    expect(await fileRow(page, 'bulk/f000.txt').count()).toBe(0);
   });
 });
