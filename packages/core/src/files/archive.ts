@@ -32,7 +32,7 @@ const COMPRESSIBLE = /^(text\/|application\/(json|xml|javascript|x-ndjson|yaml|x
  * const zip = await archiveFiles(ctx, { folder: 'reports' }); // zip.name "reports.zip", zip.stream → the response
  */
 export async function archiveFiles(ctx: Ctx, input: { paths?: string[] | undefined; folder?: string | undefined }): Promise<Archive> {
-  const { maxFiles, maxBytes } = { maxFiles: ctx.platform.config.limits.archiveMaxFiles, maxBytes: ctx.platform.config.limits.archiveMaxBytes };
+  const { archiveMaxFiles: maxFiles, archiveMaxBytes: maxBytes } = ctx.platform.config.limits;
   const chosen = input.paths?.length ? await filesAt(ctx, input.paths, maxFiles) : await filesUnder(ctx, input.folder ?? '', maxFiles);
   if (chosen.length === 0) throw new StoaError('bad_request', 'nothing to download: no files given, or the folder is empty');
   let bytes = 0;
