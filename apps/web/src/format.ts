@@ -1,11 +1,10 @@
 import type { Lang, T } from './i18n/index.js';
 import { ApiError } from './api/client.js';
+import { dateFormat } from './intl-cache.js';
 import type { MessageKey } from './i18n/en.js';
 
 // One formatter for server and UI: "12.4 MB", "1.0 GB" (binary multiples, one decimal).
 export { formatBytes } from '@stoa/contract/format';
-
-const dateFormats = new Map<Lang, Intl.DateTimeFormat>();
 
 /**
  * A date and time in the UI language.
@@ -17,9 +16,7 @@ export function formatDate(iso: string, lang: Lang): string {
   const d = new Date(iso);
   if (Number.isNaN(d.getTime())) return iso;
   // One formatter per language: toLocaleString builds a new one per call, which is slow over 20,000 rows.
-  let f = dateFormats.get(lang);
-  if (!f) dateFormats.set(lang, (f = new Intl.DateTimeFormat(lang === 'zh' ? 'zh-CN' : lang, { dateStyle: 'medium', timeStyle: 'short' })));
-  return f.format(d);
+  return dateFormat(lang).format(d);
 }
 
 /**

@@ -2,32 +2,15 @@ import { createContext, useContext, useMemo, useState, type ReactNode } from 're
 import { en, type Dict, type MessageKey } from './en.js';
 import { ru } from './ru.js';
 import { zh } from './zh.js';
+import { initialLang, LANG_KEY, localeOf, type Lang } from './lang.js';
 
-export type Lang = 'en' | 'ru' | 'zh';
+export type { Lang };
 export const languages: Array<{ code: Lang; label: string }> = [
   { code: 'en', label: 'English' },
   { code: 'ru', label: 'Русский' },
   { code: 'zh', label: '中文' },
 ];
 const dicts: Record<Lang, Dict> = { en, ru, zh };
-const LANG_KEY = 'stoa.lang';
-
-/**
- * The language picked before, else the browser's first language we have, else English.
- *
- * @example
- * initialLang() // 'ru' for a browser set to ru-RU, unless a language was picked
- */
-function initialLang(): Lang {
-  const saved = localStorage.getItem(LANG_KEY);
-  if (saved === 'en' || saved === 'ru' || saved === 'zh') return saved;
-  for (const l of navigator.languages ?? [navigator.language]) {
-    const base = l.toLowerCase().split('-')[0];
-    if (base === 'ru' || base === 'zh' || base === 'en') return base;
-  }
-  return 'en';
-}
-
 export type T = (key: MessageKey, vars?: Record<string, string | number>) => string;
 
 /**
@@ -57,7 +40,7 @@ const Ctx = createContext<I18n | null>(null);
 export function I18nProvider({ children }: { children: ReactNode }) {
   const [lang, setLangState] = useState<Lang>(initialLang);
   const value = useMemo<I18n>(() => {
-    document.documentElement.lang = lang === 'zh' ? 'zh-CN' : lang;
+    document.documentElement.lang = localeOf(lang);
     return {
       lang,
       setLang: (l) => {
