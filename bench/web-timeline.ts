@@ -4,41 +4,54 @@
  * the API bytes on the wire. Read in the page (Resource Timing and a MutationObserver), so the driver's own
  * polling is not counted. Medians of the loads, ms from navigation.
  *
- *   npm run build:web && npm run build && node --import tsx bench/web-timeline.ts [--loads 5] [--returning]
+ *   npm run build:web && npm run build && node --import tsx bench/web-timeline.ts [--loads 5] [--returning] [--against DIR]
+ *
+ * `--against DIR` loads another checkout (built, e.g. a `git worktree` of the commit before) by turns with this one
+ * and prints the two side by side with their ratio.
  *
  * `--returning` loads as a returning user: the browser remembers the project picked last (as the UI does), so the
  * folder can be asked for beside the projects. Without it, the browser holds only the sign-in.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { loadavg, tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
 import { chromium } from 'playwright-core';
 import { percentile } from './lib/stats.js';
-import { startStoa } from './lib/stoa-server.js';
+import { startStoa, type StoaServer } from './lib/stoa-server.js';
 
-const loadsAt = process.argv.indexOf('--loads');
-const LOADS = loadsAt >= 0 ? Number(process.argv[loadsAt + 1]) : 5;
+const arg = (name: string) => {
+  const at = process.argv.indexOf(name);
+  return at >= 0 ? process.argv[at + 1] : undefined;
+};
+const LOADS = Number(arg('--loads') ?? 5);
 const RETURNING = process.argv.includes('--returning');
+const AGAINST = arg('--against');
 const work = mkdtempSync(join(tmpdir(), 'stoa-bench-timeline-'));
-const server = await startStoa({ dataDir: join(work, 'data') });
-for (let i = 0; i < 200; i++) {
-  const path = `report-${String(i).padStart(3, '0')}.md`;
-  await fetch(`${server.url}/api/v1/projects/default/files/content?path=${path}`, {
-    method: 'PUT',
-    headers: { authorization: `Bearer ${server.token}` },
-    body: `# Report ${i}\n`,
-  });
+
+/** A server with a project of 200 files, and the id of that project (what a returning browser remembers). */
+async function seeded(name: string, root?: string): Promise<{ server: StoaServer; project: string }> {
+  const server = await startStoa({ dataDir: join(work, name), root });
+  for (let i = 0; i < 200; i++) {
+    const path = `report-${String(i).padStart(3, '0')}.md`;
+    await fetch(`${server.url}/api/v1/projects/default/files/content?path=${path}`, {
+      method: 'PUT',
+      headers: { authorization: `Bearer ${server.token}` },
+      body: `# Report ${i}\n`,
+    });
+  }
+  const projects = (await (await fetch(`${server.url}/api/v1/projects`, { headers: { authorization: `Bearer ${server.token}` } })).json()) as Array<{
+    id: string;
+    name: string;
+  }>;
+  return { server, project: projects.find((p) => p.name === 'default')!.id };
 }
-const projects = (await (await fetch(`${server.url}/api/v1/projects`, { headers: { authorization: `Bearer ${server.token}` } })).json()) as Array<{
-  id: string;
-  name: string;
-}>;
-const remembered = projects.find((p) => p.name === 'default')!.id;
+
+const sides = [{ label: 'this checkout', ...(await seeded('this')) }];
+if (AGAINST) sides.push({ label: AGAINST, ...(await seeded('other', resolve(AGAINST))) });
 const browser = await chromium.launch({
   executablePath: '/usr/bin/chromium',
   args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking'],
 });
-
 // Plain strings, not functions: tsx would add helpers to a function's text that the page does not have.
 const watchRow = `new MutationObserver((_, o) => {
   if (document.querySelector('table.files tr[data-path]')) {
@@ -66,42 +79,49 @@ const readSteps = `(() => {
 })()`;
 
 type Steps = Record<'scripts' | 'me' | 'projectsIn' | 'folderAsked' | 'folderIn' | 'firstRow' | 'painted' | 'apiRequests' | 'apiBytes', number>;
-const runs: Steps[] = [];
-for (let i = 0; i < LOADS; i++) {
+/** One first load in a fresh browser context (nothing cached), read step by step. */
+async function load(side: (typeof sides)[number]): Promise<Steps> {
   const context = await browser.newContext({ viewport: { width: 1400, height: 900 } });
-  await context.addInitScript((token) => localStorage.setItem('stoa.token', token), server.token);
-  if (RETURNING) await context.addInitScript((id) => localStorage.setItem('stoa.project', id), remembered);
+  await context.addInitScript((token) => localStorage.setItem('stoa.token', token), side.server.token);
+  if (RETURNING) await context.addInitScript((id) => localStorage.setItem('stoa.project', id), side.project);
   await context.addInitScript(watchRow);
   const page = await context.newPage();
-  await page.goto(`${server.url}/files`, { waitUntil: 'commit' });
+  await page.goto(`${side.server.url}/files`, { waitUntil: 'commit' });
   await page.locator('table.files tr[data-path]').first().waitFor();
   await page.waitForFunction('window.firstRowPaintedAt !== undefined');
-  runs.push((await page.evaluate(readSteps)) as Steps);
+  const steps = (await page.evaluate(readSteps)) as Steps;
   await context.close();
+  return steps;
 }
+
+// With --against, the two checkouts take turns load by load, so a change in the machine's load hits both alike.
+const runs: Steps[][] = sides.map(() => []);
+for (let i = 0; i < LOADS; i++) for (const [n, side] of sides.entries()) runs[n]!.push(await load(side));
 await browser.close();
-await server.stop();
+for (const side of sides) await side.server.stop();
 rmSync(work, { recursive: true, force: true });
 
-const med = (k: keyof Steps) =>
+const med = (n: number, k: keyof Steps) =>
   percentile(
-    runs.map((r) => r[k]),
+    runs[n]!.map((r) => r[k]),
     50,
   );
-console.log(
-  `\n${LOADS} loads${RETURNING ? ' (returning user)' : ''}, medians, ms from navigation; load average ${(await import('node:os')).loadavg()[0]!.toFixed(2)}\n`,
-);
-console.log('| step | ms |');
-console.log('| --- | --- |');
-for (const [k, label] of [
-  ['scripts', 'scripts arrived'],
-  ['me', '`me` and `projects` asked'],
-  ['projectsIn', "the projects' answer in"],
-  ['folderAsked', 'the folder asked'],
-  ['folderIn', "the folder's answer in"],
-  ['firstRow', 'first file row in the DOM'],
-  ['painted', 'first file row painted'],
+console.log(`\n${LOADS} loads each${RETURNING ? ' (returning user)' : ''}, medians, ms from navigation; load average ${loadavg()[0]!.toFixed(2)}\n`);
+console.log(`| step | ${sides.map((s) => s.label).join(' | ')} |${AGAINST ? ' ratio |' : ''}`);
+console.log(`| --- | ${sides.map(() => '---').join(' | ')} |${AGAINST ? ' --- |' : ''}`);
+const row = (label: string, k: keyof Steps, show: (v: number) => string, ratio: boolean) =>
+  console.log(
+    `| ${label} | ${sides.map((_, n) => show(med(n, k))).join(' | ')} |${AGAINST ? ` ${ratio ? `${(med(0, k) / med(1, k)).toFixed(2)}×` : ''} |` : ''}`,
+  );
+for (const [k, label, ratio] of [
+  ['scripts', 'scripts arrived', false],
+  ['me', '`me` and `projects` asked', false],
+  ['projectsIn', "the projects' answer in", false],
+  ['folderAsked', 'the folder asked', false],
+  ['folderIn', "the folder's answer in", false],
+  ['firstRow', 'first file row in the DOM', true],
+  ['painted', 'first file row painted', true],
 ] as const)
-  console.log(`| ${label} | ${med(k).toFixed(0)} |`);
-console.log(`| API requests | ${med('apiRequests')} |`);
-console.log(`| API bytes on the wire | ${(med('apiBytes') / 1024).toFixed(1)} kB |`);
+  row(label, k, (v) => v.toFixed(0), ratio);
+row('API requests', 'apiRequests', String, false);
+row('API bytes on the wire', 'apiBytes', (v) => `${(v / 1024).toFixed(1)} kB`, true);

@@ -14,7 +14,7 @@ export interface StartedServer {
   stop(): Promise<void>;
 }
 
-interface StoaServer extends StartedServer {
+export interface StoaServer extends StartedServer {
   token: string;
 }
 
@@ -27,26 +27,27 @@ interface StoaServer extends StartedServer {
  * await fetch(`${s.url}/api/v1/health`, { headers: { authorization: `Bearer ${s.token}` } });
  * await s.stop();
  */
-export async function startStoa(opts: { dataDir: string; env?: Record<string, string>; nodeArgs?: string[] }): Promise<StoaServer> {
+export async function startStoa(opts: { dataDir: string; env?: Record<string, string>; nodeArgs?: string[]; root?: string }): Promise<StoaServer> {
   // Servers that share one database share the admin token too (it is each server's own setting).
   const token = opts.env?.STOA_ADMIN_TOKEN ?? `bench_${randomBytes(16).toString('hex')}`;
   const s = await startProcess({
     args: [...(opts.nodeArgs ?? []), 'apps/cli/bin/stoa.js', 'serve', '--data', opts.dataDir, '--port', '0'],
     env: { ...opts.env, STOA_ADMIN_TOKEN: token },
     ready: /listening on (http:\/\/\S+)/,
+    root: opts.root,
   });
   return { ...s, token };
 }
 
 /**
- * Spawns `node …args` in the repository root and waits until stdout matches `ready`, whose first group is
+ * Spawns `node …args` in the repository root (or `root`: another checkout, built, to compare with) and waits until stdout matches `ready`, whose first group is
  * the server's URL. Fails (and kills the process) if it exits first or after `timeoutMs`.
  *
  * @example
  * const s = await startProcess({ args: ['--import', 'tsx', 'bench/lib/child-server.ts', 'bare', dir], ready: /listening on (\S+)/ });
  */
-export function startProcess(opts: { args: string[]; env?: Record<string, string>; ready: RegExp; timeoutMs?: number }): Promise<StartedServer> {
-  const child = spawn(process.execPath, opts.args, { cwd: REPO_ROOT, env: { ...process.env, ...opts.env }, stdio: ['ignore', 'pipe', 'pipe'] });
+export function startProcess(opts: { args: string[]; env?: Record<string, string>; ready: RegExp; timeoutMs?: number; root?: string }): Promise<StartedServer> {
+  const child = spawn(process.execPath, opts.args, { cwd: opts.root ?? REPO_ROOT, env: { ...process.env, ...opts.env }, stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
   const exited = new Promise<void>((r) => child.once('exit', () => r()));
   const stop = async (): Promise<void> => {
