@@ -174,8 +174,7 @@ describe.skipIf(!hasChromium)('web UI: upload queue', { shuffle: false }, () => 
   });
 
   it('takes files dropped on the table while another upload is still running', async () => {
-    // A drop of plain files through the page's drop handler (Chromium cannot build a dropped folder from a
-    // script; the walk of a dropped folder tree is tested on its own in apps/web, dropped-tree.test.ts).
+    // A drop of plain files made by a script (a dropped folder from the desktop: browser-files-folder-drop.test.ts).
     await throttle(256 * 1024);
     await uploadViaUi(page, [{ name: 'slow.bin', body: Buffer.alloc(MB, 5) }]);
     await midway(page, 'slow.bin');
