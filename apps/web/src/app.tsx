@@ -1,5 +1,5 @@
 import { lazy, Suspense, useCallback, useEffect, useRef, useState } from 'react';
-import { getToken, onUnauthorized, setToken } from './api/client.js';
+import { arrived, getToken, onUnauthorized, setToken } from './api/client.js';
 import { SignInAgain } from './components/sign-in-again.js';
 import { filesApi, type Me, type Project } from './api/files.js';
 import { useI18n } from './i18n/index.js';
@@ -45,7 +45,9 @@ const nav: Array<{ page: Page; key: MessageKey }> = [
 export function App() {
   const { t } = useI18n();
   const route = useRoute();
-  const [session, setSession] = useState<Session | null>(null);
+  // The session from the first load's answers when they are in already (usually): the shell and the page then
+  // render whole in one go. The load below still runs and settles anything this could not (volumes, errors).
+  const [session, setSession] = useState<Session | null>(() => (route.page === 'login' ? null : sessionFromArrived()));
   const [error, setError] = useState<string | null>(null);
   const [epoch, setEpoch] = useState(0);
   // The token stopped working while a page was open: ask again over the page instead of leaving it.
@@ -77,7 +79,13 @@ export function App() {
       }
       const project = chooseProject(projects, wanted);
       if (!project) throw new Error('no project');
-      setSession(sessionFor(me, projects, project));
+      // Remembered even when nobody picked it, so that the next visit asks for its folder at once (first-load.ts);
+      // a volume picked before stays remembered even when it could not be opened this time.
+      if (!linked && wanted !== MY_FILES && !wanted?.startsWith('vol_')) localStorage.setItem(PROJECT_KEY, project.id);
+      // The same answers as the first render's session: keep that one, so nothing below renders again.
+      setSession((now) =>
+        now && !now.volume && now.me === me && now.projects === projects && now.project === project ? now : sessionFor(me, projects, project),
+      );
       setError(failure ? errorText(failure, t) : null);
     } catch (e) {
       setError(errorText(e, t));
@@ -251,6 +259,20 @@ function volumeSession(me: Me, projects: Project[], v: VolumeScope): Session {
 /** The session in the signed-in person's own files: the volume the server resolves for them, with its role. */
 async function myFilesSession(me: Me, projects: Project[]): Promise<Session> {
   return volumeSession(me, projects, await filesApi.myFiles());
+}
+
+/**
+ * The session a project opens with, built from the first load's answers if both are in; null while one is
+ * still on the wire, or when a volume is to be opened (the load resolves that).
+ */
+function sessionFromArrived(): Session | null {
+  if (!getToken()) return null;
+  const wanted = volumeInUrl() ?? localStorage.getItem(PROJECT_KEY);
+  if (wanted === MY_FILES || wanted?.startsWith('vol_')) return null;
+  const me = arrived(() => filesApi.me());
+  const projects = arrived(() => filesApi.projects());
+  const project = projects && chooseProject(projects, wanted);
+  return me && projects && project ? sessionFor(me, projects, project) : null;
 }
 
 function volumeInUrl(): string | null {

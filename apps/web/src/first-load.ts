@@ -10,46 +10,49 @@ import { pageOf } from './route-path.js';
  * projects, the page's chunk and, on the Files and Wiki pages, what they show first of the project the shell will
  * pick (of the one picked last at once, else as soon as the projects are in).
  * The shell and the page then make the same calls and get these answers (see `prime`), instead of waiting for
- * one another: HTML → bundle → all of it at once, rather than → me → folder.
+ * one another: HTML → bundle → all of it at once, rather than → me → folder. Settles (never fails) when those
+ * answers are in, so the first render can wait for them (main.tsx).
  *
  * @example
- * startFirstLoad(); // in main.tsx, before createRoot
+ * const answersIn = startFirstLoad(); // in main.tsx, before createRoot
  */
-export function startFirstLoad(): void {
-  if (!getToken()) return;
+export function startFirstLoad(): Promise<void> {
+  if (!getToken()) return Promise.resolve();
   const { page, rest } = pageOf(location.pathname);
-  if (page === 'login') return;
+  if (page === 'login') return Promise.resolve();
+  const asked: Array<Promise<unknown>> = [];
   let projects: ReturnType<typeof filesApi.projects> | undefined;
   prime(() => {
-    void filesApi.me();
-    projects = filesApi.projects();
+    asked.push(filesApi.me(), (projects = filesApi.projects()));
   });
   if (page !== 'files') void pageChunks[page]().catch(() => undefined);
   const wanted = localStorage.getItem(PROJECT_KEY);
   // A volume (your own files, a knowledge base…) is resolved by the shell first: nothing to guess ahead of it.
   const inVolume = wanted === MY_FILES || wanted?.startsWith('vol_') || new URLSearchParams(location.search).has('volume');
-  if (inVolume || (page !== 'files' && page !== 'wiki')) return;
+  if (inVolume || (page !== 'files' && page !== 'wiki')) return settled(asked);
   // The project picked last is almost always the one the shell opens again: its data is asked for at once,
   // beside `me` and the projects, instead of after them (one round trip less). Should the shell pick another
   // one (the project was deleted, say), that one is asked for when the projects are in, and the guess expires
   // unused.
-  const askFor = (project: string) =>
+  const askFor = (project: string) => {
+    const got: Array<Promise<unknown>> = [];
     prime(() => {
-      if (page === 'wiki') {
-        void wikiApi.list(project);
-        if (rest) void wikiApi.get(project, rest);
-        return;
-      }
-      void filesApi.tree(project);
-      void filesApi.folder(project, rest);
-      void filesApi.usage(project);
+      if (page === 'wiki') got.push(wikiApi.list(project), ...(rest ? [wikiApi.get(project, rest)] : []));
+      else got.push(filesApi.tree(project), filesApi.folder(project, rest), filesApi.usage(project));
     });
-  if (wanted) askFor(wanted);
-  projects?.then(
+    return got;
+  };
+  const guessed = wanted ? askFor(wanted) : [];
+  const chosen = projects!.then(
     (list) => {
       const project = chooseProject(list, wanted);
-      if (project && project.id !== wanted) askFor(project.id);
+      return settled(project && project.id !== wanted ? askFor(project.id) : guessed);
     },
     () => undefined,
   );
+  return Promise.all([settled(asked), chosen]).then(() => undefined);
+}
+
+function settled(answers: Array<Promise<unknown>>): Promise<void> {
+  return Promise.allSettled(answers).then(() => undefined);
 }

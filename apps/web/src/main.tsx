@@ -3,8 +3,19 @@ import { initialLang } from './i18n/lang.js';
 import { warmIntl } from './intl-cache.js';
 import './styles.css';
 
+/**
+ * How long the first render may wait for the first screen's answers. Rendered with them, the page comes whole in
+ * one frame; rendered before, it shows placeholders that the answers replace a frame later (two renders and two
+ * layouts). A slow server still gets its loading state on screen after this long.
+ */
+const FIRST_RENDER_WAIT_MS = 300;
+
 // The entry is small on purpose: the first load's requests start as soon as it runs, while React and the app
 // (preloaded by index.html, see vite.config.ts) are still arriving and being evaluated.
-startFirstLoad();
+const answersIn = startFirstLoad();
 warmIntl(initialLang());
-void import('./render-app.js').then((m) => m.renderApp(document.getElementById('root')!));
+const waited = Promise.race([answersIn, new Promise((done) => setTimeout(done, FIRST_RENDER_WAIT_MS))]);
+void import('./render-app.js').then(async (m) => {
+  await waited;
+  m.renderApp(document.getElementById('root')!);
+});

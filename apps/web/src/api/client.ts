@@ -118,14 +118,22 @@ async function toApiError(res: Response): Promise<ApiError> {
  * const page = await call(routeIndex.files.folder, { project: 'default', folder: 'reports' });
  */
 export function call<R>(ref: RouteRef<R>, input: RouteInput<R>, signal?: AbortSignal): Promise<RouteOutput<R>> {
-  if (ref.method !== 'GET') return fetchJson(ref, input, signal);
   // By token too: an answer asked for one sign-in is never handed to another.
   const key = `${getToken()} ${routeUrl(ref, input)}`;
+  if (peeking) {
+    peeked = ref.method === 'GET' ? key : null;
+    return new Promise<never>(() => undefined);
+  }
+  if (ref.method !== 'GET') return fetchJson(ref, input, signal);
   if (priming) {
     const p = fetchJson(ref, input);
+    const entry: Primed = { at: Date.now(), answer: p };
     // Nobody waits on it yet: a failure is reported to whoever asks for it, by asking again.
-    p.catch(() => undefined);
-    primed.set(key, { at: Date.now(), answer: p });
+    p.then(
+      (value) => (entry.arrived = { value }),
+      () => undefined,
+    );
+    primed.set(key, entry);
     return p;
   }
   const early = primed.get(key);
@@ -140,11 +148,19 @@ async function fetchJson<R>(ref: RouteRef<R>, input: RouteInput<R>, signal?: Abo
   return (await res.json()) as RouteOutput<R>;
 }
 
+interface Primed {
+  at: number;
+  answer: Promise<unknown>;
+  /** Set once the answer is in, so a first render can use it at once (see `arrived`). */
+  arrived?: { value: unknown };
+}
 /** Answers asked for before the page asks (the first load, issue 13), each handed out once, by token and URL. */
-const primed = new Map<string, { at: number; answer: Promise<unknown> }>();
+const primed = new Map<string, Primed>();
 /** An early answer older than this is not handed out: the page asks again rather than show stale data. */
 const PRIMED_FOR_MS = 5_000;
 let priming = false;
+let peeking = false;
+let peeked: string | null = null;
 
 /**
  * Runs `fn` so that the GET calls it makes start now and are kept for the first identical call that follows:
@@ -161,6 +177,27 @@ export function prime(fn: () => void): void {
   } finally {
     priming = false;
   }
+}
+
+/**
+ * The early answer to the one GET call `fn` makes, if it is already in (and fresh), without taking it: a page's
+ * first render shows it at once instead of a placeholder that the same answer replaces a frame later. The page
+ * still makes the call as usual (which takes the answer, so nothing is fetched twice).
+ *
+ * @example
+ * const [page, setPage] = useState(() => arrived(() => filesApi.folder(pid, folder)) ?? null);
+ */
+export function arrived<T>(fn: () => Promise<T>): T | undefined {
+  peeking = true;
+  peeked = null;
+  try {
+    void fn();
+  } finally {
+    peeking = false;
+  }
+  const early = peeked === null ? undefined : primed.get(peeked);
+  if (!early?.arrived || Date.now() - early.at > PRIMED_FOR_MS) return undefined;
+  return early.arrived.value as T;
 }
 
 /**

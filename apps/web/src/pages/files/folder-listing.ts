@@ -1,4 +1,5 @@
 import { useEffect, useMemo, useState } from 'react';
+import { arrived } from '../../api/client.js';
 import { filesApi, type Folder, type FolderPage, type Usage } from '../../api/files.js';
 import { useI18n } from '../../i18n/index.js';
 import { errorText } from '../../format.js';
@@ -14,12 +15,21 @@ import { parentOf } from './folder-route.js';
  */
 export function useFolderListing(pid: string, folder: string, epoch: number, setFolder: (p: string, replace?: boolean) => void) {
   const { t } = useI18n();
-  const [serverFolders, setServerFolders] = useState<Folder[]>([]);
-  const [page, setPage] = useState<FolderPage | null>(null);
-  const [usage, setUsage] = useState<Usage | null>(null);
+  // On the first load the answers are usually in before this first render (first-load.ts asked for them):
+  // shown at once, the rows are in the first frame, not a frame after placeholders. All three or none, as a load
+  // sets them: a folder page without its tree would look like a folder that no longer exists.
+  const [first] = useState(() => {
+    const tree = arrived(() => filesApi.tree(pid));
+    const pg = arrived(() => filesApi.folder(pid, folder));
+    const u = arrived(() => filesApi.usage(pid));
+    return tree && pg && u ? { tree, pg, u } : null;
+  });
+  const [serverFolders, setServerFolders] = useState<Folder[]>(first?.tree ?? []);
+  const [page, setPage] = useState<FolderPage | null>(first?.pg ?? null);
+  const [usage, setUsage] = useState<Usage | null>(first?.u ?? null);
   // The folder that the tree and page on screen were loaded for: until the next load lands they may not know a
   // folder just created or opened.
-  const [loadedFor, setLoadedFor] = useState<string | null>(null);
+  const [loadedFor, setLoadedFor] = useState<string | null>(first ? folder : null);
   // Loading the open folder failed: said in place of the table, with Retry.
   const [loadError, setLoadError] = useState<string | null>(null);
 
