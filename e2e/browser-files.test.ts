@@ -54,6 +54,10 @@ describe.skipIf(!hasChromium)('web UI: Files', { shuffle: false }, () => {
     await panel.waitFor({ state: 'detached' });
     await fileRow(page, 'notes.txt').getByRole('button', { name: 'notes.txt', exact: true }).click();
     await panel.locator('pre.preview-text', { hasText: 'hello world' }).waitFor();
+    // Close gives keyboard focus back to the file's name, where the preview was opened from.
+    await panel.getByRole('button', { name: 'Close' }).click();
+    await panel.waitFor({ state: 'detached' });
+    await expect.poll(() => page.evaluate(() => document.activeElement?.closest<HTMLElement>('tr[data-path]')?.dataset.path)).toBe('notes.txt');
   });
 
   it('shows an HTML file as source: the literal <script> is on the page and nothing of it runs', async () => {

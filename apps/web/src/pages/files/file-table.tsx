@@ -1,4 +1,4 @@
-import { memo, useLayoutEffect, useRef, useState } from 'react';
+import { memo, useEffect, useLayoutEffect, useRef, useState } from 'react';
 import { useWindowVirtualizer } from '@tanstack/react-virtual';
 import type { FileInfo, Folder } from '../../api/files.js';
 import { useI18n } from '../../i18n/index.js';
@@ -46,6 +46,8 @@ interface FileActions {
   onDelete: (f: FileInfo) => void;
   /** What dragging this row carries: every ticked file when the row is ticked, else the row's file alone. */
   dragPaths: (f: FileInfo) => string[];
+  /** The row named by `focusPath` was drawn and given focus back (or found focus elsewhere): done. */
+  onFocused: () => void;
 }
 
 interface RowProps {
@@ -54,6 +56,8 @@ interface RowProps {
   selected: boolean;
   checked: boolean;
   editing: boolean;
+  /** Focus comes back to this row's name (its preview just closed). */
+  focus: boolean;
   actions: FileActions;
   setEditing: (path: string | null) => void;
   /** Position among the table's rows (1 is the header), for aria-rowindex: only some rows are in the page. */
@@ -66,9 +70,17 @@ interface RowProps {
  * One file row. Memoised, so typing in the search box or opening a preview does not re-render thousands of
  * rows (a folder may show up to STOA_UI_MAX_FILES = 20,000).
  */
-const FileRow = memo(function FileRow({ file: f, showPath, selected, checked, editing, actions: a, setEditing, rowIndex, index, measure }: RowProps) {
+const FileRow = memo(function FileRow({ file: f, showPath, selected, checked, editing, focus, actions: a, setEditing, rowIndex, index, measure }: RowProps) {
   const { t, lang } = useI18n();
   const [target, setTarget] = useState(f.path);
+  const nameButton = useRef<HTMLButtonElement>(null);
+  // Runs when the row is drawn too: on a phone the row comes back into the page only after the scroll back to it.
+  useEffect(() => {
+    if (!focus) return;
+    // Only where nothing else has focus (the Close button that held it is gone): never taken from a field.
+    if (!document.activeElement || document.activeElement === document.body) nameButton.current?.focus({ preventScroll: true });
+    a.onFocused();
+  }, [focus, a]);
   const submit = async () => {
     if (target === f.path || !target.trim()) return setEditing(null);
     if (await a.onMove(f, target.trim())) setEditing(null);
@@ -111,7 +123,7 @@ const FileRow = memo(function FileRow({ file: f, showPath, selected, checked, ed
           </form>
         ) : (
           <>
-            <button className="link file-name" onClick={() => a.onOpen(f)}>
+            <button ref={nameButton} className="link file-name" onClick={() => a.onOpen(f)}>
               <Icon name={`file-${fileKind(f.name, f.type)}`} />
               {f.name}
             </button>
@@ -197,6 +209,8 @@ export function FileTable(props: {
   files: FileInfo[];
   showPaths: boolean;
   selectedPath: string | null;
+  /** The file whose name gets focus back once its row is drawn (its preview closed), or null. */
+  focusPath: string | null;
   checked: ReadonlySet<string>;
   onCheckAll: (checked: boolean) => void;
   sort: Sort;
@@ -297,6 +311,7 @@ export function FileTable(props: {
               selected={props.selectedPath === f.path}
               checked={props.checked.has(f.path)}
               editing={editing === f.path}
+              focus={props.focusPath === f.path}
               actions={a}
               setEditing={setEditing}
               rowIndex={r.index + 2}

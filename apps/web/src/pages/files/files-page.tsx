@@ -51,6 +51,8 @@ export function FilesPage() {
   const [checked, setChecked] = useState<ReadonlySet<string>>(new Set());
   const [bulk, setBulk] = useState<'move' | 'delete' | null>(null);
   const [toDelete, setToDelete] = useState<FileInfo | null>(null);
+  // The file whose preview was just closed: its name gets focus back once its row is drawn.
+  const [focusPath, setFocusPath] = useState<string | null>(null);
   const drawer = useFolderDrawer();
   // Uploads run in a queue beside the page: the listing reloads as files land, and folders can change meanwhile.
   const uploads = useUploads({
@@ -96,12 +98,16 @@ export function FilesPage() {
       onMove: (f: FileInfo, to: string) => latest.current.ops.move(f, to),
       onDownload: (f: FileInfo) => void downloadFile(pid, f.path, f.name).catch(fail),
       dragPaths: (f: FileInfo) => (latest.current.checked.has(f.path) ? [...latest.current.checked] : [f.path]),
+      onFocused: () => setFocusPath(null),
     }),
     [canEdit, pid, fail],
   );
 
   const shownFiles = useMemo(() => sortFiles(searching ? results.files : (current?.files ?? []), sort), [searching, results, current, sort]);
-  useEffect(() => setChecked(new Set()), [folder, searching, pid]);
+  useEffect(() => {
+    setChecked(new Set());
+    setFocusPath(null);
+  }, [folder, searching, pid]);
   const checkedFiles = shownFiles.filter((f) => checked.has(f.path));
   const checkedPaths = () => checkedFiles.map((f) => f.path);
 
@@ -190,6 +196,7 @@ export function FilesPage() {
               files={shownFiles}
               showPaths={searching}
               selectedPath={preview?.path ?? null}
+              focusPath={focusPath}
               checked={checked}
               onCheckAll={(on) => setChecked(on ? new Set(shownFiles.map((f) => f.path)) : new Set())}
               sort={sort}
@@ -201,7 +208,19 @@ export function FilesPage() {
           {searching && results.files.length === 0 && <p className="empty">{t('files.noMatches')}</p>}
           {!searching && current && shownFiles.length === 0 && subfolders.length === 0 && <p className="empty">{t('files.empty')}</p>}
         </section>
-        {preview && <PreviewPanel project={pid} file={preview} canEdit={canEdit} onClose={() => setPreview(null)} onChanged={reopenPreview} onError={fail} />}
+        {preview && (
+          <PreviewPanel
+            project={pid}
+            file={preview}
+            canEdit={canEdit}
+            onClose={() => {
+              setFocusPath(preview.path);
+              setPreview(null);
+            }}
+            onChanged={reopenPreview}
+            onError={fail}
+          />
+        )}
       </div>
       {folders.action === 'delete' && (
         <ConfirmDialog

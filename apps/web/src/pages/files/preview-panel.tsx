@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState } from 'react';
+import { useCallback, useEffect, useRef, useState } from 'react';
 import { downloadFile, filesApi, type FileInfo, type PreviewInfo } from '../../api/files.js';
 import { useI18n } from '../../i18n/index.js';
 import { errorText, formatBytes, formatDate } from '../../format.js';
@@ -28,8 +28,12 @@ export function PreviewPanel(props: {
   const { project, file } = props;
   const panel = useRef<HTMLElement>(null);
   // Where the panel sits below the table (narrow screens), bring it into view: a tap on a name shows the file.
+  // Closing it goes back to where the page was at that tap, so a long folder is not left at its end.
+  const backTo = useRef<number | null>(null);
   useEffect(() => {
-    if (window.matchMedia('(max-width: 1100px)').matches) panel.current?.scrollIntoView({ block: 'start' });
+    if (!window.matchMedia('(max-width: 1100px)').matches) return;
+    backTo.current = window.scrollY;
+    panel.current?.scrollIntoView({ block: 'start' });
   }, [file.path]);
   const [content, setContent] = useState<Content | null>(null);
   const [error, setError] = useState<string | null>(null);
@@ -65,7 +69,11 @@ export function PreviewPanel(props: {
   const download = () => downloadFile(project, file.path, file.name).catch((e) => props.onError(errorText(e, t)));
 
   // Escape closes the panel, unless it is meant for something else (a dialog, a field being edited).
-  const { onClose } = props;
+  const { onClose: closed } = props;
+  const onClose = useCallback(() => {
+    if (backTo.current !== null) window.scrollTo(0, backTo.current);
+    closed();
+  }, [closed]);
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
       if (e.key !== 'Escape' || e.defaultPrevented || document.querySelector('[role="dialog"]')) return;
@@ -80,7 +88,7 @@ export function PreviewPanel(props: {
     <aside ref={panel} className="preview" aria-label={t('preview.title')}>
       <div className="preview-head">
         <h2 title={file.name}>{file.name}</h2>
-        <button className="link" aria-label={t('common.close')} onClick={props.onClose}>
+        <button className="link" aria-label={t('common.close')} onClick={onClose}>
           <Icon name="close" />
         </button>
       </div>
