@@ -11,7 +11,7 @@ import { versionText } from '../memory/store.js';
 import { FILE_OF, type MemoryKind } from '../memory/types.js';
 
 /** A version of an item as the review shows it. */
-export interface ChangeVersion {
+interface ChangeVersion {
   version: number;
   size: number;
 }
