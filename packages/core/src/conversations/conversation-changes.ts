@@ -168,6 +168,8 @@ async function fileChanges(ctx: Ctx, conv: string): Promise<FileChange[]> {
     seen.add(f.path);
     const vs = versions.filter((v) => v.file_id === f.id);
     const mine = vs.filter((v) => metaOf(v.author_meta)?.conversationId === conv);
+    // The LIKE above is a coarse filter (`_` matches any character): the parsed attribution decides.
+    if (mine.length === 0) continue;
     const first = mine[0]!;
     const last = mine[mine.length - 1]!;
     const others = vs.filter((v) => v.version > first.version && metaOf(v.author_meta)?.conversationId !== conv);
@@ -264,6 +266,7 @@ export interface WikiChange extends ConversationChange {
   kind: 'wiki';
   beforeText: string | null;
   beforeTitle: string | null;
+  beforeChannel: string | null;
 }
 
 async function wikiChanges(ctx: Ctx, conv: string): Promise<WikiChange[]> {
@@ -285,12 +288,14 @@ async function wikiChanges(ctx: Ctx, conv: string): Promise<WikiChange[]> {
     if (!viewer.sees(p)) continue;
     const vs = versions.filter((v) => v.page_id === p.id);
     const mine = vs.filter((v) => metaOf(v.author_meta)?.conversationId === conv);
+    // The LIKE above is a coarse filter (`_` matches any character): the parsed attribution decides.
+    if (mine.length === 0) continue;
     const first = mine[0]!;
     const last = mine[mine.length - 1]!;
     const others = vs.filter((v) => v.version > first.version && metaOf(v.author_meta)?.conversationId !== conv);
     const before = first.version > 1 ? (vs.find((v) => v.version === first.version - 1) ?? null) : null;
     const created = first.version === 1;
-    const backAlready = before !== null && before.body === p.body && before.title === p.title;
+    const backAlready = before !== null && before.body === p.body && before.title === p.title && before.channel_id === p.channel_id;
     const status: ChangeStatus = !created && !before ? 'unrecoverable' : backAlready ? 'reverted' : others.length ? 'conflict' : 'revertible';
     const size = (s: string) => Buffer.byteLength(s, 'utf8');
     const titleNote =
@@ -312,6 +317,7 @@ async function wikiChanges(ctx: Ctx, conv: string): Promise<WikiChange[]> {
       note: noteFor(status, created ? 'created' : 'edited', null) + titleNote,
       beforeText: before?.body ?? null,
       beforeTitle: before?.title ?? null,
+      beforeChannel: before?.channel_id ?? null,
     });
   }
   return out;
@@ -357,6 +363,8 @@ async function memoryChanges(ctx: Ctx, conv: string): Promise<MemoryChange[]> {
     const path = kind === 'agents' ? file : `${file}:${f.scope_id}`;
     const vs = versions.filter((v) => v.file_id === f.id);
     const mine = vs.filter((v) => metaOf(v.author_meta)?.conversationId === conv);
+    // The LIKE above is a coarse filter (`_` matches any character): the parsed attribution decides.
+    if (mine.length === 0) continue;
     const first = mine[0]!;
     const last = mine[mine.length - 1]!;
     const others = vs.filter((v) => v.version > first.version && metaOf(v.author_meta)?.conversationId !== conv);

@@ -44,6 +44,7 @@ describe.each(testDbKinds())('undo a conversation (%s)', (kind) => {
     await call('wiki_put', { path: 'handbook/refunds', text: '# Refunds\n7 days\n' });
     await call('memory_append', { file: 'MEMORY.md', text: 'the agent learned something' });
     await call('memory_append', { file: 'MEMORY.md', channel: 'secret', text: 'secret fact' });
+    await call('wiki_put', { path: 'secret/plans', text: 'for the channel only', channel: 'secret' });
     // A second conversation's change, which undoing the first must not touch.
     const agent2 = await t.agentCtx(a.id, other.id);
     expect((await runAnyTool(agent2, 'ws_write_file', { path: 'other.md', content: 'other by agent\n' })).refused).toBe(false);
@@ -65,9 +66,10 @@ describe.each(testDbKinds())('undo a conversation (%s)', (kind) => {
     expect(by['file:notes.md']).toMatchObject({ status: 'conflict', changedBy: ['ed'], current: { version: 3 } });
     expect(by['wiki:handbook/refunds']!.diff).toContain('-5 days\n+7 days');
     expect(by[`memory:MEMORY.md:${conv.id}`]!.diff).toContain('+the agent learned something');
-    // The secret channel's MEMORY.md is not ed's to read: absent, not even counted. An admin sees it.
+    // The secret channel's MEMORY.md and wiki page are not ed's to read: absent, not even counted. An admin sees it.
     const all = (await conversationChanges(admin, { conversation: conv.id })).items.map((i) => i.ref);
     expect(all).toContain(`memory:MEMORY.md:${(await conversationChanges(admin, { conversation: 'secret' })).conversation}`);
+    expect(all).toContain('wiki:secret/plans');
     expect(items).toHaveLength(5);
   });
 
@@ -136,5 +138,23 @@ describe.each(testDbKinds())('undo a conversation (%s)', (kind) => {
     });
     expect(await text(admin, `${own}/draft.md`)).toBe('draft');
     await expect(statFile(admin, `${own}/final.md`)).rejects.toThrow(/does not exist/);
+  });
+
+  it('honours the quota: an item whose restore does not fit fails with the reason, the others are reverted', async () => {
+    t = await createTestPlatform(kind, { agentWritesPerConversation: 1000, quotaBytes: 100 });
+    const admin = await t.admin();
+    const a = await createAgent(admin, { name: 'Shrinker', files: 'on', write: 'project' });
+    const conv = await createConversation(admin, { members: [a.id] });
+    await putFile(admin, { path: 'big.md', source: 'x'.repeat(60) });
+    const agent = await t.agentCtx(a.id, conv.id);
+    expect((await runAnyTool(agent, 'ws_write_file', { path: 'big.md', content: 'small' })).refused).toBe(false);
+    expect((await runAnyTool(agent, 'ws_write_file', { path: 'tiny.md', content: 'tiny' })).refused).toBe(false);
+    await putFile(admin, { path: 'filler.md', source: 'y'.repeat(80) });
+    const { results } = await revertConversation(admin, { conversation: conv.id });
+    const by = Object.fromEntries(results.map((r) => [r.ref, r]));
+    expect(by['file:big.md']).toMatchObject({ status: 'failed' });
+    expect(by['file:big.md']!.message).toMatch(/space|quota/i);
+    expect(by['file:tiny.md']!.status).toBe('reverted');
+    expect(await text(admin, 'big.md')).toBe('small');
   });
 });

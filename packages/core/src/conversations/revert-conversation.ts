@@ -72,16 +72,17 @@ export async function revertConversation(
       else throw e;
     }
   }
-  await inTx(ctx.platform, (trx) =>
-    recordAudit(trx, ctx, {
-      action: 'conversation.revert',
-      details: {
-        conversation: conv.id,
-        reverted: results.filter((r) => r.status === 'reverted').map((r) => r.ref),
-        refused: results.filter((r) => r.status !== 'reverted' && r.status !== 'unchanged').map((r) => r.ref),
-      },
-    }),
-  );
+  if (results.length > 0)
+    await inTx(ctx.platform, (trx) =>
+      recordAudit(trx, ctx, {
+        action: 'conversation.revert',
+        details: {
+          conversation: conv.id,
+          reverted: results.filter((r) => r.status === 'reverted').map((r) => r.ref),
+          refused: results.filter((r) => r.status !== 'reverted' && r.status !== 'unchanged').map((r) => r.ref),
+        },
+      }),
+    );
   return { conversation: conv.id, results };
 }
 
@@ -92,7 +93,7 @@ async function revertOne(ctx: Ctx, c: FileChange | WikiChange | MemoryChange): P
       await deletePage(ctx, { path: c.path, base: c.after!.version });
       return { status: 'reverted', message: 'deleted (the conversation created it)', version: null };
     }
-    const p = await putPage(ctx, { path: c.path, text: c.beforeText, title: c.beforeTitle ?? '', base: c.after!.version });
+    const p = await putPage(ctx, { path: c.path, text: c.beforeText, title: c.beforeTitle ?? '', channel: c.beforeChannel, base: c.after!.version });
     return { status: 'reverted', message: `restored version ${c.before!.version} as version ${p.version}`, version: p.version };
   }
   const d = await setMemory(ctx, c.memoryRef, c.beforeText, { base: c.after!.version });
