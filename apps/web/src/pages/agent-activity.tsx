@@ -214,7 +214,7 @@ function Trace({ conversation }: { conversation: string }) {
 
 /** The conversations the agent took part in, with the changes it made in each against the limit (A4). */
 export function AgentConversations({ agent }: { agent: Agent }) {
-  const { project } = useSession();
+  const { project, canEdit } = useSession();
   const { lang, t } = useI18n();
   const [convs, setConvs] = useState<Conversation[] | null>(null);
   const [error, setError] = useState<string | null>(null);
@@ -249,9 +249,12 @@ export function AgentConversations({ agent }: { agent: Agent }) {
                     {c.writes.resetsAt && ` · ${t('agents.writesReset', { at: formatDate(c.writes.resetsAt, lang) })}`}
                   </span>
                 )}
-                <button className="link" aria-expanded={review === c.id} onClick={() => setReview(review === c.id ? null : c.id)}>
-                  {t('undo.review')}
-                </button>
+                {/* Reviewing and undoing are for editors and admins (B11); the server refuses viewers anyway. */}
+                {canEdit && (
+                  <button className="link" aria-expanded={review === c.id} onClick={() => setReview(review === c.id ? null : c.id)}>
+                    {t('undo.review')}
+                  </button>
+                )}
                 {open === c.id && <Trace conversation={c.id} />}
                 {review === c.id && <ConversationUndo conversation={c.id} />}
               </li>
