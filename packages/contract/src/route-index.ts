@@ -87,6 +87,8 @@ export const routeIndex = {
     create: { id: 'conversations.create', method: 'POST', path: '/projects/{project}/conversations' } as RouteRef<(typeof conversationRoutes)['create']>,
     list: { id: 'conversations.list', method: 'GET', path: '/projects/{project}/conversations' } as RouteRef<(typeof conversationRoutes)['list']>,
     trace: { id: 'conversations.trace', method: 'GET', path: '/projects/{project}/conversations/{id}/trace' } as RouteRef<(typeof conversationRoutes)['trace']>,
+    changes: { id: 'conversations.changes', method: 'GET', path: '/projects/{project}/conversations/{id}/changes' } as RouteRef<(typeof conversationRoutes)['changes']>,
+    revert: { id: 'conversations.revert', method: 'POST', path: '/projects/{project}/conversations/{id}/revert' } as RouteRef<(typeof conversationRoutes)['revert']>,
   },
   tools: {
     list: { id: 'tools.list', method: 'GET', path: '/projects/{project}/tools' } as RouteRef<(typeof toolRoutes)['list']>,

@@ -26,6 +26,8 @@ export * from './audit/audit.js';
 export * from './agents/agents.js';
 export * from './conversations/conversations.js';
 export * from './conversations/trace.js';
+export { conversationChanges, type ConversationChange, type ChangeStatus } from './conversations/conversation-changes.js';
+export { revertConversation, type RevertResult } from './conversations/revert-conversation.js';
 export * from './tools/index.js';
 export * from './files/mime.js';
 export * from './files/file-info.js';

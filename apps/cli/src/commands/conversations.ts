@@ -3,7 +3,7 @@ import { conversationRoutes } from '@stoa/contract';
 import { action } from '../context.js';
 import { print, table } from '../output.js';
 
-/** `stoa conversations create|list|trace` (§7, F15). */
+/** `stoa conversations create|list|trace|changes|revert` (§7, F15, B11). */
 export function registerConversations(program: Command): void {
   const conv = program.command('conversations').description('Channels, direct conversations and agent dialogs');
   conv
@@ -51,6 +51,48 @@ export function registerConversations(program: Command): void {
                 ...entries.map((e) => [e.at, e.agentName ?? '', e.tool, e.args.slice(0, 60), e.result.split('\n')[0]!.slice(0, 80), String(e.durationMs)]),
               ]),
         );
+      }),
+    );
+  const version = (v: { version: number } | null, none: string) => (v ? `v${v.version}` : none);
+  conv
+    .command('changes <id>')
+    .description('Review every change a conversation made (files, wiki, memory) as one diff, and what undo would do (B11)')
+    .action(
+      action(async (api, g, id: string) => {
+        const r = await api.call(conversationRoutes.changes, { project: api.project, id });
+        print(!!g.json, r, () => {
+          if (r.items.length === 0) return 'This conversation changed nothing you may read.';
+          return r.items
+            .map((i) =>
+              [
+                `${i.status.toUpperCase()}  ${i.kind} ${i.path}${i.movedFrom ? ` (moved from ${i.movedFrom})` : ''}  ${version(i.before, 'did not exist')} → ${version(i.after, 'deleted')}, now ${version(i.current, 'gone')}`,
+                `  ${i.note}${i.changedBy.length ? ` Changed since by: ${i.changedBy.join(', ')}.` : ''}`,
+                i.diff ?? (i.binary ? `  binary: ${i.before?.size ?? 0} → ${i.after?.size ?? 0} bytes` : ''),
+              ]
+                .filter(Boolean)
+                .join('\n'),
+            )
+            .join('\n\n');
+        });
+      }),
+    );
+  conv
+    .command('revert <id>')
+    .description('Undo a conversation: restore each item it changed as a new version, refusing those someone changed since (B11)')
+    .option(
+      '--item <ref>',
+      'only this item (a ref from `conversations changes`, e.g. file:notes.md); repeat for more',
+      (v: string, all: string[]) => [...all, v],
+      [],
+    )
+    .action(
+      action(async (api, g, id: string, o: { item: string[] }) => {
+        const r = await api.call(conversationRoutes.revert, { project: api.project, id, items: o.item.length ? o.item : undefined });
+        print(!!g.json, r, () => {
+          if (r.results.length === 0) return 'This conversation changed nothing you may read; nothing to undo.';
+          const done = r.results.filter((x) => x.status === 'reverted').length;
+          return `${table([['STATUS', 'ITEM', 'WHAT HAPPENED'], ...r.results.map((x) => [x.status, x.ref, x.message])])}\n${done} of ${r.results.length} reverted.`;
+        });
       }),
     );
 }

@@ -6,6 +6,8 @@ export type Agent = RouteOutput<typeof agentRoutes.show>;
 export type Conversation = RouteOutput<typeof conversationRoutes.list>[number];
 export type TokenInfo = RouteOutput<typeof projectRoutes.listTokens>[number];
 export type TraceEntry = RouteOutput<typeof conversationRoutes.trace>['entries'][number];
+export type ConversationChange = RouteOutput<typeof conversationRoutes.changes>['items'][number];
+export type RevertResult = RouteOutput<typeof conversationRoutes.revert>['results'][number];
 export interface AgentSettings {
   name?: string;
   instructions?: string;
@@ -30,6 +32,8 @@ export const agentsApi = {
   remove: (project: string, id: string) => call(r.remove, { project, id }),
   conversations: (project: string, agent?: string) => call(routeIndex.conversations.list, { project, agent }),
   trace: (project: string, id: string, after?: string) => call(routeIndex.conversations.trace, { project, id, after, limit: 100 }),
+  changes: (project: string, id: string) => call(routeIndex.conversations.changes, { project, id }),
+  revert: (project: string, id: string, items?: string[]) => call(routeIndex.conversations.revert, { project, id, items }),
   tokens: (project: string, agent: string) => call(routeIndex.projects.listTokens, { project, agent }),
   createToken: (project: string, agent: string, published: boolean) => call(routeIndex.projects.createToken, { project, agent, published }),
   revokeToken: (project: string, id: string) => call(routeIndex.projects.revokeToken, { project, id }),

@@ -6,6 +6,8 @@ import { errorText, formatDate } from '../format.js';
 import { ConfirmDialog } from '../components/confirm-dialog.js';
 import { useFocusTrap } from '../components/focus-trap.js';
 import { navigate } from '../router.js';
+import { LoadState } from '../components/load-state.js';
+import { ConversationUndo } from './conversation-undo.js';
 
 const fileHref = (path: string) => `/files/${path.split('/').map(encodeURIComponent).join('/')}`;
 
@@ -76,7 +78,7 @@ export function AgentTokens({ agent, canManage }: { agent: Agent; canManage: boo
   return (
     <section className="card agent-tokens" aria-labelledby="agent-tokens-title">
       <h3 id="agent-tokens-title">{t('agents.tokens')}</h3>
-      {error && (
+      {error && tokens !== null && (
         <p className="notice error" role="alert">
           {error}
         </p>
@@ -94,9 +96,7 @@ export function AgentTokens({ agent, canManage }: { agent: Agent; canManage: boo
         <button onClick={() => void create()}>{t('agents.newToken')}</button>
       </div>
       {tokens === null ? (
-        <p className="skeleton" aria-busy="true">
-          {t('common.loading')}
-        </p>
+        <LoadState error={error} onRetry={load} lines={2} />
       ) : tokens.length === 0 ? (
         <p className="empty">{t('agents.noTokens')}</p>
       ) : (
@@ -136,26 +136,28 @@ function Trace({ conversation }: { conversation: string }) {
   const [next, setNext] = useState<string | null | undefined>(undefined);
   const [error, setError] = useState<string | null>(null);
   const more = useCallback(
-    (after?: string) =>
-      agentsApi.trace(project.id, conversation, after).then(
+    (after?: string) => {
+      setError(null);
+      return agentsApi.trace(project.id, conversation, after).then(
         (r) => {
           setEntries((l) => (after ? [...l, ...r.entries] : r.entries));
           setNext(r.nextCursor);
         },
         (e: unknown) => setError(errorText(e, t)),
-      ),
+      );
+    },
     [project.id, conversation, t],
   );
   useEffect(() => {
     void more();
   }, [more]);
+  if (next === undefined) return <LoadState error={error} onRetry={() => void more()} lines={3} />;
   if (error)
     return (
       <p className="notice error" role="alert">
-        {error}
+        {error} <button onClick={() => void more(next ?? undefined)}>{t('load.retry')}</button>
       </p>
     );
-  if (next === undefined) return <p aria-busy="true">{t('common.loading')}</p>;
   if (entries.length === 0) return <p className="empty">{t('agents.noCalls')}</p>;
   return (
     <div className="table-scroll">
@@ -212,11 +214,12 @@ function Trace({ conversation }: { conversation: string }) {
 
 /** The conversations the agent took part in, with the changes it made in each against the limit (A4). */
 export function AgentConversations({ agent }: { agent: Agent }) {
-  const { project } = useSession();
+  const { project, canEdit } = useSession();
   const { lang, t } = useI18n();
   const [convs, setConvs] = useState<Conversation[] | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [open, setOpen] = useState<string | null>(null);
+  const [review, setReview] = useState<string | null>(null);
   const load = useCallback(() => {
     setError(null);
     agentsApi.conversations(project.id, agent.id).then(setConvs, (e: unknown) => setError(errorText(e, t)));
@@ -226,13 +229,8 @@ export function AgentConversations({ agent }: { agent: Agent }) {
   return (
     <section className="card agent-conversations" aria-labelledby="agent-convs-title">
       <h3 id="agent-convs-title">{t('agents.conversations')}</h3>
-      {error && (
-        <p className="notice error" role="alert">
-          {error} <button onClick={load}>{t('load.retry')}</button>
-        </p>
-      )}
       {convs === null ? (
-        !error && <p aria-busy="true">{t('common.loading')}</p>
+        <LoadState error={error} onRetry={load} lines={3} />
       ) : convs.length === 0 ? (
         <p className="empty">{t('agents.noConversations')}</p>
       ) : (
@@ -251,7 +249,14 @@ export function AgentConversations({ agent }: { agent: Agent }) {
                     {c.writes.resetsAt && ` · ${t('agents.writesReset', { at: formatDate(c.writes.resetsAt, lang) })}`}
                   </span>
                 )}
+                {/* Reviewing and undoing are for editors and admins (B11); the server refuses viewers anyway. */}
+                {canEdit && (
+                  <button className="link" aria-expanded={review === c.id} onClick={() => setReview(review === c.id ? null : c.id)}>
+                    {t('undo.review')}
+                  </button>
+                )}
                 {open === c.id && <Trace conversation={c.id} />}
+                {review === c.id && <ConversationUndo conversation={c.id} />}
               </li>
             ))}
           </ul>

@@ -124,6 +124,32 @@ export const agentRoutes = {
   }),
 };
 
+const ChangeVersionSchema = z.object({ version: z.number().int(), size: z.number().int() });
+
+const ConversationChangeSchema = z.object({
+  ref: z.string().describe('What `items` of the revert names: file:<path>, wiki:<path> or memory:<path>'),
+  kind: z.enum(['file', 'wiki', 'memory']),
+  path: z.string().describe('Current path (memory: AGENTS.md, SOUL.md:<agent>, MEMORY.md:<conversation>)'),
+  movedFrom: z.string().nullable().describe('Path before the conversation moved it'),
+  before: ChangeVersionSchema.nullable().describe('Version before the conversation; null when it created the item'),
+  after: ChangeVersionSchema.nullable().describe('The conversation’s last version; null when it deleted the item'),
+  current: ChangeVersionSchema.nullable().describe('Version now; null when it no longer exists'),
+  status: z.enum(['revertible', 'conflict', 'reverted', 'unrecoverable']),
+  changedBy: z.array(z.string()).describe('Who changed it after the conversation'),
+  diff: z.string().nullable().describe('Unified diff from before to after; null for binary or large files'),
+  binary: z.boolean(),
+  note: z.string(),
+});
+
+const RevertResultSchema = z.object({
+  ref: z.string(),
+  kind: z.enum(['file', 'wiki', 'memory']),
+  path: z.string(),
+  status: z.enum(['reverted', 'conflict', 'unchanged', 'unrecoverable', 'failed']),
+  message: z.string(),
+  version: z.number().int().nullable(),
+});
+
 export const conversationRoutes = {
   create: defineRoute({
     id: 'conversations.create',
@@ -159,6 +185,30 @@ export const conversationRoutes = {
       after: z.string().optional().describe('Cursor: the last call ID seen'),
     }),
     output: z.object({ entries: z.array(TraceEntrySchema), nextCursor: z.string().nullable() }),
+  }),
+  changes: defineRoute({
+    id: 'conversations.changes',
+    method: 'GET',
+    path: '/projects/{project}/conversations/{id}/changes',
+    summary: 'Review every change a conversation made (files, wiki, memory) as one diff',
+    description:
+      'B11. Each item the conversation wrote, moved or deleted, with its version before the conversation, the conversation’s last version, the current one, a unified diff and what undo would do. Items you may not read are left out. Editors and admins who may see the conversation; agents may not.',
+    input: z.object({ project: projectParam, id: z.string().min(1).describe('Conversation ID or channel name') }),
+    output: z.object({ conversation: z.string(), items: z.array(ConversationChangeSchema) }),
+  }),
+  revert: defineRoute({
+    id: 'conversations.revert',
+    method: 'POST',
+    path: '/projects/{project}/conversations/{id}/revert',
+    summary: 'Undo a conversation: restore each item it changed, refusing those changed since',
+    description:
+      'B11. Restores each item (or those named in `items`) to its state before the conversation, as new versions; an item someone changed since is refused (`conflict`) and left as it is. Answers one result per item.',
+    input: z.strictObject({
+      project: projectParam,
+      id: z.string().min(1).describe('Conversation ID or channel name'),
+      items: z.array(z.string().min(1)).max(10000).optional().describe('Only these items (their `ref` from the review); absent = all'),
+    }),
+    output: z.object({ conversation: z.string(), results: z.array(RevertResultSchema) }),
   }),
 };
 

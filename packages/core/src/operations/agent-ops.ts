@@ -2,6 +2,8 @@ import { agentRoutes, conversationRoutes, toolRoutes } from '@stoa/contract';
 import { copyAgent, createAgent, deleteAgent, listAgents, publishAgent, showAgent, updateAgent } from '../agents/agents.js';
 import { createConversation, listConversations } from '../conversations/conversations.js';
 import { listTrace } from '../conversations/trace.js';
+import { conversationChanges } from '../conversations/conversation-changes.js';
+import { revertConversation } from '../conversations/revert-conversation.js';
 import { withConversation } from '../tools/audience.js';
 import { allToolsIn, runAnyTool } from '../tools/all-tools.js';
 import { changes, projectOperation, reads, type Operation } from './operation.js';
@@ -30,6 +32,9 @@ export const agentOperations: Operation[] = [
   ),
   projectOperation(c.list, reads('project.read'), (ctx, i) => listConversations(ctx, { agent: i.agent })),
   projectOperation(c.trace, reads('project.read'), (ctx, i) => listTrace(ctx, i.id, { limit: i.limit, after: i.after })),
+  // B11: only people undo; the core refuses agents itself, so an agent's use counts nothing.
+  projectOperation(c.changes, reads('file.write'), (ctx, i) => conversationChanges(ctx, { conversation: i.id })),
+  projectOperation(c.revert, changes('file.write', 'conversation.revert', 'none'), (ctx, i) => revertConversation(ctx, { conversation: i.id, items: i.items })),
   projectOperation(toolRoutes.list, reads('project.read'), async (ctx, i) => allToolsIn(ctx, i.format ?? 'mcp')),
   // The tool runner counts, caps and traces each call itself (with the same gate), so the operation adds nothing.
   projectOperation(toolRoutes.call, changes('project.read', null, 'none'), async (ctx, i) => {
