@@ -179,8 +179,9 @@ async function fileChanges(ctx: Ctx, conv: string): Promise<FileChange[]> {
     const beforeGone = !created && !beforeRow;
     const backAlready = beforeRow !== null && beforeRow.sha256 === f.sha256 && (movedFrom === null || movedFrom === f.path);
     const status: ChangeStatus = beforeGone ? 'unrecoverable' : backAlready ? 'reverted' : others.length ? 'conflict' : 'revertible';
-    const beforeBytes = beforeRow ? await ctx.platform.blobs.read(beforeRow.blob_key) : Buffer.alloc(0);
     const small = Number(last.size) <= DIFF_MAX_BYTES && (!beforeRow || Number(beforeRow.size) <= DIFF_MAX_BYTES);
+    // Only versions small enough for a text diff are read: a review never holds a large file in memory.
+    const beforeBytes = beforeRow && small ? await ctx.platform.blobs.read(beforeRow.blob_key) : Buffer.alloc(0);
     const lastBytes = small ? await ctx.platform.blobs.read(last.blob_key) : null;
     const text = lastBytes !== null && isTextContent(last.mime, lastBytes) && (!beforeRow || isTextContent(beforeRow.mime, beforeBytes));
     out.push({
