@@ -1,9 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { createConversation } from '@stoa/core';
 import { hasChromium, startUiServer, type UiServer } from './browser-helpers.js';
 
-// An agent's own page (A1, A4, A7): a token shown once that works over HTTP, the conversation, its trace and the
+// An agent's own page (A1, A4, A7): a token shown once that works over HTTP, a conversation started there, its trace and the
 // write count, then revoking the token. A story: the steps keep their order.
 describe.skipIf(!hasChromium)("web UI: an agent's page — tokens, conversations, trace, write counts", { shuffle: false }, () => {
   let s: UiServer;
@@ -55,8 +54,17 @@ describe.skipIf(!hasChromium)("web UI: an agent's page — tokens, conversations
     expect(await detail.innerText()).not.toContain(token);
   });
 
-  it('the token works over HTTP, and the conversation, its trace and the write count appear on the page', async () => {
-    conv = (await createConversation(await s.t.admin(), { members: [id], kind: 'dialog' })).id;
+  it('starts a conversation from the page; the token works in it over HTTP, and its trace and write count appear', async () => {
+    const detail = page.locator('.agent-detail');
+    await detail.getByText('This agent has not taken part in a conversation yet.').waitFor();
+    await detail.getByRole('button', { name: 'Start a conversation' }).click();
+    const started = detail.locator('[data-started]');
+    await started.waitFor();
+    conv = (await started.getAttribute('data-started'))!;
+    expect(conv).toMatch(/^conv_/);
+    // The page says how a program acting as the agent names it, and lists it at once.
+    expect(await started.innerText()).toContain(`stoa mcp --agent ${id} --conversation ${conv}`);
+    await page.locator(`[data-conversation="${conv}"]`).waitFor();
     for (const p of ['notes/one.md', 'notes/two.md']) {
       const r = await writeAsAgent(p);
       expect(r.status).toBe(200);

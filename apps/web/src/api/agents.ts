@@ -31,6 +31,8 @@ export const agentsApi = {
   publish: (project: string, id: string) => call(r.publish, { project, id }),
   remove: (project: string, id: string) => call(r.remove, { project, id }),
   conversations: (project: string, agent?: string) => call(routeIndex.conversations.list, { project, agent }),
+  /** A dialog: one conversation between the signed-in person and one agent (per-dialog limits count in it). */
+  startDialog: (project: string, agent: string) => call(routeIndex.conversations.create, { project, members: [agent], kind: 'dialog' }),
   trace: (project: string, id: string, after?: string) => call(routeIndex.conversations.trace, { project, id, after, limit: 100 }),
   changes: (project: string, id: string) => call(routeIndex.conversations.changes, { project, id }),
   revert: (project: string, id: string, items?: string[]) => call(routeIndex.conversations.revert, { project, id, items }),

@@ -224,6 +224,8 @@ export const en = {
   'agents.copyToken': 'Copy token',
   'agents.conversations': 'Conversations',
   'agents.noConversations': 'This agent has not taken part in a conversation yet.',
+  'agents.startDialog': 'Start a conversation',
+  'agents.dialogStarted': 'Conversation {id} started. A program acting as this agent names it:',
   'agents.writesTotal': 'Changes in current windows, all conversations: {n}',
   'agents.writesUsed': '{used} of {max} changes',
   'agents.writesReset': 'counter resets {at}',

@@ -226,6 +226,8 @@ export const ru: Dict = {
   'agents.copyToken': 'Скопировать токен',
   'agents.conversations': 'Разговоры',
   'agents.noConversations': 'Этот агент ещё не участвовал в разговорах.',
+  'agents.startDialog': 'Начать разговор',
+  'agents.dialogStarted': 'Разговор {id} начат. Программа, действующая от имени агента, указывает его так:',
   'agents.writesTotal': 'Изменений в текущих окнах, во всех разговорах: {n}',
   'agents.writesUsed': '{used} из {max} изменений',
   'agents.writesReset': 'счётчик сбросится {at}',

@@ -222,6 +222,8 @@ export const zh: Dict = {
   'agents.copyToken': '复制令牌',
   'agents.conversations': '对话',
   'agents.noConversations': '此智能体尚未参与任何对话。',
+  'agents.startDialog': '开始对话',
+  'agents.dialogStarted': '已开始对话 {id}。以此智能体身份运行的程序这样指定它：',
   'agents.writesTotal': '当前窗口内所有对话的更改：{n}',
   'agents.writesUsed': '{used} / {max} 次更改',
   'agents.writesReset': '计数器于 {at} 重置',

@@ -220,15 +220,45 @@ export function AgentConversations({ agent }: { agent: Agent }) {
   const [error, setError] = useState<string | null>(null);
   const [open, setOpen] = useState<string | null>(null);
   const [review, setReview] = useState<string | null>(null);
+  const [started, setStarted] = useState<string | null>(null);
   const load = useCallback(() => {
     setError(null);
     agentsApi.conversations(project.id, agent.id).then(setConvs, (e: unknown) => setError(errorText(e, t)));
   }, [project.id, agent.id, t]);
   useEffect(load, [load]);
   const total = convs?.reduce((n, c) => n + (c.writes?.used ?? 0), 0) ?? 0;
+  // A dialog started here is what a program acting as the agent names (`stoa mcp --agent … --conversation …`),
+  // so its limits and its changes count in it, and it can be reviewed and undone on this page.
+  const start = () => {
+    setError(null);
+    agentsApi.startDialog(project.id, agent.id).then(
+      (c) => {
+        setStarted(c.id);
+        load();
+      },
+      (e: unknown) => setError(errorText(e, t)),
+    );
+  };
   return (
     <section className="card agent-conversations" aria-labelledby="agent-convs-title">
       <h3 id="agent-convs-title">{t('agents.conversations')}</h3>
+      {canEdit && (
+        <p>
+          <button type="button" onClick={start}>
+            {t('agents.startDialog')}
+          </button>
+        </p>
+      )}
+      {started && (
+        <p className="notice" role="status" data-started={started}>
+          {t('agents.dialogStarted', { id: started })} <code>{`stoa mcp --agent ${agent.id} --conversation ${started}`}</code>
+        </p>
+      )}
+      {error && convs !== null && (
+        <p className="error" role="alert">
+          {error}
+        </p>
+      )}
       {convs === null ? (
         <LoadState error={error} onRetry={load} lines={3} />
       ) : convs.length === 0 ? (
@@ -242,7 +272,7 @@ export function AgentConversations({ agent }: { agent: Agent }) {
                 <button className="link" aria-expanded={open === c.id} onClick={() => setOpen(open === c.id ? null : c.id)}>
                   {c.name ? `#${c.name}` : c.members.map((m) => m.name).join(', ')}
                 </button>{' '}
-                <span className="muted">{formatDate(c.created, lang)}</span>{' '}
+                <span className="muted">{formatDate(c.created, lang)}</span> <code className="muted">{c.id}</code>{' '}
                 {c.writes && (
                   <span data-writes>
                     {t('agents.writesUsed', { used: c.writes.used, max: c.writes.max })}
