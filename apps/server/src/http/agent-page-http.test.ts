@@ -10,15 +10,7 @@ describe("an agent's page over HTTP: its tokens, its conversations and its write
   });
   afterAll(async () => s?.close());
 
-  const api = async (method: string, url: string, token: string, body?: unknown, headers: Record<string, string> = {}) => {
-    const r = await s.app.inject({
-      method: method as 'GET',
-      url: `/api/v1${url}`,
-      headers: { ...s.auth(token), ...headers },
-      ...(body !== undefined ? { payload: body as string } : {}),
-    });
-    return { status: r.statusCode, body: r.json() };
-  };
+  const api: TestApp['api'] = (...args) => s.api(...args);
   const editor = async () => {
     const m = await addMember(await s.t.admin(), { user: `page-${++n}`, role: 'editor' });
     return (await redeemLoginCode(s.t.platform, await createLoginCode(s.t.platform, m.userId))).token;

@@ -10,15 +10,7 @@ describe('undo an agent over HTTP: review a conversation’s changes and revert 
   });
   afterAll(async () => s?.close());
 
-  const api = async (method: string, url: string, token: string, body?: unknown, headers: Record<string, string> = {}) => {
-    const r = await s.app.inject({
-      method: method as 'GET',
-      url: `/api/v1${url}`,
-      headers: { ...s.auth(token), ...headers },
-      ...(body !== undefined ? { payload: body as string } : {}),
-    });
-    return { status: r.statusCode, body: r.json() };
-  };
+  const api: TestApp['api'] = (...args) => s.api(...args);
   const member = async (role: 'editor' | 'viewer') => {
     const m = await addMember(await s.t.admin(), { user: `undo-${++n}`, role });
     return { name: `undo-${n}`, token: (await redeemLoginCode(s.t.platform, await createLoginCode(s.t.platform, m.userId))).token };
