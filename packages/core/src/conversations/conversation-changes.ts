@@ -1,4 +1,5 @@
 import { createTwoFilesPatch } from 'diff';
+import { sql } from 'kysely';
 import { StoaError } from '@stoa/contract';
 import type { Ctx } from '../platform.js';
 import { can } from '../policies/can.js';
@@ -83,6 +84,18 @@ export async function conversationForUndo(ctx: Ctx, ref: string): Promise<{ id: 
   return { id: conv.id, name: conv.name };
 }
 
+/**
+ * The items (files, wiki pages, memory files) with a version whose attribution names the conversation. The LIKE
+ * is a coarse filter (`_` matches any character); callers decide by the parsed attribution.
+ */
+async function touchedIn(ctx: Ctx, table: 'file_versions' | 'wiki_versions' | 'memory_versions', conv: string): Promise<string[]> {
+  const owner = table === 'wiki_versions' ? 'page_id' : 'file_id';
+  const pattern = `%"conversationId":"${conv}"%`;
+  const found = await sql<{ id: string }>`select distinct ${sql.ref(owner)} as id from ${sql.table(table)}
+    where project_id = ${ctx.project.id} and author_meta like ${pattern}`.execute(ctx.platform.db.kysely);
+  return found.rows.map((r) => r.id);
+}
+
 function diffOf(path: string, before: string, after: string, fromLabel: string, toLabel: string): string {
   return createTwoFilesPatch(path, path, before, after, fromLabel, toLabel, { context: 3 });
 }
@@ -113,15 +126,7 @@ export interface FileChange extends ConversationChange {
 
 async function fileChanges(ctx: Ctx, conv: string): Promise<FileChange[]> {
   const db = ctx.platform.db.kysely;
-  const pattern = `%"conversationId":"${conv}"%`;
-  const touched = await db
-    .selectFrom('file_versions')
-    .select('file_id')
-    .distinct()
-    .where('project_id', '=', ctx.project.id)
-    .where('author_meta', 'like', pattern)
-    .execute();
-  const ids = touched.map((r) => r.file_id);
+  const ids = await touchedIn(ctx, 'file_versions', conv);
   const files = ids.length ? await db.selectFrom('files').selectAll().where('id', 'in', ids).execute() : [];
   const versions = ids.length ? await db.selectFrom('file_versions').selectAll().where('file_id', 'in', ids).orderBy('version').execute() : [];
   // Moves and deletes write no version: they are in the conversation's trace, oldest first.
@@ -272,14 +277,7 @@ export interface WikiChange extends ConversationChange {
 
 async function wikiChanges(ctx: Ctx, conv: string): Promise<WikiChange[]> {
   const db = ctx.platform.db.kysely;
-  const touched = await db
-    .selectFrom('wiki_versions')
-    .select('page_id')
-    .distinct()
-    .where('project_id', '=', ctx.project.id)
-    .where('author_meta', 'like', `%"conversationId":"${conv}"%`)
-    .execute();
-  const ids = touched.map((r) => r.page_id);
+  const ids = await touchedIn(ctx, 'wiki_versions', conv);
   if (ids.length === 0) return [];
   const viewer = await wikiViewer(ctx);
   const pages = await db.selectFrom('wiki_pages').selectAll().where('id', 'in', ids).execute();
@@ -333,14 +331,7 @@ export interface MemoryChange extends ConversationChange {
 
 async function memoryChanges(ctx: Ctx, conv: string): Promise<MemoryChange[]> {
   const db = ctx.platform.db.kysely;
-  const touched = await db
-    .selectFrom('memory_versions')
-    .select('file_id')
-    .distinct()
-    .where('project_id', '=', ctx.project.id)
-    .where('author_meta', 'like', `%"conversationId":"${conv}"%`)
-    .execute();
-  const ids = touched.map((r) => r.file_id);
+  const ids = await touchedIn(ctx, 'memory_versions', conv);
   if (ids.length === 0) return [];
   const files = await db.selectFrom('memory_files').selectAll().where('id', 'in', ids).execute();
   const versions = await db
