@@ -105,4 +105,25 @@ describe.skipIf(!hasChromium)('web UI: a folder dropped from the desktop', () =>
     expect(got).toContain('photos/many/p000.txt');
     expect(got).toContain('photos/many/p129.txt');
   });
+
+  it('uploads into the folder it is dropped on (a folder row, a tree folder), not the open one', async () => {
+    await createFolder(await s.t.admin(), { path: 'letters' });
+    const note = join(dir, 'на память.txt');
+    writeFileSync(note, 'for the letters folder');
+    const card = join(dir, 'card.txt');
+    writeFileSync(card, 'for the tree folder');
+
+    await page.goto(`${s.url}/files`);
+    await page.getByRole('heading', { name: 'Files', level: 1 }).waitFor();
+    await dropFromDesktop(page, 'table.files tr[data-folder="letters"]', [note]);
+    await page.getByText('Uploaded 1 file(s)').waitFor();
+    expect(await filesUnder('letters')).toEqual(['letters/на память.txt']);
+
+    await dropFromDesktop(page, '[role="treeitem"][data-path="inbox"]', [card]);
+    await expect.poll(() => filesUnder('inbox')).toContain('inbox/card.txt');
+    // Nothing landed in the open folder (the root).
+    const root = (await (await api('/folders?folder=')).json()) as { files: Array<{ path: string }> };
+    expect(root.files.map((f) => f.path)).not.toContain('card.txt');
+    expect(root.files.map((f) => f.path)).not.toContain('на память.txt');
+  });
 });

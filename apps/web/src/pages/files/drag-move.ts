@@ -29,26 +29,32 @@ function droppedPaths(e: React.DragEvent): string[] {
 export type DropProps = Pick<React.HTMLAttributes<HTMLElement>, 'onDragOver' | 'onDragLeave' | 'onDrop'> & { 'data-drop-over'?: true };
 
 /**
- * Folders as drop targets for dragged file rows (the table's folder rows, the tree, the breadcrumb). One hook
- * for all of them, so only the folder under the pointer is highlighted. Without `onDrop` (a viewer, search
- * results) nothing takes a drop.
+ * Folders as drop targets (the table's folder rows, the tree, the breadcrumb): for dragged file rows, which move
+ * there, and, with `onFiles`, for files and folders dragged from the desktop, which upload there rather than into
+ * the open folder. One hook for all of them, so only the folder under the pointer is highlighted. Without
+ * `onDrop` (a viewer, search results) nothing takes a drop.
  *
  * @example
- * const target = useDropTargets((paths, folder) => moveInto(paths, folder));
+ * const target = useDropTargets((paths, folder) => moveInto(paths, folder), (items, folder) => upload(items, folder));
  * <tr {...target('reports')} />
  */
-export function useDropTargets(onDrop: ((paths: string[], folder: string) => void) | null): (folder: string) => DropProps {
+export function useDropTargets(
+  onDrop: ((paths: string[], folder: string) => void) | null,
+  onFiles?: (items: DataTransferItemList, folder: string) => void,
+): (folder: string) => DropProps {
   const [over, setOver] = useState<string | null>(null);
   return useCallback(
     (folder: string): DropProps => {
       if (!onDrop) return {};
+      const what = (e: React.DragEvent) => (e.dataTransfer.types.includes(TYPE) ? 'rows' : onFiles && e.dataTransfer.types.includes('Files') ? 'files' : null);
       return {
         ...(over === folder ? { 'data-drop-over': true } : {}),
         onDragOver: (e) => {
-          if (!e.dataTransfer.types.includes(TYPE)) return;
+          const kind = what(e);
+          // Taken by a folder inside this one (a tree item's subfolder) already.
+          if (!kind || e.defaultPrevented) return;
           e.preventDefault();
-          e.stopPropagation();
-          e.dataTransfer.dropEffect = 'move';
+          e.dataTransfer.dropEffect = kind === 'rows' ? 'move' : 'copy';
           setOver(folder);
         },
         onDragLeave: (e) => {
@@ -57,15 +63,18 @@ export function useDropTargets(onDrop: ((paths: string[], folder: string) => voi
           setOver((o) => (o === folder ? null : o));
         },
         onDrop: (e) => {
-          if (!e.dataTransfer.types.includes(TYPE)) return;
+          const kind = what(e);
+          if (!kind || e.defaultPrevented) return;
+          // Marked as taken rather than stopped: a folder around this one leaves it, and the page's drop zone only
+          // clears its mark.
           e.preventDefault();
-          e.stopPropagation();
           setOver(null);
+          if (kind === 'files') return onFiles!(e.dataTransfer.items, folder);
           const paths = droppedPaths(e);
           if (paths.length > 0) onDrop(paths, folder);
         },
       };
     },
-    [onDrop, over],
+    [onDrop, onFiles, over],
   );
 }

@@ -59,10 +59,7 @@ export function FilesPage() {
     onDone: useCallback(() => setEpoch((n) => n + 1), []),
     onIdle: useCallback((n: number) => say(t('files.uploaded', { n })), [say, t]),
   });
-  const drop = useUploadDropZone(canEdit, (items) => {
-    clear();
-    void uploads.addDrop(pid, folder, items).catch(fail);
-  });
+  const drop = useUploadDropZone(canEdit, (items) => uploadInto(items, folder));
 
   const select = (p: string) => {
     setQuery('');
@@ -73,14 +70,20 @@ export function FilesPage() {
   const folders = useFolderActions({ pid, folder, select, refresh, say, fail, closePreview: () => setPreview(null) });
 
   // Stable row actions (the rows are memoised); they call the newest handlers through a ref.
-  const latest = useRef({ select, ops, checked });
-  latest.current = { select, ops, checked };
+  const uploadInto = (items: DataTransferItemList, dest: string) => {
+    clear();
+    void uploads.addDrop(pid, dest, items).catch(fail);
+  };
+  const latest = useRef({ select, ops, checked, uploadInto });
+  latest.current = { select, ops, checked, uploadInto };
   // Folders take dropped rows only where a move can happen: an editor, browsing (not search results).
   const dropTarget = useDropTargets(
     useMemo(
       () => (canEdit && query.trim() === '' ? (paths: string[], dest: string) => void latest.current.ops.moveDropped(paths, dest) : null),
       [canEdit, query],
     ),
+    // Files and folders from the desktop dropped on a folder upload into that folder, not the open one.
+    useCallback((items: DataTransferItemList, dest: string) => latest.current.uploadInto(items, dest), []),
   );
   const actions = useMemo(
     () => ({

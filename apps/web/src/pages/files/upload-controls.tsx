@@ -50,9 +50,11 @@ export function useUploadDropZone(enabled: boolean, onDrop: (items: DataTransfer
     },
     onDragLeave: () => setDragging(false),
     onDrop: (e) => {
+      // A folder inside the zone (a row, the tree, the breadcrumb) that took the drop has said so.
+      const taken = e.defaultPrevented;
       e.preventDefault();
       setDragging(false);
-      if (enabled) onDrop(e.dataTransfer.items);
+      if (enabled && !taken) onDrop(e.dataTransfer.items);
     },
   };
   return { dragging, handlers };
