@@ -96,6 +96,18 @@ async function touchedIn(ctx: Ctx, table: 'file_versions' | 'wiki_versions' | 'm
   return found.rows.map((r) => r.id);
 }
 
+/**
+ * An item's versions as the conversation saw them: its first and last version written there, and the versions
+ * others wrote after its first (which make an undo refuse the item). Null when the parsed attribution names the
+ * conversation nowhere (the LIKE of `touchedIn` is a coarse filter).
+ */
+function spanOf<V extends { version: number; author_meta: string | null }>(vs: V[], conv: string): { first: V; last: V; others: V[] } | null {
+  const mine = vs.filter((v) => metaOf(v.author_meta)?.conversationId === conv);
+  if (mine.length === 0) return null;
+  const first = mine[0]!;
+  return { first, last: mine[mine.length - 1]!, others: vs.filter((v) => v.version > first.version && metaOf(v.author_meta)?.conversationId !== conv) };
+}
+
 function diffOf(path: string, before: string, after: string, fromLabel: string, toLabel: string): string {
   return createTwoFilesPatch(path, path, before, after, fromLabel, toLabel, { context: 3 });
 }
@@ -172,12 +184,9 @@ async function fileChanges(ctx: Ctx, conv: string): Promise<FileChange[]> {
     if (can(ctx.actor, 'file.read', { kind: 'file', path: f.path })) continue;
     seen.add(f.path);
     const vs = versions.filter((v) => v.file_id === f.id);
-    const mine = vs.filter((v) => metaOf(v.author_meta)?.conversationId === conv);
-    // The LIKE above is a coarse filter (`_` matches any character): the parsed attribution decides.
-    if (mine.length === 0) continue;
-    const first = mine[0]!;
-    const last = mine[mine.length - 1]!;
-    const others = vs.filter((v) => v.version > first.version && metaOf(v.author_meta)?.conversationId !== conv);
+    const span = spanOf(vs, conv);
+    if (!span) continue;
+    const { first, last, others } = span;
     const beforeRow = first.version > 1 ? (vs.find((v) => v.version === first.version - 1) ?? null) : null;
     const created = first.version === 1;
     const movedFrom = origin.get(f.path) ?? null;
@@ -286,12 +295,9 @@ async function wikiChanges(ctx: Ctx, conv: string): Promise<WikiChange[]> {
   for (const p of pages) {
     if (!viewer.sees(p)) continue;
     const vs = versions.filter((v) => v.page_id === p.id);
-    const mine = vs.filter((v) => metaOf(v.author_meta)?.conversationId === conv);
-    // The LIKE above is a coarse filter (`_` matches any character): the parsed attribution decides.
-    if (mine.length === 0) continue;
-    const first = mine[0]!;
-    const last = mine[mine.length - 1]!;
-    const others = vs.filter((v) => v.version > first.version && metaOf(v.author_meta)?.conversationId !== conv);
+    const span = spanOf(vs, conv);
+    if (!span) continue;
+    const { first, last, others } = span;
     const before = first.version > 1 ? (vs.find((v) => v.version === first.version - 1) ?? null) : null;
     const created = first.version === 1;
     const backAlready = before !== null && before.body === p.body && before.title === p.title && before.channel_id === p.channel_id;
@@ -354,12 +360,9 @@ async function memoryChanges(ctx: Ctx, conv: string): Promise<MemoryChange[]> {
     if (await memoryRefusal(ctx, target, 'memory.read')) continue;
     const path = kind === 'agents' ? file : `${file}:${f.scope_id}`;
     const vs = versions.filter((v) => v.file_id === f.id);
-    const mine = vs.filter((v) => metaOf(v.author_meta)?.conversationId === conv);
-    // The LIKE above is a coarse filter (`_` matches any character): the parsed attribution decides.
-    if (mine.length === 0) continue;
-    const first = mine[0]!;
-    const last = mine[mine.length - 1]!;
-    const others = vs.filter((v) => v.version > first.version && metaOf(v.author_meta)?.conversationId !== conv);
+    const span = spanOf(vs, conv);
+    if (!span) continue;
+    const { first, last, others } = span;
     const beforeVersion = first.version - 1;
     const never = beforeVersion === 0 ? (kind === 'soul' ? (target.agentInstructions ?? '') : '') : undefined;
     const beforeText = never ?? (await versionText(db, f.id, beforeVersion));
