@@ -166,12 +166,7 @@ async function onnxSpeed(modelPath: string, label: string, chunks: number): Prom
   const model = await provider.model(); // loads it: the load is not timed
   const texts = docs.map((d) => embedInput(d.title, d.text).text);
   const bare = await bareRuntimeRate(modelPath, texts, provider.batchSize);
-  const t1 = performance.now();
-  for (let i = 0; i < texts.length; i += provider.batchSize) await provider.embed(texts.slice(i, i + provider.batchSize));
-  const alone = texts.length / ((performance.now() - t1) / 1000);
-  const t2 = performance.now();
-  const embedded = await embedAll(platform);
-  const stoa = embedded / ((performance.now() - t2) / 1000);
+  const { alone, stoa } = await providerAndStoaRates(platform, texts);
   console.log(`\n## Local ONNX embeddings: ${label} (${model}), ${chunks.toLocaleString('en')} chunks, batch ${provider.batchSize}\n`);
   console.log('| chunks/s | Stoa (read, embed, store) | provider alone (tokenise, run, pool) | bare runtime (run only: the limit) |');
   console.log('| --- | --- | --- | --- |');
@@ -179,6 +174,20 @@ async function onnxSpeed(modelPath: string, label: string, chunks: number): Prom
   await provider.close?.();
   dispose();
   await idx.close();
+}
+
+/**
+ * Chunks per second of the embeddings provider called alone, batch by batch, and of Stoa embedding the same
+ * chunks from its index (read, embed, store): the two rates every embedding bench sets beside its limit.
+ */
+async function providerAndStoaRates(platform: Platform, texts: string[]): Promise<{ alone: number; stoa: number }> {
+  const provider = platform.embeddings!;
+  const t1 = performance.now();
+  for (let i = 0; i < texts.length; i += provider.batchSize) await provider.embed(texts.slice(i, i + provider.batchSize));
+  const alone = texts.length / ((performance.now() - t1) / 1000);
+  const t2 = performance.now();
+  const embedded = await embedAll(platform);
+  return { alone, stoa: embedded / ((performance.now() - t2) / 1000) };
 }
 
 /** Starts embeddings-server.ts in its own process, as a user runs a model server beside Stoa. */
@@ -210,12 +219,7 @@ async function modelServerSpeed(env: Record<string, string>, chunks: number): Pr
   const t0 = performance.now();
   for (let i = 0; i < texts.length; i += provider.batchSize) await encoder.embed(texts.slice(i, i + provider.batchSize));
   const bare = texts.length / ((performance.now() - t0) / 1000);
-  const t1 = performance.now();
-  for (let i = 0; i < texts.length; i += provider.batchSize) await provider.embed(texts.slice(i, i + provider.batchSize));
-  const alone = texts.length / ((performance.now() - t1) / 1000);
-  const t2 = performance.now();
-  const embedded = await embedAll(platform);
-  const stoa = embedded / ((performance.now() - t2) / 1000);
+  const { alone, stoa } = await providerAndStoaRates(platform, texts);
   console.log(`\n## Embedding throughput: ${await provider.model()}, ${chunks.toLocaleString('en')} chunks, batch ${provider.batchSize}\n`);
   console.log('| chunks/s | Stoa (read, embed over HTTP, store) | HTTP provider alone | model called in-process (the limit) |');
   console.log('| --- | --- | --- | --- |');

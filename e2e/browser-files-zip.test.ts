@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { putFile } from '@stoa/core';
 import { fileRow, hasChromium, startUiServer, type UiServer } from './browser-helpers.js';
+import { unzipInstalled } from '../apps/server/src/http/test-app.js';
 
 /** Clicks a button that downloads, saves what the browser got and lists the zip's entries with Info-ZIP's unzip. */
 async function zipEntries(page: Page, click: () => Promise<void>): Promise<{ name: string; entries: string[]; text: (entry: string) => string }> {
@@ -19,14 +20,7 @@ async function zipEntries(page: Page, click: () => Promise<void>): Promise<{ nam
   return { name: download.suggestedFilename(), entries, text: (e) => texts[e]! };
 }
 
-const hasUnzip = (() => {
-  try {
-    execFileSync('unzip', ['-v'], { stdio: 'ignore' });
-    return true;
-  } catch {
-    return false;
-  }
-})();
+const hasUnzip = unzipInstalled();
 
 // Files: ticked files, or the open folder, download as one zip (read back by a real unzip).
 describe.skipIf(!hasChromium || !hasUnzip)('web UI: zip downloads', () => {

@@ -65,11 +65,11 @@ function closureOf(file: string): Set<string> {
   if (seen) return seen;
   seen = new Set<string>();
   const root = [...imports.keys()].find((id) => id.endsWith(file));
-  const todo = root ? [root] : [];
-  for (let id = todo.pop(); id; id = todo.pop()) {
+  const queue = root ? [root] : [];
+  for (let id = queue.pop(); id; id = queue.pop()) {
     if (seen.has(id)) continue;
     seen.add(id);
-    todo.push(...(imports.get(id) ?? []));
+    queue.push(...(imports.get(id) ?? []));
   }
   closures.set(file, seen);
   return seen;

@@ -5,17 +5,10 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAgent, createToken } from '@stoa/core';
 import { testDbKinds } from '@stoa/db/testing';
-import { createTestApp, type TestApp } from '../../http/test-app.js';
+import { createTestApp, unzipInstalled, type TestApp } from '../../http/test-app.js';
 
 const base = '/api/v1/projects/default';
-const hasUnzip = (() => {
-  try {
-    execFileSync('unzip', ['-v'], { stdio: 'ignore' });
-    return true;
-  } catch {
-    return false;
-  }
-})();
+const hasUnzip = unzipInstalled();
 
 /** What Info-ZIP's unzip reads in a zip: its integrity test, and each entry's name and bytes. */
 function unzipped(zip: Buffer): { ok: boolean; entries: Record<string, string> } {
