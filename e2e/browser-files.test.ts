@@ -80,6 +80,8 @@ describe.skipIf(!hasChromium)('web UI: Files', { shuffle: false }, () => {
 
   it('renames and moves by editing the full path; a path ending in "/" keeps the name', async () => {
     await fileRow(page, 'notes.txt').getByRole('button', { name: 'Rename / move notes.txt' }).click();
+    // The box takes the focus as it opens (focusOnMount: Preact does not act on `autoFocus`).
+    await expect.poll(() => page.evaluate(() => document.activeElement?.getAttribute('aria-label'))).toBe('Rename / move');
     await page.getByRole('textbox', { name: 'Rename / move' }).fill('docs/renamed.txt');
     await page.getByRole('button', { name: 'Save' }).click();
     await page.getByText('Moved to docs/renamed.txt').waitFor();
@@ -131,6 +133,7 @@ describe.skipIf(!hasChromium)('web UI: Files', { shuffle: false }, () => {
 
   it('creates a nested new folder that is stored: empty, it survives a reload (F9 as amended)', async () => {
     await page.getByRole('button', { name: 'New folder' }).click();
+    await expect.poll(() => page.evaluate(() => document.activeElement?.getAttribute('aria-label'))).toBe('Folder name (e.g. reports/2026)');
     await page.getByRole('textbox', { name: 'Folder name' }).fill('reports/2026');
     await page.getByRole('button', { name: 'Create' }).click();
     await page.locator('.tree-row.selected', { hasText: '2026' }).waitFor();

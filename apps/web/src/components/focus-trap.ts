@@ -1,11 +1,12 @@
-import { useEffect, type RefObject } from 'react';
+import { useLayoutEffect, type RefObject } from 'react';
 
 const FOCUSABLE = 'a[href], button:not([disabled]), input:not([disabled]), select:not([disabled]), textarea:not([disabled]), [tabindex]:not([tabindex="-1"])';
 
 /**
  * Keeps keyboard focus inside a modal dialog while it is open (Tab and Shift+Tab wrap around; Escape calls
  * `onEscape`) and gives focus back to what had it before the dialog opened, so a keyboard user carries on where
- * they were (WAI-ARIA dialog pattern).
+ * they were (WAI-ARIA dialog pattern). Layout effects: the focus moves and the keys are caught as the dialog
+ * renders, not after the next paint (when Preact runs plain effects), so a key pressed at once lands inside.
  *
  * @example
  * const ref = useRef<HTMLDivElement>(null);
@@ -13,7 +14,7 @@ const FOCUSABLE = 'a[href], button:not([disabled]), input:not([disabled]), selec
  * return <div ref={ref} role="dialog" aria-modal="true">…</div>;
  */
 export function useFocusTrap(ref: RefObject<HTMLElement | null>, onEscape?: () => void): void {
-  useEffect(() => {
+  useLayoutEffect(() => {
     const before = document.activeElement instanceof HTMLElement ? document.activeElement : null;
     const box = ref.current;
     if (box && !box.contains(document.activeElement)) (box.querySelector<HTMLElement>(FOCUSABLE) ?? box).focus();
@@ -22,7 +23,7 @@ export function useFocusTrap(ref: RefObject<HTMLElement | null>, onEscape?: () =
       if (before?.isConnected) before.focus();
     };
   }, []);
-  useEffect(() => {
+  useLayoutEffect(() => {
     const onKey = (e: KeyboardEvent) => {
       const box = ref.current;
       if (!box) return;
@@ -48,4 +49,16 @@ export function useFocusTrap(ref: RefObject<HTMLElement | null>, onEscape?: () =
     document.addEventListener('keydown', onKey, true);
     return () => document.removeEventListener('keydown', onKey, true);
   }, [ref, onEscape]);
+}
+
+/**
+ * A ref that focuses its element once, when it is mounted: what React's `autoFocus` did, which Preact only writes
+ * as the attribute (and the browser honours that one only on the page's first load). One function for every
+ * element, so that no re-render calls it again.
+ *
+ * @example
+ * <input ref={focusOnMount} value={name} onChange={…} />
+ */
+export function focusOnMount(el: HTMLElement | null): void {
+  el?.focus();
 }

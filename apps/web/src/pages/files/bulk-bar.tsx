@@ -1,6 +1,7 @@
 import { Fragment, useState } from 'react';
 import type { FileInfo } from '../../api/files.js';
 import { useI18n } from '../../i18n/index.js';
+import { focusOnMount } from '../../components/focus-trap.js';
 
 /**
  * The paths named in a confirmation: all of a few, the first ten of thousands (the count is said beside them).
@@ -46,10 +47,16 @@ export function BulkBar(props: {
       }}
     >
       <strong role="status">{t('files.selected', { n: files.length })}</strong>
-      {/* Keyed, so React never turns the "Move to folder" button being clicked into the submit button in place. */}
+      {/* Keyed, so the renderer never turns the "Move to folder" button being clicked into the submit button in place. */}
       {mode === 'move' ? (
         <Fragment key="moving">
-          <input aria-label={t('files.bulkMoveTo')} placeholder={t('files.bulkMoveTo')} value={target} onChange={(e) => setTarget(e.target.value)} autoFocus />
+          <input
+            aria-label={t('files.bulkMoveTo')}
+            placeholder={t('files.bulkMoveTo')}
+            value={target}
+            onChange={(e) => setTarget(e.target.value)}
+            ref={focusOnMount}
+          />
           <button type="submit">{t('files.bulkMove')}</button>
           <button type="button" onClick={() => onMode(null)}>
             {t('common.cancel')}

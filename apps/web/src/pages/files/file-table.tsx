@@ -8,6 +8,7 @@ import { CreatedBy } from './created-by.js';
 import { Icon } from '../../components/icons.js';
 import { fileKind } from './file-kind.js';
 import { startDrag, type DropProps } from './drag-move.js';
+import { focusOnMount } from '../../components/focus-trap.js';
 
 /** A sortable column of the table, and its direction; in the URL as ?sort=size&dir=desc. */
 export type SortKey = 'name' | 'size' | 'modified';
@@ -111,7 +112,7 @@ const FileRow = memo(function FileRow({ file: f, showPath, selected, checked, ed
               aria-label={t('files.rename')}
               title={t('files.renameHint')}
               value={target}
-              autoFocus
+              ref={focusOnMount}
               onChange={(e) => setTarget(e.target.value)}
               onKeyDown={(e) => e.key === 'Escape' && setEditing(null)}
             />

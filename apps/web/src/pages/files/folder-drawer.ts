@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState } from 'react';
+import { useLayoutEffect, useRef, useState } from 'react';
 
 /**
  * Phones: the folder tree is a drawer over the page, opened by a button in the toolbar. When it opens, focus goes
@@ -15,7 +15,8 @@ export function useFolderDrawer() {
     setOpen(false);
     button.current?.focus();
   };
-  useEffect(() => {
+  // A layout effect, like the dialogs' focus trap: focus and the Escape key are taken as the drawer renders.
+  useLayoutEffect(() => {
     if (!open) return;
     document.querySelector<HTMLElement>('#folder-tree [role="treeitem"][tabindex="0"]')?.focus();
     const onKey = (e: KeyboardEvent) => {

@@ -1,4 +1,4 @@
-import { useEffect, useId, useMemo, useRef, useState } from 'react';
+import { useEffect, useId, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import { useI18n } from '../../i18n/index.js';
 import { Icon } from '../../components/icons.js';
 import type { DropProps } from './drag-move.js';
@@ -85,7 +85,9 @@ export function FolderTree(props: {
   walk(tree, null);
   const tabStop = visible.some((v) => v.node.path === focused) ? focused : visible.some((v) => v.node.path === props.selected) ? props.selected : '';
 
-  useEffect(() => {
+  // A layout effect: focus moves with the render, before the next key is handled (Preact runs a plain effect
+  // only after the next paint, so ArrowDown then Enter at once would open the folder the focus was leaving).
+  useLayoutEffect(() => {
     if (!moveFocus.current || focused === null) return;
     moveFocus.current = false;
     items.current.get(focused)?.focus();

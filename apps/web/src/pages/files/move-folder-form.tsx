@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import { useI18n } from '../../i18n/index.js';
 import { folderNameProblem } from './new-folder-form.js';
+import { focusOnMount } from '../../components/focus-trap.js';
 
 /**
  * "Move folder" (F10 as amended): edit the folder's full path; the whole folder moves with everything in it.
@@ -20,7 +21,7 @@ export function MoveFolderForm(props: { folder: string; onMove: (to: string) => 
   return (
     <form className="new-folder" onSubmit={submit}>
       <input
-        autoFocus
+        ref={focusOnMount}
         aria-label={t('files.moveFolderTo')}
         title={t('files.renameHint')}
         value={to}

@@ -1,5 +1,6 @@
 import { useState } from 'react';
 import { useI18n } from '../../i18n/index.js';
+import { focusOnMount } from '../../components/focus-trap.js';
 
 /**
  * Checks a folder name the way the server checks path segments (F1), so a bad name is caught before upload.
@@ -31,7 +32,7 @@ export function NewFolderForm(props: { parent: string; onCreate: (path: string) 
   return (
     <form className="new-folder" onSubmit={submit}>
       <input
-        autoFocus
+        ref={focusOnMount}
         aria-label={t('files.newFolderName')}
         placeholder={t('files.newFolderName')}
         value={name}

@@ -1,4 +1,4 @@
-import { useRef, useState } from 'react';
+import { useLayoutEffect, useRef, useState } from 'react';
 import { useI18n } from '../../i18n/index.js';
 import { Icon } from '../../components/icons.js';
 
@@ -13,6 +13,11 @@ export function UploadButtons({ disabled, onPick }: { disabled: boolean; onPick:
   const { t } = useI18n();
   const input = useRef<HTMLInputElement>(null);
   const folderInput = useRef<HTMLInputElement>(null);
+  // Folder picking is switched on through the element's property: Preact would set a `webkitdirectory` prop as
+  // that property too, where the empty string (an attribute's "present") means off.
+  useLayoutEffect(() => {
+    if (folderInput.current) folderInput.current.webkitdirectory = true;
+  }, []);
   const picked = (e: React.ChangeEvent<HTMLInputElement>) => {
     onPick(e.target.files);
     e.target.value = '';
@@ -23,7 +28,7 @@ export function UploadButtons({ disabled, onPick }: { disabled: boolean; onPick:
       <button disabled={disabled} onClick={() => input.current?.click()}>
         <Icon name="upload" /> {t('files.upload')}
       </button>
-      <input ref={folderInput} type="file" hidden {...{ webkitdirectory: '' }} onChange={picked} data-testid="upload-folder-input" />
+      <input ref={folderInput} type="file" hidden onChange={picked} data-testid="upload-folder-input" />
       <button disabled={disabled} onClick={() => folderInput.current?.click()}>
         <Icon name="upload" /> {t('files.uploadFolder')}
       </button>

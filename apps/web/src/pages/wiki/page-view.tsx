@@ -7,6 +7,7 @@ import { Markdown } from './markdown.js';
 import { ProjectImage } from './project-image.js';
 import { Breadcrumb } from '../../components/breadcrumb.js';
 import { ConfirmDialog } from '../../components/confirm-dialog.js';
+import { focusOnMount } from '../../components/focus-trap.js';
 
 function go(e: React.MouseEvent, path: string) {
   e.preventDefault();
@@ -132,7 +133,7 @@ export function PageView(props: { project: string; page: WikiPageData; canEdit: 
             void move();
           }}
         >
-          <input aria-label={t('wiki.newPath')} value={moving} onChange={(e) => setMoving(e.target.value)} autoFocus />
+          <input aria-label={t('wiki.newPath')} value={moving} onChange={(e) => setMoving(e.target.value)} ref={focusOnMount} />
           <button type="submit">{t('wiki.move')}</button>
           <button type="button" onClick={() => setMoving(null)}>
             {t('common.cancel')}
