@@ -1,6 +1,10 @@
 import { defineConfig } from 'vitest/config';
+import { preactAliases } from './apps/web/preact-aliases.js';
 
 export default defineConfig({
+  // The web UI's unit tests render with Preact, as the built UI does; react-markdown is inlined so that its own
+  // `react/jsx-runtime` import is aliased too (one renderer for the test's elements and the library's).
+  resolve: { alias: preactAliases },
   test: {
     globalSetup: ['./vitest.global-setup.ts'],
     include: ['packages/*/src/**/*.test.ts', 'apps/*/src/**/*.test.ts', 'e2e/**/*.test.ts', 'bench/*.test.ts'],
@@ -9,5 +13,6 @@ export default defineConfig({
     hookTimeout: 60_000,
     pool: 'forks',
     maxWorkers: 2,
+    server: { deps: { inline: ['react-markdown'] } },
   },
 });

@@ -1,5 +1,5 @@
 import { defineConfig, type Plugin } from 'vite';
-import react from '@vitejs/plugin-react';
+import { preactAliases } from './preact-aliases.js';
 
 /**
  * A Content-Security-Policy for the built UI (not the dev server, whose hot reload needs inline scripts): no
@@ -77,7 +77,7 @@ function closureOf(file: string): Set<string> {
 
 /**
  * One chunk for the app (render-app.tsx and everything it imports statically, less what the entry already holds
- * and React). Left to itself the bundler splits out every small module a lazy page shares with the app (the
+ * and the renderer). Left to itself the bundler splits out every small module a lazy page shares with the app (the
  * router, the breadcrumb, the live feed, the strings…): eleven files on the first load instead of four, queued
  * behind the browser's six connections to one host, each a request the server serves while the API calls wait.
  */
@@ -85,14 +85,15 @@ const appChunk = (id: string) => closureOf('/src/render-app.tsx').has(id) && !cl
 
 // The server (apps/server) serves dist/ at "/" and falls back to index.html for client routes.
 export default defineConfig({
-  plugins: [react(), csp, preloadApp, moduleGraph],
+  plugins: [csp, preloadApp, moduleGraph],
+  resolve: { alias: preactAliases },
   build: {
     outDir: 'dist',
     emptyOutDir: true,
     sourcemap: false,
     chunkSizeWarningLimit: 400,
-    // React in a chunk of its own (preloaded beside the app's): a release that changes only Stoa's code leaves it
-    // cached, and the two download in parallel. Libraries of one page (markdown, diff) stay in that page's chunk.
+    // The renderer (Preact, see preact-aliases.ts) in a chunk of its own (preloaded beside the app's): a release
+    // that changes only Stoa's code leaves it cached, and the two download in parallel. Libraries of one page (markdown, diff) stay in that page's chunk.
     rolldownOptions: {
       output: {
         codeSplitting: {
@@ -100,7 +101,7 @@ export default defineConfig({
           // client), which must stay in the entry so that it runs without waiting for the app.
           includeDependenciesRecursively: false,
           groups: [
-            { name: 'react', test: /[\\/]node_modules[\\/](react|react-dom|scheduler)[\\/]/, priority: 2 },
+            { name: 'preact', test: /[\\/]node_modules[\\/]preact[\\/]/, priority: 2 },
             { name: 'app', test: appChunk, priority: 1 },
           ],
         },
