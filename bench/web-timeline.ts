@@ -2,8 +2,9 @@
  * The first load of the Files page, step by step, in a real Chromium (issue 13): when the scripts arrived, when
  * `me` and the folder were asked for, when the folder's answer came, when the first file row entered the DOM, was
  * painted and was shown (its Element Timing: the frame's own time, whatever tasks run around the paint), and the
- * API bytes on the wire. Read in the page (Resource Timing and a MutationObserver), so the driver's own
- * polling is not counted. Medians of the loads, ms from navigation.
+ * API bytes on the wire. Read in the page (Resource Timing, a MutationObserver, Element Timing), which tells the
+ * driver on its console when the row is in, so nothing polls the page. Medians of the loads, ms from navigation.
+ * `bench/web-cpu.ts` counts the main thread's CPU time of the same load, which the machine's load moves less.
  *
  *   npm run build:web && npm run build && node --import tsx bench/web-timeline.ts [--loads 5] [--returning] [--against DIR]
  *
@@ -16,9 +17,8 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { chromium } from 'playwright-core';
+import { launchChromium, openFiles, seededServer } from './lib/first-load.js';
 import { percentile } from './lib/stats.js';
-import { startStoa, type StoaServer } from './lib/stoa-server.js';
 
 const arg = (name: string) => {
   const at = process.argv.indexOf(name);
@@ -29,44 +29,9 @@ const RETURNING = process.argv.includes('--returning');
 const AGAINST = arg('--against');
 const work = mkdtempSync(join(tmpdir(), 'stoa-bench-timeline-'));
 
-/** A server with a project of 200 files, and the id of that project (what a returning browser remembers). */
-async function seeded(name: string, root?: string): Promise<{ server: StoaServer; project: string }> {
-  const server = await startStoa({ dataDir: join(work, name), root });
-  for (let i = 0; i < 200; i++) {
-    const path = `report-${String(i).padStart(3, '0')}.md`;
-    await fetch(`${server.url}/api/v1/projects/default/files/content?path=${path}`, {
-      method: 'PUT',
-      headers: { authorization: `Bearer ${server.token}` },
-      body: `# Report ${i}\n`,
-    });
-  }
-  const projects = (await (await fetch(`${server.url}/api/v1/projects`, { headers: { authorization: `Bearer ${server.token}` } })).json()) as Array<{
-    id: string;
-    name: string;
-  }>;
-  return { server, project: projects.find((p) => p.name === 'default')!.id };
-}
-
-const sides = [{ label: 'this checkout', ...(await seeded('this')) }];
-if (AGAINST) sides.push({ label: AGAINST, ...(await seeded('other', resolve(AGAINST))) });
-const browser = await chromium.launch({
-  executablePath: '/usr/bin/chromium',
-  args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking'],
-});
-// Plain strings, not functions: tsx would add helpers to a function's text that the page does not have.
-const watchRow = `new MutationObserver((_, o) => {
-  if (document.querySelector('table.files tr[data-path]')) {
-    window.firstRowAt = performance.now();
-    o.disconnect();
-    // A frame callback runs just before the browser paints the row; a task queued from it runs after that paint.
-    requestAnimationFrame(() => setTimeout(() => { window.firstRowPaintedAt = performance.now(); }));
-    // Marked before its first paint, so the browser reports when the row's text was shown.
-    for (const el of document.querySelector('table.files tr[data-path]').querySelectorAll('*')) el.setAttribute('elementtiming', 'row');
-  }
-}).observe(document, { subtree: true, childList: true });
-new PerformanceObserver((list) => {
-  for (const e of list.getEntries()) window.firstRowShownAt = Math.min(window.firstRowShownAt ?? Infinity, e.renderTime || e.loadTime);
-}).observe({ type: 'element', buffered: true });`;
+const sides = [{ label: 'this checkout', ...(await seededServer(join(work, 'this'))) }];
+if (AGAINST) sides.push({ label: AGAINST, ...(await seededServer(join(work, 'other'), resolve(AGAINST))) });
+const browser = await launchChromium();
 const readSteps = `(() => {
   const all = performance.getEntriesByType('resource');
   const js = all.filter((e) => e.name.endsWith('.js'));
@@ -88,18 +53,7 @@ const readSteps = `(() => {
 type Steps = Record<'scripts' | 'me' | 'projectsIn' | 'folderAsked' | 'folderIn' | 'firstRow' | 'painted' | 'shown' | 'apiRequests' | 'apiBytes', number>;
 /** One first load in a fresh browser context (nothing cached), read step by step. */
 async function load(side: (typeof sides)[number]): Promise<Steps> {
-  const context = await browser.newContext({ viewport: { width: 1400, height: 900 } });
-  await context.addInitScript((token) => localStorage.setItem('stoa.token', token), side.server.token);
-  if (RETURNING) await context.addInitScript((id) => localStorage.setItem('stoa.project', id), side.project);
-  await context.addInitScript(watchRow);
-  const page = await context.newPage();
-  await page.goto(`${side.server.url}/files`, { waitUntil: 'commit' });
-  await page.locator('table.files tr[data-path]').first().waitFor();
-  // Polled from here: the page's CSP refuses the string evaluation that waitForFunction polls with.
-  for (let waited = 0; !(await page.evaluate('window.firstRowPaintedAt !== undefined && window.firstRowShownAt !== undefined')); waited += 20) {
-    if (waited > 15_000) throw new Error('the first row was not painted within 15 s');
-    await new Promise((r) => setTimeout(r, 20));
-  }
+  const { context, page } = await openFiles(browser, side, { returning: RETURNING });
   const steps = (await page.evaluate(readSteps)) as Steps;
   await context.close();
   return steps;

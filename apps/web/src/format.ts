@@ -1,22 +1,33 @@
 import type { Lang, T } from './i18n/index.js';
 import { ApiError } from './api/client.js';
-import { dateFormat } from './intl-cache.js';
 import type { MessageKey } from './i18n/en.js';
 
 // One formatter for server and UI: "12.4 MB", "1.0 GB" (binary multiples, one decimal).
 export { formatBytes } from '@stoa/contract/format';
 
+/** Month names as a medium date abbreviates them (CLDR's, as `Intl.DateTimeFormat` gives them). */
+const MONTHS = {
+  en: ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'],
+  ru: ['янв.', 'февр.', 'мар.', 'апр.', 'мая', 'июн.', 'июл.', 'авг.', 'сент.', 'окт.', 'нояб.', 'дек.'],
+} as const;
+const two = (n: number) => String(n).padStart(2, '0');
+
 /**
- * A date and time in the UI language.
+ * A date and time in the UI language, in the browser's time zone: the medium date and short time of
+ * `Intl.DateTimeFormat` for en, ru and zh-CN, spelled out here because building the browser's first formatter
+ * loads the locale's data and costs 40–90 ms of the first render (bench/README.md, "No work the first paint does
+ * not need"); format.test.ts holds the two to the same text.
  *
  * @example
- * formatDate('2026-01-02T10:00:00Z', 'ru') // "2 янв. 2026 г., 10:00" (in the browser's time zone; UTC here)
+ * formatDate('2026-01-02T10:00:00Z', 'ru') // "2 янв. 2026 г., 10:00" (in a browser on UTC)
  */
 export function formatDate(iso: string, lang: Lang): string {
   const d = new Date(iso);
   if (Number.isNaN(d.getTime())) return iso;
-  // One formatter per language: toLocaleString builds a new one per call, which is slow over 20,000 rows.
-  return dateFormat(lang).format(d);
+  const [year, month, day, hour, minute] = [d.getFullYear(), d.getMonth(), d.getDate(), d.getHours(), two(d.getMinutes())];
+  if (lang === 'zh') return `${year}年${month + 1}月${day}日 ${two(hour)}:${minute}`;
+  if (lang === 'ru') return `${day} ${MONTHS.ru[month]} ${year} г., ${two(hour)}:${minute}`;
+  return `${MONTHS.en[month]} ${day}, ${year}, ${hour % 12 || 12}:${minute} ${hour < 12 ? 'AM' : 'PM'}`;
 }
 
 /**

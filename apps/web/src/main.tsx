@@ -1,5 +1,4 @@
 import { startFirstLoad } from './first-load.js';
-import { initialLang } from './i18n/lang.js';
 import { warmIntl } from './intl-cache.js';
 import './styles.css';
 
@@ -10,10 +9,10 @@ import './styles.css';
  */
 const FIRST_RENDER_WAIT_MS = 300;
 
-// The entry is small on purpose: the first load's requests start as soon as it runs, while React and the app
+// The entry is small on purpose: the first load's requests start as soon as it runs, while the renderer and the app
 // (preloaded by index.html, see vite.config.ts) are still arriving and being evaluated.
 const answersIn = startFirstLoad();
-warmIntl(initialLang());
+warmIntl();
 const waited = Promise.race([answersIn, new Promise((done) => setTimeout(done, FIRST_RENDER_WAIT_MS))]);
 void import('./render-app.js').then(async (m) => {
   await waited;
