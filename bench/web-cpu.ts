@@ -9,11 +9,11 @@
  *
  * `--against DIR` loads another checkout (built) by turns with this one; `--returning` as in web-timeline.ts.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
-import type { Page } from 'playwright-core';
-import { launchChromium, openFiles, seededServer } from './lib/first-load.js';
+import { join } from 'node:path';
+import type { Browser, Page } from 'playwright-core';
+import { openFiles, takeTurns, type SeededServer } from './lib/first-load.js';
 import { percentile } from './lib/stats.js';
 
 const arg = (name: string) => {
@@ -105,11 +105,7 @@ function mainThreadCpu(events: TraceEvent[], untilMs: number): Cpu {
   return cpu;
 }
 
-const sides = [{ label: 'this checkout', ...(await seededServer(join(work, 'this'))) }];
-if (AGAINST) sides.push({ label: AGAINST, ...(await seededServer(join(work, 'other'), resolve(AGAINST))) });
-const browser = await launchChromium();
-
-async function load(side: (typeof sides)[number]): Promise<Cpu> {
+async function load(browser: Browser, side: SeededServer): Promise<Cpu> {
   let stop: () => Promise<TraceEvent[]> = async () => [];
   const { context, page } = await openFiles(browser, side, { returning: RETURNING, beforeLoad: async (p) => void (stop = await startTrace(p)) });
   const shown = (await page.evaluate('window.firstRowShownAt')) as number;
@@ -118,12 +114,7 @@ async function load(side: (typeof sides)[number]): Promise<Cpu> {
   return cpu;
 }
 
-// With --against, the two checkouts take turns load by load, so a change in the machine's load hits both alike.
-const runs: Cpu[][] = sides.map(() => []);
-for (let i = 0; i < LOADS; i++) for (const [n, side] of sides.entries()) runs[n]!.push(await load(side));
-await browser.close();
-for (const side of sides) await side.server.stop();
-rmSync(work, { recursive: true, force: true });
+const { labels, runs } = await takeTurns({ work, against: AGAINST, loads: LOADS, load });
 
 const med = (n: number, k: keyof Cpu) =>
   percentile(
@@ -134,9 +125,9 @@ const traced = runs.map((r) => r.filter((c) => c['main thread CPU'] > 0).length)
 console.log(
   `\n${LOADS} loads each${RETURNING ? ' (returning user)' : ''} (${traced.join(' and ')} traced), medians of main-thread CPU ms up to the first file row shown; load average ${loadavg()[0]!.toFixed(2)}\n`,
 );
-console.log(`| CPU | ${sides.map((s) => s.label).join(' | ')} |${AGAINST ? ' ratio |' : ''}`);
-console.log(`| --- | ${sides.map(() => '---').join(' | ')} |${AGAINST ? ' --- |' : ''}`);
+console.log(`| CPU | ${labels.join(' | ')} |${AGAINST ? ' ratio |' : ''}`);
+console.log(`| --- | ${labels.map(() => '---').join(' | ')} |${AGAINST ? ' --- |' : ''}`);
 for (const k of COLUMNS)
   console.log(
-    `| ${k} | ${sides.map((_, n) => med(n, k).toFixed(0)).join(' | ')} |${AGAINST ? ` ${(med(0, k) / Math.max(med(1, k), 0.5)).toFixed(2)}× |` : ''}`,
+    `| ${k} | ${labels.map((_, n) => med(n, k).toFixed(0)).join(' | ')} |${AGAINST ? ` ${(med(0, k) / Math.max(med(1, k), 0.5)).toFixed(2)}× |` : ''}`,
   );

@@ -14,10 +14,11 @@
  * `--returning` loads as a returning user: the browser remembers the project picked last (as the UI does), so the
  * folder can be asked for beside the projects. Without it, the browser holds only the sign-in.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
-import { launchChromium, openFiles, seededServer } from './lib/first-load.js';
+import { join } from 'node:path';
+import type { Browser } from 'playwright-core';
+import { openFiles, takeTurns, type SeededServer } from './lib/first-load.js';
 import { percentile } from './lib/stats.js';
 
 const arg = (name: string) => {
@@ -29,9 +30,6 @@ const RETURNING = process.argv.includes('--returning');
 const AGAINST = arg('--against');
 const work = mkdtempSync(join(tmpdir(), 'stoa-bench-timeline-'));
 
-const sides = [{ label: 'this checkout', ...(await seededServer(join(work, 'this'))) }];
-if (AGAINST) sides.push({ label: AGAINST, ...(await seededServer(join(work, 'other'), resolve(AGAINST))) });
-const browser = await launchChromium();
 const readSteps = `(() => {
   const all = performance.getEntriesByType('resource');
   const js = all.filter((e) => e.name.endsWith('.js'));
@@ -52,19 +50,14 @@ const readSteps = `(() => {
 
 type Steps = Record<'scripts' | 'me' | 'projectsIn' | 'folderAsked' | 'folderIn' | 'firstRow' | 'painted' | 'shown' | 'apiRequests' | 'apiBytes', number>;
 /** One first load in a fresh browser context (nothing cached), read step by step. */
-async function load(side: (typeof sides)[number]): Promise<Steps> {
+async function load(browser: Browser, side: SeededServer): Promise<Steps> {
   const { context, page } = await openFiles(browser, side, { returning: RETURNING });
   const steps = (await page.evaluate(readSteps)) as Steps;
   await context.close();
   return steps;
 }
 
-// With --against, the two checkouts take turns load by load, so a change in the machine's load hits both alike.
-const runs: Steps[][] = sides.map(() => []);
-for (let i = 0; i < LOADS; i++) for (const [n, side] of sides.entries()) runs[n]!.push(await load(side));
-await browser.close();
-for (const side of sides) await side.server.stop();
-rmSync(work, { recursive: true, force: true });
+const { labels, runs } = await takeTurns({ work, against: AGAINST, loads: LOADS, load });
 
 const med = (n: number, k: keyof Steps) =>
   percentile(
@@ -72,11 +65,11 @@ const med = (n: number, k: keyof Steps) =>
     50,
   );
 console.log(`\n${LOADS} loads each${RETURNING ? ' (returning user)' : ''}, medians, ms from navigation; load average ${loadavg()[0]!.toFixed(2)}\n`);
-console.log(`| step | ${sides.map((s) => s.label).join(' | ')} |${AGAINST ? ' ratio |' : ''}`);
-console.log(`| --- | ${sides.map(() => '---').join(' | ')} |${AGAINST ? ' --- |' : ''}`);
+console.log(`| step | ${labels.join(' | ')} |${AGAINST ? ' ratio |' : ''}`);
+console.log(`| --- | ${labels.map(() => '---').join(' | ')} |${AGAINST ? ' --- |' : ''}`);
 const row = (label: string, k: keyof Steps, show: (v: number) => string, ratio: boolean) =>
   console.log(
-    `| ${label} | ${sides.map((_, n) => show(med(n, k))).join(' | ')} |${AGAINST ? ` ${ratio ? `${(med(0, k) / med(1, k)).toFixed(2)}×` : ''} |` : ''}`,
+    `| ${label} | ${labels.map((_, n) => show(med(n, k))).join(' | ')} |${AGAINST ? ` ${ratio ? `${(med(0, k) / med(1, k)).toFixed(2)}×` : ''} |` : ''}`,
   );
 for (const [k, label, ratio] of [
   ['scripts', 'scripts arrived', false],

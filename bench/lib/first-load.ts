@@ -1,3 +1,5 @@
+import { rmSync } from 'node:fs';
+import { join, resolve } from 'node:path';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { startStoa, type StoaServer } from './stoa-server.js';
 
@@ -15,7 +17,7 @@ export interface SeededServer {
  * @example
  * const side = await seededServer(join(work, 'this'));
  */
-export async function seededServer(dataDir: string, root?: string): Promise<SeededServer> {
+async function seededServer(dataDir: string, root?: string): Promise<SeededServer> {
   const server = await startStoa({ dataDir, root });
   const auth = { authorization: `Bearer ${server.token}` };
   for (let i = 0; i < 200; i++) {
@@ -27,7 +29,7 @@ export async function seededServer(dataDir: string, root?: string): Promise<Seed
 }
 
 /** Debian's Chromium, headless, without the background work a first run would add. */
-export function launchChromium(): Promise<Browser> {
+function launchChromium(): Promise<Browser> {
   return chromium.launch({
     executablePath: '/usr/bin/chromium',
     args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking'],
@@ -56,7 +58,7 @@ new PerformanceObserver((list) => {
 }).observe({ type: 'element', buffered: true });`;
 
 /** A Files page opened until its first file row was painted and shown; the caller reads it, then closes `context`. */
-export interface OpenedFiles {
+interface OpenedFiles {
   context: BrowserContext;
   page: Page;
 }
@@ -86,4 +88,32 @@ export async function openFiles(
   await page.goto(`${side.server.url}/files`, { waitUntil: 'commit' });
   await both;
   return { context, page };
+}
+
+/**
+ * Loads the Files page of this checkout and, with `against`, of another built checkout by turns, load by load (so a
+ * change in the machine's load hits both alike), each on its own seeded server, and returns what `load` read of
+ * each visit, per side. Everything started is stopped and `work` removed before it returns.
+ *
+ * @example
+ * const { labels, runs } = await takeTurns({ work, against: '../base', loads: 8, load: (browser, side) => … });
+ */
+export async function takeTurns<T>(opts: {
+  work: string;
+  against?: string;
+  loads: number;
+  load: (browser: Browser, side: SeededServer) => Promise<T>;
+}): Promise<{ labels: string[]; runs: T[][] }> {
+  const sides = [{ label: 'this checkout', ...(await seededServer(join(opts.work, 'this'))) }];
+  if (opts.against) sides.push({ label: opts.against, ...(await seededServer(join(opts.work, 'other'), resolve(opts.against))) });
+  const browser = await launchChromium();
+  const runs: T[][] = sides.map(() => []);
+  try {
+    for (let i = 0; i < opts.loads; i++) for (const [n, side] of sides.entries()) runs[n]!.push(await opts.load(browser, side));
+  } finally {
+    await browser.close();
+    for (const side of sides) await side.server.stop();
+    rmSync(opts.work, { recursive: true, force: true });
+  }
+  return { labels: sides.map((s) => s.label), runs };
 }
