@@ -110,7 +110,11 @@ export function VolumePicker(props: {
           onConfirm={() => {
             setDeleting(false);
             volumesApi.remove(current.volumeId).then(
-              () => props.onDeleted(),
+              () => {
+                // Gone from the picker in the same render that leaves it, not when the list is next fetched.
+                setVolumes((vs) => vs.filter((v) => v.volumeId !== current.volumeId));
+                props.onDeleted();
+              },
               (e: unknown) => setError(errorText(e, t)),
             );
           }}
