@@ -1,4 +1,5 @@
 import { useEffect, useRef } from 'react';
+import { useWarnBeforeLeaving } from './warn-before-leaving.js';
 
 /** Unsaved text of one editor, kept in this browser until it is saved or thrown away. */
 export interface Draft {
@@ -60,15 +61,7 @@ export function useDraft(key: string | null, unsaved: Omit<Draft, 'savedAt'> | n
   }, [key, serialized]);
   // Leaving the editor (another page, Cancel after a save) writes what the last keystrokes changed at once.
   useEffect(() => () => write(latest.current.key, latest.current.value), []);
-  useEffect(() => {
-    if (!dirty) return;
-    const warn = (e: BeforeUnloadEvent) => {
-      e.preventDefault();
-      e.returnValue = '';
-    };
-    window.addEventListener('beforeunload', warn);
-    return () => window.removeEventListener('beforeunload', warn);
-  }, [dirty]);
+  useWarnBeforeLeaving(dirty);
   return {
     /** Writes the draft now, not a moment later (a refused save: the text is never more at risk). */
     keep: () => write(latest.current.key, latest.current.value),

@@ -1,4 +1,5 @@
 import { useEffect, useSyncExternalStore } from 'react';
+import { useWarnBeforeLeaving } from '../../warn-before-leaving.js';
 import { ApiError } from '../../api/client.js';
 import { filesApi } from '../../api/files.js';
 import { uploadFile } from '../../api/upload.js';
@@ -63,15 +64,7 @@ export function useUploads(on: { onDone: () => void; onIdle: (uploaded: number) 
     [queue, onIdle],
   );
   const busy = items.some((i) => i.state === 'waiting' || i.state === 'uploading');
-  useEffect(() => {
-    if (!busy) return;
-    const warn = (e: BeforeUnloadEvent) => {
-      e.preventDefault();
-      e.returnValue = '';
-    };
-    window.addEventListener('beforeunload', warn);
-    return () => window.removeEventListener('beforeunload', warn);
-  }, [busy]);
+  useWarnBeforeLeaving(busy);
   return {
     queue,
     items,
