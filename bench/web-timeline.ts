@@ -6,19 +6,23 @@
  * driver on its console when the row is in, so nothing polls the page. Medians of the loads, ms from navigation.
  * `bench/web-cpu.ts` counts the main thread's CPU time of the same load, which the machine's load moves less.
  *
- *   npm run build:web && npm run build && node --import tsx bench/web-timeline.ts [--loads 5] [--returning] [--against DIR]
+ *   npm run build:web && npm run build && node --import tsx bench/web-timeline.ts [--loads 5] [--returning | --again] [--against DIR]
  *
  * `--against DIR` loads another checkout (built, e.g. a `git worktree` of the commit before) by turns with this one
  * and prints the two side by side with their ratio.
  *
  * `--returning` loads as a returning user: the browser remembers the project picked last (as the UI does), so the
  * folder can be asked for beside the projects. Without it, the browser holds only the sign-in.
+ *
+ * `--again` loads the page again in a tab that has loaded it once (that first load is not counted): the scripts
+ * come from the browser's cache, compiled code from V8's cache, and the tab's renderer is running — Stoa opened
+ * again in a browser that has opened it before. Without it every load is a first visit in a new browser context.
  */
 import { mkdtempSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Browser } from 'playwright-core';
-import { openFiles, takeTurns, type SeededServer } from './lib/first-load.js';
+import type { Browser, Page } from 'playwright-core';
+import { loadFiles, openFiles, takeTurns, type SeededServer } from './lib/first-load.js';
 import { percentile } from './lib/stats.js';
 
 const arg = (name: string) => {
@@ -27,6 +31,7 @@ const arg = (name: string) => {
 };
 const LOADS = Number(arg('--loads') ?? 5);
 const RETURNING = process.argv.includes('--returning');
+const AGAIN = process.argv.includes('--again');
 const AGAINST = arg('--against');
 const work = mkdtempSync(join(tmpdir(), 'stoa-bench-timeline-'));
 
@@ -49,8 +54,17 @@ const readSteps = `(() => {
 })()`;
 
 type Steps = Record<'scripts' | 'me' | 'projectsIn' | 'folderAsked' | 'folderIn' | 'firstRow' | 'painted' | 'shown' | 'apiRequests' | 'apiBytes', number>;
-/** One first load in a fresh browser context (nothing cached), read step by step. */
+/** The tab of each side that `--again` loads the page in again; its first load (not counted) filled the cache. */
+const tabs = new Map<SeededServer, Page>();
+
+/** One load, read step by step: a first load in a fresh browser context (nothing cached), or with `--again` a later one. */
 async function load(browser: Browser, side: SeededServer): Promise<Steps> {
+  if (AGAIN) {
+    let tab = tabs.get(side);
+    if (!tab) tabs.set(side, (tab = (await openFiles(browser, side, { returning: false })).page));
+    await loadFiles(tab, side);
+    return (await tab.evaluate(readSteps)) as Steps;
+  }
   const { context, page } = await openFiles(browser, side, { returning: RETURNING });
   const steps = (await page.evaluate(readSteps)) as Steps;
   await context.close();
@@ -64,7 +78,9 @@ const med = (n: number, k: keyof Steps) =>
     runs[n]!.map((r) => r[k]),
     50,
   );
-console.log(`\n${LOADS} loads each${RETURNING ? ' (returning user)' : ''}, medians, ms from navigation; load average ${loadavg()[0]!.toFixed(2)}\n`);
+console.log(
+  `\n${LOADS} loads each${AGAIN ? ' (again, in a tab that has loaded it)' : RETURNING ? ' (returning user)' : ''}, medians, ms from navigation; load average ${loadavg()[0]!.toFixed(2)}\n`,
+);
 console.log(`| step | ${labels.join(' | ')} |${AGAINST ? ' ratio |' : ''}`);
 console.log(`| --- | ${labels.map(() => '---').join(' | ')} |${AGAINST ? ' --- |' : ''}`);
 const row = (label: string, k: keyof Steps, show: (v: number) => string, ratio: boolean) =>

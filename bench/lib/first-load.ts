@@ -1,6 +1,6 @@
 import { rmSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { chromium, type Browser, type BrowserContext, type ConsoleMessage, type Page } from 'playwright-core';
 import { startStoa, type StoaServer } from './stoa-server.js';
 
 /** A running server of one checkout with a project of 200 files, and that project's id. */
@@ -82,12 +82,31 @@ export async function openFiles(
   if (opts.returning) await context.addInitScript((id) => localStorage.setItem('stoa.project', id), side.project);
   await context.addInitScript(watchRow);
   const page = await context.newPage();
-  const seen = (line: string) => new Promise<void>((done) => page.on('console', (m) => m.text() === line && done()));
-  const both = Promise.all([seen(PAINTED), seen(SHOWN)]);
   await opts.beforeLoad?.(page);
+  await loadFiles(page, side);
+  return { context, page };
+}
+
+/**
+ * Navigates `page` (opened by {@link openFiles}) to the Files page of `side` again, as a browser that has been
+ * there does: its scripts come from the cache, and a tab's renderer is already running. Waits as `openFiles` does.
+ *
+ * @example
+ * await loadFiles(page, side);
+ */
+export async function loadFiles(page: Page, side: SeededServer): Promise<void> {
+  const seen = (line: string) =>
+    new Promise<void>((done) => {
+      const listener = (m: ConsoleMessage) => {
+        if (m.text() !== line) return;
+        page.off('console', listener);
+        done();
+      };
+      page.on('console', listener);
+    });
+  const both = Promise.all([seen(PAINTED), seen(SHOWN)]);
   await page.goto(`${side.server.url}/files`, { waitUntil: 'commit' });
   await both;
-  return { context, page };
 }
 
 /**

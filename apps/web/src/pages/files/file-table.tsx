@@ -234,6 +234,9 @@ export function FileTable(props: {
     estimateSize: (i) => (i < folderCount ? guess.folder : guess.file),
     overscan: OVERSCAN,
     scrollMargin: top,
+    // The window's size is known without a layout: with it the first render draws the rows on screen (the default,
+    // an empty window, draws none until the window has been measured, and then the rows in a second render).
+    initialRect: { width: window.innerWidth, height: window.innerHeight },
     getItemKey: (i) => (i < folderCount ? `d:${props.folders[i]!.path}` : props.files[i - folderCount]!.id),
   });
   const rows = v.getVirtualItems();
