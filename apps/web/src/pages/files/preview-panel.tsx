@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useRef, useState } from 'react';
+import { useCallback, useEffect, useLayoutEffect, useRef, useState } from 'react';
 import { downloadFile, filesApi, type FileInfo, type PreviewInfo } from '../../api/files.js';
 import { useI18n } from '../../i18n/index.js';
 import { errorText, formatBytes, formatDate } from '../../format.js';
@@ -28,9 +28,11 @@ export function PreviewPanel(props: {
   const { project, file } = props;
   const panel = useRef<HTMLElement>(null);
   // Where the panel sits below the table (narrow screens), bring it into view: a tap on a name shows the file.
-  // Closing it goes back to where the page was at that tap, so a long folder is not left at its end.
+  // Closing it goes back to where the page was at that tap, so a long folder is not left at its end. Both this and
+  // the Escape key below are set up in the render that opens the panel (layout effects): the renderer runs plain
+  // effects a task later (decision 0017), and an Escape pressed right after the tap must find them in place.
   const backTo = useRef<number | null>(null);
-  useEffect(() => {
+  useLayoutEffect(() => {
     if (!window.matchMedia('(max-width: 1100px)').matches) return;
     backTo.current = window.scrollY;
     panel.current?.scrollIntoView({ block: 'start' });
@@ -74,7 +76,7 @@ export function PreviewPanel(props: {
     if (backTo.current !== null) window.scrollTo(0, backTo.current);
     closed();
   }, [closed]);
-  useEffect(() => {
+  useLayoutEffect(() => {
     const onKey = (e: KeyboardEvent) => {
       if (e.key !== 'Escape' || e.defaultPrevented || document.querySelector('[role="dialog"]')) return;
       if (e.target instanceof HTMLElement && e.target.closest('input, textarea, select')) return;
