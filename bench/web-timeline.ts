@@ -6,13 +6,18 @@
  * driver on its console when the row is in, so nothing polls the page. Medians of the loads, ms from navigation.
  * `bench/web-cpu.ts` counts the main thread's CPU time of the same load, which the machine's load moves less.
  *
- *   npm run build:web && npm run build && node --import tsx bench/web-timeline.ts [--loads 5] [--returning | --again] [--against DIR]
+ *   npm run build:web && npm run build && node --import tsx bench/web-timeline.ts [--loads 5] [--returning | --again] [--no-settle] [--against DIR]
  *
  * `--against DIR` loads another checkout (built, e.g. a `git worktree` of the commit before) by turns with this one
  * and prints the two side by side with their ratio.
  *
  * `--returning` loads as a returning user: the browser remembers the project picked last (as the UI does), so the
  * folder can be asked for beside the projects. Without it, the browser holds only the sign-in.
+ *
+ * Every load opens a new tab and lets it settle before the navigation (its renderer processes started, as a
+ * person's tab is before they type the address); `--no-settle` navigates at once, so the load also pays for
+ * Chromium starting the tab's processes (≈ 0.5 s of CPU each on a 2-core machine). Beside the checkouts, by
+ * turns, the limit: a static page that is only the first row, from a bare node:http server (nothing to run or ask).
  *
  * `--again` loads the page again in a tab that has loaded it once (that first load is not counted): the scripts
  * come from the browser's cache, compiled code from V8's cache, and the tab's renderer is running — Stoa opened
@@ -32,6 +37,7 @@ const arg = (name: string) => {
 const LOADS = Number(arg('--loads') ?? 5);
 const RETURNING = process.argv.includes('--returning');
 const AGAIN = process.argv.includes('--again');
+const SETTLE = !process.argv.includes('--no-settle');
 const AGAINST = arg('--against');
 const work = mkdtempSync(join(tmpdir(), 'stoa-bench-timeline-'));
 
@@ -40,11 +46,11 @@ const readSteps = `(() => {
   const js = all.filter((e) => e.name.endsWith('.js'));
   const one = (part) => all.find((e) => e.name.includes(part));
   return {
-    scripts: Math.max(...js.map((e) => e.responseEnd)),
-    me: one('/api/v1/me').startTime,
-    projectsIn: one('/api/v1/projects').responseEnd,
-    folderAsked: one('/folders?').startTime,
-    folderIn: one('/folders?').responseEnd,
+    scripts: js.length ? Math.max(...js.map((e) => e.responseEnd)) : NaN,
+    me: one('/api/v1/me')?.startTime ?? NaN,
+    projectsIn: one('/api/v1/projects')?.responseEnd ?? NaN,
+    folderAsked: one('/folders?')?.startTime ?? NaN,
+    folderIn: one('/folders?')?.responseEnd ?? NaN,
     firstRow: window.firstRowAt,
     painted: window.firstRowPaintedAt,
     shown: window.firstRowShownAt,
@@ -65,27 +71,27 @@ async function load(browser: Browser, side: SeededServer): Promise<Steps> {
     await loadFiles(tab, side);
     return (await tab.evaluate(readSteps)) as Steps;
   }
-  const { context, page } = await openFiles(browser, side, { returning: RETURNING });
+  const { context, page } = await openFiles(browser, side, { returning: RETURNING, settle: SETTLE });
   const steps = (await page.evaluate(readSteps)) as Steps;
   await context.close();
   return steps;
 }
 
-const { labels, runs } = await takeTurns({ work, against: AGAINST, loads: LOADS, load });
+const { labels, runs } = await takeTurns({ work, against: AGAINST, loads: LOADS, floor: true, load });
 
-const med = (n: number, k: keyof Steps) =>
-  percentile(
-    runs[n]!.map((r) => r[k]),
-    50,
-  );
-console.log(
-  `\n${LOADS} loads each${AGAIN ? ' (again, in a tab that has loaded it)' : RETURNING ? ' (returning user)' : ''}, medians, ms from navigation; load average ${loadavg()[0]!.toFixed(2)}\n`,
-);
-console.log(`| step | ${labels.join(' | ')} |${AGAINST ? ' ratio |' : ''}`);
-console.log(`| --- | ${labels.map(() => '---').join(' | ')} |${AGAINST ? ' --- |' : ''}`);
+// The limit's page has no scripts and asks nothing: its steps are NaN, shown as "–".
+const med = (n: number, k: keyof Steps) => {
+  const values = runs[n]!.map((r) => r[k]).filter((v) => !Number.isNaN(v));
+  return values.length ? percentile(values, 50) : NaN;
+};
+const how = AGAIN ? ' (again, in a tab that has loaded it)' : `${RETURNING ? ' (returning user)' : ''}${SETTLE ? '' : ' (the tab still starting)'}`;
+console.log(`\n${LOADS} loads each${how}, medians, ms from navigation; load average ${loadavg()[0]!.toFixed(2)}\n`);
+// The ratio is this checkout's over the other one's, or without one over the limit's.
+console.log(`| step | ${labels.join(' | ')} | ${AGAINST ? 'ratio' : '× the limit'} |`);
+console.log(`| --- | ${labels.map(() => '---').join(' | ')} | --- |`);
 const row = (label: string, k: keyof Steps, show: (v: number) => string, ratio: boolean) =>
   console.log(
-    `| ${label} | ${labels.map((_, n) => show(med(n, k))).join(' | ')} |${AGAINST ? ` ${ratio ? `${(med(0, k) / med(1, k)).toFixed(2)}×` : ''} |` : ''}`,
+    `| ${label} | ${labels.map((_, n) => (Number.isNaN(med(n, k)) ? '–' : show(med(n, k)))).join(' | ')} | ${ratio ? `${(med(0, k) / med(1, k)).toFixed(2)}×` : ''} |`,
   );
 for (const [k, label, ratio] of [
   ['scripts', 'scripts arrived', false],
@@ -99,4 +105,4 @@ for (const [k, label, ratio] of [
 ] as const)
   row(label, k, (v) => v.toFixed(0), ratio);
 row('API requests', 'apiRequests', String, false);
-row('API bytes on the wire', 'apiBytes', (v) => `${(v / 1024).toFixed(1)} kB`, true);
+row('API bytes on the wire', 'apiBytes', (v) => `${(v / 1024).toFixed(1)} kB`, !!AGAINST);

@@ -1,11 +1,13 @@
-import { rmSync } from 'node:fs';
+import { readdirSync, readFileSync, rmSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { join, resolve } from 'node:path';
 import { chromium, type Browser, type BrowserContext, type ConsoleMessage, type Page } from 'playwright-core';
 import { startStoa, type StoaServer } from './stoa-server.js';
 
 /** A running server of one checkout with a project of 200 files, and that project's id. */
 export interface SeededServer {
-  server: StoaServer;
+  server: Pick<StoaServer, 'url' | 'token' | 'stop'>;
   /** What a returning browser remembers as the project picked last. */
   project: string;
 }
@@ -26,6 +28,20 @@ async function seededServer(dataDir: string, root?: string): Promise<SeededServe
   }
   const projects = (await (await fetch(`${server.url}/api/v1/projects`, { headers: auth })).json()) as Array<{ id: string; name: string }>;
   return { server, project: projects.find((p) => p.name === 'default')!.id };
+}
+
+/**
+ * The limit a first load of the Files page is measured against: a page that is only its first file row, static
+ * HTML from a bare node:http server, nothing to run or ask for. What a browser needs to show any row at all.
+ */
+async function floorServer(): Promise<SeededServer> {
+  const html =
+    '<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>Stoa</title></head>' +
+    '<body><table class="files"><tbody><tr data-path="report-000.md"><td>report-000.md</td></tr></tbody></table></body></html>';
+  const server = createServer((_req, res) => res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(html));
+  await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  return { server: { url, token: '', stop: () => new Promise<void>((done) => server.close(() => done())) }, project: '' };
 }
 
 /** Debian's Chromium, headless, without the background work a first run would add. */
@@ -65,7 +81,8 @@ interface OpenedFiles {
 
 /**
  * Opens the Files page of `side` in a new browser context (nothing cached but the sign-in and, for a returning
- * user, the project picked last) and waits until its first file row is painted and shown. `beforeLoad` runs on the
+ * user, the project picked last) and waits until its first file row is painted and shown. The new tab is left to
+ * settle first (its processes started, see {@link chromiumIdle}), unless `settle` is false. `beforeLoad` runs on the
  * new page before the navigation (to start a trace, say). In the page: `firstRowAt`, `firstRowPaintedAt` and
  * `firstRowShownAt`, ms from navigation.
  *
@@ -75,16 +92,56 @@ interface OpenedFiles {
 export async function openFiles(
   browser: Browser,
   side: SeededServer,
-  opts: { returning: boolean; beforeLoad?: (page: Page) => Promise<void> },
+  opts: { returning: boolean; settle?: boolean; beforeLoad?: (page: Page) => Promise<void> },
 ): Promise<OpenedFiles> {
   const context = await browser.newContext({ viewport: { width: 1400, height: 900 } });
   await context.addInitScript((token) => localStorage.setItem('stoa.token', token), side.server.token);
   if (opts.returning) await context.addInitScript((id) => localStorage.setItem('stoa.project', id), side.project);
   await context.addInitScript(watchRow);
   const page = await context.newPage();
+  // A new tab starts renderer processes (the tab's own, a spare for its next site): 0.5 s of CPU each on these
+  // machines. A person opens a tab before typing the address; loading at once would time that start-up too.
+  if (opts.settle !== false) await chromiumIdle();
   await opts.beforeLoad?.(page);
   await loadFiles(page, side);
   return { context, page };
+}
+
+/** CPU time (ms) Chromium's processes have used so far, from /proc (0 where there is none). */
+function chromiumCpuMs(): number {
+  let ms = 0;
+  let pids: string[] = [];
+  try {
+    pids = readdirSync('/proc').filter((p) => /^\d+$/.test(p));
+  } catch {
+    return 0;
+  }
+  for (const pid of pids) {
+    try {
+      if (!readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('chromium')) continue;
+      const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      ms += (Number(fields[11]) + Number(fields[12])) * 10; // utime + stime, in ticks of 10 ms
+    } catch {
+      /* the process ended meanwhile */
+    }
+  }
+  return ms;
+}
+
+/**
+ * Waits until Chromium's processes have used less than a tenth of a core for 200 ms (at most 5 s): the state of a
+ * browser whose new tab is open and idle.
+ */
+async function chromiumIdle(): Promise<void> {
+  const until = Date.now() + 5000;
+  let before = chromiumCpuMs();
+  while (Date.now() < until) {
+    await new Promise((done) => setTimeout(done, 200));
+    const now = chromiumCpuMs();
+    if (now - before < 20) return;
+    before = now;
+  }
 }
 
 /**
@@ -111,7 +168,7 @@ export async function loadFiles(page: Page, side: SeededServer): Promise<void> {
 
 /**
  * Loads the Files page of this checkout and, with `against`, of another built checkout by turns, load by load (so a
- * change in the machine's load hits both alike), each on its own seeded server, and returns what `load` read of
+ * change in the machine's load hits both alike), and with `floor` a page that is only the row, each on its own seeded server, and returns what `load` read of
  * each visit, per side. Everything started is stopped and `work` removed before it returns.
  *
  * @example
@@ -121,10 +178,13 @@ export async function takeTurns<T>(opts: {
   work: string;
   against?: string;
   loads: number;
+  /** Also load, by turns, a page that is only the row (the limit, see floorServer), last. */
+  floor?: boolean;
   load: (browser: Browser, side: SeededServer) => Promise<T>;
 }): Promise<{ labels: string[]; runs: T[][] }> {
   const sides = [{ label: 'this checkout', ...(await seededServer(join(opts.work, 'this'))) }];
   if (opts.against) sides.push({ label: opts.against, ...(await seededServer(join(opts.work, 'other'), resolve(opts.against))) });
+  if (opts.floor) sides.push({ label: 'only the row (static page)', ...(await floorServer()) });
   const browser = await launchChromium();
   const runs: T[][] = sides.map(() => []);
   try {
