@@ -189,6 +189,20 @@ function useOffsetTop(el: React.RefObject<HTMLElement | null>): number {
   return top;
 }
 
+/** False until the component's first render has been painted (a frame, then a task after it), then true. */
+function usePainted(): boolean {
+  const [painted, setPainted] = useState(false);
+  useEffect(() => {
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const frame = requestAnimationFrame(() => (timer = setTimeout(() => setPainted(true))));
+    return () => {
+      cancelAnimationFrame(frame);
+      clearTimeout(timer);
+    };
+  }, []);
+  return painted;
+}
+
 /** Blank space standing for rows not in the page; hidden from screen readers, which count rows by aria-rowcount. */
 function Spacer({ height }: { height: number }) {
   return (
@@ -225,6 +239,8 @@ export function FileTable(props: {
   const a = props.actions;
   const body = useRef<HTMLTableSectionElement | null>(null);
   const top = useOffsetTop(body);
+  // The first render draws only the rows on screen; those around them follow once it has been painted.
+  const overscan = usePainted() ? OVERSCAN : 0;
   const folderCount = props.folders.length;
   const guess = window.matchMedia(LIST_LAYOUT).matches ? ROW_GUESS.list : ROW_GUESS.table;
   // Subfolders and files are one list of rows; only those near the screen are in the page (a folder may hold
@@ -232,7 +248,7 @@ export function FileTable(props: {
   const v = useWindowVirtualizer({
     count: folderCount + props.files.length,
     estimateSize: (i) => (i < folderCount ? guess.folder : guess.file),
-    overscan: OVERSCAN,
+    overscan,
     scrollMargin: top,
     // The window's size is known without a layout: with it the first render draws the rows on screen (the default,
     // an empty window, draws none until the window has been measured, and then the rows in a second render).
