@@ -188,7 +188,12 @@ export async function takeTurns<T>(opts: {
   const browser = await launchChromium();
   const runs: T[][] = sides.map(() => []);
   try {
-    for (let i = 0; i < opts.loads; i++) for (const [n, side] of sides.entries()) runs[n]!.push(await opts.load(browser, side));
+    // The order turns round every load: a load right after another side's pays for what that page still does
+    // (its live feed, its effects), and each side should pay it as often.
+    for (let i = 0; i < opts.loads; i++) {
+      const order = [...sides.entries()];
+      for (const [n, side] of i % 2 ? order.reverse() : order) runs[n]!.push(await opts.load(browser, side));
+    }
   } finally {
     await browser.close();
     for (const side of sides) await side.server.stop();
