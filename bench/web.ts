@@ -10,6 +10,7 @@ import { mkdtempSync, rmSync, statSync, readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import { chromiumIdle } from './lib/first-load.js';
 import { percentile } from './lib/stats.js';
 import { REPO_ROOT, startStoa } from './lib/stoa-server.js';
 
@@ -53,6 +54,8 @@ async function meter(page: Page, context: BrowserContext): Promise<() => number>
 async function visit(context: BrowserContext, url: string, ready: string): Promise<{ ms: number; bytes: number }> {
   const page = await context.newPage();
   const bytes = await meter(page, context);
+  // A tab that has started, as a person's has before they type the address (see bench/lib/first-load.ts).
+  await chromiumIdle();
   const t = performance.now();
   await page.goto(url, { waitUntil: 'commit' });
   await page.locator(ready).first().waitFor();
@@ -75,6 +78,7 @@ for (let r = 0; r < ROUNDS; r++) {
   // The floor: the server's answer for a route the UI does not know is index.html; its bare HTML with no script
   // run is the least a page can cost. A data: page would skip the loopback, so the floor is fetched as text.
   const floorPage = await context.newPage();
+  await chromiumIdle();
   const tf = performance.now();
   await floorPage.goto(`${server.url}/api/v1/health`);
   results.floor.push(performance.now() - tf);

@@ -132,8 +132,12 @@ function chromiumCpuMs(): number {
 /**
  * Waits until Chromium's processes have used less than a tenth of a core for 200 ms (at most 5 s): the state of a
  * browser whose new tab is open and idle.
+ *
+ * @example
+ * const page = await context.newPage();
+ * await chromiumIdle(); // then navigate
  */
-async function chromiumIdle(): Promise<void> {
+export async function chromiumIdle(): Promise<void> {
   const until = Date.now() + 5000;
   let before = chromiumCpuMs();
   while (Date.now() < until) {
