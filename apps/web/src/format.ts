@@ -15,8 +15,8 @@ const two = (n: number) => String(n).padStart(2, '0');
 /**
  * A date and time in the UI language, in the browser's time zone: the medium date and short time of
  * `Intl.DateTimeFormat` for en, ru and zh-CN, spelled out here because building the browser's first formatter
- * loads the locale's data and costs 40–90 ms of the first render (bench/README.md, "No work the first paint does
- * not need"); format.test.ts holds the two to the same text.
+ * loads the locale's data and costs 35–50 ms of the first render (bench/README.md, "Dates without Intl, and the
+ * main thread's CPU counted"); format.test.ts holds the two to the same text.
  *
  * @example
  * formatDate('2026-01-02T10:00:00Z', 'ru') // "2 янв. 2026 г., 10:00" (in a browser on UTC)
