@@ -554,5 +554,50 @@ export interface AccessDB {
   invitations: InvitationsTable;
 }
 
+// ---- OAuth for /mcp (migration 030): registered clients, consented grants, their hashed credentials ----
+
+export interface OAuthClientsTable {
+  client_id: string;
+  client_name: string | null;
+  /** JSON array of the registered redirect URIs. */
+  redirect_uris: string;
+  /** JSON of the client's registration as the server answered it (RFC 7591). */
+  metadata: string;
+  created_at: string;
+}
+export interface OAuthGrantsTable {
+  id: string;
+  client_id: string;
+  /** The person who consented; the grant ends when they leave the project. */
+  user_id: string;
+  project_id: string;
+  /** The agent the client acts as. */
+  agent_id: string;
+  /** The protected resource (RFC 8707) the grant's access tokens are for: the server's `/mcp`. */
+  resource: string;
+  scope: string | null;
+  redirect_uri: string;
+  /** PKCE S256 challenge of the authorization request. */
+  code_challenge: string;
+  created_at: string;
+  last_used_at: string | null;
+  revoked_at: string | null;
+}
+export interface OAuthTokensTable {
+  /** SHA-256 of the credential. */
+  token_hash: string;
+  grant_id: string;
+  kind: 'code' | 'access' | 'refresh';
+  created_at: string;
+  expires_at: string;
+  /** Codes and refresh tokens work once; set when spent. */
+  used_at: string | null;
+}
+export interface OAuthDB {
+  oauth_clients: OAuthClientsTable;
+  oauth_grants: OAuthGrantsTable;
+  oauth_tokens: OAuthTokensTable;
+}
+
 /** Every table of the database. */
-export interface DB extends FoundationDB, AgentToolsDB, SearchDB, WikiDB, MemoryDB, UnderstandingDB, AccessDB {}
+export interface DB extends FoundationDB, AgentToolsDB, SearchDB, WikiDB, MemoryDB, UnderstandingDB, AccessDB, OAuthDB {}

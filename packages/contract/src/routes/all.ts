@@ -8,6 +8,7 @@ import { memoryRoutes, turnRoutes } from './memory.js';
 import { agentRoutes, conversationRoutes, toolRoutes } from './agents.js';
 import { docsRoutes } from './docs.js';
 import { adminRoutes } from './admin.js';
+import { oauthRoutes } from './oauth.js';
 
 /**
  * Every route table by area. Each area adds its table here (one line), and the OpenAPI document, the server's
@@ -26,6 +27,7 @@ export const routeTables = {
   search: searchRoutes,
   docs: docsRoutes,
   admin: adminRoutes,
+  oauth: oauthRoutes,
 };
 
 /** Every route of the HTTP API but the server's own (health, OpenAPI, login: `systemRoutes`), which it answers directly. */

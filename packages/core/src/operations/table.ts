@@ -6,6 +6,7 @@ import { memoryOperations } from './memory-ops.js';
 import { wikiOperations } from './wiki-ops.js';
 import { searchOperations } from './search-ops.js';
 import { adminOperations } from './admin-ops.js';
+import { oauthOperations } from './oauth-ops.js';
 
 /**
  * Every operation of Stoa, defined once. The HTTP server mounts a route for each, the CLI's local mode and the
@@ -20,6 +21,7 @@ export const operations: readonly Operation[] = [
   ...wikiOperations,
   ...searchOperations,
   ...adminOperations,
+  ...oauthOperations,
 ];
 
 const byId = new Map(operations.map((o) => [o.id, o]));

@@ -46,6 +46,8 @@ export const PROJECT_TABLES: readonly ProjectTable[] = [
   { table: 'invitations', where: byProject },
   { table: 'conversation_members', where: (p) => sql`conversation_id in (select id from conversations where project_id = ${p})` },
   { table: 'conversations', where: byProject },
+  { table: 'oauth_tokens', where: (p) => sql`grant_id in (select id from oauth_grants where project_id = ${p})` },
+  { table: 'oauth_grants', where: byProject },
   { table: 'tokens', where: (p) => sql`project_id = ${p} or agent_id in (select id from agents where project_id = ${p})` },
   { table: 'agents', where: byProject },
   { table: 'members', where: byProject },

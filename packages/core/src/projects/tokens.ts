@@ -4,6 +4,7 @@ import { newId, newToken } from '../ids.js';
 import type { Ctx, Platform } from '../platform.js';
 import { hashToken } from './bootstrap.js';
 import { throttled } from './auth-throttle.js';
+import { oauthAccessPrincipal } from '../oauth/oauth-grants.js';
 import { mintDecision, tokenManageDecision, type TokenFacts } from '../policies/credentials.js';
 
 /**
@@ -177,8 +178,11 @@ function sameHash(a: string, b: string): boolean {
  *
  * The lookup is by the SHA-256 of the token (a unique index), so its timing depends on the hash, not on how
  * much of a secret a guess got right; the found row is still compared in constant time.
+ *
+ * `resource` is the protected resource the door serves (only `/mcp` names one): OAuth access tokens, bound to a
+ * resource when issued (RFC 8707), are accepted there and nowhere else.
  */
-export async function authenticate(platform: Platform, token: string | undefined, opts: { client?: string } = {}): Promise<Principal> {
+export async function authenticate(platform: Platform, token: string | undefined, opts: { client?: string; resource?: string } = {}): Promise<Principal> {
   if (!token) throw new StoaError('unauthorized', 'a valid token is required');
   return throttled(platform, opts.client, async () => {
     const hash = hashToken(token);
@@ -201,6 +205,11 @@ export async function authenticate(platform: Platform, token: string | undefined
       ])
       .where('tokens.token_hash', '=', hash)
       .executeTakeFirst();
+    // Not an API token: perhaps an OAuth access token, which works only at the resource it was issued for.
+    if (!row) {
+      const oauth = await oauthAccessPrincipal(platform, token, opts.resource);
+      if (oauth) return oauth;
+    }
     if (!row || !sameHash(row.token_hash, hash) || row.revoked_at || (row.agent_id && row.agent_deleted))
       throw new StoaError('unauthorized', 'a valid token is required');
     if (row.agent_id)
