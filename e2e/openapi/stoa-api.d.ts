@@ -1311,6 +1311,58 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/oauth/clients/{client}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A registered OAuth client as the consent page shows it, and whether it registered this redirect URI */
+        get: operations["oauth.client"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/projects/{project}/oauth/grants": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** OAuth grants you may revoke: your own, your agents’, and (project admins) every grant of this project */
+        get: operations["oauth.grants.list"];
+        put?: never;
+        /** Consent: let an OAuth client act as an agent of this project at /mcp; answers where to send the browser (with a one-time code) */
+        post: operations["oauth.approve"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/projects/{project}/oauth/grants/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Revoke an OAuth grant: its access and refresh tokens stop working at once */
+        delete: operations["oauth.grants.revoke"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/health": {
         parameters: {
             query?: never;
@@ -13576,6 +13628,470 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
                         code?: "forbidden";
+                    };
+                };
+            };
+            /** @description rate_limited: Too many requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "rate_limited";
+                    };
+                };
+            };
+            /** @description internal: Internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "internal";
+                    };
+                };
+            };
+        };
+    };
+    "oauth.client": {
+        parameters: {
+            query: {
+                /** @description The redirect URI of the authorization request */
+                redirectUri: string;
+            };
+            header?: {
+                /** @description Conversation the agent acts in */
+                "X-Stoa-Conversation"?: string;
+                /** @description Process ID of the agent runtime */
+                "X-Stoa-Process"?: string;
+                /** @description Node (host) of the agent runtime */
+                "X-Stoa-Node"?: string;
+            };
+            path: {
+                client: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        name: string | null;
+                        /** @description The redirect URI, checked against the registration */
+                        redirectUri: string;
+                    };
+                };
+            };
+            /** @description bad_request: The request is not valid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "bad_request";
+                    };
+                };
+            };
+            /** @description unauthorized: A valid token is required */
+            401: {
+                headers: {
+                    /** @description "Bearer" */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "unauthorized";
+                    };
+                };
+            };
+            /** @description forbidden: You may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "forbidden";
+                    };
+                };
+            };
+            /** @description not_found: Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "not_found";
+                    };
+                };
+            };
+            /** @description rate_limited: Too many requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "rate_limited";
+                    };
+                };
+            };
+            /** @description internal: Internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "internal";
+                    };
+                };
+            };
+        };
+    };
+    "oauth.grants.list": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Conversation the agent acts in */
+                "X-Stoa-Conversation"?: string;
+                /** @description Process ID of the agent runtime */
+                "X-Stoa-Process"?: string;
+                /** @description Node (host) of the agent runtime */
+                "X-Stoa-Node"?: string;
+            };
+            path: {
+                /** @description Project name or ID (a fresh installation has "default"), or the ID of a volume beyond projects (vol_…, from POST /volumes) */
+                project: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        client: {
+                            id: string;
+                            name: string | null;
+                        };
+                        /** @description Who consented */
+                        user: string | null;
+                        /** @description The agent the client acts as */
+                        agent: string;
+                        /** @description Where its access tokens work (RFC 8707): this server’s /mcp */
+                        resource: string;
+                        scope: string | null;
+                        createdAt: string;
+                        lastUsedAt: string | null;
+                        revokedAt: string | null;
+                    }[];
+                };
+            };
+            /** @description bad_request: The request is not valid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "bad_request";
+                    };
+                };
+            };
+            /** @description unauthorized: A valid token is required */
+            401: {
+                headers: {
+                    /** @description "Bearer" */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "unauthorized";
+                    };
+                };
+            };
+            /** @description forbidden: You may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "forbidden";
+                    };
+                };
+            };
+            /** @description not_found: Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "not_found";
+                    };
+                };
+            };
+            /** @description rate_limited: Too many requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "rate_limited";
+                    };
+                };
+            };
+            /** @description internal: Internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "internal";
+                    };
+                };
+            };
+        };
+    };
+    "oauth.approve": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Conversation the agent acts in */
+                "X-Stoa-Conversation"?: string;
+                /** @description Process ID of the agent runtime */
+                "X-Stoa-Process"?: string;
+                /** @description Node (host) of the agent runtime */
+                "X-Stoa-Node"?: string;
+            };
+            path: {
+                /** @description Project name or ID (a fresh installation has "default"), or the ID of a volume beyond projects (vol_…, from POST /volumes) */
+                project: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The agent the client acts as (you must be allowed to mint its tokens) */
+                    agent: string;
+                    clientId: string;
+                    redirectUri: string;
+                    /** @description PKCE challenge (S256) of the authorization request */
+                    codeChallenge: string;
+                    /** @constant */
+                    codeChallengeMethod: "S256";
+                    /** @description The protected resource (RFC 8707): this server’s /mcp */
+                    resource: string;
+                    scope?: string;
+                    state?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        /** @description The client’s redirect URI with code, state and iss */
+                        redirectTo: string;
+                    };
+                };
+            };
+            /** @description bad_request: The request is not valid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "bad_request";
+                    };
+                };
+            };
+            /** @description unauthorized: A valid token is required */
+            401: {
+                headers: {
+                    /** @description "Bearer" */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "unauthorized";
+                    };
+                };
+            };
+            /** @description forbidden: You may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "forbidden";
+                    };
+                };
+            };
+            /** @description not_found: Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "not_found";
+                    };
+                };
+            };
+            /** @description rate_limited: Too many requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "rate_limited";
+                    };
+                };
+            };
+            /** @description internal: Internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "internal";
+                    };
+                };
+            };
+        };
+    };
+    "oauth.grants.revoke": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Conversation the agent acts in */
+                "X-Stoa-Conversation"?: string;
+                /** @description Process ID of the agent runtime */
+                "X-Stoa-Process"?: string;
+                /** @description Node (host) of the agent runtime */
+                "X-Stoa-Node"?: string;
+            };
+            path: {
+                /** @description Project name or ID (a fresh installation has "default"), or the ID of a volume beyond projects (vol_…, from POST /volumes) */
+                project: string;
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        ok: true;
+                    };
+                };
+            };
+            /** @description bad_request: The request is not valid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "bad_request";
+                    };
+                };
+            };
+            /** @description unauthorized: A valid token is required */
+            401: {
+                headers: {
+                    /** @description "Bearer" */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "unauthorized";
+                    };
+                };
+            };
+            /** @description forbidden: You may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "forbidden";
+                    };
+                };
+            };
+            /** @description not_found: Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "not_found";
                     };
                 };
             };

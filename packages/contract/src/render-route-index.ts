@@ -15,6 +15,7 @@ const tableSources: Record<keyof typeof routeTables, { file: string; name: strin
   search: { file: 'search', name: 'searchRoutes' },
   docs: { file: 'docs', name: 'docsRoutes' },
   admin: { file: 'admin', name: 'adminRoutes' },
+  oauth: { file: 'oauth', name: 'oauthRoutes' },
 };
 
 /**

@@ -9,6 +9,7 @@ import type { wikiRoutes } from './routes/wiki.js';
 import type { searchRoutes } from './routes/search.js';
 import type { docsRoutes } from './routes/docs.js';
 import type { adminRoutes } from './routes/admin.js';
+import type { oauthRoutes } from './routes/oauth.js';
 
 /**
  * Every route by area and name, for clients that must not load the schemas (the web UI).
@@ -136,5 +137,11 @@ export const routeIndex = {
   admin: {
     doctor: { id: 'admin.doctor', method: 'POST', path: '/admin/doctor' } as RouteRef<(typeof adminRoutes)['doctor']>,
     audit: { id: 'admin.audit', method: 'GET', path: '/admin/audit' } as RouteRef<(typeof adminRoutes)['audit']>,
+  },
+  oauth: {
+    client: { id: 'oauth.client', method: 'GET', path: '/oauth/clients/{client}' } as RouteRef<(typeof oauthRoutes)['client']>,
+    approve: { id: 'oauth.approve', method: 'POST', path: '/projects/{project}/oauth/grants' } as RouteRef<(typeof oauthRoutes)['approve']>,
+    listGrants: { id: 'oauth.grants.list', method: 'GET', path: '/projects/{project}/oauth/grants' } as RouteRef<(typeof oauthRoutes)['listGrants']>,
+    revokeGrant: { id: 'oauth.grants.revoke', method: 'DELETE', path: '/projects/{project}/oauth/grants/{id}' } as RouteRef<(typeof oauthRoutes)['revokeGrant']>,
   },
 };

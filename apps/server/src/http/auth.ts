@@ -22,20 +22,20 @@ export function bearerToken(req: FastifyRequest): string | undefined {
  * Who a token stands for; wrong tokens count against the client's address (the core throttles it, docs/security.md).
  * Every door authenticates through here, so no door can skip the throttle.
  */
-export function principalFromToken(platform: Platform, req: FastifyRequest, token: string | undefined): Promise<Principal> {
-  return authenticate(platform, token, { client: req.ip });
+export function principalFromToken(platform: Platform, req: FastifyRequest, token: string | undefined, resource?: string): Promise<Principal> {
+  return authenticate(platform, token, { client: req.ip, resource });
 }
 
-async function principalOf(platform: Platform, req: FastifyRequest): Promise<Principal> {
-  return principalFromToken(platform, req, bearerToken(req));
+async function principalOf(platform: Platform, req: FastifyRequest, resource?: string): Promise<Principal> {
+  return principalFromToken(platform, req, bearerToken(req), resource);
 }
 
 /**
  * Who calls and what the request carries for the context. Agents may name the conversation they act in with
  * `X-Stoa-Conversation`, and their runtime with `X-Stoa-Process` / `X-Stoa-Node` (F6 attribution).
  */
-export async function requestCall(platform: Platform, req: FastifyRequest): Promise<DoorCall> {
-  const principal = await principalOf(platform, req);
+export async function requestCall(platform: Platform, req: FastifyRequest, resource?: string): Promise<DoorCall> {
+  const principal = await principalOf(platform, req, resource);
   const header = (n: string) => {
     const v = req.headers[n];
     return typeof v === 'string' && v ? v : undefined;
@@ -47,8 +47,11 @@ export async function requestCall(platform: Platform, req: FastifyRequest): Prom
   };
 }
 
-/** The context of one request in a project. */
-export async function requestContext(platform: Platform, req: FastifyRequest, project: string | undefined): Promise<Ctx> {
-  const call = await requestCall(platform, req);
+/**
+ * The context of one request in a project. `resource` names the protected resource the door serves (`/mcp`), where
+ * OAuth access tokens issued for it are accepted besides API tokens.
+ */
+export async function requestContext(platform: Platform, req: FastifyRequest, project: string | undefined, resource?: string): Promise<Ctx> {
+  const call = await requestCall(platform, req, resource);
   return contextFor(platform, call.principal, { ...call.context, project });
 }

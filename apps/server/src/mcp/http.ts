@@ -5,6 +5,7 @@ import { allTools, runAnyTool, type Ctx, type Platform } from '@stoa/core';
 import { requestContext } from '../http/auth.js';
 import { sendProblem } from '../http/problem.js';
 import { createStoaMcpServer } from './mcp-server.js';
+import { mountOAuth, OAUTH_SCOPES } from './oauth.js';
 
 /** JSON-RPC error body for requests refused before MCP runs (no or wrong token). */
 function rpcError(reply: FastifyReply, status: number, message: string) {
@@ -22,13 +23,14 @@ function originOf(platform: Platform, req: FastifyRequest): string {
 
 /**
  * OAuth 2.0 Protected Resource Metadata (RFC 9728) of `/mcp`, as the MCP authorization spec asks: the resource,
- * who issues its bearer tokens (Stoa itself: agent tokens made with `stoa tokens create --agent`) and how they are
- * sent. Stoa has no OAuth authorization endpoints; clients are configured with an agent token.
+ * its authorization server (Stoa itself, issuer = the public origin, see oauth.ts) and how tokens are sent. Agent
+ * API tokens (`stoa tokens create --agent`) are accepted as bearer tokens too.
  */
 function protectedResourceMetadata(origin: string): Record<string, unknown> {
   return {
     resource: `${origin}/mcp`,
     authorization_servers: [origin],
+    scopes_supported: OAUTH_SCOPES,
     bearer_methods_supported: ['header'],
     resource_name: 'Stoa MCP',
     resource_documentation: `${origin}/api/v1/openapi.json`,
@@ -48,7 +50,7 @@ function challenge(platform: Platform, req: FastifyRequest, error?: 'invalid_tok
 async function agentContext(platform: Platform, req: FastifyRequest): Promise<Ctx> {
   const q = req.query as Record<string, string | undefined>;
   if (q.conversation && !req.headers['x-stoa-conversation']) req.headers['x-stoa-conversation'] = q.conversation;
-  const ctx = await requestContext(platform, req, typeof q.volume === 'string' && q.volume ? q.volume : undefined);
+  const ctx = await requestContext(platform, req, typeof q.volume === 'string' && q.volume ? q.volume : undefined, `${originOf(platform, req)}/mcp`);
   if (ctx.actor.kind !== 'agent') throw new StoaError('forbidden', '/mcp needs an agent token (stoa tokens create --agent AGENT_ID)');
   return ctx;
 }
@@ -92,6 +94,7 @@ export async function mountMcp(app: FastifyInstance, platform: Platform): Promis
     reply.header('cache-control', 'public, max-age=3600').send(protectedResourceMetadata(originOf(platform, req)));
   app.get('/.well-known/oauth-protected-resource', metadata);
   app.get('/.well-known/oauth-protected-resource/mcp', metadata);
+  await mountOAuth(app, platform, (req) => originOf(platform, req));
   const notAllowed = async (_req: FastifyRequest, reply: FastifyReply) =>
     reply
       .code(405)
