@@ -172,12 +172,12 @@ export async function exchangeOAuthCode(
   input: { clientId: string; code: string; redirectUri?: string; resource?: string },
 ): Promise<OAuthTokenSet> {
   const now = platform.clock();
-  return inTx(platform, async (trx) => {
+  const result = await inTx(platform, async (trx): Promise<OAuthTokenSet | StoaError> => {
     const c = await credentialOf(trx, input.code);
     if (!c || c.kind !== 'code' || c.client_id !== input.clientId) throw oauthRefusal('invalid_grant', 'the authorization code is not valid');
     if (c.used_at) {
       await revokeGrantRow(trx, c.grant_id, now.toISOString());
-      throw oauthRefusal('invalid_grant', 'the authorization code was used already; its grant is revoked');
+      return oauthRefusal('invalid_grant', 'the authorization code was used already; its grant is revoked');
     }
     if (!standing(c, now.toISOString())) throw oauthRefusal('invalid_grant', 'the authorization code expired or its grant was revoked');
     if (input.redirectUri !== undefined && input.redirectUri !== c.redirect_uri) throw oauthRefusal('invalid_grant', 'redirect_uri differs from the authorization request');
@@ -186,6 +186,9 @@ export async function exchangeOAuthCode(
     await trx.updateTable('oauth_tokens').set({ used_at: now.toISOString() }).where('token_hash', '=', hashToken(input.code)).execute();
     return issueTokens(trx, c, now);
   });
+  // The revocation of a replayed code's grant is committed; the refusal comes after.
+  if (result instanceof StoaError) throw result;
+  return result;
 }
 
 /**
@@ -194,12 +197,12 @@ export async function exchangeOAuthCode(
  */
 export async function refreshOAuthToken(platform: Platform, input: { clientId: string; refreshToken: string; resource?: string }): Promise<OAuthTokenSet> {
   const now = platform.clock();
-  return inTx(platform, async (trx) => {
+  const result = await inTx(platform, async (trx): Promise<OAuthTokenSet | StoaError> => {
     const c = await credentialOf(trx, input.refreshToken);
     if (!c || c.kind !== 'refresh' || c.client_id !== input.clientId) throw oauthRefusal('invalid_grant', 'the refresh token is not valid');
     if (c.used_at) {
       await revokeGrantRow(trx, c.grant_id, now.toISOString());
-      throw oauthRefusal('invalid_grant', 'the refresh token was used already; its grant is revoked');
+      return oauthRefusal('invalid_grant', 'the refresh token was used already; its grant is revoked');
     }
     if (!standing(c, now.toISOString())) throw oauthRefusal('invalid_grant', 'the refresh token expired or its grant was revoked');
     if (input.resource !== undefined && checkedResource(input.resource) !== c.resource) throw oauthRefusal('invalid_target', 'resource differs from the grant');
@@ -213,6 +216,9 @@ export async function refreshOAuthToken(platform: Platform, input: { clientId: s
     if (Number(spent.numUpdatedRows) !== 1) throw oauthRefusal('invalid_grant', 'the refresh token is not valid');
     return issueTokens(trx, c, now);
   });
+  // The revocation of a replayed token's grant is committed; the refusal comes after.
+  if (result instanceof StoaError) throw result;
+  return result;
 }
 
 async function issueTokens(trx: Q, c: Credential, now: Date): Promise<OAuthTokenSet> {
