@@ -3,6 +3,7 @@ import { auth, type OAuthClientProvider } from '@modelcontextprotocol/sdk/client
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { OAuthMetadataSchema, type OAuthClientInformationMixed, type OAuthTokens } from '@modelcontextprotocol/sdk/shared/auth.js';
+import { testDbKinds } from '@stoa/db/testing';
 import { createTestApp, type TestApp } from '../http/test-app.js';
 
 /** The MCP SDK's client side of OAuth, kept in memory; the authorization URL is handed to the test to follow. */
@@ -43,14 +44,14 @@ let base: string;
 let ana: string;
 let agent: string;
 
-beforeAll(async () => {
-  s = await createTestApp();
+/** Starts a fresh server on `kind` with an editor (ana) who owns an agent. */
+async function start(kind: 'sqlite' | 'postgres') {
+  s = await createTestApp(kind);
   base = await s.app.listen({ port: 0, host: '127.0.0.1' });
   s.t.platform.config.publicUrl = base;
   ana = await s.tokenFor('ana', 'editor');
   agent = (await s.api('POST', '/projects/default/agents', ana, { name: 'Scribe', files: 'on' })).body.id;
-});
-afterAll(() => s?.close());
+}
 
 /** Runs the SDK's flow up to the redirect, consents as `token` through the API the consent page uses, and exchanges the code. */
 async function connect(client: MemoryOAuthClient, token: string, agentId = agent): Promise<{ grant: string }> {
@@ -86,7 +87,10 @@ async function listTools(token: string): Promise<number> {
   return r.status;
 }
 
-describe('MCP authorization: Stoa as the OAuth server of /mcp (MCP SDK client, real server)', { timeout: 60_000 }, () => {
+describe.each(testDbKinds())('MCP authorization: Stoa as the OAuth server of /mcp (MCP SDK client, real server, %s)', { timeout: 60_000 }, (kind) => {
+  beforeAll(() => start(kind));
+  afterAll(() => s?.close());
+
   it('publishes protected resource and authorization server metadata naming itself', async () => {
     const prm = await (await fetch(`${base}/.well-known/oauth-protected-resource/mcp`)).json();
     expect(prm).toMatchObject({ resource: `${base}/mcp`, authorization_servers: [base] });
