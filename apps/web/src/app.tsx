@@ -22,6 +22,7 @@ const AgentsPage = lazy(() => pageChunks.agents().then((m) => ({ default: m.Agen
 const AuditPage = lazy(() => pageChunks.audit().then((m) => ({ default: m.AuditPage })));
 const SearchPage = lazy(() => pageChunks.search().then((m) => ({ default: m.SearchPage })));
 const MembersPage = lazy(() => pageChunks.members().then((m) => ({ default: m.MembersPage })));
+const ConsentPage = lazy(() => pageChunks.consent().then((m) => ({ default: m.ConsentPage })));
 
 /** The query parameter that names the volume beyond projects a page shows, so a link to it and a reload keep it. */
 const VOLUME_PARAM = 'volume';
@@ -47,7 +48,7 @@ export function App() {
   const route = useRoute();
   // The session from the first load's answers when they are in already (usually): the shell and the page then
   // render whole in one go. The load below still runs and settles anything this could not (volumes, errors).
-  const [session, setSession] = useState<Session | null>(() => (route.page === 'login' ? null : sessionFromArrived()));
+  const [session, setSession] = useState<Session | null>(() => (route.page === 'login' || route.page === 'consent' ? null : sessionFromArrived()));
   const [error, setError] = useState<string | null>(null);
   const [epoch, setEpoch] = useState(0);
   // The token stopped working while a page was open: ask again over the page instead of leaving it.
@@ -104,7 +105,7 @@ export function App() {
   );
   // Load the session once per sign-in (epoch), not on every route change.
   useEffect(() => {
-    if (route.page !== 'login') void load();
+    if (route.page !== 'login' && route.page !== 'consent') void load();
   }, [epoch]);
 
   // Pages navigate by path alone: while in a volume, its ID goes back into the URL, so a reload or a copied link keeps it.
@@ -116,6 +117,13 @@ export function App() {
   }, [route, session]);
 
   if (route.page === 'login') return <LoginPage onSignedIn={() => setEpoch((n) => n + 1)} />;
+  // An application asks to act as an agent (MCP authorization): the person consents outside the project shell.
+  if (route.page === 'consent')
+    return (
+      <Suspense fallback={<p role="status">{t('common.loading')}</p>}>
+        <ConsentPage />
+      </Suspense>
+    );
   if (!session)
     return (
       <div className="boot">

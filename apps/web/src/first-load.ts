@@ -19,7 +19,8 @@ import { pageOf } from './route-path.js';
 export function startFirstLoad(): Promise<void> {
   if (!getToken()) return Promise.resolve();
   const { page, rest } = pageOf(location.pathname);
-  if (page === 'login') return Promise.resolve();
+  // Sign-in and an application's consent page stand outside the shell: nothing of a project to load ahead.
+  if (page === 'login' || page === 'consent') return Promise.resolve();
   const asked: Array<Promise<unknown>> = [];
   let projects: ReturnType<typeof filesApi.projects> | undefined;
   prime(() => {

@@ -9,6 +9,7 @@ import { navigate, useRoute } from '../router.js';
 import { memoryHref } from '../api/memory.js';
 import { ApiError } from '../api/client.js';
 import { AgentConversations, AgentTokens } from './agent-activity.js';
+import { AgentGrants } from './agent-grants.js';
 
 const agentHref = (id: string) => `/agents/${encodeURIComponent(id)}`;
 function go(e: React.MouseEvent, to: string) {
@@ -48,6 +49,7 @@ function AgentDetail({ agent, canManage }: { agent: Agent; canManage: boolean })
         {agent.published ? t('agents.frozenSettings', { at: formatDate(agent.published.at, lang) }) : t('agents.notPublished')}
       </p>
       <AgentTokens agent={agent} canManage={canManage} />
+      <AgentGrants agent={agent} canManage={canManage} />
       <AgentConversations agent={agent} />
     </section>
   );

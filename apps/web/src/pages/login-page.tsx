@@ -1,6 +1,7 @@
 import { useEffect, useRef, useState } from 'react';
 import { routeIndex } from '@stoa/contract/route-index';
 import { call, setToken } from '../api/client.js';
+import { takeReturnPath } from '../api/oauth.js';
 import { useI18n } from '../i18n/index.js';
 import { navigate } from '../router.js';
 import { LanguagePicker } from '../components/language-picker.js';
@@ -26,7 +27,7 @@ export function LoginPage({ onSignedIn }: { onSignedIn: () => void }) {
     call(routeIndex.system.login, { code })
       .then((r) => {
         setToken(r.token);
-        navigate('/files', true);
+        navigate(takeReturnPath() ?? '/files', true);
         onSignedIn();
       })
       .catch(() => setState('failed'));
@@ -36,7 +37,7 @@ export function LoginPage({ onSignedIn }: { onSignedIn: () => void }) {
     e.preventDefault();
     if (!token.trim()) return;
     setToken(token.trim());
-    navigate('/files', true);
+    navigate(takeReturnPath() ?? '/files', true);
     onSignedIn();
   };
 

@@ -14,4 +14,5 @@ export const pageChunks = {
   audit: () => import('./audit-page.js'),
   search: () => import('./search-page.js'),
   members: () => import('./members-page.js'),
+  consent: () => import('./consent-page.js'),
 } satisfies Partial<Record<Page, () => Promise<unknown>>>;
