@@ -39,7 +39,12 @@ class LoopbackOAuthClient implements OAuthClientProvider {
     return new Promise((resolve) => this.listener.close(() => resolve()));
   }
   get clientMetadata() {
-    return { client_name: 'Inspector-like client', redirect_uris: [this.redirectUrl], grant_types: ['authorization_code', 'refresh_token'], response_types: ['code'] };
+    return {
+      client_name: 'Inspector-like client',
+      redirect_uris: [this.redirectUrl],
+      grant_types: ['authorization_code', 'refresh_token'],
+      response_types: ['code'],
+    };
   }
   clientInformation() {
     return this.info;
@@ -66,130 +71,134 @@ class LoopbackOAuthClient implements OAuthClientProvider {
 
 // MCP authorization end to end: the MCP SDK's OAuth client, the person signing in and consenting in Chromium.
 // A story: each step builds on what the steps before it made, so the steps keep their order under --sequence.shuffle.
-describe.skipIf(!hasChromium)('MCP authorization in the browser: discovery, registration, consent, token, refresh, revoke', { shuffle: false, timeout: 120_000 }, () => {
-  let s: UiServer;
-  let ana: Ctx;
-  let agentId: string;
-  let client: LoopbackOAuthClient;
-  let context: BrowserContext;
-  let page: Page;
-  let mcpUrl: URL;
+describe.skipIf(!hasChromium)(
+  'MCP authorization in the browser: discovery, registration, consent, token, refresh, revoke',
+  { shuffle: false, timeout: 120_000 },
+  () => {
+    let s: UiServer;
+    let ana: Ctx;
+    let agentId: string;
+    let client: LoopbackOAuthClient;
+    let context: BrowserContext;
+    let page: Page;
+    let mcpUrl: URL;
 
-  beforeAll(async () => {
-    s = await startUiServer();
-    // Absolute URLs (issuer, resource) come from the configured public URL, never from the Host header.
-    s.t.platform.config.publicUrl = s.url;
-    mcpUrl = new URL(`${s.url}/mcp`);
-    ana = await s.t.userCtx('ana', 'editor');
-    agentId = (await createAgent(ana, { name: 'Scribe', files: 'on' })).id;
-    client = new LoopbackOAuthClient();
-    await client.listen();
-    // A fresh browser profile, signed in as nobody.
-    context = await s.browser.newContext({ locale: 'en-US', viewport: { width: 1280, height: 800 } });
-    context.setDefaultTimeout(15_000);
-    page = await context.newPage();
-  });
-  afterAll(async () => {
-    await client?.close();
-    await s?.close();
-  });
-
-  const toolsStatus = async (token: string) =>
-    (
-      await fetch(mcpUrl, {
-        method: 'POST',
-        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
-        body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
-      })
-    ).status;
-
-  it('discovers the server from the 401, registers itself and is sent to sign in, then to the consent page', async () => {
-    const refused = await fetch(mcpUrl, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
-    expect(refused.status).toBe(401);
-    expect(await auth(client, { serverUrl: mcpUrl })).toBe('REDIRECT');
-    expect(client.info?.client_id).toBeTruthy();
-    expect(client.authorizationUrl!.searchParams.get('code_challenge_method')).toBe('S256');
-    expect(client.authorizationUrl!.searchParams.get('resource')).toBe(mcpUrl.href);
-
-    await page.goto(client.authorizationUrl!.href);
-    await page.waitForURL(/\/login$/);
-    // ana opens her one-time login link in the same tab, and is brought back to the consent.
-    await page.goto(await s.loginLink(ana.actor.kind === 'user' ? ana.actor.userId : ''));
-    await page.waitForURL(/\/consent\?/);
-    await page.getByRole('heading', { name: 'Allow an application' }).waitFor();
-    await page.getByText('Inspector-like client asks to act as one of your agents').waitFor();
-  });
-
-  it('the person picks the project and the agent and allows; the client gets its code and exchanges it', async () => {
-    await page.getByLabel('Project').selectOption({ label: 'default' });
-    await page.getByLabel('Agent').selectOption({ label: 'Scribe' });
-    const arrived = client.nextRedirect();
-    await page.getByRole('button', { name: 'Allow' }).click();
-    const q = await arrived;
-    expect(q.get('error')).toBeNull();
-    expect(await auth(client, { serverUrl: mcpUrl, authorizationCode: q.get('code')! })).toBe('AUTHORIZED');
-    expect(client.saved?.refresh_token).toBeTruthy();
-  });
-
-  it('lists the tools over /mcp as the chosen agent, with the SDK transport authorizing itself', async () => {
-    const mcp = new Client({ name: 'oauth-browser-e2e', version: '1.0.0' });
-    await mcp.connect(new StreamableHTTPClientTransport(mcpUrl, { authProvider: client }));
-    const { tools } = await mcp.listTools();
-    expect(tools.map((t) => t.name)).toEqual(expect.arrayContaining(['create_file', 'memory_append']));
-    const made = await mcp.callTool({ name: 'create_file', arguments: { file_path: 'notes/from-oauth.md', file_contents: 'hello\n' } });
-    // Written as the chosen agent: into its own folder (its default "write own").
-    expect(JSON.stringify(made.content)).toContain(`Created agents/${agentId}/notes/from-oauth.md`);
-    await mcp.close();
-  });
-
-  it('refreshes (a new pair; the old refresh token is spent), then revocation refuses every token of the grant', async () => {
-    const before = client.saved!;
-    expect(await auth(client, { serverUrl: mcpUrl })).toBe('AUTHORIZED');
-    const after = client.saved!;
-    expect(after.refresh_token).not.toBe(before.refresh_token);
-    expect(await toolsStatus(after.access_token)).toBe(200);
-
-    const meta = await (await fetch(`${s.url}/.well-known/oauth-authorization-server`)).json();
-    const revoked = await fetch(meta.revocation_endpoint, {
-      method: 'POST',
-      headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      body: new URLSearchParams({ token: after.refresh_token!, client_id: client.info!.client_id }),
+    beforeAll(async () => {
+      s = await startUiServer();
+      // Absolute URLs (issuer, resource) come from the configured public URL, never from the Host header.
+      s.t.platform.config.publicUrl = s.url;
+      mcpUrl = new URL(`${s.url}/mcp`);
+      ana = await s.t.userCtx('ana', 'editor');
+      agentId = (await createAgent(ana, { name: 'Scribe', files: 'on' })).id;
+      client = new LoopbackOAuthClient();
+      await client.listen();
+      // A fresh browser profile, signed in as nobody.
+      context = await s.browser.newContext({ locale: 'en-US', viewport: { width: 1280, height: 800 } });
+      context.setDefaultTimeout(15_000);
+      page = await context.newPage();
     });
-    expect(revoked.status).toBe(200);
-    expect(await toolsStatus(after.access_token)).toBe(401);
-    await expect(auth(client, { serverUrl: mcpUrl })).rejects.toThrow(/grant/i);
-  });
+    afterAll(async () => {
+      await client?.close();
+      await s?.close();
+    });
 
-  it('a second consent goes straight to the page (signed in); the grant shows under the agent and Revoke there refuses it', async () => {
-    client.saved = undefined;
-    expect(await auth(client, { serverUrl: mcpUrl })).toBe('REDIRECT');
-    await page.goto(client.authorizationUrl!.href);
-    await page.getByRole('heading', { name: 'Allow an application' }).waitFor();
-    await page.getByLabel('Agent').selectOption({ label: 'Scribe' });
-    const arrived = client.nextRedirect();
-    await page.getByRole('button', { name: 'Allow' }).click();
-    expect(await auth(client, { serverUrl: mcpUrl, authorizationCode: (await arrived).get('code')! })).toBe('AUTHORIZED');
-    expect(await toolsStatus(client.saved!.access_token)).toBe(200);
+    const toolsStatus = async (token: string) =>
+      (
+        await fetch(mcpUrl, {
+          method: 'POST',
+          headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+          body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
+        })
+      ).status;
 
-    await page.goto(`${s.url}/agents/${agentId}`);
-    const grants = page.locator('section.agent-grants');
-    const live = grants.locator('li', { hasText: 'Inspector-like client' }).filter({ has: page.getByRole('button', { name: 'Revoke' }) });
-    await live.waitFor();
-    await expect.poll(() => grants.locator('li').count()).toBe(2);
-    await live.getByRole('button', { name: 'Revoke' }).click();
-    await page.getByRole('dialog').getByRole('button', { name: 'Revoke' }).click();
-    await expect.poll(() => grants.getByRole('button', { name: 'Revoke' }).count()).toBe(0);
-    expect(await toolsStatus(client.saved!.access_token)).toBe(401);
-  });
+    it('discovers the server from the 401, registers itself and is sent to sign in, then to the consent page', async () => {
+      const refused = await fetch(mcpUrl, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
+      expect(refused.status).toBe(401);
+      expect(await auth(client, { serverUrl: mcpUrl })).toBe('REDIRECT');
+      expect(client.info?.client_id).toBeTruthy();
+      expect(client.authorizationUrl!.searchParams.get('code_challenge_method')).toBe('S256');
+      expect(client.authorizationUrl!.searchParams.get('resource')).toBe(mcpUrl.href);
 
-  it('Deny sends the client access_denied', async () => {
-    client.saved = undefined;
-    expect(await auth(client, { serverUrl: mcpUrl })).toBe('REDIRECT');
-    await page.goto(client.authorizationUrl!.href);
-    const arrived = client.nextRedirect();
-    await page.getByRole('button', { name: 'Deny' }).click();
-    const q = await arrived;
-    expect(q.get('error')).toBe('access_denied');
-    expect(q.get('code')).toBeNull();
-  });
-});
+      await page.goto(client.authorizationUrl!.href);
+      await page.waitForURL(/\/login$/);
+      // ana opens her one-time login link in the same tab, and is brought back to the consent.
+      await page.goto(await s.loginLink(ana.actor.kind === 'user' ? ana.actor.userId : ''));
+      await page.waitForURL(/\/consent\?/);
+      await page.getByRole('heading', { name: 'Allow an application' }).waitFor();
+      await page.getByText('Inspector-like client asks to act as one of your agents').waitFor();
+    });
+
+    it('the person picks the project and the agent and allows; the client gets its code and exchanges it', async () => {
+      await page.getByLabel('Project').selectOption({ label: 'default' });
+      await page.getByLabel('Agent').selectOption({ label: 'Scribe' });
+      const arrived = client.nextRedirect();
+      await page.getByRole('button', { name: 'Allow' }).click();
+      const q = await arrived;
+      expect(q.get('error')).toBeNull();
+      expect(await auth(client, { serverUrl: mcpUrl, authorizationCode: q.get('code')! })).toBe('AUTHORIZED');
+      expect(client.saved?.refresh_token).toBeTruthy();
+    });
+
+    it('lists the tools over /mcp as the chosen agent, with the SDK transport authorizing itself', async () => {
+      const mcp = new Client({ name: 'oauth-browser-e2e', version: '1.0.0' });
+      await mcp.connect(new StreamableHTTPClientTransport(mcpUrl, { authProvider: client }));
+      const { tools } = await mcp.listTools();
+      expect(tools.map((t) => t.name)).toEqual(expect.arrayContaining(['create_file', 'memory_append']));
+      const made = await mcp.callTool({ name: 'create_file', arguments: { file_path: 'notes/from-oauth.md', file_contents: 'hello\n' } });
+      // Written as the chosen agent: into its own folder (its default "write own").
+      expect(JSON.stringify(made.content)).toContain(`Created agents/${agentId}/notes/from-oauth.md`);
+      await mcp.close();
+    });
+
+    it('refreshes (a new pair; the old refresh token is spent), then revocation refuses every token of the grant', async () => {
+      const before = client.saved!;
+      expect(await auth(client, { serverUrl: mcpUrl })).toBe('AUTHORIZED');
+      const after = client.saved!;
+      expect(after.refresh_token).not.toBe(before.refresh_token);
+      expect(await toolsStatus(after.access_token)).toBe(200);
+
+      const meta = await (await fetch(`${s.url}/.well-known/oauth-authorization-server`)).json();
+      const revoked = await fetch(meta.revocation_endpoint, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams({ token: after.refresh_token!, client_id: client.info!.client_id }),
+      });
+      expect(revoked.status).toBe(200);
+      expect(await toolsStatus(after.access_token)).toBe(401);
+      await expect(auth(client, { serverUrl: mcpUrl })).rejects.toThrow(/grant/i);
+    });
+
+    it('a second consent goes straight to the page (signed in); the grant shows under the agent and Revoke there refuses it', async () => {
+      client.saved = undefined;
+      expect(await auth(client, { serverUrl: mcpUrl })).toBe('REDIRECT');
+      await page.goto(client.authorizationUrl!.href);
+      await page.getByRole('heading', { name: 'Allow an application' }).waitFor();
+      await page.getByLabel('Agent').selectOption({ label: 'Scribe' });
+      const arrived = client.nextRedirect();
+      await page.getByRole('button', { name: 'Allow' }).click();
+      expect(await auth(client, { serverUrl: mcpUrl, authorizationCode: (await arrived).get('code')! })).toBe('AUTHORIZED');
+      expect(await toolsStatus(client.saved!.access_token)).toBe(200);
+
+      await page.goto(`${s.url}/agents/${agentId}`);
+      const grants = page.locator('section.agent-grants');
+      const live = grants.locator('li', { hasText: 'Inspector-like client' }).filter({ has: page.getByRole('button', { name: 'Revoke' }) });
+      await live.waitFor();
+      await expect.poll(() => grants.locator('li').count()).toBe(2);
+      await live.getByRole('button', { name: 'Revoke' }).click();
+      await page.getByRole('dialog').getByRole('button', { name: 'Revoke' }).click();
+      await expect.poll(() => grants.getByRole('button', { name: 'Revoke' }).count()).toBe(0);
+      expect(await toolsStatus(client.saved!.access_token)).toBe(401);
+    });
+
+    it('Deny sends the client access_denied', async () => {
+      client.saved = undefined;
+      expect(await auth(client, { serverUrl: mcpUrl })).toBe('REDIRECT');
+      await page.goto(client.authorizationUrl!.href);
+      const arrived = client.nextRedirect();
+      await page.getByRole('button', { name: 'Deny' }).click();
+      const q = await arrived;
+      expect(q.get('error')).toBe('access_denied');
+      expect(q.get('code')).toBeNull();
+    });
+  },
+);

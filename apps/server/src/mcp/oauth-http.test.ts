@@ -14,7 +14,12 @@ class MemoryOAuthClient implements OAuthClientProvider {
   authorizationUrl?: URL;
   constructor(readonly redirectUrl: string) {}
   get clientMetadata() {
-    return { client_name: 'Test MCP client', redirect_uris: [this.redirectUrl], grant_types: ['authorization_code', 'refresh_token'], response_types: ['code'] };
+    return {
+      client_name: 'Test MCP client',
+      redirect_uris: [this.redirectUrl],
+      grant_types: ['authorization_code', 'refresh_token'],
+      response_types: ['code'],
+    };
   }
   clientInformation() {
     return this.info;

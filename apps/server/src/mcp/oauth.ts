@@ -29,7 +29,7 @@ const ENDPOINTS = { authorize: '/oauth/authorize', token: '/oauth/token', regist
  * Authorization server metadata (RFC 8414) of Stoa for its own `/mcp`: public clients only (PKCE S256, no client
  * secret), the authorization code and refresh token grants, revocation (RFC 7009) and registration (RFC 7591).
  */
-export function authorizationServerMetadata(origin: string): OAuthMetadata {
+function authorizationServerMetadata(origin: string): OAuthMetadata {
   return {
     issuer: origin,
     authorization_endpoint: origin + ENDPOINTS.authorize,

@@ -3,7 +3,7 @@ import { routeIndex } from '@stoa/contract/route-index';
 import { call } from './client.js';
 
 export type OAuthGrant = RouteOutput<typeof oauthRoutes.listGrants>[number];
-export type ConsentInput = Omit<RouteInput<typeof oauthRoutes.approve>, 'project'>;
+type ConsentInput = Omit<RouteInput<typeof oauthRoutes.approve>, 'project'>;
 
 const r = routeIndex.oauth;
 

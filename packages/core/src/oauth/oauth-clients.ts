@@ -65,7 +65,11 @@ export async function checkedClient(platform: Platform, clientId: string, redire
 }
 
 /** What the consent page shows of a client: its ID, its self-declared name and the checked redirect URI. */
-export async function describeOAuthClient(platform: Platform, clientId: string, redirectUri: string): Promise<{ id: string; name: string | null; redirectUri: string }> {
+export async function describeOAuthClient(
+  platform: Platform,
+  clientId: string,
+  redirectUri: string,
+): Promise<{ id: string; name: string | null; redirectUri: string }> {
   const { client } = await checkedClient(platform, clientId, redirectUri);
   return { id: client.client_id, name: typeof client.client_name === 'string' ? client.client_name : null, redirectUri };
 }

@@ -3,7 +3,6 @@ import { newId, newToken } from '../ids.js';
 import { inTx, type Ctx, type Platform, type Q } from '../platform.js';
 import { hashToken } from '../projects/bootstrap.js';
 import { mintDecision, tokenManageDecision, type TokenFacts } from '../policies/credentials.js';
-import type { Principal } from '../projects/tokens.js';
 import { checkedClient } from './oauth-clients.js';
 
 /** How long each credential of a grant lives. Codes are spent within seconds; access tokens are refreshed. */
@@ -26,7 +25,7 @@ export interface OAuthTokenSet {
 }
 
 /** A grant as listed; never a credential. */
-export interface OAuthGrantInfo {
+interface OAuthGrantInfo {
   id: string;
   client: { id: string; name: string | null };
   user: string | null;
@@ -45,7 +44,8 @@ function checkedResource(resource: string): string {
   } catch {
     throw new StoaError('bad_request', 'resource must be an absolute URL (RFC 8707)');
   }
-  if ((url.protocol !== 'https:' && url.protocol !== 'http:') || url.hash) throw new StoaError('bad_request', 'resource must be an http(s) URL without a fragment');
+  if ((url.protocol !== 'https:' && url.protocol !== 'http:') || url.hash)
+    throw new StoaError('bad_request', 'resource must be an http(s) URL without a fragment');
   return url.href;
 }
 
@@ -180,7 +180,8 @@ export async function exchangeOAuthCode(
       return oauthRefusal('invalid_grant', 'the authorization code was used already; its grant is revoked');
     }
     if (!standing(c, now.toISOString())) throw oauthRefusal('invalid_grant', 'the authorization code expired or its grant was revoked');
-    if (input.redirectUri !== undefined && input.redirectUri !== c.redirect_uri) throw oauthRefusal('invalid_grant', 'redirect_uri differs from the authorization request');
+    if (input.redirectUri !== undefined && input.redirectUri !== c.redirect_uri)
+      throw oauthRefusal('invalid_grant', 'redirect_uri differs from the authorization request');
     if (input.resource !== undefined && checkedResource(input.resource) !== c.resource)
       throw oauthRefusal('invalid_target', 'resource differs from the authorization request');
     await trx.updateTable('oauth_tokens').set({ used_at: now.toISOString() }).where('token_hash', '=', hashToken(input.code)).execute();
@@ -252,7 +253,11 @@ export async function revokeOAuthCredential(platform: Platform, input: { clientI
  * is one but not for `resource` (its audience, RFC 8707), expired, or of a revoked grant gives `unauthorized`:
  * an access token for `/mcp` works at `/mcp` only.
  */
-export async function oauthAccessPrincipal(platform: Platform, token: string, resource: string | undefined): Promise<Principal | null> {
+export async function oauthAccessPrincipal(
+  platform: Platform,
+  token: string,
+  resource: string | undefined,
+): Promise<{ kind: 'agent'; agentId: string; projectId: string } | null> {
   const c = await credentialOf(platform.db.kysely, token);
   if (!c || c.kind !== 'access') return null;
   if (!standing(c, platform.clock().toISOString()) || resource === undefined || c.resource !== resource)
