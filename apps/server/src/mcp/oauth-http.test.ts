@@ -193,6 +193,25 @@ describe.each(testDbKinds())('MCP authorization: Stoa as the OAuth server of /mc
     expect((await wrong.json()).error).toBe('invalid_grant');
   });
 
+  it('refuses to register plain http redirect URIs off loopback', async () => {
+    const r = await fetch(`${base}/oauth/register`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ client_name: 'sniffable', redirect_uris: ['http://example.com/cb'], token_endpoint_auth_method: 'none' }),
+    });
+    expect(r.status).toBe(400);
+    expect((await r.json()).error).toBe('invalid_client_metadata');
+    const malformed = await fetch(`${base}/oauth/register`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"redirect_uris": [' });
+    expect(malformed.status).toBe(400);
+    expect(await malformed.json()).toEqual({ error: 'invalid_request', error_description: 'the request body is not valid' });
+    const garbage = await fetch(`${base}/oauth/token`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: 'grant_type=x&client_id=nope',
+    });
+    expect(garbage.status).toBe(400);
+  });
+
   it('keeps API bearer tokens working at /mcp and answers 401 with the metadata to a request without one', async () => {
     const token = (await s.api('POST', '/projects/default/tokens', ana, { agent })).body.token;
     expect(await listTools(token)).toBe(200);

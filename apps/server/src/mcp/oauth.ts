@@ -4,7 +4,13 @@ import { authorizationHandler } from '@modelcontextprotocol/sdk/server/auth/hand
 import { tokenHandler } from '@modelcontextprotocol/sdk/server/auth/handlers/token.js';
 import { clientRegistrationHandler } from '@modelcontextprotocol/sdk/server/auth/handlers/register.js';
 import { revocationHandler } from '@modelcontextprotocol/sdk/server/auth/handlers/revoke.js';
-import { InvalidGrantError, InvalidRequestError, InvalidTargetError, ServerError } from '@modelcontextprotocol/sdk/server/auth/errors.js';
+import {
+  InvalidClientMetadataError,
+  InvalidGrantError,
+  InvalidRequestError,
+  InvalidTargetError,
+  ServerError,
+} from '@modelcontextprotocol/sdk/server/auth/errors.js';
 import type { OAuthServerProvider, AuthorizationParams } from '@modelcontextprotocol/sdk/server/auth/provider.js';
 import type { OAuthClientInformationFull, OAuthMetadata, OAuthTokens } from '@modelcontextprotocol/sdk/shared/auth.js';
 import {
@@ -50,6 +56,18 @@ function authorizationServerMetadata(origin: string): OAuthMetadata {
 const ORIGIN = Symbol('stoa.origin');
 type RequestWithOrigin = { [ORIGIN]?: string };
 
+const LOOPBACK = new Set(['localhost', '127.0.0.1', '[::1]']);
+
+/**
+ * Redirect URIs OAuth 2.1 allows (§2.3.1, §8.4.2): https, http on a loopback address (native apps), or a
+ * private-use scheme (`cursor://…`). Plain http elsewhere would hand codes to anyone on the path.
+ */
+function acceptableRedirect(uri: string): boolean {
+  const u = new URL(uri);
+  if (u.protocol === 'http:') return LOOPBACK.has(u.hostname);
+  return !u.hash;
+}
+
 /** The core's refusal as the OAuth error the SDK's handlers answer (RFC 6749 §5.2). */
 function asOAuthError(e: unknown): Error {
   if (isStoaError(e)) {
@@ -80,6 +98,8 @@ function stoaProvider(platform: Platform): OAuthServerProvider {
       getClient: async (clientId) => (await findOAuthClient(platform, clientId)) as OAuthClientInformationFull | undefined,
       // Public clients only: a secret the SDK compares in clear would have to be stored in clear.
       registerClient: async (client) => {
+        if (!client.redirect_uris.length || !client.redirect_uris.every(acceptableRedirect))
+          throw new InvalidClientMetadataError('redirect_uris must be https, http on a loopback address, or a private-use scheme');
         const full = {
           ...client,
           client_secret: undefined,
@@ -140,6 +160,11 @@ export async function mountOAuth(app: FastifyInstance, platform: Platform, origi
   ex.use(ENDPOINTS.authorize, authorizationHandler({ provider }));
   ex.use(ENDPOINTS.token, tokenHandler({ provider }));
   ex.use(ENDPOINTS.revoke, revocationHandler({ provider }));
+  // A body the parsers refuse (malformed JSON, too large) gets an OAuth error, never Express's page with a stack.
+  ex.use((err: { status?: number }, _req: express.Request, res: express.Response, _next: express.NextFunction) => {
+    const status = typeof err?.status === 'number' && err.status >= 400 && err.status < 500 ? err.status : 400;
+    res.status(status).json({ error: 'invalid_request', error_description: 'the request body is not valid' });
+  });
 
   app.get('/.well-known/oauth-authorization-server', async (req, reply) =>
     reply.header('cache-control', 'public, max-age=3600').send(authorizationServerMetadata(originOf(req))),
