@@ -1,12 +1,28 @@
+import { readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
+import { createRequire } from 'node:module';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BrowserContext, Page } from 'playwright-core';
+import type { AxeResults, RunOptions } from 'axe-core';
 import { auth, type OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { OAuthClientInformationMixed, OAuthTokens } from '@modelcontextprotocol/sdk/shared/auth.js';
 import { createAgent, type Ctx } from '@stoa/core';
 import { hasChromium, startUiServer, type UiServer } from './browser-helpers.js';
+
+// Evaluated, not added as a <script>: the UI's Content-Security-Policy refuses inline scripts.
+const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+
+/** axe-core's violations on what the page shows now, one line each. */
+async function axeViolations(page: Page): Promise<string[]> {
+  if (!(await page.evaluate(() => 'axe' in window))) await page.evaluate(axeSource);
+  return page.evaluate(async () => {
+    const axe = (window as unknown as { axe: { run: (ctx: Document, opts: RunOptions) => Promise<AxeResults> } }).axe;
+    const r = await axe.run(document, { resultTypes: ['violations'] });
+    return r.violations.map((v) => `${v.id} at ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
+  });
+}
 
 /**
  * The client side as an MCP client application keeps it (the MCP SDK's OAuthClientProvider), with its redirect
@@ -184,6 +200,7 @@ describe.skipIf(!hasChromium)(
       const live = grants.locator('li', { hasText: 'Inspector-like client' }).filter({ has: page.getByRole('button', { name: 'Revoke' }) });
       await live.waitFor();
       await expect.poll(() => grants.locator('li').count()).toBe(2);
+      expect(await axeViolations(page)).toEqual([]);
       await live.getByRole('button', { name: 'Revoke' }).click();
       await page.getByRole('dialog').getByRole('button', { name: 'Revoke' }).click();
       await expect.poll(() => grants.getByRole('button', { name: 'Revoke' }).count()).toBe(0);
