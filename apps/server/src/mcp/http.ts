@@ -6,11 +6,13 @@ import { requestContext } from '../http/auth.js';
 import { sendProblem } from '../http/problem.js';
 import { createStoaMcpServer } from './mcp-server.js';
 import { mountOAuth, OAUTH_SCOPES } from './oauth.js';
+import { allowPreflight, CORS_HEADERS } from './cors.js';
 
 /** JSON-RPC error body for requests refused before MCP runs (no or wrong token). */
 function rpcError(reply: FastifyReply, status: number, message: string) {
   return reply
     .code(status)
+    .headers(CORS_HEADERS)
     .header('content-type', 'application/json')
     .send({ jsonrpc: '2.0', error: { code: -32001, message }, id: null });
 }
@@ -83,6 +85,7 @@ export async function mountMcp(app: FastifyInstance, platform: Platform): Promis
     });
     const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
     reply.hijack();
+    for (const [name, value] of Object.entries(CORS_HEADERS)) reply.raw.setHeader(name, value);
     reply.raw.on('close', () => {
       void transport.close();
       void server.close();
@@ -90,10 +93,16 @@ export async function mountMcp(app: FastifyInstance, platform: Platform): Promis
     await server.connect(transport);
     await transport.handleRequest(req.raw, reply.raw, req.body);
   });
+  allowPreflight(app, '/mcp', 'POST');
   const metadata = async (req: FastifyRequest, reply: FastifyReply) =>
-    reply.header('cache-control', 'public, max-age=3600').send(protectedResourceMetadata(originOf(platform, req)));
-  app.get('/.well-known/oauth-protected-resource', metadata);
-  app.get('/.well-known/oauth-protected-resource/mcp', metadata);
+    reply
+      .headers(CORS_HEADERS)
+      .header('cache-control', 'public, max-age=3600')
+      .send(protectedResourceMetadata(originOf(platform, req)));
+  for (const path of ['/.well-known/oauth-protected-resource', '/.well-known/oauth-protected-resource/mcp']) {
+    app.get(path, metadata);
+    allowPreflight(app, path, 'GET');
+  }
   await mountOAuth(app, platform, (req) => originOf(platform, req));
   const notAllowed = async (_req: FastifyRequest, reply: FastifyReply) =>
     reply

@@ -103,6 +103,26 @@ describe.each(testDbKinds())('MCP authorization: Stoa as the OAuth server of /mc
     expect(as).toMatchObject({ issuer: base, registration_endpoint: `${base}/oauth/register`, code_challenge_methods_supported: ['S256'] });
   });
 
+  it('lets browser-based clients (MCP Inspector) read the metadata, the challenge and the OAuth endpoints from another origin', async () => {
+    const origin = { origin: 'http://localhost:6274' };
+    for (const path of ['/.well-known/oauth-protected-resource/mcp', '/.well-known/oauth-authorization-server', '/mcp', '/oauth/register', '/oauth/token']) {
+      const pre = await fetch(`${base}${path}`, {
+        method: 'OPTIONS',
+        headers: {
+          ...origin,
+          'access-control-request-method': path.startsWith('/.well-known') ? 'GET' : 'POST',
+          'access-control-request-headers': 'mcp-protocol-version, content-type',
+        },
+      });
+      expect(pre.status, path).toBe(204);
+      expect(pre.headers.get('access-control-allow-origin'), path).toBe('*');
+      expect(pre.headers.get('access-control-allow-credentials'), path).toBeNull();
+    }
+    const challenge = await fetch(`${base}/mcp`, { method: 'POST', headers: { ...origin, 'content-type': 'application/json' }, body: '{}' });
+    expect(challenge.headers.get('access-control-allow-origin')).toBe('*');
+    expect(challenge.headers.get('access-control-expose-headers')).toContain('WWW-Authenticate');
+  });
+
   it('registers, authorizes with PKCE, serves tools/list, refreshes with rotation and revokes', async () => {
     const client = new MemoryOAuthClient('http://127.0.0.1:9/callback');
     await connect(client, ana);

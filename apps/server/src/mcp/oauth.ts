@@ -24,6 +24,7 @@ import {
   type OAuthClientRecord,
   type Platform,
 } from '@stoa/core';
+import { allowPreflight, CORS_HEADERS } from './cors.js';
 
 /** The scope a client may ask for: everything its agent may do at /mcp (the agent's own settings narrow it). */
 export const OAUTH_SCOPES = ['mcp'];
@@ -167,8 +168,12 @@ export async function mountOAuth(app: FastifyInstance, platform: Platform, origi
   });
 
   app.get('/.well-known/oauth-authorization-server', async (req, reply) =>
-    reply.header('cache-control', 'public, max-age=3600').send(authorizationServerMetadata(originOf(req))),
+    reply
+      .headers(CORS_HEADERS)
+      .header('cache-control', 'public, max-age=3600')
+      .send(authorizationServerMetadata(originOf(req))),
   );
+  allowPreflight(app, '/.well-known/oauth-authorization-server', 'GET');
   await app.register(async (raw) => {
     raw.removeAllContentTypeParsers();
     raw.addContentTypeParser('*', (_req, _payload, done) => done(null));
