@@ -8,7 +8,8 @@ import { auth, type OAuthClientProvider } from '@modelcontextprotocol/sdk/client
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { OAuthClientInformationMixed, OAuthTokens } from '@modelcontextprotocol/sdk/shared/auth.js';
-import { createAgent, type Ctx } from '@stoa/core';
+import { createAgent, createToken, type Ctx } from '@stoa/core';
+import { runStoa, stoaJson } from './helpers/run-stoa.js';
 import { hasChromium, startUiServer, type UiServer } from './browser-helpers.js';
 
 // Evaluated, not added as a <script>: the UI's Content-Security-Policy refuses inline scripts.
@@ -205,6 +206,22 @@ describe.skipIf(!hasChromium)(
       await page.getByRole('dialog').getByRole('button', { name: 'Revoke' }).click();
       await expect.poll(() => grants.getByRole('button', { name: 'Revoke' }).count()).toBe(0);
       expect(await toolsStatus(client.saved!.access_token)).toBe(401);
+    });
+
+    it('the CLI lists the grants (stoa grants list); revoking an unknown one says not_found', async () => {
+      const token = (await createToken(ana, {})).token;
+      const cli = ['--url', s.url, '--token', token];
+      const listed = await stoaJson<Array<{ id: string; client: { name: string }; agent: string; revokedAt: string | null }>>([
+        ...cli,
+        'grants',
+        'list',
+        '--json',
+      ]);
+      expect(listed).toHaveLength(2);
+      expect(listed.every((g) => g.client.name === 'Inspector-like client' && g.agent === agentId && g.revokedAt !== null)).toBe(true);
+      const missing = await runStoa([...cli, 'grants', 'revoke', 'oag_nope', '--json']);
+      expect(missing.code).not.toBe(0);
+      expect(missing.stdout + missing.stderr).toContain('not_found');
     });
 
     it('Deny sends the client access_denied', async () => {

@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { adminRoutes, formatBytes, projectRoutes } from '@stoa/contract';
+import { adminRoutes, formatBytes, oauthRoutes, projectRoutes } from '@stoa/contract';
 import { action, globalsOf, openApi } from '../context.js';
 import type { Api } from '../api.js';
 import { print, reportError, table, UsageError } from '../output.js';
@@ -169,6 +169,31 @@ export function registerProjects(program: Command): void {
     .action(
       action(async (api, g, id: string) => {
         await api.call(projectRoutes.revokeToken, { project: api.project, id });
+        print(!!g.json, { ok: true }, () => `Revoked ${id}`);
+      }),
+    );
+
+  const grants = program.command('grants').description('Applications you allowed to act as an agent at /mcp (OAuth grants), and revoking them');
+  grants
+    .command('list')
+    .description("OAuth grants you may revoke: your own, your agents', and (project admins) every grant of this project")
+    .action(
+      action(async (api, g) => {
+        const gs = await api.call(oauthRoutes.listGrants, { project: api.project });
+        print(!!g.json, gs, () =>
+          table([
+            ['ID', 'APPLICATION', 'AGENT', 'ALLOWED BY', 'CREATED', 'LAST USED', 'REVOKED'],
+            ...gs.map((x) => [x.id, x.client.name ?? x.client.id, x.agent, x.user ?? '', x.createdAt, x.lastUsedAt ?? '', x.revokedAt ?? '']),
+          ]),
+        );
+      }),
+    );
+  grants
+    .command('revoke <id>')
+    .description('Revoke an OAuth grant: its access and refresh tokens stop working at once')
+    .action(
+      action(async (api, g, id: string) => {
+        await api.call(oauthRoutes.revokeGrant, { project: api.project, id });
         print(!!g.json, { ok: true }, () => `Revoked ${id}`);
       }),
     );
