@@ -2,6 +2,7 @@ import { resumeProjectDeletions } from '../projects/delete-project.js';
 import type { Platform } from '../platform.js';
 import { inTx } from '../platform.js';
 import { expireUploads } from './direct-upload.js';
+import { sweepOAuthCredentials } from '../oauth/oauth-grants.js';
 
 /**
  * Columns that reference blobs. Areas that keep blobs elsewhere add theirs at start-up.
@@ -88,8 +89,8 @@ export interface HousekeepingOptions {
 
 /**
  * Runs the sweep at start and then every `intervalMs` (never two at once): project deletions left unfinished,
- * expired direct uploads, temporary
- * files of interrupted writes, unreferenced and never-committed blobs. Returns a stop function.
+ * expired direct uploads, temporary files of interrupted writes, unreferenced and never-committed blobs, and
+ * OAuth credentials past their lifetime. Returns a stop function.
  *
  * @example
  * const stop = startHousekeeping(platform, { intervalMs: 600_000, graceMs: 3_600_000, onError: console.error });
@@ -102,7 +103,13 @@ export function startHousekeeping(platform: Platform, opts: HousekeepingOptions)
     // Deletions a restart interrupted finish first, so the blobs only they referenced are collected in this sweep.
     // Temporary files are a day old before they go: a write may stream for hours.
     resumeProjectDeletions(platform)
-      .then(() => Promise.all([sweepBlobs(platform, { graceMs: opts.graceMs }), platform.blobs.sweepTemp?.(Math.max(opts.graceMs, 24 * 3600_000))]))
+      .then(() =>
+        Promise.all([
+          sweepBlobs(platform, { graceMs: opts.graceMs }),
+          platform.blobs.sweepTemp?.(Math.max(opts.graceMs, 24 * 3600_000)),
+          sweepOAuthCredentials(platform),
+        ]),
+      )
       .catch(opts.onError)
       .finally(() => (running = false));
   };

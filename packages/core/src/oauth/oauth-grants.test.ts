@@ -6,7 +6,7 @@ import { authenticate } from '../projects/tokens.js';
 import { removeMember } from '../projects/members.js';
 import { createAgent, deleteAgent } from '../agents/agents.js';
 import { saveOAuthClient } from './oauth-clients.js';
-import { approveOAuthGrant, exchangeOAuthCode, listOAuthGrants, oauthCodeChallenge, refreshOAuthToken } from './oauth-grants.js';
+import { approveOAuthGrant, exchangeOAuthCode, listOAuthGrants, oauthCodeChallenge, refreshOAuthToken, sweepOAuthCredentials } from './oauth-grants.js';
 
 const RESOURCE = 'https://stoa.example/mcp';
 const REDIRECT = 'http://127.0.0.1:8123/callback';
@@ -53,6 +53,12 @@ describe.each(testDbKinds())('OAuth grants in the core (%s)', (kind) => {
     // The refresh token still works after the access token expired.
     const next = await refreshOAuthToken(t.platform, { clientId: 'cli_1', refreshToken: tokens.refresh_token });
     expect(await authenticate(t.platform, next.access_token, { resource: RESOURCE })).toMatchObject({ agentId: agent.id });
+    // After the refresh token's 30 days the sweep deletes every credential of the grant; none works.
+    now = new Date(now.getTime() + 31 * 24 * 3600_000);
+    expect(await sweepOAuthCredentials(t.platform)).toBe(5);
+    await expect(refreshOAuthToken(t.platform, { clientId: 'cli_1', refreshToken: next.refresh_token })).rejects.toMatchObject({
+      details: { oauth: 'invalid_grant' },
+    });
   });
 
   it('a code works once, for its client; presented again it ends the grant', async () => {

@@ -74,6 +74,15 @@ export async function approveOAuthGrant(
   if (!agent) throw new StoaError('not_found', `agent "${input.agent}" does not exist in this project`);
   const refusal = mintDecision(ctx.actor, { kind: 'agent', ownerId: agent.owner_id });
   if (refusal) throw refusal;
+  // A grant lasts while its person is a member (checked on every use), so the installation administrator
+  // consents only in projects they belong to: anywhere else the grant would be dead on arrival.
+  const member = await db
+    .selectFrom('members')
+    .select('user_id')
+    .where('project_id', '=', ctx.project.id)
+    .where('user_id', '=', ctx.actor.userId)
+    .executeTakeFirst();
+  if (!member) throw new StoaError('forbidden', 'you are not a member of this project; an application you connect here would reach nothing');
   const now = ctx.platform.clock();
   const id = newId('oag');
   const code = newToken();
@@ -83,7 +92,7 @@ export async function approveOAuthGrant(
       .values({
         id,
         client_id: client.client_id,
-        user_id: ctx.actor.kind === 'user' ? ctx.actor.userId : '',
+        user_id: member.user_id,
         project_id: ctx.project.id,
         agent_id: agent.id,
         resource,
@@ -319,4 +328,13 @@ export async function revokeOAuthGrant(ctx: Ctx, input: { id: string }): Promise
   const refusal = tokenManageDecision(ctx.actor, factsOf(row), ctx.project.id);
   if (refusal) throw refusal;
   await revokeGrantRow(ctx.platform.db.kysely, input.id, ctx.platform.clock().toISOString());
+}
+
+/**
+ * Deletes credentials past their lifetime, spent or not: nothing can use them any more (one presented later is
+ * refused as unknown). Grants stay, revoked or not, for the list. Part of the housekeeping sweep.
+ */
+export async function sweepOAuthCredentials(platform: Platform): Promise<number> {
+  const r = await platform.db.kysely.deleteFrom('oauth_tokens').where('expires_at', '<', platform.clock().toISOString()).executeTakeFirst();
+  return Number(r.numDeletedRows);
 }

@@ -1,4 +1,3 @@
-import { StoaError } from '@stoa/contract';
 import { oauthRoutes } from '@stoa/contract';
 import { describeOAuthClient } from '../oauth/oauth-clients.js';
 import { approveOAuthGrant, listOAuthGrants, revokeOAuthGrant } from '../oauth/oauth-grants.js';
@@ -12,10 +11,9 @@ const r = oauthRoutes;
  * for which agent is the rule of minting its tokens; who may revoke a grant, the rule of revoking them (the core).
  */
 export const oauthOperations: Operation[] = [
-  globalOperation(r.client, { policy: 'signed-in', mutates: false, audit: null, agent: 'none' }, ({ platform, principal }, i) => {
-    if (principal.kind !== 'user') throw new StoaError('forbidden', 'only a person can consent to an application');
-    return describeOAuthClient(platform, i.client, i.redirectUri);
-  }),
+  globalOperation(r.client, { policy: 'signed-in', mutates: false, audit: null, agent: 'none' }, ({ platform, principal }, i) =>
+    describeOAuthClient(platform, principal, i.client, i.redirectUri),
+  ),
   projectOperation(r.approve, changes('token.create', null, 'none'), (ctx, i) =>
     approveOAuthGrant(ctx, {
       agent: i.agent,
