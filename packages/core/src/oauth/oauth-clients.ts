@@ -64,12 +64,14 @@ export async function checkedClient(platform: Platform, clientId: string, redire
   return { client, redirectUri };
 }
 
-/** What the consent page shows of a client: its ID, its self-declared name and the checked redirect URI. */
+/** What the consent page shows a person of a client: its ID, its self-declared name and the checked redirect URI. */
 export async function describeOAuthClient(
   platform: Platform,
+  principal: { kind: 'user' | 'agent' },
   clientId: string,
   redirectUri: string,
 ): Promise<{ id: string; name: string | null; redirectUri: string }> {
+  if (principal.kind !== 'user') throw new StoaError('forbidden', 'only a person can consent to an application');
   const { client } = await checkedClient(platform, clientId, redirectUri);
   return { id: client.client_id, name: typeof client.client_name === 'string' ? client.client_name : null, redirectUri };
 }
