@@ -195,6 +195,11 @@ describe.each(testDbKinds())('MCP authorization: Stoa as the OAuth server of /mc
     expect((await consent({ redirectUri: 'https://evil.example/cb' })).status).toBe(400);
     const viewer = await s.tokenFor('vic', 'viewer');
     expect((await consent({}, viewer)).status).toBe(403);
+    // Agents are not shown a client to consent to, nor consent.
+    const agentToken = (await s.api('POST', '/projects/default/tokens', ana, { agent })).body.token;
+    const seen = await s.api('GET', `/oauth/clients/${q.get('client_id')}?redirectUri=${encodeURIComponent(q.get('redirect_uri')!)}`, agentToken);
+    expect(seen.status).toBe(403);
+    expect((await consent({}, agentToken)).status).toBe(403);
     const foreign = new URL(url);
     foreign.searchParams.set('resource', 'https://elsewhere.example/mcp');
     const refused = await fetch(foreign, { redirect: 'manual' });

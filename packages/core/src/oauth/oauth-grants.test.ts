@@ -5,6 +5,8 @@ import { createTestPlatform, type TestPlatform } from '../testing.js';
 import { authenticate } from '../projects/tokens.js';
 import { removeMember } from '../projects/members.js';
 import { createAgent, deleteAgent } from '../agents/agents.js';
+import { createProjectFor } from '../projects/projects.js';
+import { contextFor, localAdminPrincipal } from '../context.js';
 import { saveOAuthClient } from './oauth-clients.js';
 import { approveOAuthGrant, exchangeOAuthCode, listOAuthGrants, oauthCodeChallenge, refreshOAuthToken, sweepOAuthCredentials } from './oauth-grants.js';
 
@@ -81,6 +83,20 @@ describe.each(testDbKinds())('OAuth grants in the core (%s)', (kind) => {
     const second = await granted();
     await deleteAgent(second.ana, second.agent.id);
     await expect(authenticate(t.platform, second.tokens.access_token, { resource: RESOURCE })).rejects.toMatchObject({ code: 'unauthorized' });
+  });
+
+  it('the installation administrator consents only where they are a member (the grant would reach nothing)', async () => {
+    t = await createTestPlatform(kind, {}, { clock: () => now });
+    const ana = await t.userCtx('ana', 'editor');
+    if (ana.actor.kind !== 'user') throw new Error('ana is a person');
+    await createProjectFor(t.platform, { kind: 'user', userId: ana.actor.userId, name: 'ana', superuser: false }, { name: 'side' });
+    const anaSide = await contextFor(t.platform, { kind: 'user', userId: ana.actor.userId, name: 'ana', superuser: false }, { project: 'side' });
+    const agent = await createAgent(anaSide, { name: 'Side', files: 'on' });
+    await saveOAuthClient(t.platform, { client_id: 'cli_1', redirect_uris: [REDIRECT] });
+    const adminSide = await contextFor(t.platform, await localAdminPrincipal(t.platform), { project: 'side' });
+    const input = { agent: agent.id, clientId: 'cli_1', redirectUri: REDIRECT, codeChallenge: 'c'.repeat(43), resource: RESOURCE };
+    await expect(approveOAuthGrant(adminSide, input)).rejects.toMatchObject({ code: 'forbidden', message: expect.stringContaining('not a member') });
+    expect((await approveOAuthGrant(anaSide, input)).redirectTo).toContain('code=');
   });
 
   it('a code presented after ten minutes is refused', async () => {
