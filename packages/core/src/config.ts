@@ -38,6 +38,11 @@ export interface StoaConfig {
   parsing?: ParsingLimits;
   /** The embedding model for vector and hybrid search; absent = search is lexical only. */
   embeddings?: EmbeddingsConfig;
+  /**
+   * `STOA_TEST_CRASH_AT`: for crash-recovery acceptance tests only — the process kills itself (SIGKILL) when it
+   * reaches this named point (see `crashPoint`), exactly as a power cut there would. Never set in production.
+   */
+  testCrashAt?: string;
 }
 
 /** The embedding model: an OpenAI-compatible endpoint, or a local ONNX model folder run in-process. */
@@ -203,6 +208,7 @@ export function loadConfig(opts: { dataDir?: string; env: NodeJS.ProcessEnv }): 
     embeddings: embeddingsFromEnv(env),
     adminToken: env.STOA_ADMIN_TOKEN || undefined,
     publicUrl: env.STOA_PUBLIC_URL || undefined,
+    ...(env.STOA_TEST_CRASH_AT ? { testCrashAt: env.STOA_TEST_CRASH_AT } : {}),
   };
 }
 
