@@ -78,7 +78,7 @@ export function startStoaServer(opts: ServeOptions = {}): Promise<StoaServer> {
     child.stdout!.on('data', (c: Buffer) => {
       out += c.toString('utf8');
       if (ready) return;
-      const url = /listening on (http:\/\/\S+)/.exec(out)?.[1];
+      const url = /listening on (https?:\/\/\S+)/.exec(out)?.[1];
       const login = /one-time link\): (\S+)/.exec(out)?.[1];
       if (!url || !login) return;
       ready = true;

@@ -4,6 +4,7 @@ import { StoaError } from '@stoa/contract';
 import { allTools, runAnyTool, type Ctx, type Platform } from '@stoa/core';
 import { requestContext } from '../http/auth.js';
 import { sendProblem } from '../http/problem.js';
+import { publicOrigin } from '../http/public-origin.js';
 import { createStoaMcpServer } from './mcp-server.js';
 
 /** JSON-RPC error body for requests refused before MCP runs (no or wrong token). */
@@ -12,12 +13,6 @@ function rpcError(reply: FastifyReply, status: number, message: string) {
     .code(status)
     .header('content-type', 'application/json')
     .send({ jsonrpc: '2.0', error: { code: -32001, message }, id: null });
-}
-
-/** Where this server is reached from the caller's side: the configured public URL, else the request's own origin. */
-function originOf(platform: Platform, req: FastifyRequest): string {
-  const configured = platform.config.publicUrl?.replace(/\/+$/, '');
-  return configured || `${req.protocol}://${req.host}`;
 }
 
 /**
@@ -37,7 +32,7 @@ function protectedResourceMetadata(origin: string): Record<string, unknown> {
 
 /** The challenge on a refused /mcp request: bearer, and where the metadata says how to get a token. */
 function challenge(platform: Platform, req: FastifyRequest, error?: 'invalid_token' | 'insufficient_scope'): string {
-  const meta = `${originOf(platform, req)}/.well-known/oauth-protected-resource`;
+  const meta = `${publicOrigin(platform, req)}/.well-known/oauth-protected-resource`;
   return `Bearer realm="stoa", resource_metadata="${meta}"${error ? `, error="${error}"` : ''}`;
 }
 
@@ -89,7 +84,7 @@ export async function mountMcp(app: FastifyInstance, platform: Platform): Promis
     await transport.handleRequest(req.raw, reply.raw, req.body);
   });
   const metadata = async (req: FastifyRequest, reply: FastifyReply) =>
-    reply.header('cache-control', 'public, max-age=3600').send(protectedResourceMetadata(originOf(platform, req)));
+    reply.header('cache-control', 'public, max-age=3600').send(protectedResourceMetadata(publicOrigin(platform, req)));
   app.get('/.well-known/oauth-protected-resource', metadata);
   app.get('/.well-known/oauth-protected-resource/mcp', metadata);
   const notAllowed = async (_req: FastifyRequest, reply: FastifyReply) =>
