@@ -100,8 +100,9 @@ export const MATRIX: Record<string, Row> = {
   'soul.write': row({ ...people('ok', 'ok', F), ...agents(F, 'ok', F, F, F) }),
   'agentsMd.read': row({ ...people('ok', 'ok', 'ok'), ...agents('ok', 'ok', 'ok', 'ok', 'ok') }),
   'agentsMd.write': row({ ...people('ok', F, F), ...agents(F, F, F, F, F) }),
-  'memoryMd.read': row({ ...people('ok', 'ok', F), ...agents(F, 'ok', F, F, F) }),
-  'memoryMd.write': row({ ...people('ok', 'ok', F), ...agents(F, 'ok', F, F, F) }),
+  // A channel's MEMORY.md: its participants and admins; to everyone else the channel does not exist (issue 27).
+  'memoryMd.read': row({ ...people('ok', 'ok', N), ...agents(N, 'ok', N, N, N) }),
+  'memoryMd.write': row({ ...people('ok', 'ok', N), ...agents(N, 'ok', N, N, N) }),
   // Another project: only its member and the installation admin; agents belong to their own project.
   'otherProjectFile.read': { ...all(N), installAdmin: 'ok', otherProject: 'ok', ...agents(F, F, F, F, F), revoked: 'unauthorized', anonymous: 'unauthorized' },
   // Tokens: people list and mint their own; agents manage none.

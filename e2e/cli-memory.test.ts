@@ -122,7 +122,8 @@ describe('stoa memory', { shuffle: false }, () => {
       expect(r.stderr).toMatch(/no workspace-wide MEMORY.md/);
       refused(await local(['--agent', ids.a, 'memory', 'append', 'AGENTS.md', 'I rule now']), 'forbidden');
       refused(await local(['--agent', ids.a, 'memory', 'set', 'SOUL.md', 'You sing badly.', '--for', ids.b]), 'forbidden');
-      refused(await local(['--agent', ids.a, '--conversation', ids.general, 'memory', 'get', 'MEMORY.md', '--channel', 'private']), 'forbidden');
+      // A channel the agent is not in does not exist for it (issue 27).
+      refused(await local(['--agent', ids.a, '--conversation', ids.general, 'memory', 'get', 'MEMORY.md', '--channel', 'private']), 'not_found');
       expect(await localJson(['--agent', ids.a, 'memory', 'append', 'SOUL.md', 'I label every box.'])).toMatchObject({
         version: 1,
         content: 'You keep the archive tidy.\nI label every box.\n',
@@ -175,7 +176,11 @@ describe('stoa memory', { shuffle: false }, () => {
   // A story: each step builds on what the steps before it made, so the steps keep their order under --sequence.shuffle.
   describe('stoa memory in remote mode', { timeout: 300_000, shuffle: false }, () => {
     it("a non-participant cannot read a conversation's MEMORY.md; a viewer cannot edit AGENTS.md", async () => {
-      refused(await remote(tokens.bob, ['memory', 'get', 'MEMORY.md', '--channel', 'general']), 'forbidden');
+      // To a non-participant the channel answers exactly as a missing one (issue 27).
+      const hidden = await remote(tokens.bob, ['memory', 'get', 'MEMORY.md', '--channel', 'general']);
+      refused(hidden, 'not_found');
+      const missing = await remote(tokens.bob, ['memory', 'get', 'MEMORY.md', '--channel', 'nowhere']);
+      expect(hidden.stderr.replace('general', 'X')).toBe(missing.stderr.replace('nowhere', 'X'));
       refused(await remote(tokens.vera, ['memory', 'set', 'AGENTS.md', 'viewer rules']), 'forbidden');
       const r = await remote(tokens.vera, ['memory', 'get', 'MEMORY.md', '--channel', 'general', '--json']);
       expect(JSON.parse(r.stdout)).toMatchObject({ file: 'MEMORY.md', editable: false });

@@ -30,6 +30,8 @@ interface ServeOptions {
   env?: Record<string, string | undefined>;
   /** How long to wait for the banner (default 30 s). */
   timeoutMs?: number;
+  /** Listen on this port instead of a free one (a restarted server keeps its URL, as clients expect). */
+  port?: number;
 }
 
 /**
@@ -44,7 +46,7 @@ interface ServeOptions {
 export function startStoaServer(opts: ServeOptions = {}): Promise<StoaServer> {
   const own = !opts.dataDir;
   const dataDir = opts.dataDir ?? mkdtempSync(join(tmpdir(), 'stoa-serve-'));
-  const child = spawn(process.execPath, [STOA_BIN, 'serve', '--data', dataDir, '--port', '0', '--host', '127.0.0.1'], {
+  const child = spawn(process.execPath, [STOA_BIN, 'serve', '--data', dataDir, '--port', String(opts.port ?? 0), '--host', '127.0.0.1'], {
     cwd: REPO,
     env: baseEnv(opts.env),
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -76,7 +78,7 @@ export function startStoaServer(opts: ServeOptions = {}): Promise<StoaServer> {
     child.stdout!.on('data', (c: Buffer) => {
       out += c.toString('utf8');
       if (ready) return;
-      const url = /listening on (http:\/\/\S+)/.exec(out)?.[1];
+      const url = /listening on (https?:\/\/\S+)/.exec(out)?.[1];
       const login = /one-time link\): (\S+)/.exec(out)?.[1];
       if (!url || !login) return;
       ready = true;

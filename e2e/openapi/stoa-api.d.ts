@@ -284,7 +284,7 @@ export interface paths {
         };
         /**
          * What changed since a cursor: files written, moved or deleted, oldest first (B7)
-         * @description Only changes the caller may read: a move from a place out of sight shows only where the file is now, a move out of sight is a delete. Pass the answer's cursor next time; with no cursor the feed starts at the beginning. The web UI polls it to show others' changes without a reload.
+         * @description Only changes the caller may read: a move from a place out of sight shows only where the file is now, a move out of sight is a delete. Pass the answer's cursor next time (cursors are opaque: they say nothing of what happened out of sight); with no cursor the feed starts at the beginning. The web UI polls it to show others' changes without a reload.
          */
         get: operations["files.changes"];
         put?: never;
@@ -1462,7 +1462,7 @@ export interface components {
             detail: string;
             instance?: string;
             /** @enum {string} */
-            code: "bad_request" | "path_invalid" | "invalid_text" | "unauthorized" | "forbidden" | "not_found" | "method_not_allowed" | "already_exists" | "version_conflict" | "memory_version_conflict" | "not_a_text_file" | "preview_unavailable" | "too_large" | "quota_exceeded" | "range_not_satisfiable" | "precondition_failed" | "locked" | "rate_limited" | "unavailable" | "internal";
+            code: "bad_request" | "path_invalid" | "invalid_text" | "unauthorized" | "forbidden" | "cross_site" | "not_found" | "method_not_allowed" | "already_exists" | "version_conflict" | "memory_version_conflict" | "not_a_text_file" | "preview_unavailable" | "too_large" | "quota_exceeded" | "range_not_satisfiable" | "precondition_failed" | "locked" | "rate_limited" | "unavailable" | "internal";
         };
     };
     responses: never;

@@ -8,6 +8,7 @@ import { operations, type Platform } from '@stoa/core';
 import { mountOperation } from './http/mount.js';
 import { mountAuthRoutes } from './http/auth-routes.js';
 import { addSecurityHeaders } from './http/security-headers.js';
+import { refuseCrossSiteChanges } from './http/origin-check.js';
 import { sendProblem } from './http/problem.js';
 import { refuseBadlyEncodedUrls } from './http/url-check.js';
 import { apiDocument, apiRoutes } from './http/openapi.js';
@@ -62,6 +63,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   };
   const app = Fastify(options);
   addSecurityHeaders(app);
+  refuseCrossSiteChanges(app, platform);
   app.setErrorHandler((err, req, reply) => sendProblem(reply, req, err));
   refuseBadlyEncodedUrls(app);
   const allowedMethods = allowedMethodsFor(apiRoutes());

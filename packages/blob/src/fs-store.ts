@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { link, mkdir, open, readdir, readFile, rename, stat } from 'node:fs/promises';
+import { copyFile, link, mkdir, open, readdir, readFile, rename, stat } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import type { Readable } from 'node:stream';
 import { BlobHashMismatchError, BlobNotFoundError, BlobSizeMismatchError, toSafeError } from './errors.js';
@@ -71,6 +71,16 @@ export function createFsBlobStore(opts: { root: string }): FsBlobStore {
       }
     }
     await unlinkQuiet(claimed);
+  }
+
+  /** A private name for the staged bytes that leaves them in place: a hard link, or a copy where there are none. */
+  async function linkOrCopy(staged: string, claimed: string): Promise<void> {
+    try {
+      await link(staged, claimed);
+    } catch (err) {
+      if (isCode(err, 'ENOENT', 'ENOTDIR')) throw err;
+      await copyFile(staged, claimed);
+    }
   }
 
   return {
@@ -195,7 +205,8 @@ export function createFsBlobStore(opts: { root: string }): FsBlobStore {
       const claimed = join(tmpDir, `${randomUUID()}.promote`);
       try {
         await mkdir(tmpDir, { recursive: true });
-        await rename(staged, claimed);
+        if (expected.keepStaging) await linkOrCopy(staged, claimed);
+        else await rename(staged, claimed);
       } catch (err) {
         if (isCode(err, 'ENOENT', 'ENOTDIR')) throw new BlobNotFoundError('Staged upload');
         throw toSafeError(err, 'promote the upload');
@@ -218,7 +229,8 @@ export function createFsBlobStore(opts: { root: string }): FsBlobStore {
         // No fsync here: writeStaging already fsynced the bytes, and commit() makes the rename durable.
         return await commit(claimed, hasher.sha256, hasher.bytes);
       } catch (err) {
-        if (await exists(claimed).catch(() => false)) await restoreStaging(claimed, staged).catch(() => undefined);
+        if (expected.keepStaging) await unlinkQuiet(claimed).catch(() => undefined);
+        else if (await exists(claimed).catch(() => false)) await restoreStaging(claimed, staged).catch(() => undefined);
         throw toSafeError(err, 'promote the upload');
       }
     },

@@ -144,10 +144,10 @@ export function createS3BlobStore(opts: S3BlobStoreOptions): S3BlobStore {
   }
 
   /** Makes verified content at `from` the blob `sha256`, then removes `from`. An existing blob wins. */
-  async function commit(from: string, sha256: string, size: number, ifMatch?: string): Promise<PutResult> {
+  async function commit(from: string, sha256: string, size: number, ifMatch?: string, keepSource = false): Promise<PutResult> {
     const final = keys.blobs + sha256;
     if ((await head(final)) === null) await copyWithin(client, { bucket, from, to: final, size, ifMatch });
-    await deleteQuiet(from);
+    if (!keepSource) await deleteQuiet(from);
     return { key: sha256, size, sha256 };
   }
 
@@ -321,7 +321,7 @@ export function createS3BlobStore(opts: S3BlobStoreOptions): S3BlobStore {
         const hasher = await hashStream(res.Body as Readable);
         if (hasher.bytes !== expected.size) throw new BlobSizeMismatchError(expected.size, hasher.bytes);
         if (expectedSha !== undefined && hasher.sha256 !== expectedSha) throw new BlobHashMismatchError(expectedSha, hasher.sha256);
-        return await commit(key, hasher.sha256, hasher.bytes, h.etag);
+        return await commit(key, hasher.sha256, hasher.bytes, h.etag, expected.keepStaging);
       } catch (err) {
         if (isPreconditionFailed(err)) {
           throw new BlobStorageError('The staged upload changed while it was being promoted', 'StagingChanged', { cause: err });
@@ -414,8 +414,9 @@ export function createS3BlobStore(opts: S3BlobStoreOptions): S3BlobStore {
           }),
         );
       } catch (err) {
-        // Joined already (a finish that is tried again): the staged upload is there.
-        if (isNotFound(err) && (await head(keys.staging + uploadId)) !== null) return;
+        // Joined already (a finish that is tried again, after a crash): the staged upload is there. Stores differ in
+        // how they refuse to complete an upload twice (AWS: NoSuchUpload; s3rver: InternalError), so any refusal counts.
+        if ((await head(keys.staging + uploadId).catch(() => null)) !== null) return;
         if (isNotFound(err)) throw new BlobNotFoundError('Staged upload');
         throw toSafeError(err, 'join the parts');
       }

@@ -130,4 +130,7 @@ export interface PromoteExpectation {
   sha256?: string | undefined;
   /** The sha256 is the one this store's writeStaging computed (see promoteStaging). */
   trusted?: boolean;
+  /** Leave the staged upload where it is (the caller deletes it once the blob is committed), so a crash between
+   *  promoting and committing cannot lose the only copy of the bytes: promoting again finds them (issue 27). */
+  keepStaging?: boolean;
 }

@@ -38,6 +38,11 @@ export interface StoaConfig {
   parsing?: ParsingLimits;
   /** The embedding model for vector and hybrid search; absent = search is lexical only. */
   embeddings?: EmbeddingsConfig;
+  /**
+   * `STOA_TEST_CRASH_AT`: for crash-recovery acceptance tests only — the process kills itself (SIGKILL) when it
+   * reaches this named point (see `crashPoint`), exactly as a power cut there would. Never set in production.
+   */
+  testCrashAt?: string;
 }
 
 /** The embedding model: an OpenAI-compatible endpoint, or a local ONNX model folder run in-process. */
@@ -202,8 +207,30 @@ export function loadConfig(opts: { dataDir?: string; env: NodeJS.ProcessEnv }): 
     parsing,
     embeddings: embeddingsFromEnv(env),
     adminToken: env.STOA_ADMIN_TOKEN || undefined,
-    publicUrl: env.STOA_PUBLIC_URL || undefined,
+    publicUrl: publicUrlOf(env.STOA_PUBLIC_URL),
+    ...(env.STOA_TEST_CRASH_AT ? { testCrashAt: env.STOA_TEST_CRASH_AT } : {}),
   };
+}
+
+/**
+ * `STOA_PUBLIC_URL`: where clients reach this server, the start of every absolute URL it writes (issue 27: never
+ * the Host header a client sends). An absolute http(s) URL; a trailing slash is dropped.
+ */
+function publicUrlOf(raw: string | undefined): string | undefined {
+  const v = raw?.trim();
+  if (!v) return undefined;
+  let u: URL | undefined;
+  try {
+    u = new URL(v);
+  } catch {
+    u = undefined;
+  }
+  if (!u || (u.protocol !== 'http:' && u.protocol !== 'https:') || u.username || u.password || u.search || u.hash)
+    throw new StoaError(
+      'bad_request',
+      'STOA_PUBLIC_URL must be an absolute http or https URL without credentials, query or fragment, e.g. https://stoa.example.org',
+    );
+  return v.replace(/\/+$/, '');
 }
 
 function embeddingsFromEnv(env: NodeJS.ProcessEnv): EmbeddingsConfig | undefined {

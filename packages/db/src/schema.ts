@@ -189,6 +189,8 @@ export interface UploadReservationsTable {
   parts_token: Generated<string | null>;
   /** The version the upload must replace, checked at finish (migration 023); null: any. */
   expected_version: Generated<number | null>;
+  /** What finishing it answered, as JSON (migration 028): finishing it again answers the same. */
+  finished_file: Generated<string | null>;
 }
 /** A part of a direct upload that arrived whole (migration 022). */
 export interface UploadPartsTable {

@@ -56,6 +56,7 @@ function counted(stream: Readable, onBytes: (n: number) => void): Readable {
 export async function uploadInParts(client: StoaClient, opts: PartUploadOptions): Promise<FileInfo> {
   const { project, size } = opts;
   let status = opts.resume ? await resumable(client, opts) : null;
+  if (status && 'finished' in status) return status.finished;
   if (!status) {
     const ticket = await client.call(filesRoutes.startUpload, { project, path: opts.path, size, parts: true, expectedVersion: opts.expectedVersion });
     status = { ...ticket, received: [], receivedBytes: 0 };
@@ -122,13 +123,24 @@ export async function uploadInParts(client: StoaClient, opts: PartUploadOptions)
   return client.call(filesRoutes.finishUpload, { project, uploadId });
 }
 
-/** The status of the earlier try when it is still pending and is this very upload; null to start anew. */
+/**
+ * The status of the earlier try when it is still pending and is this very upload; its file when it was
+ * finished already (the answer was lost: a crash, a dropped connection), so finishing it again answers its file
+ * instead of making a second version; null to start anew.
+ */
 async function resumable(client: StoaClient, opts: PartUploadOptions) {
+  const uploadId = opts.resume!;
   try {
-    const s = await client.call(filesRoutes.uploadStatus, { project: opts.project, uploadId: opts.resume! });
+    const s = await client.call(filesRoutes.uploadStatus, { project: opts.project, uploadId });
     return s.path === opts.path.normalize('NFC').replace(/^\/+/, '') && s.size === opts.size && s.partSize ? s : null;
   } catch (e) {
-    if (e instanceof StoaError && e.code === 'not_found') return null;
+    if (!(e instanceof StoaError && e.code === 'not_found')) throw e;
+  }
+  try {
+    const file = await client.call(filesRoutes.finishUpload, { project: opts.project, uploadId });
+    return file.path === opts.path.normalize('NFC').replace(/^\/+/, '') && file.size === opts.size ? { finished: file } : null;
+  } catch (e) {
+    if (e instanceof StoaError && (e.code === 'not_found' || e.code === 'bad_request')) return null;
     throw e;
   }
 }

@@ -16,6 +16,7 @@ import {
 } from '@stoa/core';
 import { setRetryAfter, toStoaError } from '../http/problem.js';
 import { contentDisposition, parseRange } from '../routes/files/content-disposition.js';
+import { USER_CONTENT_CSP } from '../http/security-headers.js';
 import { davContext } from './dav-auth.js';
 import { copyOrMove } from './dav-copy-move.js';
 import { lock } from './dav-lock.js';
@@ -56,6 +57,7 @@ async function get(ctx: Ctx, req: FastifyRequest, reply: FastifyReply, t: Target
     .header('Accept-Ranges', 'bytes')
     .header('OC-Checksum', `SHA256:${opened.sha256}`)
     .header('X-Content-Type-Options', 'nosniff')
+    .header('Content-Security-Policy', USER_CONTENT_CSP)
     .header('Content-Disposition', contentDisposition('attachment', opened.info.name))
     .type(opened.info.type);
   if (opened.range)

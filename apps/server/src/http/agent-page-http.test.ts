@@ -42,7 +42,12 @@ describe("an agent's page over HTTP: its tokens, its conversations and its write
     expect((await api('GET', `/projects/default/conversations?agent=${agent.id}`, bob)).body).toEqual([]);
     const revoke = await api('DELETE', `/projects/default/tokens/${tok.body.id}`, bob);
     expect(revoke.status).toBe(403);
-    expect((await api('GET', `/projects/default/conversations/${conv.id}/trace`, bob)).status).toBeGreaterThanOrEqual(403);
+    // Not in the conversation: it answers exactly as a missing one (issue 27).
+    const hidden = await api('GET', `/projects/default/conversations/${conv.id}/trace`, bob);
+    const missing = await api('GET', `/projects/default/conversations/conv_nosuchconversation/trace`, bob);
+    expect(hidden.status).toBe(404);
+    const same = (r: { body: Record<string, string> }, id: string) => JSON.parse(JSON.stringify(r.body).replaceAll(id, 'X'));
+    expect(same(hidden, conv.id)).toEqual(same(missing, 'conv_nosuchconversation'));
     expect((await call('p/c.md')).body.refused).toBe(false);
 
     // The owner revokes it; the token is refused from then on.

@@ -15,6 +15,13 @@ const PAGE_CSP = [
 ].join('; ');
 
 /**
+ * The policy of every answer that carries a user's bytes — downloads, signed links, WebDAV GET, zips: nothing
+ * runs, loads or submits, and the content is in an opaque origin of its own (sandbox), so an uploaded HTML or SVG
+ * opened from such a URL cannot act with the reader's session (issue 27). Previews add images and inline styles.
+ */
+export const USER_CONTENT_CSP = "default-src 'none'; sandbox";
+
+/**
  * Headers every response carries — pages, assets, API answers, previews, WebDAV: no MIME sniffing, no framing,
  * no referrer. A response that set its own Content-Security-Policy (previews: a sandbox) keeps it, and gains
  * `frame-ancestors 'none'` when it lacks one.

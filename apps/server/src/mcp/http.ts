@@ -4,6 +4,7 @@ import { StoaError } from '@stoa/contract';
 import { allTools, runAnyTool, type Ctx, type Platform } from '@stoa/core';
 import { requestContext } from '../http/auth.js';
 import { sendProblem } from '../http/problem.js';
+import { publicOrigin } from '../http/public-origin.js';
 import { createStoaMcpServer } from './mcp-server.js';
 import { mountOAuth, OAUTH_SCOPES } from './oauth.js';
 import { allowPreflight, CORS_HEADERS } from './cors.js';
@@ -15,12 +16,6 @@ function rpcError(reply: FastifyReply, status: number, message: string) {
     .headers(CORS_HEADERS)
     .header('content-type', 'application/json')
     .send({ jsonrpc: '2.0', error: { code: -32001, message }, id: null });
-}
-
-/** Where this server is reached from the caller's side: the configured public URL, else the request's own origin. */
-function originOf(platform: Platform, req: FastifyRequest): string {
-  const configured = platform.config.publicUrl?.replace(/\/+$/, '');
-  return configured || `${req.protocol}://${req.host}`;
 }
 
 /**
@@ -41,7 +36,7 @@ function protectedResourceMetadata(origin: string): Record<string, unknown> {
 
 /** The challenge on a refused /mcp request: bearer, and where the metadata says how to get a token. */
 function challenge(platform: Platform, req: FastifyRequest, error?: 'invalid_token' | 'insufficient_scope'): string {
-  const meta = `${originOf(platform, req)}/.well-known/oauth-protected-resource`;
+  const meta = `${publicOrigin(platform, req)}/.well-known/oauth-protected-resource`;
   return `Bearer realm="stoa", resource_metadata="${meta}"${error ? `, error="${error}"` : ''}`;
 }
 
@@ -52,7 +47,7 @@ function challenge(platform: Platform, req: FastifyRequest, error?: 'invalid_tok
 async function agentContext(platform: Platform, req: FastifyRequest): Promise<Ctx> {
   const q = req.query as Record<string, string | undefined>;
   if (q.conversation && !req.headers['x-stoa-conversation']) req.headers['x-stoa-conversation'] = q.conversation;
-  const ctx = await requestContext(platform, req, typeof q.volume === 'string' && q.volume ? q.volume : undefined, `${originOf(platform, req)}/mcp`);
+  const ctx = await requestContext(platform, req, typeof q.volume === 'string' && q.volume ? q.volume : undefined, `${publicOrigin(platform, req)}/mcp`);
   if (ctx.actor.kind !== 'agent') throw new StoaError('forbidden', '/mcp needs an agent token (stoa tokens create --agent AGENT_ID)');
   return ctx;
 }
@@ -98,12 +93,12 @@ export async function mountMcp(app: FastifyInstance, platform: Platform): Promis
     reply
       .headers(CORS_HEADERS)
       .header('cache-control', 'public, max-age=3600')
-      .send(protectedResourceMetadata(originOf(platform, req)));
+      .send(protectedResourceMetadata(publicOrigin(platform, req)));
   for (const path of ['/.well-known/oauth-protected-resource', '/.well-known/oauth-protected-resource/mcp']) {
     app.get(path, metadata);
     allowPreflight(app, path, 'GET');
   }
-  await mountOAuth(app, platform, (req) => originOf(platform, req));
+  await mountOAuth(app, platform, (req) => publicOrigin(platform, req));
   const notAllowed = async (_req: FastifyRequest, reply: FastifyReply) =>
     reply
       .code(405)

@@ -309,6 +309,7 @@ export const en = {
   'error.version_conflict': 'Someone saved a newer version',
   'error.memory_version_conflict': 'Someone saved this memory file since you opened it',
   'error.rate_limited': 'Too many requests',
+  'error.cross_site': 'This change came from another site',
   'error.bad_request': 'The request is not valid',
   'error.preview_unavailable': 'No preview for this type; download it instead',
   'error.unavailable': 'Not available right now',

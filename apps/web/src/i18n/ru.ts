@@ -312,6 +312,7 @@ export const ru: Dict = {
   'error.version_conflict': 'Кто-то сохранил более новую версию',
   'error.memory_version_conflict': 'Кто-то сохранил этот файл памяти после того, как вы его открыли',
   'error.rate_limited': 'Слишком много запросов',
+  'error.cross_site': 'Изменение пришло с другого сайта',
   'error.bad_request': 'Некорректный запрос',
   'error.preview_unavailable': 'Для этого типа предпросмотр недоступен; скачайте файл',
   'error.unavailable': 'Сейчас недоступно',

@@ -306,6 +306,7 @@ export const zh: Dict = {
   'error.version_conflict': '有人保存了更新的版本',
   'error.memory_version_conflict': '在您打开此记忆文件后有人保存了它',
   'error.rate_limited': '请求过多',
+  'error.cross_site': '此更改来自其他网站',
   'error.bad_request': '请求无效',
   'error.preview_unavailable': '此类型无法预览；请下载查看',
   'error.unavailable': '暂时不可用',

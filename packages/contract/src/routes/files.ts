@@ -98,12 +98,12 @@ export const filesRoutes = {
     path: '/projects/{project}/changes',
     summary: 'What changed since a cursor: files written, moved or deleted, oldest first (B7)',
     description:
-      "Only changes the caller may read: a move from a place out of sight shows only where the file is now, a move out of sight is a delete. Pass the answer's cursor next time; with no cursor the feed starts at the beginning. The web UI polls it to show others' changes without a reload.",
+      "Only changes the caller may read: a move from a place out of sight shows only where the file is now, a move out of sight is a delete. Pass the answer's cursor next time (cursors are opaque: they say nothing of what happened out of sight); with no cursor the feed starts at the beginning. The web UI polls it to show others' changes without a reload.",
     input: z.object({
       project: projectParam,
       cursor: z
         .string()
-        .regex(/^(\d{1,15}|now)$/)
+        .regex(/^([A-Za-z0-9_-]{22}|now)$/, 'cursor must be one an earlier answer gave, or now')
         .optional()
         .describe('The cursor of an earlier answer (absent: from the start; `now`: no changes, only where the feed stands)'),
       limit: z.coerce.number().int().min(1).max(1000).optional().describe('Changes per answer (default 100)'),

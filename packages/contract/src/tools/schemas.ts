@@ -90,7 +90,7 @@ function buildSchemas(limits: Pick<Limits, 'agentWriteBytes' | 'agentListMax'>) 
     file_changes: z.strictObject({
       cursor: z
         .string()
-        .regex(/^\d{1,15}$/, 'cursor must be the digits a previous call returned')
+        .regex(/^[A-Za-z0-9_-]{22}$/, 'cursor must be one a previous call returned')
         .optional()
         .describe('From the previous answer; absent = from the start.'),
       limit: z.number().int().min(1).max(limits.agentListMax).optional().describe(`At most this many (default and max ${limits.agentListMax}).`),

@@ -110,6 +110,25 @@ export async function findConversation(ctx: Ctx, ref: string): Promise<{ id: str
   return { id: row.id, kind: row.kind as ConversationKind, name: row.name };
 }
 
+/** Whether the caller may see conversation `id`: a participant, or an admin of the project. */
+export async function seesConversation(ctx: Ctx, id: string): Promise<boolean> {
+  const a = ctx.actor;
+  return (a.kind === 'user' && (a.superuser === true || a.role === 'admin')) || isParticipant(ctx, id);
+}
+
+/**
+ * The conversation `ref` names, when the caller may see it; one it may not see answers exactly as a missing one —
+ * same code, same message — so nobody confirms a conversation or channel they are not in (issue 27).
+ *
+ * @example
+ * const conv = await findVisibleConversation(ctx, '#launch'); // not_found unless a participant or an admin
+ */
+export async function findVisibleConversation(ctx: Ctx, ref: string): Promise<{ id: string; kind: ConversationKind; name: string | null }> {
+  const conv = await findConversation(ctx, ref);
+  if (!(await seesConversation(ctx, conv.id))) throw new StoaError('not_found', `conversation "${ref}" does not exist`);
+  return conv;
+}
+
 /**
  * Conversations the actor takes part in (admins: all of the project). With `agent`: only those that agent takes
  * part in, each with the changes it made there in the current write window (A4), read from the same counter

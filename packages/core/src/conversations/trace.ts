@@ -1,7 +1,6 @@
-import { StoaError } from '@stoa/contract';
 import type { Ctx } from '../platform.js';
 import { assertCan } from '../policies/can.js';
-import { findConversation, isParticipant } from './conversations.js';
+import { findVisibleConversation } from './conversations.js';
 import { indexableText } from '../text-rules.js';
 
 export interface TraceEntry {
@@ -79,9 +78,8 @@ export async function listTrace(
   input: { limit?: number; after?: string } = {},
 ): Promise<{ entries: TraceEntry[]; nextCursor: string | null }> {
   assertCan(ctx.actor, 'project.read', { kind: 'project' });
-  const conv = await findConversation(ctx, ref);
-  const admin = ctx.actor.kind === 'user' && (ctx.actor.superuser || ctx.actor.role === 'admin');
-  if (!admin && !(await isParticipant(ctx, conv.id))) throw new StoaError('forbidden', 'only participants of a conversation and admins may read its trace');
+  // Participants and admins only; to anyone else the conversation does not exist (issue 27).
+  const conv = await findVisibleConversation(ctx, ref);
   const db = ctx.platform.db.kysely;
   const limit = Math.min(Math.max(input.limit ?? 1000, 1), 10000);
   // The conversation's calls in the project and in the project's shared volumes (its agents' own files, its

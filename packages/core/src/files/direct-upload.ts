@@ -14,6 +14,7 @@ import { assertAgentWriteSize, countAgentChange, tracedChange } from '../operati
 import { mimeForPath } from './mime.js';
 import type { FileInfo } from './file-info.js';
 import { assertUnlockedIn } from './locks.js';
+import { crashPoint } from '../crash-point.js';
 
 export interface UploadTicket {
   uploadId: string;
@@ -136,7 +137,8 @@ export async function startUpload(
   }
 }
 
-export async function pendingReservation(ctx: Ctx, uploadId: string, alsoReceiving = false) {
+/** The caller's own reservation `uploadId` in this project, whatever its state; another's answers as a missing one. */
+async function ownReservation(ctx: Ctx, uploadId: string) {
   const r = await ctx.platform.db.kysely
     .selectFrom('upload_reservations')
     .selectAll()
@@ -144,6 +146,11 @@ export async function pendingReservation(ctx: Ctx, uploadId: string, alsoReceivi
     .where('project_id', '=', ctx.project.id)
     .executeTakeFirst();
   if (!r || r.actor !== actorKey(ctx)) throw new StoaError('not_found', 'upload does not exist');
+  return r;
+}
+
+export async function pendingReservation(ctx: Ctx, uploadId: string, alsoReceiving = false) {
+  const r = await ownReservation(ctx, uploadId);
   if (r.status !== 'pending' && !(alsoReceiving && r.status === 'receiving')) throw new StoaError('not_found', `upload is ${r.status}`);
   if (r.expires_at < ctx.platform.clock().toISOString()) throw new StoaError('not_found', 'upload has expired');
   return r;
@@ -214,8 +221,15 @@ async function release(
 /**
  * Finishes a direct upload: checks size (and hash), turns the staged bytes into a blob and commits the file;
  * the reservation becomes usage. Any failure releases the reservation and removes the staged bytes.
+ *
+ * Idempotent and safe to repeat after a crash (issue 27): every step before the commit can be done again (the
+ * parts stay joined, the staged bytes stay until the commit is in), and finishing an upload that is finished
+ * already answers the file it made then — a client whose answer was lost, or that runs again after a restart,
+ * gets one version, never a second one or an error.
  */
 export async function finishUpload(ctx: Ctx, uploadId: string): Promise<FileInfo> {
+  const earlier = await finishedFile(ctx, uploadId);
+  if (earlier) return earlier;
   return tracedChange(
     ctx,
     'file.write',
@@ -225,27 +239,55 @@ export async function finishUpload(ctx: Ctx, uploadId: string): Promise<FileInfo
   );
 }
 
+/** What finishing `uploadId` answered, when it is finished already; null while it is not. */
+async function finishedFile(ctx: Ctx, uploadId: string): Promise<FileInfo | null> {
+  const r = await ownReservation(ctx, uploadId);
+  if (r.status !== 'done' || r.finished_file === null) return null;
+  // Bytes staged by a finish that was cut off right after its commit are removed by the one that repeats it.
+  await ctx.platform.blobs.deleteStaging(r.staging_key);
+  return JSON.parse(r.finished_file) as FileInfo;
+}
+
+/** Thrown inside the commit's transaction when another finish of the same upload committed first. */
+class FinishedMeanwhile extends Error {}
+
+/** Two finishes of one upload at once: the one that lost answers what the other committed. */
+async function finishedMeanwhile(ctx: Ctx, uploadId: string): Promise<FileInfo> {
+  const other = await finishedFile(ctx, uploadId);
+  if (other) return other;
+  throw new StoaError('not_found', 'upload is no longer pending');
+}
+
 async function commitUpload(ctx: Ctx, uploadId: string): Promise<FileInfo> {
   const r = await pendingReservation(ctx, uploadId);
-  if (r.parts_token !== null) await joinParts(ctx, r);
+  if (r.parts_token !== null && !(await joinParts(ctx, r))) return finishedMeanwhile(ctx, uploadId);
+  crashPoint(ctx.platform.config, 'upload.finish.joined');
   let blob;
   try {
     if (r.sha256 && r.received_sha256 && r.sha256 !== r.received_sha256) throw new BlobHashMismatchError(r.sha256, r.received_sha256);
-    blob = await ctx.platform.blobs.promoteStaging(
-      r.staging_key,
-      r.received_sha256 ? { size: Number(r.size), sha256: r.received_sha256, trusted: true } : { size: Number(r.size), sha256: r.sha256 ?? undefined },
-    );
+    const expected = r.received_sha256
+      ? { size: Number(r.size), sha256: r.received_sha256, trusted: true }
+      : { size: Number(r.size), sha256: r.sha256 ?? undefined };
+    // The staged bytes stay until the commit is in: a crash before it finds them again on the next finish.
+    blob = await ctx.platform.blobs.promoteStaging(r.staging_key, { ...expected, keepStaging: true });
   } catch (e) {
-    if (e instanceof BlobNotFoundError) throw new StoaError('bad_request', 'no bytes were uploaded yet');
+    if (e instanceof BlobNotFoundError) {
+      // A finish of the same upload running at once committed and removed the staged bytes.
+      const other = await finishedFile(ctx, uploadId);
+      if (other) return other;
+      throw new StoaError('bad_request', 'no bytes were uploaded yet');
+    }
     await release(ctx.platform, r, 'failed');
     if (e instanceof BlobSizeMismatchError) throw new StoaError('bad_request', `uploaded size differs from the announced ${r.size} bytes`);
     if (e instanceof BlobHashMismatchError) throw new StoaError('bad_request', 'uploaded content does not match the announced sha256');
     throw e;
   }
+  crashPoint(ctx.platform.config, 'upload.finish.promoted');
+  let file: FileInfo;
   try {
-    return await inTx(ctx.platform, async (trx) => {
+    file = await inTx(ctx.platform, async (trx) => {
       const u = await trx.updateTable('upload_reservations').set({ status: 'done' }).where('id', '=', r.id).where('status', '=', 'pending').executeTakeFirst();
-      if (Number(u.numUpdatedRows) === 0) throw new StoaError('not_found', 'upload is no longer pending');
+      if (Number(u.numUpdatedRows) === 0) throw new FinishedMeanwhile();
       await assertUnlockedIn(trx, ctx, [{ path: r.path, member: true }]);
       await countAgentChange(trx, ctx);
       const result = await commitVersion(trx, ctx, {
@@ -258,16 +300,29 @@ async function commitUpload(ctx: Ctx, uploadId: string): Promise<FileInfo> {
         reservedBytes: Number(r.size),
         auditAction: 'file.upload',
       });
+      await trx
+        .updateTable('upload_reservations')
+        .set({ finished_file: JSON.stringify(result.file) })
+        .where('id', '=', r.id)
+        .execute();
       return result.file;
     });
   } catch (e) {
+    // Two finishes of one upload at once: the one that lost answers what the other committed.
+    if (e instanceof FinishedMeanwhile) return finishedMeanwhile(ctx, uploadId);
     await release(ctx.platform, r, 'failed');
     throw e;
   }
+  crashPoint(ctx.platform.config, 'upload.finish.committed');
+  await ctx.platform.blobs.deleteStaging(r.staging_key).catch(() => undefined);
+  return file;
 }
 
-/** Joins the parts of an upload sent in parts into its staged bytes; every part must have arrived. */
-async function joinParts(ctx: Ctx, r: Awaited<ReturnType<typeof pendingReservation>>): Promise<void> {
+/**
+ * Joins the parts of an upload sent in parts into its staged bytes; every part must have arrived. False when
+ * there is nothing to join because a finish of the same upload running at once committed it.
+ */
+async function joinParts(ctx: Ctx, r: Awaited<ReturnType<typeof pendingReservation>>): Promise<boolean> {
   const count = ticketOf(r).partCount ?? 0;
   const parts = await ctx.platform.db.kysely
     .selectFrom('upload_parts')
@@ -283,7 +338,15 @@ async function joinParts(ctx: Ctx, r: Awaited<ReturnType<typeof pendingReservati
       r.parts_token!,
       parts.map((p) => ({ number: p.part_number, etag: p.etag })),
     );
+    return true;
   } catch (e) {
+    // Neither the parts nor the joined bytes are there (lost by a server before issue 27's fix): nothing can
+    // finish this upload; its space is given back and the client starts again.
+    if (e instanceof BlobNotFoundError) {
+      if (await finishedFile(ctx, r.id)) return false;
+      await release(ctx.platform, r, 'failed');
+      throw new StoaError('not_found', 'the bytes of this upload are gone: start it again');
+    }
     // A part reported with an ETag object storage does not know: the client sends that part again.
     if (e instanceof BlobStorageError && e.code === 'InvalidPart')
       throw new StoaError('bad_request', 'a part does not match what object storage holds: send it again');

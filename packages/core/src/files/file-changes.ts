@@ -1,5 +1,6 @@
 import type { Ctx } from '../platform.js';
 import { can } from '../policies/can.js';
+import { decodeCursor, encodeCursor } from './change-cursor.js';
 
 /** Rows of the feed looked at per call at most, visible or not, so a caller who sees little still gets an answer fast. */
 const SCAN_ROWS = 5000;
@@ -22,9 +23,11 @@ interface FileChange {
  * where `readable` says); the answer ends with the cursor to pass next time. A move from a place the caller may
  * not read shows only where the file is now; a move out of sight is, for this caller, a delete where it was.
  *
+ * Cursors are opaque (see change-cursor.ts): they tell nothing of how much happened elsewhere.
+ *
  * @example
- * await changesAfter(ctx, { cursor: '41' })
- * // { changes: [{ cursor: '42', kind: 'written', path: 'a.md', … }], cursor: '42' }
+ * await changesAfter(ctx, { cursor: 'q3V…' })
+ * // { changes: [{ cursor: 'Zk8…', kind: 'written', path: 'a.md', … }], cursor: 'Zk8…' }
  */
 export async function changesAfter(
   ctx: Ctx,
@@ -37,13 +40,12 @@ export async function changesAfter(
       .select((eb) => eb.fn.max('seq').as('seq'))
       .where('project_id', '=', ctx.project.id)
       .executeTakeFirst();
-    return { changes: [], cursor: String(row?.seq ?? 0) };
+    return { changes: [], cursor: await encodeCursor(ctx, Number(row?.seq ?? 0)) };
   }
   const limit = Math.max(1, Math.floor(opts.limit ?? DEFAULT_LIMIT));
   // Readable by default means what the caller may read anywhere else; the agent tool narrows it to its scopes.
   const readable = opts.readable ?? ((p: string) => can(ctx.actor, 'file.read', { kind: 'file', path: p }) === null);
-  const start = Number(opts.cursor ?? '0');
-  let after = Number.isSafeInteger(start) && start > 0 ? start : 0;
+  let after = opts.cursor === undefined ? 0 : await decodeCursor(ctx, opts.cursor);
   const out: FileChange[] = [];
   let scanned = 0;
   while (out.length < limit && scanned < SCAN_ROWS) {
@@ -62,9 +64,9 @@ export async function changesAfter(
       const fromOk = r.from_path !== null && readable(r.from_path);
       if (!readable(r.path) && !fromOk) continue;
       const [kind, path, from] = readable(r.path) ? [r.kind, r.path, fromOk ? r.from_path : null] : ['deleted', r.from_path!, null];
-      out.push({ cursor: String(r.seq), kind, path, from_path: from, version: r.version, size: Number(r.size), at: r.at });
+      out.push({ cursor: await encodeCursor(ctx, Number(r.seq)), kind, path, from_path: from, version: r.version, size: Number(r.size), at: r.at });
       if (out.length === limit) break;
     }
   }
-  return { changes: out, cursor: String(after) };
+  return { changes: out, cursor: await encodeCursor(ctx, after) };
 }

@@ -118,6 +118,19 @@ function linkKey(platform: Platform): Promise<Buffer> {
   return key;
 }
 
+/**
+ * A key of its own for `purpose`, derived from the installation's link key, so one secret serves several uses
+ * without one use's outputs helping against another's.
+ *
+ * @example
+ * const k = await purposeKey(platform, 'change-cursor'); // 32 bytes
+ */
+export async function purposeKey(platform: Platform, purpose: string): Promise<Buffer> {
+  return createHmac('sha256', await linkKey(platform))
+    .update(`stoa:${purpose}`)
+    .digest();
+}
+
 async function readOrMakeLinkKey(platform: Platform): Promise<Buffer> {
   const db = platform.db.kysely;
   await db

@@ -105,7 +105,17 @@ describe.each(testDbKinds())('quota, F8 and direct uploads on %s', (kind) => {
     const f = await finishUpload(ctx, ticket.uploadId);
     expect(f).toMatchObject({ path: 'big/video.bin', size: 4_000, sha256, createdBy: '' });
     expect(await usage(ctx)).toMatchObject({ used: 4_000, reserved: 0 });
-    await expect(finishUpload(ctx, ticket.uploadId)).rejects.toMatchObject({ code: 'not_found' });
+    // Finishing again (an answer lost to a crash or a dropped connection) answers the same file, no second version.
+    expect(await finishUpload(ctx, ticket.uploadId)).toEqual(f);
+    expect(await listVersions(ctx, 'big/video.bin')).toHaveLength(1);
+    expect(await usage(ctx)).toMatchObject({ used: 4_000, reserved: 0 });
+    // Two finishes of one upload at once: both answer the one version the first made.
+    const twice = await startUpload(ctx, { path: 'big/twice.bin', size: 1_000 });
+    await receiveUpload(ctx, twice.uploadId, Readable.from([bytes(1_000)]));
+    const [x, y] = await Promise.all([finishUpload(ctx, twice.uploadId), finishUpload(ctx, twice.uploadId)]);
+    expect(x).toEqual(y);
+    expect(await listVersions(ctx, 'big/twice.bin')).toHaveLength(1);
+    expect(await usage(ctx)).toMatchObject({ used: 5_000, reserved: 0 });
     expect(await storeViolations(ctx)).toEqual([]);
   });
 

@@ -1,3 +1,4 @@
+import { StoaError } from '@stoa/contract';
 import type { Ctx } from '../platform.js';
 import { getMemory } from './memory.js';
 import { memoryPath, mq } from './store.js';
@@ -58,8 +59,12 @@ export async function listMemoryFiles(
   const versions = new Map(rows.map((r) => [`${r.kind}:${r.scope_id}`, r.version]));
   const out = [];
   for (const r of refs) {
-    const t = await resolveMemoryTarget(ctx, r);
-    if (await memoryRefusal(ctx, t, 'memory.read')) continue;
+    // A conversation the caller is not in answers not_found: its MEMORY.md is simply not listed.
+    const t = await resolveMemoryTarget(ctx, r).catch((e: unknown) => {
+      if (e instanceof StoaError && e.code === 'not_found') return null;
+      throw e;
+    });
+    if (!t || (await memoryRefusal(ctx, t, 'memory.read'))) continue;
     out.push({ ...r, version: versions.get(`${t.kind}:${t.scopeId}`) ?? 0, editable: (await memoryRefusal(ctx, t, 'memory.write')) === null });
   }
   return out;

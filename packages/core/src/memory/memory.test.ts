@@ -105,7 +105,11 @@ describe.each(testDbKinds())('memory files on %s', (kind) => {
 
   it('rights: non-participants, viewers, other agents', async () => {
     await setMemory(alice, { file: 'MEMORY.md', conversation: conv }, 'secret plan\n');
-    expect((await refusal(getMemory(bob, { file: 'MEMORY.md', conversation: conv }))).code).toBe('forbidden');
+    // A conversation one is not in answers exactly as a missing one (issue 27).
+    const hidden = await refusal(getMemory(bob, { file: 'MEMORY.md', conversation: conv }));
+    const missing = await refusal(getMemory(bob, { file: 'MEMORY.md', conversation: 'conv_doesnotexist' }));
+    expect([hidden.code, hidden.message.replace(conv, 'X')]).toEqual([missing.code, missing.message.replace('conv_doesnotexist', 'X')]);
+    expect(hidden.code).toBe('not_found');
     expect((await getMemory(admin, { file: 'MEMORY.md', conversation: conv })).content).toBe('secret plan\n');
     expect((await getMemory(vera, { file: 'MEMORY.md', conversation: conv })).editable).toBe(false);
     expect((await refusal(appendMemory(vera, { file: 'MEMORY.md', conversation: conv }, 'x'))).code).toBe('forbidden');
@@ -118,7 +122,7 @@ describe.each(testDbKinds())('memory files on %s', (kind) => {
     expect((await refusal(setMemory(bob, { file: 'SOUL.md', agent: agentId }, 'x'))).code).toBe('forbidden');
     // An agent may target another conversation with --channel only if it takes part in it.
     const elsewhere = (await createConversation(bob, { channel: 'random' })).id;
-    expect((await refusal(getMemory(agent, { file: 'MEMORY.md', conversation: 'random' }))).code).toBe('forbidden');
+    expect((await refusal(getMemory(agent, { file: 'MEMORY.md', conversation: 'random' }))).code).toBe('not_found');
     expect(elsewhere).toMatch(/^conv_/);
     const list = await listMemoryFiles(bob);
     expect(list.map((f) => f.title)).toEqual(['AGENTS.md', 'SOUL.md of Researcher', 'SOUL.md of Writer', 'MEMORY.md of #random']);

@@ -2,7 +2,7 @@ import { StoaError } from '@stoa/contract';
 import type { Ctx } from '../platform.js';
 import { can } from '../policies/can.js';
 import type { MemoryAction } from '../policies/memory.js';
-import { findConversation, isParticipant } from '../conversations/conversations.js';
+import { findVisibleConversation, isParticipant } from '../conversations/conversations.js';
 import { KIND_OF, type MemoryFileName, type MemoryTarget } from './types.js';
 
 /** Which memory file a request names. */
@@ -65,7 +65,8 @@ export async function resolveMemoryTarget(ctx: Ctx, ref: MemoryRef): Promise<Mem
       'MEMORY.md belongs to one conversation: name it with --conversation ID or --channel NAME (there is no workspace-wide MEMORY.md; shared knowledge goes in the wiki)',
     );
   }
-  const conv = await findConversation(ctx, convRef);
+  // A conversation the caller is not in answers as a missing one, not as a refusal (issue 27).
+  const conv = await findVisibleConversation(ctx, convRef);
   return { file, kind: 'memory', scopeId: conv.id, conversationId: conv.id, conversationName: conv.name };
 }
 

@@ -1,6 +1,6 @@
 import { StoaError } from '@stoa/contract';
 import { loadAgentActor } from '../context.js';
-import { findConversation, isParticipant } from '../conversations/conversations.js';
+import { findVisibleConversation, isParticipant } from '../conversations/conversations.js';
 import type { Ctx } from '../platform.js';
 import { assertCan } from '../policies/can.js';
 
@@ -23,7 +23,8 @@ export async function turnContext(ctx: Ctx, input: { agent?: string; conversatio
   if (!agentId) throw new StoaError('bad_request', 'a turn needs the agent: --agent AGENT_ID');
   const convRef = input.conversation?.trim() || (a.kind === 'agent' ? (a.conversationId ?? undefined) : undefined);
   if (!convRef) throw new StoaError('bad_request', 'a turn needs its conversation: --conversation ID');
-  const conv = await findConversation(ctx, convRef);
+  // The caller must see the conversation (a turn hands out its MEMORY.md); to anyone else it does not exist (issue 27).
+  const conv = await findVisibleConversation(ctx, convRef);
   if (a.kind === 'user') {
     const row = await ctx.platform.db.kysely
       .selectFrom('agents')

@@ -116,7 +116,8 @@ describe.each(testDbKinds())('hosted-agent turns on %s', (kind) => {
     expect(r.files.map((f) => f.status)).toEqual(['refused', 'saved']);
     expect((await getMemory(alice, { file: 'AGENTS.md' })).content).toBe(file(turn, 'AGENTS.md').content);
     const bob = await t.userCtx('bob', 'editor');
-    await expect(prepareTurn(bob, { agent: agentId, conversation: conv })).rejects.toMatchObject({ code: 'forbidden' });
+    // Bob is not in the conversation: to him it does not exist (issue 27), before anything is said about the agent.
+    await expect(prepareTurn(bob, { agent: agentId, conversation: conv })).rejects.toMatchObject({ code: 'not_found' });
     const other = (await createConversation(alice, { channel: 'other' })).id;
     await expect(prepareTurn(alice, { agent: agentId, conversation: other })).rejects.toMatchObject({ code: 'forbidden' });
     const agentItself = await t.agentCtx(agentId, conv);

@@ -176,6 +176,9 @@ describe.each(testDbKinds())('agent tools (%s)', (kind) => {
     const next = (feed.data as { cursor: string }).cursor;
     expect((await runAnyTool(agent, 'file_changes', { cursor: next })).text).toBe(`No changes after cursor ${next}. Next cursor: ${next}`);
     expect((await runAnyTool(agent, 'file_changes', { cursor: '-1' })).code).toBe('bad_request');
+    // Cursors are opaque (issue 27): a made-up position is refused, not read.
+    expect((await runAnyTool(agent, 'file_changes', { cursor: '41' })).code).toBe('bad_request');
+    expect((await runAnyTool(agent, 'file_changes', { cursor: 'A'.repeat(22) })).code).toBe('bad_request');
   });
 
   it('annotations follow what each tool does: read-only tools change nothing, every other tool counts as a change', async () => {

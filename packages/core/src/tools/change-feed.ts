@@ -10,7 +10,7 @@ import { changesAfter } from '../files/file-changes.js';
  * read shows only where the file is now.
  *
  * @example
- * (await fileChanges(env, { cursor: '41' })).data // { changes: [{ cursor: '42', kind: 'written', path: 'a.md', … }], cursor: '42' }
+ * (await fileChanges(env, { cursor: earlier })).data // { changes: [{ cursor: 'Zk8…', kind: 'written', path: 'a.md', … }], cursor: 'Zk8…' }
  */
 export async function fileChanges(env: ToolEnv, args: ToolArgs<'file_changes'>): Promise<ToolAnswer> {
   const actor = env.ctx.actor;

@@ -157,7 +157,7 @@ describe.each(testDbKinds())('file tools (%s)', (kind) => {
     expect(entries[1]!.result).toMatch(/^Refused: file "missing\.md" was not found/);
     expect(entries[0]!.durationMs).toBeGreaterThanOrEqual(0);
     const viewer = await t.userCtx('outsider', 'viewer');
-    await expect(listTrace(viewer, conv.id)).rejects.toThrow(/only participants/);
+    await expect(listTrace(viewer, conv.id)).rejects.toMatchObject({ code: 'not_found', message: `conversation "${conv.id}" does not exist` });
   });
 
   it('refuses everything when file access is off, and unknown tools or bad arguments', async () => {

@@ -5,6 +5,7 @@ import { requestCall } from '../../http/auth.js';
 import { fastifyPath } from '../../http/mount.js';
 import { sendProblem } from '../../http/problem.js';
 import { contentDisposition } from './content-disposition.js';
+import { USER_CONTENT_CSP } from '../../http/security-headers.js';
 
 /**
  * POST files/archive: many files as one zip, streamed as it is made (no length known ahead). Every check is done
@@ -18,6 +19,7 @@ export function mountArchive(app: FastifyInstance, platform: Platform): void {
       const zip = (await callOperation(await requestCall(platform, req), route.id, input)) as Archive;
       return reply
         .header('X-Content-Type-Options', 'nosniff')
+        .header('Content-Security-Policy', USER_CONTENT_CSP)
         .header('Content-Disposition', contentDisposition('attachment', zip.name))
         .header('Cache-Control', 'private, no-store')
         .header('X-Stoa-Files', String(zip.files))

@@ -5,6 +5,7 @@ import { requestCall } from '../../http/auth.js';
 import { fastifyPath } from '../../http/mount.js';
 import { sendProblem } from '../../http/problem.js';
 import { contentDisposition, parseRange } from './content-disposition.js';
+import { USER_CONTENT_CSP } from '../../http/security-headers.js';
 
 /** GET file content: always an attachment (F12), nosniff, strong ETag (content hash), single byte ranges. */
 export function mountDownload(app: FastifyInstance, platform: Platform): void {
@@ -45,7 +46,7 @@ function sendDownload(
     .header('Accept-Ranges', 'bytes')
     .header('X-Content-Type-Options', 'nosniff')
     .header('Content-Disposition', contentDisposition('attachment', opened.info.name))
-    .header('Content-Security-Policy', "default-src 'none'; sandbox")
+    .header('Content-Security-Policy', USER_CONTENT_CSP)
     .header('Cache-Control', 'private, no-cache')
     .header('X-Stoa-Version', String(opened.version))
     .type(opened.info.type);

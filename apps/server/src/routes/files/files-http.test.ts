@@ -327,8 +327,34 @@ describe.each(testDbKinds())('files over HTTP on %s', (kind) => {
     expect(mine).toEqual([expect.objectContaining({ kind: 'moved', path: `${own}/b.md`, from_path: null })]);
 
     // Hostile cursors and limits are refused with a stable code, never a 500.
-    for (const bad of ['cursor=-1', 'cursor=abc', 'cursor=99999999999999999999', 'limit=0', 'limit=100000'])
+    for (const bad of ['cursor=-1', 'cursor=abc', 'cursor=41', 'cursor=99999999999999999999', `cursor=${'A'.repeat(22)}`, 'limit=0', 'limit=100000'])
       expect(((await get(`${base}/changes?${bad}`, viewer)).json() as { code: string }).code).toBe('bad_request');
+  });
+
+  it('change feed cursors are opaque (issue 27): they say nothing of what happens in other projects, and work in their own only', async () => {
+    const other = '/api/v1/projects/feed-other';
+    expect((await s.app.inject({ method: 'POST', url: '/api/v1/projects', headers: s.auth(s.adminToken), payload: { name: 'feed-other' } })).statusCode).toBe(
+      201,
+    );
+    const cursorOf = async (url: string, token: string) => ((await get(`${url}/changes?cursor=now`, token)).json() as { cursor: string }).cursor;
+    const here = await cursorOf(base, viewer);
+    expect(here).toMatch(/^[A-Za-z0-9_-]{22}$/);
+    for (let i = 0; i < 5; i++) {
+      const res = await s.app.inject({
+        method: 'PUT',
+        url: `${other}/files/content?${q({ path: `busy/${i}.md` })}`,
+        headers: { ...s.auth(s.adminToken), 'content-type': 'application/octet-stream' },
+        payload: `busy ${i}`,
+      });
+      expect(res.statusCode).toBeLessThan(300);
+    }
+    // Five changes elsewhere: this project's cursor is the very same string, and reading on from it shows nothing.
+    expect(await cursorOf(base, viewer)).toBe(here);
+    expect((await get(`${base}/changes?${q({ cursor: here })}`, viewer)).json()).toEqual({ changes: [], cursor: here });
+    // A cursor of the other project is not one of this feed's: refused, not read as a position.
+    const there = await cursorOf(other, s.adminToken);
+    const res = await get(`${base}/changes?${q({ cursor: there })}`, s.adminToken);
+    expect([res.statusCode, (res.json() as { code: string }).code]).toEqual([400, 'bad_request']);
   });
 
   it('audit over HTTP is for admins only', async () => {

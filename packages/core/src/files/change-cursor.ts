@@ -1,0 +1,41 @@
+import { createCipheriv, createDecipheriv, createHmac } from 'node:crypto';
+import { StoaError } from '@stoa/contract';
+import type { Ctx } from '../platform.js';
+import { purposeKey } from './file-links.js';
+
+/**
+ * The change feed's cursors are opaque (issue 27): its positions are one sequence shared by every project, so
+ * plain numbers would tell a reader how much happened elsewhere between two of its answers — and, passed back
+ * as made-up numbers, where its own changes sit in that sequence. A cursor is the position and a tag of its
+ * project enciphered as one AES block under a key of the installation: the same position always reads the same,
+ * nothing can be learnt from it, and one not made by this feed for this project is refused.
+ */
+const BLOCK = 16;
+
+function tagOf(key: Buffer, projectId: string): Buffer {
+  return createHmac('sha256', key).update(projectId).digest().subarray(0, 8);
+}
+
+/** The opaque cursor of position `seq` in the project's feed. */
+export async function encodeCursor(ctx: Ctx, seq: number): Promise<string> {
+  const key = await purposeKey(ctx.platform, 'change-cursor');
+  const block = Buffer.alloc(BLOCK);
+  block.writeBigUInt64BE(BigInt(seq), 0);
+  tagOf(key, ctx.project.id).copy(block, 8);
+  const c = createCipheriv('aes-256-ecb', key, null).setAutoPadding(false);
+  return Buffer.concat([c.update(block), c.final()]).toString('base64url');
+}
+
+/** The position an opaque cursor stands for; `bad_request` for one this feed did not give in this project. */
+export async function decodeCursor(ctx: Ctx, cursor: string): Promise<number> {
+  const bad = () => new StoaError('bad_request', 'cursor is not one this feed gave: pass the cursor of an earlier answer');
+  const raw = /^[A-Za-z0-9_-]{22}$/.test(cursor) ? Buffer.from(cursor, 'base64url') : null;
+  if (raw?.length !== BLOCK) throw bad();
+  const key = await purposeKey(ctx.platform, 'change-cursor');
+  const d = createDecipheriv('aes-256-ecb', key, null).setAutoPadding(false);
+  const block = Buffer.concat([d.update(raw), d.final()]);
+  if (!block.subarray(8).equals(tagOf(key, ctx.project.id))) throw bad();
+  const seq = block.readBigUInt64BE(0);
+  if (seq > BigInt(Number.MAX_SAFE_INTEGER)) throw bad();
+  return Number(seq);
+}
