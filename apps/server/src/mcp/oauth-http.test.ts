@@ -101,6 +101,10 @@ describe.each(testDbKinds())('MCP authorization: Stoa as the OAuth server of /mc
     expect(prm).toMatchObject({ resource: `${base}/mcp`, authorization_servers: [base] });
     const as = OAuthMetadataSchema.parse(await (await fetch(`${base}/.well-known/oauth-authorization-server`)).json());
     expect(as).toMatchObject({ issuer: base, registration_endpoint: `${base}/oauth/register`, code_challenge_methods_supported: ['S256'] });
+    // A forged Host changes nothing: the issuer and endpoints come from the public origin (issue 27).
+    const forged = await s.app.inject({ url: '/.well-known/oauth-authorization-server', headers: { host: 'evil.example' } });
+    expect(forged.body).not.toContain('evil.example');
+    expect(forged.json().issuer).toBe(base);
   });
 
   it('lets browser-based clients (MCP Inspector) read the metadata, the challenge and the OAuth endpoints from another origin', async () => {
