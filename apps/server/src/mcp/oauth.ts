@@ -118,7 +118,7 @@ function stoaProvider(platform: Platform): OAuthServerProvider {
       const ours = `${(res.req as RequestWithOrigin)[ORIGIN]}/mcp`;
       const resource = params.resource?.href ?? ours;
       if (resource !== ours) throw new InvalidTargetError(`this server issues tokens for ${ours} only`);
-      const scopes = params.scopes ?? [];
+      const scopes = (params.scopes ?? []).filter((s) => s !== '');
       if (scopes.some((s) => !OAUTH_SCOPES.includes(s))) throw new InvalidRequestError(`unknown scope; this server offers: ${OAUTH_SCOPES.join(' ')}`);
       const q = new URLSearchParams({
         client_id: client.client_id,
