@@ -36,7 +36,14 @@ export interface AppOptions {
  * webCacheControl('/srv/web/assets/index-BKWxlTET.js') // 'public, max-age=31536000, immutable'
  */
 function webCacheControl(path: string): string {
-  return /[\\/]assets[\\/][^\\/]+-[\w-]{8,}(\.\w+)+$/.test(path) ? 'public, max-age=31536000, immutable' : 'no-cache';
+  // Read in parts rather than by one pattern, which could backtrack super-linearly (issue 27).
+  const parts = path.split(/[\\/]/);
+  const name = parts.pop() ?? '';
+  const dot = name.indexOf('.');
+  const stem = dot < 0 ? name : name.slice(0, dot);
+  const dash = stem.indexOf('-', 1);
+  const hashed = parts.pop() === 'assets' && dash > 0 && /^[\w-]{8,}$/.test(stem.slice(dash + 1)) && /^(?:\.\w+)+$/.test(name.slice(stem.length));
+  return hashed ? 'public, max-age=31536000, immutable' : 'no-cache';
 }
 
 /**

@@ -16,7 +16,7 @@ function rpcError(reply: FastifyReply, status: number, message: string) {
 
 /** Where this server is reached from the caller's side: the configured public URL, else the request's own origin. */
 function originOf(platform: Platform, req: FastifyRequest): string {
-  const configured = platform.config.publicUrl?.replace(/\/+$/, '');
+  const configured = platform.config.publicUrl?.replace(/(?<!\/)\/+$/, '');
   return configured || `${req.protocol}://${req.host}`;
 }
 
