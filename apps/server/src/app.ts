@@ -10,6 +10,7 @@ import { mountAuthRoutes } from './http/auth-routes.js';
 import { addSecurityHeaders } from './http/security-headers.js';
 import { sendProblem } from './http/problem.js';
 import { refuseBadlyEncodedUrls } from './http/url-check.js';
+import { limitJsonBodies } from './http/json-body.js';
 import { apiDocument, apiRoutes } from './http/openapi.js';
 import { allowedMethodsFor } from './http/allowed-methods.js';
 import { fastifyPath } from './http/mount.js';
@@ -60,7 +61,8 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   // choose the address the auth throttle counts.
   const options: FastifyServerOptions = {
     logger: opts.logger === 'errors' ? { level: 'error', stream: process.stderr } : (opts.logger ?? false),
-    bodyLimit: 16 * 1024 * 1024,
+    // Parsed bodies (JSON, text) are small by design; uploads stream past this through their own parsers.
+    bodyLimit: platform.config.limits.jsonBodyBytes,
     routerOptions: { maxParamLength: 2048 },
     trustProxy: platform.config.trustProxy ?? false,
     // A path the router cannot decode (bad percent-encoding) gets a problem answer like any other refusal.
@@ -71,6 +73,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   addSecurityHeaders(app);
   app.setErrorHandler((err, req, reply) => sendProblem(reply, req, err));
   refuseBadlyEncodedUrls(app);
+  limitJsonBodies(app, platform.config.limits.jsonBodyBytes);
   const allowedMethods = allowedMethodsFor(apiRoutes());
   app.setNotFoundHandler((req, reply) => {
     if (req.url.startsWith('/api/')) {

@@ -298,6 +298,7 @@ export const en = {
   'error.memory_version_conflict': 'Someone saved this memory file since you opened it',
   'error.rate_limited': 'Too many requests',
   'error.bad_request': 'The request is not valid',
+  'error.too_deep': 'The request nests too deeply',
   'error.preview_unavailable': 'No preview for this type; download it instead',
   'error.unavailable': 'Not available right now',
   'error.internal': 'The server failed; try again',

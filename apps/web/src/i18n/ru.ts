@@ -300,6 +300,7 @@ export const ru: Dict = {
   'error.memory_version_conflict': 'Кто-то сохранил этот файл памяти после того, как вы его открыли',
   'error.rate_limited': 'Слишком много запросов',
   'error.bad_request': 'Некорректный запрос',
+  'error.too_deep': 'Запрос слишком глубоко вложен',
   'error.preview_unavailable': 'Для этого типа предпросмотр недоступен; скачайте файл',
   'error.unavailable': 'Сейчас недоступно',
   'error.internal': 'Ошибка сервера; повторите попытку',

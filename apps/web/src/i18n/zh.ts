@@ -295,6 +295,7 @@ export const zh: Dict = {
   'error.memory_version_conflict': '在您打开此记忆文件后有人保存了它',
   'error.rate_limited': '请求过多',
   'error.bad_request': '请求无效',
+  'error.too_deep': '请求嵌套过深',
   'error.preview_unavailable': '此类型无法预览；请下载查看',
   'error.unavailable': '暂时不可用',
   'error.internal': '服务器出错；请重试',
