@@ -77,7 +77,7 @@ export interface OnnxEmbeddingsConfig {
 export interface ParsingLimits {
   /** Largest file handed to a parser. */
   maxInputBytes: number;
-  /** Largest total a DOCX (zip) may unpack to; checked from the archive's directory and again while inflating. */
+  /** Largest total a DOCX (zip) or a PDF's compressed streams may unpack to; checked before the parser inflates anything. */
   maxUnpackedBytes: number;
   /** Largest unpacked/packed ratio of one zip entry. */
   maxRatio: number;

@@ -98,4 +98,36 @@ describe.each(kinds)('a budget for every request (issue 27, %s)', (kind) => {
     );
     expect(page.status).toBe(400);
   });
+
+  it('matches a glob over long names at once, without backtracking (a short pattern once stalled the server for minutes)', async () => {
+    const auth = { authorization: `Bearer ${token}` };
+    for (let i = 0; i < 20; i++) {
+      const name = `${'a'.repeat(200)}${i}.txt`;
+      const put = await fetch(`${base}/api/v1/projects/default/files/content?path=long/${name}`, { method: 'PUT', headers: auth, body: 'x' });
+      expect(put.status).toBeLessThan(300);
+    }
+    const r = await beside(() =>
+      send(
+        'POST',
+        '/api/v1/projects/default/tools/glob/call',
+        JSON.stringify({ arguments: { pattern: '**/*a*a*a*a*a*a*a*a*a*a*a*a*b', prefix: 'long' } }),
+        auth,
+      ),
+    );
+    expect(r.status).toBe(200);
+    expect(r.body.text).toMatch(/^No file matches/);
+    const hit = await beside(() =>
+      send('POST', '/api/v1/projects/default/tools/glob/call', JSON.stringify({ arguments: { pattern: 'long/*a*a*a*1?.txt' } }), auth),
+    );
+    expect(hit.body.text.split('\n')).toHaveLength(10);
+  });
+
+  it('imports a page whose heading holds thousands of spaces at once (a backtracking pattern took ~50 s)', async () => {
+    const text = `# ${' '.repeat(200_000)}x${' '.repeat(200_000)}\nbody`;
+    const r = await beside(() =>
+      send('POST', '/api/v1/projects/default/wiki/import', JSON.stringify({ files: [{ file: 'spaces.md', text }] }), { authorization: `Bearer ${token}` }),
+    );
+    expect(r.status).toBe(200);
+    expect(r.body.imported).toMatchObject([{ path: 'spaces', title: 'x' }]);
+  });
 });
