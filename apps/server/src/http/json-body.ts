@@ -17,6 +17,6 @@ export function limitJsonBodies(app: FastifyInstance, maxBytes: number): void {
   app.addContentTypeParser('application/json', { parseAs: 'string', bodyLimit: maxBytes }, (req, body, done) => {
     const depth = jsonDepth(body as string, BODY_MAX_DEPTH);
     if (depth > BODY_MAX_DEPTH) return done(new StoaError('too_deep', `the JSON body nests more than ${BODY_MAX_DEPTH} levels deep`), undefined);
-    return parse(req, body, done);
+    return parse(req, body as string, done);
   });
 }
