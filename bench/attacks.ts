@@ -4,7 +4,7 @@
  * attack was answered, the prober's p99 and max during the attack against the same at rest (aim: max under 1 s,
  * p99 within 2×), and the server's resident memory before and after.
  *
- *   node --import tsx bench/attacks.ts [--seconds 8] [--pg] [--json out.json]
+ *   node --import tsx bench/attacks.ts [--seconds 8] [--pg] [--only glob] [--json out.json]
  *
  * Attacks (each repeated back to back for `--seconds`, or run once when one takes longer):
  * - nested JSON: 4 MB of `[[[[…` posted to the public login route, without a token;
@@ -35,6 +35,8 @@ const SECONDS = Number(arg('--seconds', '8'));
 const KIND: 'sqlite' | 'postgres' = process.argv.includes('--pg') ? 'postgres' : 'sqlite';
 const JSON_OUT = process.argv.includes('--json') ? arg('--json', '') : null;
 const PROBE_EVERY_MS = 100;
+/** Only the attacks whose name contains this (e.g. `--only glob`). */
+const ONLY = process.argv.includes('--only') ? arg('--only', '') : '';
 
 const db = await createTestDb(KIND);
 await db.db.close();
@@ -173,7 +175,7 @@ try {
   // Warm-up (not measured): connections, the first parse (a parser worker starts), the search index.
   await window('warm-up', async () => [(await tool('glob', { pattern: '*.txt' })).status]);
   const rows: Row[] = [await window('at rest', null)];
-  for (const a of attacks) rows.push(await window(a.name, a.run));
+  for (const a of attacks.filter((x) => x.name.includes(ONLY))) rows.push(await window(a.name, a.run));
   rows.push(await window('at rest, after', null));
   const rest = rows[0]!;
   const lines = [

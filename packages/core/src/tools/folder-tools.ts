@@ -172,9 +172,12 @@ export async function globFiles(env: ToolEnv, args: ToolArgs<'glob'>): Promise<T
   const max = env.limits.agentListMax;
   const paths: string[] = [];
   let more = false;
+  let looked = 0;
   for await (const f of filesUnder(env, folder)) {
+    // Give other requests their turn between slices of matching (issue 27: no request holds the event loop).
+    if (++looked % 200 === 0) await new Promise((r) => setImmediate(r));
     const rel = folder === '' ? f.path : f.path.slice(folder.length + 1);
-    if (!match(f.path) && !match(rel)) continue;
+    if (!match(f.path) && (rel === f.path || !match(rel))) continue;
     if (paths.length === max) {
       more = true;
       break;

@@ -122,57 +122,156 @@ function inSet(step: Extract<Step, { kind: 'set' }>, c: string): boolean {
   return hit !== step.negated;
 }
 
-/** Adds `state` and every state reachable from it without reading a character. */
-function close(steps: Step[], live: Uint8Array, list: number[], state: number): void {
-  if (live[state]) return;
-  live[state] = 1;
-  list.push(state);
-  const step = steps[state];
-  if (!step) return;
-  if (step.kind === 'star' || step.kind === 'globstar') close(steps, live, list, state + 1);
-  else if (step.kind === 'optional') {
-    close(steps, live, list, state + 1);
-    close(steps, live, list, state + step.skip);
+/** For each state, the states reachable from it without reading a character (itself included). */
+function closures(steps: Step[]): Int32Array[] {
+  const out: Int32Array[] = [];
+  for (let start = 0; start <= steps.length; start++) {
+    const seen = new Set<number>();
+    const todo = [start];
+    while (todo.length > 0) {
+      const state = todo.pop()!;
+      if (seen.has(state)) continue;
+      seen.add(state);
+      const step = steps[state];
+      if (step?.kind === 'star' || step?.kind === 'globstar') todo.push(state + 1);
+      else if (step?.kind === 'optional') todo.push(state + 1, state + step.skip);
+    }
+    out.push(Int32Array.from(seen));
   }
+  return out;
 }
 
-function matchSteps(steps: Step[], path: string): boolean {
+/** A compiled pattern: its steps and their closures, and the buffers a match reuses (no allocation per character). */
+interface Machine {
+  steps: Step[];
+  closure: Int32Array[];
+  mark: Int32Array;
+  lists: [Int32Array, Int32Array];
+  generation: number;
+}
+
+function machineOf(steps: Step[]): Machine {
   const size = steps.length + 1;
-  let live = new Uint8Array(size);
-  let next = new Uint8Array(size);
-  let list: number[] = [];
-  close(steps, live, list, 0);
-  for (const c of path) {
-    const nextList: number[] = [];
-    next.fill(0);
-    for (const state of list) {
+  return { steps, closure: closures(steps), mark: new Int32Array(size), lists: [new Int32Array(size), new Int32Array(size)], generation: 0 };
+}
+
+/** Reads `path` once, carrying the set of live states: time linear in the path times the pattern's length. */
+function matchSteps(m: Machine, path: string): boolean {
+  const { steps, closure, mark } = m;
+  let [live, next] = m.lists;
+  let liveCount = 0;
+  const gen = () => {
+    if (++m.generation === 0x7fffffff) {
+      mark.fill(0);
+      m.generation = 1;
+    }
+    return m.generation;
+  };
+  let g = gen();
+  for (const s of closure[0]!) {
+    if (mark[s] === g) continue;
+    mark[s] = g;
+    live[liveCount++] = s;
+  }
+  for (let i = 0; i < path.length; i++) {
+    const code = path.charCodeAt(i);
+    // A surrogate pair is one character, as `?` and sets see it.
+    const wide = code >= 0xd800 && code <= 0xdbff && i + 1 < path.length;
+    const c = wide ? path.slice(i, i + 2) : path[i]!;
+    if (wide) i++;
+    g = gen();
+    let nextCount = 0;
+    for (let k = 0; k < liveCount; k++) {
+      const state = live[k]!;
       const step = steps[state];
       if (!step) continue;
+      let to = -1;
       switch (step.kind) {
         case 'char':
-          if (c === step.char) close(steps, next, nextList, state + 1);
+          if (c === step.char) to = state + 1;
           break;
         case 'one':
-          if (c !== '/') close(steps, next, nextList, state + 1);
+          if (c !== '/') to = state + 1;
           break;
         case 'set':
-          if (inSet(step, c)) close(steps, next, nextList, state + 1);
+          if (inSet(step, c)) to = state + 1;
           break;
         case 'star':
-          if (c !== '/') close(steps, next, nextList, state);
+          if (c !== '/') to = state;
           break;
         case 'globstar':
-          close(steps, next, nextList, state);
+          to = state;
           break;
         case 'optional':
           break;
       }
+      if (to < 0) continue;
+      for (const s of closure[to]!) {
+        if (mark[s] === g) continue;
+        mark[s] = g;
+        next[nextCount++] = s;
+      }
     }
-    if (nextList.length === 0) return false;
+    if (nextCount === 0) return false;
     [live, next] = [next, live];
-    list = nextList;
+    liveCount = nextCount;
   }
-  return live[steps.length] === 1;
+  for (let k = 0; k < liveCount; k++) if (live[k] === steps.length) return true;
+  return false;
+}
+
+/**
+ * The same automaton for a pattern of at most 30 steps, its set of live states held in the bits of one integer
+ * (bit-parallel, as in Shift-And): a character moves every state at once, so a match costs a few operations a
+ * character, not one per live state.
+ */
+function bitMatcher(steps: Step[]): ((path: string) => boolean) | null {
+  const m = steps.length;
+  if (m > 30) return null;
+  const closure = closures(steps);
+  const closureMask = closure.map((list) => list.reduce((mask, s) => mask | (1 << s), 0));
+  const close = (x: number) => {
+    let out = 0;
+    for (let rest = x; rest !== 0; rest &= rest - 1) out |= closureMask[31 - Math.clz32(rest & -rest)]!;
+    return out;
+  };
+  let star = 0;
+  let globstar = 0;
+  let one = 0;
+  const chars = new Map<string, number>();
+  const sets: Array<[number, Extract<Step, { kind: 'set' }>]> = [];
+  steps.forEach((step, s) => {
+    if (step.kind === 'star') star |= 1 << s;
+    else if (step.kind === 'globstar') globstar |= 1 << s;
+    else if (step.kind === 'one') one |= 1 << s;
+    else if (step.kind === 'char') chars.set(step.char, (chars.get(step.char) ?? 0) | (1 << s));
+    else if (step.kind === 'set') sets.push([s, step]);
+  });
+  // What each character lets move one step on; sets are tested once per distinct character of the paths seen.
+  const consumeCache = new Map<string, number>();
+  const consumes = (c: string) => {
+    let mask = consumeCache.get(c);
+    if (mask === undefined) {
+      mask = chars.get(c) ?? 0;
+      if (c !== '/') {
+        mask |= one;
+        for (const [s, step] of sets) if (inSet(step, c)) mask |= 1 << s;
+      }
+      if (consumeCache.size < 4096) consumeCache.set(c, mask);
+    }
+    return mask;
+  };
+  const start = closureMask[0]!;
+  const accept = 1 << m;
+  return (path) => {
+    let live = start;
+    for (const c of path) {
+      const moved = ((live & consumes(c)) << 1) | (live & globstar) | (c === '/' ? 0 : live & star);
+      if (moved === 0) return false;
+      live = close(moved);
+    }
+    return (live & accept) !== 0;
+  };
 }
 
 /**
@@ -186,6 +285,10 @@ function matchSteps(steps: Step[], path: string): boolean {
 export function compileGlob(pattern: string): (path: string) => boolean {
   const alternatives: string[] = [];
   expandBraces(pattern, alternatives);
-  const compiled = alternatives.map(compileOne);
-  return (path) => compiled.some((steps) => matchSteps(steps, path));
+  const matchers = alternatives.map((a) => {
+    const steps = compileOne(a);
+    const machine = machineOf(steps);
+    return bitMatcher(steps) ?? ((path: string) => matchSteps(machine, path));
+  });
+  return (path) => matchers.some((match) => match(path));
 }
