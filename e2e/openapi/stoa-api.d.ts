@@ -1410,7 +1410,7 @@ export interface components {
             detail: string;
             instance?: string;
             /** @enum {string} */
-            code: "bad_request" | "path_invalid" | "invalid_text" | "unauthorized" | "forbidden" | "not_found" | "method_not_allowed" | "already_exists" | "version_conflict" | "memory_version_conflict" | "not_a_text_file" | "preview_unavailable" | "too_large" | "quota_exceeded" | "range_not_satisfiable" | "precondition_failed" | "locked" | "rate_limited" | "unavailable" | "internal";
+            code: "bad_request" | "too_deep" | "path_invalid" | "invalid_text" | "unauthorized" | "forbidden" | "not_found" | "method_not_allowed" | "already_exists" | "version_conflict" | "memory_version_conflict" | "not_a_text_file" | "preview_unavailable" | "too_large" | "quota_exceeded" | "range_not_satisfiable" | "precondition_failed" | "locked" | "rate_limited" | "unavailable" | "internal";
         };
     };
     responses: never;
@@ -1653,7 +1653,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description bad_request: The request is not valid */
+            /** @description bad_request: The request is not valid; too_deep: The request nests too deeply */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -1661,7 +1661,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
-                        code?: "bad_request";
+                        code?: "bad_request" | "too_deep";
                     };
                 };
             };
@@ -1700,6 +1700,18 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
                         code?: "already_exists";
+                    };
+                };
+            };
+            /** @description too_large: Too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "too_large";
                     };
                 };
             };
@@ -1806,7 +1818,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description bad_request: The request is not valid */
+            /** @description bad_request: The request is not valid; too_deep: The request nests too deeply */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -1814,7 +1826,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
-                        code?: "bad_request";
+                        code?: "bad_request" | "too_deep";
                     };
                 };
             };
@@ -1841,6 +1853,18 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
                         code?: "forbidden";
+                    };
+                };
+            };
+            /** @description too_large: Too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "too_large";
                     };
                 };
             };
@@ -2520,7 +2544,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description bad_request: The request is not valid */
+            /** @description bad_request: The request is not valid; too_deep: The request nests too deeply */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -2528,7 +2552,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
-                        code?: "bad_request";
+                        code?: "bad_request" | "too_deep";
                     };
                 };
             };
@@ -2567,6 +2591,18 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
                         code?: "not_found";
+                    };
+                };
+            };
+            /** @description too_large: Too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "too_large";
                     };
                 };
             };
@@ -2863,7 +2899,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description bad_request: The request is not valid */
+            /** @description bad_request: The request is not valid; too_deep: The request nests too deeply */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -2871,7 +2907,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
-                        code?: "bad_request";
+                        code?: "bad_request" | "too_deep";
                     };
                 };
             };
@@ -2910,6 +2946,18 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
                         code?: "not_found";
+                    };
+                };
+            };
+            /** @description too_large: Too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "too_large";
                     };
                 };
             };
@@ -3094,7 +3142,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description bad_request: The request is not valid */
+            /** @description bad_request: The request is not valid; too_deep: The request nests too deeply */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -3102,7 +3150,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
-                        code?: "bad_request";
+                        code?: "bad_request" | "too_deep";
                     };
                 };
             };
@@ -3141,6 +3189,18 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
                         code?: "not_found";
+                    };
+                };
+            };
+            /** @description too_large: Too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "too_large";
                     };
                 };
             };
@@ -3205,7 +3265,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description bad_request: The request is not valid */
+            /** @description bad_request: The request is not valid; too_deep: The request nests too deeply */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -3213,7 +3273,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
-                        code?: "bad_request";
+                        code?: "bad_request" | "too_deep";
                     };
                 };
             };
@@ -3252,6 +3312,18 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
                         code?: "already_exists";
+                    };
+                };
+            };
+            /** @description too_large: Too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "too_large";
                     };
                 };
             };
@@ -3923,7 +3995,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description bad_request: The request is not valid; path_invalid: The path is not valid */
+            /** @description bad_request: The request is not valid; path_invalid: The path is not valid; too_deep: The request nests too deeply */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -3931,7 +4003,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
-                        code?: "bad_request" | "path_invalid";
+                        code?: "bad_request" | "path_invalid" | "too_deep";
                     };
                 };
             };
@@ -3970,6 +4042,18 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
                         code?: "not_found";
+                    };
+                };
+            };
+            /** @description too_large: Too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "too_large";
                     };
                 };
             };
@@ -4492,7 +4576,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description bad_request: The request is not valid; path_invalid: The path is not valid */
+            /** @description bad_request: The request is not valid; path_invalid: The path is not valid; too_deep: The request nests too deeply */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -4500,7 +4584,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
-                        code?: "bad_request" | "path_invalid";
+                        code?: "bad_request" | "path_invalid" | "too_deep";
                     };
                 };
             };
@@ -4539,6 +4623,18 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
                         code?: "not_found";
+                    };
+                };
+            };
+            /** @description too_large: Too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "too_large";
                     };
                 };
             };
@@ -4948,7 +5044,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description bad_request: The request is not valid; path_invalid: The path is not valid */
+            /** @description bad_request: The request is not valid; path_invalid: The path is not valid; too_deep: The request nests too deeply */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -4956,7 +5052,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
-                        code?: "bad_request" | "path_invalid";
+                        code?: "bad_request" | "path_invalid" | "too_deep";
                     };
                 };
             };
@@ -5007,6 +5103,18 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
                         code?: "version_conflict" | "already_exists";
+                    };
+                };
+            };
+            /** @description too_large: Too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "too_large";
                     };
                 };
             };
@@ -5349,7 +5457,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description bad_request: The request is not valid; path_invalid: The path is not valid */
+            /** @description bad_request: The request is not valid; path_invalid: The path is not valid; too_deep: The request nests too deeply */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -5357,7 +5465,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
-                        code?: "bad_request" | "path_invalid";
+                        code?: "bad_request" | "path_invalid" | "too_deep";
                     };
                 };
             };
@@ -5411,7 +5519,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description quota_exceeded: Not enough storage space */
+            /** @description too_large: Too large; quota_exceeded: Not enough storage space */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -5419,7 +5527,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
-                        code?: "quota_exceeded";
+                        code?: "too_large" | "quota_exceeded";
                     };
                 };
             };
@@ -6100,7 +6208,7 @@ export interface operations {
                     "application/zip": string;
                 };
             };
-            /** @description bad_request: The request is not valid; path_invalid: The path is not valid */
+            /** @description bad_request: The request is not valid; path_invalid: The path is not valid; too_deep: The request nests too deeply */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -6108,7 +6216,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
-                        code?: "bad_request" | "path_invalid";
+                        code?: "bad_request" | "path_invalid" | "too_deep";
                     };
                 };
             };
@@ -6147,6 +6255,18 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
                         code?: "not_found";
+                    };
+                };
+            };
+            /** @description too_large: Too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "too_large";
                     };
                 };
             };
@@ -6522,7 +6642,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description bad_request: The request is not valid; path_invalid: The path is not valid */
+            /** @description bad_request: The request is not valid; path_invalid: The path is not valid; too_deep: The request nests too deeply */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -6530,7 +6650,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
-                        code?: "bad_request" | "path_invalid";
+                        code?: "bad_request" | "path_invalid" | "too_deep";
                     };
                 };
             };
@@ -7023,7 +7143,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description bad_request: The request is not valid */
+            /** @description bad_request: The request is not valid; too_deep: The request nests too deeply */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -7031,7 +7151,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
-                        code?: "bad_request";
+                        code?: "bad_request" | "too_deep";
                     };
                 };
             };
@@ -7070,6 +7190,18 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
                         code?: "not_found";
+                    };
+                };
+            };
+            /** @description too_large: Too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "too_large";
                     };
                 };
             };
@@ -7263,7 +7395,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description bad_request: The request is not valid */
+            /** @description bad_request: The request is not valid; too_deep: The request nests too deeply */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -7271,7 +7403,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
-                        code?: "bad_request";
+                        code?: "bad_request" | "too_deep";
                     };
                 };
             };
@@ -7310,6 +7442,18 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
                         code?: "not_found";
+                    };
+                };
+            };
+            /** @description too_large: Too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "too_large";
                     };
                 };
             };
@@ -7413,7 +7557,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description bad_request: The request is not valid */
+            /** @description bad_request: The request is not valid; too_deep: The request nests too deeply */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -7421,7 +7565,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
-                        code?: "bad_request";
+                        code?: "bad_request" | "too_deep";
                     };
                 };
             };
@@ -7487,7 +7631,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description quota_exceeded: Not enough storage space */
+            /** @description too_large: Too large; quota_exceeded: Not enough storage space */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -7495,7 +7639,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
-                        code?: "quota_exceeded";
+                        code?: "too_large" | "quota_exceeded";
                     };
                 };
             };
@@ -7755,7 +7899,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description bad_request: The request is not valid */
+            /** @description bad_request: The request is not valid; too_deep: The request nests too deeply */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -7763,7 +7907,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
-                        code?: "bad_request";
+                        code?: "bad_request" | "too_deep";
                     };
                 };
             };
@@ -7814,6 +7958,18 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
                         code?: "already_exists";
+                    };
+                };
+            };
+            /** @description too_large: Too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "too_large";
                     };
                 };
             };
@@ -8185,7 +8341,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description bad_request: The request is not valid */
+            /** @description bad_request: The request is not valid; too_deep: The request nests too deeply */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -8193,7 +8349,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
-                        code?: "bad_request";
+                        code?: "bad_request" | "too_deep";
                     };
                 };
             };
@@ -8232,6 +8388,18 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
                         code?: "not_found";
+                    };
+                };
+            };
+            /** @description too_large: Too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "too_large";
                     };
                 };
             };
@@ -8332,7 +8500,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description bad_request: The request is not valid */
+            /** @description bad_request: The request is not valid; too_deep: The request nests too deeply */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -8340,7 +8508,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
-                        code?: "bad_request";
+                        code?: "bad_request" | "too_deep";
                     };
                 };
             };
@@ -8379,6 +8547,18 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
                         code?: "not_found";
+                    };
+                };
+            };
+            /** @description too_large: Too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "too_large";
                     };
                 };
             };
@@ -8479,7 +8659,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description bad_request: The request is not valid */
+            /** @description bad_request: The request is not valid; too_deep: The request nests too deeply */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -8487,7 +8667,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
-                        code?: "bad_request";
+                        code?: "bad_request" | "too_deep";
                     };
                 };
             };
@@ -8526,6 +8706,18 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
                         code?: "not_found";
+                    };
+                };
+            };
+            /** @description too_large: Too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "too_large";
                     };
                 };
             };
@@ -8737,7 +8929,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description bad_request: The request is not valid */
+            /** @description bad_request: The request is not valid; too_deep: The request nests too deeply */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -8745,7 +8937,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
-                        code?: "bad_request";
+                        code?: "bad_request" | "too_deep";
                     };
                 };
             };
@@ -8784,6 +8976,18 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
                         code?: "not_found";
+                    };
+                };
+            };
+            /** @description too_large: Too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "too_large";
                     };
                 };
             };
@@ -9133,7 +9337,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description bad_request: The request is not valid */
+            /** @description bad_request: The request is not valid; too_deep: The request nests too deeply */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -9141,7 +9345,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
-                        code?: "bad_request";
+                        code?: "bad_request" | "too_deep";
                     };
                 };
             };
@@ -9180,6 +9384,18 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
                         code?: "not_found";
+                    };
+                };
+            };
+            /** @description too_large: Too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "too_large";
                     };
                 };
             };
@@ -9378,7 +9594,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description bad_request: The request is not valid */
+            /** @description bad_request: The request is not valid; too_deep: The request nests too deeply */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -9386,7 +9602,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
-                        code?: "bad_request";
+                        code?: "bad_request" | "too_deep";
                     };
                 };
             };
@@ -9425,6 +9641,18 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
                         code?: "not_found";
+                    };
+                };
+            };
+            /** @description too_large: Too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "too_large";
                     };
                 };
             };
@@ -9769,7 +9997,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description bad_request: The request is not valid */
+            /** @description bad_request: The request is not valid; too_deep: The request nests too deeply */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -9777,7 +10005,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
-                        code?: "bad_request";
+                        code?: "bad_request" | "too_deep";
                     };
                 };
             };
@@ -9935,7 +10163,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description bad_request: The request is not valid */
+            /** @description bad_request: The request is not valid; too_deep: The request nests too deeply */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -9943,7 +10171,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
-                        code?: "bad_request";
+                        code?: "bad_request" | "too_deep";
                     };
                 };
             };
@@ -10623,7 +10851,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description bad_request: The request is not valid */
+            /** @description bad_request: The request is not valid; too_deep: The request nests too deeply */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -10631,7 +10859,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
-                        code?: "bad_request";
+                        code?: "bad_request" | "too_deep";
                     };
                 };
             };
@@ -10670,6 +10898,18 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
                         code?: "not_found";
+                    };
+                };
+            };
+            /** @description too_large: Too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "too_large";
                     };
                 };
             };
@@ -10753,7 +10993,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description bad_request: The request is not valid */
+            /** @description bad_request: The request is not valid; too_deep: The request nests too deeply */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -10761,7 +11001,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
-                        code?: "bad_request";
+                        code?: "bad_request" | "too_deep";
                     };
                 };
             };
@@ -10800,6 +11040,18 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
                         code?: "not_found";
+                    };
+                };
+            };
+            /** @description too_large: Too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "too_large";
                     };
                 };
             };
@@ -11150,7 +11402,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description bad_request: The request is not valid; path_invalid: The path is not valid */
+            /** @description bad_request: The request is not valid; path_invalid: The path is not valid; too_deep: The request nests too deeply */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -11158,7 +11410,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
-                        code?: "bad_request" | "path_invalid";
+                        code?: "bad_request" | "path_invalid" | "too_deep";
                     };
                 };
             };
@@ -11436,7 +11688,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description bad_request: The request is not valid; path_invalid: The path is not valid */
+            /** @description bad_request: The request is not valid; path_invalid: The path is not valid; too_deep: The request nests too deeply */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -11444,7 +11696,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
-                        code?: "bad_request" | "path_invalid";
+                        code?: "bad_request" | "path_invalid" | "too_deep";
                     };
                 };
             };
@@ -11495,6 +11747,18 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
                         code?: "version_conflict";
+                    };
+                };
+            };
+            /** @description too_large: Too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "too_large";
                     };
                 };
             };
@@ -11578,7 +11842,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description bad_request: The request is not valid; path_invalid: The path is not valid */
+            /** @description bad_request: The request is not valid; path_invalid: The path is not valid; too_deep: The request nests too deeply */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -11586,7 +11850,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
-                        code?: "bad_request" | "path_invalid";
+                        code?: "bad_request" | "path_invalid" | "too_deep";
                     };
                 };
             };
@@ -11637,6 +11901,18 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
                         code?: "already_exists";
+                    };
+                };
+            };
+            /** @description too_large: Too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "too_large";
                     };
                 };
             };
@@ -12223,7 +12499,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description bad_request: The request is not valid; path_invalid: The path is not valid */
+            /** @description bad_request: The request is not valid; path_invalid: The path is not valid; too_deep: The request nests too deeply */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -12231,7 +12507,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
-                        code?: "bad_request" | "path_invalid";
+                        code?: "bad_request" | "path_invalid" | "too_deep";
                     };
                 };
             };
@@ -12270,6 +12546,18 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
                         code?: "not_found";
+                    };
+                };
+            };
+            /** @description too_large: Too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "too_large";
                     };
                 };
             };
@@ -12480,7 +12768,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description bad_request: The request is not valid */
+            /** @description bad_request: The request is not valid; too_deep: The request nests too deeply */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -12488,7 +12776,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
-                        code?: "bad_request";
+                        code?: "bad_request" | "too_deep";
                     };
                 };
             };
@@ -12527,6 +12815,18 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
                         code?: "not_found";
+                    };
+                };
+            };
+            /** @description too_large: Too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "too_large";
                     };
                 };
             };
@@ -12623,7 +12923,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description bad_request: The request is not valid; path_invalid: The path is not valid */
+            /** @description bad_request: The request is not valid; path_invalid: The path is not valid; too_deep: The request nests too deeply */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -12631,7 +12931,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
-                        code?: "bad_request" | "path_invalid";
+                        code?: "bad_request" | "path_invalid" | "too_deep";
                     };
                 };
             };
@@ -12919,7 +13219,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description bad_request: The request is not valid; path_invalid: The path is not valid */
+            /** @description bad_request: The request is not valid; path_invalid: The path is not valid; too_deep: The request nests too deeply */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -12927,7 +13227,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
-                        code?: "bad_request" | "path_invalid";
+                        code?: "bad_request" | "path_invalid" | "too_deep";
                     };
                 };
             };
@@ -12966,6 +13266,18 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
                         code?: "not_found";
+                    };
+                };
+            };
+            /** @description too_large: Too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "too_large";
                     };
                 };
             };
@@ -13319,7 +13631,7 @@ export interface operations {
                     }[];
                 };
             };
-            /** @description bad_request: The request is not valid */
+            /** @description bad_request: The request is not valid; too_deep: The request nests too deeply */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -13327,7 +13639,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
-                        code?: "bad_request";
+                        code?: "bad_request" | "too_deep";
                     };
                 };
             };
@@ -13366,6 +13678,18 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
                         code?: "not_found";
+                    };
+                };
+            };
+            /** @description too_large: Too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "too_large";
                     };
                 };
             };
@@ -13443,7 +13767,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description bad_request: The request is not valid */
+            /** @description bad_request: The request is not valid; too_deep: The request nests too deeply */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -13451,7 +13775,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
-                        code?: "bad_request";
+                        code?: "bad_request" | "too_deep";
                     };
                 };
             };
@@ -13478,6 +13802,18 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
                         code?: "forbidden";
+                    };
+                };
+            };
+            /** @description too_large: Too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "too_large";
                     };
                 };
             };
@@ -13757,7 +14093,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description bad_request: The request is not valid */
+            /** @description bad_request: The request is not valid; too_deep: The request nests too deeply */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -13765,7 +14101,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
-                        code?: "bad_request";
+                        code?: "bad_request" | "too_deep";
                     };
                 };
             };
@@ -13780,6 +14116,18 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
                         code?: "unauthorized";
+                    };
+                };
+            };
+            /** @description too_large: Too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "too_large";
                     };
                 };
             };
@@ -13836,7 +14184,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description bad_request: The request is not valid */
+            /** @description bad_request: The request is not valid; too_deep: The request nests too deeply */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -13844,7 +14192,19 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
-                        code?: "bad_request";
+                        code?: "bad_request" | "too_deep";
+                    };
+                };
+            };
+            /** @description too_large: Too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "too_large";
                     };
                 };
             };
