@@ -9,7 +9,7 @@ import { createTestPlatform } from '../testing.js';
 import { processPendingAssets, understandFile, understandingStatus } from './assets.js';
 import { jsonDepth, xmlDepth } from './nesting.js';
 import { parserWorkerEntry, ParserPool } from './parser-pool.js';
-import { makeDocx, makeDocxBomb, makeNestedJson, makePdf, makePdfFlateBomb, makePdfPageTree } from './test-documents.js';
+import { makeDocx, makeDocxBomb, makeNestedJson, makePdf, makePdfFlateBomb, makePdfLzwBomb, makePdfPageTree } from './test-documents.js';
 import { checkPdfStreams } from './pdf-streams.js';
 import { unzipChecked, writeZip } from './zip.js';
 
@@ -44,6 +44,12 @@ describe('PDF streams under the unpacking cap (issue 27)', () => {
     await expect(checkPdfStreams(makePdfFlateBomb(64), 8 << 20)).rejects.toMatchObject({ code: 'too_large' });
     await expect(checkPdfStreams(makePdfFlateBomb(4), 8 << 20)).resolves.toBeUndefined();
     await expect(checkPdfStreams(makePdf(['plain']), 1)).resolves.toBeUndefined();
+  });
+
+  it('decodes LZW streams by their table lengths alone, and refuses one past the cap', async () => {
+    await expect(checkPdfStreams(makePdfLzwBomb(64), 8 << 20)).rejects.toMatchObject({ code: 'too_large' });
+    await expect(checkPdfStreams(makePdfLzwBomb(0), 16 << 20)).resolves.toBeUndefined();
+    await expect(checkPdfStreams(makePdfLzwBomb(0), 7 << 20)).rejects.toMatchObject({ code: 'too_large' });
   });
 });
 
