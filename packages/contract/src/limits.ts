@@ -53,6 +53,12 @@ export const inputMax = {
 } as const;
 
 /**
+ * The deepest a search may page (`offset`): each page ranks everything before it, so an offset of a billion would
+ * score the whole index for one request (issue 27).
+ */
+export const SEARCH_OFFSET_MAX = 10_000;
+
+/**
  * Request bodies (JSON, WebDAV's XML): the deepest nesting a body may have, checked on the raw text before it is
  * parsed. No route's input nests deeper than a few levels; a body of a few MB of `[[[[…` once held the event loop for ~10 s
  * and 1.3 GB of memory (issue 27).

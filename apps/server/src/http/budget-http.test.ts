@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { inputMax } from '@stoa/contract';
+import { inputMax, SEARCH_OFFSET_MAX } from '@stoa/contract';
 import { createTestApp, type TestApp } from './test-app.js';
 
 const kinds = process.env.STOA_TEST_PG === '1' ? (['sqlite', 'postgres'] as const) : (['sqlite'] as const);
@@ -97,6 +97,11 @@ describe.each(kinds)('a budget for every request (issue 27, %s)', (kind) => {
       }),
     );
     expect(page.status).toBe(400);
+    // Paging deeper than SEARCH_OFFSET_MAX would rank the whole index for one request.
+    const deep = await beside(() =>
+      fetch(`${base}/api/v1/projects/default/search?q=refund&offset=${SEARCH_OFFSET_MAX + 1}`, { headers: { authorization: `Bearer ${token}` } }),
+    );
+    expect(deep.status).toBe(400);
   });
 
   it('matches a glob over long names at once, without backtracking (a short pattern once stalled the server for minutes)', async () => {

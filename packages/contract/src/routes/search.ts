@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { inputMax } from '../limits.js';
+import { inputMax, SEARCH_OFFSET_MAX } from '../limits.js';
 import { defineRoute, projectParam } from '../route.js';
 
 export const SearchHitSchema = z.object({
@@ -35,7 +35,7 @@ export const searchRoutes = {
       q: z.string().max(inputMax.query).describe('Words to find, any language'),
       kinds: z.string().max(inputMax.name).optional().describe('Comma-separated subset of wiki,memory,file (default: all three)'),
       limit: z.coerce.number().int().min(1).max(100).optional(),
-      offset: z.coerce.number().int().min(0).optional(),
+      offset: z.coerce.number().int().min(0).max(SEARCH_OFFSET_MAX).optional(),
       mode: searchModeParam,
     }),
     output: z.array(SearchHitSchema),

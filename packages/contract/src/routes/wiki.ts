@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { inputMax } from '../limits.js';
+import { inputMax, SEARCH_OFFSET_MAX } from '../limits.js';
 import { defineRoute, projectParam } from '../route.js';
 
 const path = z
@@ -195,7 +195,7 @@ export const wikiRoutes = {
       q: z.string().max(inputMax.query).describe('Words to find, any language'),
       prefix: z.string().max(inputMax.path).optional().describe('Only pages at or below this path'),
       limit: z.coerce.number().int().min(1).max(100).optional(),
-      offset: z.coerce.number().int().min(0).optional(),
+      offset: z.coerce.number().int().min(0).max(SEARCH_OFFSET_MAX).optional(),
     }),
     output: z.array(WikiSearchHitSchema),
   }),
