@@ -12,7 +12,8 @@
  * - glob: `**\/*a*a*a*a*a*a*a*a*a*a*a*a*b` over 200 files with 200-character names (agent tool `glob`);
  * - heading: a wiki import whose first heading holds 400,000 spaces;
  * - long query: a 4 MB search query through the agent tool `search`, and a 10,500-character one by GET;
- * - PDF bomb: a 1 MB PDF whose content stream inflates to 1 GB, sent to understanding;
+ * - PDF bombs: a 1 MB PDF whose content stream inflates to 1 GB (Flate), and a 0.4 MB one through LZW, sent to
+ *   understanding;
  * - many links: a page with 20,000 `[[links]]` saved and read.
  * With `--pg` the server runs on PostgreSQL (a database created for the run and dropped afterwards).
  */
@@ -21,7 +22,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { createTestDb } from '@stoa/db/testing';
-import { makePdfFlateBomb } from '../packages/core/src/understanding/test-documents.js';
+import { makePdfFlateBomb, makePdfLzwBomb } from '../packages/core/src/understanding/test-documents.js';
 import { httpJson, httpRequest, keepAliveAgent } from './lib/http-client.js';
 import { currentRssBytes } from './lib/rss.js';
 import { fmt, ratio, summarize } from './lib/stats.js';
@@ -124,7 +125,8 @@ const attacks: Attack[] = [
       (await httpRequest(api(`/search?q=${'refund%20'.repeat(1500)}`), { method: 'GET', headers, agent })).status,
     ],
   },
-  { name: 'PDF bomb, 1 GB content stream', run: async () => [(await post(api('/docs/understand'), JSON.stringify({ path: 'bomb.pdf' }))).status] },
+  { name: 'PDF bomb, 1 GB content stream (Flate)', run: async () => [(await post(api('/docs/understand'), JSON.stringify({ path: 'bomb.pdf' }))).status] },
+  { name: 'PDF bomb, 1 GB content stream (LZW)', run: async () => [(await post(api('/docs/understand'), JSON.stringify({ path: 'lzw-bomb.pdf' }))).status] },
   {
     name: 'page with 20,000 [[links]], saved and read',
     run: async () => {
@@ -172,6 +174,7 @@ try {
   await put('small.txt', Buffer.alloc(4096, 'x'));
   for (let i = 0; i < 200; i++) await put(`long/${'a'.repeat(200)}${i}.txt`, Buffer.from('x'));
   await put('bomb.pdf', makePdfFlateBomb(1024));
+  await put('lzw-bomb.pdf', makePdfLzwBomb(1024));
   // Warm-up (not measured): connections, the first parse (a parser worker starts), the search index.
   await window('warm-up', async () => [(await tool('glob', { pattern: '*.txt' })).status]);
   const rows: Row[] = [await window('at rest', null)];
