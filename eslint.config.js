@@ -1,4 +1,5 @@
 import tseslint from 'typescript-eslint';
+import regexp from 'eslint-plugin-regexp';
 
 // Doors (apps/*) reach data only through the core's operations: no query builder, database or blob store.
 const storageImports = [
@@ -14,6 +15,16 @@ const queryBuilder = {
 export default tseslint.config(
   { ignores: ['**/node_modules/**', '**/dist/**', 'stoa-data/**', '.tmp/**'] },
   ...tseslint.configs.recommended,
+  {
+    // A pattern that can backtrack super-linearly stalls the one event loop on a crafted input (issue 27).
+    plugins: { regexp },
+    rules: {
+      'regexp/no-super-linear-backtracking': 'error',
+      'regexp/no-super-linear-move': 'error',
+      'regexp/no-misleading-capturing-group': 'error',
+      'regexp/optimal-quantifier-concatenation': 'error',
+    },
+  },
   {
     rules: {
       '@typescript-eslint/no-explicit-any': 'off',

@@ -55,7 +55,7 @@ it.skipIf(!hasLitmus)('passes litmus: every suite at or above its floor, and onl
   const summaries = [...out.matchAll(/summary for `(\w+)': of (\d+) tests run: (\d+) passed, (\d+) failed/g)];
   const passed = Object.fromEntries(summaries.map((m) => [m[1], Number(m[3])]));
   for (const [suite, floor] of Object.entries(FLOOR)) expect(passed[suite], `${suite}\n${out}`).toBeGreaterThanOrEqual(floor);
-  const failed = [...out.matchAll(/^\s*\d+\.\s+(\w+)\.*[^\n]*?FAIL/gm)].map((m) => m[1]!);
+  const failed = [...out.matchAll(/^[ \t]*\d+\.[ \t]+(\w+)(?!\w)[^\n]*FAIL/gm)].map((m) => m[1]!);
   // Every failure the summaries count is one we read, and each is explained.
   expect(failed.length, out).toBe(summaries.reduce((n, m) => n + Number(m[4]), 0));
   expect(

@@ -1,6 +1,6 @@
 /**
  * Hostile files made by the test (issue 9), sent to a real `stoa serve`: a DOCX zip bomb (honest and lying
- * about its sizes), JSON nested 100,000 deep and a PDF whose page tree of 20,000 pages makes the parser run
+ * about its sizes), PDFs whose content stream inflates to 1 GB through Flate or LZW (issue 27), JSON nested 100,000 deep and a PDF whose page tree of 20,000 pages makes the parser run
  * out of time. The server keeps answering while they are parsed, each ends `failed` with a stable code and a
  * reason, and a restart neither crashes nor parses a file beyond its attempts.
  */
@@ -9,7 +9,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadConfig, openPlatform } from '@stoa/core';
-import { makeDocxBomb, makeNestedJson, makePdfPageTree } from '../packages/core/src/understanding/test-documents.js';
+import { makeDocxBomb, makeNestedJson, makePdfFlateBomb, makePdfLzwBomb, makePdfPageTree } from '../packages/core/src/understanding/test-documents.js';
 import { startStoaServer, type StoaServer } from './helpers/serve.js';
 
 const TOKEN = 'hostile-files-admin-token-0123456789';
@@ -75,10 +75,18 @@ describe('hostile files through the HTTP server', { shuffle: false }, () => {
     await put('bomb.docx', makeDocxBomb(1024));
     await put('lying-bomb.docx', makeDocxBomb(1024, { lie: true }));
     await put('deep.json', makeNestedJson(100_000));
+    await put('bomb.pdf', makePdfFlateBomb(1024));
+    await put('lzw-bomb.pdf', makePdfLzwBomb(1024));
     expect(await understand('bomb.docx')).toMatchObject({ status: 'failed', errorCode: 'too_large', attempts: 1 });
     const lying = await understand('lying-bomb.docx');
     expect(lying).toMatchObject({ status: 'failed', errorCode: 'too_large', error: 'a zip entry unpacks to more than its directory declares' });
     expect(await understand('deep.json')).toMatchObject({ status: 'failed', errorCode: 'too_complex', error: 'the JSON nests deeper than 200 levels' });
+    expect(await understand('bomb.pdf')).toMatchObject({
+      status: 'failed',
+      errorCode: 'too_large',
+      error: `the PDF's streams would unpack to more than ${8 << 20} bytes`,
+    });
+    expect((await fetch(`${server.url}/api/v1/health`)).status).toBe(200);
   });
 
   it('keeps answering while a huge PDF page tree is parsed, ends its parser on time, retries once and fails it', { timeout: 180_000 }, async () => {

@@ -35,6 +35,7 @@ const BENCHES: Bench[] = [
   { name: 'search-speed', script: 'bench/search-speed.ts', args: [], quickArgs: ['20000', '200'], minutes: 15 },
   { name: 'hybrid', script: 'bench/search-hybrid.ts', args: [], quickArgs: ['20000', '100', '--speed'], minutes: 15 },
   { name: 'parse', script: 'bench/parse-isolation.ts', args: [], minutes: 10 },
+  { name: 'attacks', script: 'bench/attacks.ts', args: [], quickArgs: ['--seconds', '4'], minutes: 10 },
   { name: 'dav', script: 'bench/dav-rclone.ts', args: [], minutes: 10 },
   { name: 'web', script: 'bench/web.ts', args: [], quickArgs: ['--rounds', '2'], minutes: 10 },
 ];

@@ -1462,7 +1462,7 @@ export interface components {
             detail: string;
             instance?: string;
             /** @enum {string} */
-            code: "bad_request" | "path_invalid" | "invalid_text" | "unauthorized" | "forbidden" | "cross_site" | "not_found" | "method_not_allowed" | "already_exists" | "version_conflict" | "memory_version_conflict" | "not_a_text_file" | "preview_unavailable" | "too_large" | "quota_exceeded" | "range_not_satisfiable" | "precondition_failed" | "locked" | "rate_limited" | "unavailable" | "internal";
+            code: "bad_request" | "too_deep" | "path_invalid" | "invalid_text" | "unauthorized" | "forbidden" | "cross_site" | "not_found" | "method_not_allowed" | "already_exists" | "version_conflict" | "memory_version_conflict" | "not_a_text_file" | "preview_unavailable" | "too_large" | "quota_exceeded" | "range_not_satisfiable" | "precondition_failed" | "locked" | "rate_limited" | "unavailable" | "internal";
         };
     };
     responses: never;
@@ -1705,7 +1705,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description bad_request: The request is not valid */
+            /** @description bad_request: The request is not valid; too_deep: The request nests too deeply */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -1713,7 +1713,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
-                        code?: "bad_request";
+                        code?: "bad_request" | "too_deep";
                     };
                 };
             };
@@ -1752,6 +1752,18 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
                         code?: "already_exists";
+                    };
+                };
+            };
+            /** @description too_large: Too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "too_large";
                     };
                 };
             };
@@ -1858,7 +1870,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description bad_request: The request is not valid */
+            /** @description bad_request: The request is not valid; too_deep: The request nests too deeply */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -1866,7 +1878,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
-                        code?: "bad_request";
+                        code?: "bad_request" | "too_deep";
                     };
                 };
             };
@@ -1893,6 +1905,18 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
                         code?: "forbidden";
+                    };
+                };
+            };
+            /** @description too_large: Too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "too_large";
                     };
                 };
             };
@@ -2572,7 +2596,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description bad_request: The request is not valid */
+            /** @description bad_request: The request is not valid; too_deep: The request nests too deeply */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -2580,7 +2604,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
-                        code?: "bad_request";
+                        code?: "bad_request" | "too_deep";
                     };
                 };
             };
@@ -2619,6 +2643,18 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
                         code?: "not_found";
+                    };
+                };
+            };
+            /** @description too_large: Too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "too_large";
                     };
                 };
             };
@@ -2915,7 +2951,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description bad_request: The request is not valid */
+            /** @description bad_request: The request is not valid; too_deep: The request nests too deeply */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -2923,7 +2959,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
-                        code?: "bad_request";
+                        code?: "bad_request" | "too_deep";
                     };
                 };
             };
@@ -2962,6 +2998,18 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
                         code?: "not_found";
+                    };
+                };
+            };
+            /** @description too_large: Too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "too_large";
                     };
                 };
             };
@@ -3146,7 +3194,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description bad_request: The request is not valid */
+            /** @description bad_request: The request is not valid; too_deep: The request nests too deeply */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -3154,7 +3202,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
-                        code?: "bad_request";
+                        code?: "bad_request" | "too_deep";
                     };
                 };
             };
@@ -3193,6 +3241,18 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
                         code?: "not_found";
+                    };
+                };
+            };
+            /** @description too_large: Too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "too_large";
                     };
                 };
             };
@@ -3257,7 +3317,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description bad_request: The request is not valid */
+            /** @description bad_request: The request is not valid; too_deep: The request nests too deeply */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -3265,7 +3325,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
-                        code?: "bad_request";
+                        code?: "bad_request" | "too_deep";
                     };
                 };
             };
@@ -3304,6 +3364,18 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
                         code?: "already_exists";
+                    };
+                };
+            };
+            /** @description too_large: Too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "too_large";
                     };
                 };
             };
@@ -3975,7 +4047,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description bad_request: The request is not valid; path_invalid: The path is not valid */
+            /** @description bad_request: The request is not valid; path_invalid: The path is not valid; too_deep: The request nests too deeply */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -3983,7 +4055,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
-                        code?: "bad_request" | "path_invalid";
+                        code?: "bad_request" | "path_invalid" | "too_deep";
                     };
                 };
             };
@@ -4022,6 +4094,18 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
                         code?: "not_found";
+                    };
+                };
+            };
+            /** @description too_large: Too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "too_large";
                     };
                 };
             };
@@ -4544,7 +4628,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description bad_request: The request is not valid; path_invalid: The path is not valid */
+            /** @description bad_request: The request is not valid; path_invalid: The path is not valid; too_deep: The request nests too deeply */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -4552,7 +4636,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
-                        code?: "bad_request" | "path_invalid";
+                        code?: "bad_request" | "path_invalid" | "too_deep";
                     };
                 };
             };
@@ -4591,6 +4675,18 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
                         code?: "not_found";
+                    };
+                };
+            };
+            /** @description too_large: Too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "too_large";
                     };
                 };
             };
@@ -5000,7 +5096,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description bad_request: The request is not valid; path_invalid: The path is not valid */
+            /** @description bad_request: The request is not valid; path_invalid: The path is not valid; too_deep: The request nests too deeply */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -5008,7 +5104,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
-                        code?: "bad_request" | "path_invalid";
+                        code?: "bad_request" | "path_invalid" | "too_deep";
                     };
                 };
             };
@@ -5059,6 +5155,18 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
                         code?: "version_conflict" | "already_exists";
+                    };
+                };
+            };
+            /** @description too_large: Too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "too_large";
                     };
                 };
             };
@@ -5401,7 +5509,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description bad_request: The request is not valid; path_invalid: The path is not valid */
+            /** @description bad_request: The request is not valid; path_invalid: The path is not valid; too_deep: The request nests too deeply */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -5409,7 +5517,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
-                        code?: "bad_request" | "path_invalid";
+                        code?: "bad_request" | "path_invalid" | "too_deep";
                     };
                 };
             };
@@ -5463,7 +5571,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description quota_exceeded: Not enough storage space */
+            /** @description too_large: Too large; quota_exceeded: Not enough storage space */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -5471,7 +5579,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
-                        code?: "quota_exceeded";
+                        code?: "too_large" | "quota_exceeded";
                     };
                 };
             };
@@ -6152,7 +6260,7 @@ export interface operations {
                     "application/zip": string;
                 };
             };
-            /** @description bad_request: The request is not valid; path_invalid: The path is not valid */
+            /** @description bad_request: The request is not valid; path_invalid: The path is not valid; too_deep: The request nests too deeply */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -6160,7 +6268,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
-                        code?: "bad_request" | "path_invalid";
+                        code?: "bad_request" | "path_invalid" | "too_deep";
                     };
                 };
             };
@@ -6199,6 +6307,18 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
                         code?: "not_found";
+                    };
+                };
+            };
+            /** @description too_large: Too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "too_large";
                     };
                 };
             };
@@ -6574,7 +6694,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description bad_request: The request is not valid; path_invalid: The path is not valid */
+            /** @description bad_request: The request is not valid; path_invalid: The path is not valid; too_deep: The request nests too deeply */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -6582,7 +6702,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
-                        code?: "bad_request" | "path_invalid";
+                        code?: "bad_request" | "path_invalid" | "too_deep";
                     };
                 };
             };
@@ -7075,7 +7195,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description bad_request: The request is not valid */
+            /** @description bad_request: The request is not valid; too_deep: The request nests too deeply */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -7083,7 +7203,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
-                        code?: "bad_request";
+                        code?: "bad_request" | "too_deep";
                     };
                 };
             };
@@ -7122,6 +7242,18 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
                         code?: "not_found";
+                    };
+                };
+            };
+            /** @description too_large: Too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "too_large";
                     };
                 };
             };
@@ -7315,7 +7447,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description bad_request: The request is not valid */
+            /** @description bad_request: The request is not valid; too_deep: The request nests too deeply */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -7323,7 +7455,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
-                        code?: "bad_request";
+                        code?: "bad_request" | "too_deep";
                     };
                 };
             };
@@ -7362,6 +7494,18 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
                         code?: "not_found";
+                    };
+                };
+            };
+            /** @description too_large: Too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "too_large";
                     };
                 };
             };
@@ -7465,7 +7609,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description bad_request: The request is not valid */
+            /** @description bad_request: The request is not valid; too_deep: The request nests too deeply */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -7473,7 +7617,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
-                        code?: "bad_request";
+                        code?: "bad_request" | "too_deep";
                     };
                 };
             };
@@ -7539,7 +7683,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description quota_exceeded: Not enough storage space */
+            /** @description too_large: Too large; quota_exceeded: Not enough storage space */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -7547,7 +7691,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
-                        code?: "quota_exceeded";
+                        code?: "too_large" | "quota_exceeded";
                     };
                 };
             };
@@ -7807,7 +7951,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description bad_request: The request is not valid */
+            /** @description bad_request: The request is not valid; too_deep: The request nests too deeply */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -7815,7 +7959,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
-                        code?: "bad_request";
+                        code?: "bad_request" | "too_deep";
                     };
                 };
             };
@@ -7866,6 +8010,18 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
                         code?: "already_exists";
+                    };
+                };
+            };
+            /** @description too_large: Too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "too_large";
                     };
                 };
             };
@@ -8237,7 +8393,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description bad_request: The request is not valid */
+            /** @description bad_request: The request is not valid; too_deep: The request nests too deeply */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -8245,7 +8401,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
-                        code?: "bad_request";
+                        code?: "bad_request" | "too_deep";
                     };
                 };
             };
@@ -8284,6 +8440,18 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
                         code?: "not_found";
+                    };
+                };
+            };
+            /** @description too_large: Too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "too_large";
                     };
                 };
             };
@@ -8384,7 +8552,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description bad_request: The request is not valid */
+            /** @description bad_request: The request is not valid; too_deep: The request nests too deeply */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -8392,7 +8560,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
-                        code?: "bad_request";
+                        code?: "bad_request" | "too_deep";
                     };
                 };
             };
@@ -8431,6 +8599,18 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
                         code?: "not_found";
+                    };
+                };
+            };
+            /** @description too_large: Too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "too_large";
                     };
                 };
             };
@@ -8531,7 +8711,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description bad_request: The request is not valid */
+            /** @description bad_request: The request is not valid; too_deep: The request nests too deeply */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -8539,7 +8719,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
-                        code?: "bad_request";
+                        code?: "bad_request" | "too_deep";
                     };
                 };
             };
@@ -8578,6 +8758,18 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
                         code?: "not_found";
+                    };
+                };
+            };
+            /** @description too_large: Too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "too_large";
                     };
                 };
             };
@@ -8789,7 +8981,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description bad_request: The request is not valid */
+            /** @description bad_request: The request is not valid; too_deep: The request nests too deeply */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -8797,7 +8989,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
-                        code?: "bad_request";
+                        code?: "bad_request" | "too_deep";
                     };
                 };
             };
@@ -8836,6 +9028,18 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
                         code?: "not_found";
+                    };
+                };
+            };
+            /** @description too_large: Too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "too_large";
                     };
                 };
             };
@@ -9185,7 +9389,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description bad_request: The request is not valid */
+            /** @description bad_request: The request is not valid; too_deep: The request nests too deeply */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -9193,7 +9397,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
-                        code?: "bad_request";
+                        code?: "bad_request" | "too_deep";
                     };
                 };
             };
@@ -9232,6 +9436,18 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
                         code?: "not_found";
+                    };
+                };
+            };
+            /** @description too_large: Too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "too_large";
                     };
                 };
             };
@@ -9430,7 +9646,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description bad_request: The request is not valid */
+            /** @description bad_request: The request is not valid; too_deep: The request nests too deeply */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -9438,7 +9654,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
-                        code?: "bad_request";
+                        code?: "bad_request" | "too_deep";
                     };
                 };
             };
@@ -9477,6 +9693,18 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
                         code?: "not_found";
+                    };
+                };
+            };
+            /** @description too_large: Too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "too_large";
                     };
                 };
             };
@@ -9821,7 +10049,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description bad_request: The request is not valid */
+            /** @description bad_request: The request is not valid; too_deep: The request nests too deeply */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -9829,7 +10057,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
-                        code?: "bad_request";
+                        code?: "bad_request" | "too_deep";
                     };
                 };
             };
@@ -9987,7 +10215,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description bad_request: The request is not valid */
+            /** @description bad_request: The request is not valid; too_deep: The request nests too deeply */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -9995,7 +10223,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
-                        code?: "bad_request";
+                        code?: "bad_request" | "too_deep";
                     };
                 };
             };
@@ -10675,7 +10903,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description bad_request: The request is not valid */
+            /** @description bad_request: The request is not valid; too_deep: The request nests too deeply */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -10683,7 +10911,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
-                        code?: "bad_request";
+                        code?: "bad_request" | "too_deep";
                     };
                 };
             };
@@ -10722,6 +10950,18 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
                         code?: "not_found";
+                    };
+                };
+            };
+            /** @description too_large: Too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "too_large";
                     };
                 };
             };
@@ -10805,7 +11045,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description bad_request: The request is not valid */
+            /** @description bad_request: The request is not valid; too_deep: The request nests too deeply */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -10813,7 +11053,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
-                        code?: "bad_request";
+                        code?: "bad_request" | "too_deep";
                     };
                 };
             };
@@ -10852,6 +11092,18 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
                         code?: "not_found";
+                    };
+                };
+            };
+            /** @description too_large: Too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "too_large";
                     };
                 };
             };
@@ -11202,7 +11454,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description bad_request: The request is not valid; path_invalid: The path is not valid */
+            /** @description bad_request: The request is not valid; path_invalid: The path is not valid; too_deep: The request nests too deeply */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -11210,7 +11462,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
-                        code?: "bad_request" | "path_invalid";
+                        code?: "bad_request" | "path_invalid" | "too_deep";
                     };
                 };
             };
@@ -11488,7 +11740,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description bad_request: The request is not valid; path_invalid: The path is not valid */
+            /** @description bad_request: The request is not valid; path_invalid: The path is not valid; too_deep: The request nests too deeply */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -11496,7 +11748,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
-                        code?: "bad_request" | "path_invalid";
+                        code?: "bad_request" | "path_invalid" | "too_deep";
                     };
                 };
             };
@@ -11547,6 +11799,18 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
                         code?: "version_conflict";
+                    };
+                };
+            };
+            /** @description too_large: Too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "too_large";
                     };
                 };
             };
@@ -11630,7 +11894,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description bad_request: The request is not valid; path_invalid: The path is not valid */
+            /** @description bad_request: The request is not valid; path_invalid: The path is not valid; too_deep: The request nests too deeply */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -11638,7 +11902,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
-                        code?: "bad_request" | "path_invalid";
+                        code?: "bad_request" | "path_invalid" | "too_deep";
                     };
                 };
             };
@@ -11689,6 +11953,18 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
                         code?: "already_exists";
+                    };
+                };
+            };
+            /** @description too_large: Too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "too_large";
                     };
                 };
             };
@@ -12275,7 +12551,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description bad_request: The request is not valid; path_invalid: The path is not valid */
+            /** @description bad_request: The request is not valid; path_invalid: The path is not valid; too_deep: The request nests too deeply */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -12283,7 +12559,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
-                        code?: "bad_request" | "path_invalid";
+                        code?: "bad_request" | "path_invalid" | "too_deep";
                     };
                 };
             };
@@ -12322,6 +12598,18 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
                         code?: "not_found";
+                    };
+                };
+            };
+            /** @description too_large: Too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "too_large";
                     };
                 };
             };
@@ -12532,7 +12820,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description bad_request: The request is not valid */
+            /** @description bad_request: The request is not valid; too_deep: The request nests too deeply */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -12540,7 +12828,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
-                        code?: "bad_request";
+                        code?: "bad_request" | "too_deep";
                     };
                 };
             };
@@ -12579,6 +12867,18 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
                         code?: "not_found";
+                    };
+                };
+            };
+            /** @description too_large: Too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "too_large";
                     };
                 };
             };
@@ -12675,7 +12975,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description bad_request: The request is not valid; path_invalid: The path is not valid */
+            /** @description bad_request: The request is not valid; path_invalid: The path is not valid; too_deep: The request nests too deeply */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -12683,7 +12983,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
-                        code?: "bad_request" | "path_invalid";
+                        code?: "bad_request" | "path_invalid" | "too_deep";
                     };
                 };
             };
@@ -12971,7 +13271,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description bad_request: The request is not valid; path_invalid: The path is not valid */
+            /** @description bad_request: The request is not valid; path_invalid: The path is not valid; too_deep: The request nests too deeply */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -12979,7 +13279,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
-                        code?: "bad_request" | "path_invalid";
+                        code?: "bad_request" | "path_invalid" | "too_deep";
                     };
                 };
             };
@@ -13018,6 +13318,18 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
                         code?: "not_found";
+                    };
+                };
+            };
+            /** @description too_large: Too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "too_large";
                     };
                 };
             };
@@ -13371,7 +13683,7 @@ export interface operations {
                     }[];
                 };
             };
-            /** @description bad_request: The request is not valid */
+            /** @description bad_request: The request is not valid; too_deep: The request nests too deeply */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -13379,7 +13691,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
-                        code?: "bad_request";
+                        code?: "bad_request" | "too_deep";
                     };
                 };
             };
@@ -13418,6 +13730,18 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
                         code?: "not_found";
+                    };
+                };
+            };
+            /** @description too_large: Too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "too_large";
                     };
                 };
             };
@@ -13495,7 +13819,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description bad_request: The request is not valid */
+            /** @description bad_request: The request is not valid; too_deep: The request nests too deeply */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -13503,7 +13827,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
-                        code?: "bad_request";
+                        code?: "bad_request" | "too_deep";
                     };
                 };
             };
@@ -13530,6 +13854,18 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
                         code?: "forbidden";
+                    };
+                };
+            };
+            /** @description too_large: Too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "too_large";
                     };
                 };
             };
@@ -13937,7 +14273,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description bad_request: The request is not valid */
+            /** @description bad_request: The request is not valid; too_deep: The request nests too deeply */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -13945,7 +14281,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
-                        code?: "bad_request";
+                        code?: "bad_request" | "too_deep";
                     };
                 };
             };
@@ -13984,6 +14320,18 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
                         code?: "not_found";
+                    };
+                };
+            };
+            /** @description too_large: Too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "too_large";
                     };
                 };
             };
@@ -14273,7 +14621,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description bad_request: The request is not valid */
+            /** @description bad_request: The request is not valid; too_deep: The request nests too deeply */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -14281,7 +14629,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
-                        code?: "bad_request";
+                        code?: "bad_request" | "too_deep";
                     };
                 };
             };
@@ -14296,6 +14644,18 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
                         code?: "unauthorized";
+                    };
+                };
+            };
+            /** @description too_large: Too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "too_large";
                     };
                 };
             };
@@ -14352,7 +14712,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description bad_request: The request is not valid */
+            /** @description bad_request: The request is not valid; too_deep: The request nests too deeply */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -14360,7 +14720,19 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
-                        code?: "bad_request";
+                        code?: "bad_request" | "too_deep";
+                    };
+                };
+            };
+            /** @description too_large: Too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "too_large";
                     };
                 };
             };

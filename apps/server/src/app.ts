@@ -11,6 +11,7 @@ import { addSecurityHeaders } from './http/security-headers.js';
 import { refuseCrossSiteChanges } from './http/origin-check.js';
 import { sendProblem } from './http/problem.js';
 import { refuseBadlyEncodedUrls } from './http/url-check.js';
+import { limitJsonBodies } from './http/json-body.js';
 import { apiDocument, apiRoutes } from './http/openapi.js';
 import { allowedMethodsFor } from './http/allowed-methods.js';
 import { fastifyPath } from './http/mount.js';
@@ -37,7 +38,14 @@ export interface AppOptions {
  * webCacheControl('/srv/web/assets/index-BKWxlTET.js') // 'public, max-age=31536000, immutable'
  */
 function webCacheControl(path: string): string {
-  return /[\\/]assets[\\/][^\\/]+-[\w-]{8,}(\.\w+)+$/.test(path) ? 'public, max-age=31536000, immutable' : 'no-cache';
+  // Read in parts rather than by one pattern, which could backtrack super-linearly (issue 27).
+  const parts = path.split(/[\\/]/);
+  const name = parts.pop() ?? '';
+  const dot = name.indexOf('.');
+  const stem = dot < 0 ? name : name.slice(0, dot);
+  const dash = stem.indexOf('-', 1);
+  const hashed = parts.pop() === 'assets' && dash > 0 && /^[\w-]{8,}$/.test(stem.slice(dash + 1)) && /^(?:\.\w+)+$/.test(name.slice(stem.length));
+  return hashed ? 'public, max-age=31536000, immutable' : 'no-cache';
 }
 
 /**
@@ -54,7 +62,8 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   // choose the address the auth throttle counts.
   const options: FastifyServerOptions = {
     logger: opts.logger === 'errors' ? { level: 'error', stream: process.stderr } : (opts.logger ?? false),
-    bodyLimit: 16 * 1024 * 1024,
+    // Parsed bodies (JSON, text) are small by design; uploads stream past this through their own parsers.
+    bodyLimit: platform.config.limits.jsonBodyBytes,
     routerOptions: { maxParamLength: 2048 },
     trustProxy: platform.config.trustProxy ?? false,
     // A path the router cannot decode (bad percent-encoding) gets a problem answer like any other refusal.
@@ -66,6 +75,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   refuseCrossSiteChanges(app, platform);
   app.setErrorHandler((err, req, reply) => sendProblem(reply, req, err));
   refuseBadlyEncodedUrls(app);
+  limitJsonBodies(app, platform.config.limits.jsonBodyBytes);
   const allowedMethods = allowedMethodsFor(apiRoutes());
   app.setNotFoundHandler((req, reply) => {
     if (req.url.startsWith('/api/')) {

@@ -4,6 +4,7 @@
  */
 export const errorCodes = {
   bad_request: { status: 400, title: 'The request is not valid' },
+  too_deep: { status: 400, title: 'The request nests too deeply' },
   path_invalid: { status: 400, title: 'The path is not valid' },
   invalid_text: { status: 400, title: 'The text holds characters that are not allowed' },
   unauthorized: { status: 401, title: 'A valid token is required' },

@@ -21,7 +21,46 @@ export const limitSettings = {
   volumesPerProject: { env: 'STOA_MAX_VOLUMES_PER_PROJECT', default: 100 },
   archiveMaxFiles: { env: 'STOA_ARCHIVE_MAX_FILES', default: 10000 },
   archiveMaxBytes: { env: 'STOA_ARCHIVE_MAX_BYTES', default: 4294967296 },
+  jsonBodyBytes: { env: 'STOA_JSON_BODY_BYTES', default: 6291456 },
 } as const;
 
 export type LimitName = keyof typeof limitSettings;
 export type Limits = { [K in LimitName]: number };
+
+/**
+ * The longest string each kind of input field may hold, in characters: every string a route or tool accepts
+ * names one of these (a test walks every input schema), so a request cannot make the server hash, match or store a
+ * megabyte where it expects a name (issue 27). The byte limits of whole texts (a page's 1 MB, a memory file's
+ * STOA_AGENT_WRITE_BYTES) are checked in the core below `text`.
+ */
+export const inputMax = {
+  /** Names: projects, users, agents, tokens, channels, tools, confirmations. */
+  name: 200,
+  /** IDs, cursors, tokens, codes, hashes. */
+  id: 500,
+  /** File and page paths, prefixes, folders. */
+  path: 4096,
+  /** Search queries: their terms are scored one by one, so they stay short. */
+  query: 1000,
+  /** Glob patterns. */
+  pattern: 500,
+  /** Titles and other one-line labels. */
+  title: 1000,
+  /** Free text that is not a document: an agent's instructions, a message. */
+  note: 100_000,
+  /** Whole texts: page texts, memory files, file contents. */
+  text: 8 * 1024 * 1024,
+} as const;
+
+/**
+ * The deepest a search may page (`offset`): each page ranks everything before it, so an offset of a billion would
+ * score the whole index for one request (issue 27).
+ */
+export const SEARCH_OFFSET_MAX = 10_000;
+
+/**
+ * Request bodies (JSON, WebDAV's XML): the deepest nesting a body may have, checked on the raw text before it is
+ * parsed. No route's input nests deeper than a few levels; a body of a few MB of `[[[[…` once held the event loop for ~10 s
+ * and 1.3 GB of memory (issue 27).
+ */
+export const BODY_MAX_DEPTH = 64;

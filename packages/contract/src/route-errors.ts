@@ -22,6 +22,11 @@ export function routeErrors(route: RouteDef): ErrorCode[] {
   if (fields.includes('expectedVersion') || (fields.includes('base') && !route.id.startsWith('memory.'))) codes.add('version_conflict');
   if (route.id.startsWith('memory.') && fields.includes('base')) codes.add('memory_version_conflict');
   if (route.raw?.request) codes.add('too_large');
+  // A JSON body over its budget (size, nesting) is refused before it is parsed (issue 27).
+  if (!route.raw?.request && (route.method === 'POST' || route.method === 'PUT' || route.method === 'PATCH')) {
+    codes.add('too_large');
+    codes.add('too_deep');
+  }
   for (const c of route.errors ?? []) codes.add(c);
   return [...codes];
 }

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { ErrorCode } from './errors.js';
+import { inputMax } from './limits.js';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
@@ -57,5 +58,6 @@ export function pathParams(path: string): string[] {
 /** The project every project-scoped route takes as its first path parameter: a name or an ID. */
 export const projectParam = z
   .string()
+  .max(inputMax.name)
   .min(1)
   .describe('Project name or ID (a fresh installation has "default"), or the ID of a volume beyond projects (vol_…, from POST /volumes)');

@@ -82,7 +82,7 @@ export interface OnnxEmbeddingsConfig {
 export interface ParsingLimits {
   /** Largest file handed to a parser. */
   maxInputBytes: number;
-  /** Largest total a DOCX (zip) may unpack to; checked from the archive's directory and again while inflating. */
+  /** Largest total a DOCX (zip) or a PDF's compressed streams may unpack to; checked before the parser inflates anything. */
   maxUnpackedBytes: number;
   /** Largest unpacked/packed ratio of one zip entry. */
   maxRatio: number;
@@ -168,7 +168,7 @@ export function loadConfig(opts: { dataDir?: string; env: NodeJS.ProcessEnv }): 
   const storageUrl = env.STOA_STORAGE_URL;
   let storage: StoaConfig['storage'] = { kind: 'fs', root: join(dataDir, 'blobs') };
   if (storageUrl) {
-    const m = /^s3:\/\/([^/]+)\/?(.*)$/.exec(storageUrl);
+    const m = /^s3:\/\/([^/]+)(?:\/(.*))?$/.exec(storageUrl);
     if (!m) throw new StoaError('bad_request', 'STOA_STORAGE_URL must look like s3://BUCKET[/PREFIX]');
     storage = {
       kind: 's3',
@@ -251,7 +251,7 @@ function embeddingsFromEnv(env: NodeJS.ProcessEnv): EmbeddingsConfig | undefined
   const model = env.STOA_EMBEDDINGS_MODEL?.trim();
   if (!model) throw new StoaError('bad_request', 'STOA_EMBEDDINGS_MODEL must name the model when STOA_EMBEDDINGS_URL is set');
   return {
-    url: url.replace(/\/+$/, ''),
+    url: url.replace(/(?<!\/)\/+$/, ''),
     model,
     key: env.STOA_EMBEDDINGS_KEY || undefined,
     batchSize: positiveInt(env, 'STOA_EMBEDDINGS_BATCH', 32),

@@ -25,7 +25,7 @@ export class StoaClient {
   private readonly fetchImpl: typeof fetch;
 
   constructor(opts: ClientOptions) {
-    this.url = opts.url.replace(/\/+$/, '');
+    this.url = opts.url.replace(/(?<!\/)\/+$/, '');
     this.token = opts.token;
     this.conversationId = opts.conversationId;
     this.fetchImpl = opts.fetch ?? fetch;

@@ -141,7 +141,13 @@ export function registerFiles(program: Command): void {
       action(async (api, g, path: string, local: string | undefined, opts: { recursive?: boolean }) => {
         if (opts.recursive) {
           if (local === '-') throw new UsageError('a folder cannot be written to stdout');
-          const dir = local ?? (path.replace(/\/+$/, '').split('/').pop() || '.');
+          const dir =
+            local ??
+            (path
+              .replace(/(?<!\/)\/+$/, '')
+              .split('/')
+              .pop() ||
+              '.');
           const r = await getFolder(api, path, dir, (p, size) => !g.json && process.stderr.isTTY && process.stderr.write(`got ${p} (${formatBytes(size)})\n`));
           return reportTransfer(!!g.json, r, `Downloaded ${r.files.length} files to ${dir}`);
         }

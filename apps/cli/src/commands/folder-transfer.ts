@@ -21,7 +21,7 @@ export interface TransferResult {
 
 /** Remote path of a local entry below the folder being uploaded: always "/"-separated. */
 function remoteJoin(base: string, rel: string): string {
-  const clean = base.replace(/\/+$/, '');
+  const clean = base.replace(/(?<!\/)\/+$/, '');
   const r = rel.split(sep).join('/');
   return clean ? (r ? `${clean}/${r}` : clean) : r;
 }
@@ -97,7 +97,7 @@ export async function putFolder(api: Api, localDir: string, target: string, onFi
  */
 export async function getFolder(api: Api, source: string, localDir: string, onFile: (path: string, size: number) => void): Promise<TransferResult> {
   const result: TransferResult = { files: [], folders: [], failed: [] };
-  const prefix = source.replace(/\/+$/, '');
+  const prefix = source.replace(/(?<!\/)\/+$/, '');
   const root = resolve(localDir);
   let cursor: string | null | undefined;
   do {

@@ -65,7 +65,8 @@ async function importBatches(api: Api, files: Array<{ file: string; text: string
     bytes = 0;
   };
   for (const f of files) {
-    const size = Buffer.byteLength(f.text) + f.file.length;
+    // Counted as sent (JSON-escaped), against the server's JSON body limit (STOA_JSON_BODY_BYTES, 6 MiB by default).
+    const size = Buffer.byteLength(JSON.stringify(f));
     if (batch.length >= 500 || (batch.length > 0 && bytes + size > 4_000_000)) await flush();
     batch.push(f);
     bytes += size;

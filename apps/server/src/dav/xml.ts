@@ -1,5 +1,6 @@
 import { XMLBuilder, XMLParser } from 'fast-xml-parser';
-import { StoaError } from '@stoa/contract';
+import { BODY_MAX_DEPTH, StoaError } from '@stoa/contract';
+import { xmlDepth } from '@stoa/core';
 
 /**
  * WebDAV XML with fast-xml-parser: request bodies are parsed in document order with their namespace
@@ -62,6 +63,8 @@ function toElement(node: XNode, parentScope: Map<string, string>): XElement {
 /** Parses a request body; an empty body is null, malformed XML is bad_request. */
 export function parseXml(body: string): XElement | null {
   if (body.trim() === '') return null;
+  // WebDAV bodies nest a few levels; a deep one would recurse through the parser and toElement (issue 27).
+  if (xmlDepth(body, BODY_MAX_DEPTH) > BODY_MAX_DEPTH) throw new StoaError('too_deep', `the XML body nests more than ${BODY_MAX_DEPTH} levels deep`);
   let doc: XNode[];
   try {
     doc = parser.parse(body, true) as XNode[];

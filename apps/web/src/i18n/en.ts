@@ -311,6 +311,7 @@ export const en = {
   'error.rate_limited': 'Too many requests',
   'error.cross_site': 'This change came from another site',
   'error.bad_request': 'The request is not valid',
+  'error.too_deep': 'The request nests too deeply',
   'error.preview_unavailable': 'No preview for this type; download it instead',
   'error.unavailable': 'Not available right now',
   'error.internal': 'The server failed; try again',

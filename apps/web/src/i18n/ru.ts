@@ -314,6 +314,7 @@ export const ru: Dict = {
   'error.rate_limited': 'Слишком много запросов',
   'error.cross_site': 'Изменение пришло с другого сайта',
   'error.bad_request': 'Некорректный запрос',
+  'error.too_deep': 'Запрос слишком глубоко вложен',
   'error.preview_unavailable': 'Для этого типа предпросмотр недоступен; скачайте файл',
   'error.unavailable': 'Сейчас недоступно',
   'error.internal': 'Ошибка сервера; повторите попытку',

@@ -308,6 +308,7 @@ export const zh: Dict = {
   'error.rate_limited': '请求过多',
   'error.cross_site': '此更改来自其他网站',
   'error.bad_request': '请求无效',
+  'error.too_deep': '请求嵌套过深',
   'error.preview_unavailable': '此类型无法预览；请下载查看',
   'error.unavailable': '暂时不可用',
   'error.internal': '服务器出错；请重试',

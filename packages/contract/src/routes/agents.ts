@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { inputMax } from '../limits.js';
 import { defineRoute, projectParam } from '../route.js';
 
 const access = z.object({ enabled: z.boolean(), write: z.enum(['own', 'project']), read: z.enum(['project', 'own']) });
@@ -54,12 +55,12 @@ export const ToolResultSchema = z.object({
 });
 
 const settings = {
-  instructions: z.string().optional().describe('Instructions (system prompt) of the agent'),
+  instructions: z.string().max(inputMax.note).optional().describe('Instructions (system prompt) of the agent'),
   files: z.enum(['on', 'off']).optional().describe('File access on/off'),
   write: z.enum(['own', 'project']).optional().describe('Where the agent writes: own folder | whole project'),
   read: z.enum(['project', 'own']).optional().describe('What the agent reads: whole project | own folder'),
 };
-const agentId = z.string().min(1).describe('Agent ID');
+const agentId = z.string().max(inputMax.id).min(1).describe('Agent ID');
 
 export const agentRoutes = {
   create: defineRoute({
@@ -69,7 +70,7 @@ export const agentRoutes = {
     path: '/projects/{project}/agents',
     summary: 'Create an agent',
     status: 201,
-    input: z.object({ project: projectParam, name: z.string().min(1).describe('Name of the agent'), ...settings }),
+    input: z.object({ project: projectParam, name: z.string().max(inputMax.name).min(1).describe('Name of the agent'), ...settings }),
     output: AgentSchema,
   }),
   list: defineRoute({
@@ -93,7 +94,7 @@ export const agentRoutes = {
     method: 'PATCH',
     path: '/projects/{project}/agents/{id}',
     summary: 'Change an agent (renaming keeps its folder)',
-    input: z.object({ project: projectParam, id: agentId, name: z.string().min(1).optional(), ...settings }),
+    input: z.object({ project: projectParam, id: agentId, name: z.string().max(inputMax.name).min(1).optional(), ...settings }),
     output: AgentSchema,
   }),
   copy: defineRoute({
@@ -159,8 +160,8 @@ export const conversationRoutes = {
     status: 201,
     input: z.object({
       project: projectParam,
-      channel: z.string().optional().describe('Channel name; absent for a dialog or direct conversation'),
-      members: z.array(z.string()).optional().describe('User names/IDs and agent IDs; you are always a participant'),
+      channel: z.string().max(inputMax.name).optional().describe('Channel name; absent for a dialog or direct conversation'),
+      members: z.array(z.string().max(inputMax.name)).optional().describe('User names/IDs and agent IDs; you are always a participant'),
       kind: z.enum(['channel', 'dm', 'dialog']).optional(),
     }),
     output: ConversationSchema,
@@ -170,7 +171,10 @@ export const conversationRoutes = {
     method: 'GET',
     path: '/projects/{project}/conversations',
     summary: 'Conversations you take part in (admins: all)',
-    input: z.object({ project: projectParam, agent: z.string().optional().describe('Only those this agent takes part in, with its write counts') }),
+    input: z.object({
+      project: projectParam,
+      agent: z.string().max(inputMax.name).optional().describe('Only those this agent takes part in, with its write counts'),
+    }),
     output: z.array(ConversationSchema),
   }),
   trace: defineRoute({
@@ -180,9 +184,9 @@ export const conversationRoutes = {
     summary: 'Tool calls made in a conversation, oldest first',
     input: z.object({
       project: projectParam,
-      id: z.string().min(1),
+      id: z.string().max(inputMax.id).min(1),
       limit: z.coerce.number().int().min(1).max(10000).optional(),
-      after: z.string().optional().describe('Cursor: the last call ID seen'),
+      after: z.string().max(inputMax.id).optional().describe('Cursor: the last call ID seen'),
     }),
     output: z.object({ entries: z.array(TraceEntrySchema), nextCursor: z.string().nullable() }),
   }),
@@ -193,7 +197,7 @@ export const conversationRoutes = {
     summary: 'Review every change a conversation made (files, wiki, memory) as one diff',
     description:
       'B11. Each item the conversation wrote, moved or deleted, with its version before the conversation, the conversation’s last version, the current one, a unified diff and what undo would do. Items you may not read are left out. Editors and admins who may see the conversation; agents may not.',
-    input: z.object({ project: projectParam, id: z.string().min(1).describe('Conversation ID or channel name') }),
+    input: z.object({ project: projectParam, id: z.string().max(inputMax.id).min(1).describe('Conversation ID or channel name') }),
     output: z.object({ conversation: z.string(), items: z.array(ConversationChangeSchema) }),
   }),
   revert: defineRoute({
@@ -205,8 +209,8 @@ export const conversationRoutes = {
       'B11. Restores each item (or those named in `items`) to its state before the conversation, as new versions; an item someone changed since is refused (`conflict`) and left as it is. Answers one result per item.',
     input: z.strictObject({
       project: projectParam,
-      id: z.string().min(1).describe('Conversation ID or channel name'),
-      items: z.array(z.string().min(1)).max(10000).optional().describe('Only these items (their `ref` from the review); absent = all'),
+      id: z.string().max(inputMax.id).min(1).describe('Conversation ID or channel name'),
+      items: z.array(z.string().max(inputMax.id).min(1)).max(10000).optional().describe('Only these items (their `ref` from the review); absent = all'),
     }),
     output: z.object({ conversation: z.string(), results: z.array(RevertResultSchema) }),
   }),
@@ -231,11 +235,11 @@ export const toolRoutes = {
     // Strict: a misspelt field (e.g. "args") is refused, never dropped.
     input: z.strictObject({
       project: projectParam,
-      name: z.string().describe('Tool name, e.g. ws_write_file'),
-      arguments: z.record(z.string(), z.unknown()).default({}).describe('Tool arguments as the model produced them'),
-      conversation: z.string().optional().describe('Conversation the call belongs to (else X-Stoa-Conversation)'),
-      process: z.string().optional().describe('Runtime process ID (attribution)'),
-      node: z.string().optional().describe('Runtime node ID (attribution)'),
+      name: z.string().max(inputMax.name).describe('Tool name, e.g. ws_write_file'),
+      arguments: z.record(z.string().max(inputMax.name), z.unknown()).default({}).describe('Tool arguments as the model produced them'),
+      conversation: z.string().max(inputMax.id).optional().describe('Conversation the call belongs to (else X-Stoa-Conversation)'),
+      process: z.string().max(inputMax.id).optional().describe('Runtime process ID (attribution)'),
+      node: z.string().max(inputMax.id).optional().describe('Runtime node ID (attribution)'),
     }),
     output: ToolResultSchema,
   }),

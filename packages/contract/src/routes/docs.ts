@@ -1,8 +1,9 @@
 import { z } from 'zod';
+import { inputMax } from '../limits.js';
 import { defineRoute, projectParam } from '../route.js';
 import { searchModeParam } from './search.js';
 
-const path = z.string().min(1).describe('File path from the storage root');
+const path = z.string().max(inputMax.path).min(1).describe('File path from the storage root');
 
 /** Why understanding a file failed: over a size cap, too complex, parser ended (time, memory, crash), unreadable, attempts exhausted, deleted. */
 export const parseFailureCodes = ['too_large', 'too_complex', 'timeout', 'out_of_memory', 'worker_crashed', 'unreadable', 'gave_up', 'deleted'] as const;
@@ -115,8 +116,8 @@ export const docsRoutes = {
     summary: 'Search document chunks you may read; each hit is a citation (file, version, span, hash)',
     input: z.object({
       project: projectParam,
-      q: z.string().min(1),
-      file: z.string().optional().describe('Only this file'),
+      q: z.string().max(inputMax.query).min(1),
+      file: z.string().max(inputMax.path).optional().describe('Only this file'),
       limit: z.coerce.number().int().min(1).max(50).optional(),
       contentLength: z.coerce.number().int().min(0).max(4000).optional(),
       mode: searchModeParam,
@@ -132,7 +133,7 @@ export const docsRoutes = {
     input: z.object({
       project: projectParam,
       references: z
-        .array(z.object({ fileAssetId: z.string(), chunkId: z.string() }))
+        .array(z.object({ fileAssetId: z.string().max(inputMax.id), chunkId: z.string().max(inputMax.id) }))
         .min(1)
         .max(50),
     }),

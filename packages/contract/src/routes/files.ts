@@ -1,8 +1,9 @@
 import { z } from 'zod';
+import { inputMax } from '../limits.js';
 import { defineRoute, projectParam } from '../route.js';
 import { FileSchema, OkSchema } from './common.js';
 
-const path = z.string().min(1).describe('File path from the storage root, e.g. "reports/2026/summary.md"');
+const path = z.string().max(inputMax.path).min(1).describe('File path from the storage root, e.g. "reports/2026/summary.md"');
 const expectedVersion = z.coerce
   .number()
   .int()
@@ -67,8 +68,8 @@ export const filesRoutes = {
     summary: 'List files under a folder, recursively, by path',
     input: z.object({
       project: projectParam,
-      prefix: z.string().optional().describe('Folder to list ("" or absent = whole storage)'),
-      cursor: z.string().optional(),
+      prefix: z.string().max(inputMax.path).optional().describe('Folder to list ("" or absent = whole storage)'),
+      cursor: z.string().max(inputMax.id).optional(),
       limit: z.coerce.number().int().min(1).max(100000).optional(),
     }),
     output: z.object({ files: z.array(FileSchema), nextCursor: z.string().nullable() }),
@@ -80,8 +81,8 @@ export const filesRoutes = {
     summary: 'One folder: its subfolders and a page of its files',
     input: z.object({
       project: projectParam,
-      folder: z.string().optional().describe('Folder path; "" = root ("Project files")'),
-      cursor: z.string().optional(),
+      folder: z.string().max(inputMax.path).optional().describe('Folder path; "" = root ("Project files")'),
+      cursor: z.string().max(inputMax.id).optional(),
       limit: z.coerce.number().int().min(1).optional(),
     }),
     output: z.object({
@@ -103,6 +104,7 @@ export const filesRoutes = {
       project: projectParam,
       cursor: z
         .string()
+        .max(inputMax.id)
         .regex(/^([A-Za-z0-9_-]{22}|now)$/, 'cursor must be one an earlier answer gave, or now')
         .optional()
         .describe('The cursor of an earlier answer (absent: from the start; `now`: no changes, only where the feed stands)'),
@@ -136,7 +138,7 @@ export const filesRoutes = {
     method: 'GET',
     path: '/projects/{project}/folders/stat',
     summary: 'One folder by path (404 when there is none)',
-    input: z.object({ project: projectParam, path: z.string().min(1) }),
+    input: z.object({ project: projectParam, path: z.string().max(inputMax.path).min(1) }),
     output: FolderSchema,
   }),
   createFolder: defineRoute({
@@ -145,7 +147,7 @@ export const filesRoutes = {
     path: '/projects/{project}/folders',
     summary: 'Create a folder (and its missing parents); it exists while empty',
     status: 201,
-    input: z.object({ project: projectParam, path: z.string().min(1).describe('Folder path, e.g. "reports/2026"') }),
+    input: z.object({ project: projectParam, path: z.string().max(inputMax.path).min(1).describe('Folder path, e.g. "reports/2026"') }),
     output: FolderSchema,
   }),
   moveFolder: defineRoute({
@@ -155,8 +157,8 @@ export const filesRoutes = {
     summary: 'Move or rename a folder with everything in it (metadata only; never overwrites)',
     input: z.object({
       project: projectParam,
-      from: z.string().min(1).describe('Folder to move'),
-      to: z.string().describe('New folder path; ending in "/" moves into that folder keeping the name'),
+      from: z.string().max(inputMax.path).min(1).describe('Folder to move'),
+      to: z.string().max(inputMax.path).describe('New folder path; ending in "/" moves into that folder keeping the name'),
     }),
     output: FolderSchema,
   }),
@@ -167,7 +169,7 @@ export const filesRoutes = {
     summary: 'Delete a folder; with recursive=true, everything in it too, permanently',
     input: z.object({
       project: projectParam,
-      path: z.string().min(1),
+      path: z.string().max(inputMax.path).min(1),
       recursive: z.enum(['true', 'false']).optional().describe('"true": also delete every file below it, with all versions'),
     }),
     output: z.object({ path: z.string(), files: z.number().int().describe('Files deleted'), bytes: z.number().int().describe('Space freed') }),
@@ -177,7 +179,11 @@ export const filesRoutes = {
     method: 'GET',
     path: '/projects/{project}/files/find',
     summary: 'Name search: case-insensitive substring of file names over the whole storage',
-    input: z.object({ project: projectParam, q: z.string().describe('Text to find in file names'), limit: z.coerce.number().int().min(1).optional() }),
+    input: z.object({
+      project: projectParam,
+      q: z.string().max(inputMax.query).describe('Text to find in file names'),
+      limit: z.coerce.number().int().min(1).optional(),
+    }),
     output: z.object({ files: z.array(FileSchema), truncated: z.boolean() }),
   }),
   stat: defineRoute({
@@ -197,7 +203,7 @@ export const filesRoutes = {
     input: z.object({
       project: projectParam,
       from: path,
-      to: z.string().describe('New full path; ending in "/" moves into that folder keeping the name'),
+      to: z.string().max(inputMax.path).describe('New full path; ending in "/" moves into that folder keeping the name'),
       expectedVersion,
     }),
     output: FileSchema,
@@ -271,7 +277,7 @@ export const filesRoutes = {
     method: 'POST',
     path: '/projects/{project}/files/upload',
     summary: 'Upload one or many files (multipart/form-data) into a folder, keeping their names',
-    input: z.object({ project: projectParam, folder: z.string().optional().describe('Target folder ("" = root)') }),
+    input: z.object({ project: projectParam, folder: z.string().max(inputMax.path).optional().describe('Target folder ("" = root)') }),
     output: z.object({ files: z.array(FileSchema) }),
     raw: { request: 'multipart/form-data' },
   }),
@@ -304,8 +310,8 @@ export const filesRoutes = {
       'Every file is checked before the first byte is sent (rights, an agent’s limits, that it exists — a path the caller may not see answers like a missing one), so a refusal is a 4xx, never a cut-off zip. At most STOA_ARCHIVE_MAX_FILES files and STOA_ARCHIVE_MAX_BYTES bytes (too_large). Names in the zip are relative to the folder, or to the deepest folder the paths share; text is deflated, the rest stored.',
     input: z.object({
       project: projectParam,
-      paths: z.array(z.string().min(1)).max(100000).optional().describe('The files to zip (a path named twice is zipped once)'),
-      folder: z.string().optional().describe('Or: every file under this folder ("" = the whole project) the caller may read'),
+      paths: z.array(z.string().max(inputMax.path).min(1)).max(100000).optional().describe('The files to zip (a path named twice is zipped once)'),
+      folder: z.string().max(inputMax.path).optional().describe('Or: every file under this folder ("" = the whole project) the caller may read'),
     }),
     output: z.unknown(),
     raw: { response: 'application/zip' },
@@ -320,7 +326,7 @@ export const filesRoutes = {
     input: z.object({
       project: projectParam,
       path: path.optional().describe('File path from the storage root (or give id)'),
-      id: z.string().optional().describe('File ID (stable across renames and moves)'),
+      id: z.string().max(inputMax.id).optional().describe('File ID (stable across renames and moves)'),
       version: z.coerce.number().int().min(1).optional().describe('A kept earlier version (default: the current one)'),
       expiresIn: z.coerce.number().int().min(1).max(86400).optional().describe('Seconds the URL stays valid (default 900, at most 86400)'),
     }),
@@ -360,7 +366,7 @@ export const filesRoutes = {
       project: projectParam,
       path,
       size: z.number().int().min(0),
-      sha256: z.string().optional(),
+      sha256: z.string().max(inputMax.id).optional(),
       parts: z.boolean().optional().describe('Send the bytes in parts that can be retried one by one and resumed after an interruption'),
       expectedVersion: z
         .number()
@@ -376,7 +382,7 @@ export const filesRoutes = {
     method: 'GET',
     path: '/projects/{project}/uploads/{uploadId}',
     summary: 'Where a direct upload stands: its ticket and the parts that arrived (to resume it)',
-    input: z.object({ project: projectParam, uploadId: z.string() }),
+    input: z.object({ project: projectParam, uploadId: z.string().max(inputMax.id) }),
     output: UploadStatusSchema,
   }),
   uploadParts: defineRoute({
@@ -384,7 +390,7 @@ export const filesRoutes = {
     method: 'POST',
     path: '/projects/{project}/uploads/{uploadId}/parts',
     summary: 'Where to send parts of a direct upload sent in parts (fresh presigned URLs each time)',
-    input: z.object({ project: projectParam, uploadId: z.string(), partNumbers: z.array(z.number().int().min(1)).min(1).max(1000) }),
+    input: z.object({ project: projectParam, uploadId: z.string().max(inputMax.id), partNumbers: z.array(z.number().int().min(1)).min(1).max(1000) }),
     output: z.object({ parts: z.array(UploadPartTargetSchema) }),
   }),
   sendUploadPart: defineRoute({
@@ -392,7 +398,7 @@ export const filesRoutes = {
     method: 'PUT',
     path: '/projects/{project}/uploads/{uploadId}/parts/{partNumber}',
     summary: 'Send one part of a direct upload (when no presigned URL was given); sending a part again replaces it',
-    input: z.object({ project: projectParam, uploadId: z.string(), partNumber: z.coerce.number().int().min(1) }),
+    input: z.object({ project: projectParam, uploadId: z.string().max(inputMax.id), partNumber: z.coerce.number().int().min(1) }),
     output: z.object({ partNumber: z.number().int(), size: z.number().int() }),
     raw: { request: 'application/octet-stream' },
   }),
@@ -401,7 +407,12 @@ export const filesRoutes = {
     method: 'POST',
     path: '/projects/{project}/uploads/{uploadId}/parts/{partNumber}',
     summary: 'Report a part sent to its presigned URL, with the ETag object storage answered',
-    input: z.object({ project: projectParam, uploadId: z.string(), partNumber: z.coerce.number().int().min(1), etag: z.string().min(1).max(200) }),
+    input: z.object({
+      project: projectParam,
+      uploadId: z.string().max(inputMax.id),
+      partNumber: z.coerce.number().int().min(1),
+      etag: z.string().min(1).max(200),
+    }),
     output: z.object({ partNumber: z.number().int(), size: z.number().int() }),
   }),
   sendUpload: defineRoute({
@@ -409,7 +420,7 @@ export const filesRoutes = {
     method: 'PUT',
     path: '/projects/{project}/uploads/{uploadId}',
     summary: 'Send the bytes of a direct upload (when no presigned URL was given)',
-    input: z.object({ project: projectParam, uploadId: z.string() }),
+    input: z.object({ project: projectParam, uploadId: z.string().max(inputMax.id) }),
     output: z.object({ size: z.number().int() }),
     raw: { request: 'application/octet-stream' },
   }),
@@ -419,7 +430,7 @@ export const filesRoutes = {
     method: 'POST',
     path: '/projects/{project}/uploads/{uploadId}/finish',
     summary: 'Finish a direct upload: verify and commit the file',
-    input: z.object({ project: projectParam, uploadId: z.string() }),
+    input: z.object({ project: projectParam, uploadId: z.string().max(inputMax.id) }),
     output: FileSchema,
   }),
   abortUpload: defineRoute({
@@ -427,7 +438,7 @@ export const filesRoutes = {
     method: 'DELETE',
     path: '/projects/{project}/uploads/{uploadId}',
     summary: 'Abort a direct upload and release its reserved space',
-    input: z.object({ project: projectParam, uploadId: z.string() }),
+    input: z.object({ project: projectParam, uploadId: z.string().max(inputMax.id) }),
     output: OkSchema,
   }),
 };

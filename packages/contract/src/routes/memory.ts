@@ -1,10 +1,16 @@
 import { z } from 'zod';
+import { inputMax } from '../limits.js';
 import { defineRoute, projectParam } from '../route.js';
 
-const file = z.string().min(1).describe('Memory file: "SOUL.md" (of an agent), "AGENTS.md" (of the workspace) or "MEMORY.md" (of a conversation)');
-const agent = z.string().optional().describe('SOUL.md: whose (agent ID). An agent naming its own SOUL.md may leave it out');
+const file = z
+  .string()
+  .max(inputMax.path)
+  .min(1)
+  .describe('Memory file: "SOUL.md" (of an agent), "AGENTS.md" (of the workspace) or "MEMORY.md" (of a conversation)');
+const agent = z.string().max(inputMax.id).optional().describe('SOUL.md: whose (agent ID). An agent naming its own SOUL.md may leave it out');
 const conversation = z
   .string()
+  .max(inputMax.id)
   .optional()
   .describe("MEMORY.md: conversation ID or channel name. An agent in a turn may leave it out: MEMORY.md then means that turn's conversation");
 const ref = { project: projectParam, file, agent, conversation };
@@ -85,7 +91,7 @@ export const memoryRoutes = {
     description: 'With `base`, the save is refused with 409 memory_version_conflict (the body has currentVersion) when someone saved after that version.',
     input: z.object({
       ...ref,
-      content: z.string().describe('The whole new text'),
+      content: z.string().max(inputMax.text).describe('The whole new text'),
       base: z.coerce.number().int().min(0).optional().describe('The version this text is based on (the one you opened)'),
     }),
     output: MemoryDocSchema,
@@ -96,7 +102,7 @@ export const memoryRoutes = {
     method: 'POST',
     path: '/projects/{project}/memory/append',
     summary: 'Add text at the end of the newest version (never conflicts)',
-    input: z.object({ ...ref, text: z.string().min(1).describe('Text to add; it goes on lines of its own') }),
+    input: z.object({ ...ref, text: z.string().max(inputMax.text).min(1).describe('Text to add; it goes on lines of its own') }),
     output: MemoryDocSchema,
   }),
   history: defineRoute({
@@ -122,7 +128,7 @@ export const memoryRoutes = {
     summary: 'Ranked search over the memory files the caller may read, with snippets',
     input: z.object({
       project: projectParam,
-      q: z.string().min(1).describe('Words to find, any language'),
+      q: z.string().max(inputMax.query).min(1).describe('Words to find, any language'),
       limit: z.coerce.number().int().min(1).max(100).optional(),
     }),
     output: z.array(MemoryHitSchema),
@@ -139,8 +145,8 @@ export const memoryRoutes = {
 
 const turnInput = {
   project: projectParam,
-  agent: z.string().optional().describe('The hosted agent (agent ID); an agent token may leave it out'),
-  conversation: z.string().optional().describe('The conversation of the turn (ID or channel name)'),
+  agent: z.string().max(inputMax.id).optional().describe('The hosted agent (agent ID); an agent token may leave it out'),
+  conversation: z.string().max(inputMax.id).optional().describe('The conversation of the turn (ID or channel name)'),
 };
 
 export const PreparedFileSchema = BundledMemorySchema.extend({
@@ -156,7 +162,7 @@ export const turnRoutes = {
     summary: "Before a hosted agent's turn: its memory files and the message to deliver",
     description:
       "Returns the files to write under .stoa/memory/ in the agent's working folder and the message with every file changed since the agent last saw it prepended. Records what the agent has now seen.",
-    input: z.object({ ...turnInput, message: z.string().optional().describe('The message to deliver') }),
+    input: z.object({ ...turnInput, message: z.string().max(inputMax.note).optional().describe('The message to deliver') }),
     output: z.object({ message: z.string(), dir: z.string(), files: z.array(PreparedFileSchema) }),
   }),
   commit: defineRoute({
@@ -165,7 +171,10 @@ export const turnRoutes = {
     path: '/projects/{project}/turns/commit',
     summary: "After a hosted agent's turn: save its edits of the memory files",
     description: "Each edited file becomes a new version; when someone else saved meanwhile, only the agent's new lines are appended at the end.",
-    input: z.object({ ...turnInput, files: z.array(z.object({ file: file, content: z.string() })).describe('The files as the agent left them') }),
+    input: z.object({
+      ...turnInput,
+      files: z.array(z.object({ file: file, content: z.string().max(inputMax.text) })).describe('The files as the agent left them'),
+    }),
     output: z.object({
       files: z.array(
         z.object({

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { inputMax } from '../limits.js';
 import { defineRoute, projectParam } from '../route.js';
 
 export const ProjectSchema = z.object({
@@ -93,7 +94,7 @@ export const projectRoutes = {
     path: '/projects',
     summary: 'Create a project (you become its admin)',
     status: 201,
-    input: z.object({ name: z.string().min(1), quotaBytes: z.number().int().min(0).nullable().optional() }),
+    input: z.object({ name: z.string().max(inputMax.name).min(1), quotaBytes: z.number().int().min(0).nullable().optional() }),
     output: ProjectSchema,
   }),
   openVolume: defineRoute({
@@ -166,7 +167,7 @@ export const projectRoutes = {
     summary: "Delete a whole project and everything in it (installation administrator only; recorded in the installation's audit log)",
     input: z.object({
       project: projectParam,
-      confirm: z.string().min(1).describe("The project's exact name, repeated to confirm; anything else is refused and nothing is deleted"),
+      confirm: z.string().max(inputMax.name).min(1).describe("The project's exact name, repeated to confirm; anything else is refused and nothing is deleted"),
     }),
     output: z.object({ id: z.string(), name: z.string(), deleted: z.literal(true) }),
   }),
@@ -183,7 +184,7 @@ export const projectRoutes = {
     method: 'POST',
     path: '/projects/{project}/members',
     summary: 'Add a member (the user is created if it does not exist) or change a role',
-    input: z.object({ project: projectParam, user: z.string().min(1), role: z.enum(['admin', 'editor', 'viewer']) }),
+    input: z.object({ project: projectParam, user: z.string().max(inputMax.name).min(1), role: z.enum(['admin', 'editor', 'viewer']) }),
     output: MemberSchema,
   }),
   removeMember: defineRoute({
@@ -191,7 +192,7 @@ export const projectRoutes = {
     method: 'DELETE',
     path: '/projects/{project}/members/{user}',
     summary: 'Remove a member',
-    input: z.object({ project: projectParam, user: z.string() }),
+    input: z.object({ project: projectParam, user: z.string().max(inputMax.name) }),
     output: z.object({ ok: z.literal(true) }),
   }),
   createToken: defineRoute({
@@ -202,9 +203,9 @@ export const projectRoutes = {
     status: 201,
     input: z.object({
       project: projectParam,
-      user: z.string().optional(),
-      agent: z.string().optional(),
-      name: z.string().optional(),
+      user: z.string().max(inputMax.name).optional(),
+      agent: z.string().max(inputMax.name).optional(),
+      name: z.string().max(inputMax.name).optional(),
       published: z.boolean().optional().describe("Agent tokens: act with the settings frozen at the agent's publication (A7)"),
     }),
     output: z.object({ token: z.string(), id: z.string(), user: z.string().optional(), agent: z.string().optional(), published: z.boolean().optional() }),
@@ -214,7 +215,7 @@ export const projectRoutes = {
     method: 'DELETE',
     path: '/projects/{project}/tokens/{id}',
     summary: 'Revoke a token',
-    input: z.object({ project: projectParam, id: z.string() }),
+    input: z.object({ project: projectParam, id: z.string().max(inputMax.id) }),
     output: z.object({ ok: z.literal(true) }),
   }),
   listTokens: defineRoute({
@@ -222,7 +223,7 @@ export const projectRoutes = {
     method: 'GET',
     path: '/projects/{project}/tokens',
     summary: "Tokens you may revoke: your own, your agents', and (project admins) every token confined to this project",
-    input: z.object({ project: projectParam, agent: z.string().optional().describe("Only this agent's tokens") }),
+    input: z.object({ project: projectParam, agent: z.string().max(inputMax.name).optional().describe("Only this agent's tokens") }),
     output: z.array(TokenInfoSchema),
   }),
   createInvitation: defineRoute({
@@ -234,7 +235,7 @@ export const projectRoutes = {
     input: z.object({
       project: projectParam,
       role: z.enum(['admin', 'editor', 'viewer']),
-      user: z.string().min(1).optional().describe('Address the invitation to this user name'),
+      user: z.string().max(inputMax.name).min(1).optional().describe('Address the invitation to this user name'),
       ttlHours: z.number().int().min(1).max(2160).optional().describe('Hours the code stays valid (default 168)'),
     }),
     output: InvitationSchema,
@@ -247,7 +248,7 @@ export const projectRoutes = {
     summary: 'Redeem an invitation: signed in, you join the project; without a token, a new user is created and gets its own token',
     input: z.object({
       code: z.string().min(1).max(200),
-      user: z.string().min(1).optional().describe('Your user name (new users, when the invitation names none)'),
+      user: z.string().max(inputMax.name).min(1).optional().describe('Your user name (new users, when the invitation names none)'),
     }),
     output: z.object({
       project: z.object({ id: z.string(), name: z.string() }),
@@ -266,8 +267,8 @@ export const projectRoutes = {
       project: projectParam,
       limit: z.coerce.number().int().min(1).max(1000).optional(),
       before: z.coerce.number().int().optional(),
-      action: z.string().optional(),
-      path: z.string().optional(),
+      action: z.string().max(inputMax.name).optional(),
+      path: z.string().max(inputMax.path).optional(),
     }),
     output: z.object({ entries: z.array(AuditEntrySchema), nextCursor: z.number().int().nullable() }),
   }),

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { inputMax, SEARCH_OFFSET_MAX } from '../limits.js';
 import { defineRoute, projectParam } from '../route.js';
 
 export const SearchHitSchema = z.object({
@@ -31,10 +32,10 @@ export const searchRoutes = {
     summary: 'One ranked search over wiki pages, memory files and file contents you may read',
     input: z.object({
       project: projectParam,
-      q: z.string().describe('Words to find, any language'),
-      kinds: z.string().optional().describe('Comma-separated subset of wiki,memory,file (default: all three)'),
+      q: z.string().max(inputMax.query).describe('Words to find, any language'),
+      kinds: z.string().max(inputMax.name).optional().describe('Comma-separated subset of wiki,memory,file (default: all three)'),
       limit: z.coerce.number().int().min(1).max(100).optional(),
-      offset: z.coerce.number().int().min(0).optional(),
+      offset: z.coerce.number().int().min(0).max(SEARCH_OFFSET_MAX).optional(),
       mode: searchModeParam,
     }),
     output: z.array(SearchHitSchema),

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { inputMax } from '../limits.js';
 import { defineRoute } from '../route.js';
 
 /**
@@ -31,7 +32,7 @@ export const systemRoutes = {
     summary: 'Exchange a one-time login code for a session token (also set as an HttpOnly session cookie)',
     public: true,
     description: 'The code is single-use and expires; an invalid, used or expired code answers 401 unauthorized.',
-    input: z.object({ code: z.string().min(1).describe('The code from the login link') }),
+    input: z.object({ code: z.string().max(inputMax.id).min(1).describe('The code from the login link') }),
     output: z.object({ token: z.string().describe('Bearer token for the web session'), user: z.string() }),
     errors: ['unauthorized'],
   }),
@@ -51,7 +52,7 @@ export const systemRoutes = {
     path: '/files/signed/{token}',
     summary: 'The bytes behind a URL from files.resolve (the signature is the credential; no token)',
     public: true,
-    input: z.object({ token: z.string().min(1).describe('The signed part of the URL') }),
+    input: z.object({ token: z.string().max(inputMax.id).min(1).describe('The signed part of the URL') }),
     output: z.unknown(),
     raw: { response: 'application/octet-stream' },
   }),

@@ -1,8 +1,10 @@
 import { z } from 'zod';
+import { inputMax, SEARCH_OFFSET_MAX } from '../limits.js';
 import { defineRoute, projectParam } from '../route.js';
 
 const path = z
   .string()
+  .max(inputMax.path)
   .min(1)
   .describe('Page path: lowercase segments of letters (any script), digits, "-" and "_", e.g. "handbook/refunds"; upper case is folded');
 const base = z.coerce
@@ -74,6 +76,7 @@ export const WikiMoveSchema = z.object({
 
 const channel = z
   .string()
+  .max(inputMax.name)
   .nullable()
   .optional()
   .describe('Channel (conversation ID or channel name) the page belongs to; null = the whole workspace; absent keeps it as it is (a new page: workspace)');
@@ -84,7 +87,7 @@ export const wikiRoutes = {
     method: 'GET',
     path: '/projects/{project}/wiki/pages',
     summary: 'Pages you can see, ordered by path (the tree)',
-    input: z.object({ project: projectParam, prefix: z.string().optional().describe('Only this page and the pages below it') }),
+    input: z.object({ project: projectParam, prefix: z.string().max(inputMax.path).optional().describe('Only this page and the pages below it') }),
     output: z.array(WikiPageSummarySchema),
   }),
   get: defineRoute({
@@ -106,8 +109,8 @@ export const wikiRoutes = {
     input: z.object({
       project: projectParam,
       path,
-      text: z.string().describe('Markdown text'),
-      title: z.string().optional().describe('Title; absent keeps the current one; empty = derived from the path'),
+      text: z.string().max(inputMax.text).describe('Markdown text'),
+      title: z.string().max(inputMax.title).optional().describe('Title; absent keeps the current one; empty = derived from the path'),
       base,
       channel,
     }),
@@ -118,7 +121,7 @@ export const wikiRoutes = {
     method: 'POST',
     path: '/projects/{project}/wiki/rename',
     summary: "Change a page's title (saved as a new version)",
-    input: z.object({ project: projectParam, path, title: z.string().describe('New title; empty = derived from the path'), base }),
+    input: z.object({ project: projectParam, path, title: z.string().max(inputMax.title).describe('New title; empty = derived from the path'), base }),
     output: WikiPageSummarySchema,
   }),
   move: defineRoute({
@@ -189,10 +192,10 @@ export const wikiRoutes = {
     summary: 'Search the pages you can see, best first, with snippets',
     input: z.object({
       project: projectParam,
-      q: z.string().describe('Words to find, any language'),
-      prefix: z.string().optional().describe('Only pages at or below this path'),
+      q: z.string().max(inputMax.query).describe('Words to find, any language'),
+      prefix: z.string().max(inputMax.path).optional().describe('Only pages at or below this path'),
       limit: z.coerce.number().int().min(1).max(100).optional(),
-      offset: z.coerce.number().int().min(0).optional(),
+      offset: z.coerce.number().int().min(0).max(SEARCH_OFFSET_MAX).optional(),
     }),
     output: z.array(WikiSearchHitSchema),
   }),
@@ -203,9 +206,13 @@ export const wikiRoutes = {
     summary: 'Turn markdown files into pages (paths from file paths, titles from the first # heading)',
     input: z.object({
       project: projectParam,
-      files: z.array(z.object({ file: z.string().min(1).describe('Path of the .md file in the imported folder'), text: z.string() })).max(5000),
-      prefix: z.string().optional().describe('Put the pages below this path'),
-      channel: z.string().optional().describe('Make every imported page belong to this channel'),
+      files: z
+        .array(
+          z.object({ file: z.string().max(inputMax.path).min(1).describe('Path of the .md file in the imported folder'), text: z.string().max(inputMax.text) }),
+        )
+        .max(5000),
+      prefix: z.string().max(inputMax.path).optional().describe('Put the pages below this path'),
+      channel: z.string().max(inputMax.name).optional().describe('Make every imported page belong to this channel'),
     }),
     output: z.object({
       imported: z.array(z.object({ file: z.string(), path: z.string(), title: z.string(), version: z.number().int(), created: z.boolean() })),

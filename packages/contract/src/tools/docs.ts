@@ -1,8 +1,9 @@
 import { z } from 'zod';
+import { inputMax } from '../limits.js';
 import { areaMcpTools, type AreaMcpTool } from './area-mcp.js';
 import { READS, searchModeTool, type ToolEffect } from './effects.js';
 
-const path = z.string().min(1).describe('File path from the storage root.');
+const path = z.string().max(inputMax.path).min(1).describe('File path from the storage root.');
 
 /**
  * The agents' document tools (R6, B4): parse and index a file, page through its chunks, search them with
@@ -23,15 +24,15 @@ export const docsToolSchemas = {
     page_size: z.number().int().min(1).max(50).optional().describe('Default 10.'),
   }),
   docs_search: z.strictObject({
-    query: z.string().min(1).describe('Words, any language.'),
-    file: z.string().optional().describe('Only this file.'),
+    query: z.string().max(inputMax.query).min(1).describe('Words, any language.'),
+    file: z.string().max(inputMax.path).optional().describe('Only this file.'),
     limit: z.number().int().min(1).max(50).optional().describe('Default 5.'),
     content_length: z.number().int().min(0).max(4000).optional().describe('Characters per chunk (default 600).'),
     mode: searchModeTool,
   }),
   docs_validate: z.strictObject({
     references: z
-      .array(z.strictObject({ file_asset_id: z.string(), chunk_id: z.string() }))
+      .array(z.strictObject({ file_asset_id: z.string().max(inputMax.id), chunk_id: z.string().max(inputMax.id) }))
       .min(1)
       .max(50)
       .describe('Citations from docs_search, at most 50.'),

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { inputMax } from '../limits.js';
 import { areaMcpTools, type AreaMcpTool } from './area-mcp.js';
 import { READS, type ToolEffect } from './effects.js';
 
@@ -12,19 +13,19 @@ import { READS, type ToolEffect } from './effects.js';
 const file = z
   .enum(['SOUL.md', 'AGENTS.md', 'MEMORY.md'])
   .describe("SOUL.md: who you are (yours). AGENTS.md: rules for all agents (admins edit). MEMORY.md: this conversation's notes, shared with its participants.");
-const channel = z.string().optional().describe('MEMORY.md of another conversation you take part in (ID or channel name); absent = this one.');
+const channel = z.string().max(inputMax.id).optional().describe('MEMORY.md of another conversation you take part in (ID or channel name); absent = this one.');
 
 export const memoryToolSchemas = {
   memory_get: z.strictObject({ file, channel }),
-  memory_append: z.strictObject({ file, channel, text: z.string().min(1).describe('Lines to add at the end.') }),
+  memory_append: z.strictObject({ file, channel, text: z.string().max(inputMax.text).min(1).describe('Lines to add at the end.') }),
   memory_set: z.strictObject({
     file,
     channel,
-    content: z.string().describe('The whole new text.'),
+    content: z.string().max(inputMax.text).describe('The whole new text.'),
     expected_version: z.number().int().min(0).optional().describe('Version you read; if saved since, nothing is saved (memory_version_conflict).'),
   }),
   memory_search: z.strictObject({
-    query: z.string().min(1).describe('Words, any language.'),
+    query: z.string().max(inputMax.query).min(1).describe('Words, any language.'),
     limit: z.number().int().min(1).max(50).optional().describe('Default 10.'),
   }),
 };

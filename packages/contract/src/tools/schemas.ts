@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { Limits } from '../limits.js';
+import { inputMax, type Limits } from '../limits.js';
 
 /**
  * Input schemas of the agent file tools (A4, X1–X6, B2, B5, B7). They are the one source of truth: the MCP
@@ -30,14 +30,15 @@ function buildSchemas(limits: Pick<Limits, 'agentWriteBytes' | 'agentListMax'>) 
   const expectedVersion = z.number().int().min(0).optional().describe('Version you read; refused if the file changed since. 0 = must not exist.');
   const permissions = z
     .string()
+    .max(4)
     .regex(/^[0-7]{3,4}$/, 'permissions must be 3 or 4 octal digits, e.g. "644"')
     .optional()
     .describe('Octal, e.g. "644" (default for a new file).');
   const dryRun = z.boolean().optional().describe('true: only return the diff; nothing is stored or counted.');
-  const filePath = z.string().min(1).describe('File path, e.g. "reports/a.md".');
-  const path = z.string().min(1).describe('File path, e.g. "reports/a.md".');
-  const prefix = z.string().optional().describe('Folder to look in; absent = everything you may read.');
-  const text = z.string().describe(`UTF-8 text, at most ${limits.agentWriteBytes} bytes.`);
+  const filePath = z.string().max(inputMax.path).min(1).describe('File path, e.g. "reports/a.md".');
+  const path = z.string().max(inputMax.path).min(1).describe('File path, e.g. "reports/a.md".');
+  const prefix = z.string().max(inputMax.path).optional().describe('Folder to look in; absent = everything you may read.');
+  const text = z.string().max(inputMax.text).describe(`UTF-8 text, at most ${limits.agentWriteBytes} bytes.`);
   return {
     ws_list_files: z.strictObject({ prefix }),
     ws_read_file: z.strictObject({ path }),
@@ -55,7 +56,7 @@ function buildSchemas(limits: Pick<Limits, 'agentWriteBytes' | 'agentListMax'>) 
       limit: z.number().int().min(1).optional().describe('Number of lines.'),
     }),
     read_files: z.strictObject({
-      file_paths: z.array(z.string().min(1)).min(1).max(READ_FILES_MAX).describe(`1–${READ_FILES_MAX} file paths.`),
+      file_paths: z.array(z.string().max(inputMax.path).min(1)).min(1).max(READ_FILES_MAX).describe(`1–${READ_FILES_MAX} file paths.`),
     }),
     create_file: z.strictObject({
       file_path: filePath,
@@ -66,17 +67,17 @@ function buildSchemas(limits: Pick<Limits, 'agentWriteBytes' | 'agentListMax'>) 
     }),
     str_replace: z.strictObject({
       file_path: filePath,
-      old_str: z.string().min(1).describe('Exact text, whitespace included; must occur exactly once.'),
-      new_str: z.string().describe('Replacement (empty deletes old_str).'),
+      old_str: z.string().max(inputMax.text).min(1).describe('Exact text, whitespace included; must occur exactly once.'),
+      new_str: z.string().max(inputMax.text).describe('Replacement (empty deletes old_str).'),
       expected_version: expectedVersion,
       dry_run: dryRun,
     }),
     full_file_rewrite: z.strictObject({ file_path: filePath, file_contents: text, permissions, expected_version: expectedVersion, dry_run: dryRun }),
     delete_file: z.strictObject({ file_path: filePath, expected_version: expectedVersion }),
-    create_folder: z.strictObject({ folder_path: z.string().min(1).describe('Folder path, e.g. "reports/2026"; missing parents appear.') }),
+    create_folder: z.strictObject({ folder_path: z.string().max(inputMax.path).min(1).describe('Folder path, e.g. "reports/2026"; missing parents appear.') }),
     move_file: z.strictObject({
-      from_path: z.string().min(1).describe('File or folder to move.'),
-      to_path: z.string().min(1).describe('New path; must not exist.'),
+      from_path: z.string().max(inputMax.path).min(1).describe('File or folder to move.'),
+      to_path: z.string().max(inputMax.path).min(1).describe('New path; must not exist.'),
       expected_version: expectedVersion,
     }),
     tree: z.strictObject({
@@ -84,12 +85,13 @@ function buildSchemas(limits: Pick<Limits, 'agentWriteBytes' | 'agentListMax'>) 
       depth: z.number().int().min(1).max(TREE_DEPTH_MAX).optional().describe(`Levels to show, 1–${TREE_DEPTH_MAX} (default 3).`),
     }),
     glob: z.strictObject({
-      pattern: z.string().min(1).max(500).describe('e.g. "**/*.md", "reports/*.csv" (* within a folder, ** across folders).'),
+      pattern: z.string().min(1).max(inputMax.pattern).describe('e.g. "**/*.md", "reports/*.csv" (* within a folder, ** across folders).'),
       prefix,
     }),
     file_changes: z.strictObject({
       cursor: z
         .string()
+        .max(inputMax.id)
         .regex(/^[A-Za-z0-9_-]{22}$/, 'cursor must be one a previous call returned')
         .optional()
         .describe('From the previous answer; absent = from the start.'),

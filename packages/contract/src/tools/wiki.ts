@@ -1,8 +1,9 @@
 import { z } from 'zod';
+import { inputMax } from '../limits.js';
 import { areaMcpTools, type AreaMcpTool } from './area-mcp.js';
 import { READS, searchModeTool, type ToolEffect } from './effects.js';
 
-const path = z.string().min(1).describe('Lowercase path of letters, digits, "-", "_", e.g. "handbook/refunds".');
+const path = z.string().max(inputMax.path).min(1).describe('Lowercase path of letters, digits, "-", "_", e.g. "handbook/refunds".');
 const limit = z.number().int().min(1).max(50).optional().describe('Default 10.');
 
 /**
@@ -13,18 +14,18 @@ const limit = z.number().int().min(1).max(50).optional().describe('Default 10.')
  * wikiToolSchemas.wiki_put.parse({ path: 'handbook/refunds', text: '# Refunds\n…', expected_version: 3 });
  */
 export const wikiToolSchemas = {
-  wiki_list: z.strictObject({ prefix: z.string().optional().describe('Only this page and those below it.') }),
+  wiki_list: z.strictObject({ prefix: z.string().max(inputMax.path).optional().describe('Only this page and those below it.') }),
   wiki_get: z.strictObject({ path }),
   wiki_put: z.strictObject({
     path,
-    text: z.string().describe('Whole markdown text; link pages with [[path]] or [[path|label]].'),
-    title: z.string().optional().describe('Absent keeps the current title.'),
+    text: z.string().max(inputMax.text).describe('Whole markdown text; link pages with [[path]] or [[path|label]].'),
+    title: z.string().max(inputMax.title).optional().describe('Absent keeps the current title.'),
     expected_version: z.number().int().min(0).optional().describe('Version you read; if saved since, nothing is saved. 0 = must not exist.'),
-    channel: z.string().optional().describe('Only participants of this conversation will see the page.'),
+    channel: z.string().max(inputMax.name).optional().describe('Only participants of this conversation will see the page.'),
   }),
-  wiki_search: z.strictObject({ query: z.string().min(1).describe('Words, any language.'), limit }),
+  wiki_search: z.strictObject({ query: z.string().max(inputMax.query).min(1).describe('Words, any language.'), limit }),
   search: z.strictObject({
-    query: z.string().min(1).describe('Words, any language.'),
+    query: z.string().max(inputMax.query).min(1).describe('Words, any language.'),
     kinds: z
       .array(z.enum(['wiki', 'memory', 'file']))
       .optional()

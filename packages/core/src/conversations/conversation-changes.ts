@@ -10,6 +10,7 @@ import { effectiveTitle } from '../wiki/wiki-paths.js';
 import { memoryRefusal, resolveMemoryTarget } from '../memory/target.js';
 import { versionText } from '../memory/store.js';
 import { FILE_OF, type MemoryKind } from '../memory/types.js';
+import { inSqlBatches } from '../db-batches.js';
 
 /** A version of an item as the review shows it. */
 interface ChangeVersion {
@@ -139,8 +140,11 @@ export interface FileChange extends ConversationChange {
 async function fileChanges(ctx: Ctx, conv: string): Promise<FileChange[]> {
   const db = ctx.platform.db.kysely;
   const ids = await touchedIn(ctx, 'file_versions', conv);
-  const files = ids.length ? await db.selectFrom('files').selectAll().where('id', 'in', ids).execute() : [];
-  const versions = ids.length ? await db.selectFrom('file_versions').selectAll().where('file_id', 'in', ids).orderBy('version').execute() : [];
+  const dialect = ctx.platform.db.dialect;
+  const files = await inSqlBatches(dialect, ids, (batch) => db.selectFrom('files').selectAll().where('id', 'in', batch).execute());
+  const versions = await inSqlBatches(dialect, ids, (batch) =>
+    db.selectFrom('file_versions').selectAll().where('file_id', 'in', batch).orderBy('version').execute(),
+  );
   // Moves and deletes write no version: they are in the conversation's trace, oldest first.
   const calls = await db
     .selectFrom('tool_calls')
@@ -289,8 +293,11 @@ async function wikiChanges(ctx: Ctx, conv: string): Promise<WikiChange[]> {
   const ids = await touchedIn(ctx, 'wiki_versions', conv);
   if (ids.length === 0) return [];
   const viewer = await wikiViewer(ctx);
-  const pages = await db.selectFrom('wiki_pages').selectAll().where('id', 'in', ids).execute();
-  const versions = await db.selectFrom('wiki_versions').selectAll().where('page_id', 'in', ids).orderBy('version').execute();
+  const dialect = ctx.platform.db.dialect;
+  const pages = await inSqlBatches(dialect, ids, (batch) => db.selectFrom('wiki_pages').selectAll().where('id', 'in', batch).execute());
+  const versions = await inSqlBatches(dialect, ids, (batch) =>
+    db.selectFrom('wiki_versions').selectAll().where('page_id', 'in', batch).orderBy('version').execute(),
+  );
   const out: WikiChange[] = [];
   for (const p of pages) {
     if (!viewer.sees(p)) continue;
@@ -339,13 +346,16 @@ async function memoryChanges(ctx: Ctx, conv: string): Promise<MemoryChange[]> {
   const db = ctx.platform.db.kysely;
   const ids = await touchedIn(ctx, 'memory_versions', conv);
   if (ids.length === 0) return [];
-  const files = await db.selectFrom('memory_files').selectAll().where('id', 'in', ids).execute();
-  const versions = await db
-    .selectFrom('memory_versions')
-    .select(['file_id', 'version', 'chars', 'author_kind', 'author_label', 'author_meta'])
-    .where('file_id', 'in', ids)
-    .orderBy('version')
-    .execute();
+  const dialect = ctx.platform.db.dialect;
+  const files = await inSqlBatches(dialect, ids, (batch) => db.selectFrom('memory_files').selectAll().where('id', 'in', batch).execute());
+  const versions = await inSqlBatches(dialect, ids, (batch) =>
+    db
+      .selectFrom('memory_versions')
+      .select(['file_id', 'version', 'chars', 'author_kind', 'author_label', 'author_meta'])
+      .where('file_id', 'in', batch)
+      .orderBy('version')
+      .execute(),
+  );
   const out: MemoryChange[] = [];
   for (const f of files) {
     const kind = f.kind as MemoryKind;

@@ -263,7 +263,7 @@ function unit(v: Float32Array): Float32Array {
 function modelName(modelConfig: Record<string, unknown>, folder: string, hash: string): string {
   const named = typeof modelConfig._name_or_path === 'string' ? modelConfig._name_or_path.trim() : '';
   const isPath = /^([./~]|[A-Za-z]:[\\/])/.test(named) || named.includes('\\');
-  const name = (named && !isPath ? named : basename(named.replace(/[\\/]+$/, '')) || basename(folder)).slice(0, 100);
+  const name = (named && !isPath ? named : basename(named.replace(/(?<![\\/])[\\/]+$/, '')) || basename(folder)).slice(0, 100);
   return `onnx:${name}@${hash.slice(0, 16)}`;
 }
 

@@ -3,6 +3,7 @@ import { normalizePath } from '../paths.js';
 import { inTx, type Ctx } from '../platform.js';
 import { assertCan } from '../policies/can.js';
 import { lockFileRow } from './commit-version.js';
+import { inSqlBatches } from '../db-batches.js';
 
 /** A client-defined property of a file (WebDAV "dead" property): a namespace, a name and an XML value. */
 export interface DeadProp {
@@ -59,14 +60,16 @@ export async function patchDeadProps(ctx: Ctx, rawPath: string, changes: DeadPro
 export async function deadPropsOf(ctx: Ctx, fileIds: string[]): Promise<Map<string, DeadProp[]>> {
   const out = new Map<string, DeadProp[]>();
   if (fileIds.length === 0) return out;
-  const rows = await ctx.platform.db.kysely
-    .selectFrom('dav_props')
-    .select(['file_id', 'ns', 'name', 'value'])
-    .where('project_id', '=', ctx.project.id)
-    .where('file_id', 'in', fileIds)
-    .orderBy('ns')
-    .orderBy('name')
-    .execute();
+  const rows = await inSqlBatches(ctx.platform.db.dialect, fileIds, (batch) =>
+    ctx.platform.db.kysely
+      .selectFrom('dav_props')
+      .select(['file_id', 'ns', 'name', 'value'])
+      .where('project_id', '=', ctx.project.id)
+      .where('file_id', 'in', batch)
+      .orderBy('ns')
+      .orderBy('name')
+      .execute(),
+  );
   for (const r of rows) out.set(r.file_id, [...(out.get(r.file_id) ?? []), { ns: r.ns, name: r.name, value: r.value }]);
   return out;
 }

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import type { Ctx } from '../platform.js';
 import { assertCan } from '../policies/can.js';
 import type { FileInfo } from './file-info.js';
+import { inSqlBatches } from '../db-batches.js';
 
 /** SHA-1 and MD5 of a file's content, hex. */
 export interface LegacyDigests {
@@ -30,19 +31,17 @@ export async function legacyDigestsOf(ctx: Ctx, files: FileInfo[]): Promise<Map<
   for (const f of files) assertCan(ctx.actor, 'file.read', { kind: 'file', path: f.path });
   const db = ctx.platform.db.kysely;
   const shas = [...new Set(files.map((f) => f.sha256))];
-  for (const r of await db.selectFrom('blob_digests').selectAll().where('sha256', 'in', shas).execute()) out.set(r.sha256, { sha1: r.sha1, md5: r.md5 });
-  const missing = files.filter((f, i) => !out.has(f.sha256) && f.size <= LEGACY_DIGEST_MAX_BYTES && files.findIndex((g) => g.sha256 === f.sha256) === i);
+  const known = await inSqlBatches(ctx.platform.db.dialect, shas, (batch) => db.selectFrom('blob_digests').selectAll().where('sha256', 'in', batch).execute());
+  for (const r of known) out.set(r.sha256, { sha1: r.sha1, md5: r.md5 });
+  // The first file of each content, found through a set: a findIndex per file was quadratic in a page of 20,000.
+  const firstOf = new Set<string>();
+  const missing = files.filter((f) => !firstOf.has(f.sha256) && firstOf.add(f.sha256) && !out.has(f.sha256) && f.size <= LEGACY_DIGEST_MAX_BYTES);
   if (missing.length === 0) return out;
-  const keys = await db
-    .selectFrom('files')
-    .select(['id', 'blob_key'])
-    .where('project_id', '=', ctx.project.id)
-    .where(
-      'id',
-      'in',
-      missing.map((f) => f.id),
-    )
-    .execute();
+  const keys = await inSqlBatches(
+    ctx.platform.db.dialect,
+    missing.map((f) => f.id),
+    (batch) => db.selectFrom('files').select(['id', 'blob_key']).where('project_id', '=', ctx.project.id).where('id', 'in', batch).execute(),
+  );
   const keyOf = new Map(keys.map((k) => [k.id, k.blob_key]));
   for (const f of missing) {
     const key = keyOf.get(f.id);

@@ -1,3 +1,4 @@
+import { inputMax } from '@stoa/contract';
 import { tokenize } from './tokenize.js';
 import { MAX_QUERY_TERMS, type SearchTuning } from './tuning.js';
 
@@ -62,7 +63,9 @@ export function indexTerms(title: string, body: string, tuning: SearchTuning): I
  * queryTerms('What is the connection?', DEFAULT_TUNING) // ['connect']
  */
 export function queryTerms(query: string, tuning: SearchTuning): string[] {
-  let tokens = tokenize(query, tuning);
+  // The doors refuse longer queries; a caller inside the core is cut here, so one query's tokenizing (and the
+  // pairwise CJK check below) stays bounded: a multi-megabyte query once held the server for ~20 s (issue 27).
+  let tokens = tokenize(query.length > inputMax.query ? query.slice(0, inputMax.query) : query, tuning);
   if (tuning.cjkQuerySingles === 'drop') {
     // A one-character CJK word inside a longer run ("黑" of "黑豹队") is also inside a bigram ("黑豹"); alone it
     // matches a large share of all CJK text, so it adds cost (an OR over half the corpus) and little rank.

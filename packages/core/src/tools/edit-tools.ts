@@ -28,7 +28,7 @@ export async function listFilesJson(env: ToolEnv, args: ToolArgs<'list_files'>):
       for (const n of await db.selectFrom('file_notes').selectAll().where('file_id', 'in', ids).execute()) notes.set(n.file_id, n.description);
     }
   }
-  const base = (env.ctx.platform.config.publicUrl ?? '').replace(/\/+$/, '');
+  const base = (env.ctx.platform.config.publicUrl ?? '').replace(/(?<!\/)\/+$/, '');
   const out = files.map((f) => ({
     filePath: f.path,
     url: `${base}/api/v1/projects/${env.ctx.project.id}/files/content?path=${encodeURIComponent(f.path)}`,

@@ -1,5 +1,4 @@
 import { StoaError, type ToolArgs } from '@stoa/contract';
-import picomatch from 'picomatch';
 import { foldersBelow, listFilesRecursive } from '../files/list-files.js';
 import { moveFile } from '../files/move-file.js';
 import { createFolder, moveFolder, statFolder } from '../files/folders.js';
@@ -10,6 +9,7 @@ import { budget, type ToolAnswer, type ToolEnv } from './tool-env.js';
 import type { Q } from '../platform.js';
 import { countAgentChange } from '../operations/agent-gate.js';
 import { listFolderOf } from './ws-tools.js';
+import { compileGlob } from './glob-match.js';
 
 /** Files a tree or glob call looks through at most; beyond, the answer says the search was cut. */
 const SCAN_MAX = 100_000;
@@ -160,7 +160,7 @@ export async function treeView(env: ToolEnv, args: ToolArgs<'tree'>): Promise<To
 }
 
 /**
- * `glob(pattern, prefix)`: the files whose path matches a glob (picomatch: `*` within a folder, `**` across
+ * `glob(pattern, prefix)`: the files whose path matches a glob (glob-match.ts, linear time: `*` within a folder, `**` across
  * folders, `{a,b}`, `[ab]`), matched against the path from the root and the path below `prefix`.
  *
  * @example
@@ -168,13 +168,16 @@ export async function treeView(env: ToolEnv, args: ToolArgs<'tree'>): Promise<To
  */
 export async function globFiles(env: ToolEnv, args: ToolArgs<'glob'>): Promise<ToolAnswer> {
   const folder = listFolderOf(env, args.prefix);
-  const match = picomatch(args.pattern, { dot: true });
+  const match = compileGlob(args.pattern);
   const max = env.limits.agentListMax;
   const paths: string[] = [];
   let more = false;
+  let looked = 0;
   for await (const f of filesUnder(env, folder)) {
+    // Give other requests their turn between slices of matching (issue 27: no request holds the event loop).
+    if (++looked % 200 === 0) await new Promise((r) => setImmediate(r));
     const rel = folder === '' ? f.path : f.path.slice(folder.length + 1);
-    if (!match(f.path) && !match(rel)) continue;
+    if (!match(f.path) && (rel === f.path || !match(rel))) continue;
     if (paths.length === max) {
       more = true;
       break;

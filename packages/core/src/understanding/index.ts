@@ -8,3 +8,4 @@ export * from './hook.js';
 export * from './chunks.js';
 export * from './validate.js';
 export * from './tools.js';
+export { jsonDepth, xmlDepth } from './nesting.js';

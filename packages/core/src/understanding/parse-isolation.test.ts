@@ -9,7 +9,8 @@ import { createTestPlatform } from '../testing.js';
 import { processPendingAssets, understandFile, understandingStatus } from './assets.js';
 import { jsonDepth, xmlDepth } from './nesting.js';
 import { parserWorkerEntry, ParserPool } from './parser-pool.js';
-import { makeDocx, makeDocxBomb, makeNestedJson, makePdf, makePdfPageTree } from './test-documents.js';
+import { makeDocx, makeDocxBomb, makeNestedJson, makePdf, makePdfFlateBomb, makePdfLzwBomb, makePdfPageTree } from './test-documents.js';
+import { checkPdfStreams } from './pdf-streams.js';
 import { unzipChecked, writeZip } from './zip.js';
 
 const DOCX = 'application/vnd.openxmlformats-officedocument.wordprocessingml.document';
@@ -35,6 +36,20 @@ describe('zip unpacking under caps', () => {
     expect(() => unzipChecked(encrypted, caps)).toThrow(/encrypted/);
     const many = writeZip(Array.from({ length: 101 }, (_, i) => ({ name: `f${i}.xml`, data: Buffer.from('<a/>') })));
     expect(() => unzipChecked(many, caps)).toThrow(expect.objectContaining({ code: 'too_complex' }));
+  });
+});
+
+describe('PDF streams under the unpacking cap (issue 27)', () => {
+  it('refuses a PDF whose content stream inflates past the cap, counting without holding it', async () => {
+    await expect(checkPdfStreams(makePdfFlateBomb(64), 8 << 20)).rejects.toMatchObject({ code: 'too_large' });
+    await expect(checkPdfStreams(makePdfFlateBomb(4), 8 << 20)).resolves.toBeUndefined();
+    await expect(checkPdfStreams(makePdf(['plain']), 1)).resolves.toBeUndefined();
+  });
+
+  it('decodes LZW streams by their table lengths alone, and refuses one past the cap', async () => {
+    await expect(checkPdfStreams(makePdfLzwBomb(64), 8 << 20)).rejects.toMatchObject({ code: 'too_large' });
+    await expect(checkPdfStreams(makePdfLzwBomb(0), 16 << 20)).resolves.toBeUndefined();
+    await expect(checkPdfStreams(makePdfLzwBomb(0), 7 << 20)).rejects.toMatchObject({ code: 'too_large' });
   });
 });
 
@@ -110,6 +125,7 @@ describe('parser pool', () => {
     const p = pool({ maxUnpackedBytes: 8 << 20, maxPages: 1000, maxDepth: 200, maxTextChars: 300_000 });
     expect(await p.run(makeDocxBomb(64), DOCX, 'auto', { chunk: true })).toMatchObject({ ok: false, code: 'too_large' });
     expect(await p.run(makeDocxBomb(1024, { lie: true }), DOCX, 'auto', { chunk: true })).toMatchObject({ ok: false, code: 'too_large' });
+    expect(await p.run(makePdfFlateBomb(1024), 'application/pdf', 'auto', { chunk: true })).toMatchObject({ ok: false, code: 'too_large' });
     expect(await p.run(makeNestedJson(100_000), 'application/json', 'auto', { chunk: true })).toMatchObject({
       ok: false,
       code: 'too_complex',

@@ -3,6 +3,7 @@ import type { ParsingLimits } from '../config.js';
 import { jsonDepth, xmlDepth } from './nesting.js';
 import { ParseRefusal } from './parse-refusal.js';
 import { unzipChecked, writeZip } from './zip.js';
+import { checkPdfStreams } from './pdf-streams.js';
 
 export type ParseMode = 'auto' | 'text' | 'pdf' | 'docx';
 
@@ -35,6 +36,8 @@ function capText(text: string, caps: ParseCaps): string {
 }
 
 async function parsePdf(bytes: Buffer, caps: ParseCaps): Promise<ParsedDocument> {
+  // Counted before pdf.js sees the file: what it inflates lives outside the worker's heap cap (issue 27).
+  await checkPdfStreams(bytes, caps.maxUnpackedBytes);
   const { extractText, getDocumentProxy } = await import('unpdf');
   let pdf: Awaited<ReturnType<typeof getDocumentProxy>>;
   try {
@@ -84,7 +87,7 @@ async function parseDocx(bytes: Buffer, caps: ParseCaps): Promise<ParsedDocument
 
 /**
  * Extracts plain text from a file's bytes under the caps: text types as UTF-8 (JSON checked for nesting), PDF
- * with unpdf (page by page), DOCX with mammoth after its archive passed the unpacking caps. Anything over a cap
+ * with unpdf (page by page) once its compressed streams passed the unpacking cap, DOCX with mammoth after its archive passed the unpacking caps. Anything over a cap
  * or unreadable is refused with a ParseRefusal. It runs inside a parser worker (see parser-pool.ts), where
  * memory and time are capped too; call it directly only on trusted input.
  *

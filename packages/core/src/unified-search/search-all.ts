@@ -1,4 +1,4 @@
-import { StoaError } from '@stoa/contract';
+import { SEARCH_OFFSET_MAX, StoaError } from '@stoa/contract';
 import type { Ctx } from '../platform.js';
 import { can } from '../policies/can.js';
 import { agentFolder, effectiveScopes } from '../policies/agent-scopes.js';
@@ -88,7 +88,7 @@ function toHit(h: SearchHit): UnifiedHit {
 export async function searchAll(ctx: Ctx, q: UnifiedQuery): Promise<UnifiedHit[]> {
   const kinds = (q.kinds && q.kinds.length > 0 ? q.kinds : [...UNIFIED_KINDS]).filter((k) => (UNIFIED_KINDS as readonly string[]).includes(k));
   const limit = Math.max(1, Math.min(MAX_SEARCH_LIMIT, Math.floor(q.limit ?? DEFAULT_SEARCH_LIMIT)));
-  const offset = Math.max(0, Math.floor(q.offset ?? 0));
+  const offset = Math.min(SEARCH_OFFSET_MAX, Math.max(0, Math.floor(q.offset ?? 0)));
   const visibility = new Set<string>();
   if (kinds.includes('wiki')) for (const v of await safely(async () => (await wikiViewer(ctx)).visibility)) visibility.add(v);
   if (kinds.includes('memory')) for (const p of visibilityProviders.values()) for (const v of await safely(() => p(ctx))) visibility.add(v);

@@ -35,8 +35,16 @@ export function importedPath(file: string, prefix?: string): string | null {
  * importedTitle('intro\n# Refunds\n…') // 'Refunds'
  */
 export function importedTitle(text: string): string | undefined {
-  const m = /^#[ \t]+(.+?)[ \t]*#*[ \t]*$/m.exec(text);
-  return m ? m[1]!.trim() || undefined : undefined;
+  // Read line by line, not with one pattern: a heading of thousands of spaces made the old regex backtrack for
+  // ~50 s (issue 27).
+  for (const line of text.split(/\r\n|[\n\r\u2028\u2029]/)) {
+    if (line.length < 3 || line[0] !== '#' || (line[1] !== ' ' && line[1] !== '\t')) continue;
+    const body = line.slice(1).trim();
+    let end = body.length;
+    while (end > 1 && body[end - 1] === '#') end--;
+    return body.slice(0, end).trim() || undefined;
+  }
+  return undefined;
 }
 
 /**

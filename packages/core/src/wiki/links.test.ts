@@ -26,6 +26,14 @@ describe('wiki paths', () => {
     expect(importedPath('x.md', 'old')).toBe('old/x');
     expect(importedTitle('no heading')).toBeUndefined();
     expect(importedTitle('intro\n## Sub\n# Main title #\n')).toBe('Main title');
+    expect(importedTitle('#\tTabbed ##  \r\nbody')).toBe('Tabbed');
+    expect(importedTitle('#  \n# Later')).toBeUndefined();
+  });
+
+  it('reads a heading of thousands of spaces at once, where a backtracking pattern stalled (issue 27)', () => {
+    expect(importedTitle(`# ${' '.repeat(50_000)}x${' '.repeat(50_000)}#${' '.repeat(50_000)}y`)).toBe(`x${' '.repeat(50_000)}#${' '.repeat(50_000)}y`);
+    expect(importedTitle(`#${' '.repeat(100_000)}`)).toBeUndefined();
+    expect(slugifyWikiPath(`a${'-'.repeat(100_000)}`)).toBe('a');
   });
 });
 

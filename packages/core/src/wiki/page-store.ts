@@ -6,6 +6,7 @@ import { parseLinks } from './links.js';
 import type { PageRow } from './schema.js';
 import { pageVisibility } from './visibility.js';
 import { effectiveTitle } from './wiki-paths.js';
+import { sqlBatches } from '../db-batches.js';
 
 /** Search-index kind of wiki pages. */
 export const WIKI_KIND = 'wiki';
@@ -34,12 +35,8 @@ export async function syncDerived(trx: Q, ctx: Ctx, row: PageRow): Promise<void>
   const db = trx;
   await db.deleteFrom('wiki_links').where('from_page_id', '=', row.id).execute();
   const links = parseLinks(row.body);
-  if (links.length > 0) {
-    await db
-      .insertInto('wiki_links')
-      .values(links.map((l) => ({ project_id: row.project_id, from_page_id: row.id, to_path: l.path, label: l.label, heading: l.heading })))
-      .execute();
-  }
+  const values = links.map((l) => ({ project_id: row.project_id, from_page_id: row.id, to_path: l.path, label: l.label, heading: l.heading }));
+  for (const batch of sqlBatches(ctx.platform.db.dialect, values, 5)) await db.insertInto('wiki_links').values(batch).execute();
   await indexPage(trx, ctx, row);
 }
 

@@ -8,6 +8,7 @@ import type { PageRow } from './schema.js';
 import { wikiViewer } from './visibility.js';
 import { effectiveTitle, normalizeWikiPath, subtreeRange } from './wiki-paths.js';
 import type { WikiPage, WikiPageSummary } from './types.js';
+import { inSqlBatches } from '../db-batches.js';
 
 /** Restricts a wiki_pages query to rows the caller may see (workspace pages and pages of visible channels). */
 export function visibleOnly<QB extends { where: (...a: any[]) => QB }>(qb: QB, channels: Set<string>): QB {
@@ -57,16 +58,9 @@ export async function getPage(ctx: Ctx, input: { path: string }): Promise<WikiPa
   const targets =
     links.length === 0
       ? []
-      : await db
-          .selectFrom('wiki_pages')
-          .select(['path', 'channel_id'])
-          .where('project_id', '=', ctx.project.id)
-          .where(
-            'path',
-            'in',
-            links.map((l) => l.path),
-          )
-          .execute();
+      : await inSqlBatches(ctx.platform.db.dialect, [...new Set(links.map((l) => l.path))], (paths) =>
+          db.selectFrom('wiki_pages').select(['path', 'channel_id']).where('project_id', '=', ctx.project.id).where('path', 'in', paths).execute(),
+        );
   const present = new Set(targets.filter((t) => viewer.sees(t)).map((t) => t.path));
   return {
     ...toSummary(row),

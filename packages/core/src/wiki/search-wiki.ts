@@ -1,3 +1,4 @@
+import { SEARCH_OFFSET_MAX } from '@stoa/contract';
 import { searchDocs, type SearchHit } from '../search/index.js';
 import type { Ctx } from '../platform.js';
 import { WIKI_KIND } from './page-store.js';
@@ -37,7 +38,7 @@ export async function searchWiki(ctx: Ctx, input: { query: string; prefix?: stri
     visibility: viewer.visibility,
     pathPrefix,
     limit: input.limit,
-    offset: input.offset,
+    offset: input.offset === undefined ? undefined : Math.min(SEARCH_OFFSET_MAX, input.offset),
   });
   return hits.map(toWikiHit);
 }

@@ -79,7 +79,7 @@ export function slugifyWikiPath(input: string): string | null {
       s
         .replace(/[^\p{Ll}\p{Lo}\p{Lm}\p{M}\p{Nd}\p{Nl}_-]+/gu, '-')
         .replace(/-{2,}/g, '-')
-        .replace(/^-+|-+$/g, ''),
+        .replace(/^-+|(?<!-)-+$/g, ''),
     )
     .filter((s) => s !== '');
   return segs.length === 0 ? null : tryWikiPath(segs.join('/'));

@@ -12,7 +12,8 @@ import { endRefusedBody, multipartBoundaryProblem } from '../../http/refused-bod
  * it arrives; a part that fails stops the request with that part's error, and the files before it stay.
  */
 export async function mountUploadForm(app: FastifyInstance, platform: Platform): Promise<void> {
-  await app.register(multipart, { limits: { fileSize: Number.MAX_SAFE_INTEGER, files: 1000 } });
+  // Fields (the folder) are short; only file parts are large (issue 27: no request holds more than it needs).
+  await app.register(multipart, { limits: { fileSize: Number.MAX_SAFE_INTEGER, files: 1000, fields: 100, fieldSize: 64 * 1024, parts: 1100 } });
   const route = filesRoutes.uploadForm;
   app.post('/api/v1' + fastifyPath(route.path), async (req, reply) => {
     try {

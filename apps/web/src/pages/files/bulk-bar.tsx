@@ -43,7 +43,7 @@ export function BulkBar(props: {
       onSubmit={(e) => {
         e.preventDefault();
         onMode(null);
-        void props.onMove(target.trim().replace(/\/+$/, '')).then((ok) => ok && setTarget(''));
+        void props.onMove(target.trim().replace(/(?<!\/)\/+$/, '')).then((ok) => ok && setTarget(''));
       }}
     >
       <strong role="status">{t('files.selected', { n: files.length })}</strong>

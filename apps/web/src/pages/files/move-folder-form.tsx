@@ -15,7 +15,7 @@ export function MoveFolderForm(props: { folder: string; onMove: (to: string) => 
   const submit = (e: React.FormEvent) => {
     e.preventDefault();
     const n = to.trim().normalize('NFC');
-    if (folderNameProblem(n.replace(/\/+$/, ''))) return props.onError(t('error.path_invalid'));
+    if (folderNameProblem(n.replace(/(?<!\/)\/+$/, ''))) return props.onError(t('error.path_invalid'));
     props.onMove(n);
   };
   return (

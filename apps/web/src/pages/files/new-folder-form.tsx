@@ -25,7 +25,10 @@ export function NewFolderForm(props: { parent: string; onCreate: (path: string) 
   const [name, setName] = useState('');
   const submit = (e: React.FormEvent) => {
     e.preventDefault();
-    const n = name.trim().replace(/\/+$/, '').normalize('NFC');
+    const n = name
+      .trim()
+      .replace(/(?<!\/)\/+$/, '')
+      .normalize('NFC');
     if (folderNameProblem(n)) return props.onError(t('error.path_invalid'));
     props.onCreate(props.parent ? `${props.parent}/${n}` : n);
   };

@@ -15,7 +15,7 @@ export function slugify(target: string): string {
     .normalize('NFC')
     .toLowerCase()
     .replace(/\s+/g, '-')
-    .replace(/^\/+|\/+$/g, '');
+    .replace(/^\/+|(?<!\/)\/+$/g, '');
 }
 
 export interface LinkRender {
