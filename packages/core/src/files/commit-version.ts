@@ -9,6 +9,7 @@ import { quotaOf } from '../projects/projects.js';
 import { recordAudit } from '../audit/audit.js';
 import { runFileChangeHooks } from '../hooks.js';
 import { addToDirs } from './dirs.js';
+import { lockPaths } from './path-locks.js';
 import { toFileInfo, type FileInfo, type FileRow } from './file-info.js';
 import { pruneVersions } from './prune-versions.js';
 import { isTextMime } from './mime.js';
@@ -36,8 +37,12 @@ export interface CommitInput {
   metadata?: Record<string, string> | null;
 }
 
-/** Reads the current row of a path, locking it on PostgreSQL so concurrent writers of one file queue up. */
+/**
+ * Reads the current row of a path, locking it on PostgreSQL so concurrent writers of one file queue up — also
+ * while the file does not exist yet — and no folder above it moves or goes meanwhile (see path-locks.ts).
+ */
 export async function lockFileRow(trx: Q, ctx: Ctx, path: string): Promise<FileRow | undefined> {
+  await lockPaths(trx, ctx, [path]);
   let q = trx.selectFrom('files').selectAll().where('project_id', '=', ctx.project.id).where('path', '=', path);
   if (ctx.platform.db.dialect === 'postgres') q = q.forUpdate();
   return (await q.executeTakeFirst()) as FileRow | undefined;

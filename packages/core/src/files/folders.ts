@@ -8,6 +8,8 @@ import { recordFolderInFeed, runFolderChangeHooks } from '../hooks.js';
 import { moveTarget } from './move-file.js';
 import { assertUnlockedIn } from './locks.js';
 import { below, rebased } from './subtree-sql.js';
+import { chargeUsage } from './commit-version.js';
+import { lockPaths } from './path-locks.js';
 import type { FolderEntry } from './list-files.js';
 import { countAgentChange, tracedChange } from '../operations/agent-gate.js';
 
@@ -105,6 +107,7 @@ async function makeFolder(ctx: Ctx, input: { path: string; countChange?: CountCh
   assertCan(ctx.actor, 'file.write', { kind: 'file', path });
   const chain = [...ancestorDirs(path), path];
   return inTx(ctx.platform, async (trx) => {
+    await lockPaths(trx, ctx, [path]);
     const file = await fileAmong(trx, ctx.project.id, chain);
     if (file) throw new StoaError('already_exists', file === path ? `a file "${path}" already exists` : `"${file}" is a file, so it cannot hold a folder`);
     const existing = await folderRow(trx, ctx.project.id, path);
@@ -190,6 +193,7 @@ async function renameFolder(ctx: Ctx, input: { from: string; to: string; countCh
   if (isInside(to, from)) throw new StoaError('bad_request', `a folder cannot be moved into itself ("${to}" is inside "${from}")`);
   const pid = ctx.project.id;
   return inTx(ctx.platform, async (trx) => {
+    await lockPaths(trx, ctx, [from, to]);
     const row = await folderRow(trx, pid, from);
     if (!row) {
       if (await fileAmong(trx, pid, [from])) throw new StoaError('bad_request', `"${from}" is a file, not a folder`);
@@ -284,6 +288,7 @@ async function removeFolder(
   assertCan(ctx.actor, 'file.delete', { kind: 'file', path });
   const pid = ctx.project.id;
   return inTx(ctx.platform, async (trx) => {
+    await lockPaths(trx, ctx, [path]);
     const row = await folderRow(trx, pid, path);
     if (!row) {
       if (await fileAmong(trx, pid, [path])) throw new StoaError('bad_request', `"${path}" is a file, not a folder`);
@@ -312,12 +317,7 @@ async function removeFolder(
     await recordAudit(trx, ctx, { action: 'folder.delete', path, size: totals.bytes, details: { files: totals.files } });
     await runFolderChangeHooks(trx, ctx, { kind: 'deleted', projectId: pid, from: path, at });
     // Last, as in commitVersion: the project's row is locked for one statement and the commit.
-    if (totals.bytes > 0)
-      await trx
-        .updateTable('projects')
-        .set({ used_bytes: sql`used_bytes - ${totals.bytes}` })
-        .where('id', '=', pid)
-        .execute();
+    await chargeUsage(trx, ctx, -totals.bytes);
     return { path, files: totals.files, bytes: totals.bytes };
   });
 }
