@@ -9,6 +9,7 @@ export const errorCodes = {
   unauthorized: { status: 401, title: 'A valid token is required' },
   forbidden: { status: 403, title: 'You may not do this' },
   not_found: { status: 404, title: 'Not found' },
+  agent_suspended: { status: 403, title: 'This agent is suspended: its owner left the project; an admin may reassign or delete it' },
   method_not_allowed: { status: 405, title: 'Method not allowed' },
   already_exists: { status: 409, title: 'Already exists' },
   version_conflict: { status: 409, title: 'Someone saved a newer version' },

@@ -27,7 +27,7 @@ describe.each(kinds)('N parallel changes of one target (%s)', (kind) => {
   const put = (path: string, bytes: string, query = '') =>
     s.api('PUT', `/projects/default/files/content?path=${encodeURIComponent(path)}${query}`, editor, bytes, { 'content-type': 'application/octet-stream' });
   const parallel = <T>(f: (i: number) => Promise<T>) => Promise.all(Array.from({ length: N }, (_, i) => f(i)));
-  const ok = (rs: { status: number }[]) => rs.filter((r) => r.status >= 200 && r.status < 300);
+  const ok = <T extends { status: number }>(rs: T[]) => rs.filter((r) => r.status >= 200 && r.status < 300);
   /** Every answer is a success or one of the refusals a race may give, never a 500. */
   const expectOnly = (rs: { status: number }[], allowed: number[]) => expect(rs.filter((r) => !(r.status < 300 || allowed.includes(r.status)))).toEqual([]);
   const invariants = async () => expect(await storeViolations(await s.t.admin())).toEqual([]);

@@ -8,6 +8,7 @@ import { memoryRoutes, turnRoutes } from './memory.js';
 import { agentRoutes, conversationRoutes, toolRoutes } from './agents.js';
 import { docsRoutes } from './docs.js';
 import { adminRoutes } from './admin.js';
+import { lockRoutes } from './locks.js';
 
 /**
  * Every route table by area. Each area adds its table here (one line), and the OpenAPI document, the server's
@@ -17,6 +18,7 @@ export const routeTables = {
   system: systemRoutes,
   projects: projectRoutes,
   files: filesRoutes,
+  locks: lockRoutes,
   agents: agentRoutes,
   conversations: conversationRoutes,
   tools: toolRoutes,
