@@ -157,7 +157,8 @@ export async function unlockPath(ctx: Ctx, input: { path: string; token: string 
   const path = normalizePath(input.path, 'folder');
   const lock = (await liveLocks(ctx.platform.db.kysely, ctx, path)).find((l) => l.token === input.token);
   if (!lock) throw new StoaError('bad_request', 'that lock token does not apply to this resource');
-  if (lock.principal !== principalOf(ctx) && !mayReleaseAny(ctx)) throw new StoaError('forbidden', 'only the holder of a lock or a project admin may release it');
+  if (lock.principal !== principalOf(ctx) && !mayReleaseAny(ctx))
+    throw new StoaError('forbidden', 'only the holder of a lock or a project admin may release it');
   await ctx.platform.db.kysely.deleteFrom('dav_locks').where('token', '=', lock.token).execute();
 }
 
@@ -183,14 +184,22 @@ export async function listLocks(ctx: Ctx): Promise<LockInfo[]> {
     .orderBy('path')
     .execute()) as LockRow[];
   const users = new Map(
-    (await ctx.platform.db.kysely.selectFrom('users').select(['id', 'name']).where('id', 'in', ['', ...rows.map((r) => r.principal.slice(5))]).execute()).map(
-      (u) => [u.id, u.name],
-    ),
+    (
+      await ctx.platform.db.kysely
+        .selectFrom('users')
+        .select(['id', 'name'])
+        .where('id', 'in', ['', ...rows.map((r) => r.principal.slice(5))])
+        .execute()
+    ).map((u) => [u.id, u.name]),
   );
   const agents = new Map(
-    (await ctx.platform.db.kysely.selectFrom('agents').select(['id', 'name']).where('id', 'in', ['', ...rows.map((r) => r.principal.slice(6))]).execute()).map(
-      (a) => [a.id, a.name],
-    ),
+    (
+      await ctx.platform.db.kysely
+        .selectFrom('agents')
+        .select(['id', 'name'])
+        .where('id', 'in', ['', ...rows.map((r) => r.principal.slice(6))])
+        .execute()
+    ).map((a) => [a.id, a.name]),
   );
   return rows.map((r) => {
     const kind = r.principal.startsWith('agent:') ? ('agent' as const) : ('user' as const);
@@ -216,7 +225,8 @@ export async function releaseLock(ctx: Ctx, input: { token: string }): Promise<W
     .where('expires_at', '>', ctx.platform.clock().toISOString())
     .executeTakeFirst()) as LockRow | undefined;
   if (!row) throw new StoaError('not_found', 'there is no such lock in this project (it may have expired or been released)');
-  if (row.principal !== principalOf(ctx) && !mayReleaseAny(ctx)) throw new StoaError('forbidden', 'only the holder of a lock or a project admin may release it');
+  if (row.principal !== principalOf(ctx) && !mayReleaseAny(ctx))
+    throw new StoaError('forbidden', 'only the holder of a lock or a project admin may release it');
   await inTx(ctx.platform, async (trx) => {
     await trx.deleteFrom('dav_locks').where('token', '=', row.token).execute();
     if (row.principal !== principalOf(ctx)) await recordAudit(trx, ctx, { action: 'lock.release', path: row.path, details: { holder: row.principal } });
