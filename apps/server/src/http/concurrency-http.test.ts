@@ -145,6 +145,59 @@ describe.each(kinds)('N parallel changes of one target (%s)', (kind) => {
     await invariants();
   });
 
+  it('direct uploads of one path finished at once: every finish is a version, reservations all released', async () => {
+    const body = 'direct bytes';
+    const starts = [];
+    for (let i = 0; i < N; i++)
+      starts.push((await api('POST', '/projects/default/uploads', { path: 'direct/one.bin', size: body.length })).body.uploadId as string);
+    for (const id of starts)
+      expect((await s.api('PUT', `/projects/default/uploads/${id}`, editor, body, { 'content-type': 'application/octet-stream' })).status).toBeLessThan(300);
+    const rs = await parallel((i) => api('POST', `/projects/default/uploads/${starts[i]}/finish`));
+    expectOnly(rs, [409]);
+    expect((await api('GET', '/projects/default/files/versions?path=direct/one.bin')).body.length).toBe(ok(rs).length);
+    await invariants();
+  });
+
+  it('direct uploads that must create: exactly one wins, the others give their space back', async () => {
+    const starts = [];
+    for (let i = 0; i < N; i++)
+      starts.push((await api('POST', '/projects/default/uploads', { path: 'direct/new.bin', size: 5, expectedVersion: 0 })).body.uploadId as string);
+    for (const id of starts) await s.api('PUT', `/projects/default/uploads/${id}`, editor, 'abcde', { 'content-type': 'application/octet-stream' });
+    const rs = await parallel((i) => api('POST', `/projects/default/uploads/${starts[i]}/finish`));
+    expectOnly(rs, [409]);
+    expect(ok(rs)).toHaveLength(1);
+    expect((await api('GET', '/projects/default/usage')).body.reserved).toBe(0);
+    await invariants();
+  });
+
+  it('agent file tools on one file: every write is a version, exactly one delete wins', async () => {
+    const tool = (name: string, args: Record<string, unknown>) => api('POST', `/projects/default/tools/${name}/call`, { arguments: args });
+    const writes = await parallel((i) => tool('ws_write_file', { path: 'tools/one.md', content: `write ${i}` }));
+    expectOnly(writes, []);
+    const written = writes.filter((r) => !String(r.body.text).startsWith('Refused'));
+    expect((await api('GET', '/projects/default/files/versions?path=tools/one.md')).body.length).toBe(written.length);
+    const deletes = await parallel(() => tool('ws_delete_file', { path: 'tools/one.md' }));
+    expectOnly(deletes, []);
+    expect(deletes.filter((r) => !String(r.body.text).startsWith('Refused'))).toHaveLength(1);
+    expect(await exists('tools/one.md')).toBe(false);
+    await invariants();
+  });
+
+  it('WebDAV MOVE and DELETE of one folder: exactly one wins each time', async () => {
+    await seedFolder('dav/src');
+    const dav = (method: string, path: string, headers: Record<string, string> = {}) =>
+      s.app.inject({ method: method as 'GET', url: `/dav/${path}`, headers: { ...s.auth(editor), ...headers } });
+    const moves = await parallel((i) => dav('MOVE', 'dav/src', { destination: `/dav/dav/to-${i}` }));
+    expect(moves.filter((r) => ![201, 404, 409].includes(r.statusCode))).toEqual([]);
+    const won = moves.findIndex((r) => r.statusCode === 201);
+    expect(moves.filter((r) => r.statusCode === 201)).toHaveLength(1);
+    expect(await exists(`dav/to-${won}/sub/c.txt`)).toBe(true);
+    const deletes = await parallel(() => dav('DELETE', `dav/to-${won}`));
+    expect(deletes.filter((r) => ![204, 404].includes(r.statusCode))).toEqual([]);
+    expect(deletes.filter((r) => r.statusCode === 204)).toHaveLength(1);
+    await invariants();
+  });
+
   it('uploads into a folder while it is deleted: every acknowledged upload is still there', async () => {
     await seedFolder('fu/busy');
     const rs = await parallel((i) =>
