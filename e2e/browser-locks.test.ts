@@ -3,7 +3,7 @@ import { listLocks, lockPath, putFile } from '@stoa/core';
 import { hasChromium, startUiServer, type UiServer } from './browser-helpers.js';
 
 // Issue 26: a forgotten WebDAV lock is seen by every member and released by an admin with one button.
-describe.skipIf(!hasChromium)('web UI: locks on the members page', () => {
+describe.skipIf(!hasChromium)('web UI: locks on the members page, and logging out', () => {
   let s: UiServer;
 
   beforeAll(async () => {
@@ -31,6 +31,17 @@ describe.skipIf(!hasChromium)('web UI: locks on the members page', () => {
     await page.getByRole('button', { name: 'Release the lock on plans/q3.md' }).click();
     await page.getByText('No file is locked.').waitFor();
     expect(await listLocks(await s.t.admin())).toEqual([]);
+    await context.close();
+  });
+
+  it('logging out ends the session on the server, not only in this browser', async () => {
+    const { context, page } = await s.signedIn();
+    const token = await page.evaluate(() => localStorage.getItem('stoa.token'));
+    const files = () => fetch(`${s.url}/api/v1/projects/default/files`, { headers: { authorization: `Bearer ${token}` } });
+    expect((await files()).status).toBe(200);
+    await page.getByRole('button', { name: 'Log out' }).click();
+    await page.waitForURL(/\/login/);
+    expect((await files()).status).toBe(401);
     await context.close();
   });
 });

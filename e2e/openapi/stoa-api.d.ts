@@ -1415,7 +1415,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** End the web session: clears the session cookie */
+        /** End the web session: revokes its token on the server and clears the session cookie */
         post: operations["auth.logout"];
         delete?: never;
         options?: never;

@@ -147,7 +147,7 @@ describe.each(kinds)('N parallel changes of one target (%s)', (kind) => {
 
   it('direct uploads of one path finished at once: every finish is a version, reservations all released', async () => {
     const body = 'direct bytes';
-    const starts = [];
+    const starts: string[] = [];
     for (let i = 0; i < N; i++)
       starts.push((await api('POST', '/projects/default/uploads', { path: 'direct/one.bin', size: body.length })).body.uploadId as string);
     for (const id of starts)
@@ -159,7 +159,7 @@ describe.each(kinds)('N parallel changes of one target (%s)', (kind) => {
   });
 
   it('direct uploads that must create: exactly one wins, the others give their space back', async () => {
-    const starts = [];
+    const starts: string[] = [];
     for (let i = 0; i < N; i++)
       starts.push((await api('POST', '/projects/default/uploads', { path: 'direct/new.bin', size: 5, expectedVersion: 0 })).body.uploadId as string);
     for (const id of starts) await s.api('PUT', `/projects/default/uploads/${id}`, editor, 'abcde', { 'content-type': 'application/octet-stream' });

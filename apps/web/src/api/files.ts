@@ -31,6 +31,7 @@ const pr = routeIndex.projects;
  */
 export const filesApi = {
   me: () => call(pr.me, {}),
+  logout: () => call(routeIndex.system.logout, {}),
   projects: () => call(pr.listProjects, {}),
   /** Your own files (R1): the server resolves the volume for the signed-in person and creates it on first use. */
   myFiles: () => call(pr.openVolume, { catalog: 'users' }),
