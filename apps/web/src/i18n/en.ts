@@ -298,6 +298,7 @@ export const en = {
   'error.unauthorized': 'Please sign in again',
   'error.forbidden': 'You may not do this',
   'error.not_found': 'Not found',
+  'error.agent_suspended': 'This agent is suspended: its owner left the project; an admin may reassign or delete it',
   'error.already_exists': 'A file already exists there',
   'error.path_invalid': 'The path is not valid',
   'error.quota_exceeded': 'Not enough storage space',

@@ -300,6 +300,7 @@ export const ru: Dict = {
   'error.unauthorized': 'Войдите снова',
   'error.forbidden': 'У вас нет прав на это действие',
   'error.not_found': 'Не найдено',
+  'error.agent_suspended': 'Агент приостановлен: его владелец покинул проект; администратор может передать его другому или удалить',
   'error.already_exists': 'Файл по этому пути уже существует',
   'error.path_invalid': 'Недопустимый путь',
   'error.quota_exceeded': 'Недостаточно места в хранилище',

@@ -295,6 +295,7 @@ export const zh: Dict = {
   'error.unauthorized': '请重新登录',
   'error.forbidden': '您无权执行此操作',
   'error.not_found': '未找到',
+  'error.agent_suspended': '此智能体已暂停：其所有者已离开项目；管理员可以将其转交他人或删除',
   'error.already_exists': '该位置已存在文件',
   'error.path_invalid': '路径无效',
   'error.quota_exceeded': '存储空间不足',
