@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestDb } from '@stoa/db/testing';
 import { runStoa, stoaJson } from './helpers/run-stoa.js';
 import { startStoaServer, type StoaServer } from './helpers/serve.js';
 
@@ -8,15 +9,27 @@ const LOCK_BODY = '<?xml version="1.0"?><D:lockinfo xmlns:D="DAV:"><D:lockscope>
  * Issue 26 through the real `stoa` command against a real server: an admin lists and releases a person's forgotten
  * lock (`stoa locks`), removes the person (their lock goes, their agent is suspended) and reassigns the agent.
  */
-describe('stoa locks / members rm / agents reassign (remote mode, the real binary)', { timeout: 300_000, shuffle: false }, () => {
+const kinds = process.env.STOA_TEST_PG === '1' ? (['sqlite', 'postgres'] as const) : (['sqlite'] as const);
+
+describe.each(kinds)('stoa locks / members rm / agents reassign (remote mode, the real binary, %s)', { timeout: 300_000, shuffle: false }, (kind) => {
   let server: StoaServer;
   let edToken: string;
   let agentId: string;
+  let dropDb: (() => Promise<void>) | undefined;
 
   beforeAll(async () => {
-    server = await startStoaServer();
+    let env: Record<string, string> = {};
+    if (kind === 'postgres') {
+      const db = await createTestDb('postgres');
+      env = { STOA_DATABASE_URL: db.url! };
+      dropDb = db.cleanup;
+    }
+    server = await startStoaServer({ env });
+  }, 120_000);
+  afterAll(async () => {
+    await server?.stop();
+    await dropDb?.();
   });
-  afterAll(async () => server?.stop());
 
   const as = (token: string, ...args: string[]) => runStoa(['--url', server.url, '--token', token, ...args]);
   const json = (token: string, ...args: string[]) => stoaJson(['--url', server.url, '--token', token, ...args, '--json']);
