@@ -23,9 +23,12 @@ export async function lockPaths(trx: Q, ctx: Ctx, paths: string[]): Promise<void
   const mode = new Map<string, 'exclusive' | 'shared'>();
   for (const p of paths) for (const a of ancestorDirs(p)) if (!mode.has(a)) mode.set(a, 'shared');
   for (const p of paths) mode.set(p, 'exclusive');
-  for (const [path, m] of [...mode].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
-    const key = `${ctx.project.id}:${path}`;
-    if (m === 'exclusive') await sql`select pg_advisory_xact_lock(hashtext(${key}))`.execute(trx);
-    else await sql`select pg_advisory_xact_lock_shared(hashtext(${key}))`.execute(trx);
-  }
+  // One round trip: PostgreSQL evaluates a select list from left to right, so the locks are taken in path order.
+  const calls = [...mode]
+    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+    .map(([path, m]) => {
+      const key = `${ctx.project.id}:${path}`;
+      return m === 'exclusive' ? sql`pg_advisory_xact_lock(hashtext(${key}))` : sql`pg_advisory_xact_lock_shared(hashtext(${key}))`;
+    });
+  await sql`select ${sql.join(calls)}`.execute(trx);
 }
