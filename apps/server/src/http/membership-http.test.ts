@@ -4,8 +4,7 @@ import { createTestApp, type TestApp } from './test-app.js';
 
 const kinds = process.env.STOA_TEST_PG === '1' ? (['sqlite', 'postgres'] as const) : (['sqlite'] as const);
 
-const LOCK_BODY =
-  '<?xml version="1.0"?><D:lockinfo xmlns:D="DAV:"><D:lockscope><D:exclusive/></D:lockscope><D:locktype><D:write/></D:locktype></D:lockinfo>';
+const LOCK_BODY = '<?xml version="1.0"?><D:lockinfo xmlns:D="DAV:"><D:lockscope><D:exclusive/></D:lockscope><D:locktype><D:write/></D:locktype></D:lockinfo>';
 
 /**
  * Issue 26: membership is the root of reach, sessions end, and project admins can release any lock — tried through

@@ -108,7 +108,13 @@ export async function removeMember(ctx: Ctx, input: { user: string }): Promise<v
         ]),
       )
       .execute();
-    const owned = await trx.selectFrom('agents').select('id').where('project_id', '=', pid).where('owner_id', '=', user.id).where('deleted_at', 'is', null).execute();
+    const owned = await trx
+      .selectFrom('agents')
+      .select('id')
+      .where('project_id', '=', pid)
+      .where('owner_id', '=', user.id)
+      .where('deleted_at', 'is', null)
+      .execute();
     if (owned.length > 0)
       await trx
         .updateTable('agents')
