@@ -634,6 +634,27 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/projects/{project}/locks": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Live WebDAV locks of the project, with who holds them */
+        get: operations["locks.list"];
+        put?: never;
+        post?: never;
+        /**
+         * Release a lock: its holder, a project admin or the installation administrator
+         * @description What WebDAV UNLOCK does, for a lock anywhere in the project: an admin ends a forgotten lock without the client that took it.
+         */
+        delete: operations["locks.release"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/projects/{project}/agents": {
         parameters: {
             query?: never;
@@ -682,6 +703,26 @@ export interface paths {
         put?: never;
         /** Copy an agent: new ID, new empty folder */
         post: operations["agents.copy"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/projects/{project}/agents/{id}/reassign": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Give an agent to another member of the project (project admins); a suspended agent acts again
+         * @description An agent whose owner was removed from the project is suspended (issue 26) until an admin reassigns or deletes it.
+         */
+        post: operations["agents.reassign"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1426,7 +1467,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** End the web session: clears the session cookie */
+        /** End the web session: revokes its token on the server and clears the session cookie */
         post: operations["auth.logout"];
         delete?: never;
         options?: never;
@@ -1462,7 +1503,7 @@ export interface components {
             detail: string;
             instance?: string;
             /** @enum {string} */
-            code: "bad_request" | "too_deep" | "path_invalid" | "invalid_text" | "unauthorized" | "forbidden" | "cross_site" | "not_found" | "method_not_allowed" | "already_exists" | "version_conflict" | "memory_version_conflict" | "not_a_text_file" | "preview_unavailable" | "too_large" | "quota_exceeded" | "range_not_satisfiable" | "precondition_failed" | "locked" | "rate_limited" | "unavailable" | "internal";
+            code: "bad_request" | "too_deep" | "path_invalid" | "invalid_text" | "unauthorized" | "forbidden" | "cross_site" | "not_found" | "agent_suspended" | "method_not_allowed" | "already_exists" | "version_conflict" | "memory_version_conflict" | "not_a_text_file" | "preview_unavailable" | "too_large" | "quota_exceeded" | "range_not_satisfiable" | "precondition_failed" | "locked" | "rate_limited" | "unavailable" | "internal";
         };
     };
     responses: never;
@@ -7721,6 +7762,257 @@ export interface operations {
             };
         };
     };
+    "locks.list": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Conversation the agent acts in */
+                "X-Stoa-Conversation"?: string;
+                /** @description Process ID of the agent runtime */
+                "X-Stoa-Process"?: string;
+                /** @description Node (host) of the agent runtime */
+                "X-Stoa-Node"?: string;
+            };
+            path: {
+                /** @description Project name or ID (a fresh installation has "default"), or the ID of a volume beyond projects (vol_…, from POST /volumes) */
+                project: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The lock token (opaquelocktoken:…); it works only for its holder */
+                        token: string;
+                        /** @description The locked file or folder ("" = the project root) */
+                        path: string;
+                        /**
+                         * @description "infinity": everything below a folder too
+                         * @enum {string}
+                         */
+                        depth: "0" | "infinity";
+                        /** @enum {string} */
+                        scope: "exclusive" | "shared";
+                        /** @description What the WebDAV client said about itself */
+                        owner: string | null;
+                        timeoutSeconds: number;
+                        expiresAt: string;
+                        holder: {
+                            /** @enum {string} */
+                            kind: "user" | "agent";
+                            id: string;
+                            name: string | null;
+                        };
+                        /** @description True when the caller holds it */
+                        mine: boolean;
+                    }[];
+                };
+            };
+            /** @description bad_request: The request is not valid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "bad_request";
+                    };
+                };
+            };
+            /** @description unauthorized: A valid token is required */
+            401: {
+                headers: {
+                    /** @description "Bearer" */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "unauthorized";
+                    };
+                };
+            };
+            /** @description forbidden: You may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "forbidden";
+                    };
+                };
+            };
+            /** @description not_found: Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "not_found";
+                    };
+                };
+            };
+            /** @description rate_limited: Too many requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "rate_limited";
+                    };
+                };
+            };
+            /** @description internal: Internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "internal";
+                    };
+                };
+            };
+        };
+    };
+    "locks.release": {
+        parameters: {
+            query: {
+                /** @description The lock token, as `locks.list` shows it */
+                token: string;
+            };
+            header?: {
+                /** @description Conversation the agent acts in */
+                "X-Stoa-Conversation"?: string;
+                /** @description Process ID of the agent runtime */
+                "X-Stoa-Process"?: string;
+                /** @description Node (host) of the agent runtime */
+                "X-Stoa-Node"?: string;
+            };
+            path: {
+                /** @description Project name or ID (a fresh installation has "default"), or the ID of a volume beyond projects (vol_…, from POST /volumes) */
+                project: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The lock token (opaquelocktoken:…); it works only for its holder */
+                        token: string;
+                        /** @description The locked file or folder ("" = the project root) */
+                        path: string;
+                        /**
+                         * @description "infinity": everything below a folder too
+                         * @enum {string}
+                         */
+                        depth: "0" | "infinity";
+                        /** @enum {string} */
+                        scope: "exclusive" | "shared";
+                        /** @description What the WebDAV client said about itself */
+                        owner: string | null;
+                        timeoutSeconds: number;
+                        expiresAt: string;
+                    };
+                };
+            };
+            /** @description bad_request: The request is not valid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "bad_request";
+                    };
+                };
+            };
+            /** @description unauthorized: A valid token is required */
+            401: {
+                headers: {
+                    /** @description "Bearer" */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "unauthorized";
+                    };
+                };
+            };
+            /** @description forbidden: You may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "forbidden";
+                    };
+                };
+            };
+            /** @description not_found: Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "not_found";
+                    };
+                };
+            };
+            /** @description rate_limited: Too many requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "rate_limited";
+                    };
+                };
+            };
+            /** @description internal: Internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "internal";
+                    };
+                };
+            };
+        };
+    };
     "agents.list": {
         parameters: {
             query?: never;
@@ -7781,6 +8073,8 @@ export interface operations {
                             };
                             instructions: string;
                         } | null;
+                        /** @description True when its owner left the project: its tokens are refused (agent_suspended) until an admin reassigns it */
+                        suspended: boolean;
                         created: string;
                         updated: string;
                     }[];
@@ -7946,6 +8240,8 @@ export interface operations {
                             };
                             instructions: string;
                         } | null;
+                        /** @description True when its owner left the project: its tokens are refused (agent_suspended) until an admin reassigns it */
+                        suspended: boolean;
                         created: string;
                         updated: string;
                     };
@@ -8113,6 +8409,8 @@ export interface operations {
                             };
                             instructions: string;
                         } | null;
+                        /** @description True when its owner left the project: its tokens are refused (agent_suspended) until an admin reassigns it */
+                        suspended: boolean;
                         created: string;
                         updated: string;
                     };
@@ -8388,6 +8686,8 @@ export interface operations {
                             };
                             instructions: string;
                         } | null;
+                        /** @description True when its owner left the project: its tokens are refused (agent_suspended) until an admin reassigns it */
+                        suspended: boolean;
                         created: string;
                         updated: string;
                     };
@@ -8547,6 +8847,172 @@ export interface operations {
                             };
                             instructions: string;
                         } | null;
+                        /** @description True when its owner left the project: its tokens are refused (agent_suspended) until an admin reassigns it */
+                        suspended: boolean;
+                        created: string;
+                        updated: string;
+                    };
+                };
+            };
+            /** @description bad_request: The request is not valid; too_deep: The request nests too deeply */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "bad_request" | "too_deep";
+                    };
+                };
+            };
+            /** @description unauthorized: A valid token is required */
+            401: {
+                headers: {
+                    /** @description "Bearer" */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "unauthorized";
+                    };
+                };
+            };
+            /** @description forbidden: You may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "forbidden";
+                    };
+                };
+            };
+            /** @description not_found: Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "not_found";
+                    };
+                };
+            };
+            /** @description too_large: Too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "too_large";
+                    };
+                };
+            };
+            /** @description rate_limited: Too many requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "rate_limited";
+                    };
+                };
+            };
+            /** @description internal: Internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "internal";
+                    };
+                };
+            };
+        };
+    };
+    "agents.reassign": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Conversation the agent acts in */
+                "X-Stoa-Conversation"?: string;
+                /** @description Process ID of the agent runtime */
+                "X-Stoa-Process"?: string;
+                /** @description Node (host) of the agent runtime */
+                "X-Stoa-Node"?: string;
+            };
+            path: {
+                /** @description Project name or ID (a fresh installation has "default"), or the ID of a volume beyond projects (vol_…, from POST /volumes) */
+                project: string;
+                /** @description Agent ID */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The new owner: a member of the project, by name or ID */
+                    owner: string;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Agent ID: "agt_" + 8 letters/digits */
+                        id: string;
+                        name: string;
+                        ownerId: string | null;
+                        instructions: string;
+                        /**
+                         * @description File access (A1, default off)
+                         * @enum {string}
+                         */
+                        files: "on" | "off";
+                        /**
+                         * @description Where the agent writes (default own folder)
+                         * @enum {string}
+                         */
+                        write: "own" | "project";
+                        /**
+                         * @description What the agent reads (default whole project)
+                         * @enum {string}
+                         */
+                        read: "project" | "own";
+                        /** @description The agent's own folder, "agents/<ID>/" */
+                        folder: string;
+                        /** @description Frozen configuration of the publication (A7), null when never published */
+                        published: {
+                            at: string;
+                            access: {
+                                enabled: boolean;
+                                /** @enum {string} */
+                                write: "own" | "project";
+                                /** @enum {string} */
+                                read: "project" | "own";
+                            };
+                            instructions: string;
+                        } | null;
+                        /** @description True when its owner left the project: its tokens are refused (agent_suspended) until an admin reassigns it */
+                        suspended: boolean;
                         created: string;
                         updated: string;
                     };
@@ -8706,6 +9172,8 @@ export interface operations {
                             };
                             instructions: string;
                         } | null;
+                        /** @description True when its owner left the project: its tokens are refused (agent_suspended) until an admin reassigns it */
+                        suspended: boolean;
                         created: string;
                         updated: string;
                     };

@@ -169,10 +169,16 @@ export function App() {
       session.projects[0] ??
       null);
   const logout = () => {
-    setExpired(false);
-    setToken(null);
-    setSession(null);
-    navigate('/login');
+    // The server revokes the session first (issue 26): a copy of the token stops working too.
+    void filesApi
+      .logout()
+      .catch(() => undefined)
+      .finally(() => {
+        setExpired(false);
+        setToken(null);
+        setSession(null);
+        navigate('/login');
+      });
   };
 
   return (

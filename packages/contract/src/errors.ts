@@ -11,6 +11,7 @@ export const errorCodes = {
   forbidden: { status: 403, title: 'You may not do this' },
   cross_site: { status: 403, title: 'The change came from another site' },
   not_found: { status: 404, title: 'Not found' },
+  agent_suspended: { status: 403, title: 'This agent is suspended: its owner left the project; an admin may reassign or delete it' },
   method_not_allowed: { status: 405, title: 'Method not allowed' },
   already_exists: { status: 409, title: 'Already exists' },
   version_conflict: { status: 409, title: 'Someone saved a newer version' },

@@ -22,6 +22,10 @@ export const limitSettings = {
   archiveMaxFiles: { env: 'STOA_ARCHIVE_MAX_FILES', default: 10000 },
   archiveMaxBytes: { env: 'STOA_ARCHIVE_MAX_BYTES', default: 4294967296 },
   jsonBodyBytes: { env: 'STOA_JSON_BODY_BYTES', default: 6291456 },
+  /** How long a login session lasts (issue 26); logging out ends it at once. */
+  sessionHours: { env: 'STOA_SESSION_HOURS', default: 168 },
+  /** The longest WebDAV lock (issue 26); `Timeout: Infinite` is granted as this. */
+  lockMaxSeconds: { env: 'STOA_LOCK_MAX_SECONDS', default: 86400 },
 } as const;
 
 export type LimitName = keyof typeof limitSettings;

@@ -6,6 +6,7 @@ const tableSources: Record<keyof typeof routeTables, { file: string; name: strin
   system: { file: 'system', name: 'systemRoutes' },
   projects: { file: 'projects', name: 'projectRoutes' },
   files: { file: 'files', name: 'filesRoutes' },
+  locks: { file: 'locks', name: 'lockRoutes' },
   agents: { file: 'agents', name: 'agentRoutes' },
   conversations: { file: 'agents', name: 'conversationRoutes' },
   tools: { file: 'agents', name: 'toolRoutes' },

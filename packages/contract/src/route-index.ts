@@ -3,6 +3,7 @@ import type { RouteRef } from './route-ref.js';
 import type { systemRoutes } from './routes/system.js';
 import type { projectRoutes } from './routes/projects.js';
 import type { filesRoutes } from './routes/files.js';
+import type { lockRoutes } from './routes/locks.js';
 import type { agentRoutes, conversationRoutes, toolRoutes } from './routes/agents.js';
 import type { memoryRoutes, turnRoutes } from './routes/memory.js';
 import type { wikiRoutes } from './routes/wiki.js';
@@ -75,6 +76,10 @@ export const routeIndex = {
     finishUpload: { id: 'uploads.finish', method: 'POST', path: '/projects/{project}/uploads/{uploadId}/finish' } as RouteRef<(typeof filesRoutes)['finishUpload']>,
     abortUpload: { id: 'uploads.abort', method: 'DELETE', path: '/projects/{project}/uploads/{uploadId}' } as RouteRef<(typeof filesRoutes)['abortUpload']>,
   },
+  locks: {
+    list: { id: 'locks.list', method: 'GET', path: '/projects/{project}/locks' } as RouteRef<(typeof lockRoutes)['list']>,
+    release: { id: 'locks.release', method: 'DELETE', path: '/projects/{project}/locks' } as RouteRef<(typeof lockRoutes)['release']>,
+  },
   agents: {
     create: { id: 'agents.create', method: 'POST', path: '/projects/{project}/agents' } as RouteRef<(typeof agentRoutes)['create']>,
     list: { id: 'agents.list', method: 'GET', path: '/projects/{project}/agents' } as RouteRef<(typeof agentRoutes)['list']>,
@@ -82,6 +87,7 @@ export const routeIndex = {
     update: { id: 'agents.update', method: 'PATCH', path: '/projects/{project}/agents/{id}' } as RouteRef<(typeof agentRoutes)['update']>,
     copy: { id: 'agents.copy', method: 'POST', path: '/projects/{project}/agents/{id}/copy' } as RouteRef<(typeof agentRoutes)['copy']>,
     remove: { id: 'agents.delete', method: 'DELETE', path: '/projects/{project}/agents/{id}' } as RouteRef<(typeof agentRoutes)['remove']>,
+    reassign: { id: 'agents.reassign', method: 'POST', path: '/projects/{project}/agents/{id}/reassign' } as RouteRef<(typeof agentRoutes)['reassign']>,
     publish: { id: 'agents.publish', method: 'POST', path: '/projects/{project}/agents/{id}/publish' } as RouteRef<(typeof agentRoutes)['publish']>,
   },
   conversations: {

@@ -21,6 +21,9 @@ export interface ContextOptions {
 export async function loadAgentActor(platform: Platform, agentId: string, opts: ContextOptions & { published?: boolean } = {}): Promise<AgentActor> {
   const a = await platform.db.kysely.selectFrom('agents').selectAll().where('id', '=', agentId).where('deleted_at', 'is', null).executeTakeFirst();
   if (!a) throw new StoaError('not_found', `agent "${agentId}" does not exist`);
+  // Its owner left the project (issue 26): it acts again only once an admin reassigns it.
+  if (a.suspended_at)
+    throw new StoaError('agent_suspended', `agent "${agentId}" is suspended: its owner left the project; a project admin may reassign or delete it`);
   let access = { enabled: a.files_enabled === 1, write: a.write_scope as 'own' | 'project', read: a.read_scope as 'project' | 'own' };
   let instructions = a.instructions;
   if (opts.published && a.published_config) {

@@ -42,6 +42,7 @@ export * from './files/usage.js';
 export * from './files/versions.js';
 export * from './files/preview.js';
 export * from './files/direct-upload.js';
+export * from './files/upload-reservation.js';
 export * from './files/sweeper.js';
 export * from './files/doctor.js';
 export { StoaError, isStoaError, type ErrorCode } from '@stoa/contract';

@@ -61,6 +61,8 @@ export interface AgentsTable {
   created_at: string;
   updated_at: string;
   deleted_at: string | null;
+  /** Migration 028 (issue 26): set when the owner left the project; the agent acts again once reassigned. */
+  suspended_at: Generated<string | null>;
 }
 export interface TokensTable {
   id: string;
@@ -79,6 +81,8 @@ export interface TokensTable {
   superuser: Generated<number>;
   /** User who minted the token (null for bootstrap and older tokens). */
   created_by: string | null;
+  /** Migration 028 (issue 26): when a login session ends; null for tokens minted on purpose. */
+  expires_at: Generated<string | null>;
 }
 export interface ConversationsTable {
   id: string;

@@ -27,6 +27,7 @@ function describe(a: Agent): string {
     `  file access:  ${a.files}; writes ${a.write === 'own' ? 'own folder' : 'whole project'}; reads ${a.read === 'project' ? 'whole project' : 'own folder'}`,
     `  instructions: ${a.instructions ? a.instructions.split('\n')[0] : '(none)'}`,
   ];
+  if (a.suspended) lines.push('  suspended:    its owner left the project; `stoa agents reassign ID --owner NAME` or `stoa agents rm ID`');
   if (a.published)
     lines.push(
       `  published:    ${a.published.at} (files ${a.published.access.enabled ? 'on' : 'off'}, writes ${a.published.access.write}, reads ${a.published.access.read})`,
@@ -41,7 +42,7 @@ const withSettings = (c: Command) =>
     .option('--write <own|project>', 'where the agent writes (default own folder)')
     .option('--read <project|own>', 'what the agent reads (default whole project)');
 
-/** `stoa agents create|list|show|set|copy|rm|publish` (§7). */
+/** `stoa agents create|list|show|set|copy|rm|publish|reassign` (§7, issue 26). */
 export function registerAgents(program: Command): void {
   const agents = program.command('agents').description('Agents of the project and their file access');
   withSettings(agents.command('create <name>').description('Create an agent (file access off unless --files on)')).action(
@@ -99,6 +100,16 @@ export function registerAgents(program: Command): void {
       action(async (api, g, id: string) => {
         await api.call(agentRoutes.remove, { project: api.project, id });
         print(!!g.json, { ok: true, id }, () => `Deleted agent ${id}; its folder agents/${id}/ and files stay`);
+      }),
+    );
+  agents
+    .command('reassign <id>')
+    .description('Give an agent to another member (project admins); an agent suspended when its owner left acts again')
+    .requiredOption('--owner <name>', 'the new owner, a member of the project')
+    .action(
+      action(async (api, g, id: string, o: { owner: string }) => {
+        const a = await api.call(agentRoutes.reassign, { project: api.project, id, owner: o.owner });
+        print(!!g.json, a, () => `Reassigned ${describe(a)}`);
       }),
     );
   agents

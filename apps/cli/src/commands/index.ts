@@ -12,6 +12,7 @@ import { registerWiki } from './wiki.js';
 import { registerSearch } from './search.js';
 import { registerDocs } from './docs.js';
 import { registerDoctor } from './doctor.js';
+import { registerLocks } from './locks.js';
 import { registerCompletion } from './completion.js';
 
 /** Every command group; each area adds its `register…` here. */
@@ -28,6 +29,7 @@ export function registerCommands(program: Command): void {
   registerDocs(program);
   registerMemory(program);
   registerTurn(program);
+  registerLocks(program);
   registerDoctor(program);
   // Last: it describes the commands registered before it.
   registerCompletion(program);

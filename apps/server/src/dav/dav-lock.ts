@@ -1,5 +1,5 @@
 import { StoaError } from '@stoa/contract';
-import { assertUnlocked, lockPath, putFile, refreshLocks, DEFAULT_LOCK_SECONDS, MAX_LOCK_SECONDS, type Ctx, type WriteLock } from '@stoa/core';
+import { assertUnlocked, lockPath, putFile, refreshLocks, type Ctx, type WriteLock } from '@stoa/core';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { parseIfHeader, submittedTokens } from './conditions.js';
 import { lockActive } from './dav-props.js';
@@ -8,11 +8,12 @@ import { DAV, child, davDocument, davEl, valueXml, type XElement } from './xml.j
 
 // LOCK of the WebDAV door (RFC 4918 §9.10): new locks, refreshes, and locks on unmapped URLs.
 
-function timeoutSeconds(h: string | undefined): number {
+/** The time-out asked for; the core grants at most its cap (STOA_LOCK_MAX_SECONDS), "Infinite" included. */
+function timeoutSeconds(h: string | undefined): number | undefined {
   const first = (h ?? '').split(',')[0]!.trim();
-  if (/^Infinite$/i.test(first)) return MAX_LOCK_SECONDS;
+  if (/^Infinite$/i.test(first)) return Number.POSITIVE_INFINITY;
   const m = /^Second-(\d+)$/i.exec(first);
-  return m ? Math.min(Number(m[1]), MAX_LOCK_SECONDS) : DEFAULT_LOCK_SECONDS;
+  return m ? Number(m[1]) : undefined;
 }
 
 /** LOCK: a new lock from a DAV:lockinfo body, or without a body a refresh of the locks named in the If header. */

@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { projectRoutes, StoaError } from '@stoa/contract';
-import { acceptInvitation, redeemLoginCode, type Platform } from '@stoa/core';
+import { acceptInvitation, endSession, redeemLoginCode, type Platform } from '@stoa/core';
 import { bearerToken, principalFromToken, SESSION_COOKIE } from './auth.js';
 import { sendProblem } from './problem.js';
 
@@ -32,7 +32,15 @@ export function mountAuthRoutes(app: FastifyInstance, platform: Platform): void 
       return sendProblem(reply, req, e);
     }
   });
-  app.post('/api/v1/auth/logout', async (req, reply) => reply.header('Set-Cookie', clearedCookie(req)).send({ ok: true }));
+  // Logging out ends the session server-side (issue 26): a copied cookie or bearer of it stops working too.
+  app.post('/api/v1/auth/logout', async (req, reply) => {
+    try {
+      await endSession(platform, bearerToken(req));
+      return reply.header('Set-Cookie', clearedCookie(req)).send({ ok: true });
+    } catch (e) {
+      return sendProblem(reply, req, e);
+    }
+  });
 
   const accept = projectRoutes.acceptInvitation;
   app.post('/api/v1' + accept.path, async (req: FastifyRequest, reply: FastifyReply) => {

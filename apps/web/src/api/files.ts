@@ -1,4 +1,4 @@
-import type { filesRoutes, projectRoutes, RouteOutput } from '@stoa/contract';
+import type { filesRoutes, lockRoutes, projectRoutes, RouteOutput } from '@stoa/contract';
 import { routeIndex } from '@stoa/contract/route-index';
 import { call, open } from './client.js';
 
@@ -12,6 +12,7 @@ export type Project = RouteOutput<typeof projectRoutes.listProjects>[number];
 export type Me = RouteOutput<typeof projectRoutes.me>;
 export type AuditPage = RouteOutput<typeof projectRoutes.audit>;
 export type Member = RouteOutput<typeof projectRoutes.listMembers>[number];
+export type LockInfo = RouteOutput<typeof lockRoutes.list>[number];
 export interface PreviewInfo {
   file: FileInfo;
   kind: 'text' | 'image' | 'pdf' | 'none';
@@ -30,6 +31,7 @@ const pr = routeIndex.projects;
  */
 export const filesApi = {
   me: () => call(pr.me, {}),
+  logout: () => call(routeIndex.system.logout, {}),
   projects: () => call(pr.listProjects, {}),
   /** Your own files (R1): the server resolves the volume for the signed-in person and creates it on first use. */
   myFiles: () => call(pr.openVolume, { catalog: 'users' }),
@@ -59,6 +61,8 @@ export const filesApi = {
   members: (project: string) => call(pr.listMembers, { project }),
   addMember: (project: string, user: string, role: Member['role']) => call(pr.addMember, { project, user, role }),
   removeMember: (project: string, user: string) => call(pr.removeMember, { project, user }),
+  locks: (project: string) => call(routeIndex.locks.list, { project }),
+  releaseLock: (project: string, token: string) => call(routeIndex.locks.release, { project, token }),
   createToken: (project: string, s: { user?: string; agent?: string; name?: string }) => call(pr.createToken, { project, ...s }),
 };
 

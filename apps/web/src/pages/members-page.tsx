@@ -7,12 +7,14 @@ import { errorText, formatDate } from '../format.js';
 import { LoadState } from '../components/load-state.js';
 import { ConfirmDialog } from '../components/confirm-dialog.js';
 import { DeleteProjectDialog } from '../components/delete-project-dialog.js';
+import { LocksSection } from './locks-section.js';
 
 const roles: Array<Member['role']> = ['admin', 'editor', 'viewer'];
 
 /**
  * Members and roles (§0): everyone sees the list; admins add people (created if new), change roles,
- * remove members, and create a member's API token (shown once) to sign in with.
+ * remove members, and create a member's API token (shown once) to sign in with; everyone sees the WebDAV locks,
+ * which their holders and admins release (issue 26).
  *
  * @example
  * {route.page === 'members' && <MembersPage />}
@@ -151,6 +153,7 @@ export function MembersPage() {
           </tbody>
         </table>
       )}
+      <LocksSection />
       {me.installationAdmin && (
         <section className="card danger-zone" aria-labelledby="danger-zone-title">
           <h2 id="danger-zone-title">{t('project.dangerZone')}</h2>

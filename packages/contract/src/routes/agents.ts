@@ -16,6 +16,7 @@ export const AgentSchema = z.object({
     .object({ at: z.string(), access, instructions: z.string() })
     .nullable()
     .describe('Frozen configuration of the publication (A7), null when never published'),
+  suspended: z.boolean().describe('True when its owner left the project: its tokens are refused (agent_suspended) until an admin reassigns it'),
   created: z.string(),
   updated: z.string(),
 });
@@ -113,6 +114,15 @@ export const agentRoutes = {
     summary: 'Delete an agent (its folder and files stay)',
     input: z.object({ project: projectParam, id: agentId }),
     output: z.object({ ok: z.literal(true) }),
+  }),
+  reassign: defineRoute({
+    id: 'agents.reassign',
+    method: 'POST',
+    path: '/projects/{project}/agents/{id}/reassign',
+    summary: 'Give an agent to another member of the project (project admins); a suspended agent acts again',
+    description: 'An agent whose owner was removed from the project is suspended (issue 26) until an admin reassigns or deletes it.',
+    input: z.object({ project: projectParam, id: agentId, owner: z.string().min(1).describe('The new owner: a member of the project, by name or ID') }),
+    output: AgentSchema,
   }),
   publish: defineRoute({
     id: 'agents.publish',

@@ -9,6 +9,7 @@ import { agentRoutes, conversationRoutes, toolRoutes } from './agents.js';
 import { docsRoutes } from './docs.js';
 import { adminRoutes } from './admin.js';
 import { oauthRoutes } from './oauth.js';
+import { lockRoutes } from './locks.js';
 
 /**
  * Every route table by area. Each area adds its table here (one line), and the OpenAPI document, the server's
@@ -18,6 +19,7 @@ export const routeTables = {
   system: systemRoutes,
   projects: projectRoutes,
   files: filesRoutes,
+  locks: lockRoutes,
   agents: agentRoutes,
   conversations: conversationRoutes,
   tools: toolRoutes,

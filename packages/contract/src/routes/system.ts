@@ -40,7 +40,7 @@ export const systemRoutes = {
     id: 'auth.logout',
     method: 'POST',
     path: '/auth/logout',
-    summary: 'End the web session: clears the session cookie',
+    summary: 'End the web session: revokes its token on the server and clears the session cookie',
     public: true,
     input: z.object({}),
     output: z.object({ ok: z.literal(true) }),

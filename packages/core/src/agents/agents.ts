@@ -17,11 +17,13 @@ export interface AgentInfo {
   read: 'project' | 'own';
   folder: string;
   published: { at: string; access: AgentAccess; instructions: string } | null;
+  /** Its owner left the project (issue 26): it acts again once an admin reassigns it. */
+  suspended: boolean;
   created: string;
   updated: string;
 }
 
-export function toAgentInfo(a: Selectable<AgentsTable>): AgentInfo {
+export function toAgentInfo(a: Omit<Selectable<AgentsTable>, 'suspended_at'> & { suspended_at?: string | null }): AgentInfo {
   const frozen = a.published_config ? (JSON.parse(a.published_config) as { access: AgentAccess; instructions: string }) : null;
   return {
     id: a.id,
@@ -33,6 +35,7 @@ export function toAgentInfo(a: Selectable<AgentsTable>): AgentInfo {
     read: a.read_scope as 'project' | 'own',
     folder: `agents/${a.id}/`,
     published: frozen && a.published_at ? { at: a.published_at, ...frozen } : null,
+    suspended: a.suspended_at !== null && a.suspended_at !== undefined,
     created: a.created_at,
     updated: a.updated_at,
   };
@@ -172,6 +175,29 @@ export async function deleteAgent(ctx: Ctx, id: string): Promise<void> {
     await trx.updateTable('agents').set({ deleted_at: now }).where('id', '=', id).execute();
     await trx.updateTable('tokens').set({ revoked_at: now }).where('agent_id', '=', id).where('revoked_at', 'is', null).execute();
   });
+}
+
+/**
+ * Gives an agent to another member of the project (project admins only); an agent suspended because its owner
+ * left the project acts again (issue 26). Tokens the old owner minted for it were revoked at their removal.
+ *
+ * @example
+ * await reassignAgent(ctx, 'agt_a3B9kLm2', { owner: 'bob' });
+ */
+export async function reassignAgent(ctx: Ctx, id: string, input: { owner: string }): Promise<AgentInfo> {
+  assertCan(ctx.actor, 'member.manage', { kind: 'project' });
+  await getAgentRow(ctx, id);
+  const owner = await ctx.platform.db.kysely
+    .selectFrom('users')
+    .innerJoin('members', 'members.user_id', 'users.id')
+    .select('users.id')
+    .where('members.project_id', '=', ctx.project.id)
+    .where((eb) => eb.or([eb('users.name', '=', input.owner), eb('users.id', '=', input.owner)]))
+    .executeTakeFirst();
+  if (!owner) throw new StoaError('not_found', `"${input.owner}" is not a member of this project`);
+  const now = ctx.platform.clock().toISOString();
+  await ctx.platform.db.kysely.updateTable('agents').set({ owner_id: owner.id, suspended_at: null, updated_at: now }).where('id', '=', id).execute();
+  return toAgentInfo(await getAgentRow(ctx, id));
 }
 
 /** Publishing freezes the access settings and instructions (A7); files are not copied. */

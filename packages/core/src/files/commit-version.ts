@@ -1,14 +1,14 @@
-import { sql } from 'kysely';
 import { StoaError } from '@stoa/contract';
 import type { PutResult } from '@stoa/blob';
 import type { Attribution } from '../actors.js';
 import { newId } from '../ids.js';
 import { baseName, dirOf } from '../paths.js';
 import type { Ctx, Q } from '../platform.js';
-import { quotaOf } from '../projects/projects.js';
 import { recordAudit } from '../audit/audit.js';
 import { runFileChangeHooks } from '../hooks.js';
 import { addToDirs } from './dirs.js';
+import { lockPaths } from './path-locks.js';
+import { chargeUsage } from './usage-counter.js';
 import { toFileInfo, type FileInfo, type FileRow } from './file-info.js';
 import { pruneVersions } from './prune-versions.js';
 import { isTextMime } from './mime.js';
@@ -36,29 +36,15 @@ export interface CommitInput {
   metadata?: Record<string, string> | null;
 }
 
-/** Reads the current row of a path, locking it on PostgreSQL so concurrent writers of one file queue up. */
+/**
+ * Reads the current row of a path, locking it on PostgreSQL so concurrent writers of one file queue up — also
+ * while the file does not exist yet — and no folder above it moves or goes meanwhile (see path-locks.ts).
+ */
 export async function lockFileRow(trx: Q, ctx: Ctx, path: string): Promise<FileRow | undefined> {
+  await lockPaths(trx, ctx, [path]);
   let q = trx.selectFrom('files').selectAll().where('project_id', '=', ctx.project.id).where('path', '=', path);
   if (ctx.platform.db.dialect === 'postgres') q = q.forUpdate();
   return (await q.executeTakeFirst()) as FileRow | undefined;
-}
-
-/**
- * Adjusts the usage counter by `delta`, atomically refusing to go over the quota: the check and the update are
- * one statement, so two parallel uploads that together exceed the quota cannot both succeed.
- */
-export async function chargeUsage(trx: Q, ctx: Ctx, delta: number, releaseReserved = 0): Promise<void> {
-  if (delta === 0 && releaseReserved === 0) return;
-  const quota = quotaOf(ctx.platform, ctx.project);
-  let q = trx
-    .updateTable('projects')
-    .set({ used_bytes: sql`used_bytes + ${delta}`, reserved_bytes: sql`reserved_bytes - ${releaseReserved}` })
-    .where('id', '=', ctx.project.id);
-  if (delta > 0) q = q.where(sql<boolean>`used_bytes + reserved_bytes - ${releaseReserved} + ${delta} <= ${quota}`);
-  const r = await q.executeTakeFirst();
-  if (Number(r.numUpdatedRows) === 0) {
-    throw new StoaError('quota_exceeded', `not enough storage space: this needs ${delta} more bytes than the ${quota}-byte quota has free`);
-  }
 }
 
 /** Refuses (`version_conflict`) unless a file is at `expected` (0: it does not exist). */

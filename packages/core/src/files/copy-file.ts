@@ -11,6 +11,7 @@ import type { FileInfo } from './file-info.js';
 import { withWriteRetry } from './write-retry.js';
 import { assertAgentWriteSize, countAgentChange, tracedChange } from '../operations/agent-gate.js';
 import { assertUnlockedIn } from './locks.js';
+import { lockPaths } from './path-locks.js';
 
 /**
  * Copies a file without copying bytes: the target's new version points at the source's blob. With
@@ -38,6 +39,7 @@ async function duplicateFile(ctx: Ctx, input: { from: string; to: string; overwr
   if (to === from) throw new StoaError('bad_request', 'source and target are the same file');
   return withWriteRetry(() =>
     inTx(ctx.platform, async (trx) => {
+      await lockPaths(trx, ctx, [from, to]);
       const src = await lockFileRow(trx, ctx, from);
       if (!src) throw new StoaError('not_found', `file "${from}" does not exist`);
       assertAgentWriteSize(ctx, Number(src.size));
@@ -78,6 +80,7 @@ async function replaceByMove(ctx: Ctx, input: { from: string; to: string }): Pro
   assertCan(ctx.actor, 'file.delete', { kind: 'file', path: from });
   assertCan(ctx.actor, 'file.write', { kind: 'file', path: to });
   return inTx(ctx.platform, async (trx) => {
+    await lockPaths(trx, ctx, [from, to]);
     const src = await lockFileRow(trx, ctx, from);
     if (!src) throw new StoaError('not_found', `file "${from}" does not exist`);
     await assertUnlockedIn(trx, ctx, [

@@ -1,4 +1,3 @@
-import { sql } from 'kysely';
 import { StoaError } from '@stoa/contract';
 import { normalizePath } from '../paths.js';
 import { inTx, type Ctx, type Q } from '../platform.js';
@@ -7,6 +6,7 @@ import { recordAudit } from '../audit/audit.js';
 import { runFileChangeHooks } from '../hooks.js';
 import { removeFromDirs } from './dirs.js';
 import { lockFileRow } from './commit-version.js';
+import { chargeUsage } from './usage-counter.js';
 import { countAgentChange, tracedChange } from '../operations/agent-gate.js';
 import { toFileInfo, type FileInfo, type FileRow } from './file-info.js';
 import { assertUnlockedIn } from './locks.js';
@@ -49,15 +49,17 @@ async function removeFile(ctx: Ctx, input: { path: string; expectedVersion?: num
 }
 
 /**
- * Removes a file's row and versions in the caller's transaction: usage freed, folder index, audit, index hooks.
+ * Removes a file's row and versions in the caller's transaction: its dead properties and locks, usage freed,
+ * folder index, audit, index hooks. The one clean-up of a deleted file, whatever the door (issue 26). Agent
+ * deletes pass `audit: false`: they are in the conversation trace (F15).
  */
-export async function removeFileRow(trx: Q, ctx: Ctx, row: FileRow): Promise<void> {
+export async function removeFileRow(trx: Q, ctx: Ctx, row: FileRow, opts: { audit?: boolean } = {}): Promise<void> {
   await trx.deleteFrom('dav_props').where('file_id', '=', row.id).execute();
   await trx.deleteFrom('dav_locks').where('project_id', '=', ctx.project.id).where('path', '=', row.path).execute();
   await trx.deleteFrom('file_versions').where('file_id', '=', row.id).execute();
   await trx.deleteFrom('files').where('id', '=', row.id).execute();
   await removeFromDirs(trx, ctx.project.id, row.path);
-  await recordAudit(trx, ctx, { action: 'file.delete', path: row.path, size: Number(row.size) });
+  if (opts.audit !== false) await recordAudit(trx, ctx, { action: 'file.delete', path: row.path, size: Number(row.size) });
   await runFileChangeHooks(trx, ctx, {
     kind: 'deleted',
     projectId: ctx.project.id,
@@ -69,9 +71,5 @@ export async function removeFileRow(trx: Q, ctx: Ctx, row: FileRow): Promise<voi
     at: ctx.platform.clock().toISOString(),
   });
   // Last, as in commitVersion: the project's row is locked for one statement and the commit.
-  await trx
-    .updateTable('projects')
-    .set({ used_bytes: sql`used_bytes - ${Number(row.size)}` })
-    .where('id', '=', ctx.project.id)
-    .execute();
+  await chargeUsage(trx, ctx, -Number(row.size));
 }

@@ -2,7 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { StoaError } from '@stoa/contract';
 import { ancestorDirs, dirOf, isInside, normalizePath } from '../paths.js';
 import { inTx, type Ctx, type Q } from '../platform.js';
-import { assertCan } from '../policies/can.js';
+import { assertCan, can } from '../policies/can.js';
+import { recordAudit } from '../audit/audit.js';
 
 /**
  * WebDAV write locks (RFC 4918 class 2), kept in the database so every server of an installation sees them.
@@ -19,9 +20,22 @@ export interface WriteLock {
   expiresAt: string;
 }
 
-/** Longest lock a client may ask for (an "Infinite" timeout gets this). */
-export const MAX_LOCK_SECONDS = 24 * 3600;
+/** A lock's length when the client names none (never over the installation's cap). */
 export const DEFAULT_LOCK_SECONDS = 3600;
+
+/**
+ * A lock's length: what the client asked for (an "Infinite" timeout is Infinity), at least a second, at most the
+ * installation's cap STOA_LOCK_MAX_SECONDS (issue 26), so a forgotten lock ends by itself.
+ */
+function lockSeconds(ctx: Ctx, asked: number | undefined): number {
+  const cap = ctx.platform.config.limits.lockMaxSeconds;
+  return Math.min(Math.max(asked ?? DEFAULT_LOCK_SECONDS, 1), cap);
+}
+
+/** Project admins (and the installation administrator) may release any lock in reach (issue 26). */
+function mayReleaseAny(ctx: Ctx): boolean {
+  return can(ctx.actor, 'project.admin', { kind: 'project' }) === null;
+}
 
 function principalOf(ctx: Ctx): string {
   return ctx.actor.kind === 'user' ? `user:${ctx.actor.userId}` : `agent:${ctx.actor.agentId}`;
@@ -88,7 +102,10 @@ export async function lockPath(
 ): Promise<WriteLock> {
   const path = normalizePath(input.path, 'folder');
   assertCan(ctx.actor, 'file.write', { kind: 'file', path });
-  const seconds = Math.min(Math.max(input.timeoutSeconds ?? DEFAULT_LOCK_SECONDS, 1), MAX_LOCK_SECONDS);
+  // A Depth-infinity lock on the root stops every write in the project: only its admins may take one (issue 26).
+  if (path === '' && input.depth === 'infinity' && !mayReleaseAny(ctx))
+    throw new StoaError('forbidden', 'only project admins may lock the whole project; lock the files or folders you work on');
+  const seconds = lockSeconds(ctx, input.timeoutSeconds);
   const now = ctx.platform.clock();
   return inTx(ctx.platform, async (trx) => {
     await trx.deleteFrom('dav_locks').where('project_id', '=', ctx.project.id).where('expires_at', '<=', now.toISOString()).execute();
@@ -114,7 +131,7 @@ export async function lockPath(
 /** Refreshes the caller's locks among `tokens` that apply to `path`; fails with precondition_failed when none does. */
 export async function refreshLocks(ctx: Ctx, input: { path: string; tokens: string[]; timeoutSeconds?: number }): Promise<WriteLock[]> {
   const path = normalizePath(input.path, 'folder');
-  const seconds = Math.min(Math.max(input.timeoutSeconds ?? DEFAULT_LOCK_SECONDS, 1), MAX_LOCK_SECONDS);
+  const seconds = lockSeconds(ctx, input.timeoutSeconds);
   return inTx(ctx.platform, async (trx) => {
     const mine = (await liveLocks(trx, ctx, path)).filter((l) => input.tokens.includes(l.token) && l.principal === principalOf(ctx));
     if (mine.length === 0) throw new StoaError('precondition_failed', 'no lock of yours with that token applies here');
@@ -132,13 +149,89 @@ export async function refreshLocks(ctx: Ctx, input: { path: string; tokens: stri
   });
 }
 
-/** Releases a lock by its token; the lock must apply to `path` (RFC 4918 lock-token-matches-request-uri). */
+/**
+ * Releases a lock by its token; the lock must apply to `path` (RFC 4918 lock-token-matches-request-uri). Its
+ * holder may, and so may the project's admins and the installation administrator (issue 26).
+ */
 export async function unlockPath(ctx: Ctx, input: { path: string; token: string }): Promise<void> {
   const path = normalizePath(input.path, 'folder');
   const lock = (await liveLocks(ctx.platform.db.kysely, ctx, path)).find((l) => l.token === input.token);
   if (!lock) throw new StoaError('bad_request', 'that lock token does not apply to this resource');
-  if (lock.principal !== principalOf(ctx)) throw new StoaError('forbidden', 'only the holder of a lock may release it');
+  if (lock.principal !== principalOf(ctx) && !mayReleaseAny(ctx))
+    throw new StoaError('forbidden', 'only the holder of a lock or a project admin may release it');
   await ctx.platform.db.kysely.deleteFrom('dav_locks').where('token', '=', lock.token).execute();
+}
+
+/** A live lock as listed to people: who holds it, so an admin knows whose work a release interrupts. */
+export interface LockInfo extends WriteLock {
+  holder: { kind: 'user' | 'agent'; id: string; name: string | null };
+  mine: boolean;
+}
+
+/**
+ * Every live lock of the project (or volume), for its members: `stoa locks list`, the web UI's lock list.
+ *
+ * @example
+ * await listLocks(ctx) // [{ path: 'a.md', holder: { kind: 'user', name: 'ed' }, mine: false, … }]
+ */
+export async function listLocks(ctx: Ctx): Promise<LockInfo[]> {
+  assertCan(ctx.actor, 'file.read', { kind: 'file', path: '' });
+  const rows = (await ctx.platform.db.kysely
+    .selectFrom('dav_locks')
+    .selectAll()
+    .where('project_id', '=', ctx.project.id)
+    .where('expires_at', '>', ctx.platform.clock().toISOString())
+    .orderBy('path')
+    .execute()) as LockRow[];
+  const users = new Map(
+    (
+      await ctx.platform.db.kysely
+        .selectFrom('users')
+        .select(['id', 'name'])
+        .where('id', 'in', ['', ...rows.map((r) => r.principal.slice(5))])
+        .execute()
+    ).map((u) => [u.id, u.name]),
+  );
+  const agents = new Map(
+    (
+      await ctx.platform.db.kysely
+        .selectFrom('agents')
+        .select(['id', 'name'])
+        .where('id', 'in', ['', ...rows.map((r) => r.principal.slice(6))])
+        .execute()
+    ).map((a) => [a.id, a.name]),
+  );
+  return rows.map((r) => {
+    const kind = r.principal.startsWith('agent:') ? ('agent' as const) : ('user' as const);
+    const id = r.principal.slice(kind === 'agent' ? 6 : 5);
+    return { ...toLock(r), holder: { kind, id, name: (kind === 'agent' ? agents.get(id) : users.get(id)) ?? null }, mine: r.principal === principalOf(ctx) };
+  });
+}
+
+/**
+ * Releases a lock of the project by its token, wherever it sits: its holder, a project admin or the installation
+ * administrator (issue 26). Someone else gets forbidden; a token that names no live lock here, not_found.
+ *
+ * @example
+ * await releaseLock(ctx, { token: 'opaquelocktoken:…' });
+ */
+export async function releaseLock(ctx: Ctx, input: { token: string }): Promise<WriteLock> {
+  assertCan(ctx.actor, 'file.read', { kind: 'file', path: '' });
+  const row = (await ctx.platform.db.kysely
+    .selectFrom('dav_locks')
+    .selectAll()
+    .where('project_id', '=', ctx.project.id)
+    .where('token', '=', input.token)
+    .where('expires_at', '>', ctx.platform.clock().toISOString())
+    .executeTakeFirst()) as LockRow | undefined;
+  if (!row) throw new StoaError('not_found', 'there is no such lock in this project (it may have expired or been released)');
+  if (row.principal !== principalOf(ctx) && !mayReleaseAny(ctx))
+    throw new StoaError('forbidden', 'only the holder of a lock or a project admin may release it');
+  await inTx(ctx.platform, async (trx) => {
+    await trx.deleteFrom('dav_locks').where('token', '=', row.token).execute();
+    if (row.principal !== principalOf(ctx)) await recordAudit(trx, ctx, { action: 'lock.release', path: row.path, details: { holder: row.principal } });
+  });
+  return toLock(row);
 }
 
 /** What a change touches, for the lock check: the path, its parent's membership, everything below it. */

@@ -11,6 +11,7 @@ import { countAgentChange, tracedChange } from '../operations/agent-gate.js';
 import { toFileInfo, type FileInfo } from './file-info.js';
 import { mimeForPath } from './mime.js';
 import { assertUnlockedIn } from './locks.js';
+import { lockPaths } from './path-locks.js';
 
 /**
  * Resolves the target of a move (F10): a path ending in `/` (or the empty root) means "into that folder,
@@ -54,6 +55,7 @@ async function renameFile(
   assertCan(ctx.actor, 'file.write', { kind: 'file', path: to });
   const now = ctx.platform.clock().toISOString();
   return inTx(ctx.platform, async (trx) => {
+    await lockPaths(trx, ctx, [from, to]);
     const row = await lockFileRow(trx, ctx, from);
     if (!row) {
       const isFolder = await trx.selectFrom('dirs').select('path').where('project_id', '=', ctx.project.id).where('path', '=', from).executeTakeFirst();

@@ -9,7 +9,8 @@ import { statFile } from './read-file.js';
 import { listFilesRecursive } from './list-files.js';
 import { listVersions, restoreVersion } from './versions.js';
 import { usage } from './usage.js';
-import { abortUpload, expireUploads, finishUpload, receiveUpload, startUpload } from './direct-upload.js';
+import { finishUpload } from './direct-upload.js';
+import { abortUpload, expireUploads, receiveUpload, startUpload } from './upload-reservation.js';
 import { storeViolations } from './test-invariants.js';
 
 const QUOTA = 10_000;

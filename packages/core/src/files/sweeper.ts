@@ -1,7 +1,7 @@
 import { resumeProjectDeletions } from '../projects/delete-project.js';
 import type { Platform } from '../platform.js';
 import { inTx } from '../platform.js';
-import { expireUploads } from './direct-upload.js';
+import { expireUploads } from './upload-reservation.js';
 import { sweepOAuthCredentials } from '../oauth/oauth-grants.js';
 
 /**

@@ -2,7 +2,7 @@ import type { Readable } from 'node:stream';
 import { StoaError } from '@stoa/contract';
 import { BlobNotFoundError, BlobSizeMismatchError, BlobTooLargeError, type PartSpan } from '@stoa/blob';
 import type { Ctx } from '../platform.js';
-import { pendingReservation, ticketOf, type UploadTicket } from './direct-upload.js';
+import { pendingReservation, ticketOf, type UploadTicket } from './upload-reservation.js';
 
 type Reservation = Awaited<ReturnType<typeof pendingReservation>>;
 

@@ -1,5 +1,5 @@
 import { agentRoutes, conversationRoutes, toolRoutes } from '@stoa/contract';
-import { copyAgent, createAgent, deleteAgent, listAgents, publishAgent, showAgent, updateAgent } from '../agents/agents.js';
+import { copyAgent, createAgent, deleteAgent, listAgents, publishAgent, reassignAgent, showAgent, updateAgent } from '../agents/agents.js';
 import { createConversation, listConversations } from '../conversations/conversations.js';
 import { listTrace } from '../conversations/trace.js';
 import { conversationChanges } from '../conversations/conversation-changes.js';
@@ -27,6 +27,7 @@ export const agentOperations: Operation[] = [
     return { ok: true as const };
   }),
   projectOperation(a.publish, changes('agent.manage', null, 'none'), (ctx, i) => publishAgent(ctx, i.id)),
+  projectOperation(a.reassign, changes('member.manage', null, 'none'), (ctx, i) => reassignAgent(ctx, i.id, { owner: i.owner })),
   projectOperation(c.create, changes('project.read', null, 'none'), (ctx, i) =>
     createConversation(ctx, { channel: i.channel, members: i.members, kind: i.kind }),
   ),

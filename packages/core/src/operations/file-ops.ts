@@ -1,4 +1,4 @@
-import { filesRoutes, StoaError } from '@stoa/contract';
+import { filesRoutes, lockRoutes, StoaError } from '@stoa/contract';
 import { normalizePath } from '../paths.js';
 import { putFile } from '../files/put-file.js';
 import { downloadFile, statFile } from '../files/read-file.js';
@@ -13,9 +13,11 @@ import { listVersions, restoreVersion } from '../files/versions.js';
 import { usage } from '../files/usage.js';
 import { changesAfter } from '../files/file-changes.js';
 import { previewFile } from '../files/preview.js';
-import { abortUpload, finishUpload, receiveUpload, startUpload } from '../files/direct-upload.js';
+import { finishUpload } from '../files/direct-upload.js';
+import { abortUpload, receiveUpload, startUpload } from '../files/upload-reservation.js';
 import { receiveUploadPart, reportUploadPart, uploadPartTargets, uploadStatus } from '../files/upload-parts.js';
 import type { FileInfo } from '../files/file-info.js';
+import { listLocks, releaseLock } from '../files/locks.js';
 import { changes, projectOperation, rawOperation, reads, type Operation } from './operation.js';
 
 const r = filesRoutes;
@@ -91,4 +93,7 @@ export const fileOperations: Operation[] = [
   ),
   rawOperation(r.archive, { ...reads('file.read'), agent: 'read' }, (ctx, i) => archiveFiles(ctx, { paths: i.paths, folder: i.folder })),
   rawOperation(r.preview, { ...reads('file.read'), agent: 'read' }, (ctx, i) => previewFile(ctx, i.path, { open: i.info !== 'true' })),
+  // Locks (issue 26): every member sees who holds what; holders and admins release.
+  projectOperation(lockRoutes.list, reads('file.read'), (ctx) => listLocks(ctx)),
+  projectOperation(lockRoutes.release, changes('file.read', 'lock.release', 'none'), (ctx, i) => releaseLock(ctx, { token: i.token })),
 ];

@@ -4,6 +4,27 @@ import { inTx, type Platform } from '../platform.js';
 import { hashToken } from './bootstrap.js';
 import { throttled } from './auth-throttle.js';
 
+/** The name of the tokens login links and invitations give: sessions, which expire and which logout revokes. */
+export const SESSION_NAME = 'web session';
+
+/**
+ * Ends a login session (issue 26): its token is revoked server-side, so a copy of the cookie no longer works.
+ * Other tokens (minted on purpose for scripts) are not sessions and stay; unknown tokens are ignored.
+ *
+ * @example
+ * await endSession(platform, tokenFromCookie);
+ */
+export async function endSession(platform: Platform, token: string | undefined): Promise<void> {
+  if (!token) return;
+  await platform.db.kysely
+    .updateTable('tokens')
+    .set({ revoked_at: platform.clock().toISOString() })
+    .where('token_hash', '=', hashToken(token))
+    .where('revoked_at', 'is', null)
+    .where((eb) => eb.or([eb('name', '=', SESSION_NAME), eb('expires_at', 'is not', null)]))
+    .execute();
+}
+
 /**
  * A one-time login link for the web UI: `serve` prints it; opening it exchanges the code for a fresh session
  * token once. Codes live in the database so any of several servers can redeem them.
@@ -46,6 +67,7 @@ async function redeem(platform: Platform, code: string): Promise<{ token: string
     if (!row || row.used_at || row.expires_at < now) throw new StoaError('unauthorized', 'this login link is invalid, used or expired; ask for a new one');
     await trx.updateTable('login_codes').set({ used_at: now }).where('code_hash', '=', hashToken(code)).execute();
     const token = newToken();
+    const expires = new Date(platform.clock().getTime() + platform.config.limits.sessionHours * 3600_000).toISOString();
     await trx
       .insertInto('tokens')
       .values({
@@ -53,8 +75,9 @@ async function redeem(platform: Platform, code: string): Promise<{ token: string
         token_hash: hashToken(token),
         user_id: row.user_id,
         agent_id: null,
-        name: 'web session',
+        name: SESSION_NAME,
         created_at: now,
+        expires_at: expires,
         last_used_at: null,
         revoked_at: null,
         superuser: Number(row.superuser) === 1 ? 1 : 0,

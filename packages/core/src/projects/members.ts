@@ -3,6 +3,7 @@ import { newId } from '../ids.js';
 import { inTx, type Ctx, type Q } from '../platform.js';
 import { assertCan } from '../policies/can.js';
 import type { Role } from '../actors.js';
+import { recordAudit } from '../audit/audit.js';
 
 const USER_NAME = /^[\p{L}\p{N}][\p{L}\p{N}._@-]{0,63}$/u;
 export const ROLES: Role[] = ['admin', 'editor', 'viewer'];
@@ -72,14 +73,63 @@ export async function listMembers(ctx: Ctx): Promise<Member[]> {
   return rows.map((r) => ({ userId: r.id, name: r.name, role: r.role as Role, since: r.created_at }));
 }
 
+/**
+ * Removes a person from the project. Membership is the root of reach (issue 26), so in the same transaction:
+ * the tokens confined to this project that are theirs or that they minted (for its agents) are revoked; the
+ * agents they own here are suspended (their tokens answer agent_suspended) until an admin reassigns or deletes
+ * them; their locks, and their agents' locks, in the project and its volumes are released. Their private-agent
+ * volumes close by the rule of volumes/volume-access.ts (no membership, no reach).
+ *
+ * @example
+ * await removeMember(ctx, { user: 'bob' });
+ */
 export async function removeMember(ctx: Ctx, input: { user: string }): Promise<void> {
   assertCan(ctx.actor, 'member.manage', { kind: 'project' });
-  const user = await ctx.platform.db.kysely
-    .selectFrom('users')
-    .select('id')
-    .where((eb) => eb.or([eb('name', '=', input.user), eb('id', '=', input.user)]))
-    .executeTakeFirst();
-  if (!user) throw new StoaError('not_found', `user "${input.user}" does not exist`);
-  const r = await ctx.platform.db.kysely.deleteFrom('members').where('project_id', '=', ctx.project.id).where('user_id', '=', user.id).executeTakeFirst();
-  if (Number(r.numDeletedRows) === 0) throw new StoaError('not_found', `"${input.user}" is not a member of this project`);
+  const pid = ctx.project.id;
+  const now = ctx.platform.clock().toISOString();
+  await inTx(ctx.platform, async (trx) => {
+    const user = await trx
+      .selectFrom('users')
+      .select('id')
+      .where((eb) => eb.or([eb('name', '=', input.user), eb('id', '=', input.user)]))
+      .executeTakeFirst();
+    if (!user) throw new StoaError('not_found', `user "${input.user}" does not exist`);
+    const r = await trx.deleteFrom('members').where('project_id', '=', pid).where('user_id', '=', user.id).executeTakeFirst();
+    if (Number(r.numDeletedRows) === 0) throw new StoaError('not_found', `"${input.user}" is not a member of this project`);
+    const projectAgents = trx.selectFrom('agents').select('id').where('project_id', '=', pid);
+    await trx
+      .updateTable('tokens')
+      .set({ revoked_at: now })
+      .where('revoked_at', 'is', null)
+      .where((eb) =>
+        eb.or([
+          eb.and([eb('user_id', '=', user.id), eb('project_id', '=', pid)]),
+          eb.and([eb('created_by', '=', user.id), eb('agent_id', 'in', projectAgents)]),
+        ]),
+      )
+      .execute();
+    const owned = await trx
+      .selectFrom('agents')
+      .select('id')
+      .where('project_id', '=', pid)
+      .where('owner_id', '=', user.id)
+      .where('deleted_at', 'is', null)
+      .execute();
+    if (owned.length > 0)
+      await trx
+        .updateTable('agents')
+        .set({ suspended_at: now })
+        .where(
+          'id',
+          'in',
+          owned.map((a) => a.id),
+        )
+        .execute();
+    await trx
+      .deleteFrom('dav_locks')
+      .where('principal', 'in', [`user:${user.id}`, ...owned.map((a) => `agent:${a.id}`)])
+      .where((eb) => eb.or([eb('project_id', '=', pid), eb('project_id', 'in', eb.selectFrom('projects').select('id').where('parent_project_id', '=', pid))]))
+      .execute();
+    await recordAudit(trx, ctx, { action: 'member.remove', details: { user: user.id, agentsSuspended: owned.length } });
+  });
 }

@@ -201,6 +201,8 @@ export async function authenticate(platform: Platform, token: string | undefined
         'users.name as user_name',
         'agents.project_id as agent_project',
         'agents.deleted_at as agent_deleted',
+        'agents.suspended_at as agent_suspended',
+        'tokens.expires_at',
         'tokens.published',
       ])
       .where('tokens.token_hash', '=', hash)
@@ -210,8 +212,14 @@ export async function authenticate(platform: Platform, token: string | undefined
       const oauth = await oauthAccessPrincipal(platform, token, opts.resource);
       if (oauth) return oauth;
     }
+    // A suspended agent's tokens (issue 26) say so with a stable code — also those revoked with its owner's
+    // membership, which stay revoked once an admin reassigns the agent.
+    if (row && sameHash(row.token_hash, hash) && row.agent_id && !row.agent_deleted && row.agent_suspended)
+      throw new StoaError('agent_suspended', `agent "${row.agent_id}" is suspended: its owner left the project; a project admin may reassign or delete it`);
     if (!row || !sameHash(row.token_hash, hash) || row.revoked_at || (row.agent_id && row.agent_deleted))
       throw new StoaError('unauthorized', 'a valid token is required');
+    // A login session ends at its expiry (STOA_SESSION_HOURS, issue 26), like a revoked token.
+    if (row.expires_at && row.expires_at <= platform.clock().toISOString()) throw new StoaError('unauthorized', 'a valid token is required');
     if (row.agent_id)
       return { kind: 'agent', agentId: row.agent_id, projectId: row.agent_project!, ...(Number(row.published) === 1 ? { published: true } : {}) };
     return {

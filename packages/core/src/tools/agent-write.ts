@@ -8,9 +8,7 @@ import { isKnownBinary, isTextContent, isTextMime, mimeForContent } from '../fil
 import { INDEX_TEXT_BYTES } from '../files/put-file.js';
 import { withWriteRetry } from '../files/write-retry.js';
 import type { FileInfo, FileRow } from '../files/file-info.js';
-import { removeFromDirs } from '../files/dirs.js';
-import { runFileChangeHooks } from '../hooks.js';
-import { sql } from 'kysely';
+import { removeFileRow } from '../files/delete-file.js';
 import { countAgentChange } from '../operations/agent-gate.js';
 import type { WindowKey } from './write-window.js';
 
@@ -46,16 +44,6 @@ interface AgentWriteResult {
   changes: { used: number; max: number };
 }
 
-/**
- * On PostgreSQL, serialises every writer of one path — also while the file does not exist yet, where there is no
- * row to lock — so parallel appends to a new file queue up instead of racing on the unique index. SQLite's
- * BEGIN IMMEDIATE already serialises writers.
- */
-async function lockPath(trx: Q, ctx: Ctx, path: string): Promise<void> {
-  if (ctx.platform.db.dialect !== 'postgres') return;
-  await sql`select pg_advisory_xact_lock(hashtext(${ctx.project.id + ':' + path}))`.execute(trx);
-}
-
 /** Stores bytes as a blob and marks its row in use, in the transaction (so the sweeper cannot take it meanwhile). */
 async function storeInTx(trx: Q, ctx: Ctx, text: string, stored?: PutResult): Promise<PutResult> {
   const buf = Buffer.from(text, 'utf8');
@@ -85,7 +73,7 @@ export async function agentWrite(ctx: Ctx, input: AgentWriteInput): Promise<Agen
   const early = typeof input.content === 'string' ? await ctx.platform.blobs.put(Buffer.from(input.content, 'utf8')) : undefined;
   return withWriteRetry(() =>
     inTx(ctx.platform, async (trx) => {
-      await lockPath(trx, ctx, input.path);
+      // Locks the path also while the file does not exist yet, so parallel appends to a new file queue up.
       const row = await lockFileRow(trx, ctx, input.path);
       if (row && input.mode === 'create')
         throw new StoaError(
@@ -149,25 +137,8 @@ export async function agentDelete(
       });
     }
     const changes = (await countAgentChange(trx, ctx, input.window))!;
-    await trx.deleteFrom('file_versions').where('file_id', '=', row.id).execute();
-    await trx.deleteFrom('files').where('id', '=', row.id).execute();
-    await removeFromDirs(trx, ctx.project.id, input.path);
-    await runFileChangeHooks(trx, ctx, {
-      kind: 'deleted',
-      projectId: ctx.project.id,
-      fileId: row.id,
-      path: input.path,
-      mime: row.mime,
-      size: Number(row.size),
-      version: row.version,
-      at: ctx.platform.clock().toISOString(),
-    });
-    // Last, as in commitVersion: the project's row is locked for one statement and the commit.
-    await trx
-      .updateTable('projects')
-      .set({ used_bytes: sql`used_bytes - ${Number(row.size)}` })
-      .where('id', '=', ctx.project.id)
-      .execute();
+    // The one clean-up of a deleted file (its locks and dead properties too); agent deletes are in the trace (F15).
+    await removeFileRow(trx, ctx, row, { audit: false });
     return { file: row, changes: { used: changes.used, max: changes.max } };
   });
 }

@@ -10,6 +10,8 @@ import { listAudit } from '../audit/audit.js';
 import { createToken, authenticate } from '../projects/tokens.js';
 import { contextFor } from '../context.js';
 import { runTool } from './run-tool.js';
+import { patchDeadProps } from '../files/dead-props.js';
+import { lockPath } from '../files/locks.js';
 
 describe.each(testDbKinds())('file tools (%s)', (kind) => {
   let t: TestPlatform;
@@ -45,6 +47,17 @@ describe.each(testDbKinds())('file tools (%s)', (kind) => {
     expect(r.path).toBe(`${own}/notes/a.md`);
     await expect(statFile(admin, `${own}/${own}/notes/a.md`)).rejects.toThrow(/does not exist/);
     expect((await runTool(agent, 'ws_delete_file', { path: `${own}/notes/a.md` })).text).toMatch(/^Deleted /);
+  });
+
+  it('a deleted file takes its dead properties and locks with it, as at every door (issue 26)', async () => {
+    const { agent, own } = await setup();
+    await runTool(agent, 'ws_write_file', { path: 'props.md', content: 'x' });
+    await patchDeadProps(agent, `${own}/props.md`, [{ op: 'set', ns: 'urn:x', name: 'colour', value: 'blue' }]);
+    await lockPath(agent, { path: `${own}/props.md`, scope: 'exclusive', depth: '0', owner: null });
+    expect((await runTool(agent, 'ws_delete_file', { path: 'props.md' })).text).toMatch(/^Deleted /);
+    const db = t.platform.db.kysely;
+    expect(await db.selectFrom('dav_props').selectAll().execute()).toEqual([]);
+    expect(await db.selectFrom('dav_locks').selectAll().where('path', '=', `${own}/props.md`).execute()).toEqual([]);
   });
 
   it('tags agent files "agent: <name>" and keeps the tag when someone overwrites; unmapped runtime writes are "agent" with IDs', async () => {

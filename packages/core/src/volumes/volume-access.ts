@@ -16,11 +16,11 @@ async function agentOf(platform: Platform, id: string | null) {
   const row = await platform.db.kysely
     .selectFrom('agents')
     .innerJoin('projects', 'projects.id', 'agents.project_id')
-    .select(['agents.id', 'agents.project_id', 'agents.owner_id', 'agents.deleted_at'])
+    .select(['agents.id', 'agents.project_id', 'agents.owner_id', 'agents.deleted_at', 'agents.suspended_at'])
     .where('agents.id', '=', id)
     .where('projects.deleting_at', 'is', null)
     .executeTakeFirst();
-  return row && { id: row.id, project_id: row.project_id, owner_id: row.owner_id, deleted: row.deleted_at !== null };
+  return row && { id: row.id, project_id: row.project_id, owner_id: row.owner_id, deleted: row.deleted_at !== null, suspended: row.suspended_at !== null };
 }
 
 async function liveProject(platform: Platform, id: string | null): Promise<boolean> {
@@ -64,10 +64,11 @@ async function agentIn(platform: Platform, agentId: string, opts: ContextOptions
  * (R3) — the one place these rules live:
  * - `users`: the person alone, as admin; nobody else, not the installation administrator and not a token
  *   confined to one project.
- * - `user-xperts` (a person's private agent): the person, as admin, while they may use the agent (a member of its
- *   project); the agent itself reads and writes it when the person is its owner.
+ * - `user-xperts` (a person's private agent): the person while they are a member of the agent's project — admin
+ *   when they own the agent, else with their project role (issue 26: nobody gains rights through another
+ *   person's agent); the agent itself reads and writes it when the person is its owner and it is not suspended.
  * - `xperts` (an agent's own files): the agent reads and writes all of it (its file-access switch and limits
- *   still apply); the agent's owner and its project's admins may read it.
+ *   still apply); the agent's owner while a member of its project, and its project's admins, may read it.
  * - once the agent is deleted (decision 0016), both keep only their people: the agent's owner and its project's
  *   admins read its `xperts` volume, the person reads their `user-xperts` one — nothing is written there any
  *   more; `deleteVolume` lets the same people remove it as a whole.
@@ -88,11 +89,14 @@ export async function volumeActor(platform: Platform, principal: Principal, v: V
       if (!agent || agent.project_id !== v.parentProjectId) throw noSuchVolume();
       if (principal.kind === 'user') {
         if (principal.userId !== v.userId || (principal.projectId && principal.projectId !== agent.project_id)) throw noSuchVolume();
+        // Membership is the root of reach (issue 26): no role in the agent's project, no volume — owner or not.
+        // The agent's owner is admin of theirs; anyone else keeps the role they have in the project, no more.
         const role = await roleIn(platform, { ...principal, superuser: false }, agent.project_id);
-        if (role || agent.owner_id === principal.userId) return person(principal, agent.deleted ? 'viewer' : 'admin');
-        throw noSuchVolume();
+        if (!role) throw noSuchVolume();
+        if (agent.deleted || agent.suspended) return person(principal, 'viewer');
+        return person(principal, agent.owner_id === principal.userId ? 'admin' : role);
       }
-      if (!agent.deleted && principal.agentId === agent.id && agent.owner_id !== null && agent.owner_id === v.userId)
+      if (!agent.deleted && !agent.suspended && principal.agentId === agent.id && agent.owner_id !== null && agent.owner_id === v.userId)
         return agentIn(platform, agent.id, aopts, 'rw');
       throw noSuchVolume();
     }
@@ -104,7 +108,8 @@ export async function volumeActor(platform: Platform, principal: Principal, v: V
         throw noSuchVolume();
       }
       if (principal.projectId && principal.projectId !== agent.project_id) throw noSuchVolume();
-      if (agent.owner_id === principal.userId || (await roleIn(platform, principal, agent.project_id)) === 'admin') return person(principal, 'viewer');
+      const role = await roleIn(platform, principal, agent.project_id);
+      if (role === 'admin' || (role && agent.owner_id === principal.userId)) return person(principal, 'viewer');
       throw noSuchVolume();
     }
     case 'knowledges':

@@ -162,12 +162,15 @@ describe.each(kinds)('volumes beyond projects (R1–R3, %s)', (kind) => {
   it("a person's private agent (user-xperts): one volume per person and agent, the person kept apart from the agent", async () => {
     const name = await project();
     const owner = await person(name, 'editor');
-    const bob = await person(name, 'viewer');
+    const bob = await person(name, 'editor');
+    const viewer = await person(name, 'viewer');
     const agent = await createAgent(await contextFor(t.platform, owner, { project: name }), { name: 'mine', files: 'on' });
     const ownerScope = await openVolume(t.platform, owner, { catalog: 'user-xperts', agent: agent.id });
     expect(ownerScope).toMatchObject({ catalog: 'user-xperts', scopeId: agent.id, xpertId: agent.id, userId: owner.userId, access: 'admin' });
+    // Someone else's agent gives no more than one's project role (issue 26): an editor edits theirs, a viewer cannot make one.
     const bobScope = await openVolume(t.platform, bob, { catalog: 'user-xperts', agent: agent.id });
-    expect(bobScope).toMatchObject({ scopeId: agent.id, userId: bob.userId });
+    expect(bobScope).toMatchObject({ scopeId: agent.id, userId: bob.userId, access: 'editor' });
+    expect(await code(openVolume(t.platform, viewer, { catalog: 'user-xperts', agent: agent.id }))).toBe('not_found');
     expect(bobScope.volumeId).not.toBe(ownerScope.volumeId);
     await putFile(await ctxOf(bob, bobScope.volumeId), { path: 'b.txt', source: 'bob only' });
     expect(await code(ctxOf(owner, bobScope.volumeId))).toBe('not_found');
