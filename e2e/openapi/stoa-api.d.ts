@@ -462,7 +462,7 @@ export interface paths {
         get: operations["files.download"];
         /**
          * Upload (create or replace) one file; the body is the bytes
-         * @description Streams the request body to storage. Replacing an existing file makes a new version of it, at any size. Over STOA_DIRECT_UPLOAD_BYTES, POST /uploads lets the client send the bytes straight to object storage.
+         * @description Streams the request body to storage. Replacing an existing file makes a new version of it, at any size. If-Match, If-None-Match and If-Unmodified-Since are honoured (412 precondition_failed). Over STOA_DIRECT_UPLOAD_BYTES, POST /uploads lets the client send the bytes straight to object storage.
          */
         put: operations["files.upload"];
         post?: never;
@@ -3577,6 +3577,12 @@ export interface operations {
                 "X-Stoa-Process"?: string;
                 /** @description Node (host) of the agent runtime */
                 "X-Stoa-Node"?: string;
+                /** @description ETags (strong comparison), or *; no match answers 412 */
+                "If-Match"?: string;
+                /** @description Changed since then answers 412 */
+                "If-Unmodified-Since"?: string;
+                /** @description "*": only if the file does not exist; an ETag: only if the file is not that content (else 412) */
+                "If-None-Match"?: string;
             };
             path: {
                 /** @description Project name or ID (a fresh installation has "default"), or the ID of a volume beyond projects (vol_…, from POST /volumes) */
@@ -3695,6 +3701,18 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
                         code?: "version_conflict";
+                    };
+                };
+            };
+            /** @description precondition_failed: The file changed */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "precondition_failed";
                     };
                 };
             };
@@ -5467,10 +5485,16 @@ export interface operations {
                 "X-Stoa-Node"?: string;
                 /** @description One byte range, e.g. "bytes=0-99" (answers 206) */
                 Range?: string;
-                /** @description ETag the range is valid for; another answers 412 */
+                /** @description ETag or Last-Modified the range is valid for; any other answers 200 with the whole file */
                 "If-Range"?: string;
-                /** @description ETag held by the client; the same answers 304 */
+                /** @description ETags held by the client, or *; a match answers 304 */
                 "If-None-Match"?: string;
+                /** @description Not changed since then answers 304 */
+                "If-Modified-Since"?: string;
+                /** @description ETags (strong comparison), or *; no match answers 412 */
+                "If-Match"?: string;
+                /** @description Changed since then answers 412 */
+                "If-Unmodified-Since"?: string;
             };
             path: {
                 /** @description Project name or ID (a fresh installation has "default"), or the ID of a volume beyond projects (vol_…, from POST /volumes) */
@@ -5483,8 +5507,10 @@ export interface operations {
             /** @description The file, with its own content type */
             200: {
                 headers: {
-                    /** @description Strong validator: the SHA-256 of the content, quoted */
+                    /** @description Strong validator: the first 128 bits of the SHA-256 of the content, hex, quoted; the same at the WebDAV door */
                     ETag?: string;
+                    /** @description When the current version was written (absent for an older version asked for by number) */
+                    "Last-Modified"?: string;
                     /** @description Always "bytes" */
                     "Accept-Ranges"?: string;
                     /** @description Always an attachment, with the file name */
@@ -5508,8 +5534,10 @@ export interface operations {
             /** @description The byte range asked for with Range */
             206: {
                 headers: {
-                    /** @description Strong validator: the SHA-256 of the content, quoted */
+                    /** @description Strong validator: the first 128 bits of the SHA-256 of the content, hex, quoted; the same at the WebDAV door */
                     ETag?: string;
+                    /** @description When the current version was written (absent for an older version asked for by number) */
+                    "Last-Modified"?: string;
                     /** @description Always "bytes" */
                     "Accept-Ranges"?: string;
                     /** @description Always an attachment, with the file name */
@@ -5532,10 +5560,10 @@ export interface operations {
                     "*/*": string;
                 };
             };
-            /** @description Not modified: If-None-Match named the current ETag */
+            /** @description Not modified: If-None-Match named the current ETag (weak comparison), or If-Modified-Since is not older than Last-Modified */
             304: {
                 headers: {
-                    /** @description Strong validator: the SHA-256 of the content, quoted */
+                    /** @description Strong validator: the first 128 bits of the SHA-256 of the content, hex, quoted; the same at the WebDAV door */
                     ETag?: string;
                     [name: string]: unknown;
                 };
@@ -5664,6 +5692,12 @@ export interface operations {
                 "X-Stoa-Process"?: string;
                 /** @description Node (host) of the agent runtime */
                 "X-Stoa-Node"?: string;
+                /** @description ETags (strong comparison), or *; no match answers 412 */
+                "If-Match"?: string;
+                /** @description Changed since then answers 412 */
+                "If-Unmodified-Since"?: string;
+                /** @description "*": only if the file does not exist; an ETag: only if the file is not that content (else 412) */
+                "If-None-Match"?: string;
             };
             path: {
                 /** @description Project name or ID (a fresh installation has "default"), or the ID of a volume beyond projects (vol_…, from POST /volumes) */
@@ -5844,6 +5878,18 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
                         code?: "version_conflict";
+                    };
+                };
+            };
+            /** @description precondition_failed: The file changed */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "precondition_failed";
                     };
                 };
             };

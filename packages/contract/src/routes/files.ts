@@ -204,6 +204,7 @@ export const filesRoutes = {
   }),
   remove: defineRoute({
     id: 'files.delete',
+    errors: ['precondition_failed'],
     method: 'DELETE',
     path: '/projects/{project}/files',
     summary: 'Delete one file and its versions, permanently',
@@ -237,12 +238,12 @@ export const filesRoutes = {
   }),
   upload: defineRoute({
     id: 'files.upload',
-    errors: ['quota_exceeded'],
+    errors: ['quota_exceeded', 'precondition_failed'],
     method: 'PUT',
     path: '/projects/{project}/files/content',
     summary: 'Upload (create or replace) one file; the body is the bytes',
     description:
-      'Streams the request body to storage. Replacing an existing file makes a new version of it, at any size. Over STOA_DIRECT_UPLOAD_BYTES, POST /uploads lets the client send the bytes straight to object storage.',
+      'Streams the request body to storage. Replacing an existing file makes a new version of it, at any size. If-Match, If-None-Match and If-Unmodified-Since are honoured (412 precondition_failed). Over STOA_DIRECT_UPLOAD_BYTES, POST /uploads lets the client send the bytes straight to object storage.',
     input: z.object({
       project: projectParam,
       path,
