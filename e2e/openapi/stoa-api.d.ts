@@ -9260,6 +9260,8 @@ export interface operations {
             query?: {
                 /** @description Shape of the schemas (default mcp) */
                 format?: "mcp" | "openai" | "anthropic";
+                /** @description "true": schemas within the vendor's strict mode (openai, anthropic), marked strict: true; the server still checks the full schema */
+                strict?: "true" | "false";
             };
             header?: {
                 /** @description Conversation the agent acts in */
