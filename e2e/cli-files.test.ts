@@ -255,6 +255,45 @@ describe('stoa files: large uploads, quota races and crashes', { timeout: 180_00
     expect(sha(Buffer.from(await got.arrayBuffer()))).toBe(sha(data));
   });
 
+  it('a large upload killed while finishing is not sent again on the next run, and makes exactly one version', async () => {
+    const data = randomBytes(24 * 1024 * 1024);
+    const file = localFile('finish.bin', data);
+    const state = mkdtempSync(join(tmp, 'state-'));
+    const env = { STOA_URL: server.url, STOA_TOKEN: server.adminToken, STOA_DIRECT_UPLOAD_BYTES: String(DIRECT), XDG_STATE_HOME: state };
+    const api = (path: string) => fetch(`${server.url}/api/v1/projects/default${path}`, { headers: { authorization: `Bearer ${server.adminToken}` } });
+    const child = spawn(process.execPath, [STOA_BIN, 'files', 'put', file, 'media/finish.bin', '--json'], { cwd: REPO, env: baseEnv(env), stdio: 'ignore' });
+    const exited = new Promise((r) => child.once('exit', r));
+    // Every part has arrived once the note says the upload is being finished: kill the CLI right then.
+    const saved = join(state, 'stoa', 'uploads');
+    let note: { uploadId?: string; finishingFrom?: number } = {};
+    for (let i = 0; i < 60_000 && note.finishingFrom === undefined; i++) {
+      const names = existsSync(saved) ? readdirSync(saved).filter((n) => n.endsWith('.json')) : [];
+      try {
+        note = names.length > 0 ? JSON.parse(readFileSync(join(saved, names[0]!), 'utf8')) : {};
+      } catch {
+        note = {};
+      }
+      if (note.finishingFrom === undefined) await new Promise((r) => setTimeout(r, 2));
+    }
+    child.kill('SIGKILL');
+    await exited;
+    expect(note).toMatchObject({ uploadId: expect.stringMatching(/^upl/), finishingFrom: 0 });
+
+    const put = await stoaJson(['files', 'put', file, 'media/finish.bin', '--json'], { env });
+    expect(put).toMatchObject({ path: 'media/finish.bin', size: data.length, sha256: sha(data), version: 1 });
+    // The one upload the killed run started was finished, by it or by the rerun; no second upload sent the bytes again.
+    const db = new Database(join(server.dataDir, 'stoa.db'), { readonly: true });
+    try {
+      expect(db.prepare("select id, status from upload_reservations where path = 'media/finish.bin'").all()).toEqual([{ id: note.uploadId, status: 'done' }]);
+    } finally {
+      db.close();
+    }
+    expect(readdirSync(saved)).toEqual([]);
+    expect((await (await api(`/files/versions?path=media/finish.bin`)).json()).map((v: { version: number }) => v.version)).toEqual([1]);
+    const got = await api(`/files/content?path=media/finish.bin`);
+    expect(sha(Buffer.from(await got.arrayBuffer()))).toBe(sha(data));
+  });
+
   it('local mode: two separate processes whose uploads together exceed the quota cannot both succeed', async () => {
     const data = mkdtempSync(join(tmpdir(), 'stoa-cli-race-'));
     try {

@@ -6540,6 +6540,8 @@ export interface operations {
                     sha256?: string;
                     /** @description Send the bytes in parts that can be retried one by one and resumed after an interruption */
                     parts?: boolean;
+                    /** @description With parts: ask for parts of at most this many bytes (a store that refused a part as too large); never more than STOA_UPLOAD_PART_BYTES, never under 5 MiB on object storage */
+                    partBytes?: number;
                     /** @description Fail with version_conflict unless the file is at this version (0: does not exist yet), at start and at finish */
                     expectedVersion?: number;
                 };

