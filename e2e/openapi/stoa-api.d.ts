@@ -5084,7 +5084,7 @@ export interface operations {
                         quota: number;
                         reserved: number;
                         files: number;
-                        /** @description e.g. "Used 12.4 MB of 1.0 GB" */
+                        /** @description e.g. "Used 12.4 MiB of 1.0 GiB" */
                         text: string;
                     };
                 };

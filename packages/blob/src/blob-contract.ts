@@ -277,7 +277,7 @@ export function runBlobContract(name: string, newStore: () => Promise<BlobContra
         const base = samples[0]!;
         const peakRss = Math.max(...samples.map((s) => s.rss)) - base.rss;
         const peakLive = Math.max(...samples.map((s) => s.live)) - base.live;
-        const mb = (n: number): string => `${(n / MiB).toFixed(1)} MB`;
+        const mb = (n: number): string => `${(n / MiB).toFixed(1)} MiB`;
         expect(peakLive, `live memory grew by ${mb(peakLive)}`).toBeLessThan(48 * MiB);
         expect(peakRss, `RSS grew by ${mb(peakRss)}`).toBeLessThan(48 * MiB);
         const back = await hashStream(await store.get(r.key));

@@ -25,7 +25,7 @@ export const UsageSchema = z.object({
   quota: z.number().int(),
   reserved: z.number().int(),
   files: z.number().int(),
-  text: z.string().describe('e.g. "Used 12.4 MB of 1.0 GB"'),
+  text: z.string().describe('e.g. "Used 12.4 MiB of 1.0 GiB"'),
 });
 export const UploadTicketSchema = z.object({
   uploadId: z.string(),

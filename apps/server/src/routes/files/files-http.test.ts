@@ -139,7 +139,7 @@ describe.each(testDbKinds())('files over HTTP on %s', (kind) => {
     expect((await get(`${base}/files/stat?path=q/f8.bin`)).json()).toMatchObject({ size: 50_001, version: 2 });
     const u = (await get(`${base}/usage`)).json();
     expect(u.used).toBeLessThanOrEqual(u.quota);
-    expect(u.text).toMatch(/^Used .+ of 195\.3 KB$/);
+    expect(u.text).toMatch(/^Used .+ of 195\.3 KiB$/);
   });
 
   it('multipart upload of several files into a folder keeps their names (Cyrillic, CJK, spaces)', async () => {
