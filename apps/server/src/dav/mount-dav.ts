@@ -143,7 +143,10 @@ async function handle(platform: Platform, mount: string, project: string | undef
       if (path === '') throw new DavStatus(403);
       await assertUnlocked(ctx, [{ path, member: true, subtree: true }], tokens());
       if (t.kind === 'folder') await deleteFolder(ctx, { path, recursive: true });
-      else await deleteFile(ctx, { path });
+      else
+        await deleteFile(ctx, { path, ...(hasWriteConditions(req.headers) ? { expectedVersion: t.info.version } : {}) }).catch((e: unknown) => {
+          throw asPreconditionFailure(e);
+        });
       return reply.code(204).send();
     }
     case 'MKCOL': {
