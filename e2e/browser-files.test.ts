@@ -17,7 +17,7 @@ describe.skipIf(!hasChromium)('web UI: Files', { shuffle: false }, () => {
 
   it('signs in with the one-time login link, which works only once', async () => {
     await page.getByRole('tree').getByText('Project files').waitFor();
-    await page.getByText('Used 0 B of 1.0 GB').waitFor();
+    await page.getByText('Used 0 B of 1.0 GiB').waitFor();
     expect(await page.evaluate(() => localStorage.getItem('stoa.token'))).toMatch(/\S{16,}/);
     const link = await s.loginLink();
     const other = await s.browser.newContext();
@@ -128,7 +128,7 @@ describe.skipIf(!hasChromium)('web UI: Files', { shuffle: false }, () => {
     await page.getByRole('dialog').getByRole('button', { name: 'Delete' }).click();
     await page.getByText('Deleted page.html').waitFor();
     await fileRow(page, 'page.html').waitFor({ state: 'detached' });
-    await page.getByText('Used 11 B of 1.0 GB').waitFor();
+    await page.getByText('Used 11 B of 1.0 GiB').waitFor();
   });
 
   it('creates a nested new folder that is stored: empty, it survives a reload (F9 as amended)', async () => {

@@ -43,7 +43,7 @@ describe.skipIf(!hasChromium)('web UI: roles, created-by and languages', () => {
   it('defaults to the browser language: Russian labels', async () => {
     const { context, page } = await s.signedIn({ locale: 'ru-RU' });
     await page.getByRole('heading', { name: 'Файлы' }).waitFor();
-    await page.getByText(/^Занято \d+(\.\d)? (B|KB) из 1\.0 GB$/).waitFor();
+    await page.getByText(/^Занято \d+(\.\d)? (B|KiB) из 1\.0 GiB$/).waitFor();
     expect(await page.getByRole('button', { name: 'Загрузить', exact: true }).isVisible()).toBe(true);
     expect(await page.getByRole('button', { name: 'Новая папка' }).isVisible()).toBe(true);
     expect(await page.locator('table.files th').allInnerTexts()).toEqual(['', 'Имя', 'Кем создан', 'Размер', 'Тип', 'Изменён', 'Действия']);

@@ -70,7 +70,7 @@ describe.skipIf(!hasChromium)('web UI: upload queue', { shuffle: false }, () => 
     await midway(page, 'a1.bin');
     await page.getByRole('progressbar', { name: 'Upload progress of a1.bin' }).waitFor();
     expect(await queued(page, 'a1.bin').innerText()).toContain('to inbox');
-    expect(await queued(page, 'a1.bin').innerText()).toContain('512.0 KB');
+    expect(await queued(page, 'a1.bin').innerText()).toContain('512.0 KiB');
     // Leaving the page now would lose the uploads: the browser is asked to confirm.
     expect(await page.evaluate(() => !window.dispatchEvent(new Event('beforeunload', { cancelable: true })))).toBe(true);
 

@@ -81,6 +81,22 @@ describe('stoa agents / conversations / tools (local mode, the real binary)', { 
     expect(anthropic[3]).toMatchObject({ name: 'ws_delete_file', input_schema: { type: 'object', required: ['path'] } });
     const r = await stoa('tools', '--format', 'yaml');
     expect([r.code, r.stderr.trim()]).toEqual([2, 'error usage: --format must be mcp, openai or anthropic']);
+    // Strict mode (issue 28): every property required, the optional ones nullable, strict: true.
+    const strict = JSON.parse((await stoa('tools', '--format', 'openai', '--strict')).stdout);
+    expect(strict[2].function).toMatchObject({
+      name: 'ws_write_file',
+      strict: true,
+      parameters: { required: ['path', 'content', 'mode', 'expected_version'] },
+    });
+    const strictAnthropic = JSON.parse((await stoa('tools', '--format', 'anthropic', '--strict')).stdout);
+    expect(strictAnthropic[2]).toMatchObject({
+      name: 'ws_write_file',
+      strict: true,
+      input_schema: { required: ['path', 'content'], additionalProperties: false },
+    });
+    expect(JSON.stringify(strictAnthropic)).not.toMatch(/"(minLength|maxLength|minimum|maximum|default)"/);
+    const mcpStrict = await stoa('tools', '--strict');
+    expect([mcpStrict.code, mcpStrict.stderr.trim()]).toEqual([2, 'error usage: --strict goes with --format openai or anthropic']);
   });
 
   it('tokens create --agent ID [--published] makes agent tokens; --published needs a published agent', async () => {

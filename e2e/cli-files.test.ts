@@ -139,7 +139,7 @@ scenario('local', async () => {
 
 // A story: each step builds on what the steps before it made, so the steps keep their order under --sequence.shuffle.
 describe('stoa files: human output and usage errors', { timeout: 120_000, shuffle: false }, () => {
-  it('shows a progress bar on a terminal for uploads and downloads of a few MB, and none when piped', async () => {
+  it('shows a progress bar on a terminal for uploads and downloads of a few MiB, and none when piped', async () => {
     const data = mkdtempSync(join(tmpdir(), 'stoa-cli-progress-'));
     try {
       const big = localFile('progress.bin', Buffer.alloc(6 * 1024 * 1024, 'p'));
@@ -148,8 +148,8 @@ describe('stoa files: human output and usage errors', { timeout: 120_000, shuffl
       // `script` runs the commands on a pseudo-terminal, as a person at a terminal would.
       const tty = spawnSync('script', ['-qec', cmd, '/dev/null'], { cwd: REPO, env: baseEnv(), encoding: 'utf8', timeout: 60_000 });
       expect(tty.status).toBe(0);
-      expect(tty.stdout).toMatch(/put p\.bin .*100% 6\.0 MB \/ 6\.0 MB/);
-      expect(tty.stdout).toMatch(/get p\.bin .*100% 6\.0 MB \/ 6\.0 MB/);
+      expect(tty.stdout).toMatch(/put p\.bin .*100% 6\.0 MiB \/ 6\.0 MiB/);
+      expect(tty.stdout).toMatch(/get p\.bin .*100% 6\.0 MiB \/ 6\.0 MiB/);
       expect(statSync(out).size).toBe(6 * 1024 * 1024);
       const piped = await runStoa(['--data', data, 'files', 'get', 'p.bin', out]);
       expect(piped.stderr).toBe('');
@@ -158,7 +158,7 @@ describe('stoa files: human output and usage errors', { timeout: 120_000, shuffl
     }
   });
 
-  it('usage prints "Used … of 1.0 GB"; bad arguments exit 2 with "error usage: …"', async () => {
+  it('usage prints "Used … of 1.0 GiB"; bad arguments exit 2 with "error usage: …"', async () => {
     const data = mkdtempSync(join(tmpdir(), 'stoa-cli-usage-'));
     try {
       const [human, badVersion, unknown, missingArg] = await Promise.all([
@@ -167,12 +167,23 @@ describe('stoa files: human output and usage errors', { timeout: 120_000, shuffl
         runStoa(['--data', data, 'files', 'frobnicate']),
         runStoa(['--data', data, 'files', 'put', 'only-one-arg']),
       ]);
-      expect([human.code, human.stdout]).toEqual([0, 'Used 0 B of 1.0 GB\n']);
+      expect([human.code, human.stdout]).toEqual([0, 'Used 0 B of 1.0 GiB\n']);
       expect(badVersion.code).toBe(2);
       expect(badVersion.stderr).toMatch(/^error usage: VERSION must be a positive integer/);
       expect(unknown.code).toBe(2);
       expect(missingArg.code).toBe(2);
       expect(missingArg.stderr).toMatch(/^error usage:/m);
+      // With --json a usage error is one JSON object like any other error, still exit 2 (issue 28).
+      const [jsonUnknown, jsonMissing, jsonBad] = await Promise.all([
+        runStoa(['--data', data, 'files', 'frobnicate', '--json']),
+        runStoa(['--data', data, '--json', 'files', 'put', 'only-one-arg']),
+        runStoa(['--data', data, 'files', 'restore', 'a.md', 'abc', '--json']),
+      ]);
+      for (const r of [jsonUnknown, jsonMissing, jsonBad]) {
+        expect(r.code).toBe(2);
+        expect(JSON.parse(r.stderr)).toEqual({ error: { code: 'usage', message: expect.any(String) } });
+      }
+      expect(JSON.parse(jsonMissing.stderr).error.message).toMatch(/missing required argument/);
     } finally {
       rmSync(data, { recursive: true, force: true });
     }
@@ -252,6 +263,45 @@ describe('stoa files: large uploads, quota races and crashes', { timeout: 180_00
     }
     expect(readdirSync(saved)).toEqual([]);
     const got = await api(`/files/content?path=media/resume.bin`);
+    expect(sha(Buffer.from(await got.arrayBuffer()))).toBe(sha(data));
+  });
+
+  it('a large upload killed while finishing is not sent again on the next run, and makes exactly one version', async () => {
+    const data = randomBytes(24 * 1024 * 1024);
+    const file = localFile('finish.bin', data);
+    const state = mkdtempSync(join(tmp, 'state-'));
+    const env = { STOA_URL: server.url, STOA_TOKEN: server.adminToken, STOA_DIRECT_UPLOAD_BYTES: String(DIRECT), XDG_STATE_HOME: state };
+    const api = (path: string) => fetch(`${server.url}/api/v1/projects/default${path}`, { headers: { authorization: `Bearer ${server.adminToken}` } });
+    const child = spawn(process.execPath, [STOA_BIN, 'files', 'put', file, 'media/finish.bin', '--json'], { cwd: REPO, env: baseEnv(env), stdio: 'ignore' });
+    const exited = new Promise((r) => child.once('exit', r));
+    // Every part has arrived once the note says the upload is being finished: kill the CLI right then.
+    const saved = join(state, 'stoa', 'uploads');
+    let note: { uploadId?: string; finishingFrom?: number } = {};
+    for (let i = 0; i < 60_000 && note.finishingFrom === undefined; i++) {
+      const names = existsSync(saved) ? readdirSync(saved).filter((n) => n.endsWith('.json')) : [];
+      try {
+        note = names.length > 0 ? JSON.parse(readFileSync(join(saved, names[0]!), 'utf8')) : {};
+      } catch {
+        note = {};
+      }
+      if (note.finishingFrom === undefined) await new Promise((r) => setTimeout(r, 2));
+    }
+    child.kill('SIGKILL');
+    await exited;
+    expect(note).toMatchObject({ uploadId: expect.stringMatching(/^upl/), finishingFrom: 0 });
+
+    const put = await stoaJson(['files', 'put', file, 'media/finish.bin', '--json'], { env });
+    expect(put).toMatchObject({ path: 'media/finish.bin', size: data.length, sha256: sha(data), version: 1 });
+    // The one upload the killed run started was finished, by it or by the rerun; no second upload sent the bytes again.
+    const db = new Database(join(server.dataDir, 'stoa.db'), { readonly: true });
+    try {
+      expect(db.prepare("select id, status from upload_reservations where path = 'media/finish.bin'").all()).toEqual([{ id: note.uploadId, status: 'done' }]);
+    } finally {
+      db.close();
+    }
+    expect(readdirSync(saved)).toEqual([]);
+    expect((await (await api(`/files/versions?path=media/finish.bin`)).json()).map((v: { version: number }) => v.version)).toEqual([1]);
+    const got = await api(`/files/content?path=media/finish.bin`);
     expect(sha(Buffer.from(await got.arrayBuffer()))).toBe(sha(data));
   });
 

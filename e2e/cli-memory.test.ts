@@ -200,5 +200,22 @@ describe('stoa memory', { shuffle: false }, () => {
       expect(r.code, r.stderr).toBe(0);
       expect(JSON.parse(r.stdout)).toMatchObject({ file: 'MEMORY.md', conversation: ids.general, author: { kind: 'agent', name: 'Archivist' } });
     });
+
+    it('"-" is standard input for every text argument: memory append, a search query, agent instructions (issue 28)', async () => {
+      const piped = await runStoa(['--data', data, 'memory', 'append', 'MEMORY.md', '-', '--channel', 'general', '--json'], {
+        input: 'Piped note: call Ana\n',
+      });
+      expect(piped.code, piped.stderr).toBe(0);
+      const doc = await localJson(['memory', 'get', 'MEMORY.md', '--channel', 'general']);
+      expect(doc.content).toMatch(/Piped note: call Ana\n$/);
+      expect(doc.content).not.toMatch(/^-$/m);
+      const hits = await runStoa(['--data', data, 'memory', 'search', '-', '--json'], { input: 'Piped note' });
+      expect(JSON.parse(hits.stdout)[0]).toMatchObject({ file: 'MEMORY.md' });
+      const agent = await runStoa(['--data', data, 'agents', 'create', 'Piper', '--instructions', '-', '--json'], { input: 'Be brief.' });
+      expect(JSON.parse(agent.stdout)).toMatchObject({ name: 'Piper', instructions: 'Be brief.' });
+      // Standard input ends once: two "-" arguments are a usage error, not an empty second text.
+      const twice = await runStoa(['--data', data, 'wiki', 'put', 'notes/twice', '-', '--title', '-', '--json'], { input: 'Text' });
+      expect([twice.code, JSON.parse(twice.stderr).error.code]).toEqual([2, 'usage']);
+    });
   });
 });

@@ -108,7 +108,7 @@ describe(`two servers, one ${kind} database, one S3 bucket`, { shuffle: false },
     expect(r.status).toBe(302);
     const location = r.headers.get('location')!;
     expect(location).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/stoa\//);
-    expect(r.headers.get('etag')).toBe(`"${createHash('sha256').update(body).digest('hex')}"`);
+    expect(r.headers.get('etag')).toBe(`"${createHash('sha256').update(body).digest('hex').slice(0, 32)}"`);
     // Following it (the client drops the bearer token on the way to another origin) gives the bytes, or a range of them.
     const whole = await fetch(content(1, 'redirect/raw.bin'), { headers: auth });
     expect(whole.status).toBe(200);

@@ -4,6 +4,9 @@
  * parts are sent again), and finishing verifies the whole before it becomes one version.
  */
 import { createHash, randomBytes } from 'node:crypto';
+import { once } from 'node:events';
+import { createServer, request } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -15,6 +18,7 @@ import { bootstrap, loadConfig, openPlatform, type Platform } from '@stoa/core';
 import { StoaClient, uploadInParts } from '@stoa/sdk';
 import { buildApp } from '@stoa/server';
 import type { FastifyInstance } from 'fastify';
+import { startFauxqsBucket } from './helpers/fauxqs.js';
 import { startS3Bucket } from './helpers/s3.js';
 
 const TOKEN = 'stoa_test_admin_token_for_upload_parts';
@@ -29,6 +33,7 @@ interface Subject {
 }
 
 let s3: S3rver | undefined;
+let stopFauxqs: (() => Promise<void>) | undefined;
 const subjects: Subject[] = [
   { name: 'local disk', part: 64 * 1024, env: async () => ({ STOA_UPLOAD_PART_BYTES: String(64 * 1024) }) },
   {
@@ -41,6 +46,15 @@ const subjects: Subject[] = [
         ...started.env,
         STOA_UPLOAD_PART_BYTES: '1024',
       };
+    },
+  },
+  {
+    name: 'object storage (fauxqs)',
+    part: 5 * MiB,
+    async env() {
+      const started = await startFauxqsBucket('stoa', 'parts');
+      stopFauxqs = started.stop;
+      return { ...started.env, STOA_UPLOAD_PART_BYTES: '1024' };
     },
   },
 ];
@@ -66,6 +80,8 @@ describe('direct uploads in parts', () => {
       await platform?.close();
       await s3?.close();
       s3 = undefined;
+      await stopFauxqs?.();
+      stopFauxqs = undefined;
       await rm(dir, { recursive: true, force: true });
     });
 
@@ -220,5 +236,112 @@ describe('direct uploads in parts', () => {
       expect(started).not.toBe(ticket.uploadId);
       expect(file.sha256).toBe(sha(data));
     });
+  });
+});
+
+/**
+ * A proxy with a request body limit (nginx's client_max_body_size, a load balancer's): bodies over `limit` bytes
+ * get 413 with a plain-text body, the rest pass to `target` unchanged.
+ */
+async function bodyLimitProxy(target: string, limit: number): Promise<{ url: string; close(): Promise<void> }> {
+  const server = createServer((req, res) => {
+    if (Number(req.headers['content-length'] ?? 0) > limit) {
+      req.resume();
+      res.writeHead(413, { 'content-type': 'text/html', connection: 'close' }).end('<html><body>413 Request Entity Too Large</body></html>');
+      return;
+    }
+    const out = request(target + req.url, { method: req.method, headers: req.headers }, (answer) => {
+      res.writeHead(answer.statusCode ?? 502, answer.headers);
+      answer.pipe(res);
+    });
+    out.on('error', () => res.destroy());
+    req.pipe(out);
+  });
+  server.listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    close: () => new Promise<void>((r) => server.close(() => r())),
+  };
+}
+
+describe('parts a store refuses as too large (issue 28)', () => {
+  let dir: string;
+  let platform: Platform | undefined;
+  let app: FastifyInstance | undefined;
+  let stop: (() => Promise<void>) | undefined;
+  afterAll(async () => {
+    await app?.close();
+    await platform?.close();
+    await stop?.();
+    await rm(dir, { recursive: true, force: true });
+  });
+  async function serve(env: Record<string, string>): Promise<string> {
+    dir ??= await mkdtemp(join(tmpdir(), 'stoa-parts-413-'));
+    await app?.close();
+    await platform?.close();
+    platform = await openPlatform(
+      loadConfig({ dataDir: join(dir, `data-${Date.now()}`), env: { STOA_ADMIN_TOKEN: TOKEN, STOA_QUOTA_BYTES: String(200 * MiB), ...env } }),
+    );
+    await bootstrap(platform);
+    app = await buildApp({ platform, webRoot: null });
+    return app.listen({ port: 0, host: '127.0.0.1' });
+  }
+  const upload = (stoa: StoaClient, path: string, data: Buffer, progress: number[], partBytes?: number) =>
+    uploadInParts(stoa, {
+      project: 'default',
+      path,
+      size: data.length,
+      partBytes,
+      onProgress: (b) => progress.push(b),
+      openPart: (offset, n) => Readable.from([data.subarray(offset, offset + n)]),
+    });
+  const rising = (xs: number[]) => xs.every((x, i) => i === 0 || x > xs[i - 1]!);
+
+  it('the default part fits a store that takes 11 MiB a request, and parts over it are sent again at half the size', async () => {
+    const started = await startFauxqsBucket('stoa', 'limits');
+    stop = started.stop;
+    // The default part size (8 MiB) goes through fauxqs as it is.
+    let stoa = new StoaClient({ url: await serve(started.env), token: TOKEN });
+    const data = randomBytes(17 * MiB + 123);
+    const ticket = await stoa.call(filesRoutes.startUpload, { project: 'default', path: 'limits/probe.bin', size: data.length, parts: true });
+    expect(ticket.partSize).toBe(8 * MiB);
+    await stoa.call(filesRoutes.abortUpload, { project: 'default', uploadId: ticket.uploadId });
+    let progress: number[] = [];
+    expect((await upload(stoa, 'limits/default.bin', data, progress)).sha256).toBe(sha(data));
+    expect(rising(progress)).toBe(true);
+    expect(progress.at(-1)).toBe(data.length);
+
+    // A server set to 16 MiB parts: fauxqs answers 413; the upload starts again in 8 MiB parts and makes one version.
+    stoa = new StoaClient({ url: await serve({ ...started.env, STOA_UPLOAD_PART_BYTES: String(16 * MiB) }), token: TOKEN });
+    progress = [];
+    const file = await upload(stoa, 'limits/big.bin', data, progress);
+    expect(file).toMatchObject({ path: 'limits/big.bin', size: data.length, sha256: sha(data), version: 1 });
+    expect(rising(progress)).toBe(true);
+    expect(progress.at(-1)).toBe(data.length);
+    const back = Buffer.from(await (await stoa.open(filesRoutes.download, { project: 'default', path: 'limits/big.bin' })).arrayBuffer());
+    expect(sha(back)).toBe(sha(data));
+    expect((await stoa.call(filesRoutes.usage, { project: 'default' })).reserved).toBe(0);
+  });
+
+  it('behind a proxy that takes less than the smallest part, the refusal names STOA_UPLOAD_PART_BYTES and nothing is kept', async () => {
+    const url = await serve({ STOA_UPLOAD_PART_BYTES: String(512 * 1024) });
+    const proxy = await bodyLimitProxy(url, 100 * 1024);
+    try {
+      const stoa = new StoaClient({ url: proxy.url, token: TOKEN });
+      const data = randomBytes(1200 * 1024);
+      const progress: number[] = [];
+      const err = await upload(stoa, 'limits/proxied.bin', data, progress).catch((e: unknown) => e);
+      expect(err).toBeInstanceOf(StoaError);
+      expect((err as StoaError).message).toMatch(/refused as too large \(HTTP 413\).*STOA_UPLOAD_PART_BYTES/);
+      expect(rising(progress)).toBe(true);
+      // Smaller parts that do pass go through the same proxy.
+      expect((await upload(stoa, 'limits/small-parts.bin', data, [], 64 * 1024)).sha256).toBe(sha(data));
+      const usage = await stoa.call(filesRoutes.usage, { project: 'default' });
+      expect(usage.reserved).toBe(0);
+      await expect(stoa.call(filesRoutes.stat, { project: 'default', path: 'limits/proxied.bin' })).rejects.toMatchObject({ code: 'not_found' });
+    } finally {
+      await proxy.close();
+    }
   });
 });

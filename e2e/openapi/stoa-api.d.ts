@@ -462,7 +462,7 @@ export interface paths {
         get: operations["files.download"];
         /**
          * Upload (create or replace) one file; the body is the bytes
-         * @description Streams the request body to storage. Replacing an existing file makes a new version of it, at any size. Over STOA_DIRECT_UPLOAD_BYTES, POST /uploads lets the client send the bytes straight to object storage.
+         * @description Streams the request body to storage. Replacing an existing file makes a new version of it, at any size. If-Match, If-None-Match and If-Unmodified-Since are honoured (412 precondition_failed). Over STOA_DIRECT_UPLOAD_BYTES, POST /uploads lets the client send the bytes straight to object storage.
          */
         put: operations["files.upload"];
         post?: never;
@@ -3742,6 +3742,12 @@ export interface operations {
                 "X-Stoa-Process"?: string;
                 /** @description Node (host) of the agent runtime */
                 "X-Stoa-Node"?: string;
+                /** @description ETags (strong comparison), or *; no match answers 412 */
+                "If-Match"?: string;
+                /** @description Changed since then answers 412 */
+                "If-Unmodified-Since"?: string;
+                /** @description "*": only if the file does not exist; an ETag: only if the file is not that content (else 412) */
+                "If-None-Match"?: string;
             };
             path: {
                 /** @description Project name or ID (a fresh installation has "default"), or the ID of a volume beyond projects (vol_…, from POST /volumes) */
@@ -3860,6 +3866,18 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
                         code?: "version_conflict";
+                    };
+                };
+            };
+            /** @description precondition_failed: The file changed */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "precondition_failed";
                     };
                 };
             };
@@ -5267,7 +5285,7 @@ export interface operations {
                         quota: number;
                         reserved: number;
                         files: number;
-                        /** @description e.g. "Used 12.4 MB of 1.0 GB" */
+                        /** @description e.g. "Used 12.4 MiB of 1.0 GiB" */
                         text: string;
                     };
                 };
@@ -5668,10 +5686,16 @@ export interface operations {
                 "X-Stoa-Node"?: string;
                 /** @description One byte range, e.g. "bytes=0-99" (answers 206) */
                 Range?: string;
-                /** @description ETag the range is valid for; another answers 412 */
+                /** @description ETag or Last-Modified the range is valid for; any other answers 200 with the whole file */
                 "If-Range"?: string;
-                /** @description ETag held by the client; the same answers 304 */
+                /** @description ETags held by the client, or *; a match answers 304 */
                 "If-None-Match"?: string;
+                /** @description Not changed since then answers 304 */
+                "If-Modified-Since"?: string;
+                /** @description ETags (strong comparison), or *; no match answers 412 */
+                "If-Match"?: string;
+                /** @description Changed since then answers 412 */
+                "If-Unmodified-Since"?: string;
             };
             path: {
                 /** @description Project name or ID (a fresh installation has "default"), or the ID of a volume beyond projects (vol_…, from POST /volumes) */
@@ -5684,8 +5708,10 @@ export interface operations {
             /** @description The file, with its own content type */
             200: {
                 headers: {
-                    /** @description Strong validator: the SHA-256 of the content, quoted */
+                    /** @description Strong validator: the first 128 bits of the SHA-256 of the content, hex, quoted; the same at the WebDAV door */
                     ETag?: string;
+                    /** @description When the current version was written (absent for an older version asked for by number) */
+                    "Last-Modified"?: string;
                     /** @description Always "bytes" */
                     "Accept-Ranges"?: string;
                     /** @description Always an attachment, with the file name */
@@ -5709,8 +5735,10 @@ export interface operations {
             /** @description The byte range asked for with Range */
             206: {
                 headers: {
-                    /** @description Strong validator: the SHA-256 of the content, quoted */
+                    /** @description Strong validator: the first 128 bits of the SHA-256 of the content, hex, quoted; the same at the WebDAV door */
                     ETag?: string;
+                    /** @description When the current version was written (absent for an older version asked for by number) */
+                    "Last-Modified"?: string;
                     /** @description Always "bytes" */
                     "Accept-Ranges"?: string;
                     /** @description Always an attachment, with the file name */
@@ -5733,10 +5761,10 @@ export interface operations {
                     "*/*": string;
                 };
             };
-            /** @description Not modified: If-None-Match named the current ETag */
+            /** @description Not modified: If-None-Match named the current ETag (weak comparison), or If-Modified-Since is not older than Last-Modified */
             304: {
                 headers: {
-                    /** @description Strong validator: the SHA-256 of the content, quoted */
+                    /** @description Strong validator: the first 128 bits of the SHA-256 of the content, hex, quoted; the same at the WebDAV door */
                     ETag?: string;
                     [name: string]: unknown;
                 };
@@ -5865,6 +5893,12 @@ export interface operations {
                 "X-Stoa-Process"?: string;
                 /** @description Node (host) of the agent runtime */
                 "X-Stoa-Node"?: string;
+                /** @description ETags (strong comparison), or *; no match answers 412 */
+                "If-Match"?: string;
+                /** @description Changed since then answers 412 */
+                "If-Unmodified-Since"?: string;
+                /** @description "*": only if the file does not exist; an ETag: only if the file is not that content (else 412) */
+                "If-None-Match"?: string;
             };
             path: {
                 /** @description Project name or ID (a fresh installation has "default"), or the ID of a volume beyond projects (vol_…, from POST /volumes) */
@@ -6045,6 +6079,18 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
                         code?: "version_conflict";
+                    };
+                };
+            };
+            /** @description precondition_failed: The file changed */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "precondition_failed";
                     };
                 };
             };
@@ -6707,6 +6753,8 @@ export interface operations {
                     sha256?: string;
                     /** @description Send the bytes in parts that can be retried one by one and resumed after an interruption */
                     parts?: boolean;
+                    /** @description With parts: ask for parts of at most this many bytes (a store that refused a part as too large); never more than STOA_UPLOAD_PART_BYTES, never under 5 MiB on object storage */
+                    partBytes?: number;
                     /** @description Fail with version_conflict unless the file is at this version (0: does not exist yet), at start and at finish */
                     expectedVersion?: number;
                 };
@@ -9950,6 +9998,8 @@ export interface operations {
             query?: {
                 /** @description Shape of the schemas (default mcp) */
                 format?: "mcp" | "openai" | "anthropic";
+                /** @description "true": schemas within the vendor's strict mode (openai, anthropic), marked strict: true; the server still checks the full schema */
+                strict?: "true" | "false";
             };
             header?: {
                 /** @description Conversation the agent acts in */

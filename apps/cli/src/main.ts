@@ -1,9 +1,9 @@
 import { Command, CommanderError } from 'commander';
 import { registerCommands } from './commands/index.js';
-import { reportError } from './output.js';
+import { reportError, UsageError } from './output.js';
 
-/** Builds the `stoa` program. Exported for tests that run commands in-process. */
-export function buildProgram(): Command {
+/** Builds the `stoa` program. Exported for tests that run commands in-process. `json`: usage errors as JSON (--json). */
+export function buildProgram(opts: { json?: boolean } = {}): Command {
   const program = new Command('stoa')
     .description('Stoa: files, memory and a wiki shared by people and AI agents')
     .version('0.1.0')
@@ -20,7 +20,12 @@ export function buildProgram(): Command {
     .option('--json', 'print JSON')
     .showHelpAfterError()
     .exitOverride();
-  program.configureOutput({ writeErr: (s) => process.stderr.write(s.startsWith('error:') ? s.replace(/^error:/, 'error usage:') : s) });
+  // With --json a usage error is one JSON object like every other error (main prints it), without the help text.
+  program.configureOutput(
+    opts.json
+      ? { writeErr: () => undefined, outputError: () => undefined }
+      : { writeErr: (s) => process.stderr.write(s.startsWith('error:') ? s.replace(/^error:/, 'error usage:') : s) },
+  );
   registerCommands(program);
   for (const c of program.commands) c.exitOverride();
   return program;
@@ -32,7 +37,8 @@ export async function main(argv: string[]): Promise<void> {
     if (e.code === 'EPIPE') process.exit(process.exitCode ?? 0);
     throw e;
   });
-  const program = buildProgram();
+  const json = argv.includes('--json');
+  const program = buildProgram({ json });
   try {
     await program.parseAsync(argv);
   } catch (e) {
@@ -41,7 +47,7 @@ export async function main(argv: string[]): Promise<void> {
         process.exitCode = 0;
         return;
       }
-      process.exitCode = 2;
+      process.exitCode = json ? reportError(new UsageError(e.message.replace(/^error:\s*/, '')), true) : 2;
       return;
     }
     process.exitCode = reportError(e);

@@ -10,6 +10,8 @@ const PROGRESS_MIN_BYTES = 4 * 1024 * 1024;
 export function progressBar(label: string, total: number): { update(done: number): void; finish(): void } {
   if (!process.stderr.isTTY || total < PROGRESS_MIN_BYTES) return { update() {}, finish() {} };
   let last = 0;
+  // What was shown only grows: a part sent again is not counted twice.
+  let shown = 0;
   const draw = (done: number) => {
     const width = 30;
     const frac = total > 0 ? Math.min(1, done / total) : 1;
@@ -18,6 +20,8 @@ export function progressBar(label: string, total: number): { update(done: number
   };
   return {
     update(done) {
+      if (done < shown) return;
+      shown = done;
       const now = Date.now();
       if (now - last > 100) {
         last = now;

@@ -1,5 +1,5 @@
 import { Readable } from 'node:stream';
-import { filesRoutes, type RouteDef } from '@stoa/contract';
+import { filesRoutes, StoaError, type RouteDef } from '@stoa/contract';
 import { StoaClient, uploadInParts } from '@stoa/sdk';
 import { uploadResumeStore } from './upload-resume.js';
 import type { Api } from './api.js';
@@ -16,6 +16,31 @@ function counting(source: Readable, onProgress?: (n: number) => void): Readable 
   let sent = 0;
   source.on('data', (c: Buffer) => onProgress((sent += c.length)));
   return source;
+}
+
+/** The file at `path` now, or null. */
+async function currentFile(client: StoaClient, project: string, path: string) {
+  try {
+    return await client.call(filesRoutes.stat, { project, path });
+  } catch (e) {
+    if (e instanceof StoaError && e.code === 'not_found') return null;
+    throw e;
+  }
+}
+
+/**
+ * The file an earlier run committed when it was killed while finishing `uploadId`, or null to go on. Finishing
+ * again ends an upload whose finish never reached the server; an upload already finished is told by the file: a
+ * version after the one finishing started from, of the uploaded size.
+ */
+async function finishedEarlier(client: StoaClient, project: string, path: string, size: number, uploadId: string, from: number) {
+  try {
+    return await client.call(filesRoutes.finishUpload, { project, uploadId });
+  } catch (e) {
+    if (!(e instanceof StoaError) || e.code !== 'not_found') throw e;
+  }
+  const now = await currentFile(client, project, path);
+  return now && now.version > from && now.size === size ? now : null;
 }
 
 /** Remote mode: the same commands over HTTP with --url and --token (§7). */
@@ -40,14 +65,23 @@ export function openRemoteApi(opts: {
       // Large files go in parts: a failed part is sent again alone, and an interrupted upload of the same local
       // file resumes from the parts that arrived when the command is run again.
       const saved = o.resumeKey ? uploadResumeStore(opts.env).forUpload([client.url, project, path, o.resumeKey]) : undefined;
+      const note = await saved?.load();
+      // Killed while finishing: that finish may have made the version already, and then nothing is sent again.
+      const earlier = note?.finishingFrom !== undefined ? await finishedEarlier(client, project, path, size, note.uploadId, note.finishingFrom) : null;
+      if (earlier) {
+        o.onProgress?.(size);
+        await saved?.forget();
+        return earlier;
+      }
       const file = await uploadInParts(client, {
         project,
         path,
         size,
         expectedVersion: o.expectedVersion,
         openPart: (offset, n) => (n === 0 ? Readable.from([]) : source({ start: offset, end: offset + n - 1 })),
-        resume: await saved?.load(),
+        resume: note?.uploadId,
         onStarted: (id) => saved?.save(id),
+        onFinishing: async (id) => saved?.save(id, (await currentFile(client, project, path))?.version ?? 0),
         onProgress: o.onProgress,
       });
       await saved?.forget();

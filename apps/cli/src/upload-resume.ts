@@ -31,19 +31,22 @@ export function uploadResumeStore(env: NodeJS.ProcessEnv) {
     forUpload(identity: string[]) {
       const file = join(dir, `${createHash('sha256').update(JSON.stringify(identity)).digest('hex').slice(0, 32)}.json`);
       return {
-        async load(): Promise<string | undefined> {
+        /** The upload in flight, and when it was being finished, the file's version before (0: none). */
+        async load(): Promise<{ uploadId: string; finishingFrom?: number } | undefined> {
           try {
-            const saved = JSON.parse(await readFile(file, 'utf8')) as { uploadId?: unknown };
-            return typeof saved.uploadId === 'string' ? saved.uploadId : undefined;
+            const saved = JSON.parse(await readFile(file, 'utf8')) as { uploadId?: unknown; finishingFrom?: unknown };
+            if (typeof saved.uploadId !== 'string') return undefined;
+            return { uploadId: saved.uploadId, ...(typeof saved.finishingFrom === 'number' ? { finishingFrom: saved.finishingFrom } : {}) };
           } catch {
             return undefined;
           }
         },
-        async save(uploadId: string): Promise<void> {
+        /** Notes the upload; `finishingFrom`: every part arrived and finishing starts from that version of the file. */
+        async save(uploadId: string, finishingFrom?: number): Promise<void> {
           await mkdir(dir, { recursive: true, mode: 0o700 });
           // Whole or not at all: another run reading it meanwhile never sees half a note.
           const tmp = `${file}.${process.pid}.tmp`;
-          await writeFile(tmp, JSON.stringify({ uploadId, savedAt: new Date().toISOString() }), { mode: 0o600 });
+          await writeFile(tmp, JSON.stringify({ uploadId, finishingFrom, savedAt: new Date().toISOString() }), { mode: 0o600 });
           await rename(tmp, file);
         },
         async forget(): Promise<void> {

@@ -96,7 +96,8 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   await app.register(fastifyCompress, { global: false });
 
   const openapi = apiDocument();
-  app.get('/api/v1' + fastifyPath(systemRoutes.openapi.path), async () => openapi);
+  // Compressed like every JSON answer (mountOperation): the document is hundreds of kB of repeated keys.
+  app.get('/api/v1' + fastifyPath(systemRoutes.openapi.path), { compress: { threshold: 1024, encodings: ['br', 'gzip'] } }, async () => openapi);
   app.get('/api/v1' + fastifyPath(systemRoutes.health.path), async () => ({ ok: true, database: platform.db.dialect, storage: platform.blobs.kind }));
   mountAuthRoutes(app, platform);
 

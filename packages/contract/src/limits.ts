@@ -17,7 +17,7 @@ export const limitSettings = {
   versionsPerFile: { env: 'STOA_VERSIONS_PER_FILE', default: 50 },
   versionsMaxAgeDays: { env: 'STOA_VERSIONS_MAX_AGE_DAYS', default: 30 },
   uploadReservationSeconds: { env: 'STOA_UPLOAD_RESERVATION_SECONDS', default: 3600 },
-  uploadPartBytes: { env: 'STOA_UPLOAD_PART_BYTES', default: 16777216 },
+  uploadPartBytes: { env: 'STOA_UPLOAD_PART_BYTES', default: 8388608 },
   volumesPerProject: { env: 'STOA_MAX_VOLUMES_PER_PROJECT', default: 100 },
   archiveMaxFiles: { env: 'STOA_ARCHIVE_MAX_FILES', default: 10000 },
   archiveMaxBytes: { env: 'STOA_ARCHIVE_MAX_BYTES', default: 4294967296 },

@@ -54,6 +54,7 @@ export * from './unified-search/index.js';
 export * from './files/copy-file.js';
 export * from './files/folders.js';
 export * from './files/locks.js';
+export { LOCK_NULL_METADATA } from './files/lock-null.js';
 export * from './files/legacy-digests.js';
 export * from './files/dead-props.js';
 export * from './understanding/index.js';

@@ -21,6 +21,10 @@ export interface PartUploadOptions {
   resume?: string | undefined;
   /** Called once the upload id is known, before any byte is sent: keep it to resume after a crash. */
   onStarted?(uploadId: string): void | Promise<void>;
+  /** Called when every part has arrived, just before finishing: a crash after it may have committed the file. */
+  onFinishing?(uploadId: string): void | Promise<void>;
+  /** Ask for parts of at most this many bytes (the server's STOA_UPLOAD_PART_BYTES otherwise). */
+  partBytes?: number | undefined;
   /** Bytes that have arrived, including the parts of an earlier try. */
   onProgress?(bytes: number): void;
   /** Parts in flight at once (4). */
@@ -31,7 +35,17 @@ export interface PartUploadOptions {
 
 /** Refusals that sending the same part again cannot fix. */
 function isFinal(e: unknown): boolean {
-  return e instanceof StoaError && !['internal', 'unavailable', 'rate_limited'].includes(e.code);
+  return e instanceof PartTooLargeError || (e instanceof StoaError && !['internal', 'unavailable', 'rate_limited'].includes(e.code));
+}
+
+/** A part the store (or a proxy before it) refused as too large (HTTP 413, EntityTooLarge): smaller parts may pass. */
+class PartTooLargeError extends Error {
+  constructor(
+    readonly part: number,
+    readonly partSize: number,
+  ) {
+    super(`part ${part} of ${partSize} bytes was refused as too large (HTTP 413)`);
+  }
 }
 
 /** Counts bytes as they leave, for progress; a retried part counts from zero again. */
@@ -40,11 +54,19 @@ function counted(stream: Readable, onBytes: (n: number) => void): Readable {
   return stream;
 }
 
+/** Parts are not halved below this: a store that refuses them takes almost nothing. */
+const MIN_TRY_PART = 256 * 1024;
+
 /**
  * Sends a large file as a direct upload in parts (F8, B8): each part goes to object storage through its own
  * presigned URL (or to the server on local disk), a failed part is sent again alone, and an upload interrupted
  * by a crash or a lost connection resumes from the parts that arrived — by this process or another one that
  * kept the upload id. Finishing verifies the whole (size, sha256) on the server and commits one version.
+ *
+ * A part refused as too large (some stores and proxies take less than the server's STOA_UPLOAD_PART_BYTES)
+ * starts the upload again with parts half the size, as far as the server allows (5 MiB on object storage);
+ * when no smaller part is allowed the error names STOA_UPLOAD_PART_BYTES.
+ * Progress only ever grows: a part sent again, or an upload started again smaller, is not counted twice.
  *
  * @example
  * const file = await uploadInParts(stoa, {
@@ -55,16 +77,73 @@ function counted(stream: Readable, onBytes: (n: number) => void): Readable {
  */
 export async function uploadInParts(client: StoaClient, opts: PartUploadOptions): Promise<FileInfo> {
   const { project, size } = opts;
-  let status = opts.resume ? await resumable(client, opts) : null;
-  if (status && 'finished' in status) return status.finished;
-  if (!status) {
-    const ticket = await client.call(filesRoutes.startUpload, { project, path: opts.path, size, parts: true, expectedVersion: opts.expectedVersion });
-    status = { ...ticket, received: [], receivedBytes: 0 };
+  let high = -1;
+  const report = (n: number) => {
+    if (n <= high) return;
+    high = n;
+    opts.onProgress?.(n);
+  };
+  const earlier = opts.resume ? await resumable(client, opts) : null;
+  if (earlier && 'finished' in earlier) return earlier.finished;
+  let status: Status | null = earlier;
+  let partBytes = opts.partBytes;
+  for (;;) {
+    if (!status) {
+      const ticket = await client.call(filesRoutes.startUpload, {
+        project,
+        path: opts.path,
+        size,
+        parts: true,
+        expectedVersion: opts.expectedVersion,
+        ...(partBytes ? { partBytes } : {}),
+      });
+      status = { ...ticket, received: [], receivedBytes: 0 };
+    }
+    await opts.onStarted?.(status.uploadId);
+    try {
+      await sendMissing(client, opts, status, report);
+    } catch (e) {
+      if (!(e instanceof PartTooLargeError)) throw e;
+      await client.call(filesRoutes.abortUpload, { project, uploadId: status.uploadId }).catch(() => undefined);
+      // Half the size, as far as the server allows (5 MiB on object storage): no smaller means no way through.
+      partBytes = Math.floor(e.partSize / 2);
+      status = null;
+      if (partBytes >= MIN_TRY_PART) {
+        const ticket = await client.call(filesRoutes.startUpload, {
+          project,
+          path: opts.path,
+          size,
+          parts: true,
+          expectedVersion: opts.expectedVersion,
+          partBytes,
+        });
+        if ((ticket.partSize ?? Infinity) < e.partSize) {
+          status = { ...ticket, received: [], receivedBytes: 0 };
+          continue;
+        }
+        await client.call(filesRoutes.abortUpload, { project, uploadId: ticket.uploadId }).catch(() => undefined);
+      }
+      throw new StoaError(
+        'too_large',
+        `${e.message}, and it cannot be sent in smaller parts: lower STOA_UPLOAD_PART_BYTES on the server to what the store takes, or raise the request size limit of the store (or of the proxy in front of it)`,
+      );
+    }
+    await opts.onFinishing?.(status.uploadId);
+    return client.call(filesRoutes.finishUpload, { project, uploadId: status.uploadId });
   }
+}
+
+type Status = RouteOutput<typeof filesRoutes.uploadStatus>;
+
+/** Sends the parts of `status` that have not arrived, `concurrency` at a time; stops at the first part too large. */
+async function sendMissing(client: StoaClient, opts: PartUploadOptions, status: Status, report: (n: number) => void): Promise<void> {
+  const { project } = opts;
   const uploadId = status.uploadId;
-  await opts.onStarted?.(uploadId);
   let arrived = status.receivedBytes;
-  opts.onProgress?.(arrived);
+  // Bytes of parts on their way, by part: progress is what arrived plus what is under way, never less than before.
+  const underway = new Map<number, number>();
+  const progress = () => report(arrived + [...underway.values()].reduce((a, b) => a + b, 0));
+  progress();
 
   const have = new Set(status.received.map((p) => p.partNumber));
   const missing: number[] = [];
@@ -78,16 +157,17 @@ export async function uploadInParts(client: StoaClient, opts: PartUploadOptions)
   };
   if (missing.length > 0) await fetchTargets(missing.slice(0, 1000));
 
+  let stopped = false;
   const sendPart = async (n: number): Promise<void> => {
     const tries = opts.tries ?? 4;
     for (let attempt = 1; ; attempt++) {
-      let inFlight = 0;
+      underway.set(n, 0);
       try {
         if (!targets.has(n)) await fetchTargets([n]);
         const t = targets.get(n)!;
         const body = counted(opts.openPart(t.offset, t.size), (b) => {
-          inFlight += b;
-          opts.onProgress?.(arrived + inFlight);
+          underway.set(n, (underway.get(n) ?? 0) + b);
+          progress();
         });
         if (t.url) {
           const res = await fetch(t.url, {
@@ -96,18 +176,27 @@ export async function uploadInParts(client: StoaClient, opts: PartUploadOptions)
             body: Readable.toWeb(body) as unknown as BodyInit,
             duplex: 'half',
           } as RequestInit);
-          await res.arrayBuffer();
+          const answer = await res.text();
+          if (res.status === 413 || /<Code>EntityTooLarge<\/Code>/.test(answer)) throw new PartTooLargeError(n, status.partSize ?? t.size);
           const etag = res.headers.get('etag');
           // A presigned URL that expired meanwhile: ask for a fresh one on the next try.
           if (!res.ok || !etag) throw new Error(`object storage refused part ${n} (HTTP ${res.status})`);
           await client.call(filesRoutes.partSent, { project, uploadId, partNumber: n, etag });
         } else {
-          await client.send(filesRoutes.sendUploadPart, { project, uploadId, partNumber: n }, body, { size: t.size });
+          try {
+            await client.send(filesRoutes.sendUploadPart, { project, uploadId, partNumber: n }, body, { size: t.size });
+          } catch (e) {
+            // A proxy before the server that takes less than a part answers 413 without a problem body.
+            if (e instanceof StoaError && e.message === 'HTTP 413') throw new PartTooLargeError(n, status.partSize ?? t.size);
+            throw e;
+          }
         }
+        underway.delete(n);
         arrived += t.size;
-        opts.onProgress?.(arrived);
+        progress();
         return;
       } catch (e) {
+        underway.delete(n);
         targets.delete(n);
         if (isFinal(e) || attempt >= tries) throw e;
         await new Promise((r) => setTimeout(r, 200 * 2 ** attempt));
@@ -117,10 +206,19 @@ export async function uploadInParts(client: StoaClient, opts: PartUploadOptions)
 
   const queue = [...missing];
   const workers = Array.from({ length: Math.max(1, Math.min(opts.concurrency ?? 4, queue.length)) }, async () => {
-    for (let n = queue.shift(); n !== undefined; n = queue.shift()) await sendPart(n);
+    for (let n = queue.shift(); n !== undefined && !stopped; n = queue.shift()) {
+      try {
+        await sendPart(n);
+      } catch (e) {
+        stopped = true;
+        throw e;
+      }
+    }
   });
-  await Promise.all(workers);
-  return client.call(filesRoutes.finishUpload, { project, uploadId });
+  // Every worker ends before the caller acts on a failure (starting again smaller must not race a part in flight).
+  const results = await Promise.allSettled(workers);
+  const failed = results.find((r): r is PromiseRejectedResult => r.status === 'rejected');
+  if (failed) throw failed.reason;
 }
 
 /**

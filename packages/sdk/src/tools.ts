@@ -29,9 +29,12 @@ export class StoaTools {
     return this.project;
   }
 
-  /** Tool schemas in `mcp`, `openai` (function tools) or `anthropic` (Messages API `tools`) shape. */
-  async schemas(format: ToolFormat = 'openai'): Promise<unknown[]> {
-    return this.client.call(toolRoutes.list, { project: await this.projectOf(), format });
+  /**
+   * Tool schemas in `mcp`, `openai` (function tools) or `anthropic` (Messages API `tools`) shape; `strict`: within
+   * the vendor's strict mode (`strict: true` tools; optional arguments the model leaves null count as absent).
+   */
+  async schemas(format: ToolFormat = 'openai', opts: { strict?: boolean } = {}): Promise<unknown[]> {
+    return this.client.call(toolRoutes.list, { project: await this.projectOf(), format, ...(opts.strict ? { strict: 'true' as const } : {}) });
   }
 
   /** Executes one tool call by name; `args` may be the model's JSON string or an object. */

@@ -2,8 +2,14 @@ import type { Command } from 'commander';
 import { agentRoutes, type RouteOutput } from '@stoa/contract';
 import { action } from '../context.js';
 import { print, table, UsageError } from '../output.js';
+import { textArg } from '../text-arg.js';
 
 type Agent = RouteOutput<typeof agentRoutes.show>;
+
+/** The options with --instructions read from a file or standard input when it names one. */
+async function withInstructions(o: Record<string, string>): Promise<Record<string, string>> {
+  return o.instructions === undefined ? o : { ...o, instructions: await textArg(o.instructions) };
+}
 
 function settingsOf(o: { instructions?: string; files?: string; write?: string; read?: string; name?: string }) {
   const pick = <T extends string>(v: string | undefined, allowed: T[], flag: string): T | undefined => {
@@ -37,7 +43,7 @@ function describe(a: Agent): string {
 
 const withSettings = (c: Command) =>
   c
-    .option('--instructions <text>', 'instructions of the agent')
+    .option('--instructions <text>', 'instructions of the agent (TEXT, @file, or - for standard input)')
     .option('--files <on|off>', 'file access (default off)')
     .option('--write <own|project>', 'where the agent writes (default own folder)')
     .option('--read <project|own>', 'what the agent reads (default whole project)');
@@ -47,7 +53,7 @@ export function registerAgents(program: Command): void {
   const agents = program.command('agents').description('Agents of the project and their file access');
   withSettings(agents.command('create <name>').description('Create an agent (file access off unless --files on)')).action(
     action(async (api, g, name: string, o: Record<string, string>) => {
-      const a = await api.call(agentRoutes.create, { project: api.project, name, ...settingsOf(o) });
+      const a = await api.call(agentRoutes.create, { project: api.project, name, ...settingsOf(await withInstructions(o)) });
       print(!!g.json, a, () => `Created agent ${describe(a)}`);
     }),
   );
@@ -78,7 +84,7 @@ export function registerAgents(program: Command): void {
     );
   withSettings(agents.command('set <id>').description('Change an agent (renaming keeps its folder)').option('--name <name>', 'new name')).action(
     action(async (api, g, id: string, o: Record<string, string>) => {
-      const s = settingsOf(o);
+      const s = settingsOf(await withInstructions(o));
       if (Object.values(s).every((v) => v === undefined)) throw new UsageError('give at least one of --name, --instructions, --files, --write, --read');
       const a = await api.call(agentRoutes.update, { project: api.project, id, ...s });
       print(!!g.json, a, () => `Updated ${describe(a)}`);

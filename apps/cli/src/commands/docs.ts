@@ -3,6 +3,7 @@ import type { Command } from 'commander';
 import { docsRoutes } from '@stoa/contract';
 import { action } from '../context.js';
 import { print, table, UsageError } from '../output.js';
+import { textArg } from '../text-arg.js';
 
 function positiveInt(name: string, v: string | undefined): number | undefined {
   if (v === undefined) return undefined;
@@ -88,7 +89,7 @@ export function registerDocs(program: Command): void {
       action(async (api, g, query: string, opts: { file?: string; limit: string; contentLength?: string; mode?: SearchModeFlag }) => {
         const hits = await api.call(docsRoutes.search, {
           project: api.project,
-          q: query,
+          q: await textArg(query),
           file: opts.file,
           limit: positiveInt('--limit', opts.limit),
           contentLength: opts.contentLength !== undefined ? Number(opts.contentLength) : undefined,

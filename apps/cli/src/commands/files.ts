@@ -12,6 +12,7 @@ import { print, table, UsageError } from '../output.js';
 import { progressBar } from '../progress.js';
 import { resumeKeyOf } from '../upload-resume.js';
 import { getFolder, putFolder, type TransferResult } from './folder-transfer.js';
+import { textArg } from '../text-arg.js';
 
 /** Copies stdin into a file in a new temporary folder and returns its path. */
 async function spoolStdin(): Promise<string> {
@@ -108,7 +109,7 @@ export function registerFiles(program: Command): void {
     .description('Find files whose name contains TEXT (case-insensitive, whole storage)')
     .action(
       action(async (api, g, text: string) => {
-        const r = await api.call(filesRoutes.find, { project: api.project, q: text });
+        const r = await api.call(filesRoutes.find, { project: api.project, q: await textArg(text) });
         print(!!g.json, r.files.map(fileJson), () => fileRows(r.files));
       }),
     );

@@ -1,9 +1,9 @@
 import type { Command } from 'commander';
-import { readFile } from 'node:fs/promises';
 import { memoryRoutes } from '@stoa/contract';
 import { pullMemory } from '@stoa/sdk';
 import { action, type GlobalOptions } from '../context.js';
 import { print, table, UsageError } from '../output.js';
+import { textArg } from '../text-arg.js';
 
 /**
  * `stoa memory …` (§7, M5). FILE is SOUL.md, AGENTS.md or MEMORY.md.
@@ -20,23 +20,6 @@ interface RefOptions {
 
 function refOf(g: GlobalOptions, o: RefOptions, file: string) {
   return { file, agent: o.for ?? g.agent, conversation: o.channel ?? g.conversation };
-}
-
-/** TEXT, or the contents of a file with `@path` (`@-` reads standard input). */
-export async function textArg(arg: string): Promise<string> {
-  if (!arg.startsWith('@')) return arg;
-  const path = arg.slice(1);
-  if (path === '') throw new UsageError('"@" must be followed by a file name, e.g. @soul.md (or @- for standard input)');
-  if (path === '-') {
-    const chunks: Buffer[] = [];
-    for await (const c of process.stdin) chunks.push(c as Buffer);
-    return Buffer.concat(chunks).toString('utf8');
-  }
-  try {
-    return await readFile(path, 'utf8');
-  } catch {
-    throw new UsageError(`cannot read "${path}"`);
-  }
 }
 
 function versionArg(v: string, min = 0): number {
@@ -71,7 +54,9 @@ export function registerMemory(program: Command): void {
     }),
   );
 
-  withRef(memory.command('append <file> <text>').description('Add TEXT (or @file) at the end of the newest version; never conflicts')).action(
+  withRef(
+    memory.command('append <file> <text>').description('Add TEXT (@file, or - for standard input) at the end of the newest version; never conflicts'),
+  ).action(
     action(async (api, g, file: string, text: string, o: RefOptions) => {
       const d = await api.call(memoryRoutes.append, { project: api.project, ...refOf(g, o, file), text: await textArg(text) });
       print(!!g.json, docJson(d), () => `Appended to ${d.file}; now version ${d.version}`);
@@ -81,7 +66,7 @@ export function registerMemory(program: Command): void {
   withRef(
     memory
       .command('set <file> <text>')
-      .description('Save TEXT or @file as a new version')
+      .description('Save TEXT (@file, or - for standard input) as a new version')
       .option('--base <version>', 'refuse with memory_version_conflict if someone saved after this version'),
   ).action(
     action(async (api, g, file: string, text: string, o: RefOptions & { base?: string }) => {
@@ -97,7 +82,11 @@ export function registerMemory(program: Command): void {
     .option('--limit <n>', 'at most N results')
     .action(
       action(async (api, g, query: string, o: { limit?: string }) => {
-        const hits = await api.call(memoryRoutes.search, { project: api.project, q: query, limit: o.limit ? versionArg(o.limit, 1) : undefined });
+        const hits = await api.call(memoryRoutes.search, {
+          project: api.project,
+          q: await textArg(query),
+          limit: o.limit ? versionArg(o.limit, 1) : undefined,
+        });
         print(!!g.json, hits, () =>
           hits.length === 0 ? '(no matches)' : hits.map((h) => `${h.title}  (version ${h.version}, score ${h.score.toFixed(2)})\n  ${h.snippet}`).join('\n'),
         );

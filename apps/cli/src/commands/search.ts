@@ -3,6 +3,7 @@ import { searchRoutes } from '@stoa/contract';
 import { action } from '../context.js';
 import { print, UsageError } from '../output.js';
 import { foundBy, searchModeOption, type SearchModeFlag } from './search-mode.js';
+import { textArg } from '../text-arg.js';
 
 export function registerSearch(program: Command): void {
   program
@@ -22,7 +23,7 @@ export function registerSearch(program: Command): void {
         if (query === undefined) throw new UsageError('give a QUERY (or --reindex)');
         const limit = o.limit !== undefined ? Number(o.limit) : undefined;
         if (limit !== undefined && (!Number.isInteger(limit) || limit < 1)) throw new UsageError(`--limit must be a positive integer, got "${o.limit}"`);
-        const hits = await api.call(searchRoutes.all, { project: api.project, q: query, kinds: o.kind, limit, mode: o.mode });
+        const hits = await api.call(searchRoutes.all, { project: api.project, q: await textArg(query), kinds: o.kind, limit, mode: o.mode });
         print(!!g.json, hits, () =>
           hits.length === 0
             ? '(no matches)'

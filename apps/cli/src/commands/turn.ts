@@ -2,7 +2,7 @@ import type { Command } from 'commander';
 import { commitTurnFromDir, prepareTurnInDir } from '@stoa/sdk';
 import { action, type GlobalOptions } from '../context.js';
 import { print, UsageError } from '../output.js';
-import { textArg } from './memory.js';
+import { textArg } from '../text-arg.js';
 
 function turnOf(g: GlobalOptions): { agent: string; conversation: string } {
   if (!g.agent || !g.conversation) throw new UsageError('a turn needs --agent AGENT_ID and --conversation CONVERSATION_ID');
@@ -21,7 +21,7 @@ export function registerTurn(program: Command): void {
     .command('prepare')
     .description("Write the agent's memory files into WORKDIR/.stoa/memory/ and print the message to deliver")
     .requiredOption('--workdir <dir>', "the agent's working folder")
-    .option('--message <text>', 'the message to deliver (TEXT or @file)')
+    .option('--message <text>', 'the message to deliver (TEXT, @file, or - for standard input)')
     .action(
       action(async (api, g, o: { workdir: string; message?: string }) => {
         const t = turnOf(g);

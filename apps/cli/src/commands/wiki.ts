@@ -5,23 +5,7 @@ import { StoaError, wikiRoutes } from '@stoa/contract';
 import type { Api } from '../api.js';
 import { action } from '../context.js';
 import { print, table, UsageError } from '../output.js';
-
-/** Page text from a command argument: `@file` reads the file, `-` reads standard input, anything else is the text. */
-async function readSource(arg: string): Promise<string> {
-  if (arg === '-') {
-    const chunks: Buffer[] = [];
-    for await (const c of process.stdin) chunks.push(Buffer.from(c as Buffer));
-    return Buffer.concat(chunks).toString('utf8');
-  }
-  if (arg.startsWith('@')) {
-    try {
-      return readFileSync(arg.slice(1), 'utf8');
-    } catch {
-      throw new StoaError('not_found', `local file "${arg.slice(1)}" cannot be read`);
-    }
-  }
-  return arg;
-}
+import { textArg } from '../text-arg.js';
 
 function intArg(v: string, what: string, min = 1): number {
   const n = Number(v);
@@ -130,12 +114,12 @@ export function registerWiki(program: Command): void {
     .action(
       action(async (api, g, path: string, source: string, o: { title?: string; base?: string; channel?: string; workspace?: boolean }) => {
         if (o.channel && o.workspace) throw new UsageError('give either --channel or --workspace');
-        const text = await readSource(source);
+        const text = await textArg(source);
         const r = await api.call(wikiRoutes.put, {
           project: api.project,
           path,
           text,
-          title: o.title,
+          title: o.title === undefined ? undefined : await textArg(o.title),
           base: o.base !== undefined ? intArg(o.base, '--base', 0) : undefined,
           channel: o.workspace ? null : o.channel,
         });
@@ -152,7 +136,7 @@ export function registerWiki(program: Command): void {
         const r = await api.call(wikiRoutes.rename, {
           project: api.project,
           path,
-          title,
+          title: await textArg(title),
           base: o.base !== undefined ? intArg(o.base, '--base', 0) : undefined,
         });
         print(!!g.json, r, () => `Renamed ${r.path} to "${r.title}", version ${r.version}`);
@@ -165,7 +149,11 @@ export function registerWiki(program: Command): void {
     .option('--limit <n>', 'at most N results (default 20)')
     .action(
       action(async (api, g, query: string, o: { limit?: string }) => {
-        const hits = await api.call(wikiRoutes.search, { project: api.project, q: query, limit: o.limit ? intArg(o.limit, '--limit') : undefined });
+        const hits = await api.call(wikiRoutes.search, {
+          project: api.project,
+          q: await textArg(query),
+          limit: o.limit ? intArg(o.limit, '--limit') : undefined,
+        });
         print(!!g.json, hits, () =>
           hits.length === 0 ? '(no matches)' : hits.map((h) => `${h.path} — ${h.title}  (${h.score.toFixed(2)})\n  ${h.snippet}`).join('\n'),
         );

@@ -1,13 +1,11 @@
 import { StoaError } from '@stoa/contract';
+import { contentEtag, type Representation } from '../http/preconditions.js';
 
 /**
- * Preconditions of a WebDAV request: the RFC 9110 headers (If-Match, If-None-Match, If-Unmodified-Since,
- * If-Modified-Since) and the RFC 4918 `If` header with its lock tokens and entity tags.
+ * The RFC 4918 `If` header of a WebDAV request, with its lock tokens and entity tags. The RFC 9110 conditions
+ * (If-Match, If-None-Match, the dates, If-Range) are the same as at the HTTP door: ../http/preconditions.ts.
  */
-export interface ResourceState {
-  exists: boolean;
-  etag: string | null;
-  modified: Date | null;
+export interface ResourceState extends Representation {
   lockTokens: string[];
 }
 
@@ -59,63 +57,14 @@ export function submittedTokens(lists: IfList[]): string[] {
 
 const strip = (etag: string) => etag.trim().replace(/^W\//, '');
 
-/**
- * The strong entity tag of a file's content: the first 128 bits of its sha256, so equal bytes always give the
- * same tag. Shorter than the whole hash because some clients copy tags into fixed-size If headers.
- */
-export function contentEtag(sha256: string): string {
-  return `"${sha256.slice(0, 32)}"`;
-}
-
 /** True when the `If` header holds for the resource states it names (untagged lists apply to the request URL). */
 export function ifHeaderHolds(lists: IfList[], stateOf: (resource: string | null) => ResourceState): boolean {
   if (lists.length === 0) return true;
   return lists.some((l) => {
     const s = stateOf(l.resource);
     return l.conditions.every((c) => {
-      const ok = c.token !== undefined ? s.lockTokens.includes(c.token) : s.etag !== null && strip(c.etag!) === contentEtag(s.etag);
+      const ok = c.token !== undefined ? s.lockTokens.includes(c.token) : s.sha256 !== null && strip(c.etag!) === contentEtag(s.sha256);
       return c.not ? !ok : ok;
     });
   });
-}
-
-function etagList(h: string): string[] {
-  return h
-    .split(',')
-    .map((x) => x.trim())
-    .filter(Boolean);
-}
-
-function httpDate(h: string | undefined): Date | null {
-  if (!h) return null;
-  const d = new Date(h);
-  return Number.isNaN(d.getTime()) ? null : d;
-}
-
-/**
- * RFC 9110 section 13.2.2 evaluation order. Returns 304 (GET/HEAD not modified), 412 (precondition failed) or null
- * (go on). Entity tags compare strongly for If-Match and weakly for If-None-Match.
- */
-export function checkPreconditions(method: string, headers: Record<string, string | string[] | undefined>, s: ResourceState): 304 | 412 | null {
-  const read = method === 'GET' || method === 'HEAD';
-  const tag = s.etag === null ? null : contentEtag(s.etag);
-  const ifMatch = headers['if-match'] as string | undefined;
-  if (ifMatch !== undefined) {
-    const list = etagList(ifMatch);
-    const ok = list.includes('*') ? s.exists : tag !== null && list.some((e) => !e.startsWith('W/') && e === tag);
-    if (!ok) return 412;
-  } else {
-    const since = httpDate(headers['if-unmodified-since'] as string | undefined);
-    if (since && s.exists && s.modified && Math.floor(s.modified.getTime() / 1000) > Math.floor(since.getTime() / 1000)) return 412;
-  }
-  const ifNone = headers['if-none-match'] as string | undefined;
-  if (ifNone !== undefined) {
-    const list = etagList(ifNone);
-    const match = list.includes('*') ? s.exists : tag !== null && list.some((e) => strip(e) === tag);
-    if (match) return read ? 304 : 412;
-  } else if (read) {
-    const since = httpDate(headers['if-modified-since'] as string | undefined);
-    if (since && s.exists && s.modified && Math.floor(s.modified.getTime() / 1000) <= Math.floor(since.getTime() / 1000)) return 304;
-  }
-  return null;
 }

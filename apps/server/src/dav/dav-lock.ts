@@ -1,5 +1,5 @@
 import { StoaError } from '@stoa/contract';
-import { assertUnlocked, lockPath, putFile, refreshLocks, type Ctx, type WriteLock } from '@stoa/core';
+import { assertUnlocked, lockPath, putFile, refreshLocks, LOCK_NULL_METADATA, type Ctx, type WriteLock } from '@stoa/core';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { parseIfHeader, submittedTokens } from './conditions.js';
 import { lockActive } from './dav-props.js';
@@ -41,9 +41,10 @@ export async function lock(ctx: Ctx, req: FastifyRequest, reply: FastifyReply, m
   const depth = String(req.headers.depth ?? 'infinity') === '0' || t.kind === 'file' ? '0' : 'infinity';
   let created = false;
   if (t.kind === 'none') {
-    // A lock on an unmapped URL makes an empty file (RFC 4918 §7.3), after checking nobody holds a lock there.
+    // A lock on an unmapped URL makes an empty file (RFC 4918 §7.3), after checking nobody holds a lock there;
+    // marked, so the PUT that follows fills it as version 1 instead of adding a second.
     await assertUnlocked(ctx, [{ path: t.path, member: true }], []);
-    await putFile(ctx, { path: t.path, source: '', mode: 'create' });
+    await putFile(ctx, { path: t.path, source: '', mode: 'create', metadata: { ...LOCK_NULL_METADATA } });
     created = true;
   }
   const l = await lockPath(ctx, {

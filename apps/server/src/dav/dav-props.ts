@@ -15,7 +15,7 @@ import {
   type WriteLock,
 } from '@stoa/core';
 import type { FastifyReply } from 'fastify';
-import { contentEtag } from './conditions.js';
+import { contentEtag } from '../http/preconditions.js';
 import { davHref } from './dav-paths.js';
 import { DavStatus, PAGE, XML_TYPE, type Target } from './dav-resource.js';
 import { DAV, MULTISTATUS_CLOSE, MULTISTATUS_OPEN, child, davEl, errorBody, responseXml, valueXml, type PropOut, type XElement } from './xml.js';

@@ -23,14 +23,12 @@ export async function resolve(ctx: Ctx, path: string): Promise<Target> {
   return folder ? { kind: 'folder', path, folder } : { kind: 'none', path };
 }
 
-const etagOf = (t: Target) => (t.kind === 'file' ? t.info.sha256 : null);
-
 /** What the If header and the preconditions compare: existence, ETag, modification time, locks held. */
 export async function stateOf(ctx: Ctx, t: Target): Promise<ResourceState> {
   const locks = t.kind === 'none' && t.path === '' ? [] : await locksAround(ctx, t.path);
   return {
     exists: t.kind !== 'none',
-    etag: etagOf(t),
+    sha256: t.kind === 'file' ? t.info.sha256 : null,
     modified: t.kind === 'file' ? new Date(t.info.modified) : null,
     lockTokens: locks.filter((l) => lockCovers(l, t.path)).map((l) => l.token),
   };

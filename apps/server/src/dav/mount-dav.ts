@@ -23,7 +23,8 @@ import { lock } from './dav-lock.js';
 import { davPath, destinationPath } from './dav-paths.js';
 import { parsePropfind, propfind, proppatch } from './dav-props.js';
 import { DavStatus, XML_TYPE, resolve, stateOf, type Target } from './dav-resource.js';
-import { checkPreconditions, contentEtag, ifHeaderHolds, parseIfHeader, submittedTokens, type ResourceState } from './conditions.js';
+import { asPreconditionFailure, contentEtag, evaluatePreconditions, hasWriteConditions, httpDate, ifRangeHolds } from '../http/preconditions.js';
+import { ifHeaderHolds, parseIfHeader, submittedTokens, type ResourceState } from './conditions.js';
 import { errorBody, parseXml } from './xml.js';
 
 const DAV_METHODS = ['PROPFIND', 'PROPPATCH', 'MKCOL', 'COPY', 'MOVE', 'LOCK', 'UNLOCK'] as const;
@@ -49,11 +50,16 @@ async function get(ctx: Ctx, req: FastifyRequest, reply: FastifyReply, t: Target
     const lines = [...page.folders.map((d) => `${d.name}/`), ...page.files.map((f) => f.name)].join('\n');
     return reply.type('text/plain; charset=utf-8').send(head ? undefined : lines + '\n');
   }
-  const range = parseRange(req.headers.range);
-  const opened = await openFile(ctx, t.path, { range: range ?? undefined });
+  // A range only of the content the client holds (If-Range): otherwise the whole file, never a splice of two.
+  const range = ifRangeHolds(req.headers, { exists: true, sha256: t.info.sha256, modified: new Date(t.info.modified) }) ? parseRange(req.headers.range) : null;
+  let opened = await openFile(ctx, t.path, { range: range ?? undefined });
+  if (opened.range && !ifRangeHolds(req.headers, { exists: true, sha256: opened.sha256, modified: new Date(opened.info.modified) })) {
+    opened.stream.destroy();
+    opened = await openFile(ctx, t.path, {});
+  }
   reply
     .header('ETag', contentEtag(opened.sha256))
-    .header('Last-Modified', new Date(opened.info.modified).toUTCString())
+    .header('Last-Modified', httpDate(opened.info.modified))
     .header('Accept-Ranges', 'bytes')
     .header('OC-Checksum', `SHA256:${opened.sha256}`)
     .header('X-Content-Type-Options', 'nosniff')
@@ -82,7 +88,7 @@ async function evaluateIf(ctx: Ctx, req: FastifyRequest, mount: string, t: Targe
   for (const l of lists) {
     if (l.resource === null || states.has(l.resource)) continue;
     const p = destinationPath(l.resource, mount);
-    states.set(l.resource, p === null ? { exists: false, etag: null, modified: null, lockTokens: [] } : await stateOf(ctx, await resolve(ctx, p)));
+    states.set(l.resource, p === null ? { exists: false, sha256: null, modified: null, lockTokens: [] } : await stateOf(ctx, await resolve(ctx, p)));
   }
   if (!ifHeaderHolds(lists, (r) => states.get(r)!)) throw new DavStatus(412);
 }
@@ -97,7 +103,7 @@ async function handle(platform: Platform, mount: string, project: string | undef
   const t = await resolve(ctx, path);
   await evaluateIf(ctx, req, mount, t);
   if (['GET', 'HEAD', 'PUT', 'DELETE', 'MOVE', 'COPY', 'PROPPATCH'].includes(method)) {
-    const pre = checkPreconditions(method, req.headers, await stateOf(ctx, t));
+    const pre = evaluatePreconditions(method, req.headers, await stateOf(ctx, t));
     if (pre !== null) {
       req.raw.resume();
       if (pre === 304 && t.kind === 'file') reply.header('ETag', contentEtag(t.info.sha256));
@@ -117,7 +123,11 @@ async function handle(platform: Platform, mount: string, project: string | undef
     case 'PUT': {
       if (path === '' || t.kind === 'folder') throw new DavStatus(405);
       await assertUnlocked(ctx, [{ path, member: true }], tokens());
-      const r = await putFile(ctx, { path, source: req.raw, mode: 'replace' });
+      // Conditions checked above hold in the write's own transaction too: the version they saw is pinned.
+      const pinned = hasWriteConditions(req.headers) ? { expectedVersion: t.kind === 'file' ? t.info.version : 0 } : {};
+      const r = await putFile(ctx, { path, source: req.raw, mode: 'replace', ...pinned }).catch((e: unknown) => {
+        throw asPreconditionFailure(e);
+      });
       const mtime = Number(req.headers['x-oc-mtime']);
       if (req.headers['x-oc-mtime'] !== undefined && Number.isFinite(mtime) && mtime > 0) {
         await setFileModified(ctx, { path, modified: new Date(mtime * 1000) });
@@ -135,7 +145,10 @@ async function handle(platform: Platform, mount: string, project: string | undef
       if (path === '') throw new DavStatus(403);
       await assertUnlocked(ctx, [{ path, member: true, subtree: true }], tokens());
       if (t.kind === 'folder') await deleteFolder(ctx, { path, recursive: true });
-      else await deleteFile(ctx, { path });
+      else
+        await deleteFile(ctx, { path, ...(hasWriteConditions(req.headers) ? { expectedVersion: t.info.version } : {}) }).catch((e: unknown) => {
+          throw asPreconditionFailure(e);
+        });
       return reply.code(204).send();
     }
     case 'MKCOL': {

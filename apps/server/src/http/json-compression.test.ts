@@ -26,6 +26,17 @@ describe('JSON answers are compressed above 1 kB; file bytes never are', () => {
     expect(br.rawPayload.length).toBeLessThan(plain.rawPayload.length / 3);
   });
 
+  it('the OpenAPI document arrives compressed too, and decodes to the same document', async () => {
+    const url = '/api/v1/openapi.json';
+    const plain = await s.app.inject({ url });
+    const br = await s.app.inject({ url, headers: { 'accept-encoding': 'br' } });
+    const gz = await s.app.inject({ url, headers: { 'accept-encoding': 'gzip' } });
+    expect([plain.headers['content-encoding'], br.headers['content-encoding'], gz.headers['content-encoding']]).toEqual([undefined, 'br', 'gzip']);
+    expect(JSON.parse(brotliDecompressSync(br.rawPayload).toString())).toEqual(plain.json());
+    expect(JSON.parse(gunzipSync(gz.rawPayload).toString())).toEqual(plain.json());
+    expect(br.rawPayload.length).toBeLessThan(plain.rawPayload.length / 5);
+  });
+
   it('a small answer is sent as it is', async () => {
     const res = await s.app.inject({ url: '/api/v1/me', headers: { ...s.auth(s.adminToken), 'accept-encoding': 'gzip' } });
     expect([res.statusCode, res.headers['content-encoding']]).toEqual([200, undefined]);

@@ -1,7 +1,10 @@
 import type { FastifyInstance } from 'fastify';
+import { filesRoutes } from '@stoa/contract';
 import { callOperation, type Operation, type Platform } from '@stoa/core';
 import { requestCall } from './auth.js';
 import { sendProblem } from './problem.js';
+import { asPreconditionFailure } from './preconditions.js';
+import { conditionalWrite } from '../routes/files/conditional-write.js';
 
 /** `/projects/{project}/files` → `/projects/:project/files` (Fastify's syntax). */
 export function fastifyPath(path: string): string {
@@ -32,7 +35,13 @@ export function mountOperation(app: FastifyInstance, platform: Platform, op: Ope
     compress: { threshold: 1024, encodings: ['br', 'gzip'] },
     handler: async (req, reply) => {
       try {
-        const result = await callOperation(await requestCall(platform, req), op.id, routeInput(req));
+        const call = await requestCall(platform, req);
+        // DELETE of a file honours If-Match / If-None-Match / If-Unmodified-Since like PUT of its content.
+        const { input, pinned } =
+          op.id === filesRoutes.remove.id ? await conditionalWrite(call, req, routeInput(req)) : { input: routeInput(req), pinned: false };
+        const result = await callOperation(call, op.id, input).catch((e: unknown) => {
+          throw pinned ? asPreconditionFailure(e) : e;
+        });
         return reply.code(route.status ?? 200).send(result ?? { ok: true });
       } catch (e) {
         return sendProblem(reply, req, e);

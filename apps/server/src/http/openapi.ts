@@ -25,7 +25,8 @@ const attributionHeaders = [
 
 /** Headers of a file download: the body is the file, described by its metadata. */
 const downloadHeaders = {
-  ETag: header('Strong validator: the SHA-256 of the content, quoted'),
+  ETag: header('Strong validator: the first 128 bits of the SHA-256 of the content, hex, quoted; the same at the WebDAV door'),
+  'Last-Modified': header('When the current version was written (absent for an older version asked for by number)'),
   'Accept-Ranges': header('Always "bytes"'),
   'Content-Disposition': header('Always an attachment, with the file name'),
   'Content-Length': header('Bytes in this response', { type: 'integer' }),
@@ -45,7 +46,10 @@ function rawResponses(r: RouteDef, status: string): Json {
         headers: { ...downloadHeaders, 'Content-Range': header('e.g. "bytes 0-99/1234"') },
         content: { '*/*': { schema: binary } },
       },
-      '304': { description: 'Not modified: If-None-Match named the current ETag', headers: { ETag: downloadHeaders.ETag } },
+      '304': {
+        description: 'Not modified: If-None-Match named the current ETag (weak comparison), or If-Modified-Since is not older than Last-Modified',
+        headers: { ETag: downloadHeaders.ETag },
+      },
     };
   }
   if (r.id === 'files.preview') {
@@ -106,9 +110,31 @@ function headerParameters(r: RouteDef): Json[] {
   if (r.id === 'files.download') {
     out.push(
       { name: 'Range', in: 'header', required: false, description: 'One byte range, e.g. "bytes=0-99" (answers 206)', schema: { type: 'string' } },
-      { name: 'If-Range', in: 'header', required: false, description: 'ETag the range is valid for; another answers 412', schema: { type: 'string' } },
-      { name: 'If-None-Match', in: 'header', required: false, description: 'ETag held by the client; the same answers 304', schema: { type: 'string' } },
+      {
+        name: 'If-Range',
+        in: 'header',
+        required: false,
+        description: 'ETag or Last-Modified the range is valid for; any other answers 200 with the whole file',
+        schema: { type: 'string' },
+      },
+      { name: 'If-None-Match', in: 'header', required: false, description: 'ETags held by the client, or *; a match answers 304', schema: { type: 'string' } },
+      { name: 'If-Modified-Since', in: 'header', required: false, description: 'Not changed since then answers 304', schema: { type: 'string' } },
     );
+  }
+  if (r.id === 'files.download' || r.id === 'files.upload' || r.id === 'files.delete') {
+    out.push(
+      { name: 'If-Match', in: 'header', required: false, description: 'ETags (strong comparison), or *; no match answers 412', schema: { type: 'string' } },
+      { name: 'If-Unmodified-Since', in: 'header', required: false, description: 'Changed since then answers 412', schema: { type: 'string' } },
+    );
+  }
+  if (r.id === 'files.upload' || r.id === 'files.delete') {
+    out.push({
+      name: 'If-None-Match',
+      in: 'header',
+      required: false,
+      description: '"*": only if the file does not exist; an ETag: only if the file is not that content (else 412)',
+      schema: { type: 'string' },
+    });
   }
   return out;
 }

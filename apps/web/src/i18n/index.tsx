@@ -17,7 +17,7 @@ export type T = (key: MessageKey, vars?: Record<string, string | number>) => str
  * Looks a key up in one language (falling back to English) and fills in `{name}` values.
  *
  * @example
- * translate('ru', 'files.usage', { used: '12.4 MB', quota: '1.0 GB' }) // "Занято 12.4 MB из 1.0 GB"
+ * translate('ru', 'files.usage', { used: '12.4 MiB', quota: '1.0 GiB' }) // "Занято 12.4 MiB из 1.0 GiB"
  */
 export function translate(lang: Lang, key: MessageKey, vars?: Record<string, string | number>): string {
   const s = dicts[lang][key] ?? en[key] ?? key;
@@ -35,7 +35,7 @@ const Ctx = createContext<I18n | null>(null);
  * Provides the language and `t` to the tree.
  *
  * @example
- * const { t } = useI18n(); t('files.usage', { used: '12.4 MB', quota: '1.0 GB' })
+ * const { t } = useI18n(); t('files.usage', { used: '12.4 MiB', quota: '1.0 GiB' })
  */
 export function I18nProvider({ children }: { children: ReactNode }) {
   const [lang, setLangState] = useState<Lang>(initialLang);

@@ -232,7 +232,14 @@ export const toolRoutes = {
     method: 'GET',
     path: '/projects/{project}/tools',
     summary: 'Schemas of the agent file tools (for function-calling frameworks)',
-    input: z.object({ project: projectParam, format: z.enum(['mcp', 'openai', 'anthropic']).optional().describe('Shape of the schemas (default mcp)') }),
+    input: z.object({
+      project: projectParam,
+      format: z.enum(['mcp', 'openai', 'anthropic']).optional().describe('Shape of the schemas (default mcp)'),
+      strict: z
+        .enum(['true', 'false'])
+        .optional()
+        .describe('"true": schemas within the vendor\'s strict mode (openai, anthropic), marked strict: true; the server still checks the full schema'),
+    }),
     output: z.array(z.unknown()),
   }),
   call: defineRoute({

@@ -26,7 +26,7 @@ export const UsageSchema = z.object({
   quota: z.number().int(),
   reserved: z.number().int(),
   files: z.number().int(),
-  text: z.string().describe('e.g. "Used 12.4 MB of 1.0 GB"'),
+  text: z.string().describe('e.g. "Used 12.4 MiB of 1.0 GiB"'),
 });
 export const UploadTicketSchema = z.object({
   uploadId: z.string(),
@@ -210,6 +210,7 @@ export const filesRoutes = {
   }),
   remove: defineRoute({
     id: 'files.delete',
+    errors: ['precondition_failed'],
     method: 'DELETE',
     path: '/projects/{project}/files',
     summary: 'Delete one file and its versions, permanently',
@@ -243,12 +244,12 @@ export const filesRoutes = {
   }),
   upload: defineRoute({
     id: 'files.upload',
-    errors: ['quota_exceeded'],
+    errors: ['quota_exceeded', 'precondition_failed'],
     method: 'PUT',
     path: '/projects/{project}/files/content',
     summary: 'Upload (create or replace) one file; the body is the bytes',
     description:
-      'Streams the request body to storage. Replacing an existing file makes a new version of it, at any size. Over STOA_DIRECT_UPLOAD_BYTES, POST /uploads lets the client send the bytes straight to object storage.',
+      'Streams the request body to storage. Replacing an existing file makes a new version of it, at any size. If-Match, If-None-Match and If-Unmodified-Since are honoured (412 precondition_failed). Over STOA_DIRECT_UPLOAD_BYTES, POST /uploads lets the client send the bytes straight to object storage.',
     input: z.object({
       project: projectParam,
       path,
@@ -368,6 +369,14 @@ export const filesRoutes = {
       size: z.number().int().min(0),
       sha256: z.string().max(inputMax.id).optional(),
       parts: z.boolean().optional().describe('Send the bytes in parts that can be retried one by one and resumed after an interruption'),
+      partBytes: z
+        .number()
+        .int()
+        .min(1)
+        .optional()
+        .describe(
+          'With parts: ask for parts of at most this many bytes (a store that refused a part as too large); never more than STOA_UPLOAD_PART_BYTES, never under 5 MiB on object storage',
+        ),
       expectedVersion: z
         .number()
         .int()

@@ -2,6 +2,7 @@ import { areaMcpTools, inputJsonSchema, type AreaMcpTool } from './area-mcp.js';
 import { READS, type ToolEffect } from './effects.js';
 import { toolDescription, toolTitles, type ToolAudience, type ToolLimits } from './descriptions.js';
 import { toolInputSchemas, toolNames, type ToolName } from './schemas.js';
+import { strictSchema } from './strict.js';
 
 export type ToolFormat = 'mcp' | 'openai' | 'anthropic';
 
@@ -47,15 +48,33 @@ export const fileToolEffects: Record<ToolName, ToolEffect> = {
  * @example
  * const tools = exportTools('anthropic', limits); // [{ name: 'ws_list_files', description, input_schema }, …]
  */
-export function exportTools(format: ToolFormat, limits: ToolLimits, audience?: ToolAudience): unknown[] {
-  return inFormat(format, mcpTools(limits, audience));
+export function exportTools(format: ToolFormat, limits: ToolLimits, audience?: ToolAudience, opts: { strict?: boolean } = {}): unknown[] {
+  return inFormat(format, mcpTools(limits, audience), opts);
 }
 
-/** MCP-shaped tool definitions (any area's: files, memory, wiki) in one of the three export shapes. */
-export function inFormat(format: ToolFormat, defs: Array<{ name: string; description: string; inputSchema: Record<string, unknown> }>): unknown[] {
+/**
+ * MCP-shaped tool definitions (any area's: files, memory, wiki) in one of the three export shapes. `strict`:
+ * schemas within the vendor's strict mode, marked `strict: true` (./strict.ts); MCP has no strict mode.
+ */
+export function inFormat(
+  format: ToolFormat,
+  defs: Array<{ name: string; description: string; inputSchema: Record<string, unknown> }>,
+  opts: { strict?: boolean } = {},
+): unknown[] {
   if (format === 'mcp') return defs;
-  if (format === 'openai') return defs.map((d) => ({ type: 'function', function: { name: d.name, description: d.description, parameters: d.inputSchema } }));
-  return defs.map((d) => ({ name: d.name, description: d.description, input_schema: d.inputSchema }));
+  if (format === 'openai') {
+    return defs.map((d) => ({
+      type: 'function',
+      function: opts.strict
+        ? { name: d.name, description: d.description, parameters: strictSchema(d.inputSchema, 'openai'), strict: true }
+        : { name: d.name, description: d.description, parameters: d.inputSchema },
+    }));
+  }
+  return defs.map((d) =>
+    opts.strict
+      ? { name: d.name, description: d.description, input_schema: strictSchema(d.inputSchema, 'anthropic'), strict: true }
+      : { name: d.name, description: d.description, input_schema: d.inputSchema },
+  );
 }
 
 /** The MCP tool definitions of the file tools (name, title, description, input and output schemas, annotations). */

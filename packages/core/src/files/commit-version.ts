@@ -13,6 +13,7 @@ import { toFileInfo, type FileInfo, type FileRow } from './file-info.js';
 import { pruneVersions } from './prune-versions.js';
 import { isTextMime } from './mime.js';
 import { indexableText } from '../text-rules.js';
+import { isLockNull } from './lock-null.js';
 
 /** Text files up to this size hand their text to the index hooks (search over file contents). */
 export const INDEX_TEXT_BYTES = 1_048_576;
@@ -75,13 +76,16 @@ export async function commitVersion(trx: Q, ctx: Ctx, input: CommitInput): Promi
   const meta = a.meta ? JSON.stringify(a.meta) : null;
   const metadata = input.metadata ? JSON.stringify(input.metadata) : null;
   let row: FileRow;
+  // The empty placeholder of a WebDAV lock is filled, not followed: its version 1 becomes this content.
+  const fills = existing !== undefined && input.mode === 'replace' && isLockNull(existing);
+  if (fills) await trx.deleteFrom('file_versions').where('file_id', '=', existing.id).where('version', '=', 1).execute();
   if (existing) {
     const changes = {
       size: input.blob.size,
       mime: input.mime,
       sha256: input.blob.sha256,
       blob_key: input.blob.key,
-      version: existing.version + 1,
+      version: fills ? 1 : existing.version + 1,
       modified_at: now,
       modified_by_kind: a.kind,
       modified_by_id: a.id,
@@ -163,5 +167,5 @@ export async function commitVersion(trx: Q, ctx: Ctx, input: CommitInput): Promi
   // Last: the project's row is every writer's shared counter, so its lock is held for one statement and the
   // commit, not across the statements and storage calls above (the quota check still decides the whole).
   await chargeUsage(trx, ctx, input.blob.size - Number(existing?.size ?? 0), input.reservedBytes ?? 0);
-  return { file: toFileInfo(row), created: !existing, previousVersion: existing?.version ?? null };
+  return { file: toFileInfo(row), created: !existing, previousVersion: fills ? null : (existing?.version ?? null) };
 }

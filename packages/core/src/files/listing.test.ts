@@ -11,10 +11,10 @@ describe('usage text (F4)', () => {
   it.each([
     [0, '0 B'],
     [999, '999 B'],
-    [1024, '1.0 KB'],
-    [13_002_342, '12.4 MB'],
-    [1073741824, '1.0 GB'],
-    [1536 * 1024 * 1024, '1.5 GB'],
+    [1024, '1.0 KiB'],
+    [13_002_342, '12.4 MiB'],
+    [1073741824, '1.0 GiB'],
+    [1536 * 1024 * 1024, '1.5 GiB'],
   ])('%i bytes → %s', (n, text) => {
     expect(formatBytes(n)).toBe(text);
   });
@@ -95,17 +95,17 @@ describe.each(testDbKinds())('listing, search and usage on %s', (kind) => {
     expect((await findFiles(ctx, { text: 'a_b' })).files.map((f) => f.path)).toEqual(['misc/a_b.txt']);
   });
 
-  it('usage counts current sizes and reads "Used … of 1.0 GB"', async () => {
+  it('usage counts current sizes and reads "Used … of 1.0 GiB"', async () => {
     const u = await usage(ctx);
     expect(u.quota).toBe(1073741824);
     expect(u.files).toBe(34);
     expect(u.used).toBe(10 * 1 + 15 * 2 + 9);
-    expect(u.text).toBe('Used 49 B of 1.0 GB');
+    expect(u.text).toBe('Used 49 B of 1.0 GiB');
     const wes = await t.userCtx('wes', 'editor');
     await putFile(wes, { path: 'big.bin', source: Buffer.alloc(13_002_342 - 49) });
-    expect((await usage(ctx)).text).toBe('Used 12.4 MB of 1.0 GB');
+    expect((await usage(ctx)).text).toBe('Used 12.4 MiB of 1.0 GiB');
     // The other tests see the storage as seeded.
     await deleteFile(wes, { path: 'big.bin' });
-    expect((await usage(ctx)).text).toBe('Used 49 B of 1.0 GB');
+    expect((await usage(ctx)).text).toBe('Used 49 B of 1.0 GiB');
   });
 });

@@ -29,14 +29,19 @@ export interface UploadTicket {
   partCount: number | null;
 }
 
-/** S3's own bounds for a multipart upload: parts of at least 5 MiB (but the last), at most 10,000 of them. */
+/** S3's own bounds for a multipart upload: parts of 5 MiB to 5 GiB (the last may be shorter), at most 10,000 of them. */
 const MIN_OBJECT_STORAGE_PART = 5 * 1024 * 1024;
+const MAX_OBJECT_STORAGE_PART = 5 * 1024 ** 3;
 const MAX_PARTS = 10_000;
 
-/** The part size of an upload of `size` bytes: the configured one, raised where the store or the part count needs it. */
-function partSizeFor(platform: Platform, size: number): number {
-  let part = Math.max(1, platform.config.limits.uploadPartBytes);
-  if (platform.blobs.kind === 's3') part = Math.max(part, MIN_OBJECT_STORAGE_PART);
+/**
+ * The part size of an upload of `size` bytes: the configured one (or the smaller one the client asks for, after a
+ * store refused a part as too large), raised where the store's minimum or the part count needs it, and never over
+ * the store's maximum.
+ */
+function partSizeFor(platform: Platform, size: number, requested?: number): number {
+  let part = Math.max(1, Math.min(platform.config.limits.uploadPartBytes, requested ?? Infinity));
+  if (platform.blobs.kind === 's3') part = Math.min(Math.max(part, MIN_OBJECT_STORAGE_PART), MAX_OBJECT_STORAGE_PART);
   return Math.max(part, Math.ceil(size / MAX_PARTS));
 }
 
@@ -72,7 +77,14 @@ function actorKey(ctx: Ctx): string {
  */
 export async function startUpload(
   ctx: Ctx,
-  input: { path: string; size: number; sha256?: string | undefined; parts?: boolean | undefined; expectedVersion?: number | undefined },
+  input: {
+    path: string;
+    size: number;
+    sha256?: string | undefined;
+    parts?: boolean | undefined;
+    partBytes?: number | undefined;
+    expectedVersion?: number | undefined;
+  },
 ): Promise<UploadTicket> {
   const path = normalizePath(input.path);
   assertCan(ctx.actor, 'file.write', { kind: 'file', path });
@@ -117,7 +129,7 @@ export async function startUpload(
   };
   try {
     if (input.parts) {
-      const partSize = partSizeFor(ctx.platform, input.size);
+      const partSize = partSizeFor(ctx.platform, input.size, input.partBytes);
       const token = await ctx.platform.blobs.startStagingParts(uploadId, input.size);
       await ctx.platform.db.kysely.updateTable('upload_reservations').set({ part_size: partSize, parts_token: token }).where('id', '=', uploadId).execute();
       return ticketOf({ ...row, part_size: partSize });

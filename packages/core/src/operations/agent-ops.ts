@@ -36,7 +36,7 @@ export const agentOperations: Operation[] = [
   // B11: only people undo; the core refuses agents itself, so an agent's use counts nothing.
   projectOperation(c.changes, reads('file.write'), (ctx, i) => conversationChanges(ctx, { conversation: i.id })),
   projectOperation(c.revert, changes('file.write', 'conversation.revert', 'none'), (ctx, i) => revertConversation(ctx, { conversation: i.id, items: i.items })),
-  projectOperation(toolRoutes.list, reads('project.read'), async (ctx, i) => allToolsIn(ctx, i.format ?? 'mcp')),
+  projectOperation(toolRoutes.list, reads('project.read'), async (ctx, i) => allToolsIn(ctx, i.format ?? 'mcp', { strict: i.strict === 'true' })),
   // The tool runner counts, caps and traces each call itself (with the same gate), so the operation adds nothing.
   projectOperation(toolRoutes.call, changes('project.read', null, 'none'), async (ctx, i) => {
     const withConv = await withConversation(ctx, { conversationId: i.conversation, processId: i.process, nodeId: i.node });

@@ -49,7 +49,7 @@ export const fileOperations: Operation[] = [
   ),
   // A direct upload counts as one change, when it is finished; its size is checked against the agent's cap at the start.
   projectOperation(r.startUpload, changes('file.write', null, 'none'), (ctx, i) =>
-    startUpload(ctx, { path: i.path, size: i.size, sha256: i.sha256, parts: i.parts, expectedVersion: i.expectedVersion }),
+    startUpload(ctx, { path: i.path, size: i.size, sha256: i.sha256, parts: i.parts, partBytes: i.partBytes, expectedVersion: i.expectedVersion }),
   ),
   rawOperation(r.sendUpload, changes('file.write', null, 'none'), (ctx, i) => receiveUpload(ctx, i.uploadId, needs(i.source, 'the request body'))),
   // Uploads sent in parts (resumable): only their sender sees or feeds them, like the rest of a direct upload.

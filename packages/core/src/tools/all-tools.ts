@@ -1,5 +1,7 @@
 import {
   docsMcpTools,
+  dropStrictNulls,
+  hasNull,
   inFormat,
   isDocsToolName,
   isMemoryToolName,
@@ -39,9 +41,10 @@ export function allTools(ctx: Ctx): AnyToolDef[] {
   return [...mcpTools(ctx.platform.config.limits, toolAudience(ctx)), ...memoryMcpTools(), ...wikiMcpTools(), ...docsMcpTools()];
 }
 
-/** {@link allTools} in the `mcp`, `openai` or `anthropic` shape. */
-export function allToolsIn(ctx: Ctx, format: ToolFormat): unknown[] {
-  return inFormat(format, allTools(ctx));
+/** {@link allTools} in the `mcp`, `openai` or `anthropic` shape; `strict`: within that vendor's strict mode. */
+export function allToolsIn(ctx: Ctx, format: ToolFormat, opts: { strict?: boolean } = {}): unknown[] {
+  if (opts.strict && format === 'mcp') throw new StoaError('bad_request', 'strict schemas are for the openai and anthropic formats');
+  return inFormat(format, allTools(ctx), opts);
 }
 
 /**
@@ -52,7 +55,10 @@ export function allToolsIn(ctx: Ctx, format: ToolFormat): unknown[] {
  * @example
  * await runAnyTool(ctx, 'memory_append', { file: 'MEMORY.md', text: '…' });
  */
-export async function runAnyTool(ctx: Ctx, name: string, args: unknown, opts: { runtime?: RuntimeInfo } = {}): Promise<ToolResult> {
+export async function runAnyTool(ctx: Ctx, name: string, rawArgs: unknown, opts: { runtime?: RuntimeInfo } = {}): Promise<ToolResult> {
+  // A strict-mode client sends its unused optional arguments as null; the full schema means them absent.
+  const strictDef = hasNull(rawArgs) ? allTools(ctx).find((t) => t.name === name) : undefined;
+  const args = strictDef ? dropStrictNulls(strictDef.inputSchema, rawArgs) : rawArgs;
   if (!ctx.project.volume && isMemoryToolName(name)) return runMemoryTool(ctx, name, args, opts);
   if (!ctx.project.volume && isWikiToolName(name)) return runWikiTool(ctx, name, args, opts);
   if (isDocsToolName(name)) return runDocsTool(ctx, name, args, opts);

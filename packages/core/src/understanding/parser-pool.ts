@@ -116,7 +116,7 @@ export class ParserPool {
       void this.retire(
         slot,
         oom
-          ? { ok: false, code: 'out_of_memory', reason: `parsing needed more than ${this.limits.workerMemoryMb} MB of memory` }
+          ? { ok: false, code: 'out_of_memory', reason: `parsing needed more than ${this.limits.workerMemoryMb} MiB of memory` }
           : { ok: false, code: 'worker_crashed', reason: 'the parser stopped unexpectedly' },
       );
     });

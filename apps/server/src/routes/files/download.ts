@@ -3,25 +3,48 @@ import { filesRoutes, StoaError, systemRoutes } from '@stoa/contract';
 import { callOperation, openSignedLink, type OpenedFile, type Platform, type RedirectedFile } from '@stoa/core';
 import { requestCall } from '../../http/auth.js';
 import { fastifyPath } from '../../http/mount.js';
+import { contentEtag, evaluatePreconditions, httpDate, ifRangeHolds, type Representation } from '../../http/preconditions.js';
 import { sendProblem } from '../../http/problem.js';
 import { contentDisposition, parseRange } from './content-disposition.js';
 import { USER_CONTENT_CSP } from '../../http/security-headers.js';
 
-/** GET file content: always an attachment (F12), nosniff, strong ETag (content hash), single byte ranges. */
+/** What the conditional headers compare for served bytes: their hash, and Last-Modified when they are the current version. */
+function representationOf(f: Pick<OpenedFile, 'info' | 'sha256' | 'version'>): Representation {
+  return { exists: true, sha256: f.sha256, modified: f.version === f.info.version ? new Date(f.info.modified) : null };
+}
+
+/**
+ * GET file content: always an attachment (F12), nosniff, strong ETag (content hash), Last-Modified, single byte
+ * ranges, and the RFC 9110 conditions of ../../http/preconditions.ts.
+ */
 export function mountDownload(app: FastifyInstance, platform: Platform): void {
   const route = filesRoutes.download;
   app.get('/api/v1' + fastifyPath(route.path), async (req, reply) => {
     try {
       const range = parseRange(req.headers.range);
-      const ifRange = req.headers['if-range'];
+      const ifRange = req.headers['if-range'] !== undefined;
       const input = { ...(req.query as object), ...(req.params as object) };
+      const call = await requestCall(platform, req);
       // Object storage cannot honour our If-Range (its ETag is not the content hash): such a request gets the bytes from here.
-      const opened = (await callOperation(await requestCall(platform, req), route.id, input, { range: range ?? undefined, mayRedirect: !ifRange })) as
-        OpenedFile | RedirectedFile;
+      const open = async (r: typeof range) =>
+        (await callOperation(call, route.id, input, { range: r ?? undefined, mayRedirect: !ifRange })) as OpenedFile | RedirectedFile;
+      let opened: OpenedFile | RedirectedFile;
+      try {
+        opened = await open(range);
+      } catch (e) {
+        // A range past the end of content the client does not hold is no range at all: the whole file.
+        if (!(ifRange && e instanceof StoaError && e.code === 'range_not_satisfiable')) throw e;
+        opened = await open(null);
+        if (!('url' in opened) && ifRangeHolds(req.headers, representationOf(opened))) {
+          opened.stream.destroy();
+          throw e;
+        }
+      }
       if ('url' in opened) return sendRedirect(reply, req, opened);
-      if (opened.range && ifRange && ifRange !== `"${opened.sha256}"`) {
+      if (opened.range && !ifRangeHolds(req.headers, representationOf(opened))) {
+        // If-Range names other content: the whole current file (200), never its tail glued to the client's prefix.
         opened.stream.destroy();
-        return sendProblem(reply, req, new StoaError('precondition_failed', 'the file changed since the range was asked for'));
+        opened = (await open(null)) as OpenedFile;
       }
       return sendDownload(reply, req, opened);
     } catch (e) {
@@ -31,18 +54,29 @@ export function mountDownload(app: FastifyInstance, platform: Platform): void {
   });
 }
 
+/** Answers 304 or 412 when the conditional headers say so (the stream, if any, is let go); false otherwise. */
+function answeredByConditions(reply: FastifyReply, req: FastifyRequest, r: Representation, stream?: { destroy(): void }): boolean {
+  const pre = evaluatePreconditions(req.method, req.headers, r);
+  if (pre === null) return false;
+  stream?.destroy();
+  if (pre === 304) reply.code(304).send();
+  else sendProblem(reply, req, new StoaError('precondition_failed', 'the file does not match the If-Match / If-Unmodified-Since conditions'));
+  return true;
+}
+
 /**
- * Sends file bytes as a download: attachment under its name, nosniff, a sandboxing CSP, strong ETag (its hash) with
- * 304, and 206 with Content-Range for a range. The download route and signed links share it.
+ * Sends file bytes as a download: attachment under its name, nosniff, a sandboxing CSP, strong ETag (its hash),
+ * Last-Modified, 304/412 by the conditional headers, and 206 with Content-Range for a range. The download route
+ * and signed links share it.
  */
 function sendDownload(
   reply: FastifyReply,
   req: FastifyRequest,
   opened: Pick<OpenedFile, 'info' | 'sha256' | 'version' | 'size' | 'stream' | 'range'>,
 ): FastifyReply {
-  const etag = `"${opened.sha256}"`;
+  const r = representationOf(opened);
   reply
-    .header('ETag', etag)
+    .header('ETag', contentEtag(opened.sha256))
     .header('Accept-Ranges', 'bytes')
     .header('X-Content-Type-Options', 'nosniff')
     .header('Content-Disposition', contentDisposition('attachment', opened.info.name))
@@ -50,10 +84,8 @@ function sendDownload(
     .header('Cache-Control', 'private, no-cache')
     .header('X-Stoa-Version', String(opened.version))
     .type(opened.info.type);
-  if (req.headers['if-none-match'] === etag && !opened.range) {
-    opened.stream.destroy();
-    return reply.code(304).send();
-  }
+  if (r.modified) reply.header('Last-Modified', httpDate(r.modified));
+  if (answeredByConditions(reply, req, r, opened.stream)) return reply;
   if (opened.range) {
     reply
       .code(206)
@@ -67,12 +99,13 @@ function sendDownload(
 
 /**
  * Answers a download with a redirect to object storage: authorised here (and counted against an agent's read
- * limit), carried by the bucket. A client that holds the current version (If-None-Match) gets 304 from here.
+ * limit), carried by the bucket. The conditional headers are answered from here (304, 412).
  */
 function sendRedirect(reply: FastifyReply, req: FastifyRequest, file: RedirectedFile): FastifyReply {
-  const etag = `"${file.sha256}"`;
-  reply.header('ETag', etag).header('X-Stoa-Version', String(file.version)).header('Cache-Control', 'private, no-store');
-  if (req.headers['if-none-match'] === etag) return reply.code(304).send();
+  const r = representationOf(file);
+  reply.header('ETag', contentEtag(file.sha256)).header('X-Stoa-Version', String(file.version)).header('Cache-Control', 'private, no-store');
+  if (r.modified) reply.header('Last-Modified', httpDate(r.modified));
+  if (answeredByConditions(reply, req, r)) return reply;
   return reply.code(302).header('Location', file.url).send();
 }
 

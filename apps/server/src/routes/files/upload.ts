@@ -5,6 +5,8 @@ import { requestCall } from '../../http/auth.js';
 import { fastifyPath } from '../../http/mount.js';
 import { sendProblem } from '../../http/problem.js';
 import { endRefusedBody } from '../../http/refused-body.js';
+import { asPreconditionFailure, contentEtag, httpDate } from '../../http/preconditions.js';
+import { conditionalWrite } from './conditional-write.js';
 
 /**
  * Raw-body uploads: the request stream goes straight to the blob store, never buffered whole. Mounted in a
@@ -14,13 +16,15 @@ export function mountUploads(app: FastifyInstance, platform: Platform): void {
   const put = filesRoutes.upload;
   app.put('/api/v1' + fastifyPath(put.path), async (req, reply) => {
     try {
-      const input = { ...(req.query as Record<string, unknown>), ...(req.params as object) };
-      const ifMatch = req.headers['if-match'];
-      if (input.expectedVersion === undefined && typeof ifMatch === 'string' && /^"?\d+"?$/.test(ifMatch)) input.expectedVersion = ifMatch.replace(/"/g, '');
-      const result = (await callOperation(await requestCall(platform, req), put.id, input, { source: req.raw })) as PutFileResult;
+      const call = await requestCall(platform, req);
+      const { input, pinned } = await conditionalWrite(call, req, { ...(req.query as Record<string, unknown>), ...(req.params as object) });
+      const result = (await callOperation(call, put.id, input, { source: req.raw }).catch((e: unknown) => {
+        throw pinned ? asPreconditionFailure(e) : e;
+      })) as PutFileResult;
       return reply
         .code(result.created ? 201 : 200)
-        .header('ETag', `"${result.file.sha256}"`)
+        .header('ETag', contentEtag(result.file.sha256))
+        .header('Last-Modified', httpDate(result.file.modified))
         .send(result);
     } catch (e) {
       endRefusedBody(req, reply);
