@@ -8,6 +8,7 @@
  *   BENCH_SERVERS=stoa,bare npm run bench:files
  *   BENCH_CPU_PROF=/tmp/prof BENCH_SERVERS=stoa npm run bench:files   # CPU profile of the Stoa server
  *   BENCH_SERVERS=stoa,stoa-pg,bare npm run bench:files              # Stoa on SQLite and on PostgreSQL side by side
+ *   BENCH_BASE_ROOT=../base BENCH_SERVERS=stoa,stoa-base,bare,bare-fsync npm run bench:files   # a change beside its base checkout
  *
  * Prints a Markdown table of ops/s, p50 and p99 (ms) and the ratios Stoa/s3rver and Stoa/bare.
  */
@@ -37,7 +38,7 @@ interface Target {
 }
 
 async function startTarget(name: string, dir: string): Promise<Target> {
-  if (name === 'stoa' || name === 'stoa-pg') {
+  if (name === 'stoa' || name === 'stoa-pg' || name === 'stoa-base') {
     // BENCH_CPU_PROF=DIR: profile the Stoa server (a .cpuprofile is written there when it stops).
     const prof = process.env.BENCH_CPU_PROF;
     // stoa-pg: the same server on a fresh PostgreSQL database (127.0.0.1:5432 or STOA_TEST_PG_URL), dropped at the end.
@@ -45,6 +46,8 @@ async function startTarget(name: string, dir: string): Promise<Target> {
     await db?.db.close();
     const s = await startStoa({
       dataDir: dir,
+      // stoa-base: the same server from another checkout (BENCH_BASE_ROOT, built), to compare a change with its base in one run.
+      root: name === 'stoa-base' ? baseRoot() : undefined,
       nodeArgs: prof ? ['--cpu-prof', '--cpu-prof-dir', prof] : [],
       env: db ? { STOA_DATABASE_URL: db.url! } : {},
     });
@@ -68,6 +71,12 @@ async function startTarget(name: string, dir: string): Promise<Target> {
   const s = await startProcess({ args, ready: /listening on (http:\/\/\S+)/ });
   const base = name === 's3rver' ? `${s.url}/bench/` : `${s.url}/`;
   return { name, server: s, url: (k) => base + k.split('/').map(encodeURIComponent).join('/'), headers: {} };
+}
+
+function baseRoot(): string {
+  const root = process.env.BENCH_BASE_ROOT;
+  if (!root) throw new Error('stoa-base needs BENCH_BASE_ROOT: a checkout of the base commit, with node_modules and `npm run build` done');
+  return root;
 }
 
 /** Distinct contents (so no two files deduplicate): a random block with the file number stamped in front. */
