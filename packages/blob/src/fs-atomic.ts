@@ -36,7 +36,7 @@ export async function fsyncDir(dir: string): Promise<void> {
  * @example
  * await mkdirDurable(join(root, 'ab'));
  */
-export async function mkdirDurable(dir: string): Promise<void> {
+async function mkdirDurable(dir: string): Promise<void> {
   const first = await mkdir(dir, { recursive: true });
   if (first === undefined) return;
   for (let d = dir; ; d = dirname(d)) {

@@ -1,7 +1,7 @@
 import type { SqliteDatabase, SqliteStatement } from 'kysely';
 
 /** What a statement cache has done so far (for tests and diagnostics). */
-export interface StatementCacheStats {
+interface StatementCacheStats {
   /** Statements found in the cache. */
   hits: number;
   /** Statements prepared: not cached yet, evicted, or the cached one busy. */
