@@ -56,12 +56,15 @@ async function mkdirDurable(dir: string): Promise<void> {
 export async function makeLayout(root: string, names: readonly string[]): Promise<void> {
   await mkdirDurable(root);
   const present = new Set(await readdir(root));
-  for (const name of names) {
-    if (present.has(name)) continue;
-    await mkdir(join(root, name)).catch((err: unknown) => {
-      if (!isCode(err, 'EEXIST')) throw err;
-    });
-  }
+  await Promise.all(
+    names
+      .filter((name) => !present.has(name))
+      .map((name) =>
+        mkdir(join(root, name)).catch((err: unknown) => {
+          if (!isCode(err, 'EEXIST')) throw err;
+        }),
+      ),
+  );
   await fsyncDir(root);
 }
 

@@ -133,14 +133,14 @@ export async function readHead(
   limit: number,
   maxBytes: number | undefined,
 ): Promise<{ whole: Buffer; rest?: never } | { whole?: never; rest: Readable }> {
-  const it = source[Symbol.asyncIterator]() as AsyncIterator<Buffer | string>;
+  const it = source[Symbol.asyncIterator]() as AsyncIterator<Uint8Array | string>;
   const head: Buffer[] = [];
   let bytes = 0;
   try {
     while (bytes <= limit) {
       const r = await it.next();
       if (r.done) return { whole: head.length === 1 ? head[0]! : Buffer.concat(head, bytes) };
-      const chunk = typeof r.value === 'string' ? Buffer.from(r.value, 'utf8') : r.value;
+      const chunk = asBuffer(r.value);
       bytes += chunk.length;
       if (maxBytes !== undefined && bytes > maxBytes) throw new BlobTooLargeError(maxBytes);
       head.push(chunk);
@@ -153,7 +153,7 @@ export async function readHead(
     let done = false;
     try {
       yield* head.splice(0);
-      for (let r = await it.next(); !r.done; r = await it.next()) yield typeof r.value === 'string' ? Buffer.from(r.value, 'utf8') : r.value;
+      for (let r = await it.next(); !r.done; r = await it.next()) yield asBuffer(r.value);
       done = true;
     } finally {
       // Stopped early (a failed write downstream): the source is destroyed, as pipeline would.
@@ -161,4 +161,10 @@ export async function readHead(
     }
   }
   return { rest: Readable.from(all(), { objectMode: false }) };
+}
+
+/** A chunk of a byte stream as a Buffer (strings as UTF-8; a plain Uint8Array shares its memory). */
+function asBuffer(chunk: Uint8Array | string): Buffer {
+  if (typeof chunk === 'string') return Buffer.from(chunk, 'utf8');
+  return Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength);
 }
