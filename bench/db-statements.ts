@@ -9,6 +9,7 @@
  *
  *   node --import tsx bench/db-statements.ts            # SQLite; PostgreSQL too with STOA_TEST_PG=1 (127.0.0.1:5432)
  *   BENCH_UNITS=2000 STOA_TEST_PG=1 node --import tsx bench/db-statements.ts
+ *   BENCH_CUSTOM_PLANS=1 STOA_TEST_PG=1 node --import tsx bench/db-statements.ts   # named, but planned on every call
  */
 import Database from 'better-sqlite3';
 import { readFileSync } from 'node:fs';
@@ -138,7 +139,9 @@ if (testDbKinds().includes('postgres')) {
     p.on('error', () => undefined); // the connections the database drop at the end ends
     return p;
   };
-  const named = new Kysely<any>({ dialect: new PostgresDialect({ pool: namedStatementsPool(pool('named')) }) });
+  const namedPool = pool('named');
+  if (process.env.BENCH_CUSTOM_PLANS === '1') namedPool.on('connect', (c) => void c.query('set plan_cache_mode = force_custom_plan'));
+  const named = new Kysely<any>({ dialect: new PostgresDialect({ pool: namedStatementsPool(namedPool) }) });
   const plain = new Kysely<any>({ dialect: new PostgresDialect({ pool: pool('plain') }) });
   try {
     out.push(

@@ -40,6 +40,15 @@ describe.skipIf(!testDbKinds().includes('postgres'))('PostgreSQL named prepared 
     expect(texts.some((s) => /^begin|^commit/i.test(s))).toBe(false);
   });
 
+  it('leaves pattern matches and the search tables unnamed, planned with their parameters', async () => {
+    const { k, prepared } = await single();
+    await sql`create table search_terms (term text primary key)`.execute(k);
+    await k.selectFrom('t').select('id').where('name', 'like', 'o%').execute();
+    await k.selectFrom('search_terms').select('term').where('term', '=', 'x').execute();
+    await k.selectFrom('t').select('id').where('id', '=', 1).execute();
+    expect((await prepared()).filter((s) => s.startsWith('select'))).toEqual(['select "id" from "t" where "id" = $1']);
+  });
+
   it('names at most `max` statements per connection and sends the rest unnamed', async () => {
     const { k, prepared } = await single(2);
     for (let n = 0; n < 5; n++) await sql`select ${n}::int + ${sql.lit(n)} as x`.execute(k);

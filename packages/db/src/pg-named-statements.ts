@@ -7,12 +7,19 @@ interface PgClient {
 
 const TX_CONTROL = /^\s*(begin|start\s+transaction|commit|end|rollback|abort|savepoint|release)\b/i;
 const DDL = /^\s*(create|alter|drop|truncate|comment|grant|revoke)\b/i;
+/**
+ * Statements left unnamed, so PostgreSQL plans each call with its parameters as before: pattern matches (a plan
+ * made without the pattern cannot use an index for a prefix) and the search tables (postings of words whose
+ * frequencies differ by orders of magnitude, where the best plan depends on the words asked for).
+ */
+const PLAN_BY_PARAMETERS = /\b(i?like|similar\s+to)\b|~|search_/i;
 
 /**
  * A pg pool whose connections keep the statements Kysely sends as named prepared statements (pg's `name`), so
- * PostgreSQL parses and plans each of them once per connection instead of on every call (issue 30; measured in
- * bench/README.md: a quarter to a third less PostgreSQL CPU per statement). At most `max` names per connection;
- * statements past that are sent unnamed, as before.
+ * PostgreSQL parses each of them once per connection and, once it has seen that a generic plan does as well as
+ * planning each call, plans it once too (issue 30; bench/README.md: about 40 % less PostgreSQL CPU for a PUT's
+ * statements, nearly all of it from the plans). At most `max` names per connection; statements past that, and
+ * those whose plan should depend on their parameters (PLAN_BY_PARAMETERS), are sent unnamed, as before.
  *
  * Schema changes: a named statement whose result columns change (`select *` after a column was added) fails in
  * PostgreSQL with "cached plan must not change result type". DDL sent through this pool (migrations, pgvector's
@@ -62,7 +69,7 @@ export function namedStatementsPool(pool: { connect(): Promise<unknown>; end(): 
           retiredBefore = ++stamp;
         }
       }
-      const name = nameFor(text);
+      const name = PLAN_BY_PARAMETERS.test(text) ? undefined : nameFor(text);
       if (name === undefined) return client.query(text, params);
       try {
         return await client.query({ name, text, values: params });
