@@ -8,6 +8,8 @@
  *   BENCH_SERVERS=stoa,bare npm run bench:files
  *   BENCH_CPU_PROF=/tmp/prof BENCH_SERVERS=stoa npm run bench:files   # CPU profile of the Stoa server
  *   BENCH_SERVERS=stoa,stoa-pg,bare npm run bench:files              # Stoa on SQLite and on PostgreSQL side by side
+ *   BENCH_BASE_ROOT=../base BENCH_SERVERS=stoa,stoa-base,bare,bare-fsync npm run bench:files   # a change beside its base checkout
+ *   (stoa-base-pg: the base checkout on PostgreSQL; with a base, a table of this checkout ÷ base is added)
  *
  * Prints a Markdown table of ops/s, p50 and p99 (ms) and the ratios Stoa/s3rver and Stoa/bare.
  */
@@ -37,14 +39,16 @@ interface Target {
 }
 
 async function startTarget(name: string, dir: string): Promise<Target> {
-  if (name === 'stoa' || name === 'stoa-pg') {
+  if (isStoa(name)) {
     // BENCH_CPU_PROF=DIR: profile the Stoa server (a .cpuprofile is written there when it stops).
     const prof = process.env.BENCH_CPU_PROF;
     // stoa-pg: the same server on a fresh PostgreSQL database (127.0.0.1:5432 or STOA_TEST_PG_URL), dropped at the end.
-    const db = name === 'stoa-pg' ? await createTestDb('postgres') : null;
+    const db = name.endsWith('-pg') ? await createTestDb('postgres') : null;
     await db?.db.close();
     const s = await startStoa({
       dataDir: dir,
+      // stoa-base: the same server from another checkout (BENCH_BASE_ROOT, built), to compare a change with its base in one run.
+      root: name.startsWith('stoa-base') ? baseRoot() : undefined,
       nodeArgs: prof ? ['--cpu-prof', '--cpu-prof-dir', prof] : [],
       env: db ? { STOA_DATABASE_URL: db.url! } : {},
     });
@@ -68,6 +72,17 @@ async function startTarget(name: string, dir: string): Promise<Target> {
   const s = await startProcess({ args, ready: /listening on (http:\/\/\S+)/ });
   const base = name === 's3rver' ? `${s.url}/bench/` : `${s.url}/`;
   return { name, server: s, url: (k) => base + k.split('/').map(encodeURIComponent).join('/'), headers: {} };
+}
+
+/** stoa, stoa-pg, and stoa-base / stoa-base-pg: the same from the checkout in BENCH_BASE_ROOT. */
+function isStoa(name: string): boolean {
+  return /^stoa(-base)?(-pg)?$/.test(name);
+}
+
+function baseRoot(): string {
+  const root = process.env.BENCH_BASE_ROOT;
+  if (!root) throw new Error('stoa-base needs BENCH_BASE_ROOT: a checkout of the base commit, with node_modules and `npm run build` done');
+  return root;
 }
 
 /** Distinct contents (so no two files deduplicate): a random block with the file number stamped in front. */
@@ -213,7 +228,7 @@ for (const r of rows) {
     `| ${r.server} | ${r.size / 1024} KB | ${fmt(r.put.opsPerSec, 0)} | ${fmt(r.put.p50, 2)} | ${fmt(r.put.p99, 2)} | ${fmt(r.putCpuMs, 2)} | ${fmt(r.get.opsPerSec, 0)} | ${fmt(r.get.p50, 2)} | ${fmt(r.get.p99, 2)} | ${fmt(r.getCpuMs, 2)} | ${r.errors} | ${mb(r.peakRss)} |`,
   );
 }
-const others = SERVERS.filter((s) => s !== 'stoa' && s !== 'stoa-pg');
+const others = SERVERS.filter((s) => s !== 'stoa' && s !== 'stoa-pg' && !s.startsWith('stoa-base'));
 out.push(
   '',
   `| size | op | ${others.map((o) => `Stoa/${o} ops/s`).join(' | ')} | ${others.map((o) => `Stoa/${o} CPU per op`).join(' | ')} |`,
@@ -231,6 +246,24 @@ for (const size of SIZES) {
       ),
     );
     out.push(`| ${size / 1024} KB | ${op.toUpperCase()} | ${ops.join(' | ')} | ${cpu.join(' | ')} |`);
+  }
+}
+const pairs = [
+  ['stoa', 'stoa-base'],
+  ['stoa-pg', 'stoa-base-pg'],
+].filter(([a, b]) => SERVERS.includes(a!) && SERVERS.includes(b!));
+if (pairs.length) {
+  out.push('', '| size | op | server | this ÷ base ops/s | this ÷ base CPU per op | this ÷ base p99 |', '|---|---|---|---|---|---|');
+  for (const size of SIZES) {
+    for (const op of ['put', 'get'] as const) {
+      for (const [a, b] of pairs) {
+        const [x, y] = [find(a!, size), find(b!, size)];
+        const cpu = (r: Row | undefined) => (op === 'put' ? r?.putCpuMs : r?.getCpuMs) ?? Number.NaN;
+        out.push(
+          `| ${size / 1024} KB | ${op.toUpperCase()} | ${a} | ${ratio(x?.[op].opsPerSec ?? Number.NaN, y?.[op].opsPerSec ?? Number.NaN)} | ${ratio(cpu(x), cpu(y))} | ${ratio(x?.[op].p99 ?? Number.NaN, y?.[op].p99 ?? Number.NaN)} |`,
+        );
+      }
+    }
   }
 }
 if (SERVERS.includes('stoa') && SERVERS.includes('stoa-pg')) {

@@ -26,6 +26,8 @@ interface Bench {
 const BENCHES: Bench[] = [
   { name: 'startup', script: 'bench/startup.ts', args: [], quickArgs: ['--rounds', '5'], minutes: 5 },
   { name: 'files', script: 'bench/files-http.ts', args: [], env: {}, minutes: 10 },
+  { name: 'blob', script: 'bench/blob-fs.ts', args: [], minutes: 5 },
+  { name: 'db-statements', script: 'bench/db-statements.ts', args: [], minutes: 5 },
   { name: 'files-large', script: 'bench/files-large.ts', args: [], minutes: 10 },
   { name: 'files-100k', script: 'bench/files-100k.ts', args: [], minutes: 10 },
   { name: 'mcp', script: 'bench/mcp-stdio.ts', args: [], minutes: 10 },

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { mkdir, open, rename, stat, unlink } from 'node:fs/promises';
+import { mkdir, open, readdir, rename, stat, unlink } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
@@ -12,7 +12,7 @@ import { HashingStream } from './hashing-stream.js';
  * @example
  * await rename(tmp, final); await fsyncDir(dirname(final));
  */
-async function fsyncDir(dir: string): Promise<void> {
+export async function fsyncDir(dir: string): Promise<void> {
   let fh;
   try {
     fh = await open(dir, 'r');
@@ -29,31 +29,43 @@ async function fsyncDir(dir: string): Promise<void> {
   }
 }
 
-/** Directories this process made or found, so hot paths skip the mkdir system call. */
-const knownDirs = new Set<string>();
-
-/** Forgets a cached directory (after something outside removed it). */
-function forgetDir(dir: string): void {
-  knownDirs.delete(dir);
-}
-
 /**
- * `mkdir -p` that also fsyncs the parents of every directory it created, so a blob renamed into a new
- * `ab/cd/` directory survives a crash along with the directory itself.
+ * `mkdir -p` that also fsyncs the parent of every directory it created, so what is later renamed into the new
+ * directory survives a crash along with the directory itself.
  *
  * @example
- * await mkdirDurable(join(root, 'ab', 'cd'));
+ * await mkdirDurable(join(root, 'ab'));
  */
-export async function mkdirDurable(dir: string): Promise<void> {
-  // Directories once made stay (blob deletes never remove them), so each is created and fsynced once per process.
-  if (knownDirs.has(dir)) return;
+async function mkdirDurable(dir: string): Promise<void> {
   const first = await mkdir(dir, { recursive: true });
-  knownDirs.add(dir);
   if (first === undefined) return;
   for (let d = dir; ; d = dirname(d)) {
     await fsyncDir(dirname(d));
     if (d === first || dirname(d) === d) break;
   }
+}
+
+/**
+ * Makes `root` and the folders `names` inside it, then fsyncs `root` — always, even when every folder was
+ * there: a process that made them and died before its fsync leaves folders that a power cut could still take,
+ * and blobs renamed into them would go along. One readdir, one fsync and a mkdir per missing folder.
+ *
+ * @example
+ * await makeLayout(root, ['.tmp', '.staging', '00', '01', …, 'ff']);
+ */
+export async function makeLayout(root: string, names: readonly string[]): Promise<void> {
+  await mkdirDurable(root);
+  const present = new Set(await readdir(root));
+  await Promise.all(
+    names
+      .filter((name) => !present.has(name))
+      .map((name) =>
+        mkdir(join(root, name)).catch((err: unknown) => {
+          if (!isCode(err, 'EEXIST')) throw err;
+        }),
+      ),
+  );
+  await fsyncDir(root);
 }
 
 /**
@@ -84,6 +96,17 @@ export async function exists(file: string): Promise<boolean> {
   }
 }
 
+/** Opens a new temp file in `tmpDir` (made at start); if something outside removed the folder, makes it again. */
+async function openTemp(tmpDir: string): Promise<{ tmp: string; fh: import('node:fs/promises').FileHandle }> {
+  const tmp = join(tmpDir, `${randomUUID()}.part`);
+  const fh = await open(tmp, 'wx', 0o644).catch(async (err: unknown) => {
+    if (!isCode(err, 'ENOENT')) throw err;
+    await mkdirDurable(tmpDir);
+    return open(tmp, 'wx', 0o644);
+  });
+  return { tmp, fh };
+}
+
 /**
  * Streams `source` through `hasher` into a new file in `tmpDir`, fsyncs and closes it, and returns its path.
  * On any failure the temp file is removed before the error propagates, so an aborted write leaves nothing.
@@ -94,14 +117,7 @@ export async function exists(file: string): Promise<boolean> {
  * const tmp = await writeTemp(join(root, '.tmp'), req, hasher);
  */
 export async function writeTemp(tmpDir: string, source: Readable, hasher: HashingStream): Promise<string> {
-  await mkdirDurable(tmpDir);
-  const tmp = join(tmpDir, `${randomUUID()}.part`);
-  const fh = await open(tmp, 'wx', 0o644).catch(async (err: unknown) => {
-    if (!isCode(err, 'ENOENT')) throw err;
-    forgetDir(tmpDir);
-    await mkdirDurable(tmpDir);
-    return open(tmp, 'wx', 0o644);
-  });
+  const { tmp, fh } = await openTemp(tmpDir);
   try {
     // flush: the stream fsyncs the descriptor after the last write and then closes it. (A stream made with
     // autoClose: false keeps a reference on the FileHandle that is never released, so fh.close() never settles.)
@@ -115,20 +131,42 @@ export async function writeTemp(tmpDir: string, source: Readable, hasher: Hashin
 }
 
 /**
- * Atomically moves a finished temp file to `final` (same filesystem) and makes the rename durable.
+ * Writes bytes already in memory (and already hashed) into a new file in `tmpDir`, fsyncs and closes it.
  *
  * @example
- * await moveDurable(tmp, join(root, '.staging', uploadId));
+ * const tmp = await writeTempBuffer(join(root, '.tmp'), Buffer.from('hello'));
  */
-export async function moveDurable(tmp: string, final: string): Promise<void> {
-  await mkdirDurable(dirname(final));
+export async function writeTempBuffer(tmpDir: string, buf: Buffer): Promise<string> {
+  const { tmp, fh } = await openTemp(tmpDir);
+  try {
+    try {
+      await fh.writeFile(buf);
+      await fh.sync();
+    } finally {
+      await fh.close();
+    }
+    return tmp;
+  } catch (err) {
+    await unlinkQuiet(tmp).catch(() => undefined);
+    throw err;
+  }
+}
+
+/**
+ * Atomically moves a finished (fsynced) temp file to `final` on the same filesystem and makes the rename durable
+ * through `syncDir` (a group commit shared with concurrent moves). The folder of `final` is made at start; if
+ * something outside removed it, it is made again.
+ *
+ * @example
+ * await moveDurable(tmp, join(root, '.staging', uploadId), createGroupSync(fsyncDir));
+ */
+export async function moveDurable(tmp: string, final: string, syncDir: (dir: string) => Promise<void>): Promise<void> {
   await rename(tmp, final).catch(async (err: unknown) => {
     if (!isCode(err, 'ENOENT') || !(await exists(tmp))) throw err;
-    forgetDir(dirname(final));
     await mkdirDurable(dirname(final));
     await rename(tmp, final);
   });
-  await fsyncDir(dirname(final));
+  await syncDir(dirname(final));
 }
 
 /**

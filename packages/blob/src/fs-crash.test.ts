@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { once } from 'node:events';
-import { mkdtemp, readdir, rm, stat, utimes, writeFile } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rm, stat, utimes, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -15,6 +15,7 @@ import { hashStream } from './hashing-stream.js';
 import { CRASH_CHUNKS, crashChunk } from './testing/crash-content.js';
 
 const childScript = fileURLToPath(new URL('./testing/crash-put-child.ts', import.meta.url));
+const manyChildScript = fileURLToPath(new URL('./testing/crash-many-child.ts', import.meta.url));
 const tsxLoader = pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href;
 const roots: string[] = [];
 
@@ -87,6 +88,53 @@ describe('fs BlobStore crash safety', () => {
     expect(r).toEqual({ key: sha256, sha256, size });
     expect(await hashStream(await store.get(sha256))).toEqual({ bytes: size, sha256 });
     expect(await listAll(store)).toEqual([sha256]);
+  });
+
+  it('puts killed while 16 writers share folder flushes leave every acknowledged blob whole and nothing torn under a hash', async () => {
+    const root = await newRoot();
+    const child = spawn(process.execPath, ['--import', tsxLoader, manyChildScript, root], { stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    let err = '';
+    child.stdout.on('data', (d: Buffer) => (out += d.toString()));
+    child.stderr.on('data', (d: Buffer) => (err += d.toString()));
+    const exited = once(child, 'exit');
+    try {
+      // Killed once plenty were acknowledged, with the 16 writers still in the middle of theirs.
+      await until(async () => out.split('\n').filter((l) => l.startsWith('ok ')).length >= 60 || child.exitCode !== null, '60 acknowledged puts');
+    } finally {
+      child.kill('SIGKILL');
+      await exited;
+    }
+    expect(err).toBe('');
+    const acknowledged = out
+      .split('\n')
+      .filter((l) => /^ok [0-9a-f]{64}$/.test(l))
+      .map((l) => l.slice(3));
+    expect(acknowledged.length).toBeGreaterThanOrEqual(60);
+
+    // Every file under a blob folder holds exactly the bytes its name is the hash of; the folders were all made
+    // before the first put, so none is missing.
+    const folders = (await readdir(root)).filter((n) => /^[0-9a-f]{2}$/.test(n));
+    expect(folders).toHaveLength(256);
+    const stored: string[] = [];
+    for (const f of folders) {
+      for (const name of await readdir(join(root, f))) {
+        expect(name.startsWith(f)).toBe(true);
+        expect(
+          createHash('sha256')
+            .update(await readFile(join(root, f, name)))
+            .digest('hex'),
+        ).toBe(name);
+        stored.push(name);
+      }
+    }
+    const store = createFsBlobStore({ root });
+    expect(stored.sort()).toEqual(await listAll(store));
+    for (const key of acknowledged) expect(stored).toContain(key);
+    // What was in flight is left in .tmp only, for sweepTemp; the store takes new puts at once.
+    for (const name of await readdir(join(root, '.tmp'))) expect(name).toMatch(/\.part$/);
+    const again = await store.put('after the crash');
+    expect((await store.read(again.key)).toString()).toBe('after the crash');
   });
 
   it('sweepTemp removes only temp files older than the given age', async () => {

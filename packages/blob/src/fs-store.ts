@@ -1,10 +1,12 @@
 import { randomUUID } from 'node:crypto';
-import { copyFile, link, mkdir, open, readdir, readFile, rename, stat } from 'node:fs/promises';
+import { statSync } from 'node:fs';
+import { copyFile, link, open, readdir, readFile, rename, stat } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import type { Readable } from 'node:stream';
 import { BlobHashMismatchError, BlobNotFoundError, BlobSizeMismatchError, toSafeError } from './errors.js';
-import { exists, isCode, mkdirDurable, moveDurable, unlinkQuiet, writeTemp } from './fs-atomic.js';
-import { checkInMemory, HashingStream, hashStream, inMemory, toReadable, type BlobSource } from './hashing-stream.js';
+import { exists, fsyncDir, isCode, makeLayout, moveDurable, unlinkQuiet, writeTemp, writeTempBuffer } from './fs-atomic.js';
+import { createGroupSync } from './fs-group-sync.js';
+import { checkInMemory, HashingStream, hashStream, inMemory, readHead, type BlobSource } from './hashing-stream.js';
 import { assertBlobKey, assertByteLimit, assertUploadId, isBlobKey, normalizeSha256 } from './keys.js';
 import { resolveRange, type ByteRange } from './range.js';
 import type { BlobStore, PartSpan, PromoteExpectation, PutOptions, PutResult } from './types.js';
@@ -17,12 +19,21 @@ export interface FsBlobStore extends BlobStore {
 }
 
 const HEX2 = /^[0-9a-f]{2}$/;
+/** Uploads up to this size are read into memory before they are written (16 at once hold 4 MiB). */
+const SMALL_PUT_BYTES = 256 * 1024;
+/** The 256 blob folders `00` … `ff`. */
+const SHARDS: readonly string[] = Array.from({ length: 256 }, (_, i) => i.toString(16).padStart(2, '0'));
 
 /**
  * A blob store on the local disk: blobs under `root/ab/<sha256>`, writes in progress under `root/.tmp`,
  * staged direct uploads under `root/.staging`. Every write goes temp file → fsync → rename → fsync dir, so a
  * crash leaves either no blob or a whole one; `.tmp` and `.staging` share the filesystem with the blobs so the
  * final rename is atomic.
+ *
+ * At the disk's pace (issue 30): the 256 blob folders, `.tmp` and `.staging` are made (and fsynced) once, before
+ * the first write of the process, so a put never makes a folder; the folder fsync after a rename is a group
+ * commit shared by the puts that renamed meanwhile (createGroupSync). A put of new content thus costs one fsync
+ * of its own file and a share of one folder fsync, and is answered only once both are done.
  *
  * @example
  * const store = createFsBlobStore({ root: join(dataDir, 'blobs') });
@@ -36,16 +47,39 @@ export function createFsBlobStore(opts: { root: string }): FsBlobStore {
   // One level of 256 folders: enough spread for millions of blobs, and after warm-up no put creates a folder
   // (two levels would make almost every small put create and fsync a new folder).
   const blobPath = (key: string): string => join(root, key.slice(0, 2), key);
+  const syncDir = createGroupSync(fsyncDir);
+  let layout: Promise<void> | undefined;
+  /** The folders every write needs, made once per process before the first write (again after a failure). */
+  const ready = (): Promise<void> =>
+    (layout ??= makeLayout(root, ['.tmp', '.staging', ...SHARDS]).catch((err: unknown) => {
+      layout = undefined;
+      throw err;
+    }));
   const stagingPath = (uploadId: string): string => join(stagingDir, uploadId);
   // Parts are written in place into one file of the whole size, so joining them is a rename, not a copy.
   const partsPath = (uploadId: string): string => join(stagingDir, `${uploadId}.parts`);
 
+  /**
+   * The size of a blob file, or null when there is none. A stat on the main thread, as SQLite's own reads are:
+   * it takes microseconds, while the same call on libuv's four threads waits behind the fsyncs of every put in
+   * flight — and the commit transaction of a write, which holds the database, asks it (issue 30).
+   */
+  function blobSize(file: string): number | null {
+    try {
+      return statSync(file).size;
+    } catch (err) {
+      if (isCode(err, 'ENOENT', 'ENOTDIR')) return null;
+      throw err;
+    }
+  }
+
   /** Moves a verified temp file under its hash. An existing blob with that hash wins (same bytes by
-   *  definition); overwriting it in a race with a concurrent equal put would be harmless too. */
-  async function commit(tmp: string, sha256: string, size: number): Promise<PutResult> {
+   *  definition, and no folder fsync); overwriting it in a race with a concurrent equal put would be harmless
+   *  too. `checked`: the caller has just found no blob under that hash. */
+  async function commit(tmp: string, sha256: string, size: number, checked = false): Promise<PutResult> {
     const final = blobPath(sha256);
-    if (await exists(final)) await unlinkQuiet(tmp);
-    else await moveDurable(tmp, final);
+    if (!checked && blobSize(final) !== null) await unlinkQuiet(tmp);
+    else await moveDurable(tmp, final, syncDir);
     return { key: sha256, size, sha256 };
   }
 
@@ -89,16 +123,23 @@ export function createFsBlobStore(opts: { root: string }): FsBlobStore {
     async put(source: BlobSource, opts: PutOptions = {}): Promise<PutResult> {
       assertByteLimit(opts.maxBytes);
       const expected = opts.expectedSha256 === undefined ? undefined : normalizeSha256(opts.expectedSha256);
-      const buf = inMemory(source);
-      if (buf !== null) {
-        // Small writes (the common case for agents and the wiki) are hashed first: an existing blob costs no write.
-        const sha256 = checkInMemory(buf, opts.maxBytes, expected);
-        if (await exists(blobPath(sha256)).catch(() => false)) return { key: sha256, size: buf.length, sha256 };
-      }
-      const hasher = new HashingStream({ maxBytes: opts.maxBytes });
+      let buf = inMemory(source);
       let tmp: string | undefined;
       try {
-        tmp = await writeTemp(tmpDir, toReadable(source), hasher);
+        // Uploads that fit in SMALL_PUT_BYTES are read whole first and take the in-memory path: one write call
+        // instead of a stream of them (issue 30), and content already stored costs no write at all.
+        const head = buf === null ? await readHead(source as Readable, SMALL_PUT_BYTES, opts.maxBytes) : null;
+        buf ??= head?.whole ?? null;
+        if (buf !== null) {
+          const sha256 = checkInMemory(buf, opts.maxBytes, expected);
+          if (blobSize(blobPath(sha256)) !== null) return { key: sha256, size: buf.length, sha256 };
+          await ready();
+          tmp = await writeTempBuffer(tmpDir, buf);
+          return await commit(tmp, sha256, buf.length, true);
+        }
+        const hasher = new HashingStream({ maxBytes: opts.maxBytes });
+        await ready();
+        tmp = await writeTemp(tmpDir, head!.rest!, hasher);
         if (expected !== undefined && hasher.sha256 !== expected) throw new BlobHashMismatchError(expected, hasher.sha256);
         return await commit(tmp, hasher.sha256, hasher.bytes);
       } catch (err) {
@@ -132,17 +173,16 @@ export function createFsBlobStore(opts: { root: string }): FsBlobStore {
     async stat(key: string): Promise<{ size: number } | null> {
       assertBlobKey(key);
       try {
-        return { size: (await stat(blobPath(key))).size };
+        const size = blobSize(blobPath(key));
+        return size === null ? null : { size };
       } catch (err) {
-        if (isCode(err, 'ENOENT', 'ENOTDIR')) return null;
         throw toSafeError(err, 'inspect the blob');
       }
     },
 
     async delete(key: string): Promise<void> {
       assertBlobKey(key);
-      // Empty ab/ directories are kept on purpose: removing them would race with a concurrent put that has
-      // just created them and is about to rename into them.
+      // Empty ab/ folders are kept on purpose: puts rely on every one of them being there (made at start).
       await unlinkQuiet(blobPath(key)).catch((err: unknown) => {
         throw toSafeError(err, 'delete the blob');
       });
@@ -184,8 +224,9 @@ export function createFsBlobStore(opts: { root: string }): FsBlobStore {
       assertByteLimit(maxBytes);
       const hasher = new HashingStream({ maxBytes });
       try {
+        await ready();
         const tmp = await writeTemp(tmpDir, source, hasher);
-        await moveDurable(tmp, stagingPath(uploadId)).catch(async (err: unknown) => {
+        await moveDurable(tmp, stagingPath(uploadId), syncDir).catch(async (err: unknown) => {
           await unlinkQuiet(tmp).catch(() => undefined);
           throw err;
         });
@@ -203,8 +244,10 @@ export function createFsBlobStore(opts: { root: string }): FsBlobStore {
       // Claim the file under a private name first: a concurrent writeStaging for the same id then cannot swap
       // the bytes between hashing and storing them under that hash.
       const claimed = join(tmpDir, `${randomUUID()}.promote`);
+      await ready().catch((err: unknown) => {
+        throw toSafeError(err, 'promote the upload');
+      });
       try {
-        await mkdir(tmpDir, { recursive: true });
         if (expected.keepStaging) await linkOrCopy(staged, claimed);
         else await rename(staged, claimed);
       } catch (err) {
@@ -246,7 +289,7 @@ export function createFsBlobStore(opts: { root: string }): FsBlobStore {
       assertUploadId(uploadId);
       assertByteLimit(size, 'size');
       try {
-        await mkdirDurable(stagingDir);
+        await ready();
         const fh = await open(partsPath(uploadId), 'w', 0o644);
         try {
           await fh.truncate(size);
@@ -291,7 +334,7 @@ export function createFsBlobStore(opts: { root: string }): FsBlobStore {
     async completeStagingParts(uploadId: string): Promise<void> {
       assertUploadId(uploadId);
       try {
-        await moveDurable(partsPath(uploadId), stagingPath(uploadId));
+        await moveDurable(partsPath(uploadId), stagingPath(uploadId), syncDir);
       } catch (err) {
         // Joined already (a finish that is tried again): the staged upload is there.
         if (isCode(err, 'ENOENT', 'ENOTDIR') && (await exists(stagingPath(uploadId)))) return;

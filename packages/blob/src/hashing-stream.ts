@@ -117,3 +117,54 @@ export async function hashStream(source: Readable): Promise<{ bytes: number; sha
   await pipeline(source, hasher, new Writable({ write: (_chunk, _enc, cb) => cb() }));
   return { bytes: hasher.bytes, sha256: hasher.sha256 };
 }
+
+/**
+ * Reads the start of a stream, at most `limit` bytes. When the stream ends within them, returns its whole
+ * content (`whole`); otherwise returns a stream of everything (`rest`: the bytes already read, then the rest of
+ * the source), so a caller can take a cheap path for small uploads and stream large ones as before. Past
+ * `maxBytes` it fails with `BlobTooLargeError` at once, and like `pipeline` it destroys the source on failure.
+ *
+ * @example
+ * const head = await readHead(req, 256 * 1024, maxBytes);
+ * if (head.whole) await writeTempBuffer(tmpDir, head.whole); else await writeTemp(tmpDir, head.rest, hasher);
+ */
+export async function readHead(
+  source: Readable,
+  limit: number,
+  maxBytes: number | undefined,
+): Promise<{ whole: Buffer; rest?: never } | { whole?: never; rest: Readable }> {
+  const it = source[Symbol.asyncIterator]() as AsyncIterator<Uint8Array | string>;
+  const head: Buffer[] = [];
+  let bytes = 0;
+  try {
+    while (bytes <= limit) {
+      const r = await it.next();
+      if (r.done) return { whole: head.length === 1 ? head[0]! : Buffer.concat(head, bytes) };
+      const chunk = asBuffer(r.value);
+      bytes += chunk.length;
+      if (maxBytes !== undefined && bytes > maxBytes) throw new BlobTooLargeError(maxBytes);
+      head.push(chunk);
+    }
+  } catch (err) {
+    await it.return?.().catch(() => undefined);
+    throw err;
+  }
+  async function* all(): AsyncGenerator<Buffer> {
+    let done = false;
+    try {
+      yield* head.splice(0);
+      for (let r = await it.next(); !r.done; r = await it.next()) yield asBuffer(r.value);
+      done = true;
+    } finally {
+      // Stopped early (a failed write downstream): the source is destroyed, as pipeline would.
+      if (!done) await it.return?.().catch(() => undefined);
+    }
+  }
+  return { rest: Readable.from(all(), { objectMode: false }) };
+}
+
+/** A chunk of a byte stream as a Buffer (strings as UTF-8; a plain Uint8Array shares its memory). */
+function asBuffer(chunk: Uint8Array | string): Buffer {
+  if (typeof chunk === 'string') return Buffer.from(chunk, 'utf8');
+  return Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength);
+}

@@ -4,6 +4,8 @@ import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { ImmediateSqliteDialect, type Dialect } from './dialect.js';
 import { migrateToLatest } from './migrate.js';
+import { namedStatementsPool } from './pg-named-statements.js';
+import { cachingSqliteDatabase } from './statement-cache.js';
 import type { DB } from './schema.js';
 
 export type { Dialect } from './dialect.js';
@@ -49,9 +51,8 @@ export async function openDb(config: DbConfig): Promise<StoaDb> {
     database.pragma('synchronous = NORMAL');
     database.pragma('busy_timeout = 30000');
     database.pragma('foreign_keys = ON');
-    cachePreparedStatements(database);
     sqlite = database;
-    kysely = new Kysely<DB>({ dialect: new ImmediateSqliteDialect({ database }) });
+    kysely = new Kysely<DB>({ dialect: new ImmediateSqliteDialect({ database: cachingSqliteDatabase(database) }) });
     dialect = 'sqlite';
   } else {
     // Loaded only for PostgreSQL: a SQLite installation never pays for the driver at start-up.
@@ -64,7 +65,7 @@ export async function openDb(config: DbConfig): Promise<StoaDb> {
     pool.on('error', (e: Error & { code?: string }) => {
       if (e.code !== '57P01') console.warn(`database connection lost: ${e.message}`);
     });
-    kysely = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
+    kysely = new Kysely<DB>({ dialect: new PostgresDialect({ pool: namedStatementsPool(pool) }) });
     dialect = 'postgres';
     messages = pgMessages(pool, () => new pg.Client({ connectionString: config.url }));
   }
@@ -204,30 +205,6 @@ async function enablePgvector(db: Kysely<DB>): Promise<boolean> {
 function once<T>(f: () => Promise<T>): () => Promise<T> {
   let p: Promise<T> | undefined;
   return () => (p ??= f());
-}
-
-/**
- * Kysely's SQLite driver prepares every statement afresh; preparing costs more than running most of ours. Keep
- * the prepared statements by SQL text (bounded, least recently used out), and prepare a fresh one only when the
- * cached one is busy (being iterated).
- */
-function cachePreparedStatements(database: Database.Database, max = 1000): void {
-  const cache = new Map<string, Database.Statement>();
-  const prepare = database.prepare.bind(database);
-  (database as { prepare: typeof prepare }).prepare = ((source: string) => {
-    const hit = cache.get(source);
-    if (hit && !hit.busy) {
-      cache.delete(source);
-      cache.set(source, hit);
-      return hit;
-    }
-    const stmt = prepare(source);
-    if (!hit) {
-      cache.set(source, stmt);
-      if (cache.size > max) cache.delete(cache.keys().next().value!);
-    }
-    return stmt;
-  }) as typeof prepare;
 }
 
 /** Current time as stored in every timestamp column: ISO-8601 UTC text, sortable on both back ends. */
