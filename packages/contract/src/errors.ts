@@ -8,6 +8,7 @@ export const errorCodes = {
   invalid_text: { status: 400, title: 'The text holds characters that are not allowed' },
   unauthorized: { status: 401, title: 'A valid token is required' },
   forbidden: { status: 403, title: 'You may not do this' },
+  not_in_conversation: { status: 403, title: 'The agent does not take part in this conversation' },
   not_found: { status: 404, title: 'Not found' },
   method_not_allowed: { status: 405, title: 'Method not allowed' },
   already_exists: { status: 409, title: 'Already exists' },

@@ -1,50 +1,12 @@
 import { StoaError } from '@stoa/contract';
 import type { Ctx } from '../platform.js';
-import { can, type Action } from '../policies/can.js';
-import type { Actor } from '../actors.js';
 import { contextFor, type ContextOptions } from '../context.js';
 import { tracedChange } from './agent-gate.js';
+import { assertInConversation, assertNotLocked, assertQuota, assertRoleAllows, countChange, ensureAudited } from './chain.js';
 import type { GlobalCall, Operation, PublicCall } from './operation.js';
 import { findOperation } from './table.js';
 
-/** Actions a person's role alone decides; for these `runOperation` refuses early, before any lookup. */
-const ROLE_ACTIONS = new Set<Action>([
-  'file.read',
-  'file.write',
-  'file.delete',
-  'file.move',
-  'audit.read',
-  'project.admin',
-  'project.read',
-  'member.manage',
-  'token.create',
-  'agent.manage',
-  'wiki.read',
-  'wiki.write',
-]);
-
-/**
- * The refusal of a person whose role cannot have the operation's policy action anywhere in the project, or null.
- * Agents and resource-bound actions (memory files) are decided by the core function on the resource.
- */
-export function refusalByRole(actor: Actor, op: Operation): StoaError | null {
-  const policy = op.traits.policy;
-  return actor.kind === 'user' && policy !== 'signed-in' && policy !== 'public' && ROLE_ACTIONS.has(policy) ? can(actor, policy, { kind: 'project' }) : null;
-}
-
-/**
- * What a volume beyond projects (R1) offers: its files, their search, understanding and audit, and the tools. It
- * has no members, invitations, tokens, agents, conversations, wiki or memory of its own — its owners decide who
- * reaches it.
- */
-const VOLUME_OPERATIONS = /^(files|folders|uploads|docs|search|tools)\.|^audit\.list$/;
-
-function assertRoleAllows(ctx: Ctx, op: Operation): void {
-  if (ctx.project.volume && !VOLUME_OPERATIONS.test(op.id))
-    throw new StoaError('forbidden', 'a volume holds files only: it has no members, tokens, agents, conversations, wiki or memory of its own');
-  const refusal = refusalByRole(ctx.actor, op);
-  if (refusal) throw refusal;
-}
+export { refusalByRole } from './chain.js';
 
 function operation(id: string): Operation {
   const op = findOperation(id);
@@ -67,9 +29,10 @@ function outcomeOf(op: Operation, r: unknown): { path: string | null; version: n
 
 /**
  * Runs one operation of a project as the context's actor — the one dispatch behind every door. The input is
- * already validated by the operation's route. A person whose role cannot have the operation's policy action is
- * refused first; an agent's changes are recorded in its conversation's trace (the file operations also count
- * them against the write window and cap their bytes, see agent-gate.ts).
+ * already validated by the operation's route. The runner applies what the operation declares, in one fixed
+ * order (chain.ts): volume gate and policy by role → the agent's conversation membership → locks on what the
+ * change touches → the agent's write window and the quota → the operation (its function runs the
+ * transaction) → trace (agents) or audit (people). Hooks run inside the operation's transaction.
  *
  * @example
  * const info = await runOperation(ctx, 'files.stat', { project: 'default', path: 'reports/summary.md' });
@@ -78,16 +41,25 @@ export async function runOperation(ctx: Ctx, id: string, input: Record<string, u
   const op = operation(id);
   if (op.scope !== 'project') throw new StoaError('bad_request', `operation "${id}" does not act in a project`);
   assertRoleAllows(ctx, op);
+  await assertInConversation(ctx);
+  await assertNotLocked(ctx, op.traits, input);
+  await assertQuota(ctx, op.traits, input);
+  const run = async (c: Ctx): Promise<unknown> => {
+    const undo = await countChange(c, op.traits);
+    const audited: string[] = [];
+    try {
+      const r = await op.run({ ...c, audited }, input);
+      await ensureAudited({ ...c, audited }, op.traits, outcomeOf(op, r).path);
+      return r;
+    } catch (e) {
+      await undo?.();
+      throw e;
+    }
+  };
   if (ctx.actor.kind === 'agent' && op.traits.agent === 'change') {
-    return tracedChange(
-      ctx,
-      op.id,
-      traceArgs(input),
-      (c) => op.run(c, input),
-      (r) => outcomeOf(op, r),
-    );
+    return tracedChange(ctx, op.id, traceArgs(input), run, (r) => outcomeOf(op, r));
   }
-  return op.run(ctx, input);
+  return run(ctx);
 }
 
 /** Runs an operation outside any project (who am I, my projects, create a project; public ones with or without a caller). */

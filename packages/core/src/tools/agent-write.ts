@@ -8,8 +8,8 @@ import { isKnownBinary, isTextContent, isTextMime, mimeForContent } from '../fil
 import { INDEX_TEXT_BYTES } from '../files/put-file.js';
 import { withWriteRetry } from '../files/write-retry.js';
 import type { FileInfo, FileRow } from '../files/file-info.js';
-import { removeFromDirs } from '../files/dirs.js';
-import { runFileChangeHooks } from '../hooks.js';
+import { removeFileRow } from '../files/delete-file.js';
+import { assertUnlockedIn } from '../files/locks.js';
 import { sql } from 'kysely';
 import { countAgentChange } from '../operations/agent-gate.js';
 import type { WindowKey } from './write-window.js';
@@ -87,6 +87,8 @@ export async function agentWrite(ctx: Ctx, input: AgentWriteInput): Promise<Agen
     inTx(ctx.platform, async (trx) => {
       await lockPath(trx, ctx, input.path);
       const row = await lockFileRow(trx, ctx, input.path);
+      // A WebDAV lock held by someone else refuses the tool's write as it refuses HTTP PUT (the runner checked too).
+      await assertUnlockedIn(trx, ctx, [{ path: input.path, member: true }]);
       if (row && input.mode === 'create')
         throw new StoaError(
           'already_exists',
@@ -148,26 +150,10 @@ export async function agentDelete(
         currentVersion: row.version,
       });
     }
+    await assertUnlockedIn(trx, ctx, [{ path: input.path, member: true }]);
     const changes = (await countAgentChange(trx, ctx, input.window))!;
-    await trx.deleteFrom('file_versions').where('file_id', '=', row.id).execute();
-    await trx.deleteFrom('files').where('id', '=', row.id).execute();
-    await removeFromDirs(trx, ctx.project.id, input.path);
-    await runFileChangeHooks(trx, ctx, {
-      kind: 'deleted',
-      projectId: ctx.project.id,
-      fileId: row.id,
-      path: input.path,
-      mime: row.mime,
-      size: Number(row.size),
-      version: row.version,
-      at: ctx.platform.clock().toISOString(),
-    });
-    // Last, as in commitVersion: the project's row is locked for one statement and the commit.
-    await trx
-      .updateTable('projects')
-      .set({ used_bytes: sql`used_bytes - ${Number(row.size)}` })
-      .where('id', '=', ctx.project.id)
-      .execute();
+    // The one clean-up of a deleted file: its lock and dead-property rows go with it, usage is freed.
+    await removeFileRow(trx, ctx, row);
     return { file: row, changes: { used: changes.used, max: changes.max } };
   });
 }

@@ -17,8 +17,7 @@ import type { Ctx } from '../platform.js';
 import { runMemoryTool } from '../memory/tools.js';
 import { runWikiTool } from '../wiki/tools.js';
 import { toolAudience } from './audience.js';
-import type { ToolResult } from './area-tool.js';
-import type { RuntimeInfo } from './caller.js';
+import type { ToolCallOptions, ToolResult } from './area-tool.js';
 import { nearestName } from './near-miss.js';
 import { runTool } from './run-tool.js';
 import { newId } from '../ids.js';
@@ -45,14 +44,15 @@ export function allToolsIn(ctx: Ctx, format: ToolFormat): unknown[] {
 }
 
 /**
- * Runs a call of any tool by name — file, memory, wiki or documents — through the one tool runner with that
- * area's table; it answers `Refused: <reason>` instead of throwing and records the call in the trace. An unknown
- * tool name is refused with the nearest real one.
+ * Hands a call of any tool by name — file, memory, wiki or documents — to the tool runner of its area, which
+ * answers `Refused: <reason>` instead of throwing and records the call in the trace. An unknown tool name is
+ * refused with the nearest real one. Doors call tools through the operation runner (callTool in
+ * operations/tool-ops.ts), which passes its steps as `opts.gate`.
  *
  * @example
- * await runAnyTool(ctx, 'memory_append', { file: 'MEMORY.md', text: '…' });
+ * await dispatchTool(ctx, 'memory_append', { file: 'MEMORY.md', text: '…' }, { gate });
  */
-export async function runAnyTool(ctx: Ctx, name: string, args: unknown, opts: { runtime?: RuntimeInfo } = {}): Promise<ToolResult> {
+export async function dispatchTool(ctx: Ctx, name: string, args: unknown, opts: ToolCallOptions = {}): Promise<ToolResult> {
   if (!ctx.project.volume && isMemoryToolName(name)) return runMemoryTool(ctx, name, args, opts);
   if (!ctx.project.volume && isWikiToolName(name)) return runWikiTool(ctx, name, args, opts);
   if (isDocsToolName(name)) return runDocsTool(ctx, name, args, opts);
