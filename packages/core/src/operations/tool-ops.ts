@@ -8,10 +8,11 @@ import { underFolder } from '../tools/resolve-path.js';
 import { assertInConversation, assertNotLocked, assertQuota, assertRoleAllows, countChange } from './chain.js';
 import { changes, fileChange, reads, type OperationTraits, type ToolOperation } from './operation.js';
 
-/** The file a tool writes, resolved into the caller's write scope as the tool resolves it. */
+/** The file a tool writes, resolved into the caller's write scope as the tool resolves it; a dry run touches nothing. */
 const written =
   (arg: string) =>
-  (ctx: Ctx, a: Record<string, string>): LockTarget[] => [{ path: underFolder(a[arg]!, toolScopes(ctx).write, toolScopes(ctx)), member: true }];
+  (ctx: Ctx, a: Record<string, string>): LockTarget[] =>
+    a.dry_run ? [] : [{ path: underFolder(a[arg]!, toolScopes(ctx).write, toolScopes(ctx)), member: true }];
 
 /** The file a tool deletes; none when the caller may delete nowhere (the tool refuses that itself). */
 const deleted =
