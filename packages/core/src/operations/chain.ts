@@ -64,7 +64,9 @@ export function assertRoleAllows(ctx: Ctx, op: { id: string; traits: OperationTr
 export async function assertInConversation(ctx: Ctx): Promise<void> {
   const a = ctx.actor;
   if (a.kind !== 'agent' || !a.conversationId) return;
-  if (await isParticipant(ctx, a.conversationId)) return;
+  // In a volume beyond projects (R1) the agent's conversations are those of the project the volume belongs to.
+  const project = ctx.project.volume?.parentProjectId;
+  if (await isParticipant(project ? { ...ctx, project: { ...ctx.project, id: project } } : ctx, a.conversationId)) return;
   throw new StoaError('not_in_conversation', `this agent does not take part in conversation "${a.conversationId}"; it acts only in its own conversations`, {
     conversation: a.conversationId,
   });
