@@ -1,22 +1,10 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { StoaError, errorCodes } from '@stoa/contract';
-import {
-  assertUnlocked,
-  createFolder,
-  deleteFile,
-  deleteFolder,
-  listFolder,
-  normalizePath,
-  openFile,
-  putFile,
-  setFileModified,
-  unlockPath,
-  type Ctx,
-  type Platform,
-} from '@stoa/core';
+import { normalizePath, type Ctx, type Platform } from '@stoa/core';
 import { setRetryAfter, toStoaError } from '../http/problem.js';
 import { contentDisposition, parseRange } from '../routes/files/content-disposition.js';
 import { davContext } from './dav-auth.js';
+import { davOps } from './dav-ops.js';
 import { copyOrMove } from './dav-copy-move.js';
 import { lock } from './dav-lock.js';
 import { davPath, destinationPath } from './dav-paths.js';
@@ -44,12 +32,12 @@ async function readBody(req: FastifyRequest, limit = 1024 * 1024): Promise<strin
 async function get(ctx: Ctx, req: FastifyRequest, reply: FastifyReply, t: Target, head: boolean) {
   if (t.kind === 'none') throw new StoaError('not_found', `"${t.path}" does not exist`);
   if (t.kind === 'folder') {
-    const page = await listFolder(ctx, { folder: t.path, limit: 1000 });
+    const page = await davOps.listFolder(ctx, { folder: t.path, limit: 1000 });
     const lines = [...page.folders.map((d) => `${d.name}/`), ...page.files.map((f) => f.name)].join('\n');
     return reply.type('text/plain; charset=utf-8').send(head ? undefined : lines + '\n');
   }
   const range = parseRange(req.headers.range);
-  const opened = await openFile(ctx, t.path, { range: range ?? undefined });
+  const opened = await davOps.open(ctx, t.path, range ?? undefined);
   reply
     .header('ETag', contentEtag(opened.sha256))
     .header('Last-Modified', new Date(opened.info.modified).toUTCString())
@@ -86,7 +74,8 @@ async function evaluateIf(ctx: Ctx, req: FastifyRequest, mount: string, t: Targe
 }
 
 async function handle(platform: Platform, mount: string, project: string | undefined, req: FastifyRequest, reply: FastifyReply) {
-  // The core checks locks on every change; the tokens this request submitted go with it.
+  // The runner checks locks on every change (and the mutator again in its transaction); the tokens this request
+  // submitted go with it.
   const ctx = { ...(await davContext(platform, req, project)), lockTokens: submittedTokens(parseIfHeader(req.headers.if as string | undefined)) };
   const path = davPath(req.url, mount);
   if (path !== '') normalizePath(path);
@@ -102,7 +91,6 @@ async function handle(platform: Platform, mount: string, project: string | undef
       return reply.code(pre).send();
     }
   }
-  const tokens = () => submittedTokens(parseIfHeader(req.headers.if as string | undefined));
   switch (method) {
     case 'PROPFIND': {
       const body = parsePropfind(parseXml(await readBody(req)));
@@ -114,11 +102,10 @@ async function handle(platform: Platform, mount: string, project: string | undef
       return get(ctx, req, reply, t, method === 'HEAD');
     case 'PUT': {
       if (path === '' || t.kind === 'folder') throw new DavStatus(405);
-      await assertUnlocked(ctx, [{ path, member: true }], tokens());
-      const r = await putFile(ctx, { path, source: req.raw, mode: 'replace' });
+      const r = await davOps.put(ctx, path, req.raw);
       const mtime = Number(req.headers['x-oc-mtime']);
       if (req.headers['x-oc-mtime'] !== undefined && Number.isFinite(mtime) && mtime > 0) {
-        await setFileModified(ctx, { path, modified: new Date(mtime * 1000) });
+        await davOps.setModified(ctx, path, new Date(mtime * 1000));
         reply.header('X-OC-Mtime', 'accepted');
       }
       return reply
@@ -131,17 +118,15 @@ async function handle(platform: Platform, mount: string, project: string | undef
       req.raw.resume();
       if (t.kind === 'none') throw new StoaError('not_found', `"${path}" does not exist`);
       if (path === '') throw new DavStatus(403);
-      await assertUnlocked(ctx, [{ path, member: true, subtree: true }], tokens());
-      if (t.kind === 'folder') await deleteFolder(ctx, { path, recursive: true });
-      else await deleteFile(ctx, { path });
+      if (t.kind === 'folder') await davOps.deleteFolder(ctx, path, true);
+      else await davOps.deleteFile(ctx, path);
       return reply.code(204).send();
     }
     case 'MKCOL': {
       const body = await readBody(req);
       if (body.length > 0) throw new DavStatus(415);
       if (t.kind !== 'none') throw new DavStatus(405);
-      await assertUnlocked(ctx, [{ path, member: true }], tokens());
-      await createFolder(ctx, { path });
+      await davOps.createFolder(ctx, path);
       return reply.code(201).send();
     }
     case 'MOVE':
@@ -156,7 +141,7 @@ async function handle(platform: Platform, mount: string, project: string | undef
       const token = /^<(.+)>$/.exec(String(req.headers['lock-token'] ?? '').trim())?.[1];
       if (!token) throw new StoaError('bad_request', 'UNLOCK needs a Lock-Token header');
       try {
-        await unlockPath(ctx, { path, token });
+        await davOps.unlock(ctx, path, token);
       } catch (e) {
         if (e instanceof StoaError && e.code === 'bad_request') throw new DavStatus(409, errorBody('lock-token-matches-request-uri'));
         throw e;
@@ -166,7 +151,6 @@ async function handle(platform: Platform, mount: string, project: string | undef
     case 'PROPPATCH': {
       const root = parseXml(await readBody(req));
       if (t.kind === 'none') throw new StoaError('not_found', `"${path}" does not exist`);
-      await assertUnlocked(ctx, [{ path }], tokens());
       return proppatch(ctx, mount, t, root, reply);
     }
   }

@@ -39,7 +39,9 @@ describe.each(testDbKinds())('the operation runner (%s)', (kind) => {
       expect(r.code, name).toBe('locked');
       expect(r.text, name).toMatch(/^Refused: .*locked/);
     }
-    await expect(runOperation(agent, 'files.upload', { path: 'shared/plan.md', source: (await import('node:stream')).Readable.from(['x']) })).rejects.toMatchObject({
+    await expect(
+      runOperation(agent, 'files.upload', { path: 'shared/plan.md', source: (await import('node:stream')).Readable.from(['x']) }),
+    ).rejects.toMatchObject({
       code: 'locked',
     });
     expect((await readFileBytes(admin, 'shared/plan.md')).bytes.toString()).toBe('one two');

@@ -47,7 +47,7 @@ export function refusalByRole(actor: Actor, op: { traits: OperationTraits }): St
  * has no members, invitations, tokens, agents, conversations, wiki or memory of its own — its owners decide who
  * reaches it.
  */
-const VOLUME_OPERATIONS = /^(files|folders|uploads|docs|search|tools)\.|^audit\.list$/;
+const VOLUME_OPERATIONS = /^(files|folders|uploads|docs|search|tools|webdav)\.|^audit\.list$/;
 
 /** Steps 1–2: the volume gate and the policy by role. */
 export function assertRoleAllows(ctx: Ctx, op: { id: string; traits: OperationTraits }, volumeOp = op.id): void {
@@ -112,7 +112,8 @@ export async function countChange(ctx: Ctx, traits: OperationTraits, key: Window
 
 /** Bytes of the project's wiki pages (their current text), which an agent's wiki writes are charged against. */
 async function wikiBytes(ctx: Ctx): Promise<number> {
-  const size = ctx.platform.db.dialect === 'postgres' ? sql<number>`coalesce(sum(octet_length(body)), 0)` : sql<number>`coalesce(sum(length(cast(body as blob))), 0)`;
+  const size =
+    ctx.platform.db.dialect === 'postgres' ? sql<number>`coalesce(sum(octet_length(body)), 0)` : sql<number>`coalesce(sum(length(cast(body as blob))), 0)`;
   const r = await ctx.platform.db.kysely.selectFrom('wiki_pages').select(size.as('bytes')).where('project_id', '=', ctx.project.id).executeTakeFirst();
   return Number(r?.bytes ?? 0);
 }

@@ -26,10 +26,9 @@ const at =
   (arg: string, more: Omit<LockTarget, 'path'> = { member: true }) =>
   (_ctx: unknown, i: Record<string, unknown>): LockTarget[] =>
     typeof i[arg] === 'string' ? [{ path: i[arg], ...more }] : [];
-const both = (from: string, to: string, subtree: boolean) => (_ctx: unknown, i: Record<string, unknown>): LockTarget[] => [
-  ...at(from, { member: true, subtree })(_ctx, i),
-  ...at(to)(_ctx, i),
-];
+const both =
+  (from: string, to: string, subtree: boolean) =>
+  (_ctx: unknown, i: Record<string, unknown>): LockTarget[] => [...at(from, { member: true, subtree })(_ctx, i), ...at(to)(_ctx, i)];
 
 function needs<T>(value: T | undefined, what: string): T {
   if (value === undefined) throw new StoaError('bad_request', `${what} is required`);
@@ -46,13 +45,19 @@ export const fileOperations: Operation[] = [
   projectOperation(r.stat, reads('file.read'), (ctx, i) => statFile(ctx, i.path)),
   projectOperation(r.versions, reads('file.read'), (ctx, i) => listVersions(ctx, i.path)),
   projectOperation(r.usage, reads('file.read'), (ctx) => usage(ctx)),
-  projectOperation(r.move, fileChange('file.move', 'file.move', both('from', 'to', false)), (ctx, i) => moveFile(ctx, { from: i.from, to: i.to, expectedVersion: i.expectedVersion })),
+  projectOperation(r.move, fileChange('file.move', 'file.move', both('from', 'to', false)), (ctx, i) =>
+    moveFile(ctx, { from: i.from, to: i.to, expectedVersion: i.expectedVersion }),
+  ),
   // Folders are real (F9, F10, F13 as amended): a whole folder moves or goes in one change.
   projectOperation(r.statFolder, reads('file.read'), (ctx, i) => getFolder(ctx, i.path)),
   projectOperation(r.createFolder, fileChange('file.write', 'folder.create', at('path')), (ctx, i) => createFolder(ctx, { path: i.path })),
   projectOperation(r.moveFolder, fileChange('file.move', 'folder.move', both('from', 'to', true)), (ctx, i) => moveFolder(ctx, { from: i.from, to: i.to })),
-  projectOperation(r.deleteFolder, fileChange('file.delete', 'folder.delete', at('path', { member: true, subtree: true })), (ctx, i) => deleteFolder(ctx, { path: i.path, recursive: i.recursive === 'true' })),
-  projectOperation(r.remove, fileChange('file.delete', 'file.delete', at('path')), (ctx, i) => deleteFile(ctx, { path: i.path, expectedVersion: i.expectedVersion })),
+  projectOperation(r.deleteFolder, fileChange('file.delete', 'folder.delete', at('path', { member: true, subtree: true })), (ctx, i) =>
+    deleteFolder(ctx, { path: i.path, recursive: i.recursive === 'true' }),
+  ),
+  projectOperation(r.remove, fileChange('file.delete', 'file.delete', at('path')), (ctx, i) =>
+    deleteFile(ctx, { path: i.path, expectedVersion: i.expectedVersion }),
+  ),
   projectOperation(r.restore, fileChange('file.write', 'file.restore', at('path', {})), (ctx, i) =>
     restoreVersion(ctx, { path: i.path, version: i.version, expectedVersion: i.expectedVersion }),
   ),

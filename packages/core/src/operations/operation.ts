@@ -117,6 +117,28 @@ export const fileChange = (policy: Action, audit: string | null, touches: (ctx: 
 });
 
 /**
+ * An operation a door reaches without a route of its own: WebDAV's methods beyond the file routes (locks,
+ * properties, copies). The runner applies its traits like any other's; the door calls it with runOperation.
+ */
+export interface DoorOperation {
+  id: string;
+  scope: 'door';
+  summary: string;
+  traits: OperationTraits;
+  run: (ctx: Ctx, input: any) => Promise<unknown>;
+}
+
+/**
+ * A door operation (see DoorOperation).
+ *
+ * @example
+ * doorOperation('webdav.copy', 'Copy a file', fileChange('file.write', 'file.upload', touches), (ctx, i) => copyFile(ctx, i));
+ */
+export function doorOperation<I>(id: string, summary: string, traits: OperationTraits, run: (ctx: Ctx, input: I) => Promise<unknown>): DoorOperation {
+  return { id, scope: 'door', summary, traits, run };
+}
+
+/**
  * An agent tool as the table holds it: its name, the area whose runner checks its arguments and answers the model,
  * and its traits, which the runner applies before the tool runs (see tool-ops.ts).
  */

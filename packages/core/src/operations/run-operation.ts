@@ -3,12 +3,12 @@ import type { Ctx } from '../platform.js';
 import { contextFor, type ContextOptions } from '../context.js';
 import { tracedChange } from './agent-gate.js';
 import { assertInConversation, assertNotLocked, assertQuota, assertRoleAllows, countChange, ensureAudited } from './chain.js';
-import type { GlobalCall, Operation, PublicCall } from './operation.js';
+import type { DoorOperation, GlobalCall, Operation, PublicCall } from './operation.js';
 import { findOperation } from './table.js';
 
 export { refusalByRole } from './chain.js';
 
-function operation(id: string): Operation {
+function operation(id: string): Operation | DoorOperation {
   const op = findOperation(id);
   if (!op) throw new StoaError('not_found', `there is no operation "${id}"`);
   return op;
@@ -20,11 +20,15 @@ function traceArgs(input: Record<string, unknown>): Record<string, unknown> {
   return rest;
 }
 
-function outcomeOf(op: Operation, r: unknown): { path: string | null; version: number | null; text: string } {
+function outcomeOf(op: Operation | DoorOperation, r: unknown): { path: string | null; version: number | null; text: string } {
   const o = (r && typeof r === 'object' ? r : {}) as { path?: unknown; version?: unknown; file?: { path?: unknown; version?: unknown } };
   const path = typeof o.path === 'string' ? o.path : typeof o.file?.path === 'string' ? o.file.path : null;
   const version = typeof o.version === 'number' ? o.version : typeof o.file?.version === 'number' ? o.file.version : null;
-  return { path, version, text: `${op.route.summary}: done${path ? ` (${path}${version !== null ? `, version ${version}` : ''})` : ''}` };
+  return {
+    path,
+    version,
+    text: `${op.scope === 'door' ? op.summary : op.route.summary}: done${path ? ` (${path}${version !== null ? `, version ${version}` : ''})` : ''}`,
+  };
 }
 
 /**
@@ -39,7 +43,7 @@ function outcomeOf(op: Operation, r: unknown): { path: string | null; version: n
  */
 export async function runOperation(ctx: Ctx, id: string, input: Record<string, unknown>): Promise<unknown> {
   const op = operation(id);
-  if (op.scope !== 'project') throw new StoaError('bad_request', `operation "${id}" does not act in a project`);
+  if (op.scope !== 'project' && op.scope !== 'door') throw new StoaError('bad_request', `operation "${id}" does not act in a project`);
   assertRoleAllows(ctx, op);
   await assertInConversation(ctx);
   await assertNotLocked(ctx, op.traits, input);
@@ -66,6 +70,7 @@ export async function runOperation(ctx: Ctx, id: string, input: Record<string, u
 export async function runGlobalOperation(call: PublicCall, id: string, input: Record<string, unknown>): Promise<unknown> {
   const op = operation(id);
   if (op.scope === 'public') return op.run(call, input);
+  if (op.scope === 'door') throw new StoaError('bad_request', `operation "${id}" acts in a project`);
   if (op.scope !== 'global') throw new StoaError('bad_request', `operation "${id}" acts in a project`);
   if (!call.principal) throw new StoaError('unauthorized');
   return op.run({ platform: call.platform, principal: call.principal }, input);
@@ -85,6 +90,7 @@ export interface DoorCall extends GlobalCall {
  */
 export async function callOperation(call: DoorCall, id: string, rawInput: unknown, body: Record<string, unknown> = {}): Promise<unknown> {
   const op = operation(id);
+  if (op.scope === 'door') throw new StoaError('bad_request', `operation "${id}" is reached through its door only`);
   if (op.scope !== 'project') return runGlobalOperation(call, id, { ...(op.route.input.parse(rawInput) as Record<string, unknown>), ...body });
   // Who may act comes before what they sent: an outsider or a viewer learns nothing from validation errors.
   const project = (rawInput as { project?: unknown } | null)?.project;

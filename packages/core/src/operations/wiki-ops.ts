@@ -10,15 +10,21 @@ import { changes, projectOperation, reads, type Operation, type OperationTraits 
 const w = wikiRoutes;
 
 /** A change to pages: an agent's counts in its window (the runner counts it); `charges` adds its text to the quota. */
-const pageChange = (charges?: OperationTraits['charges']): OperationTraits => ({ ...changes('wiki.write', null), window: 'runner', ...(charges ? { charges } : {}) });
+const pageChange = (charges?: OperationTraits['charges']): OperationTraits => ({
+  ...changes('wiki.write', null),
+  window: 'runner',
+  ...(charges ? { charges } : {}),
+});
 const textBytes = (t: string) => Buffer.byteLength(t, 'utf8');
 
 /** The wiki (W1–W7). */
 export const wikiOperations: Operation[] = [
   projectOperation(w.list, reads('wiki.read'), (ctx, i) => listPages(ctx, { prefix: i.prefix })),
   projectOperation(w.get, reads('wiki.read'), (ctx, i) => getPage(ctx, { path: i.path })),
-  projectOperation(w.put, pageChange((i: { text: string }) => textBytes(i.text)), (ctx, i) =>
-    putPage(ctx, { path: i.path, text: i.text, title: i.title, base: i.base, channel: i.channel }),
+  projectOperation(
+    w.put,
+    pageChange((i: { text: string }) => textBytes(i.text)),
+    (ctx, i) => putPage(ctx, { path: i.path, text: i.text, title: i.title, base: i.base, channel: i.channel }),
   ),
   projectOperation(w.rename, pageChange(), (ctx, i) => renamePage(ctx, { path: i.path, title: i.title, base: i.base })),
   projectOperation(w.move, pageChange(), (ctx, i) => movePage(ctx, { from: i.from, to: i.to, dryRun: i.dryRun })),
@@ -30,5 +36,6 @@ export const wikiOperations: Operation[] = [
   projectOperation(
     w.import,
     pageChange((i: { files: Array<{ text: string }> }) => i.files.reduce((n, f) => n + textBytes(f.text), 0)),
-    (ctx, i) => importPages(ctx, { files: i.files, prefix: i.prefix, channel: i.channel })),
+    (ctx, i) => importPages(ctx, { files: i.files, prefix: i.prefix, channel: i.channel }),
+  ),
 ];
