@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { allRoutes } from '@stoa/contract';
+import { allRoutes, systemRoutes } from '@stoa/contract';
 import { addMember, contextFor, refusalByRole, createProject, createToken, localAdminPrincipal, operations, type UserActor } from '@stoa/core';
 import { createTestApp, type TestApp } from './test-app.js';
 import { fastifyPath } from './mount.js';
@@ -30,8 +30,9 @@ describe('the operation table', () => {
 
   afterAll(() => s.close());
 
-  it('has exactly one operation per route of the contract', () => {
-    expect(operations.map((o) => o.id).sort()).toEqual(allRoutes.map((r) => r.id).sort());
+  it("has exactly one operation per route of the contract, and one for each of the server's own routes that act", () => {
+    const routes = [...allRoutes, systemRoutes.login, systemRoutes.signedFile];
+    expect(operations.map((o) => o.id).sort()).toEqual(routes.map((r) => r.id).sort());
     expect(new Set(operations.map((o) => o.id)).size).toBe(operations.length);
     for (const op of operations.filter((o) => o.route.method === 'GET')) expect(op.traits.mutates, op.id).toBe(false);
   });
