@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { FastifyInstance } from 'fastify';
-import { createAgent, createConversation, createToken, listTrace, putFile, statFile } from '@stoa/core';
+import { createAgent, createConversation, createToken, listTrace, putFile, statFile } from '@stoa/core/testing';
 import { createTestPlatform, type TestPlatform } from '@stoa/core/testing';
 import { testDbKinds } from '@stoa/db/testing';
 import { buildApp } from '@stoa/server';

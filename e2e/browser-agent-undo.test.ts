@@ -3,7 +3,7 @@ import { createRequire } from 'node:module';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page, Route } from 'playwright-core';
 import type { AxeResults, RunOptions } from 'axe-core';
-import { createAgent, createConversation, putFile, readFileBytes, callTool } from '@stoa/core';
+import { createAgent, createConversation, putFile, readFileBytes, callTool } from '@stoa/core/testing';
 import { hasChromium, startUiServer, type UiServer } from './browser-helpers.js';
 
 // Evaluated, not added as a <script>: the UI's Content-Security-Policy refuses inline scripts.

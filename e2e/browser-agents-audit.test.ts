@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { putFile, callTool } from '@stoa/core';
+import { putFile, callTool } from '@stoa/core/testing';
 import { fileRow, hasChromium, startUiServer, uploadViaUi, type UiServer } from './browser-helpers.js';
 
 // 1×1 PNG and a one-page PDF, to see the image and PDF previews.

@@ -77,3 +77,4 @@ export async function createTestPlatform(
     },
   };
 }
+export * from './internal.js';

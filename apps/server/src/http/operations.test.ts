@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { allRoutes, systemRoutes } from '@stoa/contract';
-import { addMember, contextFor, refusalByRole, createProject, createToken, localAdminPrincipal, operations, type UserActor } from '@stoa/core';
+import { addMember, contextFor, refusalByRole, createProject, createToken, localAdminPrincipal, operations, type UserActor } from '@stoa/core/testing';
 import { createTestApp, type TestApp } from './test-app.js';
 import { fastifyPath } from './mount.js';
 

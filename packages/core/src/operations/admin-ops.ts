@@ -18,5 +18,7 @@ export const adminOperations: Operation[] = [
   publicOperation(systemRoutes.login, { policy: 'public', mutates: true, audit: null, agent: 'none' }, ({ platform, client }, i) =>
     redeemLoginCode(platform, i.code, { client }),
   ),
-  publicOperation(systemRoutes.signedFile, { policy: 'public', mutates: false, audit: null, agent: 'read' }, ({ platform }, i) => openSignedLink(platform, i.token)),
+  publicOperation(systemRoutes.signedFile, { policy: 'public', mutates: false, audit: null, agent: 'read' }, ({ platform }, i) =>
+    openSignedLink(platform, i.token),
+  ),
 ];

@@ -82,7 +82,7 @@ export async function assertNotLocked(ctx: Ctx, traits: OperationTraits, input: 
 }
 
 /** The window an actor's changes count in (A4); null for people, whose changes are not limited. */
-export function windowOf(ctx: Ctx): WindowKey | null {
+function windowOf(ctx: Ctx): WindowKey | null {
   const a = ctx.actor;
   return a.kind === 'agent' ? { conversation: a.conversationId ?? '', agent: a.agentId } : null;
 }
