@@ -168,7 +168,8 @@ describe.each(testDbKinds())('the runner steps, for every changing operation and
   });
   afterAll(() => s?.close());
 
-  async function send(sample: Sample, conversation: string): Promise<{ status: number; code?: string; body: any }> {
+  /** Sends a sample as the agent in `conversation`, or as a person with `person`'s token. */
+  async function send(sample: Sample, conversation: string, person?: string): Promise<{ status: number; code?: string; body: any }> {
     const i = ++n;
     await sample.setup?.(admin, base, i);
     const r = sample.request(base, i);
@@ -176,8 +177,8 @@ describe.each(testDbKinds())('the runner steps, for every changing operation and
       method: r.method as 'POST',
       url: `/api/v1${r.url}`,
       headers: {
-        authorization: `Bearer ${token}`,
-        'x-stoa-conversation': conversation,
+        authorization: `Bearer ${person ?? token}`,
+        ...(person ? {} : { 'x-stoa-conversation': conversation }),
         ...(r.body !== undefined ? { 'content-type': 'application/json' } : {}),
       },
       ...(r.raw !== undefined ? { payload: r.raw } : r.body !== undefined ? { payload: JSON.stringify(r.body) } : {}),
@@ -212,6 +213,25 @@ describe.each(testDbKinds())('the runner steps, for every changing operation and
     const f = await send(sample, foreign);
     expect(f.code, JSON.stringify(f.body)).toBe('not_in_conversation');
     expect(await writes(foreign)).toBe(0);
+  });
+
+  it.each(cases.filter((c) => c.door === 'HTTP' && c.traits.agent === 'change'))(
+    "$id ($door): an agent's change is in its conversation's trace",
+    async ({ sample }) => {
+      const db = s.t.platform.db.kysely;
+      const count = async () => (await db.selectFrom('tool_calls').select('id').where('conversation_id', '=', own).execute()).length;
+      const before = await count();
+      expect(ok(await send(sample, own))).toBe(true);
+      expect(await count()).toBe(before + 1);
+    },
+  );
+
+  it.each(cases.filter((c) => c.traits.audit))("$id ($door): a person's change leaves the audit entry it declares", async ({ sample, traits }) => {
+    const db = s.t.platform.db.kysely;
+    const count = async () => (await db.selectFrom('audit_log').select('id').where('action', '=', traits.audit!).execute()).length;
+    const before = await count();
+    expect(ok(await send(sample, own, await s.tokenFor('pat', 'admin')))).toBe(true);
+    expect(await count()).toBeGreaterThan(before);
   });
 
   it.each(cases.filter((c) => c.traits.touches))("$id ($door): is refused under someone else's lock", async ({ sample }) => {

@@ -33,13 +33,19 @@ const ROLE_ACTIONS = new Set<Action>([
   'wiki.write',
 ]);
 
+/** Actions only people have (project administration, members, tokens, agents' settings): no agent ever may. */
+const PEOPLE_ACTIONS = new Set<Action>(['audit.read', 'project.admin', 'member.manage', 'token.create', 'agent.manage']);
+
 /**
- * The refusal of a person whose role cannot have the operation's policy action anywhere in the project, or null.
- * Agents and resource-bound actions (memory files) are decided by the core function on the resource.
+ * The refusal of a person whose role cannot have the operation's policy action anywhere in the project, or of an
+ * agent asking for an action only people have; null otherwise. The rest of an agent's rights (its folders) and
+ * resource-bound actions (memory files) are decided on the resource by the core function.
  */
 export function refusalByRole(actor: Actor, op: { traits: OperationTraits }): StoaError | null {
   const policy = op.traits.policy;
-  return actor.kind === 'user' && policy !== 'signed-in' && policy !== 'public' && ROLE_ACTIONS.has(policy) ? can(actor, policy, { kind: 'project' }) : null;
+  if (policy === 'signed-in' || policy === 'public') return null;
+  if (actor.kind === 'agent') return PEOPLE_ACTIONS.has(policy) ? can(actor, policy, { kind: 'project' }) : null;
+  return ROLE_ACTIONS.has(policy) ? can(actor, policy, { kind: 'project' }) : null;
 }
 
 /**

@@ -92,9 +92,11 @@ export async function callOperation(call: DoorCall, id: string, rawInput: unknow
   const op = operation(id);
   if (op.scope === 'door') throw new StoaError('bad_request', `operation "${id}" is reached through its door only`);
   if (op.scope !== 'project') return runGlobalOperation(call, id, { ...(op.route.input.parse(rawInput) as Record<string, unknown>), ...body });
-  // Who may act comes before what they sent: an outsider or a viewer learns nothing from validation errors.
+  // Who may act comes before what they sent: an outsider, a viewer or an agent in another's conversation learns
+  // nothing from validation errors.
   const project = (rawInput as { project?: unknown } | null)?.project;
   const ctx = await contextFor(call.platform, call.principal, { ...call.context, project: typeof project === 'string' ? project : undefined });
   assertRoleAllows(ctx, op);
+  await assertInConversation(ctx);
   return runOperation(ctx, id, { ...(op.route.input.parse(rawInput) as Record<string, unknown>), ...body });
 }
