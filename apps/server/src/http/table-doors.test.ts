@@ -88,7 +88,7 @@ describe.each(testDbKinds())('every operation at every door, for every kind of a
   it.each(actors)('HTTP: every route answers %s as the policy says', async (k) => {
     for (const op of projectOps) {
       const r = await s.app.inject({ ...request(op), headers: headers[k] });
-      const code = r.headers['content-type']?.includes('json') ? r.json().code : undefined;
+      const code = String(r.headers['content-type'] ?? '').includes('json') ? r.json().code : undefined;
       const what = `${op.id} as ${k}: ${r.statusCode} ${r.body.slice(0, 200)}`;
       expect(r.statusCode, what).not.toBe(401);
       if (k === 'outsider' || k === 'removed') {

@@ -183,7 +183,7 @@ describe.each(testDbKinds())('the runner steps, for every changing operation and
       },
       ...(r.raw !== undefined ? { payload: r.raw } : r.body !== undefined ? { payload: JSON.stringify(r.body) } : {}),
     });
-    const body = res.headers['content-type']?.includes('json') ? res.json() : res.body;
+    const body = String(res.headers['content-type'] ?? '').includes('json') ? res.json() : res.body;
     return { status: res.statusCode, code: body?.code, body };
   }
 
