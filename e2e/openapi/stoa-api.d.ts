@@ -1410,7 +1410,7 @@ export interface components {
             detail: string;
             instance?: string;
             /** @enum {string} */
-            code: "bad_request" | "path_invalid" | "invalid_text" | "unauthorized" | "forbidden" | "not_found" | "method_not_allowed" | "already_exists" | "version_conflict" | "memory_version_conflict" | "not_a_text_file" | "preview_unavailable" | "too_large" | "quota_exceeded" | "range_not_satisfiable" | "precondition_failed" | "locked" | "rate_limited" | "unavailable" | "internal";
+            code: "bad_request" | "path_invalid" | "invalid_text" | "unauthorized" | "forbidden" | "not_in_conversation" | "not_found" | "method_not_allowed" | "already_exists" | "version_conflict" | "memory_version_conflict" | "not_a_text_file" | "preview_unavailable" | "too_large" | "quota_exceeded" | "range_not_satisfiable" | "precondition_failed" | "locked" | "rate_limited" | "unavailable" | "internal";
         };
     };
     responses: never;
@@ -2206,7 +2206,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description forbidden: You may not do this */
+            /** @description forbidden: You may not do this; not_in_conversation: The agent does not take part in this conversation */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -2214,7 +2214,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
-                        code?: "forbidden";
+                        code?: "forbidden" | "not_in_conversation";
                     };
                 };
             };
@@ -2318,7 +2318,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description forbidden: You may not do this */
+            /** @description forbidden: You may not do this; not_in_conversation: The agent does not take part in this conversation */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -2326,7 +2326,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
-                        code?: "forbidden";
+                        code?: "forbidden" | "not_in_conversation";
                     };
                 };
             };
@@ -2428,7 +2428,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description forbidden: You may not do this */
+            /** @description forbidden: You may not do this; not_in_conversation: The agent does not take part in this conversation */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -2436,7 +2436,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
-                        code?: "forbidden";
+                        code?: "forbidden" | "not_in_conversation";
                     };
                 };
             };
@@ -2546,7 +2546,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description forbidden: You may not do this */
+            /** @description forbidden: You may not do this; not_in_conversation: The agent does not take part in this conversation */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -2554,7 +2554,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
-                        code?: "forbidden";
+                        code?: "forbidden" | "not_in_conversation";
                     };
                 };
             };
@@ -2654,7 +2654,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description forbidden: You may not do this */
+            /** @description forbidden: You may not do this; not_in_conversation: The agent does not take part in this conversation */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -2662,7 +2662,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
-                        code?: "forbidden";
+                        code?: "forbidden" | "not_in_conversation";
                     };
                 };
             };
@@ -2769,7 +2769,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description forbidden: You may not do this */
+            /** @description forbidden: You may not do this; not_in_conversation: The agent does not take part in this conversation */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -2777,7 +2777,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
-                        code?: "forbidden";
+                        code?: "forbidden" | "not_in_conversation";
                     };
                 };
             };
@@ -2889,7 +2889,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description forbidden: You may not do this */
+            /** @description forbidden: You may not do this; not_in_conversation: The agent does not take part in this conversation */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -2897,7 +2897,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
-                        code?: "forbidden";
+                        code?: "forbidden" | "not_in_conversation";
                     };
                 };
             };
@@ -2997,7 +2997,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description forbidden: You may not do this */
+            /** @description forbidden: You may not do this; not_in_conversation: The agent does not take part in this conversation */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3005,7 +3005,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
-                        code?: "forbidden";
+                        code?: "forbidden" | "not_in_conversation";
                     };
                 };
             };
@@ -3120,7 +3120,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description forbidden: You may not do this */
+            /** @description forbidden: You may not do this; not_in_conversation: The agent does not take part in this conversation */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3128,7 +3128,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
-                        code?: "forbidden";
+                        code?: "forbidden" | "not_in_conversation";
                     };
                 };
             };
@@ -3359,7 +3359,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description forbidden: You may not do this */
+            /** @description forbidden: You may not do this; not_in_conversation: The agent does not take part in this conversation */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3367,7 +3367,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
-                        code?: "forbidden";
+                        code?: "forbidden" | "not_in_conversation";
                     };
                 };
             };
@@ -3512,7 +3512,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description forbidden: You may not do this */
+            /** @description forbidden: You may not do this; not_in_conversation: The agent does not take part in this conversation */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3520,7 +3520,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
-                        code?: "forbidden";
+                        code?: "forbidden" | "not_in_conversation";
                     };
                 };
             };
@@ -3662,7 +3662,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description forbidden: You may not do this */
+            /** @description forbidden: You may not do this; not_in_conversation: The agent does not take part in this conversation */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3670,7 +3670,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
-                        code?: "forbidden";
+                        code?: "forbidden" | "not_in_conversation";
                     };
                 };
             };
@@ -3834,7 +3834,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description forbidden: You may not do this */
+            /** @description forbidden: You may not do this; not_in_conversation: The agent does not take part in this conversation */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3842,7 +3842,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
-                        code?: "forbidden";
+                        code?: "forbidden" | "not_in_conversation";
                     };
                 };
             };
@@ -3949,7 +3949,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description forbidden: You may not do this */
+            /** @description forbidden: You may not do this; not_in_conversation: The agent does not take part in this conversation */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3957,7 +3957,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
-                        code?: "forbidden";
+                        code?: "forbidden" | "not_in_conversation";
                     };
                 };
             };
@@ -4063,7 +4063,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description forbidden: You may not do this */
+            /** @description forbidden: You may not do this; not_in_conversation: The agent does not take part in this conversation */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4071,7 +4071,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
-                        code?: "forbidden";
+                        code?: "forbidden" | "not_in_conversation";
                     };
                 };
             };
@@ -4183,7 +4183,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description forbidden: You may not do this */
+            /** @description forbidden: You may not do this; not_in_conversation: The agent does not take part in this conversation */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4191,7 +4191,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
-                        code?: "forbidden";
+                        code?: "forbidden" | "not_in_conversation";
                     };
                 };
             };
@@ -4291,7 +4291,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description forbidden: You may not do this */
+            /** @description forbidden: You may not do this; not_in_conversation: The agent does not take part in this conversation */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4299,7 +4299,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
-                        code?: "forbidden";
+                        code?: "forbidden" | "not_in_conversation";
                     };
                 };
             };
@@ -4401,7 +4401,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description forbidden: You may not do this */
+            /** @description forbidden: You may not do this; not_in_conversation: The agent does not take part in this conversation */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4409,7 +4409,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
-                        code?: "forbidden";
+                        code?: "forbidden" | "not_in_conversation";
                     };
                 };
             };
@@ -4518,7 +4518,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description forbidden: You may not do this */
+            /** @description forbidden: You may not do this; not_in_conversation: The agent does not take part in this conversation */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4526,7 +4526,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
-                        code?: "forbidden";
+                        code?: "forbidden" | "not_in_conversation";
                     };
                 };
             };
@@ -4670,7 +4670,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description forbidden: You may not do this */
+            /** @description forbidden: You may not do this; not_in_conversation: The agent does not take part in this conversation */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4678,7 +4678,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
-                        code?: "forbidden";
+                        code?: "forbidden" | "not_in_conversation";
                     };
                 };
             };
@@ -4818,7 +4818,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description forbidden: You may not do this */
+            /** @description forbidden: You may not do this; not_in_conversation: The agent does not take part in this conversation */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4826,7 +4826,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
-                        code?: "forbidden";
+                        code?: "forbidden" | "not_in_conversation";
                     };
                 };
             };
@@ -4974,7 +4974,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description forbidden: You may not do this */
+            /** @description forbidden: You may not do this; not_in_conversation: The agent does not take part in this conversation */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4982,7 +4982,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
-                        code?: "forbidden";
+                        code?: "forbidden" | "not_in_conversation";
                     };
                 };
             };
@@ -5097,7 +5097,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description forbidden: You may not do this */
+            /** @description forbidden: You may not do this; not_in_conversation: The agent does not take part in this conversation */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5105,7 +5105,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
-                        code?: "forbidden";
+                        code?: "forbidden" | "not_in_conversation";
                     };
                 };
             };
@@ -5220,7 +5220,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description forbidden: You may not do this */
+            /** @description forbidden: You may not do this; not_in_conversation: The agent does not take part in this conversation */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5228,7 +5228,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
-                        code?: "forbidden";
+                        code?: "forbidden" | "not_in_conversation";
                     };
                 };
             };
@@ -5375,7 +5375,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description forbidden: You may not do this */
+            /** @description forbidden: You may not do this; not_in_conversation: The agent does not take part in this conversation */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5383,7 +5383,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
-                        code?: "forbidden";
+                        code?: "forbidden" | "not_in_conversation";
                     };
                 };
             };
@@ -5567,7 +5567,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description forbidden: You may not do this */
+            /** @description forbidden: You may not do this; not_in_conversation: The agent does not take part in this conversation */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5575,7 +5575,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
-                        code?: "forbidden";
+                        code?: "forbidden" | "not_in_conversation";
                     };
                 };
             };
@@ -5811,7 +5811,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description forbidden: You may not do this */
+            /** @description forbidden: You may not do this; not_in_conversation: The agent does not take part in this conversation */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5819,7 +5819,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
-                        code?: "forbidden";
+                        code?: "forbidden" | "not_in_conversation";
                     };
                 };
             };
@@ -5989,7 +5989,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description forbidden: You may not do this */
+            /** @description forbidden: You may not do this; not_in_conversation: The agent does not take part in this conversation */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5997,7 +5997,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
-                        code?: "forbidden";
+                        code?: "forbidden" | "not_in_conversation";
                     };
                 };
             };
@@ -6126,7 +6126,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description forbidden: You may not do this */
+            /** @description forbidden: You may not do this; not_in_conversation: The agent does not take part in this conversation */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6134,7 +6134,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
-                        code?: "forbidden";
+                        code?: "forbidden" | "not_in_conversation";
                     };
                 };
             };
@@ -6288,7 +6288,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description forbidden: You may not do this */
+            /** @description forbidden: You may not do this; not_in_conversation: The agent does not take part in this conversation */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6296,7 +6296,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
-                        code?: "forbidden";
+                        code?: "forbidden" | "not_in_conversation";
                     };
                 };
             };
@@ -6406,7 +6406,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description forbidden: You may not do this */
+            /** @description forbidden: You may not do this; not_in_conversation: The agent does not take part in this conversation */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6414,7 +6414,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
-                        code?: "forbidden";
+                        code?: "forbidden" | "not_in_conversation";
                     };
                 };
             };
@@ -6548,7 +6548,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description forbidden: You may not do this */
+            /** @description forbidden: You may not do this; not_in_conversation: The agent does not take part in this conversation */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6556,7 +6556,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
-                        code?: "forbidden";
+                        code?: "forbidden" | "not_in_conversation";
                     };
                 };
             };
@@ -6696,7 +6696,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description forbidden: You may not do this */
+            /** @description forbidden: You may not do this; not_in_conversation: The agent does not take part in this conversation */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6704,7 +6704,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
-                        code?: "forbidden";
+                        code?: "forbidden" | "not_in_conversation";
                     };
                 };
             };
@@ -6807,7 +6807,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description forbidden: You may not do this */
+            /** @description forbidden: You may not do this; not_in_conversation: The agent does not take part in this conversation */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6815,7 +6815,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
-                        code?: "forbidden";
+                        code?: "forbidden" | "not_in_conversation";
                     };
                 };
             };
@@ -6927,7 +6927,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description forbidden: You may not do this */
+            /** @description forbidden: You may not do this; not_in_conversation: The agent does not take part in this conversation */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6935,7 +6935,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
-                        code?: "forbidden";
+                        code?: "forbidden" | "not_in_conversation";
                     };
                 };
             };
@@ -7049,7 +7049,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description forbidden: You may not do this */
+            /** @description forbidden: You may not do this; not_in_conversation: The agent does not take part in this conversation */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -7057,7 +7057,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
-                        code?: "forbidden";
+                        code?: "forbidden" | "not_in_conversation";
                     };
                 };
             };
@@ -7162,7 +7162,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description forbidden: You may not do this */
+            /** @description forbidden: You may not do this; not_in_conversation: The agent does not take part in this conversation */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -7170,7 +7170,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
-                        code?: "forbidden";
+                        code?: "forbidden" | "not_in_conversation";
                     };
                 };
             };
@@ -7289,7 +7289,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description forbidden: You may not do this */
+            /** @description forbidden: You may not do this; not_in_conversation: The agent does not take part in this conversation */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -7297,7 +7297,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
-                        code?: "forbidden";
+                        code?: "forbidden" | "not_in_conversation";
                     };
                 };
             };
@@ -7439,7 +7439,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description forbidden: You may not do this */
+            /** @description forbidden: You may not do this; not_in_conversation: The agent does not take part in this conversation */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -7447,7 +7447,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
-                        code?: "forbidden";
+                        code?: "forbidden" | "not_in_conversation";
                     };
                 };
             };
@@ -7616,7 +7616,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description forbidden: You may not do this */
+            /** @description forbidden: You may not do this; not_in_conversation: The agent does not take part in this conversation */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -7624,7 +7624,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
-                        code?: "forbidden";
+                        code?: "forbidden" | "not_in_conversation";
                     };
                 };
             };
@@ -7781,7 +7781,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description forbidden: You may not do this */
+            /** @description forbidden: You may not do this; not_in_conversation: The agent does not take part in this conversation */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -7789,7 +7789,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
-                        code?: "forbidden";
+                        code?: "forbidden" | "not_in_conversation";
                     };
                 };
             };
@@ -7936,7 +7936,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description forbidden: You may not do this */
+            /** @description forbidden: You may not do this; not_in_conversation: The agent does not take part in this conversation */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -7944,7 +7944,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
-                        code?: "forbidden";
+                        code?: "forbidden" | "not_in_conversation";
                     };
                 };
             };
@@ -8045,7 +8045,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description forbidden: You may not do this */
+            /** @description forbidden: You may not do this; not_in_conversation: The agent does not take part in this conversation */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -8053,7 +8053,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
-                        code?: "forbidden";
+                        code?: "forbidden" | "not_in_conversation";
                     };
                 };
             };
@@ -8211,7 +8211,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description forbidden: You may not do this */
+            /** @description forbidden: You may not do this; not_in_conversation: The agent does not take part in this conversation */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -8219,7 +8219,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
-                        code?: "forbidden";
+                        code?: "forbidden" | "not_in_conversation";
                     };
                 };
             };
@@ -8358,7 +8358,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description forbidden: You may not do this */
+            /** @description forbidden: You may not do this; not_in_conversation: The agent does not take part in this conversation */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -8366,7 +8366,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
-                        code?: "forbidden";
+                        code?: "forbidden" | "not_in_conversation";
                     };
                 };
             };
@@ -8505,7 +8505,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description forbidden: You may not do this */
+            /** @description forbidden: You may not do this; not_in_conversation: The agent does not take part in this conversation */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -8513,7 +8513,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
-                        code?: "forbidden";
+                        code?: "forbidden" | "not_in_conversation";
                     };
                 };
             };
@@ -8630,7 +8630,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description forbidden: You may not do this */
+            /** @description forbidden: You may not do this; not_in_conversation: The agent does not take part in this conversation */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -8638,7 +8638,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
-                        code?: "forbidden";
+                        code?: "forbidden" | "not_in_conversation";
                     };
                 };
             };
@@ -8763,7 +8763,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description forbidden: You may not do this */
+            /** @description forbidden: You may not do this; not_in_conversation: The agent does not take part in this conversation */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -8771,7 +8771,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
-                        code?: "forbidden";
+                        code?: "forbidden" | "not_in_conversation";
                     };
                 };
             };
@@ -8893,7 +8893,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description forbidden: You may not do this */
+            /** @description forbidden: You may not do this; not_in_conversation: The agent does not take part in this conversation */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -8901,7 +8901,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
-                        code?: "forbidden";
+                        code?: "forbidden" | "not_in_conversation";
                     };
                 };
             };
@@ -9034,7 +9034,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description forbidden: You may not do this */
+            /** @description forbidden: You may not do this; not_in_conversation: The agent does not take part in this conversation */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -9042,7 +9042,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
-                        code?: "forbidden";
+                        code?: "forbidden" | "not_in_conversation";
                     };
                 };
             };
@@ -9159,7 +9159,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description forbidden: You may not do this */
+            /** @description forbidden: You may not do this; not_in_conversation: The agent does not take part in this conversation */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -9167,7 +9167,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
-                        code?: "forbidden";
+                        code?: "forbidden" | "not_in_conversation";
                     };
                 };
             };
@@ -9266,7 +9266,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description forbidden: You may not do this */
+            /** @description forbidden: You may not do this; not_in_conversation: The agent does not take part in this conversation */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -9274,7 +9274,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
-                        code?: "forbidden";
+                        code?: "forbidden" | "not_in_conversation";
                     };
                 };
             };
@@ -9404,7 +9404,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description forbidden: You may not do this */
+            /** @description forbidden: You may not do this; not_in_conversation: The agent does not take part in this conversation */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -9412,7 +9412,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
-                        code?: "forbidden";
+                        code?: "forbidden" | "not_in_conversation";
                     };
                 };
             };
@@ -9515,7 +9515,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description forbidden: You may not do this */
+            /** @description forbidden: You may not do this; not_in_conversation: The agent does not take part in this conversation */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -9523,7 +9523,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
-                        code?: "forbidden";
+                        code?: "forbidden" | "not_in_conversation";
                     };
                 };
             };
@@ -9651,7 +9651,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description forbidden: You may not do this */
+            /** @description forbidden: You may not do this; not_in_conversation: The agent does not take part in this conversation */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -9659,7 +9659,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
-                        code?: "forbidden";
+                        code?: "forbidden" | "not_in_conversation";
                     };
                 };
             };
@@ -9795,7 +9795,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description forbidden: You may not do this */
+            /** @description forbidden: You may not do this; not_in_conversation: The agent does not take part in this conversation */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -9803,7 +9803,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
-                        code?: "forbidden";
+                        code?: "forbidden" | "not_in_conversation";
                     };
                 };
             };
@@ -9961,7 +9961,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description forbidden: You may not do this */
+            /** @description forbidden: You may not do this; not_in_conversation: The agent does not take part in this conversation */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -9969,7 +9969,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
-                        code?: "forbidden";
+                        code?: "forbidden" | "not_in_conversation";
                     };
                 };
             };
@@ -10100,7 +10100,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description forbidden: You may not do this */
+            /** @description forbidden: You may not do this; not_in_conversation: The agent does not take part in this conversation */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -10108,7 +10108,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
-                        code?: "forbidden";
+                        code?: "forbidden" | "not_in_conversation";
                     };
                 };
             };
@@ -10238,7 +10238,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description forbidden: You may not do this */
+            /** @description forbidden: You may not do this; not_in_conversation: The agent does not take part in this conversation */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -10246,7 +10246,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
-                        code?: "forbidden";
+                        code?: "forbidden" | "not_in_conversation";
                     };
                 };
             };
@@ -10363,7 +10363,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description forbidden: You may not do this */
+            /** @description forbidden: You may not do this; not_in_conversation: The agent does not take part in this conversation */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -10371,7 +10371,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
-                        code?: "forbidden";
+                        code?: "forbidden" | "not_in_conversation";
                     };
                 };
             };
@@ -10499,7 +10499,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description forbidden: You may not do this */
+            /** @description forbidden: You may not do this; not_in_conversation: The agent does not take part in this conversation */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -10507,7 +10507,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
-                        code?: "forbidden";
+                        code?: "forbidden" | "not_in_conversation";
                     };
                 };
             };
@@ -10649,7 +10649,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description forbidden: You may not do this */
+            /** @description forbidden: You may not do this; not_in_conversation: The agent does not take part in this conversation */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -10657,7 +10657,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
-                        code?: "forbidden";
+                        code?: "forbidden" | "not_in_conversation";
                     };
                 };
             };
@@ -10779,7 +10779,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description forbidden: You may not do this */
+            /** @description forbidden: You may not do this; not_in_conversation: The agent does not take part in this conversation */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -10787,7 +10787,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
-                        code?: "forbidden";
+                        code?: "forbidden" | "not_in_conversation";
                     };
                 };
             };
@@ -10899,7 +10899,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description forbidden: You may not do this */
+            /** @description forbidden: You may not do this; not_in_conversation: The agent does not take part in this conversation */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -10907,7 +10907,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
-                        code?: "forbidden";
+                        code?: "forbidden" | "not_in_conversation";
                     };
                 };
             };
@@ -11042,7 +11042,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description forbidden: You may not do this */
+            /** @description forbidden: You may not do this; not_in_conversation: The agent does not take part in this conversation */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -11050,7 +11050,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
-                        code?: "forbidden";
+                        code?: "forbidden" | "not_in_conversation";
                     };
                 };
             };
@@ -11176,7 +11176,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description forbidden: You may not do this */
+            /** @description forbidden: You may not do this; not_in_conversation: The agent does not take part in this conversation */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -11184,7 +11184,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
-                        code?: "forbidden";
+                        code?: "forbidden" | "not_in_conversation";
                     };
                 };
             };
@@ -11322,7 +11322,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description forbidden: You may not do this */
+            /** @description forbidden: You may not do this; not_in_conversation: The agent does not take part in this conversation */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -11330,7 +11330,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
-                        code?: "forbidden";
+                        code?: "forbidden" | "not_in_conversation";
                     };
                 };
             };
@@ -11462,7 +11462,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description forbidden: You may not do this */
+            /** @description forbidden: You may not do this; not_in_conversation: The agent does not take part in this conversation */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -11470,7 +11470,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
-                        code?: "forbidden";
+                        code?: "forbidden" | "not_in_conversation";
                     };
                 };
             };
@@ -11604,7 +11604,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description forbidden: You may not do this */
+            /** @description forbidden: You may not do this; not_in_conversation: The agent does not take part in this conversation */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -11612,7 +11612,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
-                        code?: "forbidden";
+                        code?: "forbidden" | "not_in_conversation";
                     };
                 };
             };
@@ -11741,7 +11741,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description forbidden: You may not do this */
+            /** @description forbidden: You may not do this; not_in_conversation: The agent does not take part in this conversation */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -11749,7 +11749,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
-                        code?: "forbidden";
+                        code?: "forbidden" | "not_in_conversation";
                     };
                 };
             };
@@ -11868,7 +11868,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description forbidden: You may not do this */
+            /** @description forbidden: You may not do this; not_in_conversation: The agent does not take part in this conversation */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -11876,7 +11876,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
-                        code?: "forbidden";
+                        code?: "forbidden" | "not_in_conversation";
                     };
                 };
             };
@@ -11994,7 +11994,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description forbidden: You may not do this */
+            /** @description forbidden: You may not do this; not_in_conversation: The agent does not take part in this conversation */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -12002,7 +12002,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
-                        code?: "forbidden";
+                        code?: "forbidden" | "not_in_conversation";
                     };
                 };
             };
@@ -12118,7 +12118,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description forbidden: You may not do this */
+            /** @description forbidden: You may not do this; not_in_conversation: The agent does not take part in this conversation */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -12126,7 +12126,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
-                        code?: "forbidden";
+                        code?: "forbidden" | "not_in_conversation";
                     };
                 };
             };
@@ -12249,7 +12249,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description forbidden: You may not do this */
+            /** @description forbidden: You may not do this; not_in_conversation: The agent does not take part in this conversation */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -12257,7 +12257,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
-                        code?: "forbidden";
+                        code?: "forbidden" | "not_in_conversation";
                     };
                 };
             };
@@ -12383,7 +12383,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description forbidden: You may not do this */
+            /** @description forbidden: You may not do this; not_in_conversation: The agent does not take part in this conversation */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -12391,7 +12391,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
-                        code?: "forbidden";
+                        code?: "forbidden" | "not_in_conversation";
                     };
                 };
             };
@@ -12506,7 +12506,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description forbidden: You may not do this */
+            /** @description forbidden: You may not do this; not_in_conversation: The agent does not take part in this conversation */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -12514,7 +12514,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
-                        code?: "forbidden";
+                        code?: "forbidden" | "not_in_conversation";
                     };
                 };
             };
@@ -12649,7 +12649,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description forbidden: You may not do this */
+            /** @description forbidden: You may not do this; not_in_conversation: The agent does not take part in this conversation */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -12657,7 +12657,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
-                        code?: "forbidden";
+                        code?: "forbidden" | "not_in_conversation";
                     };
                 };
             };
@@ -12807,7 +12807,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description forbidden: You may not do this */
+            /** @description forbidden: You may not do this; not_in_conversation: The agent does not take part in this conversation */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -12815,7 +12815,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
-                        code?: "forbidden";
+                        code?: "forbidden" | "not_in_conversation";
                     };
                 };
             };
@@ -12945,7 +12945,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description forbidden: You may not do this */
+            /** @description forbidden: You may not do this; not_in_conversation: The agent does not take part in this conversation */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -12953,7 +12953,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
-                        code?: "forbidden";
+                        code?: "forbidden" | "not_in_conversation";
                     };
                 };
             };
@@ -13074,7 +13074,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description forbidden: You may not do this */
+            /** @description forbidden: You may not do this; not_in_conversation: The agent does not take part in this conversation */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -13082,7 +13082,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
-                        code?: "forbidden";
+                        code?: "forbidden" | "not_in_conversation";
                     };
                 };
             };
@@ -13204,7 +13204,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description forbidden: You may not do this */
+            /** @description forbidden: You may not do this; not_in_conversation: The agent does not take part in this conversation */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -13212,7 +13212,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
-                        code?: "forbidden";
+                        code?: "forbidden" | "not_in_conversation";
                     };
                 };
             };
@@ -13345,7 +13345,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description forbidden: You may not do this */
+            /** @description forbidden: You may not do this; not_in_conversation: The agent does not take part in this conversation */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -13353,7 +13353,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
-                        code?: "forbidden";
+                        code?: "forbidden" | "not_in_conversation";
                     };
                 };
             };

@@ -289,6 +289,7 @@ export const en = {
   'error.network': 'The server cannot be reached',
   'error.unauthorized': 'Please sign in again',
   'error.forbidden': 'You may not do this',
+  'error.not_in_conversation': 'The agent does not take part in this conversation',
   'error.not_found': 'Not found',
   'error.already_exists': 'A file already exists there',
   'error.path_invalid': 'The path is not valid',

@@ -291,6 +291,7 @@ export const ru: Dict = {
   'error.network': 'Сервер недоступен',
   'error.unauthorized': 'Войдите снова',
   'error.forbidden': 'У вас нет прав на это действие',
+  'error.not_in_conversation': 'Агент не участвует в этом разговоре',
   'error.not_found': 'Не найдено',
   'error.already_exists': 'Файл по этому пути уже существует',
   'error.path_invalid': 'Недопустимый путь',

@@ -286,6 +286,7 @@ export const zh: Dict = {
   'error.network': '无法连接服务器',
   'error.unauthorized': '请重新登录',
   'error.forbidden': '您无权执行此操作',
+  'error.not_in_conversation': '该智能体不是此对话的参与者',
   'error.not_found': '未找到',
   'error.already_exists': '该位置已存在文件',
   'error.path_invalid': '路径无效',
