@@ -86,8 +86,10 @@ describe.each(testDbKinds())('every operation at every door, for every kind of a
   const actors: ActorKind[] = [...PEOPLE, 'outsider', 'removed', ...AGENTS];
 
   it.each(actors)('HTTP: every route answers %s as the policy says', async (k) => {
-    for (const op of projectOps) {
-      const r = await s.app.inject({ ...request(op), headers: headers[k] });
+    // The requests go out together (one server, in process); each is checked on its own.
+    const answers = await Promise.all(projectOps.map((op) => s.app.inject({ ...request(op), headers: headers[k] })));
+    for (const [i, op] of projectOps.entries()) {
+      const r = answers[i]!;
       const code = String(r.headers['content-type'] ?? '').includes('json') ? r.json().code : undefined;
       const what = `${op.id} as ${k}: ${r.statusCode} ${r.body.slice(0, 200)}`;
       expect(r.statusCode, what).not.toBe(401);
@@ -127,8 +129,9 @@ describe.each(testDbKinds())('every operation at every door, for every kind of a
   }
 
   it.each(AGENTS)('MCP: every tool answers the %s agent as the policy says', async (k) => {
-    for (const t of toolOperations) {
-      const r = await mcpCall(k, t.id);
+    const answers = await Promise.all(toolOperations.map((t) => mcpCall(k, t.id)));
+    for (const [i, t] of toolOperations.entries()) {
+      const r = answers[i]!;
       expect(r.status, `${t.id}: ${r.text}`).toBe(200);
       if (k === 'foreign') expect(r.text, t.id).toMatch(/^Refused: this agent does not take part in conversation/);
       else expect(r.text, t.id).not.toMatch(/does not take part/);
