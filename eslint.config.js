@@ -7,6 +7,9 @@ const storageImports = [
   { name: '@stoa/db', message: 'Doors do not touch the database: add or use an operation in packages/core.' },
   { name: '@stoa/blob', message: 'Doors do not touch the blob store: add or use an operation in packages/core.' },
 ];
+// The core's internals (commitVersion, inTx, the file functions) are not in its public entry; its test entry
+// re-exports them for tests only, so a door cannot go around the operation runner (issue 26).
+const coreInternals = { name: '@stoa/core/testing', message: 'Doors reach the core through its public entry (@stoa/core): run an operation.' };
 const queryBuilder = {
   selector: "MemberExpression[property.name='kysely']",
   message: 'Doors do not query the database: add or use an operation in packages/core.',
@@ -34,7 +37,7 @@ export default tseslint.config(
   {
     files: ['apps/**/*.ts', 'apps/**/*.tsx'],
     rules: {
-      'no-restricted-imports': ['error', { paths: storageImports }],
+      'no-restricted-imports': ['error', { paths: [...storageImports, coreInternals] }],
       'no-restricted-syntax': ['error', queryBuilder],
     },
   },
@@ -46,7 +49,11 @@ export default tseslint.config(
       'no-restricted-imports': [
         'error',
         {
-          paths: [...storageImports, { name: '@stoa/server', message: 'The CLI runs operations through @stoa/core (callOperation), not the server.' }],
+          paths: [
+            ...storageImports,
+            coreInternals,
+            { name: '@stoa/server', message: 'The CLI runs operations through @stoa/core (callOperation), not the server.' },
+          ],
           patterns: [{ group: ['@stoa/server/*'], message: 'The CLI runs operations through @stoa/core (callOperation), not the server.' }],
         },
       ],
@@ -55,7 +62,7 @@ export default tseslint.config(
   {
     // `stoa serve` and `stoa mcp` start the server itself: the only CLI commands that load it.
     files: ['apps/cli/src/commands/serve.ts', 'apps/cli/src/commands/mcp.ts'],
-    rules: { 'no-restricted-imports': ['error', { paths: storageImports }] },
+    rules: { 'no-restricted-imports': ['error', { paths: [...storageImports, coreInternals] }] },
   },
   {
     // The web UI addresses the server only through the route table (api/client.ts with routeIndex); the table's
@@ -85,7 +92,7 @@ export default tseslint.config(
   },
   {
     // Tests may set up fixtures with the database (test database kinds, rows a door cannot create).
-    files: ['apps/**/*.test.ts'],
+    files: ['apps/**/*.test.ts', 'apps/server/src/http/test-app.ts'],
     rules: { 'no-restricted-imports': 'off', 'no-restricted-syntax': 'off' },
   },
 );

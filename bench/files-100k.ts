@@ -13,7 +13,7 @@
  * commitVersion writes, without 100,000 blob writes. Every answer of findFiles is checked against a plain
  * substring match over the list of names.
  */
-import { findFiles, listFolder, putFile, toFileInfo, type Ctx, type FileRow } from '@stoa/core';
+import { findFiles, listFolder, putFile, toFileInfo, type Ctx, type FileRow } from '@stoa/core/testing';
 import { createTestPlatform } from '@stoa/core/testing';
 import { sql } from 'kysely';
 import { fmt, msSince, summarize } from './lib/stats.js';

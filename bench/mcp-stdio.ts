@@ -27,7 +27,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { bootstrap, contextFor, createAgent, createConversation, loadConfig, localAdminPrincipal, openPlatform } from '@stoa/core';
+import { bootstrap, contextFor, createAgent, createConversation, loadConfig, localAdminPrincipal, openPlatform } from '@stoa/core/testing';
 import { fmt, summarize, type Summary } from './lib/stats.js';
 
 const N = Number(process.env.BENCH_MCP_N ?? 1000);

@@ -13,7 +13,7 @@
  * machine is shared and wall-clock latencies are inflated.
  */
 import { writeFileSync } from 'node:fs';
-import { appendMemory, createAgent, createConversation, getMemory, type Ctx } from '@stoa/core';
+import { appendMemory, createAgent, createConversation, getMemory, type Ctx } from '@stoa/core/testing';
 import { createTestPlatform } from '@stoa/core/testing';
 
 interface Args {

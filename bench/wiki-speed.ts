@@ -8,7 +8,7 @@
  *   node --import tsx bench/wiki-speed.ts [pages=20000] [samples=300]
  */
 import { performance } from 'node:perf_hooks';
-import { createConversation, getPage, listPages, movePage, putPage, searchWiki } from '../packages/core/src/index.js';
+import { createConversation, getPage, listPages, movePage, putPage, searchWiki } from '@stoa/core/testing';
 import { createTestPlatform } from '../packages/core/src/testing.js';
 import { DATASETS, datasetsDir, loadDataset, type Doc } from './search-lib.js';
 

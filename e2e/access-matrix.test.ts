@@ -18,7 +18,7 @@ import {
   putPage,
   revokeToken,
   setMemory,
-} from '@stoa/core';
+} from '@stoa/core/testing';
 import { createTestPlatform, type TestPlatform } from '@stoa/core/testing';
 import { StoaClient } from '@stoa/sdk';
 import { buildApp } from '../apps/server/src/app.js';

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { FastifyInstance } from 'fastify';
-import { createAgent, createConversation, createToken, listTrace, putFile, statFile } from '@stoa/core';
+import { createAgent, createConversation, createToken, listTrace, putFile, statFile } from '@stoa/core/testing';
 import { createTestPlatform, type TestPlatform } from '@stoa/core/testing';
 import { testDbKinds } from '@stoa/db/testing';
 import { buildApp } from '@stoa/server';
@@ -138,7 +138,7 @@ describe.each(kinds)('an agent token at every door on %s', (kind) => {
       expect(cliRefused.stderr).toMatch(/limit is 3/);
     }
     expect((await statFile(await t.admin(), `${own}/n2.md`)).createdBy).toBe('agent: Scout');
-    // Without a conversation the changes are traced with none: the WebDAV write names the core's file operation.
+    // Without a conversation the changes are traced with none; the WebDAV PUT runs the same operation as HTTP's.
     const rows = await t.platform.db.kysely
       .selectFrom('tool_calls')
       .select(['tool', 'path'])
@@ -148,7 +148,7 @@ describe.each(kinds)('an agent token at every door on %s', (kind) => {
     expect(rows).toEqual(
       expect.arrayContaining([
         { tool: 'files.upload', path: `${own}/n1.md` },
-        { tool: 'file.write', path: `${own}/n2.md` },
+        { tool: 'files.upload', path: `${own}/n2.md` },
       ]),
     );
 

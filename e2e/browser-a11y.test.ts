@@ -3,7 +3,7 @@ import { createRequire } from 'node:module';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import type { AxeResults, RunOptions } from 'axe-core';
-import { createAgent, createConversation, moveFile, putFile, putPage } from '@stoa/core';
+import { createAgent, createConversation, moveFile, putFile, putPage } from '@stoa/core/testing';
 import { fileRow, hasChromium, startUiServer, uploadViaUi, type UiServer } from './browser-helpers.js';
 
 // Evaluated, not added as a <script>: the UI's Content-Security-Policy (rightly) refuses inline scripts.

@@ -3,7 +3,7 @@ import { createRequire } from 'node:module';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page, Route } from 'playwright-core';
 import type { AxeResults, RunOptions } from 'axe-core';
-import { createAgent, createConversation, putFile, readFileBytes, runAnyTool } from '@stoa/core';
+import { createAgent, createConversation, putFile, readFileBytes, callTool } from '@stoa/core/testing';
 import { hasChromium, startUiServer, type UiServer } from './browser-helpers.js';
 
 // Evaluated, not added as a <script>: the UI's Content-Security-Policy refuses inline scripts.
@@ -40,7 +40,7 @@ describe.skipIf(!hasChromium)("web UI: undo an agent's conversation", () => {
       ['ws_write_file', { path: 'brand-new-file-with-a-rather-long-name-for-a-phone-screen.md', content: 'new\n' }],
       ['wiki_put', { path: 'handbook/undo', text: 'agent page\n' }],
     ] as const)
-      expect((await runAnyTool(agent, name, args)).refused).toBe(false);
+      expect((await callTool(agent, name, args)).refused).toBe(false);
     // Someone changes one of them after the agent: undo must leave it alone.
     await putFile(admin, { path: 'kept.md', source: 'kept fixed by admin\n' });
   });

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { putFile, runTool } from '@stoa/core';
+import { putFile, callTool } from '@stoa/core/testing';
 import { fileRow, hasChromium, startUiServer, uploadViaUi, type UiServer } from './browser-helpers.js';
 
 // 1×1 PNG and a one-page PDF, to see the image and PDF previews.
@@ -69,7 +69,7 @@ describe.skipIf(!hasChromium)('web UI: media, direct uploads, agents, audit, sea
 
   it('shows "agent" without a name for an unmapped runtime write, with process, node and dialog IDs as tooltip', async () => {
     const admin = await s.t.admin();
-    const r = await runTool(
+    const r = await callTool(
       admin,
       'ws_write_file',
       { path: 'runtime/out.md', content: 'from a process' },

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { getMemory, getPage, putPage, setMemory } from '@stoa/core';
+import { getMemory, getPage, putPage, setMemory } from '@stoa/core/testing';
 import { hasChromium, startUiServer, type UiServer } from './browser-helpers.js';
 
 // Never lose work on a conflict: a refused save shows yours and theirs side by side, and the user keeps theirs,

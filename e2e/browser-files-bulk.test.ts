@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { listFolder, putFile } from '@stoa/core';
+import { listFolder, putFile } from '@stoa/core/testing';
 import { fileRow, hasChromium, startUiServer, type UiServer } from './browser-helpers.js';
 
 /** The names of the files in the table, top to bottom. */

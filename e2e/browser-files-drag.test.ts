@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { listFolder, putFile } from '@stoa/core';
+import { listFolder, putFile } from '@stoa/core/testing';
 import { fileRow, hasChromium, startUiServer, type UiServer } from './browser-helpers.js';
 
 // Files: drag a row (or all ticked rows) onto a folder row, a folder in the tree or a breadcrumb level to move

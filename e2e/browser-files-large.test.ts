@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { listFolder, putFile, type Ctx } from '@stoa/core';
+import { listFolder, putFile, type Ctx } from '@stoa/core/testing';
 import { fileRow, hasChromium, startUiServer, type UiServer } from './browser-helpers.js';
 
 /** Rows of the file table that are in the page (the rest of a long folder is blank space until scrolled to). */

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, it } from 'vitest';
-import { createAgent, createToken } from '@stoa/core';
+import { createAgent, createToken } from '@stoa/core/testing';
 import { fileRow, hasChromium, startUiServer, type UiServer } from './browser-helpers.js';
 
 // Live updates (B7): what someone else changes — here an agent over HTTP — shows in an open Files page without a reload.

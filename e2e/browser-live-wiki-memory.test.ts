@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { createAgent, createToken } from '@stoa/core';
+import { createAgent, createToken } from '@stoa/core/testing';
 import { hasChromium, startUiServer, type UiServer } from './browser-helpers.js';
 
 // Live updates (B7) on the Wiki and Memory pages: an agent's save over HTTP shows on the open page without a reload;

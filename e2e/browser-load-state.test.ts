@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Route } from 'playwright-core';
-import { putFile } from '@stoa/core';
+import { putFile } from '@stoa/core/testing';
 import { fileRow, hasChromium, startUiServer, type UiServer } from './browser-helpers.js';
 
 // While a page's data loads it shows placeholders (aria-busy); when loading fails, the error in words and a Retry

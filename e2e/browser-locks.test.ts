@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { listLocks, lockPath, putFile } from '@stoa/core';
+import { listLocks, lockPath, putFile } from '@stoa/core/testing';
 import { hasChromium, startUiServer, type UiServer } from './browser-helpers.js';
 
 // Issue 26: a forgotten WebDAV lock is seen by every member and released by an admin with one button.

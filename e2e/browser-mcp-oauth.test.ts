@@ -8,7 +8,7 @@ import { auth, type OAuthClientProvider } from '@modelcontextprotocol/sdk/client
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { OAuthClientInformationMixed, OAuthTokens } from '@modelcontextprotocol/sdk/shared/auth.js';
-import { createAgent, createToken, type Ctx } from '@stoa/core';
+import { createAgent, createToken, type Ctx } from '@stoa/core/testing';
 import { runStoa, stoaJson } from './helpers/run-stoa.js';
 import { hasChromium, startUiServer, type UiServer } from './browser-helpers.js';
 

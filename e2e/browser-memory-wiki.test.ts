@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { Readable } from 'node:stream';
-import { createAgent, createConversation, putFile, putPage } from '@stoa/core';
+import { createAgent, createConversation, putFile, putPage } from '@stoa/core/testing';
 import { hasChromium, startUiServer, type UiServer } from './browser-helpers.js';
 
 const memoryNav = (page: Page) => page.getByRole('navigation', { name: 'Memory files' });

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { contextFor, listFilesRecursive, openVolume, type Principal } from '@stoa/core';
+import { contextFor, listFilesRecursive, openVolume, type Principal } from '@stoa/core/testing';
 import { fileRow, hasChromium, startUiServer, uploadViaUi, type UiServer } from './browser-helpers.js';
 
 // A person's own files in the web UI (R1): picked beside the projects, holding files only, and nobody else's.

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { createAgent, createConversation, moveFile, putFile, putPage } from '@stoa/core';
+import { createAgent, createConversation, moveFile, putFile, putPage } from '@stoa/core/testing';
 import { fileRow, hasChromium, startUiServer, uploadViaUi, type UiServer } from './browser-helpers.js';
 
 const PHONE = { width: 360, height: 740 };

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createProjectFor, findProject, localAdminPrincipal } from '@stoa/core';
+import { createProjectFor, findProject, localAdminPrincipal } from '@stoa/core/testing';
 import { hasChromium, startUiServer, type UiServer } from './browser-helpers.js';
 
 // Deleting a whole project from the web UI (F13): only the installation administrator sees it, and only typing the

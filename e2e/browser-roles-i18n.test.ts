@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createAgent, putFile } from '@stoa/core';
+import { createAgent, putFile } from '@stoa/core/testing';
 import { fileRow, hasChromium, startUiServer, type UiServer } from './browser-helpers.js';
 
 // Rights (F14), "Created by" (F6) and the three UI languages, in a real Chromium against a real server.

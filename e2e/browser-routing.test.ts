@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createAgent, createConversation, putFile, setMemory } from '@stoa/core';
+import { createAgent, createConversation, putFile, setMemory } from '@stoa/core/testing';
 import { fileRow, hasChromium, startUiServer, type UiServer } from './browser-helpers.js';
 
 // The open folder lives in the URL: a deep link opens it, Back returns to the folder before, a reload stays.

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { createAgent, createConversation, putFile, putPage, setMemory } from '@stoa/core';
+import { createAgent, createConversation, putFile, putPage, setMemory } from '@stoa/core/testing';
 import { fileRow, hasChromium, startUiServer, type UiServer } from './browser-helpers.js';
 
 // `npm run screenshots` (STOA_SCREENSHOTS=1) writes them into docs/screenshots for the README; any other run

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { embedPending, putPage } from '@stoa/core';
+import { embedPending, putPage } from '@stoa/core/testing';
 import { startEmbeddingDouble, type EmbeddingDouble } from '../packages/core/src/embeddings/embedding-test-double.js';
 import { hasChromium, startUiServer, type UiServer } from './browser-helpers.js';
 

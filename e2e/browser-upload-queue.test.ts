@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CDPSession, Page } from 'playwright-core';
-import { createFolder, deleteFile, putFile, statFile, usage, type Ctx } from '@stoa/core';
+import { createFolder, deleteFile, putFile, statFile, usage, type Ctx } from '@stoa/core/testing';
 import { fileRow, hasChromium, startUiServer, uploadViaUi, type UiServer } from './browser-helpers.js';
 
 const MB = 1024 * 1024;

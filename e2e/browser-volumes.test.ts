@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { addMember, contextFor, createAgent, createProjectFor, deleteAgent, localAdminPrincipal, openVolume, putFile } from '@stoa/core';
+import { addMember, contextFor, createAgent, createProjectFor, deleteAgent, localAdminPrincipal, openVolume, putFile } from '@stoa/core/testing';
 import { fileRow, hasChromium, startUiServer, uploadViaUi, type UiServer } from './browser-helpers.js';
 
 // Knowledge bases in the web UI (R1): an editor makes one and fills it, a viewer of the project reads it but

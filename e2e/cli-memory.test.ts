@@ -14,7 +14,7 @@ import {
   localAdminPrincipal,
   openPlatform,
   type Platform,
-} from '@stoa/core';
+} from '@stoa/core/testing';
 import { buildApp } from '@stoa/server';
 import { runStoa, stoaJson } from './helpers/run-stoa.js';
 

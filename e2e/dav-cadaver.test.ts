@@ -8,7 +8,7 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { createToken, listVersions } from '@stoa/core';
+import { createToken, listVersions } from '@stoa/core/testing';
 import { createTestPlatform, type TestPlatform } from '@stoa/core/testing';
 import { buildApp } from '@stoa/server';
 import type { FastifyInstance } from 'fastify';

@@ -10,7 +10,7 @@ import { existsSync } from 'node:fs';
 import { appendFile, mkdtemp, mkdir, readFile, rm, writeFile, chmod, readdir } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createToken, listFilesRecursive, listVersions, statFile, statFolder } from '@stoa/core';
+import { createToken, listFilesRecursive, listVersions, statFile, statFolder } from '@stoa/core/testing';
 import { createTestPlatform, type TestPlatform } from '@stoa/core/testing';
 import { buildApp } from '@stoa/server';
 import type { FastifyInstance } from 'fastify';

@@ -8,7 +8,7 @@ import { promisify } from 'node:util';
 import { mkdtemp, mkdir, readFile, rm, stat, utimes, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createToken, listFilesRecursive, listVersions, readFileBytes, statFile } from '@stoa/core';
+import { createToken, listFilesRecursive, listVersions, readFileBytes, statFile } from '@stoa/core/testing';
 import { createHash } from 'node:crypto';
 import { createTestPlatform, type TestPlatform } from '@stoa/core/testing';
 import { buildApp } from '@stoa/server';

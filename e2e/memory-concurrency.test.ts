@@ -16,7 +16,7 @@ import {
   localAdminPrincipal,
   openPlatform,
   type Platform,
-} from '@stoa/core';
+} from '@stoa/core/testing';
 import { buildApp } from '@stoa/server';
 import { StoaClient, commitTurnFromDir, prepareTurnInDir } from '@stoa/sdk';
 import { runStoa } from './helpers/run-stoa.js';

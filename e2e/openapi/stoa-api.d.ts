@@ -1503,7 +1503,7 @@ export interface components {
             detail: string;
             instance?: string;
             /** @enum {string} */
-            code: "bad_request" | "too_deep" | "path_invalid" | "invalid_text" | "unauthorized" | "forbidden" | "cross_site" | "not_found" | "agent_suspended" | "method_not_allowed" | "already_exists" | "version_conflict" | "memory_version_conflict" | "not_a_text_file" | "preview_unavailable" | "too_large" | "quota_exceeded" | "range_not_satisfiable" | "precondition_failed" | "locked" | "rate_limited" | "unavailable" | "internal";
+            code: "bad_request" | "too_deep" | "path_invalid" | "invalid_text" | "unauthorized" | "forbidden" | "cross_site" | "not_in_conversation" | "not_found" | "agent_suspended" | "method_not_allowed" | "already_exists" | "version_conflict" | "memory_version_conflict" | "not_a_text_file" | "preview_unavailable" | "too_large" | "quota_exceeded" | "range_not_satisfiable" | "precondition_failed" | "locked" | "rate_limited" | "unavailable" | "internal";
         };
     };
     responses: never;
@@ -2323,7 +2323,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description forbidden: You may not do this */
+            /** @description forbidden: You may not do this; not_in_conversation: The agent does not take part in this conversation */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -2331,7 +2331,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
-                        code?: "forbidden";
+                        code?: "forbidden" | "not_in_conversation";
                     };
                 };
             };
@@ -2435,7 +2435,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description forbidden: You may not do this */
+            /** @description forbidden: You may not do this; not_in_conversation: The agent does not take part in this conversation */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -2443,7 +2443,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
-                        code?: "forbidden";
+                        code?: "forbidden" | "not_in_conversation";
                     };
                 };
             };
@@ -2545,7 +2545,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description forbidden: You may not do this */
+            /** @description forbidden: You may not do this; not_in_conversation: The agent does not take part in this conversation */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -2553,7 +2553,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
-                        code?: "forbidden";
+                        code?: "forbidden" | "not_in_conversation";
                     };
                 };
             };
@@ -2663,7 +2663,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description forbidden: You may not do this */
+            /** @description forbidden: You may not do this; not_in_conversation: The agent does not take part in this conversation */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -2671,7 +2671,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
-                        code?: "forbidden";
+                        code?: "forbidden" | "not_in_conversation";
                     };
                 };
             };
@@ -2783,7 +2783,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description forbidden: You may not do this */
+            /** @description forbidden: You may not do this; not_in_conversation: The agent does not take part in this conversation */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -2791,7 +2791,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
-                        code?: "forbidden";
+                        code?: "forbidden" | "not_in_conversation";
                     };
                 };
             };
@@ -2898,7 +2898,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description forbidden: You may not do this */
+            /** @description forbidden: You may not do this; not_in_conversation: The agent does not take part in this conversation */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -2906,7 +2906,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
-                        code?: "forbidden";
+                        code?: "forbidden" | "not_in_conversation";
                     };
                 };
             };
@@ -3018,7 +3018,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description forbidden: You may not do this */
+            /** @description forbidden: You may not do this; not_in_conversation: The agent does not take part in this conversation */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3026,7 +3026,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
-                        code?: "forbidden";
+                        code?: "forbidden" | "not_in_conversation";
                     };
                 };
             };
@@ -3138,7 +3138,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description forbidden: You may not do this */
+            /** @description forbidden: You may not do this; not_in_conversation: The agent does not take part in this conversation */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3146,7 +3146,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
-                        code?: "forbidden";
+                        code?: "forbidden" | "not_in_conversation";
                     };
                 };
             };
@@ -3261,7 +3261,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description forbidden: You may not do this */
+            /** @description forbidden: You may not do this; not_in_conversation: The agent does not take part in this conversation */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3269,7 +3269,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
-                        code?: "forbidden";
+                        code?: "forbidden" | "not_in_conversation";
                     };
                 };
             };
@@ -3524,7 +3524,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description forbidden: You may not do this */
+            /** @description forbidden: You may not do this; not_in_conversation: The agent does not take part in this conversation */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3532,7 +3532,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
-                        code?: "forbidden";
+                        code?: "forbidden" | "not_in_conversation";
                     };
                 };
             };
@@ -3677,7 +3677,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description forbidden: You may not do this */
+            /** @description forbidden: You may not do this; not_in_conversation: The agent does not take part in this conversation */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3685,7 +3685,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
-                        code?: "forbidden";
+                        code?: "forbidden" | "not_in_conversation";
                     };
                 };
             };
@@ -3833,7 +3833,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description forbidden: You may not do this */
+            /** @description forbidden: You may not do this; not_in_conversation: The agent does not take part in this conversation */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3841,7 +3841,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
-                        code?: "forbidden";
+                        code?: "forbidden" | "not_in_conversation";
                     };
                 };
             };
@@ -4017,7 +4017,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description forbidden: You may not do this */
+            /** @description forbidden: You may not do this; not_in_conversation: The agent does not take part in this conversation */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4025,7 +4025,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
-                        code?: "forbidden";
+                        code?: "forbidden" | "not_in_conversation";
                     };
                 };
             };
@@ -4132,7 +4132,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description forbidden: You may not do this */
+            /** @description forbidden: You may not do this; not_in_conversation: The agent does not take part in this conversation */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4140,7 +4140,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
-                        code?: "forbidden";
+                        code?: "forbidden" | "not_in_conversation";
                     };
                 };
             };
@@ -4258,7 +4258,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description forbidden: You may not do this */
+            /** @description forbidden: You may not do this; not_in_conversation: The agent does not take part in this conversation */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4266,7 +4266,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
-                        code?: "forbidden";
+                        code?: "forbidden" | "not_in_conversation";
                     };
                 };
             };
@@ -4378,7 +4378,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description forbidden: You may not do this */
+            /** @description forbidden: You may not do this; not_in_conversation: The agent does not take part in this conversation */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4386,7 +4386,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
-                        code?: "forbidden";
+                        code?: "forbidden" | "not_in_conversation";
                     };
                 };
             };
@@ -4486,7 +4486,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description forbidden: You may not do this */
+            /** @description forbidden: You may not do this; not_in_conversation: The agent does not take part in this conversation */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4494,7 +4494,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
-                        code?: "forbidden";
+                        code?: "forbidden" | "not_in_conversation";
                     };
                 };
             };
@@ -4596,7 +4596,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description forbidden: You may not do this */
+            /** @description forbidden: You may not do this; not_in_conversation: The agent does not take part in this conversation */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4604,7 +4604,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
-                        code?: "forbidden";
+                        code?: "forbidden" | "not_in_conversation";
                     };
                 };
             };
@@ -4713,7 +4713,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description forbidden: You may not do this */
+            /** @description forbidden: You may not do this; not_in_conversation: The agent does not take part in this conversation */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4721,7 +4721,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
-                        code?: "forbidden";
+                        code?: "forbidden" | "not_in_conversation";
                     };
                 };
             };
@@ -4877,7 +4877,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description forbidden: You may not do this */
+            /** @description forbidden: You may not do this; not_in_conversation: The agent does not take part in this conversation */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4885,7 +4885,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
-                        code?: "forbidden";
+                        code?: "forbidden" | "not_in_conversation";
                     };
                 };
             };
@@ -5025,7 +5025,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description forbidden: You may not do this */
+            /** @description forbidden: You may not do this; not_in_conversation: The agent does not take part in this conversation */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5033,7 +5033,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
-                        code?: "forbidden";
+                        code?: "forbidden" | "not_in_conversation";
                     };
                 };
             };
@@ -5181,7 +5181,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description forbidden: You may not do this */
+            /** @description forbidden: You may not do this; not_in_conversation: The agent does not take part in this conversation */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5189,7 +5189,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
-                        code?: "forbidden";
+                        code?: "forbidden" | "not_in_conversation";
                     };
                 };
             };
@@ -5316,7 +5316,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description forbidden: You may not do this */
+            /** @description forbidden: You may not do this; not_in_conversation: The agent does not take part in this conversation */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5324,7 +5324,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
-                        code?: "forbidden";
+                        code?: "forbidden" | "not_in_conversation";
                     };
                 };
             };
@@ -5439,7 +5439,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description forbidden: You may not do this */
+            /** @description forbidden: You may not do this; not_in_conversation: The agent does not take part in this conversation */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5447,7 +5447,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
-                        code?: "forbidden";
+                        code?: "forbidden" | "not_in_conversation";
                     };
                 };
             };
@@ -5594,7 +5594,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description forbidden: You may not do this */
+            /** @description forbidden: You may not do this; not_in_conversation: The agent does not take part in this conversation */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5602,7 +5602,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
-                        code?: "forbidden";
+                        code?: "forbidden" | "not_in_conversation";
                     };
                 };
             };
@@ -5796,7 +5796,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description forbidden: You may not do this */
+            /** @description forbidden: You may not do this; not_in_conversation: The agent does not take part in this conversation */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5804,7 +5804,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
-                        code?: "forbidden";
+                        code?: "forbidden" | "not_in_conversation";
                     };
                 };
             };
@@ -6046,7 +6046,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description forbidden: You may not do this */
+            /** @description forbidden: You may not do this; not_in_conversation: The agent does not take part in this conversation */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6054,7 +6054,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
-                        code?: "forbidden";
+                        code?: "forbidden" | "not_in_conversation";
                     };
                 };
             };
@@ -6236,7 +6236,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description forbidden: You may not do this */
+            /** @description forbidden: You may not do this; not_in_conversation: The agent does not take part in this conversation */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6244,7 +6244,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
-                        code?: "forbidden";
+                        code?: "forbidden" | "not_in_conversation";
                     };
                 };
             };
@@ -6373,7 +6373,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description forbidden: You may not do this */
+            /** @description forbidden: You may not do this; not_in_conversation: The agent does not take part in this conversation */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6381,7 +6381,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
-                        code?: "forbidden";
+                        code?: "forbidden" | "not_in_conversation";
                     };
                 };
             };
@@ -6547,7 +6547,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description forbidden: You may not do this */
+            /** @description forbidden: You may not do this; not_in_conversation: The agent does not take part in this conversation */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6555,7 +6555,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
-                        code?: "forbidden";
+                        code?: "forbidden" | "not_in_conversation";
                     };
                 };
             };
@@ -6665,7 +6665,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description forbidden: You may not do this */
+            /** @description forbidden: You may not do this; not_in_conversation: The agent does not take part in this conversation */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6673,7 +6673,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
-                        code?: "forbidden";
+                        code?: "forbidden" | "not_in_conversation";
                     };
                 };
             };
@@ -6809,7 +6809,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description forbidden: You may not do this */
+            /** @description forbidden: You may not do this; not_in_conversation: The agent does not take part in this conversation */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6817,7 +6817,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
-                        code?: "forbidden";
+                        code?: "forbidden" | "not_in_conversation";
                     };
                 };
             };
@@ -6957,7 +6957,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description forbidden: You may not do this */
+            /** @description forbidden: You may not do this; not_in_conversation: The agent does not take part in this conversation */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6965,7 +6965,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
-                        code?: "forbidden";
+                        code?: "forbidden" | "not_in_conversation";
                     };
                 };
             };
@@ -7068,7 +7068,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description forbidden: You may not do this */
+            /** @description forbidden: You may not do this; not_in_conversation: The agent does not take part in this conversation */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -7076,7 +7076,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
-                        code?: "forbidden";
+                        code?: "forbidden" | "not_in_conversation";
                     };
                 };
             };
@@ -7188,7 +7188,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description forbidden: You may not do this */
+            /** @description forbidden: You may not do this; not_in_conversation: The agent does not take part in this conversation */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -7196,7 +7196,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
-                        code?: "forbidden";
+                        code?: "forbidden" | "not_in_conversation";
                     };
                 };
             };
@@ -7310,7 +7310,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description forbidden: You may not do this */
+            /** @description forbidden: You may not do this; not_in_conversation: The agent does not take part in this conversation */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -7318,7 +7318,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
-                        code?: "forbidden";
+                        code?: "forbidden" | "not_in_conversation";
                     };
                 };
             };
@@ -7435,7 +7435,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description forbidden: You may not do this */
+            /** @description forbidden: You may not do this; not_in_conversation: The agent does not take part in this conversation */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -7443,7 +7443,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
-                        code?: "forbidden";
+                        code?: "forbidden" | "not_in_conversation";
                     };
                 };
             };
@@ -7562,7 +7562,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description forbidden: You may not do this */
+            /** @description forbidden: You may not do this; not_in_conversation: The agent does not take part in this conversation */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -7570,7 +7570,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
-                        code?: "forbidden";
+                        code?: "forbidden" | "not_in_conversation";
                     };
                 };
             };
@@ -7724,7 +7724,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description forbidden: You may not do this */
+            /** @description forbidden: You may not do this; not_in_conversation: The agent does not take part in this conversation */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -7732,7 +7732,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
-                        code?: "forbidden";
+                        code?: "forbidden" | "not_in_conversation";
                     };
                 };
             };
@@ -7888,7 +7888,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description forbidden: You may not do this */
+            /** @description forbidden: You may not do this; not_in_conversation: The agent does not take part in this conversation */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -7896,7 +7896,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
-                        code?: "forbidden";
+                        code?: "forbidden" | "not_in_conversation";
                     };
                 };
             };
@@ -8011,7 +8011,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description forbidden: You may not do this */
+            /** @description forbidden: You may not do this; not_in_conversation: The agent does not take part in this conversation */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -8019,7 +8019,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
-                        code?: "forbidden";
+                        code?: "forbidden" | "not_in_conversation";
                     };
                 };
             };
@@ -8154,7 +8154,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description forbidden: You may not do this */
+            /** @description forbidden: You may not do this; not_in_conversation: The agent does not take part in this conversation */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -8162,7 +8162,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
-                        code?: "forbidden";
+                        code?: "forbidden" | "not_in_conversation";
                     };
                 };
             };
@@ -8321,7 +8321,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description forbidden: You may not do this */
+            /** @description forbidden: You may not do this; not_in_conversation: The agent does not take part in this conversation */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -8329,7 +8329,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
-                        code?: "forbidden";
+                        code?: "forbidden" | "not_in_conversation";
                     };
                 };
             };
@@ -8490,7 +8490,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description forbidden: You may not do this */
+            /** @description forbidden: You may not do this; not_in_conversation: The agent does not take part in this conversation */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -8498,7 +8498,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
-                        code?: "forbidden";
+                        code?: "forbidden" | "not_in_conversation";
                     };
                 };
             };
@@ -8599,7 +8599,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description forbidden: You may not do this */
+            /** @description forbidden: You may not do this; not_in_conversation: The agent does not take part in this conversation */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -8607,7 +8607,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
-                        code?: "forbidden";
+                        code?: "forbidden" | "not_in_conversation";
                     };
                 };
             };
@@ -8767,7 +8767,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description forbidden: You may not do this */
+            /** @description forbidden: You may not do this; not_in_conversation: The agent does not take part in this conversation */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -8775,7 +8775,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
-                        code?: "forbidden";
+                        code?: "forbidden" | "not_in_conversation";
                     };
                 };
             };
@@ -8928,7 +8928,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description forbidden: You may not do this */
+            /** @description forbidden: You may not do this; not_in_conversation: The agent does not take part in this conversation */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -8936,7 +8936,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
-                        code?: "forbidden";
+                        code?: "forbidden" | "not_in_conversation";
                     };
                 };
             };
@@ -9092,7 +9092,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description forbidden: You may not do this */
+            /** @description forbidden: You may not do this; not_in_conversation: The agent does not take part in this conversation */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -9100,7 +9100,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
-                        code?: "forbidden";
+                        code?: "forbidden" | "not_in_conversation";
                     };
                 };
             };
@@ -9253,7 +9253,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description forbidden: You may not do this */
+            /** @description forbidden: You may not do this; not_in_conversation: The agent does not take part in this conversation */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -9261,7 +9261,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
-                        code?: "forbidden";
+                        code?: "forbidden" | "not_in_conversation";
                     };
                 };
             };
@@ -9390,7 +9390,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description forbidden: You may not do this */
+            /** @description forbidden: You may not do this; not_in_conversation: The agent does not take part in this conversation */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -9398,7 +9398,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
-                        code?: "forbidden";
+                        code?: "forbidden" | "not_in_conversation";
                     };
                 };
             };
@@ -9523,7 +9523,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description forbidden: You may not do this */
+            /** @description forbidden: You may not do this; not_in_conversation: The agent does not take part in this conversation */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -9531,7 +9531,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
-                        code?: "forbidden";
+                        code?: "forbidden" | "not_in_conversation";
                     };
                 };
             };
@@ -9665,7 +9665,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description forbidden: You may not do this */
+            /** @description forbidden: You may not do this; not_in_conversation: The agent does not take part in this conversation */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -9673,7 +9673,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
-                        code?: "forbidden";
+                        code?: "forbidden" | "not_in_conversation";
                     };
                 };
             };
@@ -9806,7 +9806,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description forbidden: You may not do this */
+            /** @description forbidden: You may not do this; not_in_conversation: The agent does not take part in this conversation */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -9814,7 +9814,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
-                        code?: "forbidden";
+                        code?: "forbidden" | "not_in_conversation";
                     };
                 };
             };
@@ -9931,7 +9931,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description forbidden: You may not do this */
+            /** @description forbidden: You may not do this; not_in_conversation: The agent does not take part in this conversation */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -9939,7 +9939,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
-                        code?: "forbidden";
+                        code?: "forbidden" | "not_in_conversation";
                     };
                 };
             };
@@ -10052,7 +10052,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description forbidden: You may not do this */
+            /** @description forbidden: You may not do this; not_in_conversation: The agent does not take part in this conversation */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -10060,7 +10060,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
-                        code?: "forbidden";
+                        code?: "forbidden" | "not_in_conversation";
                     };
                 };
             };
@@ -10190,7 +10190,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description forbidden: You may not do this */
+            /** @description forbidden: You may not do this; not_in_conversation: The agent does not take part in this conversation */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -10198,7 +10198,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
-                        code?: "forbidden";
+                        code?: "forbidden" | "not_in_conversation";
                     };
                 };
             };
@@ -10313,7 +10313,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description forbidden: You may not do this */
+            /** @description forbidden: You may not do this; not_in_conversation: The agent does not take part in this conversation */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -10321,7 +10321,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
-                        code?: "forbidden";
+                        code?: "forbidden" | "not_in_conversation";
                     };
                 };
             };
@@ -10449,7 +10449,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description forbidden: You may not do this */
+            /** @description forbidden: You may not do this; not_in_conversation: The agent does not take part in this conversation */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -10457,7 +10457,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
-                        code?: "forbidden";
+                        code?: "forbidden" | "not_in_conversation";
                     };
                 };
             };
@@ -10593,7 +10593,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description forbidden: You may not do this */
+            /** @description forbidden: You may not do this; not_in_conversation: The agent does not take part in this conversation */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -10601,7 +10601,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
-                        code?: "forbidden";
+                        code?: "forbidden" | "not_in_conversation";
                     };
                 };
             };
@@ -10759,7 +10759,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description forbidden: You may not do this */
+            /** @description forbidden: You may not do this; not_in_conversation: The agent does not take part in this conversation */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -10767,7 +10767,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
-                        code?: "forbidden";
+                        code?: "forbidden" | "not_in_conversation";
                     };
                 };
             };
@@ -10898,7 +10898,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description forbidden: You may not do this */
+            /** @description forbidden: You may not do this; not_in_conversation: The agent does not take part in this conversation */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -10906,7 +10906,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
-                        code?: "forbidden";
+                        code?: "forbidden" | "not_in_conversation";
                     };
                 };
             };
@@ -11036,7 +11036,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description forbidden: You may not do this */
+            /** @description forbidden: You may not do this; not_in_conversation: The agent does not take part in this conversation */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -11044,7 +11044,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
-                        code?: "forbidden";
+                        code?: "forbidden" | "not_in_conversation";
                     };
                 };
             };
@@ -11161,7 +11161,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description forbidden: You may not do this */
+            /** @description forbidden: You may not do this; not_in_conversation: The agent does not take part in this conversation */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -11169,7 +11169,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
-                        code?: "forbidden";
+                        code?: "forbidden" | "not_in_conversation";
                     };
                 };
             };
@@ -11297,7 +11297,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description forbidden: You may not do this */
+            /** @description forbidden: You may not do this; not_in_conversation: The agent does not take part in this conversation */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -11305,7 +11305,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
-                        code?: "forbidden";
+                        code?: "forbidden" | "not_in_conversation";
                     };
                 };
             };
@@ -11447,7 +11447,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description forbidden: You may not do this */
+            /** @description forbidden: You may not do this; not_in_conversation: The agent does not take part in this conversation */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -11455,7 +11455,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
-                        code?: "forbidden";
+                        code?: "forbidden" | "not_in_conversation";
                     };
                 };
             };
@@ -11589,7 +11589,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description forbidden: You may not do this */
+            /** @description forbidden: You may not do this; not_in_conversation: The agent does not take part in this conversation */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -11597,7 +11597,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
-                        code?: "forbidden";
+                        code?: "forbidden" | "not_in_conversation";
                     };
                 };
             };
@@ -11721,7 +11721,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description forbidden: You may not do this */
+            /** @description forbidden: You may not do this; not_in_conversation: The agent does not take part in this conversation */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -11729,7 +11729,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
-                        code?: "forbidden";
+                        code?: "forbidden" | "not_in_conversation";
                     };
                 };
             };
@@ -11864,7 +11864,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description forbidden: You may not do this */
+            /** @description forbidden: You may not do this; not_in_conversation: The agent does not take part in this conversation */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -11872,7 +11872,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
-                        code?: "forbidden";
+                        code?: "forbidden" | "not_in_conversation";
                     };
                 };
             };
@@ -11998,7 +11998,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description forbidden: You may not do this */
+            /** @description forbidden: You may not do this; not_in_conversation: The agent does not take part in this conversation */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -12006,7 +12006,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
-                        code?: "forbidden";
+                        code?: "forbidden" | "not_in_conversation";
                     };
                 };
             };
@@ -12144,7 +12144,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description forbidden: You may not do this */
+            /** @description forbidden: You may not do this; not_in_conversation: The agent does not take part in this conversation */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -12152,7 +12152,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
-                        code?: "forbidden";
+                        code?: "forbidden" | "not_in_conversation";
                     };
                 };
             };
@@ -12284,7 +12284,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description forbidden: You may not do this */
+            /** @description forbidden: You may not do this; not_in_conversation: The agent does not take part in this conversation */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -12292,7 +12292,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
-                        code?: "forbidden";
+                        code?: "forbidden" | "not_in_conversation";
                     };
                 };
             };
@@ -12438,7 +12438,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description forbidden: You may not do this */
+            /** @description forbidden: You may not do this; not_in_conversation: The agent does not take part in this conversation */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -12446,7 +12446,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
-                        code?: "forbidden";
+                        code?: "forbidden" | "not_in_conversation";
                     };
                 };
             };
@@ -12587,7 +12587,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description forbidden: You may not do this */
+            /** @description forbidden: You may not do this; not_in_conversation: The agent does not take part in this conversation */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -12595,7 +12595,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
-                        code?: "forbidden";
+                        code?: "forbidden" | "not_in_conversation";
                     };
                 };
             };
@@ -12714,7 +12714,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description forbidden: You may not do this */
+            /** @description forbidden: You may not do this; not_in_conversation: The agent does not take part in this conversation */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -12722,7 +12722,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
-                        code?: "forbidden";
+                        code?: "forbidden" | "not_in_conversation";
                     };
                 };
             };
@@ -12840,7 +12840,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description forbidden: You may not do this */
+            /** @description forbidden: You may not do this; not_in_conversation: The agent does not take part in this conversation */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -12848,7 +12848,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
-                        code?: "forbidden";
+                        code?: "forbidden" | "not_in_conversation";
                     };
                 };
             };
@@ -12964,7 +12964,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description forbidden: You may not do this */
+            /** @description forbidden: You may not do this; not_in_conversation: The agent does not take part in this conversation */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -12972,7 +12972,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
-                        code?: "forbidden";
+                        code?: "forbidden" | "not_in_conversation";
                     };
                 };
             };
@@ -13095,7 +13095,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description forbidden: You may not do this */
+            /** @description forbidden: You may not do this; not_in_conversation: The agent does not take part in this conversation */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -13103,7 +13103,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
-                        code?: "forbidden";
+                        code?: "forbidden" | "not_in_conversation";
                     };
                 };
             };
@@ -13241,7 +13241,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description forbidden: You may not do this */
+            /** @description forbidden: You may not do this; not_in_conversation: The agent does not take part in this conversation */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -13249,7 +13249,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
-                        code?: "forbidden";
+                        code?: "forbidden" | "not_in_conversation";
                     };
                 };
             };
@@ -13364,7 +13364,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description forbidden: You may not do this */
+            /** @description forbidden: You may not do this; not_in_conversation: The agent does not take part in this conversation */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -13372,7 +13372,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
-                        code?: "forbidden";
+                        code?: "forbidden" | "not_in_conversation";
                     };
                 };
             };
@@ -13519,7 +13519,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description forbidden: You may not do this */
+            /** @description forbidden: You may not do this; not_in_conversation: The agent does not take part in this conversation */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -13527,7 +13527,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
-                        code?: "forbidden";
+                        code?: "forbidden" | "not_in_conversation";
                     };
                 };
             };
@@ -13677,7 +13677,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description forbidden: You may not do this */
+            /** @description forbidden: You may not do this; not_in_conversation: The agent does not take part in this conversation */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -13685,7 +13685,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
-                        code?: "forbidden";
+                        code?: "forbidden" | "not_in_conversation";
                     };
                 };
             };
@@ -13815,7 +13815,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description forbidden: You may not do this */
+            /** @description forbidden: You may not do this; not_in_conversation: The agent does not take part in this conversation */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -13823,7 +13823,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
-                        code?: "forbidden";
+                        code?: "forbidden" | "not_in_conversation";
                     };
                 };
             };
@@ -13956,7 +13956,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description forbidden: You may not do this */
+            /** @description forbidden: You may not do this; not_in_conversation: The agent does not take part in this conversation */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -13964,7 +13964,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
-                        code?: "forbidden";
+                        code?: "forbidden" | "not_in_conversation";
                     };
                 };
             };
@@ -14086,7 +14086,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description forbidden: You may not do this */
+            /** @description forbidden: You may not do this; not_in_conversation: The agent does not take part in this conversation */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -14094,7 +14094,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
-                        code?: "forbidden";
+                        code?: "forbidden" | "not_in_conversation";
                     };
                 };
             };
@@ -14227,7 +14227,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description forbidden: You may not do this */
+            /** @description forbidden: You may not do this; not_in_conversation: The agent does not take part in this conversation */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -14235,7 +14235,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
-                        code?: "forbidden";
+                        code?: "forbidden" | "not_in_conversation";
                     };
                 };
             };
@@ -14692,7 +14692,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description forbidden: You may not do this */
+            /** @description forbidden: You may not do this; not_in_conversation: The agent does not take part in this conversation */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -14700,7 +14700,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
-                        code?: "forbidden";
+                        code?: "forbidden" | "not_in_conversation";
                     };
                 };
             };
@@ -14817,7 +14817,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description forbidden: You may not do this */
+            /** @description forbidden: You may not do this; not_in_conversation: The agent does not take part in this conversation */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -14825,7 +14825,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
-                        code?: "forbidden";
+                        code?: "forbidden" | "not_in_conversation";
                     };
                 };
             };
@@ -14937,7 +14937,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description forbidden: You may not do this */
+            /** @description forbidden: You may not do this; not_in_conversation: The agent does not take part in this conversation */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -14945,7 +14945,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
-                        code?: "forbidden";
+                        code?: "forbidden" | "not_in_conversation";
                     };
                 };
             };

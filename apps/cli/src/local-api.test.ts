@@ -2,7 +2,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { operations } from '@stoa/core';
+import { agentRoutes, conversationRoutes } from '@stoa/contract';
+import { operations, refusalByRole } from '@stoa/core';
 import { openLocalApi } from './local-api.js';
 
 describe("the CLI's local mode", () => {
@@ -27,6 +28,33 @@ describe("the CLI's local mode", () => {
         (e: Error) => e.message,
       );
       expect(outcome, op.id).not.toMatch(/no operation|no handler/);
+    }
+  });
+
+  it('refuses an agent every operation in a conversation it does not take part in, before anything runs', async () => {
+    const agent = (await api.call(agentRoutes.create, { project: 'default', name: 'Intruder', files: 'on' } as never)) as { id: string };
+    const other = (await api.call(agentRoutes.create, { project: 'default', name: 'Owner' } as never)) as { id: string };
+    const conv = (await api.call(conversationRoutes.create, { project: 'default', members: [other.id] } as never)) as { id: string };
+    const intruder = await openLocalApi({ dataDir: dir, agent: agent.id, conversation: conv.id, env: {} });
+    const actor = {
+      kind: 'agent',
+      agentId: agent.id,
+      name: 'Intruder',
+      ownerId: null,
+      access: { enabled: true, write: 'own', read: 'project' },
+      instructions: '',
+      conversationId: conv.id,
+    } as const;
+    try {
+      for (const op of operations.filter((o) => o.scope === 'project')) {
+        const code = await intruder.call(op.route, { project: 'default' } as never).then(
+          () => 'ran',
+          (e: { code?: string }) => e.code,
+        );
+        expect(code, op.id).toBe(refusalByRole(actor, op) ? 'forbidden' : 'not_in_conversation');
+      }
+    } finally {
+      await intruder.close();
     }
   });
 

@@ -10,6 +10,7 @@ export const errorCodes = {
   unauthorized: { status: 401, title: 'A valid token is required' },
   forbidden: { status: 403, title: 'You may not do this' },
   cross_site: { status: 403, title: 'The change came from another site' },
+  not_in_conversation: { status: 403, title: 'The agent does not take part in this conversation' },
   not_found: { status: 404, title: 'Not found' },
   agent_suspended: { status: 403, title: 'This agent is suspended: its owner left the project; an admin may reassign or delete it' },
   method_not_allowed: { status: 405, title: 'Method not allowed' },

@@ -17,6 +17,8 @@ export function routeErrors(route: RouteDef): ErrorCode[] {
   const fields = Object.keys(route.input.shape);
   const codes = new Set<ErrorCode>(EVERY_ROUTE);
   if (!route.public) for (const c of WITH_TOKEN) codes.add(c);
+  // An agent naming a conversation it does not take part in is refused in every project (issue 26).
+  if (route.path.includes('{project}')) codes.add('not_in_conversation');
   if (pathParams(route.path).length > 0 || fields.includes('path')) codes.add('not_found');
   if (fields.some((f) => f === 'path' || f === 'from' || f === 'to' || f === 'folder' || f === 'prefix')) codes.add('path_invalid');
   if (fields.includes('expectedVersion') || (fields.includes('base') && !route.id.startsWith('memory.'))) codes.add('version_conflict');

@@ -230,7 +230,7 @@ function publicUrlOf(raw: string | undefined): string | undefined {
       'bad_request',
       'STOA_PUBLIC_URL must be an absolute http or https URL without credentials, query or fragment, e.g. https://stoa.example.org',
     );
-  return v.replace(/\/+$/, '');
+  return v.replace(/(?<!\/)\/+$/, '');
 }
 
 function embeddingsFromEnv(env: NodeJS.ProcessEnv): EmbeddingsConfig | undefined {

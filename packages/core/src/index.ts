@@ -1,66 +1,75 @@
-export * from './config.js';
-export * from './paths.js';
-export * from './text-rules.js';
-export { refusalOfDbError } from './db-guard.js';
-export * from './ids.js';
-export * from './actors.js';
-export * from './platform.js';
-export * from './open-platform.js';
-export * from './hooks.js';
-export * from './context.js';
-export { openVolume, type VolumeScope } from './volumes/open-volume.js';
-export { listVolumes } from './volumes/list-volumes.js';
-export { deleteVolume } from './volumes/delete-volume.js';
-export * from './policies/can.js';
-export * from './policies/agent-scopes.js';
-export * from './projects/project-row.js';
-export * from './projects/bootstrap.js';
-export * from './projects/projects.js';
-export * from './projects/delete-project.js';
-export * from './projects/members.js';
-export * from './projects/tokens.js';
-export * from './projects/invitations.js';
-export * from './projects/auth-throttle.js';
-export * from './policies/credentials.js';
-export * from './audit/audit.js';
-export * from './agents/agents.js';
-export * from './conversations/conversations.js';
-export * from './conversations/trace.js';
-export { conversationChanges, type ConversationChange, type ChangeStatus } from './conversations/conversation-changes.js';
-export { revertConversation, type RevertResult } from './conversations/revert-conversation.js';
-export * from './tools/index.js';
-export * from './files/mime.js';
-export * from './files/file-info.js';
-export * from './files/put-file.js';
-export * from './files/commit-version.js';
-export * from './files/read-file.js';
-export type { Archive } from './files/archive.js';
-export * from './files/list-files.js';
-export * from './files/move-file.js';
-export * from './files/delete-file.js';
-export * from './files/usage.js';
-export * from './files/versions.js';
-export * from './files/preview.js';
-export * from './files/direct-upload.js';
-export * from './files/upload-reservation.js';
-export * from './files/sweeper.js';
-export * from './files/doctor.js';
+/**
+ * The public entry of @stoa/core: what the doors (apps/server, apps/cli) may reach. Everything they do to a
+ * project goes through the operation table (callOperation, runOperation); the rest of the core — commitVersion,
+ * inTx, the file functions — is not exported here, so no door can go around the runner (issue 26). Tests reach
+ * the internals through `@stoa/core/testing`.
+ */
+
+// Opening the platform and keeping it healthy (`stoa serve`, the CLI's local mode).
+export { openPlatform } from './open-platform.js';
+export { loadConfig, type StoaConfig, type EmbeddingsConfig } from './config.js';
+export type { Platform, Ctx } from './platform.js';
+export { bootstrap } from './projects/bootstrap.js';
+export { startHousekeeping } from './files/sweeper.js';
+export { housekeepingOf } from './config.js';
+export { embedPending } from './embeddings/embed-pending.js';
+export { processPendingAssets } from './understanding/index.js';
+// The one-time login link `stoa serve` prints for the installation's administrator.
+export { createLoginCode } from './projects/login.js';
+// Several servers on one database share the sign-in throttle.
+export { shareAuthFailures } from './projects/auth-throttle.js';
+
+// Who calls: the context step of the runner, for the doors that authenticate a token first.
+export { contextFor, localAdminPrincipal, type ContextOptions } from './context.js';
+export { authenticate, type Principal } from './projects/tokens.js';
+export { agentPrincipal } from './operations/principals.js';
+
+// The operation table and its runner: the one way in.
+export {
+  callOperation,
+  runOperation,
+  runGlobalOperation,
+  refusalByRole,
+  type DoorCall,
+  operations,
+  findOperation,
+  toolOperations,
+  type Operation,
+  type DoorOperation,
+  type ToolOperation,
+  type OperationTraits,
+} from './operations/index.js';
+
+// Errors: one registry; a database refusal (a NUL in text…) is mapped to its code at every door.
 export { StoaError, isStoaError, type ErrorCode } from '@stoa/contract';
-export * from './projects/login.js';
-export * from './memory/index.js';
-export * from './policies/memory.js';
-export * from './wiki/index.js';
-export * from './unified-search/index.js';
-export * from './files/copy-file.js';
-export * from './files/folders.js';
-export * from './files/locks.js';
+export { refusalOfDbError } from './db-guard.js';
+
+// Values the doors' own protocols need: path rules, WebDAV lock lifetimes and coverage (pure functions).
+export { normalizePath } from './paths.js';
+export { DEFAULT_LOCK_SECONDS, lockCovers, type WriteLock, type LockTarget } from './files/locks.js';
 export { LOCK_NULL_METADATA } from './files/lock-null.js';
-export * from './files/legacy-digests.js';
-export * from './files/dead-props.js';
-export * from './understanding/index.js';
-export * from './operations/index.js';
-export { embedPending, type EmbedPass } from './embeddings/embed-pending.js';
-export { openAiCompatibleEmbeddings, EmbeddingError, type EmbeddingProvider } from './embeddings/provider.js';
-export type { EmbeddingsConfig, OnnxEmbeddingsConfig, OpenAiEmbeddingsConfig } from './config.js';
-export { resolveFile, openSignedLink, type ResolvedFile } from './files/file-links.js';
-export * from './oauth/index.js';
+// Nesting of a body, counted before it is parsed (issue 27): the HTTP door's JSON parser and WebDAV's XML.
+export { jsonDepth, xmlDepth } from './understanding/nesting.js';
+
+// The OAuth authorization server's store for /mcp: the MCP SDK's handlers (apps/server/src/mcp/oauth.ts) speak the
+// protocol, these keep clients, codes and tokens (hashed) and apply the grant rules (decision 0018).
+export {
+  exchangeOAuthCode,
+  findOAuthClient,
+  oauthCodeChallenge,
+  refreshOAuthToken,
+  revokeOAuthCredential,
+  saveOAuthClient,
+  type OAuthClientRecord,
+} from './oauth/index.js';
+
+// Types of what operations answer, for the doors that stream or shape them.
+export type { FileInfo } from './files/file-info.js';
+export type { FolderEntry } from './files/list-files.js';
+export type { OpenedFile, RedirectedFile } from './files/read-file.js';
+export type { PutFileResult } from './files/put-file.js';
+export type { Archive } from './files/archive.js';
+export type { Preview } from './files/preview.js';
+export type { DeadProp, DeadPropChange } from './files/dead-props.js';
+export type { LegacyDigests } from './files/legacy-digests.js';
+export type { AnyToolDef } from './tools/all-tools.js';

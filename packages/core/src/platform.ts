@@ -34,6 +34,11 @@ export interface Ctx {
    * there the lock's own holder may change what it locked, and everyone else is refused (see files/locks.ts).
    */
   lockTokens?: string[];
+  /**
+   * Audit actions recorded while the operation runner runs one operation (set by the runner, filled by
+   * recordAudit), so the runner can see that the action an operation declares was written.
+   */
+  audited?: string[];
 }
 
 /** The query handle of the platform, or of the transaction an operation is running in. */

@@ -80,3 +80,4 @@ export async function createTestPlatform(
 
 /** What must hold after any change (usage, versions, folders), for tests of every door. */
 export { storeViolations } from './files/test-invariants.js';
+export * from './internal.js';

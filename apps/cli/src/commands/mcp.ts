@@ -52,19 +52,23 @@ function deferred(opening: Promise<{ backend: McpBackend }>): McpBackend {
 async function localBackend(g: ReturnType<typeof globalsOf>, published: boolean): Promise<{ backend: McpBackend; close: () => Promise<void> }> {
   if (!g.agent) throw new UsageError('stoa mcp in local mode needs --agent AGENT_ID (and usually --conversation CONV_ID)');
   // Loaded here, not at the top: other commands should not pay for loading the core (see commands/serve.ts).
-  const { allTools, contextFor, openVolume, runAnyTool } = await import('@stoa/core');
+  const { callOperation, contextFor, runOperation } = await import('@stoa/core');
   const { openLocalApi } = await import('../local-api.js');
   const api = await openLocalApi({ dataDir: localDataDir(g), project: g.project, agent: g.agent, conversation: g.conversation, env: process.env });
   const principal: Principal = published && api.principal.kind === 'agent' ? { ...api.principal, published: true } : api.principal;
   // --volume: the agent works in a volume beyond its project (R1), e.g. its own files (`--volume xperts`).
-  const project = g.volume ? (await openVolume(api.platform, principal, volumeRequest(g.volume, g.project))).volumeId : undefined;
+  const project = g.volume
+    ? ((await callOperation({ platform: api.platform, principal }, 'volumes.open', volumeRequest(g.volume, g.project))) as { volumeId: string }).volumeId
+    : undefined;
   const opts = { conversationId: g.conversation ?? null, processId: `stoa-mcp:${process.pid}`, project };
   // Fail at start-up, not at the first call, when the agent or conversation is wrong.
   await contextFor(api.platform, principal, opts);
   return {
     backend: {
-      listTools: async () => allTools(await contextFor(api.platform, principal, opts)),
-      callTool: (name, args) => asRefusal(async () => runAnyTool(await contextFor(api.platform, principal, opts), name, args)),
+      // Through the operation table, as at every door: the tool routes' operations.
+      listTools: async () => (await runOperation(await contextFor(api.platform, principal, opts), 'tools.list', { format: 'mcp' })) as AnyToolDef[],
+      callTool: (name, args) =>
+        asRefusal(async () => (await runOperation(await contextFor(api.platform, principal, opts), 'tools.call', { name, arguments: args })) as McpCallOutcome),
     },
     close: () => api.close(),
   };

@@ -1,22 +1,9 @@
 import { StoaError } from '@stoa/contract';
-import {
-  assertUnlocked,
-  copyFile,
-  createFolder,
-  deleteFolder,
-  folderTree,
-  listFilesRecursive,
-  listFolder,
-  moveFile,
-  moveFolder,
-  moveOver,
-  normalizePath,
-  type Ctx,
-  type FolderEntry,
-} from '@stoa/core';
+import { normalizePath, type Ctx, type FolderEntry } from '@stoa/core';
 import type { FastifyRequest } from 'fastify';
 import { parseIfHeader, submittedTokens } from './conditions.js';
 import { destinationPath } from './dav-paths.js';
+import { davOps } from './dav-ops.js';
 import { DavStatus, PAGE, resolve, type Target } from './dav-resource.js';
 
 // COPY and MOVE of the WebDAV door (RFC 4918 §9.8–9.9), where Stoa never drops a file to make room.
@@ -24,7 +11,7 @@ import { DavStatus, PAGE, resolve, type Target } from './dav-resource.js';
 /** Whether a folder holds nothing: replacing it loses nothing. */
 async function isEmptyFolder(ctx: Ctx, f: FolderEntry): Promise<boolean> {
   if (f.fileCount > 0) return false;
-  return (await listFolder(ctx, { folder: f.path, limit: 1 })).folders.length === 0;
+  return (await davOps.listFolder(ctx, { folder: f.path, limit: 1 })).folders.length === 0;
 }
 
 /**
@@ -34,22 +21,22 @@ async function isEmptyFolder(ctx: Ctx, f: FolderEntry): Promise<boolean> {
  */
 async function mergeFolder(ctx: Ctx, from: string, to: string, move: boolean): Promise<void> {
   // Subfolders first, so empty ones arrive too.
-  for (const d of (await folderTree(ctx)).filter((x) => x.path.startsWith(from + '/'))) {
+  for (const d of (await davOps.folderTree(ctx)).filter((x) => x.path.startsWith(from + '/'))) {
     const dest = to + d.path.slice(from.length);
-    if ((await resolve(ctx, dest)).kind === 'none') await createFolder(ctx, { path: dest });
+    if ((await resolve(ctx, dest)).kind === 'none') await davOps.createFolder(ctx, dest);
   }
   let cursor: string | null = null;
   do {
-    const page: Awaited<ReturnType<typeof listFilesRecursive>> = await listFilesRecursive(ctx, { prefix: from, cursor, limit: PAGE });
+    const page: Awaited<ReturnType<typeof davOps.listFilesRecursive>> = await davOps.listFilesRecursive(ctx, { prefix: from, cursor, limit: PAGE });
     for (const f of page.files) {
       const dest = to + f.path.slice(from.length);
-      if (!move) await copyFile(ctx, { from: f.path, to: dest, overwrite: true });
-      else if ((await resolve(ctx, dest)).kind === 'file') await moveOver(ctx, { from: f.path, to: dest });
-      else await moveFile(ctx, { from: f.path, to: dest });
+      if (!move) await davOps.copyFile(ctx, f.path, dest);
+      else if ((await resolve(ctx, dest)).kind === 'file') await davOps.moveOver(ctx, f.path, dest);
+      else await davOps.moveFile(ctx, f.path, dest);
     }
     cursor = page.nextCursor;
   } while (cursor);
-  if (move) await deleteFolder(ctx, { path: from, recursive: true });
+  if (move) await davOps.deleteFolder(ctx, from, true);
 }
 
 /** COPY or MOVE of `src` to the request's Destination; the status to answer (201 created, 204 replaced). */
@@ -65,9 +52,9 @@ export async function copyOrMove(ctx: Ctx, req: FastifyRequest, mount: string, s
   const target = await resolve(ctx, to);
   if (target.kind !== 'none' && ow === 'F') throw new DavStatus(412);
   const tokens = submittedTokens(parseIfHeader(req.headers.if as string | undefined));
-  await assertUnlocked(ctx, [...(move ? [{ path: src.path, member: true, subtree: true }] : []), { path: to, member: true, subtree: true }], tokens);
+  await davOps.checkLocks(ctx, [...(move ? [{ path: src.path, member: true, subtree: true }] : []), { path: to, member: true, subtree: true }], tokens);
   if (target.kind === 'folder' && (await isEmptyFolder(ctx, target.folder))) {
-    await deleteFolder(ctx, { path: to });
+    await davOps.deleteFolder(ctx, to, false);
   } else if (target.kind === 'folder' && src.kind === 'folder') {
     await mergeFolder(ctx, src.path, to, move);
     return 204;
@@ -76,13 +63,13 @@ export async function copyOrMove(ctx: Ctx, req: FastifyRequest, mount: string, s
   }
   const replaced = target.kind !== 'none';
   if (src.kind === 'file') {
-    if (!move) await copyFile(ctx, { from: src.path, to, overwrite: true });
-    else if (target.kind === 'file') await moveOver(ctx, { from: src.path, to });
-    else await moveFile(ctx, { from: src.path, to });
+    if (!move) await davOps.copyFile(ctx, src.path, to);
+    else if (target.kind === 'file') await davOps.moveOver(ctx, src.path, to);
+    else await davOps.moveFile(ctx, src.path, to);
   } else if (move) {
-    await moveFolder(ctx, { from: src.path, to });
+    await davOps.moveFolder(ctx, src.path, to);
   } else {
-    await createFolder(ctx, { path: to });
+    await davOps.createFolder(ctx, to);
     if (String(req.headers.depth ?? 'infinity') !== '0') await mergeFolder(ctx, src.path, to, false);
   }
   return replaced ? 204 : 201;

@@ -1,7 +1,8 @@
 import { StoaError } from '@stoa/contract';
-import { assertUnlocked, lockPath, putFile, refreshLocks, LOCK_NULL_METADATA, type Ctx, type WriteLock } from '@stoa/core';
+import { LOCK_NULL_METADATA, type Ctx, type WriteLock } from '@stoa/core';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { parseIfHeader, submittedTokens } from './conditions.js';
+import { davOps } from './dav-ops.js';
 import { lockActive } from './dav-props.js';
 import { XML_TYPE, type Target } from './dav-resource.js';
 import { DAV, child, davDocument, davEl, valueXml, type XElement } from './xml.js';
@@ -31,7 +32,7 @@ export async function lock(ctx: Ctx, req: FastifyRequest, reply: FastifyReply, m
   if (!root) {
     const tokens = submittedTokens(parseIfHeader(req.headers.if as string | undefined));
     if (tokens.length === 0) throw new StoaError('bad_request', 'a LOCK without a body refreshes a lock: send its token in the If header');
-    const locks = await refreshLocks(ctx, { path: t.path, tokens, timeoutSeconds: timeout });
+    const locks = await davOps.refreshLocks(ctx, { path: t.path, tokens, timeoutSeconds: timeout });
     return reply.code(200).type(XML_TYPE).send(discovery(locks));
   }
   const info = root.ns === DAV && root.name === 'lockinfo' ? root : null;
@@ -43,11 +44,11 @@ export async function lock(ctx: Ctx, req: FastifyRequest, reply: FastifyReply, m
   if (t.kind === 'none') {
     // A lock on an unmapped URL makes an empty file (RFC 4918 §7.3), after checking nobody holds a lock there;
     // marked, so the PUT that follows fills it as version 1 instead of adding a second.
-    await assertUnlocked(ctx, [{ path: t.path, member: true }], []);
-    await putFile(ctx, { path: t.path, source: '', mode: 'create', metadata: { ...LOCK_NULL_METADATA } });
+    await davOps.checkLocks(ctx, [{ path: t.path, member: true }], []);
+    await davOps.put(ctx, t.path, '', { create: true, metadata: LOCK_NULL_METADATA });
     created = true;
   }
-  const l = await lockPath(ctx, {
+  const l = await davOps.lock(ctx, {
     path: t.path,
     scope,
     depth,

@@ -1,21 +1,9 @@
 import { Readable } from 'node:stream';
 import { StoaError } from '@stoa/contract';
-import {
-  deadPropsOf,
-  legacyDigestsOf,
-  listFolder,
-  lockCovers,
-  locksAround,
-  patchDeadProps,
-  setFileModified,
-  type Ctx,
-  type DeadProp,
-  type DeadPropChange,
-  type LegacyDigests,
-  type WriteLock,
-} from '@stoa/core';
+import { lockCovers, type Ctx, type DeadProp, type DeadPropChange, type LegacyDigests, type WriteLock } from '@stoa/core';
 import type { FastifyReply } from 'fastify';
 import { contentEtag } from '../http/preconditions.js';
+import { davOps } from './dav-ops.js';
 import { davHref } from './dav-paths.js';
 import { DavStatus, PAGE, XML_TYPE, type Target } from './dav-resource.js';
 import { DAV, MULTISTATUS_CLOSE, MULTISTATUS_OPEN, child, davEl, errorBody, responseXml, valueXml, type PropOut, type XElement } from './xml.js';
@@ -111,10 +99,10 @@ function entryXml(mount: string, t: Target, req: PropRequest, locks: WriteLock[]
 export async function propfind(ctx: Ctx, mount: string, t: Target, depth: string, req: PropRequest, reply: FastifyReply) {
   if (depth !== '0' && depth !== '1') throw new DavStatus(403, errorBody('propfind-finite-depth'));
   const folder = t.kind === 'folder' ? t.path : '';
-  const locks = await locksAround(ctx, t.kind === 'folder' ? folder : t.path);
+  const locks = await davOps.locksAround(ctx, t.kind === 'folder' ? folder : t.path);
   async function* body() {
     yield MULTISTATUS_OPEN;
-    const own = t.kind === 'file' ? await deadPropsOf(ctx, [t.info.id]) : new Map<string, DeadProp[]>();
+    const own = t.kind === 'file' ? await davOps.props(ctx, [t.info.id]) : new Map<string, DeadProp[]>();
     const sums = asksForChecksums(req);
     yield entryXml(
       mount,
@@ -122,20 +110,20 @@ export async function propfind(ctx: Ctx, mount: string, t: Target, depth: string
       req,
       locks,
       t.kind === 'file' ? (own.get(t.info.id) ?? []) : [],
-      sums && t.kind === 'file' ? await legacyDigestsOf(ctx, [t.info]) : undefined,
+      sums && t.kind === 'file' ? await davOps.digests(ctx, [t.info]) : undefined,
     );
     if (t.kind === 'folder' && depth === '1') {
       let cursor: string | null = null;
       let first = true;
       do {
-        const page: Awaited<ReturnType<typeof listFolder>> = await listFolder(ctx, { folder, cursor, limit: PAGE });
+        const page: Awaited<ReturnType<typeof davOps.listFolder>> = await davOps.listFolder(ctx, { folder, cursor, limit: PAGE });
         if (first) for (const d of page.folders) yield entryXml(mount, { kind: 'folder', path: d.path, folder: d }, req, locks, []);
         first = false;
-        const dead = await deadPropsOf(
+        const dead = await davOps.props(
           ctx,
           page.files.map((f) => f.id),
         );
-        const digests = sums ? await legacyDigestsOf(ctx, page.files) : undefined;
+        const digests = sums ? await davOps.digests(ctx, page.files) : undefined;
         for (const f of page.files) yield entryXml(mount, { kind: 'file', path: f.path, info: f }, req, locks, dead.get(f.id) ?? [], digests);
         cursor = page.nextCursor;
       } while (cursor);
@@ -166,8 +154,8 @@ export async function proppatch(ctx: Ctx, mount: string, t: Target, root: XEleme
   }
   const failed = results.some((r) => r.status !== 200);
   if (!failed && t.kind === 'file') {
-    await patchDeadProps(ctx, t.path, changes);
-    if (modified) await setFileModified(ctx, { path: t.path, modified });
+    await davOps.patchProps(ctx, t.path, changes);
+    if (modified) await davOps.setModified(ctx, t.path, modified);
   }
   const groups = new Map<number, PropOut[]>();
   for (const r of results) {

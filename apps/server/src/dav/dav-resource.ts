@@ -1,5 +1,6 @@
 import { StoaError } from '@stoa/contract';
-import { lockCovers, locksAround, statFile, statFolder, type Ctx, type FileInfo, type FolderEntry } from '@stoa/core';
+import { lockCovers, type Ctx, type FileInfo, type FolderEntry } from '@stoa/core';
+import { davOps } from './dav-ops.js';
 import type { ResourceState } from './conditions.js';
 
 /** The media type of every XML answer of the WebDAV door. */
@@ -14,18 +15,18 @@ export type Target = { kind: 'file'; path: string; info: FileInfo } | { kind: 'f
 export async function resolve(ctx: Ctx, path: string): Promise<Target> {
   if (path !== '') {
     try {
-      return { kind: 'file', path, info: await statFile(ctx, path) };
+      return { kind: 'file', path, info: await davOps.statFile(ctx, path) };
     } catch (e) {
       if (!(e instanceof StoaError) || e.code !== 'not_found') throw e;
     }
   }
-  const folder = await statFolder(ctx, path);
+  const folder = await davOps.statFolder(ctx, path);
   return folder ? { kind: 'folder', path, folder } : { kind: 'none', path };
 }
 
 /** What the If header and the preconditions compare: existence, ETag, modification time, locks held. */
 export async function stateOf(ctx: Ctx, t: Target): Promise<ResourceState> {
-  const locks = t.kind === 'none' && t.path === '' ? [] : await locksAround(ctx, t.path);
+  const locks = t.kind === 'none' && t.path === '' ? [] : await davOps.locksAround(ctx, t.path);
   return {
     exists: t.kind !== 'none',
     sha256: t.kind === 'file' ? t.info.sha256 : null,

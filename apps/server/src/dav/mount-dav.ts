@@ -1,23 +1,11 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { StoaError, errorCodes } from '@stoa/contract';
-import {
-  assertUnlocked,
-  createFolder,
-  deleteFile,
-  deleteFolder,
-  listFolder,
-  normalizePath,
-  openFile,
-  putFile,
-  setFileModified,
-  unlockPath,
-  type Ctx,
-  type Platform,
-} from '@stoa/core';
+import { normalizePath, type Ctx, type Platform } from '@stoa/core';
 import { setRetryAfter, toStoaError } from '../http/problem.js';
 import { contentDisposition, parseRange } from '../routes/files/content-disposition.js';
 import { USER_CONTENT_CSP } from '../http/security-headers.js';
 import { davContext } from './dav-auth.js';
+import { davOps } from './dav-ops.js';
 import { copyOrMove } from './dav-copy-move.js';
 import { lock } from './dav-lock.js';
 import { davPath, destinationPath } from './dav-paths.js';
@@ -46,16 +34,16 @@ async function readBody(req: FastifyRequest, limit = 1024 * 1024): Promise<strin
 async function get(ctx: Ctx, req: FastifyRequest, reply: FastifyReply, t: Target, head: boolean) {
   if (t.kind === 'none') throw new StoaError('not_found', `"${t.path}" does not exist`);
   if (t.kind === 'folder') {
-    const page = await listFolder(ctx, { folder: t.path, limit: 1000 });
+    const page = await davOps.listFolder(ctx, { folder: t.path, limit: 1000 });
     const lines = [...page.folders.map((d) => `${d.name}/`), ...page.files.map((f) => f.name)].join('\n');
     return reply.type('text/plain; charset=utf-8').send(head ? undefined : lines + '\n');
   }
   // A range only of the content the client holds (If-Range): otherwise the whole file, never a splice of two.
   const range = ifRangeHolds(req.headers, { exists: true, sha256: t.info.sha256, modified: new Date(t.info.modified) }) ? parseRange(req.headers.range) : null;
-  let opened = await openFile(ctx, t.path, { range: range ?? undefined });
+  let opened = await davOps.open(ctx, t.path, range ?? undefined);
   if (opened.range && !ifRangeHolds(req.headers, { exists: true, sha256: opened.sha256, modified: new Date(opened.info.modified) })) {
     opened.stream.destroy();
-    opened = await openFile(ctx, t.path, {});
+    opened = await davOps.open(ctx, t.path);
   }
   reply
     .header('ETag', contentEtag(opened.sha256))
@@ -94,7 +82,8 @@ async function evaluateIf(ctx: Ctx, req: FastifyRequest, mount: string, t: Targe
 }
 
 async function handle(platform: Platform, mount: string, project: string | undefined, req: FastifyRequest, reply: FastifyReply) {
-  // The core checks locks on every change; the tokens this request submitted go with it.
+  // The runner checks locks on every change (and the mutator again in its transaction); the tokens this request
+  // submitted go with it.
   const ctx = { ...(await davContext(platform, req, project)), lockTokens: submittedTokens(parseIfHeader(req.headers.if as string | undefined)) };
   const path = davPath(req.url, mount);
   if (path !== '') normalizePath(path);
@@ -110,7 +99,6 @@ async function handle(platform: Platform, mount: string, project: string | undef
       return reply.code(pre).send();
     }
   }
-  const tokens = () => submittedTokens(parseIfHeader(req.headers.if as string | undefined));
   switch (method) {
     case 'PROPFIND': {
       const body = parsePropfind(parseXml(await readBody(req)));
@@ -122,15 +110,14 @@ async function handle(platform: Platform, mount: string, project: string | undef
       return get(ctx, req, reply, t, method === 'HEAD');
     case 'PUT': {
       if (path === '' || t.kind === 'folder') throw new DavStatus(405);
-      await assertUnlocked(ctx, [{ path, member: true }], tokens());
       // Conditions checked above hold in the write's own transaction too: the version they saw is pinned.
       const pinned = hasWriteConditions(req.headers) ? { expectedVersion: t.kind === 'file' ? t.info.version : 0 } : {};
-      const r = await putFile(ctx, { path, source: req.raw, mode: 'replace', ...pinned }).catch((e: unknown) => {
+      const r = await davOps.put(ctx, path, req.raw, pinned).catch((e: unknown) => {
         throw asPreconditionFailure(e);
       });
       const mtime = Number(req.headers['x-oc-mtime']);
       if (req.headers['x-oc-mtime'] !== undefined && Number.isFinite(mtime) && mtime > 0) {
-        await setFileModified(ctx, { path, modified: new Date(mtime * 1000) });
+        await davOps.setModified(ctx, path, new Date(mtime * 1000));
         reply.header('X-OC-Mtime', 'accepted');
       }
       return reply
@@ -143,10 +130,9 @@ async function handle(platform: Platform, mount: string, project: string | undef
       req.raw.resume();
       if (t.kind === 'none') throw new StoaError('not_found', `"${path}" does not exist`);
       if (path === '') throw new DavStatus(403);
-      await assertUnlocked(ctx, [{ path, member: true, subtree: true }], tokens());
-      if (t.kind === 'folder') await deleteFolder(ctx, { path, recursive: true });
+      if (t.kind === 'folder') await davOps.deleteFolder(ctx, path, true);
       else
-        await deleteFile(ctx, { path, ...(hasWriteConditions(req.headers) ? { expectedVersion: t.info.version } : {}) }).catch((e: unknown) => {
+        await davOps.deleteFile(ctx, path, hasWriteConditions(req.headers) ? t.info.version : undefined).catch((e: unknown) => {
           throw asPreconditionFailure(e);
         });
       return reply.code(204).send();
@@ -155,8 +141,7 @@ async function handle(platform: Platform, mount: string, project: string | undef
       const body = await readBody(req);
       if (body.length > 0) throw new DavStatus(415);
       if (t.kind !== 'none') throw new DavStatus(405);
-      await assertUnlocked(ctx, [{ path, member: true }], tokens());
-      await createFolder(ctx, { path });
+      await davOps.createFolder(ctx, path);
       return reply.code(201).send();
     }
     case 'MOVE':
@@ -171,7 +156,7 @@ async function handle(platform: Platform, mount: string, project: string | undef
       const token = /^<(.+)>$/.exec(String(req.headers['lock-token'] ?? '').trim())?.[1];
       if (!token) throw new StoaError('bad_request', 'UNLOCK needs a Lock-Token header');
       try {
-        await unlockPath(ctx, { path, token });
+        await davOps.unlock(ctx, path, token);
       } catch (e) {
         if (e instanceof StoaError && e.code === 'bad_request') throw new DavStatus(409, errorBody('lock-token-matches-request-uri'));
         throw e;
@@ -181,7 +166,6 @@ async function handle(platform: Platform, mount: string, project: string | undef
     case 'PROPPATCH': {
       const root = parseXml(await readBody(req));
       if (t.kind === 'none') throw new StoaError('not_found', `"${path}" does not exist`);
-      await assertUnlocked(ctx, [{ path }], tokens());
       return proppatch(ctx, mount, t, root, reply);
     }
   }

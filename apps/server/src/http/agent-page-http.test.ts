@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { addMember, createLoginCode, redeemLoginCode } from '@stoa/core';
+import { addMember, createLoginCode, redeemLoginCode } from '@stoa/core/testing';
 import { createTestApp, type TestApp } from './test-app.js';
 
 describe("an agent's page over HTTP: its tokens, its conversations and its write counts (A1, A4, A7)", () => {

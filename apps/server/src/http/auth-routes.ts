@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { projectRoutes, StoaError } from '@stoa/contract';
-import { acceptInvitation, endSession, redeemLoginCode, type Platform } from '@stoa/core';
+import { runGlobalOperation, type Platform } from '@stoa/core';
 import { bearerToken, principalFromToken, SESSION_COOKIE } from './auth.js';
 import { sendProblem } from './problem.js';
 
@@ -26,7 +26,7 @@ export function mountAuthRoutes(app: FastifyInstance, platform: Platform): void 
     try {
       const code = (req.body as { code?: unknown } | undefined)?.code;
       if (typeof code !== 'string' || !code) throw new StoaError('bad_request', 'code is required');
-      const session = await redeemLoginCode(platform, code, { client: req.ip });
+      const session = (await runGlobalOperation({ platform, principal: null, client: req.ip }, 'auth.login', { code })) as { token: string; user: string };
       return reply.header('Set-Cookie', sessionCookie(req, session.token)).send(session);
     } catch (e) {
       return sendProblem(reply, req, e);
@@ -35,7 +35,7 @@ export function mountAuthRoutes(app: FastifyInstance, platform: Platform): void 
   // Logging out ends the session server-side (issue 26): a copied cookie or bearer of it stops working too.
   app.post('/api/v1/auth/logout', async (req, reply) => {
     try {
-      await endSession(platform, bearerToken(req));
+      await runGlobalOperation({ platform, principal: null, client: req.ip }, 'auth.logout', { token: bearerToken(req) });
       return reply.header('Set-Cookie', clearedCookie(req)).send({ ok: true });
     } catch (e) {
       return sendProblem(reply, req, e);
@@ -48,7 +48,7 @@ export function mountAuthRoutes(app: FastifyInstance, platform: Platform): void 
       const input = accept.input.parse(req.body ?? {});
       const token = bearerToken(req);
       const principal = token ? await principalFromToken(platform, req, token) : null;
-      return reply.send(await acceptInvitation(platform, principal, input, { client: req.ip }));
+      return reply.send(await runGlobalOperation({ platform, principal, client: req.ip }, accept.id, input));
     } catch (e) {
       return sendProblem(reply, req, e);
     }

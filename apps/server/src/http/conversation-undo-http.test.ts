@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { addMember, createLoginCode, redeemLoginCode } from '@stoa/core';
+import { addMember, createLoginCode, redeemLoginCode } from '@stoa/core/testing';
 import { createTestApp, type TestApp } from './test-app.js';
 
 describe('undo an agent over HTTP: review a conversation’s changes and revert them (B11)', () => {

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { allRoutes, errorCodes } from '@stoa/contract';
-import { createAgent, createToken, deceivingCharacter } from '@stoa/core';
+import { createAgent, createToken, deceivingCharacter } from '@stoa/core/testing';
 import { createTestApp, type TestApp } from './test-app.js';
 
 /**

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createToken, listVersions } from '@stoa/core';
+import { createToken, listVersions } from '@stoa/core/testing';
 import { createTestPlatform, type TestPlatform } from '@stoa/core/testing';
 import { testDbKinds } from '@stoa/db/testing';
 import type { FastifyInstance } from 'fastify';

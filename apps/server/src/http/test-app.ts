@@ -1,7 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import type { FastifyInstance } from 'fastify';
 import type { Limits } from '@stoa/contract';
-import { addMember, bootstrap, createToken, newToken, type Role } from '@stoa/core';
+import { addMember, bootstrap, createToken, newToken, type Role } from '@stoa/core/testing';
 import { createTestPlatform, type TestPlatform } from '@stoa/core/testing';
 import { buildApp } from '../app.js';
 

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { addMember, contextFor, createLoginCode, createProjectFor, localAdminPrincipal, redeemLoginCode } from '@stoa/core';
+import { addMember, contextFor, createLoginCode, createProjectFor, localAdminPrincipal, redeemLoginCode } from '@stoa/core/testing';
 import { createTestApp, type TestApp } from './test-app.js';
 
 const kinds = process.env.STOA_TEST_PG === '1' ? (['sqlite', 'postgres'] as const) : (['sqlite'] as const);

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { addMember, createAgent, createConversation, createLoginCode, createToken, redeemLoginCode } from '@stoa/core';
+import { addMember, createAgent, createConversation, createLoginCode, createToken, redeemLoginCode } from '@stoa/core/testing';
 import { createTestApp, type TestApp } from './test-app.js';
 
 const kinds = process.env.STOA_TEST_PG === '1' ? (['sqlite', 'postgres'] as const) : (['sqlite'] as const);

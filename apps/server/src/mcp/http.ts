@@ -1,13 +1,13 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
-import { StoaError } from '@stoa/contract';
-import { allTools, runAnyTool, type Ctx, type Platform } from '@stoa/core';
+import { isStoaError, StoaError } from '@stoa/contract';
+import { runOperation, type Ctx, type Platform } from '@stoa/core';
 import { requestContext } from '../http/auth.js';
 import { sendProblem } from '../http/problem.js';
 import { publicOrigin } from '../http/public-origin.js';
-import { createStoaMcpServer } from './mcp-server.js';
 import { mountOAuth, OAUTH_SCOPES } from './oauth.js';
 import { allowPreflight, CORS_HEADERS } from './cors.js';
+import { createStoaMcpServer, type McpBackend, type McpCallOutcome } from './mcp-server.js';
 
 /** JSON-RPC error body for requests refused before MCP runs (no or wrong token). */
 function rpcError(reply: FastifyReply, status: number, message: string) {
@@ -74,9 +74,17 @@ export async function mountMcp(app: FastifyInstance, platform: Platform): Promis
       }
       return sendProblem(reply, req, e);
     }
+    // Through the operation table like every door: the tool routes' operations, with their runner's steps.
     const server = createStoaMcpServer({
-      listTools: async () => allTools(ctx),
-      callTool: (name, args) => runAnyTool(ctx, name, args),
+      listTools: async () => (await runOperation(ctx, 'tools.list', { format: 'mcp' })) as Awaited<ReturnType<McpBackend['listTools']>>,
+      callTool: async (name, args) => {
+        try {
+          return (await runOperation(ctx, 'tools.call', { name, arguments: args })) as McpCallOutcome;
+        } catch (e) {
+          if (isStoaError(e)) return { text: `Refused: ${e.message}`, refused: true, code: e.code };
+          throw e;
+        }
+      },
     });
     const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
     reply.hijack();

@@ -309,6 +309,7 @@ export const en = {
   'error.network': 'The server cannot be reached',
   'error.unauthorized': 'Please sign in again',
   'error.forbidden': 'You may not do this',
+  'error.not_in_conversation': 'The agent does not take part in this conversation',
   'error.not_found': 'Not found',
   'error.agent_suspended': 'This agent is suspended: its owner left the project; an admin may reassign or delete it',
   'error.already_exists': 'A file already exists there',

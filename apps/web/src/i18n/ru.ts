@@ -312,6 +312,7 @@ export const ru: Dict = {
   'error.network': 'Сервер недоступен',
   'error.unauthorized': 'Войдите снова',
   'error.forbidden': 'У вас нет прав на это действие',
+  'error.not_in_conversation': 'Агент не участвует в этом разговоре',
   'error.not_found': 'Не найдено',
   'error.agent_suspended': 'Агент приостановлен: его владелец покинул проект; администратор может передать его другому или удалить',
   'error.already_exists': 'Файл по этому пути уже существует',

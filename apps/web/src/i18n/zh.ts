@@ -306,6 +306,7 @@ export const zh: Dict = {
   'error.network': '无法连接服务器',
   'error.unauthorized': '请重新登录',
   'error.forbidden': '您无权执行此操作',
+  'error.not_in_conversation': '该智能体不是此对话的参与者',
   'error.not_found': '未找到',
   'error.agent_suspended': '此智能体已暂停：其所有者已离开项目；管理员可以将其转交他人或删除',
   'error.already_exists': '该位置已存在文件',

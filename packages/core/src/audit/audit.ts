@@ -25,6 +25,7 @@ export async function recordAudit(
   e: { action: AuditAction; path?: string; from?: string; to?: string; size?: number; details?: Record<string, unknown> },
 ): Promise<void> {
   if (ctx.actor.kind !== 'user') return;
+  ctx.audited?.push(e.action);
   await trx
     .insertInto('audit_log')
     .values({

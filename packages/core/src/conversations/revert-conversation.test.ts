@@ -11,7 +11,7 @@ import { putPage } from '../wiki/put-page.js';
 import { getMemory } from '../memory/memory.js';
 import { pageHistory } from '../wiki/history.js';
 import { listAudit } from '../audit/audit.js';
-import { runAnyTool } from '../tools/all-tools.js';
+import { callTool } from '../operations/tool-ops.js';
 import { conversationChanges } from './conversation-changes.js';
 import { revertConversation } from './revert-conversation.js';
 
@@ -34,7 +34,7 @@ describe.each(testDbKinds())('undo a conversation (%s)', (kind) => {
     await putPage(admin, { path: 'handbook/refunds', text: '# Refunds\n5 days\n', title: 'Refunds' });
     const agent = await t.agentCtx(a.id, conv.id);
     const call = async (name: string, args: unknown) => {
-      const r = await runAnyTool(agent, name, args);
+      const r = await callTool(agent, name, args);
       expect(r.refused, r.text).toBe(false);
     };
     await call('ws_write_file', { path: 'plan.md', content: 'step 1\nstep 2 changed\n' });
@@ -47,7 +47,7 @@ describe.each(testDbKinds())('undo a conversation (%s)', (kind) => {
     await call('wiki_put', { path: 'secret/plans', text: 'for the channel only', channel: 'secret' });
     // A second conversation's change, which undoing the first must not touch.
     const agent2 = await t.agentCtx(a.id, other.id);
-    expect((await runAnyTool(agent2, 'ws_write_file', { path: 'other.md', content: 'other by agent\n' })).refused).toBe(false);
+    expect((await callTool(agent2, 'ws_write_file', { path: 'other.md', content: 'other by agent\n' })).refused).toBe(false);
     // A person changes one item after the agent.
     await putFile(ed, { path: 'notes.md', source: 'notes fixed by ed\n' });
     return { admin, ed, a, conv, other, secret };
@@ -123,11 +123,11 @@ describe.each(testDbKinds())('undo a conversation (%s)', (kind) => {
     const conv = await createConversation(admin, { members: [a.id] });
     const own = `agents/${a.id}`;
     const first = await t.agentCtx(a.id, before.id);
-    await runAnyTool(first, 'ws_write_file', { path: 'draft.md', content: 'draft' });
-    await runAnyTool(first, 'ws_write_file', { path: 'gone.md', content: 'gone' });
+    await callTool(first, 'ws_write_file', { path: 'draft.md', content: 'draft' });
+    await callTool(first, 'ws_write_file', { path: 'gone.md', content: 'gone' });
     const agent = await t.agentCtx(a.id, conv.id);
-    expect((await runAnyTool(agent, 'move_file', { from_path: 'draft.md', to_path: 'final.md' })).refused).toBe(false);
-    expect((await runAnyTool(agent, 'ws_delete_file', { path: 'gone.md' })).refused).toBe(false);
+    expect((await callTool(agent, 'move_file', { from_path: 'draft.md', to_path: 'final.md' })).refused).toBe(false);
+    expect((await callTool(agent, 'ws_delete_file', { path: 'gone.md' })).refused).toBe(false);
     const by = Object.fromEntries((await conversationChanges(admin, { conversation: conv.id })).items.map((i) => [i.ref, i]));
     expect(by[`file:${own}/final.md`]).toMatchObject({ movedFrom: `${own}/draft.md`, status: 'revertible' });
     expect(by[`file:${own}/gone.md`]).toMatchObject({ status: 'unrecoverable', current: null });
@@ -147,8 +147,8 @@ describe.each(testDbKinds())('undo a conversation (%s)', (kind) => {
     const conv = await createConversation(admin, { members: [a.id] });
     await putFile(admin, { path: 'big.md', source: 'x'.repeat(60) });
     const agent = await t.agentCtx(a.id, conv.id);
-    expect((await runAnyTool(agent, 'ws_write_file', { path: 'big.md', content: 'small' })).refused).toBe(false);
-    expect((await runAnyTool(agent, 'ws_write_file', { path: 'tiny.md', content: 'tiny' })).refused).toBe(false);
+    expect((await callTool(agent, 'ws_write_file', { path: 'big.md', content: 'small' })).refused).toBe(false);
+    expect((await callTool(agent, 'ws_write_file', { path: 'tiny.md', content: 'tiny' })).refused).toBe(false);
     await putFile(admin, { path: 'filler.md', source: 'y'.repeat(80) });
     const { results } = await revertConversation(admin, { conversation: conv.id });
     const by = Object.fromEntries(results.map((r) => [r.ref, r]));

@@ -1,7 +1,6 @@
 import { memoryToolSchemas, type MemoryToolName } from '@stoa/contract';
 import type { Ctx } from '../platform.js';
-import { runToolCall, type ToolResult } from '../tools/area-tool.js';
-import type { RuntimeInfo } from '../tools/caller.js';
+import { runToolCall, type ToolCallOptions, type ToolResult } from '../tools/area-tool.js';
 import { appendMemory, getMemory, setMemory } from './memory.js';
 import { searchMemory } from './search.js';
 import type { MemoryDoc } from './types.js';
@@ -45,7 +44,7 @@ const tools: { [N in MemoryToolName]: (ctx: Ctx, a: any) => Promise<{ text: stri
  * await runMemoryTool(agentCtx, 'memory_append', { file: 'MEMORY.md', text: 'Renewal moved to 2 November' });
  * // { text: 'Appended to MEMORY.md of conversation conv_…; it is now version 4.', refused: false, version: 4 }
  */
-export function runMemoryTool(ctx: Ctx, name: string, args: unknown, opts: { runtime?: RuntimeInfo } = {}): Promise<MemoryToolResult> {
+export function runMemoryTool(ctx: Ctx, name: string, args: unknown, opts: ToolCallOptions = {}): Promise<MemoryToolResult> {
   return runToolCall(
     ctx,
     {

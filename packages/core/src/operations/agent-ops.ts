@@ -5,7 +5,8 @@ import { listTrace } from '../conversations/trace.js';
 import { conversationChanges } from '../conversations/conversation-changes.js';
 import { revertConversation } from '../conversations/revert-conversation.js';
 import { withConversation } from '../tools/audience.js';
-import { allToolsIn, runAnyTool } from '../tools/all-tools.js';
+import { allToolsIn } from '../tools/all-tools.js';
+import { callTool } from './tool-ops.js';
 import { changes, projectOperation, reads, type Operation } from './operation.js';
 
 const a = agentRoutes;
@@ -37,10 +38,10 @@ export const agentOperations: Operation[] = [
   projectOperation(c.changes, reads('file.write'), (ctx, i) => conversationChanges(ctx, { conversation: i.id })),
   projectOperation(c.revert, changes('file.write', 'conversation.revert', 'none'), (ctx, i) => revertConversation(ctx, { conversation: i.id, items: i.items })),
   projectOperation(toolRoutes.list, reads('project.read'), async (ctx, i) => allToolsIn(ctx, i.format ?? 'mcp', { strict: i.strict === 'true' })),
-  // The tool runner counts, caps and traces each call itself (with the same gate), so the operation adds nothing.
+  // The tool is an entry of the table of its own (tool-ops.ts): callTool applies its traits, the tool runner traces it.
   projectOperation(toolRoutes.call, changes('project.read', null, 'none'), async (ctx, i) => {
     const withConv = await withConversation(ctx, { conversationId: i.conversation, processId: i.process, nodeId: i.node });
-    const t = await runAnyTool(withConv, i.name, i.arguments, { runtime: { processId: i.process, nodeId: i.node, conversationId: i.conversation } });
+    const t = await callTool(withConv, i.name, i.arguments, { runtime: { processId: i.process, nodeId: i.node, conversationId: i.conversation } });
     return {
       text: t.text,
       refused: t.refused,

@@ -17,10 +17,19 @@ import { finishUpload } from '../files/direct-upload.js';
 import { abortUpload, receiveUpload, startUpload } from '../files/upload-reservation.js';
 import { receiveUploadPart, reportUploadPart, uploadPartTargets, uploadStatus } from '../files/upload-parts.js';
 import type { FileInfo } from '../files/file-info.js';
-import { listLocks, releaseLock } from '../files/locks.js';
-import { changes, projectOperation, rawOperation, reads, type Operation } from './operation.js';
+import { listLocks, releaseLock, type LockTarget } from '../files/locks.js';
+import { changes, fileChange, projectOperation, rawOperation, reads, type Operation } from './operation.js';
 
 const r = filesRoutes;
+
+/** What a change touches, for the runner's lock step (the mutator checks again in its transaction). */
+const at =
+  (arg: string, more: Omit<LockTarget, 'path'> = { member: true }) =>
+  (_ctx: unknown, i: Record<string, unknown>): LockTarget[] =>
+    typeof i[arg] === 'string' ? [{ path: i[arg], ...more }] : [];
+const both =
+  (from: string, to: string, subtree: boolean) =>
+  (_ctx: unknown, i: Record<string, unknown>): LockTarget[] => [...at(from, { member: true, subtree })(_ctx, i), ...at(to)(_ctx, i)];
 
 function needs<T>(value: T | undefined, what: string): T {
   if (value === undefined) throw new StoaError('bad_request', `${what} is required`);
@@ -37,14 +46,20 @@ export const fileOperations: Operation[] = [
   projectOperation(r.stat, reads('file.read'), (ctx, i) => statFile(ctx, i.path)),
   projectOperation(r.versions, reads('file.read'), (ctx, i) => listVersions(ctx, i.path)),
   projectOperation(r.usage, reads('file.read'), (ctx) => usage(ctx)),
-  projectOperation(r.move, changes('file.move', 'file.move'), (ctx, i) => moveFile(ctx, { from: i.from, to: i.to, expectedVersion: i.expectedVersion })),
+  projectOperation(r.move, fileChange('file.move', 'file.move', both('from', 'to', false)), (ctx, i) =>
+    moveFile(ctx, { from: i.from, to: i.to, expectedVersion: i.expectedVersion }),
+  ),
   // Folders are real (F9, F10, F13 as amended): a whole folder moves or goes in one change.
   projectOperation(r.statFolder, reads('file.read'), (ctx, i) => getFolder(ctx, i.path)),
-  projectOperation(r.createFolder, changes('file.write', 'folder.create'), (ctx, i) => createFolder(ctx, { path: i.path })),
-  projectOperation(r.moveFolder, changes('file.move', 'folder.move'), (ctx, i) => moveFolder(ctx, { from: i.from, to: i.to })),
-  projectOperation(r.deleteFolder, changes('file.delete', 'folder.delete'), (ctx, i) => deleteFolder(ctx, { path: i.path, recursive: i.recursive === 'true' })),
-  projectOperation(r.remove, changes('file.delete', 'file.delete'), (ctx, i) => deleteFile(ctx, { path: i.path, expectedVersion: i.expectedVersion })),
-  projectOperation(r.restore, changes('file.write', 'file.restore'), (ctx, i) =>
+  projectOperation(r.createFolder, fileChange('file.write', 'folder.create', at('path')), (ctx, i) => createFolder(ctx, { path: i.path })),
+  projectOperation(r.moveFolder, fileChange('file.move', 'folder.move', both('from', 'to', true)), (ctx, i) => moveFolder(ctx, { from: i.from, to: i.to })),
+  projectOperation(r.deleteFolder, fileChange('file.delete', 'folder.delete', at('path', { member: true, subtree: true })), (ctx, i) =>
+    deleteFolder(ctx, { path: i.path, recursive: i.recursive === 'true' }),
+  ),
+  projectOperation(r.remove, fileChange('file.delete', 'file.delete', at('path')), (ctx, i) =>
+    deleteFile(ctx, { path: i.path, expectedVersion: i.expectedVersion }),
+  ),
+  projectOperation(r.restore, fileChange('file.write', 'file.restore', at('path', {})), (ctx, i) =>
     restoreVersion(ctx, { path: i.path, version: i.version, expectedVersion: i.expectedVersion }),
   ),
   // A direct upload counts as one change, when it is finished; its size is checked against the agent's cap at the start.
@@ -59,12 +74,12 @@ export const fileOperations: Operation[] = [
     receiveUploadPart(ctx, i.uploadId, i.partNumber, needs(i.source, 'the request body')),
   ),
   projectOperation(r.partSent, changes('file.write', null, 'none'), (ctx, i) => reportUploadPart(ctx, i.uploadId, i.partNumber, i.etag)),
-  projectOperation(r.finishUpload, changes('file.write', 'file.upload'), (ctx, i) => finishUpload(ctx, i.uploadId)),
+  projectOperation(r.finishUpload, { ...changes('file.write', 'file.upload'), window: 'mutator' }, (ctx, i) => finishUpload(ctx, i.uploadId)),
   projectOperation(r.abortUpload, changes('file.write', null, 'none'), async (ctx, i) => {
     await abortUpload(ctx, i.uploadId);
     return { ok: true as const };
   }),
-  rawOperation(r.upload, changes('file.write', 'file.upload'), (ctx, i) =>
+  rawOperation(r.upload, fileChange('file.write', 'file.upload', at('path')), (ctx, i) =>
     putFile(ctx, {
       path: i.path,
       source: needs(i.source, 'the request body'),
@@ -74,7 +89,7 @@ export const fileOperations: Operation[] = [
       mime: declaredType(normalizePath(i.path), i.type),
     }),
   ),
-  rawOperation(r.uploadForm, changes('file.write', 'file.upload'), async (ctx, i) => {
+  rawOperation(r.uploadForm, { ...changes('file.write', 'file.upload'), window: 'mutator' }, async (ctx, i) => {
     // Each part is stored as it arrives; a part that fails stops the form with its error, the files before it stay.
     const folder = normalizePath(i.folder ?? '', 'folder');
     const files: FileInfo[] = [];

@@ -3,6 +3,7 @@ import type { RouteDef, RouteOutput, RouteParsedInput } from '@stoa/contract';
 import type { Ctx, Platform } from '../platform.js';
 import type { Principal } from '../projects/tokens.js';
 import type { Action } from '../policies/can.js';
+import type { LockTarget } from '../files/locks.js';
 
 /**
  * What an agent's use of an operation counts (A4, F15):
@@ -24,6 +25,17 @@ export interface OperationTraits {
   /** Audit action written for people's changes (F15), or null when the operation is not audited. */
   audit: string | null;
   agent: AgentUse;
+  /**
+   * Who counts an agent's change in its write window (A4): `mutator` when the file mutator counts it inside the
+   * change's transaction (a refusal rolls the count back with the change); `runner` when the runner counts it
+   * (wiki pages), giving the count back when the operation is refused. Absent: not counted (memory files are
+   * the agent's own notes; agent and member management are people's work).
+   */
+  window?: 'mutator' | 'runner';
+  /** What a change touches, for the runner's lock step: a WebDAV lock held by someone else refuses it (423). */
+  touches?: (ctx: Ctx, input: any) => LockTarget[];
+  /** Bytes an agent's change adds to the project's storage, for the runner's quota step (wiki pages). */
+  charges?: (input: any) => number;
 }
 
 /** What an operation outside any project gets: the platform and who is calling. */
@@ -97,3 +109,42 @@ export function publicOperation<R extends RouteDef>(
 /** Traits of the common shapes, so each table line says only what differs. */
 export const reads = (policy: Action): OperationTraits => ({ policy, mutates: false, audit: null, agent: 'none' });
 export const changes = (policy: Action, audit: string | null, agent: AgentUse = 'change'): OperationTraits => ({ policy, mutates: true, audit, agent });
+/** A change the file mutator counts in the agent's window itself, touching the paths `touches` names. */
+export const fileChange = (policy: Action, audit: string | null, touches: (ctx: Ctx, input: any) => LockTarget[]): OperationTraits => ({
+  ...changes(policy, audit),
+  window: 'mutator',
+  touches,
+});
+
+/**
+ * An operation a door reaches without a route of its own: WebDAV's methods beyond the file routes (locks,
+ * properties, copies). The runner applies its traits like any other's; the door calls it with runOperation.
+ */
+export interface DoorOperation {
+  id: string;
+  scope: 'door';
+  summary: string;
+  traits: OperationTraits;
+  run: (ctx: Ctx, input: any) => Promise<unknown>;
+}
+
+/**
+ * A door operation (see DoorOperation).
+ *
+ * @example
+ * doorOperation('webdav.copy', 'Copy a file', fileChange('file.write', 'file.upload', touches), (ctx, i) => copyFile(ctx, i));
+ */
+export function doorOperation<I>(id: string, summary: string, traits: OperationTraits, run: (ctx: Ctx, input: I) => Promise<unknown>): DoorOperation {
+  return { id, scope: 'door', summary, traits, run };
+}
+
+/**
+ * An agent tool as the table holds it: its name, the area whose runner checks its arguments and answers the model,
+ * and its traits, which the runner applies before the tool runs (see tool-ops.ts).
+ */
+export interface ToolOperation {
+  id: string;
+  scope: 'tool';
+  area: 'file' | 'memory' | 'wiki' | 'docs';
+  traits: OperationTraits;
+}

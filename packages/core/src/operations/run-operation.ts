@@ -1,52 +1,14 @@
 import { StoaError } from '@stoa/contract';
 import type { Ctx } from '../platform.js';
-import { can, type Action } from '../policies/can.js';
-import type { Actor } from '../actors.js';
 import { contextFor, type ContextOptions } from '../context.js';
 import { tracedChange } from './agent-gate.js';
-import type { GlobalCall, Operation, PublicCall } from './operation.js';
+import { assertInConversation, assertNotLocked, assertQuota, assertRoleAllows, countChange, ensureAudited } from './chain.js';
+import type { DoorOperation, GlobalCall, Operation, PublicCall } from './operation.js';
 import { findOperation } from './table.js';
 
-/** Actions a person's role alone decides; for these `runOperation` refuses early, before any lookup. */
-const ROLE_ACTIONS = new Set<Action>([
-  'file.read',
-  'file.write',
-  'file.delete',
-  'file.move',
-  'audit.read',
-  'project.admin',
-  'project.read',
-  'member.manage',
-  'token.create',
-  'agent.manage',
-  'wiki.read',
-  'wiki.write',
-]);
+export { refusalByRole } from './chain.js';
 
-/**
- * The refusal of a person whose role cannot have the operation's policy action anywhere in the project, or null.
- * Agents and resource-bound actions (memory files) are decided by the core function on the resource.
- */
-export function refusalByRole(actor: Actor, op: Operation): StoaError | null {
-  const policy = op.traits.policy;
-  return actor.kind === 'user' && policy !== 'signed-in' && policy !== 'public' && ROLE_ACTIONS.has(policy) ? can(actor, policy, { kind: 'project' }) : null;
-}
-
-/**
- * What a volume beyond projects (R1) offers: its files, their search, understanding and audit, and the tools. It
- * has no members, invitations, tokens, agents, conversations, wiki or memory of its own — its owners decide who
- * reaches it.
- */
-const VOLUME_OPERATIONS = /^(files|folders|uploads|docs|search|tools)\.|^audit\.list$/;
-
-function assertRoleAllows(ctx: Ctx, op: Operation): void {
-  if (ctx.project.volume && !VOLUME_OPERATIONS.test(op.id))
-    throw new StoaError('forbidden', 'a volume holds files only: it has no members, tokens, agents, conversations, wiki or memory of its own');
-  const refusal = refusalByRole(ctx.actor, op);
-  if (refusal) throw refusal;
-}
-
-function operation(id: string): Operation {
+function operation(id: string): Operation | DoorOperation {
   const op = findOperation(id);
   if (!op) throw new StoaError('not_found', `there is no operation "${id}"`);
   return op;
@@ -58,42 +20,57 @@ function traceArgs(input: Record<string, unknown>): Record<string, unknown> {
   return rest;
 }
 
-function outcomeOf(op: Operation, r: unknown): { path: string | null; version: number | null; text: string } {
+function outcomeOf(op: Operation | DoorOperation, r: unknown): { path: string | null; version: number | null; text: string } {
   const o = (r && typeof r === 'object' ? r : {}) as { path?: unknown; version?: unknown; file?: { path?: unknown; version?: unknown } };
   const path = typeof o.path === 'string' ? o.path : typeof o.file?.path === 'string' ? o.file.path : null;
   const version = typeof o.version === 'number' ? o.version : typeof o.file?.version === 'number' ? o.file.version : null;
-  return { path, version, text: `${op.route.summary}: done${path ? ` (${path}${version !== null ? `, version ${version}` : ''})` : ''}` };
+  return {
+    path,
+    version,
+    text: `${op.scope === 'door' ? op.summary : op.route.summary}: done${path ? ` (${path}${version !== null ? `, version ${version}` : ''})` : ''}`,
+  };
 }
 
 /**
  * Runs one operation of a project as the context's actor — the one dispatch behind every door. The input is
- * already validated by the operation's route. A person whose role cannot have the operation's policy action is
- * refused first; an agent's changes are recorded in its conversation's trace (the file operations also count
- * them against the write window and cap their bytes, see agent-gate.ts).
+ * already validated by the operation's route. The runner applies what the operation declares, in one fixed
+ * order (chain.ts): volume gate and policy by role → the agent's conversation membership → locks on what the
+ * change touches → the agent's write window and the quota → the operation (its function runs the
+ * transaction) → trace (agents) or audit (people). Hooks run inside the operation's transaction.
  *
  * @example
  * const info = await runOperation(ctx, 'files.stat', { project: 'default', path: 'reports/summary.md' });
  */
 export async function runOperation(ctx: Ctx, id: string, input: Record<string, unknown>): Promise<unknown> {
   const op = operation(id);
-  if (op.scope !== 'project') throw new StoaError('bad_request', `operation "${id}" does not act in a project`);
+  if (op.scope !== 'project' && op.scope !== 'door') throw new StoaError('bad_request', `operation "${id}" does not act in a project`);
   assertRoleAllows(ctx, op);
+  await assertInConversation(ctx);
+  await assertNotLocked(ctx, op.traits, input);
+  await assertQuota(ctx, op.traits, input);
+  const run = async (c: Ctx): Promise<unknown> => {
+    const undo = await countChange(c, op.traits);
+    const audited: string[] = [];
+    try {
+      const r = await op.run({ ...c, audited }, input);
+      await ensureAudited({ ...c, audited }, op.traits, outcomeOf(op, r).path);
+      return r;
+    } catch (e) {
+      await undo?.();
+      throw e;
+    }
+  };
   if (ctx.actor.kind === 'agent' && op.traits.agent === 'change') {
-    return tracedChange(
-      ctx,
-      op.id,
-      traceArgs(input),
-      (c) => op.run(c, input),
-      (r) => outcomeOf(op, r),
-    );
+    return tracedChange(ctx, op.id, traceArgs(input), run, (r) => outcomeOf(op, r));
   }
-  return op.run(ctx, input);
+  return run(ctx);
 }
 
 /** Runs an operation outside any project (who am I, my projects, create a project; public ones with or without a caller). */
 export async function runGlobalOperation(call: PublicCall, id: string, input: Record<string, unknown>): Promise<unknown> {
   const op = operation(id);
   if (op.scope === 'public') return op.run(call, input);
+  if (op.scope === 'door') throw new StoaError('bad_request', `operation "${id}" acts in a project`);
   if (op.scope !== 'global') throw new StoaError('bad_request', `operation "${id}" acts in a project`);
   if (!call.principal) throw new StoaError('unauthorized');
   return op.run({ platform: call.platform, principal: call.principal }, input);
@@ -113,10 +90,13 @@ export interface DoorCall extends GlobalCall {
  */
 export async function callOperation(call: DoorCall, id: string, rawInput: unknown, body: Record<string, unknown> = {}): Promise<unknown> {
   const op = operation(id);
+  if (op.scope === 'door') throw new StoaError('bad_request', `operation "${id}" is reached through its door only`);
   if (op.scope !== 'project') return runGlobalOperation(call, id, { ...(op.route.input.parse(rawInput) as Record<string, unknown>), ...body });
-  // Who may act comes before what they sent: an outsider or a viewer learns nothing from validation errors.
+  // Who may act comes before what they sent: an outsider, a viewer or an agent in another's conversation learns
+  // nothing from validation errors.
   const project = (rawInput as { project?: unknown } | null)?.project;
   const ctx = await contextFor(call.platform, call.principal, { ...call.context, project: typeof project === 'string' ? project : undefined });
   assertRoleAllows(ctx, op);
+  await assertInConversation(ctx);
   return runOperation(ctx, id, { ...(op.route.input.parse(rawInput) as Record<string, unknown>), ...body });
 }

@@ -1,4 +1,4 @@
-import type { Operation } from './operation.js';
+import type { DoorOperation, Operation } from './operation.js';
 import { fileOperations } from './file-ops.js';
 import { projectOperations } from './project-ops.js';
 import { agentOperations } from './agent-ops.js';
@@ -7,6 +7,7 @@ import { wikiOperations } from './wiki-ops.js';
 import { searchOperations } from './search-ops.js';
 import { adminOperations } from './admin-ops.js';
 import { oauthOperations } from './oauth-ops.js';
+import { webdavOperations } from './webdav-ops.js';
 
 /**
  * Every operation of Stoa, defined once. The HTTP server mounts a route for each, the CLI's local mode and the
@@ -24,9 +25,14 @@ export const operations: readonly Operation[] = [
   ...oauthOperations,
 ];
 
-const byId = new Map(operations.map((o) => [o.id, o]));
+const byId = new Map<string, Operation | DoorOperation>([...operations, ...webdavOperations].map((o) => [o.id, o]));
 
-/** The operation with this ID (the route ID), or undefined. */
-export function findOperation(id: string): Operation | undefined {
+/**
+ * The operation with this ID (the route ID, or a door's own operation such as `webdav.lock`), or undefined. The
+ * agent tools are entries of their own (tool-ops.ts).
+ */
+export function findOperation(id: string): Operation | DoorOperation | undefined {
   return byId.get(id);
 }
+
+export { webdavOperations };

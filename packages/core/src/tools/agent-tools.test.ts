@@ -7,7 +7,8 @@ import { createAgent } from '../agents/agents.js';
 import { createConversation } from '../conversations/conversations.js';
 import { putFile } from '../files/put-file.js';
 import { readFileBytes, statFile } from '../files/read-file.js';
-import { allTools, runAnyTool } from './all-tools.js';
+import { allTools } from './all-tools.js';
+import { callTool } from '../operations/tool-ops.js';
 import { occurrences } from './near-miss.js';
 
 /** Every description string of a tool list: tool descriptions and each parameter's, nested ones included. */
@@ -42,39 +43,39 @@ describe.each(testDbKinds())('agent tools (%s)', (kind) => {
 
   it('refuses unknown and misspelt arguments with the nearest valid name, in every area, and changes nothing', async () => {
     const { admin, agent, own } = await setup();
-    await runAnyTool(agent, 'ws_write_file', { path: 'a.md', content: 'one' });
-    const typo = await runAnyTool(agent, 'ws_write_file', { path: 'a.md', content: 'two', expectedVersion: 0 });
+    await callTool(agent, 'ws_write_file', { path: 'a.md', content: 'one' });
+    const typo = await callTool(agent, 'ws_write_file', { path: 'a.md', content: 'two', expectedVersion: 0 });
     expect(typo).toMatchObject({ refused: true, code: 'bad_request' });
     expect(typo.text).toBe('Refused: unknown argument "expectedVersion" — did you mean "expected_version"?');
     expect(await text(admin, `${own}/a.md`)).toBe('one');
-    expect((await runAnyTool(agent, 'memory_set', { file: 'MEMORY.md', content: 'x', base: 0 })).text).toMatch(
+    expect((await callTool(agent, 'memory_set', { file: 'MEMORY.md', content: 'x', base: 0 })).text).toMatch(
       /^Refused: unknown argument "base" — the arguments are: file, channel, content, expected_version$/,
     );
-    expect((await runAnyTool(agent, 'wiki_put', { path: 'p', text: 'x', expected_verison: 0 })).text).toContain('did you mean "expected_version"?');
-    expect((await runAnyTool(agent, 'str_replace', { filePath: 'a.md', old_str: 'one', new_str: '1' })).text).toContain('did you mean "file_path"?');
-    expect((await runAnyTool(agent, 'docs_validate', { references: [{ file_asset_id: 'f', chunk_id: 'c', extra: 1 }] })).text).toMatch(
+    expect((await callTool(agent, 'wiki_put', { path: 'p', text: 'x', expected_verison: 0 })).text).toContain('did you mean "expected_version"?');
+    expect((await callTool(agent, 'str_replace', { filePath: 'a.md', old_str: 'one', new_str: '1' })).text).toContain('did you mean "file_path"?');
+    expect((await callTool(agent, 'docs_validate', { references: [{ file_asset_id: 'f', chunk_id: 'c', extra: 1 }] })).text).toMatch(
       /^Refused: invalid arguments/,
     );
-    expect((await runAnyTool(agent, 'str_replce', {})).text).toBe('Refused: there is no tool "str_replce" — did you mean "str_replace"?');
+    expect((await callTool(agent, 'str_replce', {})).text).toBe('Refused: there is no tool "str_replce" — did you mean "str_replace"?');
     expect(await text(admin, `${own}/a.md`)).toBe('one');
   });
 
   it('str_replace refuses an overlapping match as ambiguous and edits a unique one; dry_run shows the diff only', async () => {
     const { admin, agent, own } = await setup();
-    await runAnyTool(agent, 'create_file', { file_path: 'x.txt', file_contents: 'xaaay\n' });
-    const amb = await runAnyTool(agent, 'str_replace', { file_path: 'x.txt', old_str: 'aa', new_str: 'b' });
+    await callTool(agent, 'create_file', { file_path: 'x.txt', file_contents: 'xaaay\n' });
+    const amb = await callTool(agent, 'str_replace', { file_path: 'x.txt', old_str: 'aa', new_str: 'b' });
     expect(amb.text).toMatch(/^Refused: old_str occurs 2 times/);
-    const dry = await runAnyTool(agent, 'str_replace', { file_path: 'x.txt', old_str: 'xaa', new_str: 'xb', dry_run: true });
+    const dry = await callTool(agent, 'str_replace', { file_path: 'x.txt', old_str: 'xaa', new_str: 'xb', dry_run: true });
     expect(dry).toMatchObject({ refused: false, version: 1 });
     expect(dry.text).toMatch(/^Dry run: nothing was stored or counted/);
     expect(dry.text).toContain('-xaaay\n+xbay');
     expect((await statFile(admin, `${own}/x.txt`)).version).toBe(1);
-    const rewrite = await runAnyTool(agent, 'full_file_rewrite', { file_path: 'x.txt', file_contents: 'new\n', dry_run: true, expected_version: 1 });
+    const rewrite = await callTool(agent, 'full_file_rewrite', { file_path: 'x.txt', file_contents: 'new\n', dry_run: true, expected_version: 1 });
     expect(rewrite.text).toContain('+new');
-    expect((await runAnyTool(agent, 'full_file_rewrite', { file_path: 'x.txt', file_contents: 'z', dry_run: true, expected_version: 3 })).code).toBe(
+    expect((await callTool(agent, 'full_file_rewrite', { file_path: 'x.txt', file_contents: 'z', dry_run: true, expected_version: 3 })).code).toBe(
       'version_conflict',
     );
-    const real = await runAnyTool(agent, 'str_replace', { file_path: 'x.txt', old_str: 'xaa', new_str: 'xb', expected_version: 1 });
+    const real = await callTool(agent, 'str_replace', { file_path: 'x.txt', old_str: 'xaa', new_str: 'xb', expected_version: 1 });
     expect(real.text).toMatch(/^Replaced 1 occurrence at line 1/);
     expect(await text(admin, `${own}/x.txt`)).toBe('xbay\n');
   });
@@ -101,8 +102,8 @@ describe.each(testDbKinds())('agent tools (%s)', (kind) => {
     await putFile(admin, { path: 'notes.org', source: '* TODO ship\n' });
     await putFile(admin, { path: 'blob.bin', source: Buffer.from([0, 1, 2, 3, 0, 255, 0, 7]) });
     expect((await statFile(admin, 'README')).type).toBe('text/plain');
-    expect((await runAnyTool(agent, 'ws_read_file', { path: 'src/Makefile' })).text).toBe('all:\n\tcc main.c\n');
-    const many = await runAnyTool(agent, 'read_files', { file_paths: ['README', 'notes.org', 'blob.bin', 'missing.md'] });
+    expect((await callTool(agent, 'ws_read_file', { path: 'src/Makefile' })).text).toBe('all:\n\tcc main.c\n');
+    const many = await callTool(agent, 'read_files', { file_paths: ['README', 'notes.org', 'blob.bin', 'missing.md'] });
     expect(many.text).toContain('[README · version 1]\nRead me.');
     expect(many.text).toContain('* TODO ship');
     expect(many.text).toContain('"blob.bin" is a binary file');
@@ -111,46 +112,46 @@ describe.each(testDbKinds())('agent tools (%s)', (kind) => {
 
   it('move_file moves with versions and never overwrites; tree and glob stay inside the read scope and limits', async () => {
     const { admin, agent, own } = await setup({ agentListMax: 3 });
-    await runAnyTool(agent, 'create_file', { file_path: 'drafts/a.md', file_contents: 'a' });
-    await runAnyTool(agent, 'create_file', { file_path: 'drafts/b.md', file_contents: 'b' });
-    const m = await runAnyTool(agent, 'move_file', { from_path: 'drafts/a.md', to_path: 'final/a.md' });
+    await callTool(agent, 'create_file', { file_path: 'drafts/a.md', file_contents: 'a' });
+    await callTool(agent, 'create_file', { file_path: 'drafts/b.md', file_contents: 'b' });
+    const m = await callTool(agent, 'move_file', { from_path: 'drafts/a.md', to_path: 'final/a.md' });
     expect(m.text).toMatch(new RegExp(`^Moved ${own}/drafts/a\\.md to ${own}/final/a\\.md; version 1; change 3 of 1000`));
-    expect((await runAnyTool(agent, 'move_file', { from_path: 'drafts/b.md', to_path: 'final/a.md' })).code).toBe('already_exists');
+    expect((await callTool(agent, 'move_file', { from_path: 'drafts/b.md', to_path: 'final/a.md' })).code).toBe('already_exists');
     expect(await text(admin, `${own}/drafts/b.md`)).toBe('b');
     await putFile(admin, { path: 'shared/x.md', source: 'x' });
     // Moves start in the agent's own folder: a shared file is out of reach and stays where it is.
-    expect((await runAnyTool(agent, 'move_file', { from_path: 'shared/x.md', to_path: 'mine.md' })).code).toBe('not_found');
+    expect((await callTool(agent, 'move_file', { from_path: 'shared/x.md', to_path: 'mine.md' })).code).toBe('not_found');
     expect(await text(admin, 'shared/x.md')).toBe('x');
-    const tree = await runAnyTool(agent, 'tree', { prefix: own, depth: 1 });
+    const tree = await callTool(agent, 'tree', { prefix: own, depth: 1 });
     expect(tree.text).toBe(`${own}/\n  drafts/ (1 file)\n  final/ (1 file)`);
-    const glob = await runAnyTool(agent, 'glob', { pattern: '**/*.md' });
+    const glob = await callTool(agent, 'glob', { pattern: '**/*.md' });
     expect(glob.text.split('\n')).toEqual([`${own}/drafts/b.md`, `${own}/final/a.md`, 'shared/x.md']);
     await putFile(admin, { path: 'shared/y.md', source: 'y' });
-    expect((await runAnyTool(agent, 'glob', { pattern: '**/*.md' })).text).toMatch(/\[more matches: only the first 3/);
-    expect((await runAnyTool(agent, 'glob', { pattern: 'final/*.md', prefix: own })).text).toBe(`${own}/final/a.md`);
+    expect((await callTool(agent, 'glob', { pattern: '**/*.md' })).text).toMatch(/\[more matches: only the first 3/);
+    expect((await callTool(agent, 'glob', { pattern: 'final/*.md', prefix: own })).text).toBe(`${own}/final/a.md`);
   });
 
   it('create_folder makes an empty folder in the own folder; move_file moves a whole folder; each counts as one change', async () => {
     const { admin, agent, own } = await setup({ agentWritesPerConversation: 4 });
-    const made = await runAnyTool(agent, 'create_folder', { folder_path: 'reports/2026' });
+    const made = await callTool(agent, 'create_folder', { folder_path: 'reports/2026' });
     expect(made.text).toBe(`Created folder ${own}/reports/2026; change 1 of 4 in this conversation.`);
-    expect((await runAnyTool(admin, 'tree', { prefix: own })).text).toBe(`${own}/\n  reports/\n    2026/`);
+    expect((await callTool(admin, 'tree', { prefix: own })).text).toBe(`${own}/\n  reports/\n    2026/`);
     // Already there: refused, and not counted.
-    expect((await runAnyTool(agent, 'create_folder', { folder_path: 'reports/2026' })).code).toBe('already_exists');
+    expect((await callTool(agent, 'create_folder', { folder_path: 'reports/2026' })).code).toBe('already_exists');
     // Outside the agent's write scope: the path is taken inside its own folder, never at the root.
-    await runAnyTool(agent, 'create_folder', { folder_path: 'top' });
-    expect((await runAnyTool(admin, 'tree', {})).text).not.toMatch(/^ {2}top\//m);
-    await runAnyTool(agent, 'create_file', { file_path: 'reports/2026/q1.md', file_contents: 'q1' });
-    const cursor = ((await runAnyTool(admin, 'file_changes', { limit: 1000 })).data as { cursor: string }).cursor;
-    const moved = await runAnyTool(agent, 'move_file', { from_path: 'reports', to_path: 'archive/reports' });
+    await callTool(agent, 'create_folder', { folder_path: 'top' });
+    expect((await callTool(admin, 'tree', {})).text).not.toMatch(/^ {2}top\//m);
+    await callTool(agent, 'create_file', { file_path: 'reports/2026/q1.md', file_contents: 'q1' });
+    const cursor = ((await callTool(admin, 'file_changes', { limit: 1000 })).data as { cursor: string }).cursor;
+    const moved = await callTool(agent, 'move_file', { from_path: 'reports', to_path: 'archive/reports' });
     expect(moved.text).toBe(`Moved folder ${own}/reports to ${own}/archive/reports (1 file); change 4 of 4 in this conversation.`);
     expect(await text(admin, `${own}/archive/reports/2026/q1.md`)).toBe('q1');
     // The feed shows the file the folder move carried, with where it came from.
-    const feed = (await runAnyTool(admin, 'file_changes', { cursor })).data as { changes: Array<{ kind: string; path: string; from_path: string }> };
+    const feed = (await callTool(admin, 'file_changes', { cursor })).data as { changes: Array<{ kind: string; path: string; from_path: string }> };
     expect(feed.changes).toMatchObject([{ kind: 'moved', path: `${own}/archive/reports/2026/q1.md`, from_path: `${own}/reports/2026/q1.md` }]);
     // The window is spent: a fifth change is refused, whatever its kind.
-    expect((await runAnyTool(agent, 'create_folder', { folder_path: 'more' })).code).toBe('rate_limited');
-    expect((await runAnyTool(agent, 'move_file', { from_path: 'archive', to_path: 'old' })).code).toBe('rate_limited');
+    expect((await callTool(agent, 'create_folder', { folder_path: 'more' })).code).toBe('rate_limited');
+    expect((await callTool(agent, 'move_file', { from_path: 'archive', to_path: 'old' })).code).toBe('rate_limited');
     expect(await text(admin, `${own}/archive/reports/2026/q1.md`)).toBe('q1');
   });
 
@@ -159,13 +160,13 @@ describe.each(testDbKinds())('agent tools (%s)', (kind) => {
     const admin = await t.admin();
     const a = await createAgent(admin, { name: 'Own reader', files: 'on', read: 'own' });
     const agent = await t.agentCtx(a.id, (await createConversation(admin, { members: [a.id] })).id);
-    const start = await runAnyTool(agent, 'file_changes', {});
+    const start = await callTool(agent, 'file_changes', {});
     const cursor = (start.data as { cursor: string }).cursor;
     await putFile(admin, { path: 'secret/plan.md', source: 'hidden' });
-    await runAnyTool(agent, 'ws_write_file', { path: 'n.md', content: 'v1' });
-    await runAnyTool(agent, 'ws_write_file', { path: 'n.md', content: 'v2' });
-    await runAnyTool(agent, 'ws_delete_file', { path: 'n.md' });
-    const feed = await runAnyTool(agent, 'file_changes', { cursor });
+    await callTool(agent, 'ws_write_file', { path: 'n.md', content: 'v1' });
+    await callTool(agent, 'ws_write_file', { path: 'n.md', content: 'v2' });
+    await callTool(agent, 'ws_delete_file', { path: 'n.md' });
+    const feed = await callTool(agent, 'file_changes', { cursor });
     const changes = (feed.data as { changes: Array<{ kind: string; path: string; version: number }> }).changes;
     expect(changes.map((c) => `${c.kind} ${c.path} ${c.version}`)).toEqual([
       `written agents/${a.id}/n.md 1`,
@@ -174,11 +175,11 @@ describe.each(testDbKinds())('agent tools (%s)', (kind) => {
     ]);
     expect(feed.text).not.toContain('secret');
     const next = (feed.data as { cursor: string }).cursor;
-    expect((await runAnyTool(agent, 'file_changes', { cursor: next })).text).toBe(`No changes after cursor ${next}. Next cursor: ${next}`);
-    expect((await runAnyTool(agent, 'file_changes', { cursor: '-1' })).code).toBe('bad_request');
+    expect((await callTool(agent, 'file_changes', { cursor: next })).text).toBe(`No changes after cursor ${next}. Next cursor: ${next}`);
+    expect((await callTool(agent, 'file_changes', { cursor: '-1' })).code).toBe('bad_request');
     // Cursors are opaque (issue 27): a made-up position is refused, not read.
-    expect((await runAnyTool(agent, 'file_changes', { cursor: '41' })).code).toBe('bad_request');
-    expect((await runAnyTool(agent, 'file_changes', { cursor: 'A'.repeat(22) })).code).toBe('bad_request');
+    expect((await callTool(agent, 'file_changes', { cursor: '41' })).code).toBe('bad_request');
+    expect((await callTool(agent, 'file_changes', { cursor: 'A'.repeat(22) })).code).toBe('bad_request');
   });
 
   it('annotations follow what each tool does: read-only tools change nothing, every other tool counts as a change', async () => {
@@ -209,13 +210,13 @@ describe.each(testDbKinds())('agent tools (%s)', (kind) => {
       glob: { pattern: '*' },
       file_changes: {},
     };
-    await runAnyTool(agent, 'create_file', { file_path: 'm1.md', file_contents: 'm' });
+    await callTool(agent, 'create_file', { file_path: 'm1.md', file_contents: 'm' });
     expect(Object.keys(calls).sort()).toEqual([...toolNames].sort());
     for (const name of toolNames) {
-      const before = (await runAnyTool(admin, 'file_changes', { limit: 1000 })).data as { cursor: string };
-      const r = await runAnyTool(agent, name, calls[name]);
+      const before = (await callTool(admin, 'file_changes', { limit: 1000 })).data as { cursor: string };
+      const r = await callTool(agent, name, calls[name]);
       expect(r.refused, `${name}: ${r.text}`).toBe(false);
-      const after = (await runAnyTool(admin, 'file_changes', { cursor: before.cursor })).data as { changes: unknown[] };
+      const after = (await callTool(admin, 'file_changes', { cursor: before.cursor })).data as { changes: unknown[] };
       // The feed lists files; a new empty folder holds none, so it adds no entry (but counts as a change).
       expect(after.changes.length > 0, name).toBe(effect(name).mutates && name !== 'create_folder');
       expect(r.text.includes('in this conversation'), name).toBe(effect(name).mutates);
@@ -255,7 +256,7 @@ describe.each(testDbKinds())('agent tools (%s)', (kind) => {
     // A scripted model: each turn reads the last answer and picks the next call, as a tool loop would.
     const transcript: string[] = [];
     const call = async (name: string, args: Record<string, unknown>) => {
-      const r = await runAnyTool(agent, name, args);
+      const r = await callTool(agent, name, args);
       transcript.push(`${name} → ${r.text.split('\n')[0]}`);
       return r;
     };

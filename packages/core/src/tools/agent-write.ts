@@ -9,6 +9,7 @@ import { INDEX_TEXT_BYTES } from '../files/put-file.js';
 import { withWriteRetry } from '../files/write-retry.js';
 import type { FileInfo, FileRow } from '../files/file-info.js';
 import { removeFileRow } from '../files/delete-file.js';
+import { assertUnlockedIn } from '../files/locks.js';
 import { countAgentChange } from '../operations/agent-gate.js';
 import type { WindowKey } from './write-window.js';
 
@@ -75,6 +76,8 @@ export async function agentWrite(ctx: Ctx, input: AgentWriteInput): Promise<Agen
     inTx(ctx.platform, async (trx) => {
       // Locks the path also while the file does not exist yet, so parallel appends to a new file queue up.
       const row = await lockFileRow(trx, ctx, input.path);
+      // A WebDAV lock held by someone else refuses the tool's write as it refuses HTTP PUT (the runner checked too).
+      await assertUnlockedIn(trx, ctx, [{ path: input.path, member: true }]);
       if (row && input.mode === 'create')
         throw new StoaError(
           'already_exists',
@@ -136,6 +139,7 @@ export async function agentDelete(
         currentVersion: row.version,
       });
     }
+    await assertUnlockedIn(trx, ctx, [{ path: input.path, member: true }]);
     const changes = (await countAgentChange(trx, ctx, input.window))!;
     // The one clean-up of a deleted file (its locks and dead properties too); agent deletes are in the trace (F15).
     await removeFileRow(trx, ctx, row, { audit: false });

@@ -19,8 +19,7 @@ import type { Ctx } from '../platform.js';
 import { runMemoryTool } from '../memory/tools.js';
 import { runWikiTool } from '../wiki/tools.js';
 import { toolAudience } from './audience.js';
-import type { ToolResult } from './area-tool.js';
-import type { RuntimeInfo } from './caller.js';
+import type { ToolCallOptions, ToolResult } from './area-tool.js';
 import { nearestName } from './near-miss.js';
 import { runTool } from './run-tool.js';
 import { newId } from '../ids.js';
@@ -48,14 +47,15 @@ export function allToolsIn(ctx: Ctx, format: ToolFormat, opts: { strict?: boolea
 }
 
 /**
- * Runs a call of any tool by name — file, memory, wiki or documents — through the one tool runner with that
- * area's table; it answers `Refused: <reason>` instead of throwing and records the call in the trace. An unknown
- * tool name is refused with the nearest real one.
+ * Hands a call of any tool by name — file, memory, wiki or documents — to the tool runner of its area, which
+ * answers `Refused: <reason>` instead of throwing and records the call in the trace. An unknown tool name is
+ * refused with the nearest real one. Doors call tools through the operation runner (callTool in
+ * operations/tool-ops.ts), which passes its steps as `opts.gate`.
  *
  * @example
- * await runAnyTool(ctx, 'memory_append', { file: 'MEMORY.md', text: '…' });
+ * await dispatchTool(ctx, 'memory_append', { file: 'MEMORY.md', text: '…' }, { gate });
  */
-export async function runAnyTool(ctx: Ctx, name: string, rawArgs: unknown, opts: { runtime?: RuntimeInfo } = {}): Promise<ToolResult> {
+export async function dispatchTool(ctx: Ctx, name: string, rawArgs: unknown, opts: ToolCallOptions = {}): Promise<ToolResult> {
   // A strict-mode client sends its unused optional arguments as null; the full schema means them absent.
   const strictDef = hasNull(rawArgs) ? allTools(ctx).find((t) => t.name === name) : undefined;
   const args = strictDef ? dropStrictNulls(strictDef.inputSchema, rawArgs) : rawArgs;

@@ -28,6 +28,19 @@ export interface ToolCall {
   runtime?: RuntimeInfo;
 }
 
+/**
+ * The operation runner's steps for one tool (operations/tool-ops.ts): run after the arguments are checked and
+ * before the tool, so their refusals are answered and traced like the tool's own. Returns what undoes them when
+ * the tool is then refused (a change the runner counted).
+ */
+export type ToolGate = (ctx: Ctx, args: unknown, call: ToolCall) => Promise<(() => Promise<void>) | null>;
+
+/** Options of one tool call. */
+export interface ToolCallOptions {
+  runtime?: RuntimeInfo;
+  gate?: ToolGate;
+}
+
 /** A tool's answer before the runner wraps it. */
 export interface ToolAnswer {
   text: string;
@@ -63,11 +76,11 @@ export async function runToolCall<S extends Record<string, z.ZodType>>(
   table: ToolTable<S>,
   name: string,
   args: unknown,
-  opts: { runtime?: RuntimeInfo } = {},
+  opts: ToolCallOptions = {},
 ): Promise<ToolResult> {
   const started = performance.now();
   const call: ToolCall = { callId: newId('call'), runtime: opts.runtime };
-  const result = await runUntraced(ctx, table, name, args, call);
+  const result = await runUntraced(ctx, table, name, args, call, opts.gate);
   if (result.path === null && table.pathArg && args && typeof args === 'object') {
     const p = (args as Record<string, unknown>)[table.pathArg];
     if (typeof p === 'string') result.path = p;
@@ -109,6 +122,7 @@ async function runUntraced<S extends Record<string, z.ZodType>>(
   name: string,
   args: unknown,
   call: ToolCall,
+  gate?: ToolGate,
 ): Promise<ToolResult> {
   const none = { callId: call.callId, path: null, version: null };
   try {
@@ -125,7 +139,14 @@ async function runUntraced<S extends Record<string, z.ZodType>>(
         .join('; ');
       throw new StoaError('bad_request', `invalid arguments — ${what}`);
     }
-    const r = await table.run[name as keyof S](ctx, parsed.data as z.output<S[keyof S]>, call);
+    const undo = gate ? await gate(ctx, parsed.data, call) : null;
+    let r: ToolAnswer;
+    try {
+      r = await table.run[name as keyof S](ctx, parsed.data as z.output<S[keyof S]>, call);
+    } catch (e) {
+      await undo?.();
+      throw e;
+    }
     return { text: r.text, refused: false, callId: call.callId, path: r.path ?? null, version: r.version ?? null, ...(r.data ? { data: r.data } : {}) };
   } catch (caught) {
     // A database refusal (e.g. a NUL in text) is a refusal with its code, not an internal error.

@@ -9,7 +9,7 @@ import { readFileBytes, statFile } from '../files/read-file.js';
 import { listAudit } from '../audit/audit.js';
 import { createToken, authenticate } from '../projects/tokens.js';
 import { contextFor } from '../context.js';
-import { runTool } from './run-tool.js';
+import { callTool } from '../operations/tool-ops.js';
 import { patchDeadProps } from '../files/dead-props.js';
 import { lockPath } from '../files/locks.js';
 
@@ -30,31 +30,31 @@ describe.each(testDbKinds())('file tools (%s)', (kind) => {
     const { admin, agent, own } = await setup();
     await putFile(admin, { path: 'pricing/price-list.md', source: 'shared prices' });
     await putFile(admin, { path: 'reports/summary.md', source: 'root summary' });
-    const w = await runTool(agent, 'ws_write_file', { path: 'reports/summary.md', content: 'my summary' });
+    const w = await callTool(agent, 'ws_write_file', { path: 'reports/summary.md', content: 'my summary' });
     expect(w.text).toContain(`Created ${own}/reports/summary.md`);
-    expect((await runTool(agent, 'ws_read_file', { path: 'reports/summary.md' })).text).toBe('my summary');
-    expect((await runTool(agent, 'ws_read_file', { path: `${own}/reports/summary.md` })).text).toBe('my summary');
-    expect((await runTool(agent, 'ws_read_file', { path: 'pricing/price-list.md' })).text).toBe('shared prices');
-    const list = (await runTool(agent, 'ws_list_files', {})).text.split('\n').map((l) => l.split('\t')[0]);
+    expect((await callTool(agent, 'ws_read_file', { path: 'reports/summary.md' })).text).toBe('my summary');
+    expect((await callTool(agent, 'ws_read_file', { path: `${own}/reports/summary.md` })).text).toBe('my summary');
+    expect((await callTool(agent, 'ws_read_file', { path: 'pricing/price-list.md' })).text).toBe('shared prices');
+    const list = (await callTool(agent, 'ws_list_files', {})).text.split('\n').map((l) => l.split('\t')[0]);
     expect(list).toEqual([`${own}/reports/summary.md`, 'pricing/price-list.md', 'reports/summary.md']);
-    expect((await runTool(agent, 'ws_read_file', { path: 'nope.md' })).text).toMatch(/^Refused: file "nope\.md" was not found/);
+    expect((await callTool(agent, 'ws_read_file', { path: 'nope.md' })).text).toMatch(/^Refused: file "nope\.md" was not found/);
   });
 
   it('treats a path that starts with the own agents/<ID>/ prefix as that same file (deliberate change)', async () => {
     const { agent, own, admin } = await setup();
-    const r = await runTool(agent, 'ws_write_file', { path: `${own}/notes/a.md`, content: 'x' });
+    const r = await callTool(agent, 'ws_write_file', { path: `${own}/notes/a.md`, content: 'x' });
     expect(r.text).toMatch(new RegExp(`^Created ${own}/notes/a\\.md `));
     expect(r.path).toBe(`${own}/notes/a.md`);
     await expect(statFile(admin, `${own}/${own}/notes/a.md`)).rejects.toThrow(/does not exist/);
-    expect((await runTool(agent, 'ws_delete_file', { path: `${own}/notes/a.md` })).text).toMatch(/^Deleted /);
+    expect((await callTool(agent, 'ws_delete_file', { path: `${own}/notes/a.md` })).text).toMatch(/^Deleted /);
   });
 
   it('a deleted file takes its dead properties and locks with it, as at every door (issue 26)', async () => {
     const { agent, own } = await setup();
-    await runTool(agent, 'ws_write_file', { path: 'props.md', content: 'x' });
+    await callTool(agent, 'ws_write_file', { path: 'props.md', content: 'x' });
     await patchDeadProps(agent, `${own}/props.md`, [{ op: 'set', ns: 'urn:x', name: 'colour', value: 'blue' }]);
     await lockPath(agent, { path: `${own}/props.md`, scope: 'exclusive', depth: '0', owner: null });
-    expect((await runTool(agent, 'ws_delete_file', { path: 'props.md' })).text).toMatch(/^Deleted /);
+    expect((await callTool(agent, 'ws_delete_file', { path: 'props.md' })).text).toMatch(/^Deleted /);
     const db = t.platform.db.kysely;
     expect(await db.selectFrom('dav_props').selectAll().execute()).toEqual([]);
     expect(await db.selectFrom('dav_locks').selectAll().where('path', '=', `${own}/props.md`).execute()).toEqual([]);
@@ -62,13 +62,13 @@ describe.each(testDbKinds())('file tools (%s)', (kind) => {
 
   it('tags agent files "agent: <name>" and keeps the tag when someone overwrites; unmapped runtime writes are "agent" with IDs', async () => {
     const { admin, agent, own } = await setup();
-    await runTool(agent, 'create_file', { file_path: 'a.md', file_contents: 'x' });
+    await callTool(agent, 'create_file', { file_path: 'a.md', file_contents: 'x' });
     await putFile(admin, { path: `${own}/a.md`, source: 'by admin' });
     const info = await statFile(admin, `${own}/a.md`);
     expect(info.createdBy).toBe('agent: Researcher');
     expect(info.creator.meta).toMatchObject({ conversationId: agent.actor.kind === 'agent' ? agent.actor.conversationId : '' });
     const editor = await t.userCtx('runner', 'editor');
-    const r = await runTool(
+    const r = await callTool(
       editor,
       'ws_write_file',
       { path: 'out/run.md', content: 'r' },
@@ -84,72 +84,72 @@ describe.each(testDbKinds())('file tools (%s)', (kind) => {
 
   it('create_file refuses existing files and validates, stores and returns permissions', async () => {
     const { agent, admin, own } = await setup();
-    expect((await runTool(agent, 'create_file', { file_path: 'run.sh', file_contents: 'echo', permissions: '755', file_description: 'runner' })).text).toMatch(
+    expect((await callTool(agent, 'create_file', { file_path: 'run.sh', file_contents: 'echo', permissions: '755', file_description: 'runner' })).text).toMatch(
       /permissions 755\); version 1/,
     );
-    expect((await runTool(agent, 'create_file', { file_path: 'run.sh', file_contents: 'x' })).text).toMatch(
+    expect((await callTool(agent, 'create_file', { file_path: 'run.sh', file_contents: 'x' })).text).toMatch(
       /^Refused: file ".*run\.sh" already exists \(version 1\)/,
     );
-    expect((await runTool(agent, 'create_file', { file_path: 'b.md', file_contents: 'x', permissions: '999' })).text).toMatch(
+    expect((await callTool(agent, 'create_file', { file_path: 'b.md', file_contents: 'x', permissions: '999' })).text).toMatch(
       /^Refused: invalid arguments — permissions: permissions must be 3 or 4 octal digits/,
     );
     expect((await statFile(admin, `${own}/run.sh`)).permissions).toBe('755');
-    expect((await runTool(agent, 'full_file_rewrite', { file_path: 'run.sh', file_contents: 'echo 2' })).text).toMatch(/permissions 755\); version 2/);
-    const files = JSON.parse((await runTool(agent, 'list_files', {})).text).files;
+    expect((await callTool(agent, 'full_file_rewrite', { file_path: 'run.sh', file_contents: 'echo 2' })).text).toMatch(/permissions 755\); version 2/);
+    const files = JSON.parse((await callTool(agent, 'list_files', {})).text).files;
     expect(files[0]).toMatchObject({ filePath: `${own}/run.sh`, permissions: '755', description: 'runner', version: 2, createdBy: 'agent: Researcher' });
     expect(files[0].url).toContain(`/files/content?path=${encodeURIComponent(`${own}/run.sh`)}`);
-    expect((await runTool(agent, 'create_file', { file_path: '/etc/passwd', file_contents: 'x' })).text).toMatch(/^Refused: path must be relative/);
+    expect((await callTool(agent, 'create_file', { file_path: '/etc/passwd', file_contents: 'x' })).text).toMatch(/^Refused: path must be relative/);
   });
 
   it('str_replace needs exactly one match, says how many, and shows the nearest near-miss', async () => {
     const { agent } = await setup();
-    await runTool(agent, 'create_file', { file_path: 'c.py', file_contents: 'def f():\n    return  1\n\nx = 1\nx = 1\n' });
-    expect((await runTool(agent, 'str_replace', { file_path: 'c.py', old_str: 'x = 1', new_str: 'x = 2' })).text).toMatch(
+    await callTool(agent, 'create_file', { file_path: 'c.py', file_contents: 'def f():\n    return  1\n\nx = 1\nx = 1\n' });
+    expect((await callTool(agent, 'str_replace', { file_path: 'c.py', old_str: 'x = 1', new_str: 'x = 2' })).text).toMatch(
       /^Refused: old_str occurs 2 times in ".*c\.py" \(at lines 4, 5\)/,
     );
-    expect((await runTool(agent, 'str_replace', { file_path: 'c.py', old_str: 'return 1', new_str: 'return 2' })).text).toMatch(
+    expect((await callTool(agent, 'str_replace', { file_path: 'c.py', old_str: 'return 1', new_str: 'return 2' })).text).toMatch(
       /nearest near-miss: line 2 has it with different whitespace: "return  1"/,
     );
-    expect((await runTool(agent, 'str_replace', { file_path: 'c.py', old_str: 'DEF F():', new_str: '' })).text).toMatch(
+    expect((await callTool(agent, 'str_replace', { file_path: 'c.py', old_str: 'DEF F():', new_str: '' })).text).toMatch(
       /line 1 has it with different case or whitespace: "def f\(\):"/,
     );
-    expect((await runTool(agent, 'str_replace', { file_path: 'c.py', old_str: 'def g():', new_str: '' })).text).toMatch(
+    expect((await callTool(agent, 'str_replace', { file_path: 'c.py', old_str: 'def g():', new_str: '' })).text).toMatch(
       /the most similar line is line 1: "def f\(\):"/,
     );
-    const ok = await runTool(agent, 'str_replace', { file_path: 'c.py', old_str: 'return  1', new_str: 'return 2' });
+    const ok = await callTool(agent, 'str_replace', { file_path: 'c.py', old_str: 'return  1', new_str: 'return 2' });
     expect(ok.text).toMatch(/^Replaced 1 occurrence at line 2 of .*c\.py; version 2/);
     expect(ok.version).toBe(2);
   });
 
   it('read_file returns a line range with the header "lines a–b of N"', async () => {
     const { agent } = await setup();
-    await runTool(agent, 'create_file', { file_path: 'l.txt', file_contents: 'one\ntwo\nthree\nfour\n' });
-    const r = await runTool(agent, 'read_file', { file_path: 'l.txt', offset: 2, limit: 2 });
+    await callTool(agent, 'create_file', { file_path: 'l.txt', file_contents: 'one\ntwo\nthree\nfour\n' });
+    const r = await callTool(agent, 'read_file', { file_path: 'l.txt', offset: 2, limit: 2 });
     expect(r.text).toMatch(/^\[agents\/agt_\w{8}\/l\.txt · version 1 · lines 2–3 of 4\]\ntwo\nthree$/);
-    expect((await runTool(agent, 'read_file', { file_path: 'l.txt' })).text).toMatch(/lines 1–4 of 4\]\none\ntwo\nthree\nfour$/);
-    expect((await runTool(agent, 'read_file', { file_path: 'l.txt', offset: 9 })).text).toMatch(/^Refused: offset 9 is past the end .* which has 4 lines/);
+    expect((await callTool(agent, 'read_file', { file_path: 'l.txt' })).text).toMatch(/lines 1–4 of 4\]\none\ntwo\nthree\nfour$/);
+    expect((await callTool(agent, 'read_file', { file_path: 'l.txt', offset: 9 })).text).toMatch(/^Refused: offset 9 is past the end .* which has 4 lines/);
   });
 
   it('checks the expected version and returns the new one (B2)', async () => {
     const { agent } = await setup();
-    const c = await runTool(agent, 'ws_write_file', { path: 'v.md', content: 'a', expected_version: 0 });
+    const c = await callTool(agent, 'ws_write_file', { path: 'v.md', content: 'a', expected_version: 0 });
     expect(c.version).toBe(1);
-    expect((await runTool(agent, 'ws_write_file', { path: 'v.md', content: 'b', expected_version: 0 })).text).toMatch(
+    expect((await callTool(agent, 'ws_write_file', { path: 'v.md', content: 'b', expected_version: 0 })).text).toMatch(
       /^Refused: ".*v\.md" is at version 1, not 0; read it again and retry/,
     );
-    expect((await runTool(agent, 'ws_write_file', { path: 'v.md', content: 'b', expected_version: 1 })).version).toBe(2);
-    expect((await runTool(agent, 'ws_delete_file', { path: 'v.md', expected_version: 1 })).text).toMatch(/^Refused: .* is at version 2, not 1/);
+    expect((await callTool(agent, 'ws_write_file', { path: 'v.md', content: 'b', expected_version: 1 })).version).toBe(2);
+    expect((await callTool(agent, 'ws_delete_file', { path: 'v.md', expected_version: 1 })).text).toMatch(/^Refused: .* is at version 2, not 1/);
   });
 
   it('serialises concurrent edits: parallel appends and parallel str_replace on different parts all land', async () => {
     const { agent, admin, own } = await setup();
-    await Promise.all(Array.from({ length: 12 }, (_, i) => runTool(agent, 'ws_write_file', { path: 'log.md', content: `line ${i}\n`, mode: 'append' })));
+    await Promise.all(Array.from({ length: 12 }, (_, i) => callTool(agent, 'ws_write_file', { path: 'log.md', content: `line ${i}\n`, mode: 'append' })));
     const log = (await text(admin, `${own}/log.md`)).split('\n').filter(Boolean).sort();
     expect(log).toEqual(Array.from({ length: 12 }, (_, i) => `line ${i}`).sort());
-    await runTool(agent, 'create_file', { file_path: 'doc.md', file_contents: 'alpha\nbeta\ngamma\n' });
+    await callTool(agent, 'create_file', { file_path: 'doc.md', file_contents: 'alpha\nbeta\ngamma\n' });
     const [r1, r2] = await Promise.all([
-      runTool(agent, 'str_replace', { file_path: 'doc.md', old_str: 'alpha', new_str: 'ALPHA' }),
-      runTool(agent, 'str_replace', { file_path: 'doc.md', old_str: 'gamma', new_str: 'GAMMA' }),
+      callTool(agent, 'str_replace', { file_path: 'doc.md', old_str: 'alpha', new_str: 'ALPHA' }),
+      callTool(agent, 'str_replace', { file_path: 'doc.md', old_str: 'gamma', new_str: 'GAMMA' }),
     ]);
     expect([r1!.refused, r2!.refused]).toEqual([false, false]);
     expect(await text(admin, `${own}/doc.md`)).toBe('ALPHA\nbeta\nGAMMA\n');
@@ -158,8 +158,8 @@ describe.each(testDbKinds())('file tools (%s)', (kind) => {
 
   it('records every call in the conversation trace, refusals included', async () => {
     const { agent, admin, conv } = await setup();
-    await runTool(agent, 'ws_write_file', { path: 'a.md', content: 'x'.repeat(500) });
-    await runTool(agent, 'ws_read_file', { path: 'missing.md' });
+    await callTool(agent, 'ws_write_file', { path: 'a.md', content: 'x'.repeat(500) });
+    await callTool(agent, 'ws_read_file', { path: 'missing.md' });
     const { entries } = await listTrace(admin, conv.id);
     expect(entries.map((e) => [e.tool, e.refused])).toEqual([
       ['ws_write_file', false],
@@ -178,10 +178,10 @@ describe.each(testDbKinds())('file tools (%s)', (kind) => {
     const admin = await t.admin();
     const a = await createAgent(admin, { name: 'Off' });
     const agent = await t.agentCtx(a.id);
-    expect((await runTool(agent, 'ws_list_files', {})).text).toBe('Refused: file access is turned off for this agent; its owner can turn it on');
-    expect((await runTool(agent, 'rm_rf', {})).text).toBe('Refused: there is no file tool "rm_rf"');
+    expect((await callTool(agent, 'ws_list_files', {})).text).toBe('Refused: file access is turned off for this agent; its owner can turn it on');
+    expect((await callTool(agent, 'rm_rf', {})).text).toBe('Refused: there is no tool "rm_rf"');
     await updateAgent(admin, a.id, { files: 'on' });
-    expect((await runTool(await t.agentCtx(a.id), 'ws_write_file', { path: 'a.md' })).text).toMatch(/^Refused: invalid arguments — content: /);
+    expect((await callTool(await t.agentCtx(a.id), 'ws_write_file', { path: 'a.md' })).text).toMatch(/^Refused: invalid arguments — content: /);
   });
 
   it('a publication token acts with the frozen settings on the live storage (A7)', async () => {
@@ -189,10 +189,10 @@ describe.each(testDbKinds())('file tools (%s)', (kind) => {
     await publishAgent(admin, a.id);
     await updateAgent(admin, a.id, { files: 'off' });
     const live = await t.agentCtx(a.id);
-    expect((await runTool(live, 'ws_list_files', {})).refused).toBe(true);
+    expect((await callTool(live, 'ws_list_files', {})).refused).toBe(true);
     const tok = await createToken(admin, { agent: a.id, published: true });
     const published = await contextFor(t.platform, await authenticate(t.platform, tok.token), {});
-    const r = await runTool(published, 'ws_write_file', { path: 'shared/from-publication.md', content: 'p' });
+    const r = await callTool(published, 'ws_write_file', { path: 'shared/from-publication.md', content: 'p' });
     expect(r.text).toMatch(/^Created shared\/from-publication\.md/);
     expect((await statFile(admin, 'shared/from-publication.md')).createdBy).toBe('agent: Researcher');
   });

@@ -7,7 +7,7 @@ import { createConversation } from '../conversations/conversations.js';
 import { putFile } from '../files/put-file.js';
 import { openPlatform } from '../open-platform.js';
 import { contextFor } from '../context.js';
-import { runTool } from './run-tool.js';
+import { callTool } from '../operations/tool-ops.js';
 
 /** Limits of A4 with small settings, so each is reached in a few calls. */
 describe.each(testDbKinds())('tool limits (%s)', (kind) => {
@@ -27,12 +27,12 @@ describe.each(testDbKinds())('tool limits (%s)', (kind) => {
   it('lists at most STOA_AGENT_LIST_MAX files and says there are more', async () => {
     const { admin, agent } = await setup({ agentListMax: 3 });
     for (let i = 0; i < 5; i++) await putFile(admin, { path: `docs/f${i}.md`, source: 'x' });
-    const r = await runTool(agent, 'ws_list_files', { prefix: 'docs' });
+    const r = await callTool(agent, 'ws_list_files', { prefix: 'docs' });
     const lines = r.text.split('\n');
     expect(lines).toHaveLength(4);
     expect(lines[0]).toMatch(/^docs\/f0\.md\t1\ttext\/markdown\t2026-10-01T10:00:00/);
     expect(lines[3]).toMatch(/only the first 3/);
-    const json = JSON.parse((await runTool(agent, 'list_files', {})).text);
+    const json = JSON.parse((await callTool(agent, 'list_files', {})).text);
     expect(json.files).toHaveLength(3);
     expect(json.truncated).toBe(true);
   });
@@ -41,8 +41,8 @@ describe.each(testDbKinds())('tool limits (%s)', (kind) => {
     const { admin, agent } = await setup({ agentReadBytes: 100, agentReadChars: 10 });
     await putFile(admin, { path: 'big.md', source: 'a'.repeat(101) });
     await putFile(admin, { path: 'mid.md', source: '日本語のテキストです。長い文章。' });
-    expect((await runTool(agent, 'ws_read_file', { path: 'big.md' })).text).toMatch(/^Refused: "big\.md" is 101 bytes, over the 100-byte limit/);
-    const r = await runTool(agent, 'ws_read_file', { path: 'mid.md' });
+    expect((await callTool(agent, 'ws_read_file', { path: 'big.md' })).text).toMatch(/^Refused: "big\.md" is 101 bytes, over the 100-byte limit/);
+    const r = await callTool(agent, 'ws_read_file', { path: 'mid.md' });
     expect(r.text.startsWith('日本語のテキストです。'.slice(0, 10))).toBe(true);
     expect(r.text).toMatch(/\[truncated: 6 of 16 characters cut;/);
   });
@@ -50,35 +50,35 @@ describe.each(testDbKinds())('tool limits (%s)', (kind) => {
   it('gives only type and size for binary files', async () => {
     const { admin, agent } = await setup({});
     await putFile(admin, { path: 'scan.pdf', source: Buffer.from([0x25, 0x50, 0x44, 0x46, 0, 1, 2]) });
-    const r = await runTool(agent, 'ws_read_file', { path: 'scan.pdf' });
+    const r = await callTool(agent, 'ws_read_file', { path: 'scan.pdf' });
     expect(r.refused).toBe(false);
     expect(r.text).toBe('"scan.pdf" is a binary file: type application/pdf, 7 bytes. Only text files can be read; its content is not shown.');
   });
 
   it('refuses writes over STOA_AGENT_WRITE_BYTES without counting them', async () => {
     const { agent } = await setup({ agentWriteBytes: 10, agentWritesPerConversation: 1 });
-    expect((await runTool(agent, 'ws_write_file', { path: 'a.md', content: '12345678901' })).text).toMatch(/^Refused: content is 11 bytes; at most 10 bytes/);
-    expect((await runTool(agent, 'ws_write_file', { path: 'a.md', content: '1234567890' })).text).toMatch(
+    expect((await callTool(agent, 'ws_write_file', { path: 'a.md', content: '12345678901' })).text).toMatch(/^Refused: content is 11 bytes; at most 10 bytes/);
+    expect((await callTool(agent, 'ws_write_file', { path: 'a.md', content: '1234567890' })).text).toMatch(
       /^Created agents\/agt_\w{8}\/a\.md \(10 bytes\); version 1, type text\/markdown; change 1 of 1/,
     );
   });
 
   it('allows STOA_AGENT_WRITES_PER_CONVERSATION changes per conversation, resets the window, and refusals do not count', async () => {
     const { admin, a, agent } = await setup({ agentWritesPerConversation: 3, agentWriteWindowSeconds: 60, quotaBytes: 1000 });
-    expect((await runTool(agent, 'ws_write_file', { path: '../x.md', content: 'x' })).text).toMatch(/^Refused: segment "\.\." is not allowed/);
-    expect((await runTool(agent, 'ws_write_file', { path: 'big.md', content: 'x'.repeat(2000) })).text).toMatch(/^Refused: not enough storage space/);
-    expect((await runTool(agent, 'ws_write_file', { path: 'a.md', content: '1' })).refused).toBe(false);
-    expect((await runTool(agent, 'ws_write_file', { path: 'a.md', content: '2', mode: 'append' })).refused).toBe(false);
-    expect((await runTool(agent, 'create_file', { file_path: 'a.md', file_contents: 'again' })).text).toMatch(/^Refused: file ".*a\.md" already exists/);
-    expect((await runTool(agent, 'ws_delete_file', { path: 'a.md' })).text).toMatch(/change 3 of 3/);
-    const over = await runTool(agent, 'ws_write_file', { path: 'b.md', content: '3' });
+    expect((await callTool(agent, 'ws_write_file', { path: '../x.md', content: 'x' })).text).toMatch(/^Refused: segment "\.\." is not allowed/);
+    expect((await callTool(agent, 'ws_write_file', { path: 'big.md', content: 'x'.repeat(2000) })).text).toMatch(/^Refused: not enough storage space/);
+    expect((await callTool(agent, 'ws_write_file', { path: 'a.md', content: '1' })).refused).toBe(false);
+    expect((await callTool(agent, 'ws_write_file', { path: 'a.md', content: '2', mode: 'append' })).refused).toBe(false);
+    expect((await callTool(agent, 'create_file', { file_path: 'a.md', file_contents: 'again' })).text).toMatch(/^Refused: file ".*a\.md" already exists/);
+    expect((await callTool(agent, 'ws_delete_file', { path: 'a.md' })).text).toMatch(/change 3 of 3/);
+    const over = await callTool(agent, 'ws_write_file', { path: 'b.md', content: '3' });
     expect(over.text).toMatch(
       /^Refused: you have made 3 changes to files in this conversation, the limit is 3; the counter resets at 2026-10-01T10:01:00\.000Z/,
     );
     expect(over.code).toBe('rate_limited');
     // Another conversation has its own budget.
     const conv2 = await createConversation(admin, { members: [a.id] });
-    expect((await runTool(await t.agentCtx(a.id, conv2.id), 'ws_write_file', { path: 'c.md', content: 'c' })).refused).toBe(false);
+    expect((await callTool(await t.agentCtx(a.id, conv2.id), 'ws_write_file', { path: 'c.md', content: 'c' })).refused).toBe(false);
     // The counter is in the database: a second process on the same database sees it.
     const other = await openPlatform(t.platform.config, { clock: () => now });
     try {
@@ -87,12 +87,12 @@ describe.each(testDbKinds())('tool limits (%s)', (kind) => {
         { kind: 'agent', agentId: a.id, projectId: agent.project.id },
         { conversationId: agent.actor.kind === 'agent' ? agent.actor.conversationId : null },
       );
-      expect((await runTool(ctx2, 'ws_write_file', { path: 'b.md', content: '3' })).code).toBe('rate_limited');
+      expect((await callTool(ctx2, 'ws_write_file', { path: 'b.md', content: '3' })).code).toBe('rate_limited');
     } finally {
       await other.close();
     }
     // One window after the first change, the counter starts again.
     now = new Date('2026-10-01T10:01:00Z');
-    expect((await runTool(agent, 'ws_write_file', { path: 'b.md', content: '3' })).text).toMatch(/change 1 of 3/);
+    expect((await callTool(agent, 'ws_write_file', { path: 'b.md', content: '3' })).text).toMatch(/change 1 of 3/);
   });
 });

@@ -8,7 +8,7 @@ import { findFileRow } from '../files/read-file.js';
 import { listFilesRecursive } from '../files/list-files.js';
 import { deleteFile } from '../files/delete-file.js';
 import type { Ctx } from '../platform.js';
-import { runTool } from './run-tool.js';
+import { callTool } from '../operations/tool-ops.js';
 
 /**
  * A2, row for row: every setting × list/read/write/append/delete × own folder / another agent's folder /
@@ -70,14 +70,14 @@ describe.each(testDbKinds())('A2 effective rights matrix (%s)', (kind) => {
         if (family === 'edit') {
           took = await viaEditTools(op, path, allowed);
         } else if (op === 'list') {
-          const r = await runTool(agent, 'ws_list_files', {});
+          const r = await callTool(agent, 'ws_list_files', {});
           took = r.text.split('\n').some((l) => l.startsWith(path + '\t'));
         } else if (op === 'read') {
-          const r = await runTool(agent, 'ws_read_file', { path });
+          const r = await callTool(agent, 'ws_read_file', { path });
           took = r.text === 'original';
           if (!allowed) expect(r.text).toMatch(/^Refused: /);
         } else if (op === 'write' || op === 'append') {
-          const r = await runTool(agent, 'ws_write_file', {
+          const r = await callTool(agent, 'ws_write_file', {
             path,
             content: op === 'write' ? 'changed' : '+more',
             mode: op === 'write' ? 'overwrite' : 'append',
@@ -91,7 +91,7 @@ describe.each(testDbKinds())('A2 effective rights matrix (%s)', (kind) => {
                 : new RegExp(`agents/${agent.actor.kind === 'agent' ? agent.actor.agentId : ''}/`),
             );
         } else {
-          const r = await runTool(agent, 'ws_delete_file', { path });
+          const r = await callTool(agent, 'ws_delete_file', { path });
           took = (await content(path)) === null;
           if (!allowed) expect(r.text).toMatch(/^Refused: /);
         }
@@ -99,21 +99,21 @@ describe.each(testDbKinds())('A2 effective rights matrix (%s)', (kind) => {
       });
 
       async function viaEditTools(op: Op, path: string, allowed: boolean): Promise<boolean> {
-        if (op === 'list') return JSON.parse((await runTool(agent, 'list_files', {})).text).files.some((f: { filePath: string }) => f.filePath === path);
+        if (op === 'list') return JSON.parse((await callTool(agent, 'list_files', {})).text).files.some((f: { filePath: string }) => f.filePath === path);
         if (op === 'read') {
-          const r = await runTool(agent, 'read_file', { file_path: path });
+          const r = await callTool(agent, 'read_file', { file_path: path });
           if (!allowed) expect(r.text).toMatch(/^Refused: /);
           return r.text.endsWith('of 1]\noriginal');
         }
         if (op === 'write') {
-          await runTool(agent, 'full_file_rewrite', { file_path: path, file_contents: 'changed' });
+          await callTool(agent, 'full_file_rewrite', { file_path: path, file_contents: 'changed' });
           return (await content(path)) === 'changed';
         }
         if (op === 'append') {
-          await runTool(agent, 'str_replace', { file_path: path, old_str: 'original', new_str: 'original+more' });
+          await callTool(agent, 'str_replace', { file_path: path, old_str: 'original', new_str: 'original+more' });
           return (await content(path)) === 'original+more';
         }
-        const r = await runTool(agent, 'delete_file', { file_path: path });
+        const r = await callTool(agent, 'delete_file', { file_path: path });
         if (!allowed) expect(r.text).toMatch(/^Refused: /);
         return (await content(path)) === null;
       }

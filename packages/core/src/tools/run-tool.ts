@@ -1,7 +1,7 @@
 import { toolInputSchemas, type ToolInputSchemas } from '@stoa/contract';
 import type { Ctx } from '../platform.js';
-import { runToolCall, type ToolAnswer, type ToolCall, type ToolResult, type ToolTable } from './area-tool.js';
-import { conversationOf, toolAttribution, toolScopes, type RuntimeInfo } from './caller.js';
+import { runToolCall, type ToolAnswer, type ToolCall, type ToolCallOptions, type ToolResult, type ToolTable } from './area-tool.js';
+import { conversationOf, toolAttribution, toolScopes } from './caller.js';
 import type { ToolEnv } from './tool-env.js';
 import { wsDeleteFile, wsListFiles, wsReadFile, wsWriteFile } from './ws-tools.js';
 import { createFile, deleteFileTool, fullFileRewrite, listFilesJson, readFileLines, strReplace } from './edit-tools.js';
@@ -58,6 +58,6 @@ function fileToolTable(ctx: Ctx): ToolTable<ToolInputSchemas> {
  * const r = await runTool(ctx, 'ws_write_file', { path: 'reports/summary.md', content: '# Summary' });
  * r.text // 'Created agents/agt_a3B9kLm2/reports/summary.md (9 bytes); version 1, …'
  */
-export function runTool(ctx: Ctx, name: string, args: unknown, opts: { runtime?: RuntimeInfo } = {}): Promise<ToolResult> {
+export function runTool(ctx: Ctx, name: string, args: unknown, opts: ToolCallOptions = {}): Promise<ToolResult> {
   return runToolCall(ctx, fileToolTable(ctx), name, args, opts);
 }

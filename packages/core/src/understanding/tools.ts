@@ -1,7 +1,6 @@
 import { docsToolSchemas, type DocsToolName } from '@stoa/contract';
 import type { Ctx } from '../platform.js';
-import { runToolCall, type ToolResult } from '../tools/area-tool.js';
-import type { RuntimeInfo } from '../tools/caller.js';
+import { runToolCall, type ToolCallOptions, type ToolResult } from '../tools/area-tool.js';
 import { understandFile, understandingStatus, type UnderstandingStatus } from './assets.js';
 import { listChunks, searchChunks } from './chunks.js';
 import { rankingNote } from '../embeddings/ranking-note.js';
@@ -66,6 +65,6 @@ const tools: { [N in DocsToolName]: (ctx: Ctx, a: any) => Promise<{ text: string
  * @example
  * await runDocsTool(agentCtx, 'docs_search', { query: 'notice period' });
  */
-export function runDocsTool(ctx: Ctx, name: string, args: unknown, opts: { runtime?: RuntimeInfo } = {}): Promise<ToolResult> {
+export function runDocsTool(ctx: Ctx, name: string, args: unknown, opts: ToolCallOptions = {}): Promise<ToolResult> {
   return runToolCall(ctx, { area: 'document', schemas: docsToolSchemas, run: tools, pathArg: 'path' }, name, args, opts);
 }

@@ -102,7 +102,7 @@ for (const kind of testDbKinds()) {
 
 describe('document tools for agents', () => {
   it('parses, searches with citations and validates through the tool runner; refusals are text', async () => {
-    const { runAnyTool } = await import('../tools/all-tools.js');
+    const { callTool: runAnyTool } = await import('../operations/tool-ops.js');
     const { createConversation } = await import('../conversations/conversations.js');
     const t = await createTestPlatform('sqlite');
     try {

@@ -17,7 +17,8 @@ import { runOperation } from '../operations/run-operation.js';
 import { openVolume } from './open-volume.js';
 import { listVolumes } from './list-volumes.js';
 import { deleteProject } from '../projects/delete-project.js';
-import { allTools, runAnyTool } from '../tools/all-tools.js';
+import { allTools } from '../tools/all-tools.js';
+import { callTool } from '../operations/tool-ops.js';
 
 const kinds = process.env.STOA_TEST_PG === '1' ? (['sqlite', 'postgres'] as const) : (['sqlite'] as const);
 
@@ -238,7 +239,7 @@ describe.each(kinds)('volumes beyond projects (R1–R3, %s)', (kind) => {
     ] as const)
       expect([id, await code(runOperation(ec, id, { project: kb.volumeId, ...input }))]).toEqual([id, 'forbidden']);
     expect(allTools(ec).map((x) => x.name)).not.toContain('wiki_put');
-    expect((await runAnyTool(rc, 'wiki_list', {})).refused).toBe(true);
+    expect((await callTool(rc, 'wiki_list', {})).refused).toBe(true);
     // Hostile names are refused with a stable code.
     for (const bad of ['../x', '', ' ', 'a/b', 'x'.repeat(101)])
       expect(await code(openVolume(t.platform, editor, { catalog: 'skills', project: name, name: bad }))).toBe('bad_request');

@@ -1,7 +1,6 @@
 import { rankingNote } from '../embeddings/ranking-note.js';
 import { wikiToolSchemas, type WikiToolName } from '@stoa/contract';
-import { runToolCall, type ToolResult } from '../tools/area-tool.js';
-import type { RuntimeInfo } from '../tools/caller.js';
+import { runToolCall, type ToolCallOptions, type ToolResult } from '../tools/area-tool.js';
 import type { Ctx } from '../platform.js';
 import { searchAll } from '../unified-search/search-all.js';
 import { putPage } from './put-page.js';
@@ -56,6 +55,6 @@ const tools: { [N in WikiToolName]: (ctx: Ctx, a: any) => Promise<{ text: string
  * await runWikiTool(agentCtx, 'wiki_put', { path: 'handbook/refunds', text: '# Refunds', expected_version: 2 });
  * // { text: 'Saved page handbook/refunds — "Refunds"; it is now version 3.', refused: false, version: 3 }
  */
-export function runWikiTool(ctx: Ctx, name: string, args: unknown, opts: { runtime?: RuntimeInfo } = {}): Promise<WikiToolResult> {
+export function runWikiTool(ctx: Ctx, name: string, args: unknown, opts: ToolCallOptions = {}): Promise<WikiToolResult> {
   return runToolCall(ctx, { area: 'wiki', schemas: wikiToolSchemas, run: tools, pathArg: 'path' }, name, args, opts);
 }

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createToken } from '@stoa/core';
+import { createToken } from '@stoa/core/testing';
 import { createTestPlatform, type TestPlatform } from '@stoa/core/testing';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../../app.js';

@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createAgent, createToken } from '@stoa/core';
+import { createAgent, createToken } from '@stoa/core/testing';
 import { testDbKinds } from '@stoa/db/testing';
 import { createTestApp, unzipInstalled, type TestApp } from '../../http/test-app.js';
 

@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { filesRoutes, StoaError, systemRoutes } from '@stoa/contract';
-import { callOperation, openSignedLink, type OpenedFile, type Platform, type RedirectedFile } from '@stoa/core';
+import { callOperation, runGlobalOperation, type OpenedFile, type Platform, type RedirectedFile } from '@stoa/core';
 import { requestCall } from '../../http/auth.js';
 import { fastifyPath } from '../../http/mount.js';
 import { contentEtag, evaluatePreconditions, httpDate, ifRangeHolds, type Representation } from '../../http/preconditions.js';
@@ -113,7 +113,8 @@ function sendRedirect(reply: FastifyReply, req: FastifyRequest, file: Redirected
 export function mountSignedLinks(app: FastifyInstance, platform: Platform): void {
   app.get('/api/v1' + fastifyPath(systemRoutes.signedFile.path), async (req, reply) => {
     try {
-      return sendDownload(reply, req, await openSignedLink(platform, (req.params as { token: string }).token));
+      const token = (req.params as { token: string }).token;
+      return sendDownload(reply, req, (await runGlobalOperation({ platform, principal: null }, systemRoutes.signedFile.id, { token })) as OpenedFile);
     } catch (e) {
       return sendProblem(reply, req, e);
     }

@@ -64,7 +64,7 @@ describe.each(testDbKinds())('files over HTTP on %s', (kind) => {
 
   it('a non-member sees the project as missing (404), not forbidden', async () => {
     const admin = await s.t.admin();
-    const { createToken } = await import('@stoa/core');
+    const { createToken } = await import('@stoa/core/testing');
     // A token of a user who then stops being a member of the project.
     await s.t.platform.db.kysely
       .insertInto('users')
@@ -310,7 +310,7 @@ describe.each(testDbKinds())('files over HTTP on %s', (kind) => {
 
     // An agent that reads only its own folder learns nothing of the rest, and a move into its folder from
     // elsewhere shows only where the file is now.
-    const { createAgent, createToken } = await import('@stoa/core');
+    const { createAgent, createToken } = await import('@stoa/core/testing');
     const admin = await s.t.admin();
     const agent = await createAgent(admin, { name: 'Feed reader', files: 'on', read: 'own' });
     const agentToken = (await createToken(admin, { agent: agent.id })).token;

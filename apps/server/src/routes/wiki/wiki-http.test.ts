@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FastifyInstance } from 'fastify';
 import { testDbKinds } from '@stoa/db/testing';
-import { createAgent, createConversation, createToken, listTrace, putFile, runWikiTool } from '@stoa/core';
+import { createAgent, createConversation, createToken, listTrace, putFile, runWikiTool } from '@stoa/core/testing';
 import { createTestPlatform, type TestPlatform } from '@stoa/core/testing';
 import { buildApp } from '../../app.js';
 

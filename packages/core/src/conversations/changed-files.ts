@@ -1,0 +1,155 @@
+import { can } from '../policies/can.js';
+import { isTextContent } from '../files/mime.js';
+import type { Ctx } from '../platform.js';
+import { inSqlBatches } from '../db-batches.js';
+import {
+  DELETE_TOOLS,
+  DIFF_MAX_BYTES,
+  MOVE_TOOLS,
+  diffOf,
+  label,
+  noteFor,
+  spanOf,
+  touchedIn,
+  type ChangeStatus,
+  type ConversationChange,
+} from './change-items.js';
+
+/** The file items, with what revert needs to act on them. */
+export interface FileChange extends ConversationChange {
+  kind: 'file';
+  beforeVersion: number | null;
+}
+
+export async function fileChanges(ctx: Ctx, conv: string): Promise<FileChange[]> {
+  const db = ctx.platform.db.kysely;
+  const ids = await touchedIn(ctx, 'file_versions', conv);
+  const dialect = ctx.platform.db.dialect;
+  const files = await inSqlBatches(dialect, ids, (batch) => db.selectFrom('files').selectAll().where('id', 'in', batch).execute());
+  const versions = await inSqlBatches(dialect, ids, (batch) =>
+    db.selectFrom('file_versions').selectAll().where('file_id', 'in', batch).orderBy('version').execute(),
+  );
+  // Moves and deletes write no version: they are in the conversation's trace, oldest first.
+  const calls = await db
+    .selectFrom('tool_calls')
+    .select(['tool', 'args', 'path', 'result'])
+    .where('project_id', '=', ctx.project.id)
+    .where('conversation_id', '=', conv)
+    .where('refused', '=', 0)
+    .orderBy('seq')
+    .execute();
+  const origin = new Map<string, string>();
+  const deleted = new Set<string>();
+  for (const c of calls) {
+    let args: Record<string, unknown> = {};
+    try {
+      args = JSON.parse(c.args) as Record<string, unknown>;
+    } catch {
+      // A trace entry whose arguments were cut short names no usable path.
+    }
+    if (MOVE_TOOLS.has(c.tool) && c.path) {
+      // The tool names the resolved source in its answer (an agent may name paths inside its own folder); a
+      // door's move (file.move) was given the full path.
+      if (c.result.startsWith('Moved folder ')) continue;
+      const at = c.result.indexOf(` to ${c.path};`);
+      const from = c.tool === 'move_file' ? (c.result.startsWith('Moved ') && at > 6 ? c.result.slice(6, at) : '') : String(args.from ?? '');
+      if (!from || from === c.path) continue;
+      const first = origin.get(from) ?? from;
+      origin.delete(from);
+      origin.set(c.path, first);
+      deleted.delete(c.path);
+    } else if (DELETE_TOOLS.has(c.tool)) {
+      const p = c.path ?? (typeof args.path === 'string' ? args.path : null);
+      if (p) {
+        deleted.add(p);
+        origin.delete(p);
+      }
+    }
+  }
+  const out: FileChange[] = [];
+  const seen = new Set<string>();
+  for (const f of files) {
+    if (can(ctx.actor, 'file.read', { kind: 'file', path: f.path })) continue;
+    seen.add(f.path);
+    const vs = versions.filter((v) => v.file_id === f.id);
+    const span = spanOf(vs, conv);
+    if (!span) continue;
+    const { first, last, others } = span;
+    const beforeRow = first.version > 1 ? (vs.find((v) => v.version === first.version - 1) ?? null) : null;
+    const created = first.version === 1;
+    const movedFrom = origin.get(f.path) ?? null;
+    const beforeGone = !created && !beforeRow;
+    const backAlready = beforeRow !== null && beforeRow.sha256 === f.sha256 && (movedFrom === null || movedFrom === f.path);
+    const status: ChangeStatus = beforeGone ? 'unrecoverable' : backAlready ? 'reverted' : others.length ? 'conflict' : 'revertible';
+    const small = Number(last.size) <= DIFF_MAX_BYTES && (!beforeRow || Number(beforeRow.size) <= DIFF_MAX_BYTES);
+    // Only versions small enough for a text diff are read: a review never holds a large file in memory.
+    const beforeBytes = beforeRow && small ? await ctx.platform.blobs.read(beforeRow.blob_key) : Buffer.alloc(0);
+    const lastBytes = small ? await ctx.platform.blobs.read(last.blob_key) : null;
+    const text = lastBytes !== null && isTextContent(last.mime, lastBytes) && (!beforeRow || isTextContent(beforeRow.mime, beforeBytes));
+    out.push({
+      ref: `file:${f.path}`,
+      kind: 'file',
+      path: f.path,
+      movedFrom,
+      before: beforeRow ? { version: beforeRow.version, size: Number(beforeRow.size) } : null,
+      beforeVersion: beforeRow?.version ?? null,
+      after: { version: last.version, size: Number(last.size) },
+      current: { version: f.version, size: Number(f.size) },
+      status,
+      changedBy: [...new Set(others.map((v) => label(v.author_kind, v.author_label)))],
+      diff: text
+        ? diffOf(
+            f.path,
+            beforeBytes.toString('utf8'),
+            lastBytes.toString('utf8'),
+            beforeRow ? `version ${beforeRow.version}` : 'did not exist',
+            `version ${last.version}`,
+          )
+        : null,
+      binary: !text,
+      note: noteFor(status, created ? 'created' : 'edited', movedFrom),
+    });
+  }
+  // Files the conversation only moved (no version of its own).
+  for (const [path, from] of origin) {
+    if (seen.has(path) || can(ctx.actor, 'file.read', { kind: 'file', path })) continue;
+    const f = await db.selectFrom('files').selectAll().where('project_id', '=', ctx.project.id).where('path', '=', path).executeTakeFirst();
+    if (!f) continue;
+    seen.add(path);
+    const v = { version: f.version, size: Number(f.size) };
+    out.push({
+      ref: `file:${path}`,
+      kind: 'file',
+      path,
+      movedFrom: from,
+      before: v,
+      beforeVersion: null,
+      after: v,
+      current: v,
+      status: 'revertible',
+      changedBy: [],
+      diff: null,
+      binary: false,
+      note: noteFor('revertible', 'moved', from),
+    });
+  }
+  for (const path of deleted) {
+    if (seen.has(path) || can(ctx.actor, 'file.read', { kind: 'file', path })) continue;
+    out.push({
+      ref: `file:${path}`,
+      kind: 'file',
+      path,
+      movedFrom: null,
+      before: null,
+      beforeVersion: null,
+      after: null,
+      current: null,
+      status: 'unrecoverable',
+      changedBy: [],
+      diff: null,
+      binary: false,
+      note: 'The conversation deleted this file; a delete is permanent with its versions, so it cannot be restored.',
+    });
+  }
+  return out;
+}
