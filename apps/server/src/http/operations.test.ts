@@ -15,7 +15,7 @@ describe('the operation table', () => {
   afterAll(() => s.close());
 
   it("has exactly one operation per route of the contract, and one for each of the server's own routes that act", () => {
-    const routes = [...allRoutes, systemRoutes.login, systemRoutes.signedFile];
+    const routes = [...allRoutes, systemRoutes.login, systemRoutes.logout, systemRoutes.signedFile];
     expect(operations.map((o) => o.id).sort()).toEqual(routes.map((r) => r.id).sort());
     expect(new Set(operations.map((o) => o.id)).size).toBe(operations.length);
     for (const op of operations.filter((o) => o.route.method === 'GET')) expect(op.traits.mutates, op.id).toBe(false);

@@ -5,11 +5,13 @@ import {
   contextFor,
   createAgent,
   createConversation,
+  createLoginCode,
   createProject,
   createToken,
   localAdminPrincipal,
   operations,
   putFile,
+  redeemLoginCode,
   refusalByRole,
   removeMember,
   toolOperations,
@@ -60,9 +62,13 @@ describe.each(testDbKinds())('every operation at every door, for every kind of a
       ...(conversation ? { 'x-stoa-conversation': conversation } : {}),
     });
     for (const k of PEOPLE) headers[k] = bearer(await s.tokenFor(k, k as 'admin'));
-    // Removed: a member's token after the member left the project.
-    headers.removed = bearer(await s.tokenFor('rex', 'editor'));
+    // Removed: a member who left the project. The tokens confined to it are revoked with the membership (401); what
+    // they keep is their own installation-wide session, which must reach nothing of the project.
+    const projectToken = await s.tokenFor('rex', 'editor');
+    const rex = await platform.db.kysely.selectFrom('users').select('id').where('name', '=', 'rex').executeTakeFirstOrThrow();
+    headers.removed = bearer((await redeemLoginCode(platform, await createLoginCode(platform, rex.id))).token);
     await removeMember(admin, { user: 'rex' });
+    expect((await s.app.inject({ url: '/api/v1/projects/default/members', headers: bearer(projectToken) })).statusCode).toBe(401);
     // Outsider: an editor of another project.
     const root = await localAdminPrincipal(platform);
     if (root.kind !== 'user') throw new Error('the local administrator is a user');

@@ -121,7 +121,11 @@ export const agentRoutes = {
     path: '/projects/{project}/agents/{id}/reassign',
     summary: 'Give an agent to another member of the project (project admins); a suspended agent acts again',
     description: 'An agent whose owner was removed from the project is suspended (issue 26) until an admin reassigns or deletes it.',
-    input: z.object({ project: projectParam, id: agentId, owner: z.string().min(1).describe('The new owner: a member of the project, by name or ID') }),
+    input: z.object({
+      project: projectParam,
+      id: agentId,
+      owner: z.string().max(inputMax.name).min(1).describe('The new owner: a member of the project, by name or ID'),
+    }),
     output: AgentSchema,
   }),
   publish: defineRoute({
