@@ -13429,6 +13429,8 @@ export interface operations {
                         ok: boolean;
                         checked: {
                             projects: number;
+                            /** @description Volumes (R1) checked besides the projects */
+                            volumes: number;
                             files: number;
                             versions: number;
                             storedBlobs: number;
@@ -13440,6 +13442,14 @@ export interface operations {
                             detail: string;
                             repaired: boolean;
                         }[];
+                        /** @description Unreferenced bytes inside the sweep grace period (left by deletes, or an upload about to commit): not drift */
+                        inGrace: {
+                            blobs: number;
+                            bytes: number;
+                            graceSeconds: number;
+                        };
+                        /** @description What the repair changed, one line each; empty when it changed nothing */
+                        repairs: string[];
                     };
                 };
             };

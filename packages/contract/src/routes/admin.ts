@@ -3,7 +3,13 @@ import { defineRoute } from '../route.js';
 
 export const DoctorReportSchema = z.object({
   ok: z.boolean().describe('True when nothing is left to fix'),
-  checked: z.object({ projects: z.number().int(), files: z.number().int(), versions: z.number().int(), storedBlobs: z.number().int() }),
+  checked: z.object({
+    projects: z.number().int(),
+    volumes: z.number().int().describe('Volumes (R1) checked besides the projects'),
+    files: z.number().int(),
+    versions: z.number().int(),
+    storedBlobs: z.number().int(),
+  }),
   findings: z.array(
     z.object({
       kind: z.enum(['usage', 'reserved', 'folders', 'missing_blob', 'orphaned_blobs']),
@@ -12,6 +18,10 @@ export const DoctorReportSchema = z.object({
       repaired: z.boolean(),
     }),
   ),
+  inGrace: z
+    .object({ blobs: z.number().int(), bytes: z.number().int(), graceSeconds: z.number().int() })
+    .describe('Unreferenced bytes inside the sweep grace period (left by deletes, or an upload about to commit): not drift'),
+  repairs: z.array(z.string()).describe('What the repair changed, one line each; empty when it changed nothing'),
 });
 
 /** Installation-wide maintenance (installation administrators only). */
