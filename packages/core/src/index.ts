@@ -61,3 +61,4 @@ export { embedPending, type EmbedPass } from './embeddings/embed-pending.js';
 export { openAiCompatibleEmbeddings, EmbeddingError, type EmbeddingProvider } from './embeddings/provider.js';
 export type { EmbeddingsConfig, OnnxEmbeddingsConfig, OpenAiEmbeddingsConfig } from './config.js';
 export { resolveFile, openSignedLink, type ResolvedFile } from './files/file-links.js';
+export { checkStores } from './store-check.js';

@@ -12,6 +12,7 @@ import { registerWiki } from './wiki.js';
 import { registerSearch } from './search.js';
 import { registerDocs } from './docs.js';
 import { registerDoctor } from './doctor.js';
+import { registerLoginLink } from './login-link.js';
 import { registerCompletion } from './completion.js';
 
 /** Every command group; each area adds its `register…` here. */
@@ -29,6 +30,7 @@ export function registerCommands(program: Command): void {
   registerMemory(program);
   registerTurn(program);
   registerDoctor(program);
+  registerLoginLink(program);
   // Last: it describes the commands registered before it.
   registerCompletion(program);
 }

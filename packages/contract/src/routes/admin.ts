@@ -42,4 +42,20 @@ export const adminRoutes = {
     input: z.object({ limit: z.coerce.number().int().min(1).max(1000).optional().describe('Entries to return (100 by default)') }),
     output: z.array(z.object({ id: z.number().int(), at: z.string(), actor: z.string().nullable(), action: z.string(), subject: z.string() })),
   }),
+  loginLink: defineRoute({
+    id: 'admin.loginLink',
+    method: 'POST',
+    path: '/admin/login-link',
+    summary: 'A fresh one-time link that signs the installation administrator in to the web UI (valid 15 minutes)',
+    input: z.object({}),
+    output: z.object({ path: z.string().describe('Open it on the server address: /login?code=…'), expiresInSeconds: z.number().int() }),
+  }),
+  createToken: defineRoute({
+    id: 'admin.createToken',
+    method: 'POST',
+    path: '/admin/tokens',
+    summary: 'A new installation administrator token (not confined to a project; runs doctor and other installation-wide commands)',
+    input: z.object({ name: z.string().min(1).max(100).optional().describe('A label for the token') }),
+    output: z.object({ token: z.string().describe('Shown once; only its hash is stored'), id: z.string() }),
+  }),
 };
