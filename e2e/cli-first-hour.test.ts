@@ -141,6 +141,17 @@ describe('the first hour: fail fast and say why', { timeout: 300_000 }, () => {
     expect((await stoaJson(['--data', data, 'doctor', '--json'])).checked).toMatchObject({ projects: 1, volumes: 1 });
   });
 
+  it('a local upload records who made it, and a document status says why its vector index is unavailable', async () => {
+    const data = join(tmp, 'local-upload');
+    await runStoa(['--data', data, 'files', 'put', '-', 'notes/hello.md'], { input: '# Hello\n\nA short note.' });
+    const stat = await stoaJson(['--data', data, 'files', 'stat', 'notes/hello.md', '--json']);
+    expect(stat.creator).toMatchObject({ kind: 'user', label: 'admin' });
+    const human = await runStoa(['--data', data, 'files', 'stat', 'notes/hello.md']);
+    expect(human.stdout).toMatch(/created by\s+admin \(person\)/);
+    const understood = await runStoa(['--data', data, 'docs', 'understand', 'notes/hello.md']);
+    expect(understood.stdout).toContain('vector index unavailable: no embedding model is configured (set STOA_EMBEDDINGS_URL or STOA_EMBEDDINGS_MODEL_PATH');
+  });
+
   it('stoa mcp --help shows --agent and --conversation', async () => {
     const r = await runStoa(['mcp', '--help']);
     expect(r.code).toBe(0);

@@ -133,7 +133,8 @@ export function registerFiles(program: Command): void {
             ['size', `${f.size} (${formatBytes(f.size)})`],
             ['type', f.type],
             ['modified', f.modified],
-            ['created by', f.createdBy || '—'],
+            // The list's "Created by" column stays empty for people (F6); stat names whoever wrote it, a person too.
+            ['created by', f.createdBy || (f.creator.label ? `${f.creator.label} (${f.creator.kind === 'user' ? 'person' : f.creator.kind})` : '—')],
             ['version', String(f.version)],
             ['sha256', f.sha256],
           ]),
