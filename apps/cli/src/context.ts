@@ -41,8 +41,9 @@ export function localDataDir(g: GlobalOptions, env: NodeJS.ProcessEnv = process.
 }
 
 /**
- * Commands that only read: with --volume knowledges:NAME or skills:NAME they never create the volume (`--volume knowledges:Typo files ls` must
- * not make a knowledge base; issue 32). Anything not listed may write, and creates the volume on first use.
+ * Commands that only read: with --volume knowledges:NAME or skills:NAME they never create the volume
+ * (`--volume knowledges:Typo files ls` must not make a knowledge base; issue 32). Anything not listed may
+ * write, and creates the volume on first use.
  */
 const READ_COMMANDS = new Set([
   'files ls',
@@ -70,7 +71,7 @@ const READ_COMMANDS = new Set([
 ]);
 
 /** The command's name below the program, e.g. "files ls". */
-export function commandPath(cmd: Command): string {
+function commandPath(cmd: Command): string {
   const names: string[] = [];
   for (let c: Command | null = cmd; c?.parent; c = c.parent) names.unshift(c.name());
   return names.join(' ');
