@@ -32,7 +32,7 @@ export interface TransferResult {
   summary: { sent: number; skipped: number; folders: number; deleted: number; failed: number };
 }
 
-export interface TransferOptions {
+interface TransferOptions {
   /** Only say what would be done. */
   dryRun?: boolean;
   /** Mirror: remove what the other side has and this side does not. */
