@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runStoa, STOA_BIN } from './helpers/run-stoa.js';
@@ -38,18 +38,69 @@ describe('stoa as a daily tool', () => {
     expect(result.folders).toEqual(['site/empty']);
     expect(result.failed).toEqual([expect.objectContaining({ path: 'link-to-etc', code: 'skipped' })]);
 
-    // Again after an edit: the changed file gets version 2, nothing is replaced by a fresh copy.
+    // Again after an edit, like rsync (issue 32): the changed file gets version 2, the unchanged ones are skipped by
+    // their SHA-256 (no new version), and the empty folder that is already there is no error.
     writeFileSync(join(src, 'docs', 'guide.md'), 'guide v2');
-    const again = JSON.parse((await runStoa(['--data', data, '--json', 'files', 'put', '-r', src, 'site'])).stdout) as typeof result;
-    expect(again.files.find((f) => f.path === 'site/docs/guide.md')?.version).toBe(2);
+    const againRun = await runStoa(['--data', data, '--json', 'files', 'put', '-r', src, 'site']);
+    const again = JSON.parse(againRun.stdout) as typeof result & { skipped: string[]; summary: Record<string, number> };
+    expect(again.files).toEqual([expect.objectContaining({ path: 'site/docs/guide.md', version: 2 })]);
+    expect(again.skipped.sort()).toEqual(['site/docs/отчёты/итог.txt', 'site/index.md']);
+    expect(again.summary).toEqual({ sent: 1, skipped: 2, folders: 0, deleted: 0, failed: 1 });
+    const versions = await runStoa(['--data', data, '--json', 'files', 'versions', 'site/index.md']);
+    expect(JSON.parse(versions.stdout)).toHaveLength(1);
 
     const out = join(work, 'copy');
     const down = await runStoa(['--data', data, '--json', 'files', 'get', '-r', 'site', out]);
     expect(down.code, down.stderr).toBe(0);
     expect(readFileSync(join(out, 'docs', 'guide.md'), 'utf8')).toBe('guide v2');
     expect(readFileSync(join(out, 'docs', 'отчёты', 'итог.txt'), 'utf8')).toBe('итого 42');
-    expect(readdirSync(out).sort()).toEqual(['docs', 'index.md']);
+    // Empty folders come back too.
+    expect(readdirSync(out).sort()).toEqual(['docs', 'empty', 'index.md']);
     expect(readdirSync(join(out, 'docs')).filter((n) => n.endsWith('.stoa-part'))).toEqual([]);
+    const downAgain = JSON.parse((await runStoa(['--data', data, '--json', 'files', 'get', '-r', 'site', out])).stdout);
+    expect(downAgain.summary).toEqual({ sent: 0, skipped: 3, folders: 0, deleted: 0, failed: 0 });
+  });
+
+  it('put -r and get -r mirror with --delete, and --dry-run changes nothing', async () => {
+    const work = fresh();
+    const data = join(work, 'data');
+    const src = join(work, 'src');
+    mkdirSync(join(src, 'keep', 'empty'), { recursive: true });
+    writeFileSync(join(src, 'keep', 'a.txt'), 'a');
+    writeFileSync(join(src, 'gone.txt'), 'soon gone');
+    mkdirSync(join(src, 'old', 'deeper'), { recursive: true });
+    const stoa = async (...args: string[]) => {
+      const r = await runStoa(['--data', data, '--json', ...args]);
+      expect(r.code, r.stderr).toBe(0);
+      return JSON.parse(r.stdout);
+    };
+    expect((await stoa('files', 'put', '-r', src, 'm')).summary).toEqual({ sent: 2, skipped: 0, folders: 2, deleted: 0, failed: 0 });
+    rmSync(join(src, 'gone.txt'));
+    rmSync(join(src, 'old'), { recursive: true });
+    writeFileSync(join(src, 'new.txt'), 'new');
+
+    const dry = await stoa('files', 'put', '-r', '--delete', '--dry-run', src, 'm');
+    expect(dry).toMatchObject({ dryRun: true, summary: { sent: 1, skipped: 1, deleted: 3 } });
+    expect(dry.deleted).toEqual(['m/gone.txt', 'm/old/deeper/', 'm/old/']);
+    expect((await stoa('files', 'ls', 'm')).map((f: { path: string }) => f.path).sort()).toEqual(['m/gone.txt', 'm/keep/a.txt']);
+
+    const real = await stoa('files', 'put', '-r', '--delete', src, 'm');
+    expect(real).toMatchObject({ dryRun: false, summary: { sent: 1, skipped: 1, deleted: 3, failed: 0 } });
+    expect((await stoa('files', 'ls', 'm')).map((f: { path: string }) => f.path).sort()).toEqual(['m/keep/a.txt', 'm/new.txt']);
+
+    // get -r --delete makes a local copy the same as the server's, empty folders included.
+    const out = join(work, 'out');
+    mkdirSync(join(out, 'stray-folder'), { recursive: true });
+    writeFileSync(join(out, 'stray.txt'), 'not on the server');
+    const dryDown = await stoa('files', 'get', '-r', '--delete', '--dry-run', 'm', out);
+    expect(dryDown.summary).toMatchObject({ sent: 2, folders: 1, deleted: 2 });
+    expect(readdirSync(out).sort()).toEqual(['stray-folder', 'stray.txt']);
+    const down = await stoa('files', 'get', '-r', '--delete', 'm', out);
+    expect(down.summary).toEqual({ sent: 2, skipped: 0, folders: 1, deleted: 2, failed: 0 });
+    expect(readdirSync(out).sort()).toEqual(['keep', 'new.txt']);
+    expect(readdirSync(join(out, 'keep')).sort()).toEqual(['a.txt', 'empty']);
+    const usage = await runStoa(['--data', data, 'files', 'put', '--dry-run', join(src, 'new.txt'), 'x.txt']);
+    expect([usage.code, usage.stderr]).toEqual([2, expect.stringContaining('--dry-run and --delete go with -r')]);
   });
 
   it('refuses to create a data folder where it was run without --data or --url, and uses ./stoa-data once it exists', async () => {

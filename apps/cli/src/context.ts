@@ -1,7 +1,7 @@
 import { Command } from 'commander';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { projectRoutes } from '@stoa/contract';
+import { isStoaError, projectRoutes, StoaError } from '@stoa/contract';
 import type { Api } from './api.js';
 import { reportError, UsageError } from './output.js';
 import { volumeRequest } from './volume-spec.js';
@@ -41,17 +41,73 @@ export function localDataDir(g: GlobalOptions, env: NodeJS.ProcessEnv = process.
 }
 
 /**
- * Opens the Api for a command: remote with --url (or STOA_URL), otherwise local on the data folder (see
- * localDataDir). Giving both --url and --data is a usage error.
+ * Commands that only read: with --volume knowledges:NAME or skills:NAME they never create the volume
+ * (`--volume knowledges:Typo files ls` must not make a knowledge base; issue 32). Anything not listed may
+ * write, and creates the volume on first use.
  */
-export async function openApi(g: GlobalOptions, env: NodeJS.ProcessEnv = process.env): Promise<Api> {
+const READ_COMMANDS = new Set([
+  'files ls',
+  'files find',
+  'files stat',
+  'files get',
+  'files usage',
+  'files versions',
+  'wiki list',
+  'wiki get',
+  'wiki search',
+  'wiki history',
+  'wiki show',
+  'wiki diff',
+  'memory get',
+  'memory search',
+  'memory pull',
+  'memory history',
+  'memory show',
+  'memory list',
+  'docs status',
+  'docs chunks',
+  'docs search',
+  'search',
+]);
+
+/** The command's name below the program, e.g. "files ls". */
+function commandPath(cmd: Command): string {
+  const names: string[] = [];
+  for (let c: Command | null = cmd; c?.parent; c = c.parent) names.unshift(c.name());
+  return names.join(' ');
+}
+
+/** An option given but empty (`--url "$URL"` with URL unset) is a mistake, never a silent fall-back to another mode. */
+export function refuseEmptyOptions(g: GlobalOptions): void {
+  for (const name of ['url', 'token', 'data', 'project', 'volume'] as const) {
+    const v = g[name];
+    if (v !== undefined && v.trim() === '')
+      throw new UsageError(
+        `--${name} is empty (an unset shell variable?)` + (name === 'url' ? ': give the server URL, or leave --url out for local mode on a data folder' : ''),
+      );
+  }
+}
+
+/**
+ * Opens the Api for a command: remote with --url (or STOA_URL), otherwise local on the data folder (see
+ * localDataDir). Giving both --url and --data is a usage error, and so is an empty --url or --token.
+ */
+export async function openApi(g: GlobalOptions, env: NodeJS.ProcessEnv = process.env, opts: { readOnly?: boolean } = {}): Promise<Api> {
+  refuseEmptyOptions(g);
   if (g.volume) {
     // The server (or the core, locally) resolves the volume for this token; every command then names it by its ID.
     const request = volumeRequest(g.volume, g.project);
+    // Only a volume found by name can be mistyped; your own files (users, xperts…) are one per owner, so a
+    // read may bring them into being (empty) without surprise.
+    const readOnly = opts.readOnly && (request.catalog === 'knowledges' || request.catalog === 'skills');
     const first = await openApi({ ...g, volume: undefined }, env);
     let volumeId: string;
     try {
-      volumeId = (await first.call(projectRoutes.openVolume, request)).volumeId;
+      volumeId = (await first.call(projectRoutes.openVolume, { ...request, ...(readOnly ? { create: false } : {}) })).volumeId;
+    } catch (e) {
+      if (readOnly && isStoaError(e) && e.code === 'not_found')
+        throw new StoaError('not_found', `volume "${g.volume}" does not exist, or you may not see it (a read never creates one; a write does)`);
+      throw e;
     } finally {
       await first.close().catch(() => undefined);
     }
@@ -80,7 +136,7 @@ export function action<A extends unknown[]>(fn: (api: Api, g: GlobalOptions, ...
     const g = globalsOf(cmd);
     let api: Api | undefined;
     try {
-      api = await openApi(g);
+      api = await openApi(g, process.env, { readOnly: READ_COMMANDS.has(commandPath(cmd)) });
       await fn(api, g, ...(args.slice(0, -1) as A));
     } catch (e) {
       process.exitCode = reportError(e, g.json);

@@ -33,7 +33,8 @@ const LOCAL_EMBED_MAX = 2000;
 export async function openLocalApi(opts: LocalOptions): Promise<Api & { platform: Platform; principal: Principal }> {
   const config = loadConfig({ dataDir: opts.dataDir, env: opts.env });
   const platform = await openPlatform(config);
-  await bootstrap(platform);
+  // No admin token here: nobody would see it, and the first `serve` prints one.
+  await bootstrap(platform, { issueToken: false });
   let principal: Principal;
   try {
     principal = opts.agent ? await agentPrincipal(platform, opts.agent) : await localAdminPrincipal(platform);

@@ -1,6 +1,7 @@
 import {
   shareAuthFailures,
   bootstrap,
+  checkStores,
   createLoginCode,
   embedPending,
   housekeepingOf,
@@ -23,11 +24,18 @@ interface RunningServer {
 }
 
 /**
- * Opens the platform, bootstraps a fresh data folder, listens, and starts the background sweeper
- * (expired direct uploads, unreferenced blobs).
+ * Opens the platform, checks that its database and blob store answer (see checkStores), bootstraps a fresh
+ * data folder, listens, and starts the background sweeper (expired direct uploads, unreferenced blobs).
  */
 export async function startServer(config: StoaConfig, opts: { port: number; host: string; logger?: boolean | 'errors' }): Promise<RunningServer> {
   const platform = await openPlatform(config);
+  // The database and the bucket answer before "listening" is printed, or the start stops with their reason.
+  try {
+    await checkStores(platform);
+  } catch (e) {
+    await platform.close().catch(() => undefined);
+    throw e;
+  }
   const boot = await bootstrap(platform);
   // Servers sharing a database count failed credentials together (with one server: a no-op).
   const stopSharing = await shareAuthFailures(platform);

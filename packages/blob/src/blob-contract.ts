@@ -258,8 +258,8 @@ export function runBlobContract(name: string, newStore: () => Promise<BlobContra
         const size = 64 * MiB;
         // Memory is sampled at fixed points of the stream (every 8 MiB the store pulls), each after a full GC, so
         // the figure is memory held rather than garbage awaiting collection: garbage depends on GC timing (and
-        // doubles with an in-process s3rver), which would make this flaky. A store that buffers the input holds
-        // ~32 MB at the half-way sample and ~64 MB at the end.
+        // doubles with an in-process s3rver, which is why s3-store.test.ts runs it in a process of its own), which
+        // would make this flaky. A store that buffers the input holds ~32 MB at the half-way sample and ~64 MB at the end.
         const gc = forceGc();
         const samples: Array<{ rss: number; live: number }> = [];
         const sample = (): void => {

@@ -19,3 +19,16 @@ export function formatBytes(n: number): string {
   }
   return i === 0 ? `${n} B` : `${v.toFixed(1)} ${units[i]}`;
 }
+
+/**
+ * A document's vector index state in words (issue 32): "unavailable" says why — no embedding model is
+ * configured — and what to set, instead of leaving a reader to guess whether something broke.
+ *
+ * @example
+ * describeVectorIndex('unavailable') // 'unavailable: no embedding model is configured (…); search is by words'
+ */
+export function describeVectorIndex(status: string): string {
+  if (status === 'unavailable')
+    return 'unavailable: no embedding model is configured (set STOA_EMBEDDINGS_URL or STOA_EMBEDDINGS_MODEL_PATH on the server); search is by words';
+  return status;
+}

@@ -143,6 +143,8 @@ export const routeIndex = {
   admin: {
     doctor: { id: 'admin.doctor', method: 'POST', path: '/admin/doctor' } as RouteRef<(typeof adminRoutes)['doctor']>,
     audit: { id: 'admin.audit', method: 'GET', path: '/admin/audit' } as RouteRef<(typeof adminRoutes)['audit']>,
+    loginLink: { id: 'admin.loginLink', method: 'POST', path: '/admin/login-link' } as RouteRef<(typeof adminRoutes)['loginLink']>,
+    createToken: { id: 'admin.createToken', method: 'POST', path: '/admin/tokens' } as RouteRef<(typeof adminRoutes)['createToken']>,
   },
   oauth: {
     client: { id: 'oauth.client', method: 'GET', path: '/oauth/clients/{client}' } as RouteRef<(typeof oauthRoutes)['client']>,

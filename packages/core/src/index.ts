@@ -43,6 +43,8 @@ export {
 // Errors: one registry; a database refusal (a NUL in text…) is mapped to its code at every door.
 export { StoaError, isStoaError, type ErrorCode } from '@stoa/contract';
 export { refusalOfDbError } from './db-guard.js';
+// Before a server listens: the database answers and the blob store takes a probe object (issue 32).
+export { checkStores } from './store-check.js';
 
 // Values the doors' own protocols need: path rules, WebDAV lock lifetimes and coverage (pure functions).
 export { normalizePath } from './paths.js';

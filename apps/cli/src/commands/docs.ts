@@ -1,6 +1,6 @@
 import { foundBy, searchModeOption, type SearchModeFlag } from './search-mode.js';
 import type { Command } from 'commander';
-import { docsRoutes } from '@stoa/contract';
+import { describeVectorIndex, docsRoutes } from '@stoa/contract';
 import { action } from '../context.js';
 import { print, table, UsageError } from '../output.js';
 import { textArg } from '../text-arg.js';
@@ -21,7 +21,7 @@ function statusLine(s: {
   error: string | null;
   fileAssetId: string;
 }): string {
-  return `${s.path} (version ${s.version}, asset ${s.fileAssetId}): ${s.status}, ${s.chunkCount} chunks; vector index ${s.vectorIndexStatus}${s.error ? `; ${s.error}` : ''}`;
+  return `${s.path} (version ${s.version}, asset ${s.fileAssetId}): ${s.status}, ${s.chunkCount} chunks; vector index ${describeVectorIndex(s.vectorIndexStatus)}${s.error ? `; ${s.error}` : ''}`;
 }
 
 /** `stoa docs …`: file understanding (R6) — parse, chunk, search, validate citations. */

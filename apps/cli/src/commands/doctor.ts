@@ -17,14 +17,25 @@ export function registerDoctor(program: Command): void {
       action(async (api, g, opts: { repair?: boolean }) => {
         const r = await api.call(adminRoutes.doctor, { repair: !!opts.repair });
         print(!!g.json, r, () => {
-          const head = `Checked ${r.checked.projects} projects, ${r.checked.files} files, ${r.checked.versions} versions, ${r.checked.storedBlobs} stored blobs.`;
-          if (r.findings.length === 0) return `${head}\nNo drift found.`;
-          const lines = r.findings.map((f) => `${f.repaired ? 'repaired' : 'found   '} ${f.kind}${f.project ? ` [${f.project}]` : ''}: ${f.detail}`);
-          return [
-            head,
-            ...lines,
-            r.ok ? 'Everything found was repaired.' : opts.repair ? 'Some findings cannot be repaired.' : 'Run with --repair to fix what can be fixed.',
-          ].join('\n');
+          const c = r.checked;
+          const lines = [`Checked ${c.projects} projects, ${c.volumes} volumes, ${c.files} files, ${c.versions} versions, ${c.storedBlobs} stored blobs.`];
+          if (r.inGrace.blobs > 0)
+            lines.push(
+              `${r.inGrace.blobs} unreferenced blobs (${r.inGrace.bytes} bytes) wait out the sweep's ${r.inGrace.graceSeconds}-second grace period (not drift; the sweep collects them).`,
+            );
+          for (const f of r.findings) lines.push(`${f.repaired ? 'repaired' : 'found   '} ${f.kind}${f.project ? ` [${f.project}]` : ''}: ${f.detail}`);
+          // Say exactly what the repair changed — never "success" with nothing done (issue 28).
+          if (opts.repair) lines.push(...(r.repairs.length ? r.repairs.map((x) => `changed: ${x}`) : ['Repair changed nothing.']));
+          if (r.findings.length === 0) lines.push('No drift found.');
+          else
+            lines.push(
+              r.ok
+                ? 'Everything found was repaired.'
+                : opts.repair
+                  ? 'Some findings are not repaired (see above).'
+                  : 'Run with --repair to fix what can be fixed.',
+            );
+          return lines.join('\n');
         });
         if (!r.ok) process.exitCode = 1;
       }),

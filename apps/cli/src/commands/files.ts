@@ -60,8 +60,16 @@ function isLocalFolder(local: string): boolean {
  * Prints what a folder transfer did; files that failed are listed on stderr and make the exit code 1, after every
  * other file was transferred.
  */
-function reportTransfer(json: boolean, r: TransferResult, summary: string): void {
-  print(json, r, () => [summary + (r.folders.length ? `, ${r.folders.length} empty folders` : ''), ...r.files.map((f) => `  ${f.path}`)].join('\n'));
+function reportTransfer(json: boolean, r: TransferResult, verb: 'sent' | 'received'): void {
+  print(json, r, () => {
+    const would = r.dryRun ? 'would be ' : '';
+    const n = r.summary;
+    const head =
+      `${r.dryRun ? 'Dry run: ' : ''}${n.sent} files ${would}${verb}, ${n.skipped} unchanged (skipped), ${n.folders} empty folders ${would}created` +
+      (r.deleted.length ? `, ${n.deleted} ${would}deleted` : '') +
+      `, ${n.failed} failed`;
+    return [head, ...r.files.map((f) => `  ${verb === 'sent' ? '>' : '<'} ${f.path}`), ...r.deleted.map((p) => `  - ${p}`)].join('\n');
+  });
   if (r.failed.length > 0) {
     if (!json) for (const f of r.failed) process.stderr.write(`error ${f.code}: ${f.path}: ${f.message}\n`);
     process.exitCode = 1;
@@ -126,7 +134,8 @@ export function registerFiles(program: Command): void {
             ['size', `${f.size} (${formatBytes(f.size)})`],
             ['type', f.type],
             ['modified', f.modified],
-            ['created by', f.createdBy || '—'],
+            // The list's "Created by" column stays empty for people (F6); stat names whoever wrote it, a person too.
+            ['created by', f.createdBy || (f.creator.label ? `${f.creator.label} (${f.creator.kind === 'user' ? 'person' : f.creator.kind})` : '—')],
             ['version', String(f.version)],
             ['sha256', f.sha256],
           ]),
@@ -137,9 +146,12 @@ export function registerFiles(program: Command): void {
   files
     .command('get <path> [local]')
     .description('Download a file to LOCAL (default: its name here), or "-" for stdout; with -r a whole folder into LOCAL')
-    .option('-r, --recursive', 'download every file below the folder PATH ("/" for all), keeping the layout')
+    .option('-r, --recursive', 'download every file below the folder PATH ("/" for all), keeping the layout; unchanged files are skipped')
+    .option('--dry-run', 'with -r: only say what would be downloaded, created or deleted')
+    .option('--delete', 'with -r: mirror — delete local files and folders below LOCAL that PATH does not have')
     .action(
-      action(async (api, g, path: string, local: string | undefined, opts: { recursive?: boolean }) => {
+      action(async (api, g, path: string, local: string | undefined, opts: { recursive?: boolean; dryRun?: boolean; delete?: boolean }) => {
+        if ((opts.dryRun || opts.delete) && !opts.recursive) throw new UsageError('--dry-run and --delete go with -r');
         if (opts.recursive) {
           if (local === '-') throw new UsageError('a folder cannot be written to stdout');
           const dir =
@@ -149,8 +161,12 @@ export function registerFiles(program: Command): void {
               .split('/')
               .pop() ||
               '.');
-          const r = await getFolder(api, path, dir, (p, size) => !g.json && process.stderr.isTTY && process.stderr.write(`got ${p} (${formatBytes(size)})\n`));
-          return reportTransfer(!!g.json, r, `Downloaded ${r.files.length} files to ${dir}`);
+          const r = await getFolder(api, path, dir, {
+            dryRun: opts.dryRun,
+            delete: opts.delete,
+            onFile: (p, size) => !g.json && process.stderr.isTTY && process.stderr.write(`got ${p} (${formatBytes(size)})\n`),
+          });
+          return reportTransfer(!!g.json, r, 'received');
         }
         const d = await api.download(path);
         if (local === '-') {
@@ -183,20 +199,22 @@ export function registerFiles(program: Command): void {
     .command('put <local> <path>')
     .description('Upload LOCAL (or "-" for stdin) to PATH (creates folders; a file already there gets a new version); with -r a whole folder')
     .option('--base <version>', 'fail with version_conflict unless the file is at this version')
-    .option('-r, --recursive', 'upload the folder LOCAL and everything in it to the folder PATH, keeping the layout')
+    .option('-r, --recursive', 'upload the folder LOCAL and everything in it to the folder PATH, keeping the layout; unchanged files are skipped')
+    .option('--dry-run', 'with -r: only say what would be uploaded, created or deleted')
+    .option('--delete', 'with -r: mirror — delete files and folders below PATH that LOCAL does not have')
     .action(
-      action(async (api, g, localArg: string, path: string, opts: { base?: string; recursive?: boolean }) => {
+      action(async (api, g, localArg: string, path: string, opts: { base?: string; recursive?: boolean; dryRun?: boolean; delete?: boolean }) => {
+        if ((opts.dryRun || opts.delete) && !opts.recursive) throw new UsageError('--dry-run and --delete go with -r');
         const isDir = localArg !== '-' && isLocalFolder(localArg);
         if (isDir && !opts.recursive) throw new UsageError(`"${localArg}" is a folder: add -r to upload it and everything in it`);
         if (opts.recursive) {
           if (!isDir) throw new UsageError(`-r needs a local folder, and "${localArg}" is not one`);
-          const r = await putFolder(
-            api,
-            localArg,
-            path,
-            (p, size) => !g.json && process.stderr.isTTY && process.stderr.write(`put ${p} (${formatBytes(size)})\n`),
-          );
-          return reportTransfer(!!g.json, r, `Uploaded ${r.files.length} files to ${path}`);
+          const r = await putFolder(api, localArg, path, {
+            dryRun: opts.dryRun,
+            delete: opts.delete,
+            onFile: (p, size) => !g.json && process.stderr.isTTY && process.stderr.write(`put ${p} (${formatBytes(size)})\n`),
+          });
+          return reportTransfer(!!g.json, r, 'sent');
         }
         // stdin has no size to announce: spool it to a temporary file first (bounded memory at any size).
         const spooled = localArg === '-' ? await spoolStdin() : null;

@@ -13,6 +13,7 @@ import { registerSearch } from './search.js';
 import { registerDocs } from './docs.js';
 import { registerDoctor } from './doctor.js';
 import { registerLocks } from './locks.js';
+import { registerLoginLink } from './login-link.js';
 import { registerCompletion } from './completion.js';
 
 /** Every command group; each area adds its `register…` here. */
@@ -31,6 +32,7 @@ export function registerCommands(program: Command): void {
   registerTurn(program);
   registerLocks(program);
   registerDoctor(program);
+  registerLoginLink(program);
   // Last: it describes the commands registered before it.
   registerCompletion(program);
 }

@@ -2,7 +2,7 @@ import type { Command } from 'commander';
 import { isStoaError, projectRoutes, toolRoutes } from '@stoa/contract';
 import type { AnyToolDef, Principal } from '@stoa/core';
 import type { McpBackend, McpCallOutcome } from '@stoa/server/mcp-server';
-import { globalsOf, localDataDir } from '../context.js';
+import { globalsOf, localDataDir, refuseEmptyOptions } from '../context.js';
 import { reportError, UsageError } from '../output.js';
 import { volumeRequest } from '../volume-spec.js';
 
@@ -107,10 +107,14 @@ export function registerMcp(program: Command): void {
     .command('mcp')
     .description('Serve the agent file tools over MCP on stdio (local with --agent, or remote with --url/--token)')
     .option('--published', "local mode: act with the settings frozen at the agent's publication")
+    // --agent, --conversation, --url, --token and --data are the program's options, but they are how this command
+    // is used: show them in its help (issue 32).
+    .configureHelp({ showGlobalOptions: true })
     .action(async (o: { published?: boolean }, cmd: Command) => {
       const g = globalsOf(cmd);
       const url = g.url ?? process.env.STOA_URL;
       try {
+        refuseEmptyOptions(g);
         if (g.url && g.data) throw new UsageError('give either --url (remote mode) or --data (local mode), not both');
         // The backend opens (the core, the database, migrations) while the client's `initialize` is answered:
         // tool calls wait for it, and a wrong agent or conversation still ends the process at once with the error.

@@ -123,7 +123,8 @@ export function registerProjects(program: Command): void {
     .option('--agent <agentId>', 'agent the token acts as')
     .option('--name <label>', 'a label for the token')
     .option('--published', "agent tokens: act with the settings frozen at the agent's publication (A7)")
-    .action(async (opts: { user?: string; agent?: string; name?: string; published?: boolean }, cmd: Command) => {
+    .option('--installation', 'an installation administrator token, not confined to a project (runs doctor; installation admin only)')
+    .action(async (opts: { user?: string; agent?: string; name?: string; published?: boolean; installation?: boolean }, cmd: Command) => {
       // `--agent` here names the token's agent; commander hands it to the program's global --agent (act as an
       // agent), so take it from there and open the Api as the caller, not as that agent.
       const g = globalsOf(cmd);
@@ -131,6 +132,11 @@ export function registerProjects(program: Command): void {
       let api: Api | undefined;
       try {
         api = await openApi({ ...g, agent: undefined });
+        if (opts.installation) {
+          if (opts.user || agent || opts.published) throw new UsageError('--installation takes no --user, --agent or --published');
+          const t = await api.call(adminRoutes.createToken, { name: opts.name });
+          return print(!!g.json, { token: t.token, id: t.id, installation: true }, () => t.token);
+        }
         const t = await api.call(projectRoutes.createToken, { project: api.project, user: opts.user, agent, name: opts.name, published: opts.published });
         print(
           !!g.json,

@@ -53,8 +53,8 @@ export const en = {
   'common.none': 'Nothing here yet.',
   'login.title': 'Sign in to Stoa',
   'login.redeeming': 'Signing you in…',
-  'login.failed': 'This login link is invalid, used or expired. Ask for a new one (stoa serve prints it).',
-  'login.help': 'Open the one-time login link that "stoa serve" prints, or paste an API token.',
+  'login.failed': 'This login link is invalid, used or expired. Ask for a new one: the administrator runs stoa login-link.',
+  'login.help': 'Open the one-time login link that "stoa serve" prints (a fresh one: stoa login-link), or paste an API token.',
   'login.token': 'API token',
   'session.endedTitle': 'Sign in again',
   'session.endedHelp':

@@ -109,6 +109,12 @@ export const projectRoutes = {
       project: projectParam.optional().describe('projects, knowledges, skills: the project (name or ID)'),
       agent: z.string().min(1).max(64).optional().describe('xperts, user-xperts: the agent (its ID); an agent token may leave it out for itself'),
       name: z.string().min(1).max(100).optional().describe('knowledges, skills: the knowledge base or skill package, by name in its project'),
+      create: z
+        .boolean()
+        .optional()
+        .describe(
+          'false: only an existing volume, a missing one answers not_found (for reads: a typo must not create a volume); absent or true: created on first use',
+        ),
     }),
     output: VolumeScopeSchema,
   }),

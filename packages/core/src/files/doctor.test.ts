@@ -6,6 +6,7 @@ import { localAdminPrincipal } from '../context.js';
 import type { Principal } from '../projects/tokens.js';
 import { putFile } from './put-file.js';
 import { deleteFile } from './delete-file.js';
+import { createFolder } from './folders.js';
 import { runDoctor } from './doctor.js';
 import { sweepBlobs } from './sweeper.js';
 import { storedBlobs, storeViolations } from './test-invariants.js';
@@ -50,7 +51,7 @@ describe('doctor and the orphan sweep', { shuffle: false }, () => {
       expect(await t.platform.blobs.stat(lost.key)).not.toBeNull();
       now = new Date(now.getTime() + 2 * 3600_000);
       const repaired = await runDoctor(t.platform, admin, { repair: true });
-      expect(repaired.findings[0]).toMatchObject({ kind: 'orphaned_blobs', repaired: true, detail: expect.stringContaining('1 older than') });
+      expect(repaired.findings[0]).toMatchObject({ kind: 'orphaned_blobs', repaired: true, detail: expect.stringContaining('1 collected') });
       expect(await t.platform.blobs.stat(lost.key)).toBeNull();
       expect((await runDoctor(t.platform, admin)).ok).toBe(true);
     });
@@ -86,6 +87,45 @@ describe('doctor and the orphan sweep', { shuffle: false }, () => {
       // Deleting the file whose bytes are gone leaves a consistent store for the other tests.
       await deleteFile(ctx, { path: 'gone/bytes.txt' });
       expect((await runDoctor(t.platform, admin)).ok).toBe(true);
+    });
+
+    it('an empty folder a person made is not drift, and repair never removes it (issue 32)', async () => {
+      await createFolder(ctx, { path: 'kept/empty/inner' });
+      await putFile(ctx, { path: 'kept/full/one.txt', source: 'one' });
+      await deleteFile(ctx, { path: 'kept/full/one.txt' });
+      const r = await runDoctor(t.platform, admin);
+      expect(r).toMatchObject({ ok: true, findings: [], repairs: [] });
+      // Folder drift on top of the kept folder: repair recounts, and the kept folder stays.
+      const db = t.platform.db.kysely;
+      await db.updateTable('dirs').set({ file_count: 7 }).where('project_id', '=', ctx.project.id).where('path', '=', 'kept/empty').execute();
+      const fixed = await runDoctor(t.platform, admin, { repair: true });
+      expect(fixed.findings).toEqual([expect.objectContaining({ kind: 'folders', repaired: true })]);
+      expect(fixed.repairs).toEqual([`[${ctx.project.name}] folder index: 1 file counts corrected`]);
+      const left = await db
+        .selectFrom('dirs')
+        .select(['path', 'file_count'])
+        .where('project_id', '=', ctx.project.id)
+        .where('path', 'like', 'kept%')
+        .orderBy('path')
+        .execute();
+      expect(left.map((d) => [d.path, Number(d.file_count)])).toEqual([
+        ['kept', 0],
+        ['kept/empty', 0],
+        ['kept/empty/inner', 0],
+      ]);
+      expect(await runDoctor(t.platform, admin, { repair: true })).toMatchObject({ ok: true, findings: [], repairs: [] });
+    });
+
+    it('bytes a delete left inside the grace period are reported apart, not as drift; repair says it changed nothing', async () => {
+      const bytes = (await t.platform.blobs.put('unreferenced bytes the sweep already knows')).key;
+      await sweepBlobs(t.platform, { graceMs: 3600_000 }); // adopts them: their grace period starts now
+      const r = await runDoctor(t.platform, admin, { repair: true });
+      expect(r).toMatchObject({ ok: true, findings: [], repairs: [], inGrace: { blobs: 1, graceSeconds: expect.any(Number) } });
+      expect(await t.platform.blobs.stat(bytes)).not.toBeNull();
+      now = new Date(now.getTime() + 2 * 24 * 3600_000);
+      const later = await runDoctor(t.platform, admin, { repair: true });
+      expect(later).toMatchObject({ ok: true, inGrace: { blobs: 0 }, repairs: [expect.stringMatching(/^collected 1 unreferenced blobs/)] });
+      expect(await t.platform.blobs.stat(bytes)).toBeNull();
     });
 
     it('is for installation administrators only', async () => {

@@ -4,6 +4,7 @@ import { openSignedLink } from '../files/file-links.js';
 import { listInstallationAudit } from '../projects/delete-project.js';
 import { endSession, redeemLoginCode } from '../projects/login.js';
 import { globalOperation, publicOperation, type Operation } from './operation.js';
+import { createInstallationToken, createLoginLink } from '../projects/installation-admin.js';
 
 /** Installation housekeeping; the core lets only the installation's administrator run it. */
 export const adminOperations: Operation[] = [
@@ -25,5 +26,11 @@ export const adminOperations: Operation[] = [
   }),
   publicOperation(systemRoutes.signedFile, { policy: 'public', mutates: false, audit: null, agent: 'read' }, ({ platform }, i) =>
     openSignedLink(platform, i.token),
+  ),
+  globalOperation(adminRoutes.loginLink, { policy: 'signed-in', mutates: true, audit: null, agent: 'none' }, ({ platform, principal }) =>
+    createLoginLink(platform, principal),
+  ),
+  globalOperation(adminRoutes.createToken, { policy: 'signed-in', mutates: true, audit: null, agent: 'none' }, ({ platform, principal }, i) =>
+    createInstallationToken(platform, principal, { name: i.name }),
   ),
 ];

@@ -23,7 +23,7 @@ export const projectOperations: Operation[] = [
   ),
   // Creates the volume on first use, so it counts as a change; who reaches which volume is decided in the core.
   globalOperation(r.openVolume, signedIn(true), ({ platform, principal }, i) =>
-    openVolume(platform, principal, { catalog: i.catalog, project: i.project, agent: i.agent, name: i.name }),
+    openVolume(platform, principal, { catalog: i.catalog, project: i.project, agent: i.agent, name: i.name, create: i.create }),
   ),
   globalOperation(r.getVolume, signedIn(), ({ platform, principal }, i) => volumeScopeById(platform, principal, i.volume)),
   // Each volume listed is one the caller may open: the core puts every candidate through the rule that opens it.

@@ -12,9 +12,11 @@ export function hashToken(token: string): string {
 /**
  * Makes a fresh data folder usable: one organization, a project `default`, the bootstrap admin user, and the
  * admin's token — the installation's superuser token (docs/security.md). Returns a newly generated token (to print once) when none existed, or null.
- * With `STOA_ADMIN_TOKEN` set, that token is accepted for the admin and nothing is generated.
+ * With `STOA_ADMIN_TOKEN` set, that token is accepted for the admin and nothing is generated. With `issueToken:
+ * false` (local mode, where nobody would see it) no token is generated either, so the first `serve` of a data
+ * folder first used in local mode still prints one (issue 28).
  */
-export async function bootstrap(platform: Platform): Promise<{ adminUserId: string; generatedToken: string | null }> {
+export async function bootstrap(platform: Platform, opts: { issueToken?: boolean } = {}): Promise<{ adminUserId: string; generatedToken: string | null }> {
   const now = platform.clock().toISOString();
   return inTx(platform, async (trx) => {
     let org = await trx.selectFrom('organizations').select('id').executeTakeFirst();
@@ -56,7 +58,7 @@ export async function bootstrap(platform: Platform): Promise<{ adminUserId: stri
         // The operator's configured token is the installation's own, whoever's row held that hash before.
         await trx.updateTable('tokens').set({ superuser: 1, project_id: null, user_id: admin.id, agent_id: null }).where('id', '=', exists.id).execute();
       }
-    } else {
+    } else if (opts.issueToken !== false) {
       const has = await trx
         .selectFrom('tokens')
         .select('id')

@@ -1,4 +1,4 @@
-import { docsToolSchemas, type DocsToolName } from '@stoa/contract';
+import { describeVectorIndex, docsToolSchemas, type DocsToolName } from '@stoa/contract';
 import type { Ctx } from '../platform.js';
 import { runToolCall, type ToolCallOptions, type ToolResult } from '../tools/area-tool.js';
 import { understandFile, understandingStatus, type UnderstandingStatus } from './assets.js';
@@ -7,7 +7,7 @@ import { rankingNote } from '../embeddings/ranking-note.js';
 import { validateReferences } from './validate.js';
 
 function statusText(s: UnderstandingStatus): string {
-  return `${s.path} (version ${s.version}): ${s.status}${s.error ? ` — ${s.error}` : ''}; ${s.chunkCount} chunks; file_asset_id ${s.fileAssetId}; vector index ${s.vectorIndexStatus}${s.vectorIndexStatus === 'unavailable' ? ' (search is lexical)' : ''}${s.vectorIndexError ? ` — ${s.vectorIndexError}` : ''}.`;
+  return `${s.path} (version ${s.version}): ${s.status}${s.error ? ` — ${s.error}` : ''}; ${s.chunkCount} chunks; file_asset_id ${s.fileAssetId}; vector index ${describeVectorIndex(s.vectorIndexStatus)}${s.vectorIndexError ? ` — ${s.vectorIndexError}` : ''}.`;
 }
 
 const tools: { [N in DocsToolName]: (ctx: Ctx, a: any) => Promise<{ text: string; version?: number | null }> } = {

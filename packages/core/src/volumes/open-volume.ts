@@ -21,6 +21,8 @@ interface OpenVolumeInput {
   agent?: string;
   /** knowledges, skills: the knowledge base or skill package, by name. */
   name?: string;
+  /** false: only an existing volume — a read must never create one (a typo would make a knowledge base; issue 32). */
+  create?: boolean;
 }
 
 /** A volume's scope as the caller may use it (R1): typed fields from the server, never built by clients. */
@@ -199,6 +201,7 @@ export async function openVolume(platform: Platform, principal: Principal, input
   let row = await find();
   let createdId: string | null = null;
   if (!row) {
+    if (input.create === false) throw noSuchVolume();
     const id = VOLUME_PREFIX + newId('x').slice(2);
     const actor = await volumeActor(platform, principal, { ...owners, scopeId: owners.scopeId || id }, opts);
     if (!mayCreate(actor)) throw noSuchVolume();
