@@ -13001,6 +13001,7 @@ export interface operations {
                 /** @description File path from the storage root */
                 path: string;
                 page?: number;
+                /** @description Chunks per page (default 20); the host caps it at 50 and answers the page size it used */
                 pageSize?: number;
             };
             header?: {
@@ -13130,7 +13131,9 @@ export interface operations {
                 q: string;
                 /** @description Only this file */
                 file?: string;
+                /** @description Hits (default 10); the host caps it at 50 */
                 limit?: number;
+                /** @description Characters of each chunk (default 1000); the host caps it at 4000 */
                 contentLength?: number;
                 /** @description Ranking: "lexical" (words, BM25), "vector" (meaning, cosine similarity), "hybrid" (both, reciprocal rank fusion). Default: hybrid when the installation has an embedding model, lexical when not; vector or hybrid without one answers 503 unavailable */
                 mode?: "lexical" | "vector" | "hybrid";
