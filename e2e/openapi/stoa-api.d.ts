@@ -8862,6 +8862,29 @@ export interface operations {
                             version: number | null;
                             /** @description The volume beyond the project the call worked in (the agent's own files, a knowledge base…), or null */
                             volume?: string | null;
+                            /** @description The agent's file settings when it made the call (seed 000: the trace shows them); null for a person's runtime or older calls */
+                            fileSettings?: {
+                                /**
+                                 * @description File access (A1)
+                                 * @enum {string}
+                                 */
+                                files: "on" | "off";
+                                /**
+                                 * @description Where the agent writes
+                                 * @enum {string}
+                                 */
+                                write: "own" | "project";
+                                /**
+                                 * @description What the agent reads
+                                 * @enum {string}
+                                 */
+                                read: "project" | "own";
+                                /**
+                                 * @description The agent's access in a volume beyond projects, where its folder settings do not apply
+                                 * @enum {string}
+                                 */
+                                volume?: "rw" | "ro" | "none";
+                            } | null;
                         }[];
                         nextCursor: string | null;
                     };
