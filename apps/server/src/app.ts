@@ -88,6 +88,9 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   const openapi = apiDocument();
   app.get('/api/v1' + fastifyPath(systemRoutes.openapi.path), async () => openapi);
   app.get('/api/v1' + fastifyPath(systemRoutes.health.path), async () => ({ ok: true, database: platform.db.dialect, storage: platform.blobs.kind }));
+  // What a client needs to choose an upload's way as this server does (issue 29); no project's data.
+  const { directUploadBytes, uploadPartBytes } = platform.config.limits;
+  app.get('/api/v1' + fastifyPath(systemRoutes.limits.path), async () => ({ directUploadBytes, uploadPartBytes }));
   mountAuthRoutes(app, platform);
 
   // Every JSON operation of the core's table; the raw ones (bytes in or out) have their own mounts below, the public

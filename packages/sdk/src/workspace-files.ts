@@ -264,7 +264,7 @@ export class WorkspaceFiles implements WorkspaceMediaFilesApi {
     input: FileLocator | { filePath: string; page?: number; pageSize?: number },
     opts: { page?: number; pageSize?: number } = {},
   ): Promise<UnderstandingChunkPage> {
-    const inline = typeof input === 'object' && 'filePath' in input && !('scope' in input) ? input : {};
+    const inline: { page?: number; pageSize?: number } = typeof input === 'object' && 'filePath' in input && !('scope' in input) ? input : {};
     const page = opts.page ?? inline.page;
     const pageSize = opts.pageSize ?? inline.pageSize;
     return this.client.call(docsRoutes.chunks, { project: this.volume, path: await this.pathOf(input), page, pageSize });

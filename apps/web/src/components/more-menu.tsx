@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState } from 'react';
 
-export interface MenuAction {
+interface MenuAction {
   label: string;
   onSelect: () => void;
   danger?: boolean;

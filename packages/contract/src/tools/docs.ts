@@ -20,13 +20,13 @@ export const docsToolSchemas = {
   docs_chunks: z.strictObject({
     path,
     page: z.number().int().min(1).optional().describe('From 1.'),
-    page_size: z.number().int().min(1).optional().describe('Default 10; at most 50 are returned.'),
+    page_size: z.number().int().min(1).optional().describe('Default 10 (max 50).'),
   }),
   docs_search: z.strictObject({
     query: z.string().min(1).describe('Words, any language.'),
     file: z.string().optional().describe('Only this file.'),
-    limit: z.number().int().min(1).optional().describe('Default 5; at most 50 are returned.'),
-    content_length: z.number().int().min(0).optional().describe('Characters per chunk (default 600, at most 4000).'),
+    limit: z.number().int().min(1).optional().describe('Default 5 (max 50).'),
+    content_length: z.number().int().min(0).optional().describe('Characters per chunk (default 600, max 4000).'),
     mode: searchModeTool,
   }),
   docs_validate: z.strictObject({

@@ -30,7 +30,8 @@ describe.each(testDbKinds())('file tools (%s)', (kind) => {
     await putFile(admin, { path: 'reports/summary.md', source: 'root summary' });
     const w = await runTool(agent, 'ws_write_file', { path: 'reports/summary.md', content: 'my summary' });
     expect(w.text).toContain(`Created ${own}/reports/summary.md`);
-    expect((await runTool(agent, 'ws_read_file', { path: 'reports/summary.md' })).text).toBe('my summary');
+    // The own copy shadows the shared one at the same relative path: the answer names the file it read (issue 29).
+    expect((await runTool(agent, 'ws_read_file', { path: 'reports/summary.md' })).text).toBe(`[${own}/reports/summary.md]\nmy summary`);
     expect((await runTool(agent, 'ws_read_file', { path: `${own}/reports/summary.md` })).text).toBe('my summary');
     expect((await runTool(agent, 'ws_read_file', { path: 'pricing/price-list.md' })).text).toBe('shared prices');
     const list = (await runTool(agent, 'ws_list_files', {})).text.split('\n').map((l) => l.split('\t')[0]);

@@ -31,7 +31,12 @@ export async function wsListFiles(env: ToolEnv, args: ToolArgs<'ws_list_files'>)
 export async function wsReadFile(env: ToolEnv, args: ToolArgs<'ws_read_file'>): Promise<ToolAnswer> {
   const r = await readForAgent(env.ctx, args.path, env.scopes);
   if ('binary' in r) return { text: binaryAnswer(r.row), path: r.row.path, version: r.row.version };
-  return { text: cutForModel(r.text, env.limits.agentReadChars), path: r.row.path, version: r.row.version };
+  // Issue 29: the own folder comes first, so say which file this is when it is not the path as given from the root.
+  return {
+    text: (r.row.path === args.path ? '' : `[${r.row.path}]\n`) + cutForModel(r.text, env.limits.agentReadChars),
+    path: r.row.path,
+    version: r.row.version,
+  };
 }
 
 /** `ws_write_file(path, content, mode)`: overwrite or append (appends applied on the server, in the transaction). */
