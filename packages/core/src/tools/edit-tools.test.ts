@@ -37,6 +37,9 @@ describe.each(testDbKinds())('file tools (%s)', (kind) => {
     const list = (await runTool(agent, 'ws_list_files', {})).text.split('\n').map((l) => l.split('\t')[0]);
     expect(list).toEqual([`${own}/reports/summary.md`, 'pricing/price-list.md', 'reports/summary.md']);
     expect((await runTool(agent, 'ws_read_file', { path: 'nope.md' })).text).toMatch(/^Refused: file "nope\.md" was not found/);
+    // Nothing shared at that path: nothing to tell apart, the text alone.
+    await runTool(agent, 'ws_write_file', { path: 'reports/mine.md', content: 'only mine' });
+    expect((await runTool(agent, 'ws_read_file', { path: 'reports/mine.md' })).text).toBe('only mine');
   });
 
   it('treats a path that starts with the own agents/<ID>/ prefix as that same file (deliberate change)', async () => {
