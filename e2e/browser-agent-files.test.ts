@@ -1,6 +1,21 @@
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import type { Page } from 'playwright-core';
+import type { AxeResults, RunOptions } from 'axe-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAgent, createConversation, runAnyTool, showAgent, updateAgent } from '@stoa/core';
 import { hasChromium, startUiServer, type UiServer } from './browser-helpers.js';
+
+// Evaluated, not added as a <script>: the UI's Content-Security-Policy refuses inline scripts.
+const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+async function violations(page: Page): Promise<string[]> {
+  if (!(await page.evaluate(() => 'axe' in window))) await page.evaluate(axeSource);
+  return page.evaluate(async () => {
+    const axe = (window as unknown as { axe: { run: (ctx: Document, opts: RunOptions) => Promise<AxeResults> } }).axe;
+    const r = await axe.run(document, { resultTypes: ['violations'] });
+    return r.violations.map((v) => `${v.id} (${v.help}) at ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
+  });
+}
 
 // Seed 000, "Доступ агента к файлам": on the agent's edit page the "Файлы проекта" section holds the "Доступ к
 // файлам" switch and the write and read scopes, with the source's caution for whole-project writing; the trace
@@ -45,6 +60,7 @@ describe.skipIf(!hasChromium)("web UI: an agent's Project files section and the 
       'В режиме «Весь проект» для записи агент может перезаписать любой файл проекта, включая загруженные людьми. Включайте этот режим, только если агенту действительно нужно обновлять общие файлы.',
     );
     await expect.poll(async () => (await showAgent(admin, agentId)).write).toBe('project');
+    expect(await violations(page)).toEqual([]);
 
     // Reading only its own folder limits writing to it too (A2): no caution, the source's explanation instead.
     await read.getByRole('radio', { name: 'Своя папка' }).click();

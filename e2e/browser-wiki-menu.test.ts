@@ -1,6 +1,21 @@
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import type { Page } from 'playwright-core';
+import type { AxeResults, RunOptions } from 'axe-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { putPage } from '@stoa/core';
 import { hasChromium, startUiServer, type UiServer } from './browser-helpers.js';
+
+// Evaluated, not added as a <script>: the UI's Content-Security-Policy refuses inline scripts.
+const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+async function violations(page: Page): Promise<string[]> {
+  if (!(await page.evaluate(() => 'axe' in window))) await page.evaluate(axeSource);
+  return page.evaluate(async () => {
+    const axe = (window as unknown as { axe: { run: (ctx: Document, opts: RunOptions) => Promise<AxeResults> } }).axe;
+    const r = await axe.run(document, { resultTypes: ['violations'] });
+    return r.violations.map((v) => `${v.id} (${v.help}) at ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
+  });
+}
 
 // Seed 001, "Вики", in its own words (Russian): the editor's fields "Путь", "Название", "Текст", "Кто это
 // видит" and "Сохранить страницу"; "Сюда ссылаются"; and the "…" menu of a page with "Переименовать" (a new
@@ -40,6 +55,7 @@ describe.skipIf(!hasChromium)('web UI: the wiki in the words of seed 001, and it
     await more.click();
     const menu = page.getByRole('menu', { name: 'Ещё действия' });
     expect(await menu.getByRole('menuitem').allInnerTexts()).toEqual(['Переименовать', 'Переместить', 'Удалить']);
+    expect(await violations(page)).toEqual([]);
     // The keyboard: focus starts on the first item, arrows move, Escape closes and returns to the button.
     await expect.poll(() => page.evaluate(() => document.activeElement?.textContent)).toBe('Переименовать');
     await page.keyboard.press('ArrowDown');

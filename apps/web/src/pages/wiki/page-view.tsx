@@ -246,7 +246,7 @@ export function PageView(props: { project: string; page: WikiPageData; canEdit: 
         <Markdown text={page.text} link={link} image={image} />
       )}
       <section className="linked-here">
-        <h3>{t('wiki.linkedHere')}</h3>
+        <h2>{t('wiki.linkedHere')}</h2>
         {page.linkedHere.length === 0 ? (
           <p className="muted">{t('wiki.noLinks')}</p>
         ) : (
@@ -275,14 +275,14 @@ export function PageView(props: { project: string; page: WikiPageData; canEdit: 
         )}
       </section>
       <section className="wiki-history">
-        <h3>
+        <h2>
           {t('wiki.history')}{' '}
           {!history && (
             <button className="link" onClick={() => void loadHistory()}>
               {t('common.show')}
             </button>
           )}
-        </h3>
+        </h2>
         {history && (
           <table className="grid history">
             <thead>
