@@ -29,9 +29,9 @@ describe.skipIf(!hasChromium)('web UI: edit conflicts', () => {
     await aliceText.fill('Trains: first class over 4 hours.\nHotels: up to 120 EUR.\nTaxis: only at night.');
     await bobText.fill('Trains: second class.\nHotels: up to 120 EUR.\nTaxis: at night or with luggage.');
 
-    await alice.page.getByRole('button', { name: 'Save', exact: true }).click();
+    await alice.page.getByRole('button', { name: 'Save page', exact: true }).click();
     await alice.page.getByRole('heading', { name: 'Travel', level: 1 }).waitFor();
-    await bob.page.getByRole('button', { name: 'Save', exact: true }).click();
+    await bob.page.getByRole('button', { name: 'Save page', exact: true }).click();
 
     const conflict = bob.page.getByRole('region', { name: 'Your changes and theirs' });
     await conflict.getByRole('alert').getByText('Someone saved version 2 since you started editing').waitFor();
@@ -66,7 +66,7 @@ describe.skipIf(!hasChromium)('web UI: edit conflicts', () => {
     const text = await openEditor(page, 'handbook/leave');
     await text.fill('Days: 28.');
     await putPage(admin, { path: 'handbook/leave', text: 'Days: 30.', base: 1 });
-    await page.getByRole('button', { name: 'Save', exact: true }).click();
+    await page.getByRole('button', { name: 'Save page', exact: true }).click();
     const conflict = page.getByRole('region', { name: 'Your changes and theirs' });
     const merge = conflict.getByRole('textbox', { name: 'Merge (edit before saving)' });
     await merge.waitFor();

@@ -168,11 +168,13 @@ describe.skipIf(!hasChromium)('web UI: memory and wiki', { shuffle: false }, () 
     await page.getByRole('searchbox', { name: 'Search the wiki' }).fill('');
     await page.locator('.wiki-tree').getByRole('button', { name: 'Onboarding' }).click();
     await page.getByRole('heading', { name: 'Onboarding', level: 1 }).waitFor();
-    await page.getByRole('button', { name: 'Move' }).click();
+    await page.getByRole('button', { name: 'More actions' }).click();
+    await page.getByRole('menuitem', { name: 'Move' }).click();
     await page.getByRole('textbox', { name: 'New path' }).fill('guides/onboarding');
     await page.locator('form').getByRole('button', { name: 'Move' }).click();
     await page.waitForURL(/\/wiki\/guides\/onboarding$/);
-    await page.getByRole('button', { name: 'Delete' }).click();
+    await page.getByRole('button', { name: 'More actions' }).click();
+    await page.getByRole('menuitem', { name: 'Delete' }).click();
     await page.getByRole('dialog').getByText('Delete the page "Onboarding" and its history?').waitFor();
     await page.getByRole('dialog').getByRole('button', { name: 'Delete' }).click();
     await page.waitForURL(/\/wiki$/);

@@ -167,7 +167,8 @@ describe.skipIf(!hasChromium)('web UI: upload queue', { shuffle: false }, () => 
     await page.getByText('Uploaded 3 file(s)').waitFor();
     for (const p of ['inbox/album/cover.txt', 'inbox/album/2026/jan.txt', 'inbox/album/2026/summer/beach.txt']) expect(await exists(admin, p)).toBe(true);
     const refused = queued(page, 'report\u202etxt.exe');
-    expect(await refused.locator('.upload-state').innerText()).toBe('Failed: The path is not valid');
+    // The reason in words, then the API's detail: which character (issue 29).
+    expect(await refused.locator('.upload-state').innerText()).toBe('Failed: The path is not valid: it contains U+202E, a character not allowed in names');
     expect(await refused.locator('.upload-target').innerText()).toBe('to inbox/album');
     await page.getByRole('tree').getByRole('treeitem', { name: 'album' }).waitFor();
     await page.getByRole('button', { name: 'Close the upload list' }).click();

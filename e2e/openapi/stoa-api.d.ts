@@ -1455,6 +1455,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/limits": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The settings a client follows: up to which size an upload goes through the server, and the size of a direct upload part
+         * @description Files up to directUploadBytes (STOA_DIRECT_UPLOAD_BYTES) go through PUT /projects/{project}/files; larger ones go straight to storage through POST /projects/{project}/uploads in parts of uploadPartBytes (STOA_UPLOAD_PART_BYTES). The web UI chooses the way by it.
+         */
+        get: operations["system.limits"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/openapi.json": {
         parameters: {
             query?: never;
@@ -9670,6 +9690,29 @@ export interface operations {
                             version: number | null;
                             /** @description The volume beyond the project the call worked in (the agent's own files, a knowledge base…), or null */
                             volume?: string | null;
+                            /** @description The agent's file settings when it made the call (seed 000: the trace shows them); null for a person's runtime or older calls */
+                            fileSettings?: {
+                                /**
+                                 * @description File access (A1)
+                                 * @enum {string}
+                                 */
+                                files: "on" | "off";
+                                /**
+                                 * @description Where the agent writes
+                                 * @enum {string}
+                                 */
+                                write: "own" | "project";
+                                /**
+                                 * @description What the agent reads
+                                 * @enum {string}
+                                 */
+                                read: "project" | "own";
+                                /**
+                                 * @description The agent's access in a volume beyond projects, where its folder settings do not apply
+                                 * @enum {string}
+                                 */
+                                volume?: "rw" | "ro" | "none";
+                            } | null;
                         }[];
                         nextCursor: string | null;
                     };
@@ -13919,6 +13962,7 @@ export interface operations {
                 /** @description File path from the storage root */
                 path: string;
                 page?: number;
+                /** @description Chunks per page (default 20); the host caps it at 50 and answers the page size it used */
                 pageSize?: number;
             };
             header?: {
@@ -14048,7 +14092,9 @@ export interface operations {
                 q: string;
                 /** @description Only this file */
                 file?: string;
+                /** @description Hits (default 10); the host caps it at 50 */
                 limit?: number;
+                /** @description Characters of each chunk (default 1000); the host caps it at 4000 */
                 contentLength?: number;
                 /** @description Ranking: "lexical" (words, BM25), "vector" (meaning, cosine similarity), "hybrid" (both, reciprocal rank fusion). Default: hybrid when the installation has an embedding model, lexical when not; vector or hybrid without one answers 503 unavailable */
                 mode?: "lexical" | "vector" | "hybrid";
@@ -15276,6 +15322,65 @@ export interface operations {
                         database: "sqlite" | "postgres";
                         /** @description "fs" or "s3" */
                         storage: string;
+                    };
+                };
+            };
+            /** @description bad_request: The request is not valid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "bad_request";
+                    };
+                };
+            };
+            /** @description rate_limited: Too many requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "rate_limited";
+                    };
+                };
+            };
+            /** @description internal: Internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "internal";
+                    };
+                };
+            };
+        };
+    };
+    "system.limits": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        directUploadBytes: number;
+                        uploadPartBytes: number;
                     };
                 };
             };

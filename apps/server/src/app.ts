@@ -99,6 +99,9 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   // Compressed like every JSON answer (mountOperation): the document is hundreds of kB of repeated keys.
   app.get('/api/v1' + fastifyPath(systemRoutes.openapi.path), { compress: { threshold: 1024, encodings: ['br', 'gzip'] } }, async () => openapi);
   app.get('/api/v1' + fastifyPath(systemRoutes.health.path), async () => ({ ok: true, database: platform.db.dialect, storage: platform.blobs.kind }));
+  // What a client needs to choose an upload's way as this server does (issue 29); no project's data.
+  const { directUploadBytes, uploadPartBytes } = platform.config.limits;
+  app.get('/api/v1' + fastifyPath(systemRoutes.limits.path), async () => ({ directUploadBytes, uploadPartBytes }));
   mountAuthRoutes(app, platform);
 
   // Every JSON operation of the core's table; the raw ones (bytes in or out) have their own mounts below, the public

@@ -1,7 +1,10 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { formatDate } from './format.js';
+import { errorText, formatDate } from './format.js';
 import { localeOf, type Lang } from './i18n/lang.js';
+import { translate } from './i18n/index.js';
+import type { MessageKey } from './i18n/en.js';
+import { ApiError } from './api/client.js';
 
 // Intl puts a narrow or plain no-break space before AM/PM depending on its ICU version; a reader sees a space.
 const spaced = (s: string) => s.replace(/[\u202f\u00a0]/g, ' ');
@@ -24,5 +27,30 @@ describe('formatDate', () => {
 
   it('shows text that is not a date as it is', () => {
     expect(formatDate('yesterday', 'ru')).toBe('yesterday');
+  });
+});
+
+describe('errorText', () => {
+  const t = (lang: Lang) => (key: MessageKey, vars?: Record<string, string | number>) => translate(lang, key, vars);
+  it('says the reason in the UI language with the API’s detail: which segment of a path, in words (issue 29)', () => {
+    const e = new ApiError('path_invalid', 400, 'segment ".." is not allowed', { rule: 'dot_segment', segment: '..', title: 'Invalid path' });
+    expect(errorText(e, t('ru'))).toBe('Недопустимый путь: сегмент «..» не допускается');
+    expect(errorText(e, t('en'))).toBe('The path is not valid: the segment ".." is not allowed');
+    const long = new ApiError('path_invalid', 400, 'path longer than 512 characters', { rule: 'too_long', limit: 512 });
+    expect(errorText(long, t('zh'))).toBe('路径无效：路径超过 512 个字符'.replace('：', ': '));
+  });
+  it('gives the server’s words where it names no rule, and the reason alone for network and server faults', () => {
+    expect(errorText(new ApiError('bad_request', 400, 'metadata must be a JSON object of strings', { title: 'Bad request' }), t('en'))).toBe(
+      'The request is not valid: metadata must be a JSON object of strings',
+    );
+    expect(errorText(new ApiError('unavailable', 503, 'the database is restarting'), t('en'))).toBe(t('en')('error.unavailable'));
+    expect(errorText(new ApiError('network', 0, 'Failed to fetch'), t('en'))).not.toContain('Failed to fetch');
+  });
+});
+
+describe('errorText in another language', () => {
+  it('never mixes the server’s English words into a Russian or Chinese UI', () => {
+    const e = new ApiError('quota_exceeded', 413, 'not enough storage space: 2000 bytes needed, 1000 free', { title: 'Quota exceeded' });
+    for (const lang of ['ru', 'zh'] as const) expect(errorText(e, (k, v) => translate(lang, k, v))).toBe(translate(lang, 'error.quota_exceeded'));
   });
 });

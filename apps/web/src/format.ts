@@ -1,6 +1,6 @@
 import type { Lang, T } from './i18n/index.js';
 import { ApiError } from './api/client.js';
-import type { MessageKey } from './i18n/en.js';
+import { en, type MessageKey } from './i18n/en.js';
 
 // One formatter for server and UI: "12.4 MB", "1.0 GB" (binary multiples, one decimal).
 export { formatBytes } from '@stoa/contract/format';
@@ -30,20 +30,54 @@ export function formatDate(iso: string, lang: Lang): string {
   return `${MONTHS.en[month]} ${day}, ${year}, ${hour % 12 || 12}:${minute} ${hour < 12 ? 'AM' : 'PM'}`;
 }
 
+/** The rules of F1 a path may break, as the server names them in a path_invalid problem's `rule`. */
+const PATH_RULES = new Set([
+  'not_string',
+  'empty',
+  'control',
+  'backslash',
+  'absolute',
+  'trailing_slash',
+  'empty_segment',
+  'dot_segment',
+  'segment_too_long',
+  'too_deep',
+  'too_long',
+]);
+
 /**
- * A message for an error in the UI language, from its stable code only: the server's own text is English, so it
- * is never shown (an unknown code still names itself, for a bug report).
+ * A message for an error in the UI language: the translated reason from its stable code, then what the API
+ * says in detail (issue 29) — in the UI language where the problem names its rule (which path segment is not
+ * allowed, which limit), else the server's own words in an English UI. Network failures and server faults say
+ * the reason only (an unknown code still names itself, for a bug report).
  *
  * @example
- * errorText(new ApiError('already_exists', 409, 'file "a" already exists'), t) // "Файл по этому пути уже существует" in Russian
+ * errorText(new ApiError('path_invalid', 400, 'segment ".." is not allowed', { rule: 'dot_segment', segment: '..' }), t)
+ * // "Недопустимый путь: сегмент «..» не допускается" in Russian
  */
 export function errorText(e: unknown, t: T): string {
-  if (e instanceof ApiError) {
-    const key = `error.${e.code}` as MessageKey;
-    const title = t(key);
-    return title !== key ? title : `${t('error.other')} (${e.code})`;
+  if (!(e instanceof ApiError)) return t('error.other');
+  const key = `error.${e.code}` as MessageKey;
+  const title = t(key);
+  if (title === key) return `${t('error.other')} (${e.code})`;
+  const detail = errorDetail(e, t);
+  return detail ? `${title}: ${detail}` : title;
+}
+
+function errorDetail(e: ApiError, t: T): string | null {
+  if (e.status < 400 || e.status >= 500) return null;
+  const rule = e.details.rule;
+  if (e.code === 'path_invalid' && typeof rule === 'string' && PATH_RULES.has(rule)) {
+    const segment = typeof e.details.segment === 'string' ? e.details.segment : '';
+    const limit = typeof e.details.limit === 'number' ? String(e.details.limit) : '';
+    return t(`error.path.${rule}` as MessageKey, { segment, limit });
   }
-  return t('error.other');
+  // A name refused for a deceiving or invisible character names it (docs/security.md).
+  if (typeof e.details.codePoint === 'string' && /^U\+[0-9A-F]{4,6}$/.test(e.details.codePoint))
+    return t('error.codePoint', { codePoint: e.details.codePoint });
+  // The server's own words are English: shown to an English UI only, never mixed into another language.
+  const said = e.message.trim();
+  return said && said !== e.details.title && t('error.other') === en['error.other'] ? said.slice(0, 300) : null;
 }
 
 /**

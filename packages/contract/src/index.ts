@@ -1,5 +1,6 @@
 export * from './errors.js';
 export * from './limits.js';
+export * from './audit-actions.js';
 export * from './format.js';
 export * from './route.js';
 export * from './route-errors.js';

@@ -21,6 +21,7 @@ import type { oauthRoutes } from './routes/oauth.js';
 export const routeIndex = {
   system: {
     health: { id: 'system.health', method: 'GET', path: '/health' } as RouteRef<(typeof systemRoutes)['health']>,
+    limits: { id: 'system.limits', method: 'GET', path: '/limits' } as RouteRef<(typeof systemRoutes)['limits']>,
     openapi: { id: 'system.openapi', method: 'GET', path: '/openapi.json' } as RouteRef<(typeof systemRoutes)['openapi']>,
     login: { id: 'auth.login', method: 'POST', path: '/auth/login' } as RouteRef<(typeof systemRoutes)['login']>,
     logout: { id: 'auth.logout', method: 'POST', path: '/auth/logout' } as RouteRef<(typeof systemRoutes)['logout']>,

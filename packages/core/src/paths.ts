@@ -5,8 +5,25 @@ export const MAX_DEPTH = 10;
 export const MAX_SEGMENT_CHARS = 255;
 export const MAX_PATH_CHARS = 512;
 
-function refuse(message: string): never {
-  throw new StoaError('path_invalid', message);
+/**
+ * Which rule of F1 a path breaks, in the problem body (`rule`, with the `segment` or `limit` concerned) so that a
+ * client can say it in its own language (issue 29); `message` says the same in English.
+ */
+type PathRule =
+  | 'not_string'
+  | 'empty'
+  | 'control'
+  | 'backslash'
+  | 'absolute'
+  | 'trailing_slash'
+  | 'empty_segment'
+  | 'dot_segment'
+  | 'segment_too_long'
+  | 'too_deep'
+  | 'too_long';
+
+function refuse(message: string, rule: PathRule, extra: { segment?: string; limit?: number } = {}): never {
+  throw new StoaError('path_invalid', message, { rule, ...extra });
 }
 
 function codePoints(s: string): number {
@@ -24,26 +41,30 @@ function codePoints(s: string): number {
  * normalizePath('../etc/passwd')           // throws path_invalid: segment ".." is not allowed
  */
 export function normalizePath(input: unknown, kind: 'file' | 'folder' = 'file'): string {
-  if (typeof input !== 'string') refuse('path must be a string');
+  if (typeof input !== 'string') refuse('path must be a string', 'not_string');
   let p = input.normalize('NFC');
   if (kind === 'folder') {
     if (p === '' || p === '/') return '';
     if (p.endsWith('/')) p = p.slice(0, -1);
   }
-  if (p === '') refuse('path is empty');
-  if (/[\u0000-\u001f\u007f]/.test(p)) refuse('control characters are not allowed in a path');
+  if (p === '') refuse('path is empty', 'empty');
+  if (/[\u0000-\u001f\u007f]/.test(p)) refuse('control characters are not allowed in a path', 'control');
   assertHonestName(p, 'path', 'path_invalid');
-  if (p.includes('\\')) refuse('backslash is not allowed in a path; use "/"');
-  if (p.startsWith('/')) refuse('path must be relative (no leading "/")');
-  if (kind === 'file' && p.endsWith('/')) refuse('a file path must not end with "/"');
+  if (p.includes('\\')) refuse('backslash is not allowed in a path; use "/"', 'backslash');
+  if (p.startsWith('/')) refuse('path must be relative (no leading "/")', 'absolute');
+  if (kind === 'file' && p.endsWith('/')) refuse('a file path must not end with "/"', 'trailing_slash');
   const segments = p.split('/');
   for (const seg of segments) {
-    if (seg === '') refuse('empty path segment ("//") is not allowed');
-    if (seg === '.' || seg === '..') refuse(`segment "${seg}" is not allowed`);
-    if (codePoints(seg) > MAX_SEGMENT_CHARS) refuse(`segment longer than ${MAX_SEGMENT_CHARS} characters`);
+    if (seg === '') refuse('empty path segment ("//") is not allowed', 'empty_segment');
+    if (seg === '.' || seg === '..') refuse(`segment "${seg}" is not allowed`, 'dot_segment', { segment: seg });
+    if (codePoints(seg) > MAX_SEGMENT_CHARS)
+      refuse(`segment longer than ${MAX_SEGMENT_CHARS} characters`, 'segment_too_long', {
+        segment: `${[...seg].slice(0, 40).join('')}…`,
+        limit: MAX_SEGMENT_CHARS,
+      });
   }
-  if (segments.length > MAX_DEPTH) refuse(`depth ${segments.length} exceeds ${MAX_DEPTH}`);
-  if (codePoints(p) > MAX_PATH_CHARS) refuse(`path longer than ${MAX_PATH_CHARS} characters`);
+  if (segments.length > MAX_DEPTH) refuse(`depth ${segments.length} exceeds ${MAX_DEPTH}`, 'too_deep', { limit: MAX_DEPTH });
+  if (codePoints(p) > MAX_PATH_CHARS) refuse(`path longer than ${MAX_PATH_CHARS} characters`, 'too_long', { limit: MAX_PATH_CHARS });
   return p;
 }
 

@@ -312,6 +312,8 @@ export interface ToolCallsTable {
   path: string | null;
   version: number | null;
   at: string;
+  /** The agent's file settings at the call (A1), as JSON; null for calls recorded before migration 034. */
+  file_settings: string | null;
 }
 export interface FileNotesTable {
   file_id: string;

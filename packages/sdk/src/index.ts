@@ -11,5 +11,12 @@ export {
   type PortableReference,
   type ExplicitReference,
   type RuntimeDescriptor,
+  type RuntimeFileBuffer,
+  type WorkspaceMediaFilesApi,
+  type UnderstandingStatus,
+  type UnderstandingChunkPage,
+  type UnderstandingChunkHit,
+  type UnderstandingReferenceCheck,
+  type UnderstandingParseMode,
 } from './workspace-files.js';
 export { uploadInParts, type PartUploadOptions } from './part-upload.js';

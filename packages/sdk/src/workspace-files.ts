@@ -1,7 +1,47 @@
-import { filesRoutes, projectRoutes, StoaError, type RouteInput, type RouteOutput } from '@stoa/contract';
+import { docsRoutes, filesRoutes, projectRoutes, StoaError, type RouteInput, type RouteOutput } from '@stoa/contract';
 import type { StoaClient } from './client.js';
 
 type FileInfo = RouteOutput<typeof filesRoutes.stat>;
+
+/** A file's understanding status (R6): parse `status` and `vectorIndexStatus` apart, never the parsed text. */
+export type UnderstandingStatus = RouteOutput<typeof docsRoutes.status>;
+/** One page of a file's chunks in parse order, pages from 1, with `hasMore` and the page size the host used. */
+export type UnderstandingChunkPage = RouteOutput<typeof docsRoutes.chunks>;
+/** A search hit: a citation (fileAssetId, chunkId, version, span, hash) with the chunk's content. */
+export type UnderstandingChunkHit = RouteOutput<typeof docsRoutes.search>[number];
+/** What re-checking one piece of evidence found: valid, moved, changed, deleted or not_found, with an excerpt. */
+export type UnderstandingReferenceCheck = RouteOutput<typeof docsRoutes.validate>[number];
+/** Which parser to use; "auto" chooses by the file's type. */
+export type UnderstandingParseMode = NonNullable<RouteInput<typeof docsRoutes.understand>['parseMode']>;
+
+/** The bytes of a file with what is known of it (R5 `readRuntimeBuffer`). */
+export interface RuntimeFileBuffer {
+  buffer: Buffer;
+  mimeType: string;
+  size: number;
+  metadata: Record<string, string> | null;
+  reference: PortableReference;
+}
+
+/**
+ * The narrow files API for media-generation adapters (seed 003 `WorkspaceMediaFilesApi<TLocator>`, R5): upload and
+ * read bytes, optionally read with metadata and delete. Type a component with it when it should not depend on the
+ * whole runtime; a `WorkspaceFiles` is one.
+ *
+ * @example
+ * async function saveThumbnail(files: WorkspaceMediaFilesApi, png: Buffer) {
+ *   return (await files.uploadBuffer(png, { filePath: 'thumbs/cover.png', mimeType: 'image/png' })).reference;
+ * }
+ */
+export interface WorkspaceMediaFilesApi<TLocator = FileLocator> {
+  uploadBuffer(
+    buffer: Buffer,
+    opts: { filePath: string; expectedVersion?: number; metadata?: Record<string, string>; mimeType?: string },
+  ): Promise<{ file: FileInfo; reference: PortableReference }>;
+  readBuffer(locator: TLocator): Promise<Buffer>;
+  readRuntimeBuffer?(locator: TLocator): Promise<RuntimeFileBuffer>;
+  deleteFile?(locator: TLocator): Promise<unknown>;
+}
 
 /**
  * Where a runtime's files live, as the server resolved it for the caller (R1): the volume (a project, a person's
@@ -65,7 +105,7 @@ const WORKSPACE = '/workspace/';
  * const { reference } = await files.writeRuntimeBuffer({ buffer: Buffer.from('hi'), originalName: 'out.txt', folder: 'outputs' });
  * const again = await files.readRuntimeBuffer(JSON.parse(JSON.stringify(reference)));
  */
-export class WorkspaceFiles {
+export class WorkspaceFiles implements WorkspaceMediaFilesApi {
   private constructor(
     private readonly client: StoaClient,
     readonly scope: WorkspaceScope,
@@ -158,9 +198,7 @@ export class WorkspaceFiles {
   }
 
   /** The bytes with their type, size, metadata and portable reference (R5 `readRuntimeBuffer`). */
-  async readRuntimeBuffer(
-    locator: FileLocator,
-  ): Promise<{ buffer: Buffer; mimeType: string; size: number; metadata: Record<string, string> | null; reference: PortableReference }> {
+  async readRuntimeBuffer(locator: FileLocator): Promise<RuntimeFileBuffer> {
     const r = await this.resolveFile(locator, { expiresIn: 60 });
     const res = await fetch(r.url);
     if (!res.ok) throw new StoaError(res.status === 404 ? 'not_found' : 'unavailable', `the file could not be read (HTTP ${res.status})`);
@@ -191,9 +229,86 @@ export class WorkspaceFiles {
 
   /** Deletes a file and its versions (R5 `deleteFile`), with the roles and audit of every door. */
   async deleteFile(locator: FileLocator): Promise<FileInfo> {
+    return this.client.call(filesRoutes.remove, { project: this.volume, path: await this.pathOf(locator) });
+  }
+
+  /**
+   * Registers a file for parsing and indexing and parses it (R6 `understandFile`): text, Markdown, PDF, DOCX.
+   * Answers the compact status (with the `fileAssetId` citations carry); the index follows the file's later
+   * versions by itself. Needs read access to the file; changes no file.
+   *
+   * @example
+   * const s = await files.understandFile({ filePath: 'manuals/turbine.pdf', parseMode: 'auto' });
+   */
+  async understandFile(input: FileLocator | { filePath: string; parseMode?: UnderstandingParseMode }): Promise<UnderstandingStatus> {
+    const parseMode = typeof input === 'object' && 'parseMode' in input ? input.parseMode : undefined;
+    return this.client.call(docsRoutes.understand, { project: this.volume, path: await this.pathOf(input), parseMode });
+  }
+
+  /** The parse and vector-index status of a file, without its text (R6 `getUnderstandingStatus`). */
+  async getUnderstandingStatus(input: FileLocator | { filePath: string }): Promise<UnderstandingStatus> {
+    return this.client.call(docsRoutes.status, { project: this.volume, path: await this.pathOf(input) });
+  }
+
+  /** Parses a failed file again (R6 `retryUnderstanding`); a file that did not fail is `bad_request`. */
+  async retryUnderstanding(input: FileLocator | { filePath: string }): Promise<UnderstandingStatus> {
+    return this.client.call(docsRoutes.retry, { project: this.volume, path: await this.pathOf(input) });
+  }
+
+  /**
+   * A page of a file's chunks in parse order (R6 `listUnderstandingChunks`): pages from 1, with `hasMore`. The host
+   * caps the page size (50) and answers the size it used; page until `hasMore` is false, never assume one call
+   * holds the document.
+   */
+  async listUnderstandingChunks(
+    input: FileLocator | { filePath: string; page?: number; pageSize?: number },
+    opts: { page?: number; pageSize?: number } = {},
+  ): Promise<UnderstandingChunkPage> {
+    const inline: { page?: number; pageSize?: number } = typeof input === 'object' && 'filePath' in input && !('scope' in input) ? input : {};
+    const page = opts.page ?? inline.page;
+    const pageSize = opts.pageSize ?? inline.pageSize;
+    return this.client.call(docsRoutes.chunks, { project: this.volume, path: await this.pathOf(input), page, pageSize });
+  }
+
+  /**
+   * Searches the chunks of parsed files the caller may read (R6 `searchUnderstandingChunks`): hybrid where the
+   * installation has an embedding model, lexical where not. `file` keeps to one file. The host caps `limit` (50)
+   * and `contentLength` (4000 characters of each chunk).
+   */
+  async searchUnderstandingChunks(input: {
+    query: string;
+    file?: FileLocator;
+    limit?: number;
+    contentLength?: number;
+    mode?: RouteInput<typeof docsRoutes.search>['mode'];
+  }): Promise<UnderstandingChunkHit[]> {
+    const file = input.file === undefined ? undefined : await this.pathOf(input.file);
+    return this.client.call(docsRoutes.search, {
+      project: this.volume,
+      q: input.query,
+      file,
+      limit: input.limit,
+      contentLength: input.contentLength,
+      mode: input.mode,
+    });
+  }
+
+  /**
+   * Re-checks cited evidence before it is shown or acted on (R6 `validateUnderstandingReferences`): for each
+   * `fileAssetId`/`chunkId` (at most 50), whether it is still valid, moved, changed or deleted, with an excerpt.
+   */
+  async validateUnderstandingReferences(
+    input: Array<{ fileAssetId: string; chunkId: string }> | { references: Array<{ fileAssetId: string; chunkId: string }> },
+  ): Promise<UnderstandingReferenceCheck[]> {
+    const references = (Array.isArray(input) ? input : input.references).map((r) => ({ fileAssetId: r.fileAssetId, chunkId: r.chunkId }));
+    return this.client.call(docsRoutes.validate, { project: this.volume, references });
+  }
+
+  /** The current path of a locator (a portable reference by its file ID, so a renamed file is still found). */
+  private async pathOf(input: FileLocator | { filePath: string }): Promise<string> {
+    const locator: FileLocator = typeof input === 'object' && !('scope' in input) && 'filePath' in input ? input.filePath : (input as FileLocator);
     const n = this.resolveRuntimeReference(locator);
-    const path = n.fileId ? (await this.resolveFile(locator)).file.path : n.filePath;
-    return this.client.call(filesRoutes.remove, { project: this.volume, path });
+    return n.fileId ? (await this.resolveFile(locator)).file.path : n.filePath;
   }
 
   private referenceOf(file: FileInfo): PortableReference {

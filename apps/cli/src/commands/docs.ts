@@ -61,7 +61,7 @@ export function registerDocs(program: Command): void {
     .command('chunks <path>')
     .description("A page of a file's chunks")
     .option('--page <n>', 'page, from 1', '1')
-    .option('--page-size <n>', 'chunks per page (≤ 50)', '20')
+    .option('--page-size <n>', 'chunks per page (the host answers at most 50)', '20')
     .action(
       action(async (api, g, path: string, opts: { page: string; pageSize: string }) => {
         const r = await api.call(docsRoutes.chunks, {
@@ -82,8 +82,8 @@ export function registerDocs(program: Command): void {
     .command('search <query>')
     .description('Search document chunks; hits are citations (file, version, span, hash)')
     .option('--file <path>', 'only this file')
-    .option('--limit <n>', 'hits (≤ 50)', '10')
-    .option('--content-length <n>', 'characters of chunk text per hit (≤ 4000)')
+    .option('--limit <n>', 'hits (the host answers at most 50)', '10')
+    .option('--content-length <n>', 'characters of chunk text per hit (the host cuts at 4000)')
     .addOption(searchModeOption())
     .action(
       action(async (api, g, query: string, opts: { file?: string; limit: string; contentLength?: string; mode?: SearchModeFlag }) => {

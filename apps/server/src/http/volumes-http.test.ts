@@ -70,8 +70,10 @@ describe.each(kinds)('volumes beyond projects over HTTP, WebDAV and MCP (R1–R3
       ['file.upload', 'notes/plan.md'],
       ['volume.create', null],
     ]);
-    // A token confined to one project reaches no person's volume.
-    expect((await api('POST', '/volumes', await s.tokenFor(`confined-${++n}`, 'editor'), { catalog: 'users' })).status).toBe(404);
+    // Every token of a person opens their own volume, one confined to a project too (issue 29) — never alice's.
+    const confined = await api('POST', '/volumes', await s.tokenFor(`confined-${++n}`, 'editor'), { catalog: 'users' });
+    expect(confined.status).toBe(200);
+    expect(confined.body.volumeId).not.toBe(vol);
     // A volume has no members or tokens of its own.
     expect((await api('POST', `/projects/${vol}/members`, alice, { user: 'someone', role: 'admin' })).status).toBe(403);
     expect((await api('POST', `/projects/${vol}/tokens`, alice, {})).status).toBe(403);

@@ -5,11 +5,22 @@ import type { FileInfo } from './files.js';
 
 type Ticket = RouteOutput<typeof filesRoutes.startUpload>;
 
+let threshold: Promise<number> | null = null;
+
 /**
- * STOA_DIRECT_UPLOAD_BYTES default (25 MB). The server does not publish its setting, so the UI uses the default;
- * a smaller server setting still works, since the server accepts any size through PUT for new files.
+ * Up to which size a file goes through the server: the server's STOA_DIRECT_UPLOAD_BYTES, asked once
+ * (`GET /api/v1/limits`, issue 29). Asked again after a failure rather than guessing.
  */
-const DIRECT_UPLOAD_BYTES = 26214400;
+function directUploadBytes(signal?: AbortSignal): Promise<number> {
+  threshold ??= call(routeIndex.system.limits, {}, signal).then(
+    (l) => l.directUploadBytes,
+    (e: unknown) => {
+      threshold = null;
+      throw e;
+    },
+  );
+  return threshold;
+}
 
 /**
  * The path of a file uploaded into a folder, keeping its name (F8).
@@ -25,8 +36,9 @@ function joinPath(folder: string, name: string): string {
 const octets = { 'Content-Type': 'application/octet-stream' };
 
 /**
- * Uploads one file into a folder: through the server up to 25 MB (replacing silently), straight to storage
- * above (start → send → finish; fails with already_exists when the file exists). The way is chosen here.
+ * Uploads one file into a folder: through the server up to the server's STOA_DIRECT_UPLOAD_BYTES (25 MB by
+ * default; replacing silently), straight to storage above (start → send → finish; fails with already_exists when
+ * the file exists). The way is chosen here, by the server's setting unless `threshold` is given.
  * `onProgress` gets the bytes sent so far; aborting `signal` stops the transfer (and gives a direct upload's
  * reserved space back).
  *
@@ -39,10 +51,10 @@ export async function uploadFile(
   file: File,
   opts: { onProgress?: (sent: number) => void; signal?: AbortSignal; threshold?: number } = {},
 ): Promise<FileInfo> {
-  const { onProgress, signal, threshold = DIRECT_UPLOAD_BYTES } = opts;
+  const { onProgress, signal } = opts;
   const path = joinPath(folder, file.name);
   const r = routeIndex.files;
-  if (file.size <= threshold) {
+  if (file.size <= (opts.threshold ?? (await directUploadBytes(signal)))) {
     const put = routeUrl(r.upload, { project, path });
     return (await sendWithProgress<RouteOutput<typeof filesRoutes.upload>>('PUT', put, file, octets, onProgress, false, signal)).file;
   }

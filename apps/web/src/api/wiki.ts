@@ -32,6 +32,8 @@ export const wikiApi = {
   version: (project: string, path: string, version: number) => call(r.version, { project, path, version }),
   /** What changed from version `from` to the current one. */
   diff: (project: string, path: string, from: number) => call(r.diff, { project, path, from }),
+  /** A new title, saved as a new version; `base` refuses it over a newer save. */
+  rename: (project: string, path: string, title: string, base: number) => call(r.rename, { project, path, title, base }),
   move: (project: string, from: string, to: string) => call(r.move, { project, from, to }),
   remove: (project: string, path: string, base: number) => call(r.remove, { project, path, base }),
   search: (project: string, q: string) => call(r.search, { project, q, limit: 20 }),

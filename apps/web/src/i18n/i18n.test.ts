@@ -3,7 +3,7 @@ import { en } from './en.js';
 import { ru } from './ru.js';
 import { zh } from './zh.js';
 import { translate } from './index.js';
-import { errorCodes } from '@stoa/contract';
+import { auditActions, errorCodes, installationAuditActions } from '@stoa/contract';
 
 const placeholders = (s: string) => [...s.matchAll(/\{(\w+)\}/g)].map((m) => m[1]).sort();
 // Names that stay the same in every language: product and file names, the storage root of F5, "ID".
@@ -25,6 +25,17 @@ describe('UI dictionaries', () => {
 
   it('names every error code of the server in words, in every language', () => {
     for (const code of Object.keys(errorCodes)) expect(en, code).toHaveProperty(`error.${code}`);
+  });
+
+  // Issue 29: the audit page showed a raw `folder.create`; every action a log records has words in every language.
+  it('names every audit action in words, in every language', () => {
+    for (const action of [...auditActions, ...installationAuditActions])
+      for (const [lang, dict] of [
+        ['en', en],
+        ['ru', ru],
+        ['zh', zh],
+      ] as const)
+        expect(dict, `${lang}: ${action}`).toHaveProperty([`audit.action.${action}`]);
   });
 
   it('fills in values and keeps the F4 wording', () => {

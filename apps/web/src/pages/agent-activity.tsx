@@ -128,6 +128,33 @@ export function AgentTokens({ agent, canManage }: { agent: Agent; canManage: boo
   );
 }
 
+/**
+ * The agent's file settings when it made a call, as seed 000 shows them in the trace's agent configuration:
+ * "Project files" with "Enabled", and the chosen write and read scopes.
+ */
+function FileSettings({ s }: { s: TraceEntry['fileSettings'] | null }) {
+  const { t } = useI18n();
+  if (!s) return null;
+  const scope = (v: 'own' | 'project') => t(v === 'own' ? 'agents.own' : 'agents.project');
+  return (
+    <ul className="file-settings">
+      <li>
+        {t('agents.projectFiles')}: {t(s.files === 'on' ? 'agents.enabled' : 'agents.disabled')}
+      </li>
+      {s.files === 'on' && (
+        <>
+          <li>
+            {t('agents.write')}: {scope(s.write)}
+          </li>
+          <li>
+            {t('agents.read')}: {scope(s.read)}
+          </li>
+        </>
+      )}
+    </ul>
+  );
+}
+
 /** One conversation's trace, a page at a time (the server's `after` cursor). */
 function Trace({ conversation }: { conversation: string }) {
   const { project } = useSession();
@@ -169,6 +196,7 @@ function Trace({ conversation }: { conversation: string }) {
             <th>{t('agents.args')}</th>
             <th>{t('agents.result')}</th>
             <th>{t('agents.file')}</th>
+            <th>{t('agents.config')}</th>
           </tr>
         </thead>
         <tbody>
@@ -198,6 +226,9 @@ function Trace({ conversation }: { conversation: string }) {
                     {e.version !== null && ` v${e.version}`}
                   </a>
                 )}
+              </td>
+              <td data-file-settings>
+                <FileSettings s={e.fileSettings ?? null} />
               </td>
             </tr>
           ))}

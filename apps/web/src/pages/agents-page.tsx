@@ -17,8 +17,62 @@ function go(e: React.MouseEvent, to: string) {
   navigate(to);
 }
 
+/**
+ * The "Project files" section of an agent's page (seed 000, A1–A2): the "File access" switch, where the agent
+ * writes and what it reads, saved on change, with the source's caution when it may write to the whole project.
+ */
+function ProjectFilesSection(props: { agent: Agent; canManage: boolean; onSaved: (a: Agent) => void; onError: (e: unknown) => void }) {
+  const { project } = useSession();
+  const { t } = useI18n();
+  const { agent, canManage } = props;
+  const [busy, setBusy] = useState(false);
+  const on = agent.files === 'on';
+  const save = (s: AgentSettings) => {
+    setBusy(true);
+    agentsApi
+      .update(project.id, agent.id, { files: s.files, write: s.write, read: s.read })
+      .then(props.onSaved, props.onError)
+      .finally(() => setBusy(false));
+  };
+  const choice = (name: 'write' | 'read', options: Array<'own' | 'project'>) => (
+    <fieldset className="scope-choice" disabled={!canManage || !on || busy}>
+      <legend>{t(name === 'write' ? 'agents.write' : 'agents.read')}</legend>
+      {options.map((o) => (
+        <label key={o}>
+          <input type="radio" name={`${agent.id}-${name}`} value={o} checked={agent[name] === o} onChange={() => save({ ...agent, [name]: o })} />{' '}
+          {t(o === 'own' ? 'agents.own' : 'agents.project')}
+        </label>
+      ))}
+    </fieldset>
+  );
+  return (
+    <details className="project-files" data-project-files>
+      <summary>{t('agents.projectFiles')}</summary>
+      <label className="switch">
+        <input
+          type="checkbox"
+          role="switch"
+          checked={on}
+          aria-checked={on}
+          disabled={!canManage || busy}
+          onChange={(e) => save({ ...agent, files: e.target.checked ? 'on' : 'off' })}
+        />{' '}
+        {t('agents.fileAccess')}
+      </label>
+      {choice('write', ['own', 'project'])}
+      {choice('read', ['project', 'own'])}
+      {on && agent.write === 'project' && agent.read === 'project' && (
+        <p className="notice warn" role="note" data-caution>
+          {t('agents.wholeProjectCaution')}
+        </p>
+      )}
+      {on && agent.write === 'project' && agent.read === 'own' && <p className="muted">{t('agents.writeLimited')}</p>}
+    </details>
+  );
+}
+
 /** One agent in full, above the list: what /agents/<ID> opens (a deep link, Back and reload keep it). */
-function AgentDetail({ agent, canManage }: { agent: Agent; canManage: boolean }) {
+function AgentDetail({ agent, canManage, onSaved, onError }: { agent: Agent; canManage: boolean; onSaved: (a: Agent) => void; onError: (e: unknown) => void }) {
   const { lang, t } = useI18n();
   const ref = useRef<HTMLElement>(null);
   useEffect(() => {
@@ -45,6 +99,7 @@ function AgentDetail({ agent, canManage }: { agent: Agent; canManage: boolean })
           {t('agents.openSoul')}
         </a>
       </p>
+      <ProjectFilesSection agent={agent} canManage={canManage} onSaved={onSaved} onError={onError} />
       <p className="agent-publication" data-publication>
         {agent.published ? t('agents.frozenSettings', { at: formatDate(agent.published.at, lang) }) : t('agents.notPublished')}
       </p>
@@ -254,7 +309,17 @@ export function AgentsPage() {
           {error}
         </p>
       )}
-      {open && <AgentDetail agent={open} canManage={isAdmin || (canEdit && open.ownerId === me.id)} />}
+      {open && (
+        <AgentDetail
+          agent={open}
+          canManage={isAdmin || (canEdit && open.ownerId === me.id)}
+          onSaved={(n) => {
+            setError(null);
+            setAgents((l) => l!.map((x) => (x.id === n.id ? n : x)));
+          }}
+          onError={fail}
+        />
+      )}
       {openId && agents && !open && (
         <p className="notice error" role="alert">
           {t('error.not_found')}

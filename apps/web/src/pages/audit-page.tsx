@@ -6,11 +6,9 @@ import type { MessageKey } from '../i18n/en.js';
 import { useSession } from '../session.js';
 import { errorText, formatBytes, formatDate } from '../format.js';
 import { LoadState } from '../components/load-state.js';
+import { auditActions } from '@stoa/contract/audit-actions';
 
 type Entry = AuditData['entries'][number];
-
-/** The actions people's changes are logged under (F15), offered as filters. */
-const AUDIT_ACTIONS = ['file.upload', 'file.move', 'file.delete', 'file.restore'];
 
 /**
  * The audit log (F15): people's uploads, moves and deletes, newest first; admins only.
@@ -95,7 +93,8 @@ export function AuditPage() {
           {t('audit.action')}{' '}
           <select value={filter.action} onChange={(e) => applyFilter({ action: e.target.value, path: pathText })}>
             <option value="">{t('audit.allActions')}</option>
-            {AUDIT_ACTIONS.map((a) => (
+            {/* Every action a project's log records (F15), offered as filters. */}
+            {auditActions.map((a) => (
               <option key={a} value={a}>
                 {actionLabel(a)}
               </option>

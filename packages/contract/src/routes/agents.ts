@@ -44,6 +44,16 @@ export const TraceEntrySchema = z.object({
   path: z.string().nullable().describe('File the call touched, from the storage root'),
   version: z.number().int().nullable(),
   volume: z.string().nullable().optional().describe("The volume beyond the project the call worked in (the agent's own files, a knowledge base…), or null"),
+  fileSettings: z
+    .object({
+      files: z.enum(['on', 'off']).describe('File access (A1)'),
+      write: z.enum(['own', 'project']).describe('Where the agent writes'),
+      read: z.enum(['project', 'own']).describe('What the agent reads'),
+      volume: z.enum(['rw', 'ro', 'none']).optional().describe("The agent's access in a volume beyond projects, where its folder settings do not apply"),
+    })
+    .nullable()
+    .optional()
+    .describe("The agent's file settings when it made the call (seed 000: the trace shows them); null for a person's runtime or older calls"),
 });
 export const ToolResultSchema = z.object({
   text: z.string().describe('What the model reads: the answer, or "Refused: <reason>"'),

@@ -16,6 +16,17 @@ export const systemRoutes = {
     input: z.object({}),
     output: z.object({ ok: z.literal(true), database: z.enum(['sqlite', 'postgres']), storage: z.string().describe('"fs" or "s3"') }),
   }),
+  limits: defineRoute({
+    id: 'system.limits',
+    method: 'GET',
+    path: '/limits',
+    summary: 'The settings a client follows: up to which size an upload goes through the server, and the size of a direct upload part',
+    description:
+      'Files up to directUploadBytes (STOA_DIRECT_UPLOAD_BYTES) go through PUT /projects/{project}/files; larger ones go straight to storage through POST /projects/{project}/uploads in parts of uploadPartBytes (STOA_UPLOAD_PART_BYTES). The web UI chooses the way by it.',
+    public: true,
+    input: z.object({}),
+    output: z.object({ directUploadBytes: z.number().int(), uploadPartBytes: z.number().int() }),
+  }),
   openapi: defineRoute({
     id: 'system.openapi',
     method: 'GET',

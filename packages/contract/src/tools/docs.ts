@@ -21,13 +21,13 @@ export const docsToolSchemas = {
   docs_chunks: z.strictObject({
     path,
     page: z.number().int().min(1).optional().describe('From 1.'),
-    page_size: z.number().int().min(1).max(50).optional().describe('Default 10.'),
+    page_size: z.number().int().min(1).optional().describe('Default 10 (max 50).'),
   }),
   docs_search: z.strictObject({
     query: z.string().max(inputMax.query).min(1).describe('Words, any language.'),
     file: z.string().max(inputMax.path).optional().describe('Only this file.'),
-    limit: z.number().int().min(1).max(50).optional().describe('Default 5.'),
-    content_length: z.number().int().min(0).max(4000).optional().describe('Characters per chunk (default 600).'),
+    limit: z.number().int().min(1).optional().describe('Default 5 (max 50).'),
+    content_length: z.number().int().min(0).optional().describe('Characters per chunk (default 600, max 4000).'),
     mode: searchModeTool,
   }),
   docs_validate: z.strictObject({

@@ -1,7 +1,12 @@
+import type { AuditActionName } from '@stoa/contract';
 import type { Q, Ctx } from '../platform.js';
 import { assertCan } from '../policies/can.js';
 
-export type AuditAction = 'file.upload' | 'file.move' | 'file.delete' | 'file.restore' | string;
+/**
+ * An action of the audit log: one of `auditActions` (packages/contract/src/audit-actions.ts), which the UI names.
+ * Callers that pass an action along as a string are held to the list by audit-actions.test.ts.
+ */
+export type AuditAction = AuditActionName | (string & {});
 
 export interface AuditEntry {
   id: number;

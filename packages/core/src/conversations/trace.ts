@@ -1,4 +1,5 @@
 import type { Ctx } from '../platform.js';
+import type { Actor } from '../actors.js';
 import { assertCan } from '../policies/can.js';
 import { findVisibleConversation } from './conversations.js';
 import { indexableText } from '../text-rules.js';
@@ -17,6 +18,35 @@ export interface TraceEntry {
   version: number | null;
   /** The volume beyond the project (R1) the call worked in — the agent's own files, a knowledge base… — or null. */
   volume?: string | null;
+  /**
+   * The agent's file settings when it made the call (A1; seed 000 shows "Project files" with the write and read
+   * scopes in the trace): `volume` is its access in a volume beyond projects. Null for a person's runtime, and for
+   * calls recorded before these were kept.
+   */
+  fileSettings?: TraceFileSettings | null;
+}
+
+export interface TraceFileSettings {
+  files: 'on' | 'off';
+  write: 'own' | 'project';
+  read: 'project' | 'own';
+  volume?: 'rw' | 'ro' | 'none';
+}
+
+/** What the trace keeps of an actor's file settings: an agent's switch and scopes, nothing for a person. */
+function fileSettingsOf(a: Actor): TraceFileSettings | null {
+  if (a.kind !== 'agent') return null;
+  const s = a.access;
+  return { files: s.enabled ? 'on' : 'off', write: s.write, read: s.read, ...(s.volume ? { volume: s.volume } : {}) };
+}
+
+function parseFileSettings(json: string | null): TraceFileSettings | null {
+  if (!json) return null;
+  try {
+    return JSON.parse(json) as TraceFileSettings;
+  } catch {
+    return null;
+  }
 }
 
 /** Arguments in short for the trace: long strings are cut and say how long they were. */
@@ -43,9 +73,13 @@ export function shortResult(text: string, max = 300): string {
  * @example
  * await recordToolCall(ctx, { id: 'call_…', tool: 'ws_write_file', args: '{"path":"a.md"}', result: 'Wrote …', refused: false, durationMs: 3.2 });
  */
-export async function recordToolCall(ctx: Ctx, e: Omit<TraceEntry, 'at' | 'agentId' | 'agentName'> & { conversationId: string | null }): Promise<void> {
+export async function recordToolCall(
+  ctx: Ctx,
+  e: Omit<TraceEntry, 'at' | 'agentId' | 'agentName' | 'fileSettings'> & { conversationId: string | null },
+): Promise<void> {
   const db = ctx.platform.db.kysely;
   const a = ctx.actor;
+  const settings = fileSettingsOf(a);
   await db
     .insertInto('tool_calls')
     .values({
@@ -62,6 +96,7 @@ export async function recordToolCall(ctx: Ctx, e: Omit<TraceEntry, 'at' | 'agent
       path: e.path,
       version: e.version,
       at: ctx.platform.clock().toISOString(),
+      file_settings: settings ? JSON.stringify(settings) : null,
     })
     .execute();
 }
@@ -121,6 +156,7 @@ export async function listTrace(
       path: r.path,
       version: r.version === null ? null : Number(r.version),
       volume: r.project_id === ctx.project.id ? null : r.project_id,
+      fileSettings: parseFileSettings(r.file_settings ?? null),
     })),
     nextCursor: rows.length > limit ? page[page.length - 1]!.id : null,
   };

@@ -32,12 +32,16 @@ describe.each(testDbKinds())('file tools (%s)', (kind) => {
     await putFile(admin, { path: 'reports/summary.md', source: 'root summary' });
     const w = await callTool(agent, 'ws_write_file', { path: 'reports/summary.md', content: 'my summary' });
     expect(w.text).toContain(`Created ${own}/reports/summary.md`);
-    expect((await callTool(agent, 'ws_read_file', { path: 'reports/summary.md' })).text).toBe('my summary');
+    // The own copy shadows the shared one at the same relative path: the answer names the file it read (issue 29).
+    expect((await callTool(agent, 'ws_read_file', { path: 'reports/summary.md' })).text).toBe(`[${own}/reports/summary.md]\nmy summary`);
     expect((await callTool(agent, 'ws_read_file', { path: `${own}/reports/summary.md` })).text).toBe('my summary');
     expect((await callTool(agent, 'ws_read_file', { path: 'pricing/price-list.md' })).text).toBe('shared prices');
     const list = (await callTool(agent, 'ws_list_files', {})).text.split('\n').map((l) => l.split('\t')[0]);
     expect(list).toEqual([`${own}/reports/summary.md`, 'pricing/price-list.md', 'reports/summary.md']);
     expect((await callTool(agent, 'ws_read_file', { path: 'nope.md' })).text).toMatch(/^Refused: file "nope\.md" was not found/);
+    // Nothing shared at that path: nothing to tell apart, the text alone.
+    await callTool(agent, 'ws_write_file', { path: 'reports/mine.md', content: 'only mine' });
+    expect((await callTool(agent, 'ws_read_file', { path: 'reports/mine.md' })).text).toBe('only mine');
   });
 
   it('treats a path that starts with the own agents/<ID>/ prefix as that same file (deliberate change)', async () => {

@@ -33,9 +33,11 @@ export async function listChunks(
   input: { path: string; page?: number; pageSize?: number },
 ): Promise<{ path: string; page: number; pageSize: number; hasMore: boolean; chunks: ChunkView[] }> {
   const page = input.page ?? 1;
-  const pageSize = input.pageSize ?? 20;
   if (!Number.isInteger(page) || page < 1) throw new StoaError('bad_request', 'page must be a positive integer (pages start at 1)');
-  if (!Number.isInteger(pageSize) || pageSize < 1 || pageSize > MAX_CHUNK_PAGE) throw new StoaError('bad_request', `page size must be 1–${MAX_CHUNK_PAGE}`);
+  if (input.pageSize !== undefined && (!Number.isInteger(input.pageSize) || input.pageSize < 1))
+    throw new StoaError('bad_request', 'page size must be a positive integer');
+  // The host caps the page (R6): a larger page is answered at the cap, with hasMore, never refused.
+  const pageSize = Math.min(input.pageSize ?? 20, MAX_CHUNK_PAGE);
   const s = await understandingStatus(ctx, input.path);
   const rows = await ctx.platform.db.kysely
     .selectFrom('doc_chunks')
@@ -90,11 +92,12 @@ export async function searchChunks(
   ctx: Ctx,
   input: { query: string; file?: string; limit?: number; contentLength?: number; mode?: SearchMode },
 ): Promise<ChunkHit[]> {
-  const limit = input.limit ?? 10;
-  const contentLength = input.contentLength ?? 1000;
-  if (!Number.isInteger(limit) || limit < 1 || limit > MAX_SEARCH_HITS) throw new StoaError('bad_request', `limit must be 1–${MAX_SEARCH_HITS}`);
-  if (!Number.isInteger(contentLength) || contentLength < 0 || contentLength > MAX_CONTENT_LENGTH)
-    throw new StoaError('bad_request', `content length must be 0–${MAX_CONTENT_LENGTH}`);
+  if (input.limit !== undefined && (!Number.isInteger(input.limit) || input.limit < 1)) throw new StoaError('bad_request', 'limit must be a positive integer');
+  if (input.contentLength !== undefined && (!Number.isInteger(input.contentLength) || input.contentLength < 0))
+    throw new StoaError('bad_request', 'content length must be a non-negative integer');
+  // The host caps the number of hits and each chunk's content (R6): more is answered at the cap, never refused.
+  const limit = Math.min(input.limit ?? 10, MAX_SEARCH_HITS);
+  const contentLength = Math.min(input.contentLength ?? 1000, MAX_CONTENT_LENGTH);
   const scope = chunkReadScope(ctx);
   const pathPrefix: string | undefined = scope ? `${scope}/` : undefined;
   let file: string | undefined;

@@ -62,8 +62,8 @@ async function agentIn(platform: Platform, agentId: string, opts: ContextOptions
 /**
  * Who the caller is inside a volume beyond projects (R1), derived from the volume's typed owners on every request
  * (R3) — the one place these rules live:
- * - `users`: the person alone, as admin; nobody else, not the installation administrator and not a token
- *   confined to one project.
+ * - `users`: the person alone, as admin, with any token of theirs — one minted inside a project too, since the
+ *   volume belongs to no project (issue 29) — and nobody else, not the installation administrator.
  * - `user-xperts` (a person's private agent): the person while they are a member of the agent's project — admin
  *   when they own the agent, else with their project role (issue 26: nobody gains rights through another
  *   person's agent); the agent itself reads and writes it when the person is its owner and it is not suspended.
@@ -82,7 +82,7 @@ export async function volumeActor(platform: Platform, principal: Principal, v: V
   const aopts = { ...opts, published };
   switch (v.catalog) {
     case 'users':
-      if (principal.kind === 'user' && !principal.projectId && principal.userId === v.userId) return person(principal, 'admin');
+      if (principal.kind === 'user' && principal.userId === v.userId) return person(principal, 'admin');
       throw noSuchVolume();
     case 'user-xperts': {
       const agent = await agentOf(platform, v.xpertId);

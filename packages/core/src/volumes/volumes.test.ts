@@ -106,8 +106,8 @@ describe.each(kinds)('volumes beyond projects (R1–R3, %s)', (kind) => {
       ['volume.create', null],
     ]);
     expect(audit.entries[1]!.details).toMatchObject({ catalog: 'users', volumeId: scope.volumeId });
-    // A token confined to one project reaches no person's volume; agents have none.
-    expect(await code(openVolume(t.platform, { ...alice, projectId: 'prj_x' }, { catalog: 'users' }))).toBe('not_found');
+    // Every token of the person opens it, one minted inside a project too (issue 29); agents have none.
+    expect((await openVolume(t.platform, { ...alice, projectId: 'prj_x' }, { catalog: 'users' })).volumeId).toBe(scope.volumeId);
     const agent = await createAgent(await contextFor(t.platform, root, { project: name }), { name: 'a', files: 'on' });
     expect(await code(openVolume(t.platform, await agentPrincipal(agent.id), { catalog: 'users' }))).toBe('not_found');
     expect(await code(ctxOf(await agentPrincipal(agent.id), scope.volumeId))).toBe('not_found');

@@ -172,7 +172,7 @@ export function PageEditor(props: { page?: WikiPageData; initialPath?: string; o
       </label>
       <div className="row">
         <button type="submit" disabled={!path.trim()}>
-          {t('common.save')}
+          {t('wiki.savePage')}
         </button>
         <button
           type="button"

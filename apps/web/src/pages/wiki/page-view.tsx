@@ -8,6 +8,7 @@ import { ProjectImage } from './project-image.js';
 import { Breadcrumb } from '../../components/breadcrumb.js';
 import { ConfirmDialog } from '../../components/confirm-dialog.js';
 import { focusOnMount } from '../../components/focus-trap.js';
+import { MoreMenu } from '../../components/more-menu.js';
 
 function go(e: React.MouseEvent, path: string) {
   e.preventDefault();
@@ -31,6 +32,7 @@ export function PageView(props: { project: string; page: WikiPageData; canEdit: 
   const [restored, setRestored] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [moving, setMoving] = useState<string | null>(null);
+  const [renaming, setRenaming] = useState<string | null>(null);
   const [deleting, setDeleting] = useState(false);
   const missing = new Set(page.links.filter((l) => l.missing).map((l) => l.path));
 
@@ -47,6 +49,17 @@ export function PageView(props: { project: string; page: WikiPageData; canEdit: 
       const r = await wikiApi.move(props.project, page.path, moving.trim());
       setMoving(null);
       props.onChanged(r.moved[0]?.to ?? moving.trim());
+    } catch (e) {
+      setError(errorText(e, t));
+    }
+  };
+  // Rename (W6): a new title saved as a new version, refused over someone's newer save.
+  const rename = async () => {
+    if (renaming === null || renaming.trim() === page.title) return setRenaming(null);
+    try {
+      await wikiApi.rename(props.project, page.path, renaming.trim(), page.version);
+      setRenaming(null);
+      props.onChanged(page.path);
     } catch (e) {
       setError(errorText(e, t));
     }
@@ -118,16 +131,55 @@ export function PageView(props: { project: string; page: WikiPageData; canEdit: 
         <button disabled={!props.canEdit} onClick={props.onEdit}>
           {t('common.edit')}
         </button>
-        <button disabled={!props.canEdit} onClick={() => setMoving(page.path)}>
-          {t('wiki.move')}
-        </button>
-        <button disabled={!props.canEdit} className="danger" onClick={() => setDeleting(true)}>
-          {t('common.delete')}
-        </button>
+        <MoreMenu
+          label={t('wiki.more')}
+          disabled={!props.canEdit}
+          actions={[
+            {
+              label: t('wiki.rename'),
+              onSelect: () => {
+                setMoving(null);
+                setRenaming(page.title);
+              },
+            },
+            {
+              label: t('wiki.move'),
+              onSelect: () => {
+                setRenaming(null);
+                setMoving(page.path);
+              },
+            },
+            { label: t('common.delete'), danger: true, onSelect: () => setDeleting(true) },
+          ]}
+        />
       </div>
+      {renaming !== null && (
+        <form
+          className="row"
+          aria-label={t('wiki.rename')}
+          onSubmit={(e) => {
+            e.preventDefault();
+            void rename();
+          }}
+        >
+          <input
+            aria-label={t('wiki.pageTitle')}
+            value={renaming}
+            onChange={(e) => setRenaming(e.target.value)}
+            placeholder={t('wiki.titleHint')}
+            ref={focusOnMount}
+          />
+          <button type="submit">{t('wiki.rename')}</button>
+          <button type="button" onClick={() => setRenaming(null)}>
+            {t('common.cancel')}
+          </button>
+          <small className="muted">{t('wiki.renameHint')}</small>
+        </form>
+      )}
       {moving !== null && (
         <form
           className="row"
+          aria-label={t('wiki.move')}
           onSubmit={(e) => {
             e.preventDefault();
             void move();
@@ -194,7 +246,7 @@ export function PageView(props: { project: string; page: WikiPageData; canEdit: 
         <Markdown text={page.text} link={link} image={image} />
       )}
       <section className="linked-here">
-        <h3>{t('wiki.linkedHere')}</h3>
+        <h2>{t('wiki.linkedHere')}</h2>
         {page.linkedHere.length === 0 ? (
           <p className="muted">{t('wiki.noLinks')}</p>
         ) : (
@@ -223,14 +275,14 @@ export function PageView(props: { project: string; page: WikiPageData; canEdit: 
         )}
       </section>
       <section className="wiki-history">
-        <h3>
+        <h2>
           {t('wiki.history')}{' '}
           {!history && (
             <button className="link" onClick={() => void loadHistory()}>
               {t('common.show')}
             </button>
           )}
-        </h3>
+        </h2>
         {history && (
           <table className="grid history">
             <thead>
