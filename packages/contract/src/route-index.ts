@@ -10,6 +10,7 @@ import type { searchRoutes } from './routes/search.js';
 import type { docsRoutes } from './routes/docs.js';
 import type { adminRoutes } from './routes/admin.js';
 import type { oauthRoutes } from './routes/oauth.js';
+import type { signInRoutes } from './routes/sign-in.js';
 
 /**
  * Every route by area and name, for clients that must not load the schemas (the web UI).
@@ -143,5 +144,10 @@ export const routeIndex = {
     approve: { id: 'oauth.approve', method: 'POST', path: '/projects/{project}/oauth/grants' } as RouteRef<(typeof oauthRoutes)['approve']>,
     listGrants: { id: 'oauth.grants.list', method: 'GET', path: '/projects/{project}/oauth/grants' } as RouteRef<(typeof oauthRoutes)['listGrants']>,
     revokeGrant: { id: 'oauth.grants.revoke', method: 'DELETE', path: '/projects/{project}/oauth/grants/{id}' } as RouteRef<(typeof oauthRoutes)['revokeGrant']>,
+  },
+  signIn: {
+    password: { id: 'signin.password', method: 'POST', path: '/auth/password' } as RouteRef<(typeof signInRoutes)['password']>,
+    account: { id: 'account.get', method: 'GET', path: '/account' } as RouteRef<(typeof signInRoutes)['account']>,
+    changePassword: { id: 'account.password', method: 'POST', path: '/account/password' } as RouteRef<(typeof signInRoutes)['changePassword']>,
   },
 };

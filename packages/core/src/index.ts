@@ -46,6 +46,7 @@ export * from './files/sweeper.js';
 export * from './files/doctor.js';
 export { StoaError, isStoaError, type ErrorCode } from '@stoa/contract';
 export * from './projects/login.js';
+export * from './projects/passwords.js';
 export * from './memory/index.js';
 export * from './policies/memory.js';
 export * from './wiki/index.js';

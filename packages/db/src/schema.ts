@@ -601,5 +601,17 @@ export interface OAuthDB {
   oauth_tokens: OAuthTokensTable;
 }
 
+// ---- Sign-in of people (migration 032, issue 31) ----
+
+export interface UserPasswordsTable {
+  user_id: string;
+  /** argon2id in PHC string form (algorithm, parameters and salt with the hash). */
+  hash: string;
+  updated_at: string;
+}
+export interface SignInDB {
+  user_passwords: UserPasswordsTable;
+}
+
 /** Every table of the database. */
-export interface DB extends FoundationDB, AgentToolsDB, SearchDB, WikiDB, MemoryDB, UnderstandingDB, AccessDB, OAuthDB {}
+export interface DB extends FoundationDB, AgentToolsDB, SearchDB, WikiDB, MemoryDB, UnderstandingDB, AccessDB, OAuthDB, SignInDB {}

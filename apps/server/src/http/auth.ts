@@ -43,6 +43,7 @@ export async function requestCall(platform: Platform, req: FastifyRequest, resou
   return {
     platform,
     principal,
+    client: req.ip,
     context: { conversationId: header('x-stoa-conversation') ?? null, processId: header('x-stoa-process'), nodeId: header('x-stoa-node') },
   };
 }

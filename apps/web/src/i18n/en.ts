@@ -342,6 +342,21 @@ export const en = {
   'load.retry': 'Retry',
   'live.newerPage': 'Someone saved a newer version of this page while you edit. Your text stays here; saving shows both versions to merge.',
   'live.newerMemory': 'Someone saved a newer version of this file while you edit. Your text stays here; saving shows both versions to merge.',
+  // Signing in like a person: password, invitation links, the account page (issue 31).
+  'signin.help': 'Sign in with your name and password.',
+  'signin.name': 'Name',
+  'signin.password': 'Password',
+  'signin.failed': 'Wrong name or password.',
+  'signin.withToken': 'Sign in with an API token instead',
+  'signin.againHelp': 'Your session has ended. Sign in again to carry on; nothing on this page is lost.',
+  'join.title': 'Accept your invitation',
+  'join.help': 'Choose your password (at least {n} characters). You sign in with your name and this password from now on.',
+  'join.password': 'New password',
+  'join.repeat': 'Repeat the password',
+  'join.tooShort': 'The password needs at least {n} characters.',
+  'join.mismatch': 'The two passwords differ.',
+  'join.submit': 'Create my account',
+  'join.failed': 'This invitation link is invalid, used or expired. Ask for a new one.',
 };
 
 export type Dict = { [K in keyof typeof en]: string };

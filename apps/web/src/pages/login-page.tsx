@@ -5,10 +5,12 @@ import { takeReturnPath } from '../api/oauth.js';
 import { useI18n } from '../i18n/index.js';
 import { navigate } from '../router.js';
 import { LanguagePicker } from '../components/language-picker.js';
+import { PasswordSignIn } from '../components/password-sign-in.js';
 
 /**
  * /login?code=… redeems the one-time link that `stoa serve` prints, keeps the token and goes to Files.
- * Without a code (or when it fails) a token can be pasted instead.
+ * Without a code (or when it fails) a person signs in with their name and password; an API token can still be
+ * pasted (programs' credentials; the installation administrator's first way in), folded away below.
  *
  * @example
  * {route.page === 'login' && <LoginPage onSignedIn={reload} />}
@@ -33,6 +35,11 @@ export function LoginPage({ onSignedIn }: { onSignedIn: () => void }) {
       .catch(() => setState('failed'));
   }, [code, onSignedIn]);
 
+  const done = () => {
+    navigate(takeReturnPath() ?? '/files', true);
+    onSignedIn();
+  };
+
   const submit = (e: React.FormEvent) => {
     e.preventDefault();
     if (!token.trim()) return;
@@ -55,13 +62,20 @@ export function LoginPage({ onSignedIn }: { onSignedIn: () => void }) {
           </p>
         )}
         {state !== 'redeeming' && (
-          <form onSubmit={submit}>
-            <p>{t('login.help')}</p>
-            <label>
-              {t('login.token')} <input type="password" value={token} onChange={(e) => setTokenText(e.target.value)} autoComplete="off" />
-            </label>
-            <button type="submit">{t('login.submit')}</button>
-          </form>
+          <>
+            <p>{t('signin.help')}</p>
+            <PasswordSignIn onSignedIn={done} />
+            <details className="token-sign-in">
+              <summary>{t('signin.withToken')}</summary>
+              <form onSubmit={submit}>
+                <p>{t('login.help')}</p>
+                <label>
+                  {t('login.token')} <input type="password" value={token} onChange={(e) => setTokenText(e.target.value)} autoComplete="off" />
+                </label>
+                <button type="submit">{t('login.submit')}</button>
+              </form>
+            </details>
+          </>
         )}
       </div>
     </main>

@@ -30,6 +30,8 @@ export interface OperationTraits {
 export interface GlobalCall {
   platform: Platform;
   principal: Principal;
+  /** The caller's address, where the door knows it: checks of a password count their failures against it. */
+  client?: string;
 }
 
 /** Body of a raw operation: a byte stream (uploads) or the files of a form, which the JSON schema cannot carry. */

@@ -7,6 +7,7 @@ import { wikiOperations } from './wiki-ops.js';
 import { searchOperations } from './search-ops.js';
 import { adminOperations } from './admin-ops.js';
 import { oauthOperations } from './oauth-ops.js';
+import { signInOperations } from './sign-in-ops.js';
 
 /**
  * Every operation of Stoa, defined once. The HTTP server mounts a route for each, the CLI's local mode and the
@@ -22,6 +23,7 @@ export const operations: readonly Operation[] = [
   ...searchOperations,
   ...adminOperations,
   ...oauthOperations,
+  ...signInOperations,
 ];
 
 const byId = new Map(operations.map((o) => [o.id, o]));

@@ -1,6 +1,6 @@
 import { StoaError } from '@stoa/contract';
 import { newId, newToken } from '../ids.js';
-import { inTx, type Platform } from '../platform.js';
+import { inTx, type Platform, type Q } from '../platform.js';
 import { hashToken } from './bootstrap.js';
 import { throttled } from './auth-throttle.js';
 
@@ -63,4 +63,28 @@ async function redeem(platform: Platform, code: string): Promise<{ token: string
       .execute();
     return { token, user: row.name };
   });
+}
+
+/**
+ * Starts a web session for a person who proved who they are (a password, a passkey, single sign-on): a fresh
+ * installation-wide session token, never a superuser one. Returned once; only its hash is stored.
+ */
+export async function issueWebSession(trx: Q, userId: string, now: string): Promise<string> {
+  const token = newToken();
+  await trx
+    .insertInto('tokens')
+    .values({
+      id: newId('tok'),
+      token_hash: hashToken(token),
+      user_id: userId,
+      agent_id: null,
+      name: 'web session',
+      created_at: now,
+      last_used_at: null,
+      revoked_at: null,
+      superuser: 0,
+      created_by: userId,
+    })
+    .execute();
+  return token;
 }

@@ -1,0 +1,84 @@
+import { useState } from 'react';
+import { signInApi } from '../api/sign-in.js';
+import { useI18n } from '../i18n/index.js';
+import { navigate } from '../router.js';
+import { errorText } from '../format.js';
+import { ApiError } from '../api/client.js';
+import { LanguagePicker } from '../components/language-picker.js';
+
+/** Shortest password the server accepts (packages/core/src/projects/passwords.ts). */
+const PASSWORD_MIN = 10;
+
+/**
+ * /join?code=…[&user=…]: an invitation link. The invited person chooses their password (their name too, when
+ * the invitation names none) and is signed in at once; from then on they sign in with name and password.
+ *
+ * @example
+ * {route.page === 'join' && <JoinPage onSignedIn={reload} />}
+ */
+export function JoinPage({ onSignedIn }: { onSignedIn: () => void }) {
+  const { t } = useI18n();
+  const params = new URLSearchParams(location.search);
+  const code = params.get('code') ?? '';
+  const named = params.get('user');
+  const [user, setUser] = useState(named ?? '');
+  const [password, setPassword] = useState('');
+  const [repeat, setRepeat] = useState('');
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+
+  const submit = async (e: React.FormEvent) => {
+    e.preventDefault();
+    if (password.length < PASSWORD_MIN) return setError(t('join.tooShort', { n: String(PASSWORD_MIN) }));
+    if (password !== repeat) return setError(t('join.mismatch'));
+    setBusy(true);
+    try {
+      await signInApi.join(code, user.trim() || undefined, password);
+      navigate('/files', true);
+      onSignedIn();
+    } catch (err) {
+      setBusy(false);
+      setError(err instanceof ApiError && err.code === 'unauthorized' ? t('join.failed') : errorText(err, t));
+    }
+  };
+
+  return (
+    <main className="login">
+      <div className="login-box">
+        <div className="login-top">
+          <h1>{t('join.title')}</h1>
+          <LanguagePicker />
+        </div>
+        {!code ? (
+          <p className="error" role="alert">
+            {t('join.failed')}
+          </p>
+        ) : (
+          <form onSubmit={(e) => void submit(e)}>
+            <p>{t('join.help', { n: String(PASSWORD_MIN) })}</p>
+            {error && (
+              <p className="notice error" role="alert">
+                {error}
+              </p>
+            )}
+            <label>
+              {t('signin.name')}{' '}
+              <input name="username" value={user} readOnly={!!named} onChange={(e) => setUser(e.target.value)} autoComplete="username" required />
+            </label>
+            <label>
+              {t('join.password')}{' '}
+              <input name="new-password" type="password" value={password} onChange={(e) => setPassword(e.target.value)} autoComplete="new-password" required />
+            </label>
+            <label>
+              {t('join.repeat')}{' '}
+              <input name="repeat-password" type="password" value={repeat} onChange={(e) => setRepeat(e.target.value)} autoComplete="new-password" required />
+            </label>
+            <button type="submit" disabled={busy || !user.trim() || !password}>
+              {t('join.submit')}
+            </button>
+          </form>
+        )}
+      </div>
+    </main>
+  );
+}

@@ -1,0 +1,17 @@
+import { signInRoutes } from '@stoa/contract';
+import { accountOf, changePassword, signInWithPassword } from '../projects/passwords.js';
+import { globalOperation, publicOperation, type OperationTraits } from './operation.js';
+
+const r = signInRoutes;
+const signedIn = (mutates = false): OperationTraits => ({ policy: 'signed-in', mutates, audit: null, agent: 'none' });
+const open: OperationTraits = { policy: 'public', mutates: true, audit: null, agent: 'none' };
+
+/**
+ * How people sign in (issue 31) and keep their own ways in. The public ones check credentials in the core, which
+ * throttles failures per client address; the HTTP door sets the session cookie from their answer.
+ */
+export const signInOperations = [
+  publicOperation(r.password, open, ({ platform, client }, i) => signInWithPassword(platform, i, { client })),
+  globalOperation(r.account, signedIn(), ({ platform, principal }) => accountOf(platform, principal)),
+  globalOperation(r.changePassword, signedIn(true), ({ platform, principal, client }, i) => changePassword(platform, principal, i, { client })),
+];
