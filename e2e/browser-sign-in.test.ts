@@ -97,4 +97,57 @@ describe.skipIf(!hasChromium)('signing in with a password in the browser', () =>
     await signIn(page, 'iris', 'iris likes long passwords');
     await page.waitForURL(/\/consent\?client_id=some-client/);
   });
+
+  it('an admin invites from the Members page: the link is copied, and the invitee sets a password and is in', async () => {
+    const { context, page } = await s.signedIn();
+    contexts.push(context);
+    await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: s.url });
+    await page.getByRole('link', { name: 'Members' }).click();
+    // A program's token for a member is shown once, with its Copy button.
+    await page.locator('tr[data-member="iris"]').getByRole('button', { name: 'New token' }).click();
+    const token = await page.locator('code.token').innerText();
+    await page.locator('.notice').getByRole('button', { name: 'Copy' }).click();
+    expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(token);
+    await page.getByRole('button', { name: 'Invite a person…' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Invite a person' });
+    await dialog.getByLabel('Role').selectOption('viewer');
+    await dialog.getByLabel('Their name (optional)').fill('vic');
+    await dialog.getByRole('button', { name: 'Create the link' }).click();
+    const link = await dialog.getByLabel('Invitation link').inputValue();
+    expect(link).toMatch(new RegExp(`^${s.url}/join\\?code=inv_[^&]+&user=vic$`));
+    await dialog.getByRole('button', { name: 'Copy' }).click();
+    await dialog.getByRole('button', { name: 'Copied' }).waitFor();
+    expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(link);
+    await dialog.getByRole('button', { name: 'Close' }).click();
+
+    const vic = await freshPage();
+    await vic.goto(link);
+    await vic.getByLabel('New password').fill('vic reads everything');
+    await vic.getByLabel('Repeat the password').fill('vic reads everything');
+    await vic.getByRole('button', { name: 'Create my account' }).click();
+    await vic.waitForURL(/\/files$/);
+    await vic.getByText('vic · Viewer').waitFor();
+  });
+
+  it('the account page changes the password, asking for the current one', async () => {
+    const page = await freshPage();
+    await page.goto(`${s.url}/login`);
+    await signIn(page, 'vic', 'vic reads everything');
+    await page.waitForURL(/\/files$/);
+    await page.getByRole('link', { name: 'Account' }).click();
+    await page.getByText('You sign in with your name and password.').waitFor();
+    await page.getByLabel('Current password').fill('not the current one');
+    await page.getByLabel('New password').fill('vic has a new password');
+    await page.getByLabel('Repeat the password').fill('vic has a new password');
+    await page.getByRole('button', { name: 'Change password' }).click();
+    await page.getByText('The current password is wrong.').waitFor();
+    await page.getByLabel('Current password').fill('vic reads everything');
+    await page.getByRole('button', { name: 'Change password' }).click();
+    await page.getByText('Password saved.').waitFor();
+
+    const later = await freshPage();
+    await later.goto(`${s.url}/login`);
+    await signIn(later, 'vic', 'vic has a new password');
+    await later.waitForURL(/\/files$/);
+  });
 });

@@ -1409,7 +1409,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Set or change your password (changing it needs the current one) */
+        /**
+         * Set or change your password (changing it needs the current one)
+         * @description A missing or wrong current password answers 403 forbidden (the session stays valid) and counts against the client address.
+         */
         post: operations["account.password"];
         delete?: never;
         options?: never;

@@ -11,6 +11,7 @@ import { LanguagePicker } from './components/language-picker.js';
 import { chooseProject, MY_FILES, PROJECT_KEY } from './project-choice.js';
 import { LoginPage } from './pages/login-page.js';
 import { JoinPage } from './pages/join-page.js';
+import { AccountPage } from './pages/account-page.js';
 import { FilesPage } from './pages/files/files-page.js';
 import { pageChunks } from './pages/page-chunks.js';
 import { volumesApi, type VolumeScope } from './api/volumes.js';
@@ -242,6 +243,19 @@ export function App() {
           {session.me.name} · {t(`role.${session.role}` as MessageKey)}
         </span>
         <LanguagePicker />
+        {session.me.kind === 'user' && (
+          <a
+            href="/account"
+            className="account-link"
+            aria-current={route.page === 'account' ? 'page' : undefined}
+            onClick={(e) => {
+              e.preventDefault();
+              navigate('/account');
+            }}
+          >
+            {t('account.title')}
+          </a>
+        )}
         <button className="link" onClick={logout}>
           {t('nav.logout')}
         </button>
@@ -260,6 +274,7 @@ export function App() {
           {!session.volume && route.page === 'members' && <MembersPage />}
           {route.page === 'audit' && <AuditPage />}
           {route.page === 'search' && <SearchPage key={route.search} />}
+          {route.page === 'account' && <AccountPage />}
         </Suspense>
       </main>
     </SessionContext.Provider>

@@ -80,7 +80,7 @@ describe.each(kinds)('signing in with a password over HTTP (%s)', (kind) => {
     const session = (
       await s.app.inject({ method: 'POST', url: '/api/v1/auth/password', payload: { user: 'iris', password: 'iris likes long passwords' } })
     ).json().token;
-    expect((await s.api('POST', '/account/password', session, { password: 'iris has a new one' })).status).toBe(401);
+    expect((await s.api('POST', '/account/password', session, { password: 'iris has a new one' })).status).toBe(403);
     expect((await s.api('POST', '/account/password', session, { current: 'iris likes long passwords', password: 'short' })).status).toBe(400);
     expect((await s.api('POST', '/account/password', session, { current: 'iris likes long passwords', password: 'iris has a new one' })).status).toBe(200);
     const r = await s.app.inject({ method: 'POST', url: '/api/v1/auth/password', payload: { user: 'iris', password: 'iris has a new one' } });

@@ -22,6 +22,8 @@ export const signInApi = {
     if (joined.token) setToken(joined.token);
     return joined;
   },
+  /** An invitation into a project (admins): its one-time code, shown once. */
+  invite: (project: string, role: 'admin' | 'editor' | 'viewer', user?: string) => call(routeIndex.projects.createInvitation, { project, role, user }),
   account: () => call(r.account, {}),
   changePassword: (password: string, current?: string) => call(r.changePassword, { password, current }),
 };

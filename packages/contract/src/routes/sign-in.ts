@@ -38,6 +38,7 @@ export const signInRoutes = {
       password: z.string().min(1).max(256).describe('The new password (at least 10 characters)'),
     }),
     output: z.object({ ok: z.literal(true) }),
-    errors: ['unauthorized'],
+    description: 'A missing or wrong current password answers 403 forbidden (the session stays valid) and counts against the client address.',
+    errors: ['forbidden'],
   }),
 };

@@ -56,9 +56,9 @@ describe.each(kinds)('signing in with a password (%s)', (kind) => {
 
   it('changing a password needs the current one; setting a first one does not', async () => {
     const paula = await authenticate(t.platform, (await signInWithPassword(t.platform, { user: 'paula', password: 'correct horse battery' })).token);
-    await expect(changePassword(t.platform, paula, { password: 'a brand new secret' })).rejects.toMatchObject({ code: 'unauthorized' });
+    await expect(changePassword(t.platform, paula, { password: 'a brand new secret' })).rejects.toMatchObject({ code: 'forbidden' });
     await expect(changePassword(t.platform, paula, { current: 'not it at all', password: 'a brand new secret' })).rejects.toMatchObject({
-      code: 'unauthorized',
+      code: 'forbidden',
     });
     await changePassword(t.platform, paula, { current: 'correct horse battery', password: 'a brand new secret' });
     await expect(signInWithPassword(t.platform, { user: 'paula', password: 'correct horse battery' })).rejects.toMatchObject({ code: 'unauthorized' });

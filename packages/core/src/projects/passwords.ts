@@ -71,7 +71,7 @@ export async function signInWithPassword(
 
 /**
  * Sets or changes the signed-in person's own password. Replacing one needs the current one (a stolen session
- * alone cannot lock its owner out); a wrong current password counts against the client address.
+ * alone cannot lock its owner out); a wrong current password is `forbidden` and counts against the client address.
  */
 export async function changePassword(
   platform: Platform,
@@ -83,11 +83,17 @@ export async function changePassword(
   const h = await hashPassword(input.password);
   const q = platform.db.kysely;
   const existing = await q.selectFrom('user_passwords').select('user_id').where('user_id', '=', principal.userId).executeTakeFirst();
+  // `forbidden`, not `unauthorized`: the session is fine, and a client must not take this for its end.
   if (existing)
-    await throttled(platform, opts.client, async () => {
-      if (!input.current || !(await passwordMatches(q, principal.userId, input.current.slice(0, PASSWORD_MAX))))
-        throw new StoaError('unauthorized', 'the current password is wrong');
-    });
+    await throttled(
+      platform,
+      opts.client,
+      async () => {
+        if (!input.current || !(await passwordMatches(q, principal.userId, input.current.slice(0, PASSWORD_MAX))))
+          throw new StoaError('forbidden', 'the current password is wrong');
+      },
+      ['forbidden'],
+    );
   await storePassword(q, principal.userId, h, platform.clock().toISOString());
   return { ok: true };
 }
