@@ -11,7 +11,6 @@ import { LanguagePicker } from './components/language-picker.js';
 import { chooseProject, MY_FILES, PROJECT_KEY } from './project-choice.js';
 import { LoginPage } from './pages/login-page.js';
 import { JoinPage } from './pages/join-page.js';
-import { AccountPage } from './pages/account-page.js';
 import { FilesPage } from './pages/files/files-page.js';
 import { pageChunks } from './pages/page-chunks.js';
 import { volumesApi, type VolumeScope } from './api/volumes.js';
@@ -25,6 +24,7 @@ const AuditPage = lazy(() => pageChunks.audit().then((m) => ({ default: m.AuditP
 const SearchPage = lazy(() => pageChunks.search().then((m) => ({ default: m.SearchPage })));
 const MembersPage = lazy(() => pageChunks.members().then((m) => ({ default: m.MembersPage })));
 const ConsentPage = lazy(() => pageChunks.consent().then((m) => ({ default: m.ConsentPage })));
+const AccountPage = lazy(() => pageChunks.account().then((m) => ({ default: m.AccountPage })));
 
 /** The query parameter that names the volume beyond projects a page shows, so a link to it and a reload keep it. */
 const VOLUME_PARAM = 'volume';

@@ -149,5 +149,10 @@ export const routeIndex = {
     password: { id: 'signin.password', method: 'POST', path: '/auth/password' } as RouteRef<(typeof signInRoutes)['password']>,
     account: { id: 'account.get', method: 'GET', path: '/account' } as RouteRef<(typeof signInRoutes)['account']>,
     changePassword: { id: 'account.password', method: 'POST', path: '/account/password' } as RouteRef<(typeof signInRoutes)['changePassword']>,
+    passkeyOptions: { id: 'signin.passkeyOptions', method: 'POST', path: '/auth/passkey/options' } as RouteRef<(typeof signInRoutes)['passkeyOptions']>,
+    passkey: { id: 'signin.passkey', method: 'POST', path: '/auth/passkey' } as RouteRef<(typeof signInRoutes)['passkey']>,
+    passkeyRegistrationOptions: { id: 'account.passkeyOptions', method: 'POST', path: '/account/passkeys/options' } as RouteRef<(typeof signInRoutes)['passkeyRegistrationOptions']>,
+    addPasskey: { id: 'account.addPasskey', method: 'POST', path: '/account/passkeys' } as RouteRef<(typeof signInRoutes)['addPasskey']>,
+    removePasskey: { id: 'account.removePasskey', method: 'DELETE', path: '/account/passkeys/{id}' } as RouteRef<(typeof signInRoutes)['removePasskey']>,
   },
 };

@@ -601,7 +601,7 @@ export interface OAuthDB {
   oauth_tokens: OAuthTokensTable;
 }
 
-// ---- Sign-in of people (migration 032, issue 31) ----
+// ---- Sign-in of people (migrations 032–033, issue 31) ----
 
 export interface UserPasswordsTable {
   user_id: string;
@@ -609,8 +609,31 @@ export interface UserPasswordsTable {
   hash: string;
   updated_at: string;
 }
+/** A person's passkey (migration 033): `id` is the credential ID (base64url), `public_key` its COSE key (base64url). */
+export interface UserPasskeysTable {
+  id: string;
+  user_id: string;
+  public_key: string;
+  counter: number;
+  /** JSON array of the authenticator's transports, as the browser reported them. */
+  transports: string | null;
+  name: string | null;
+  created_at: string;
+  last_used_at: string | null;
+}
+/** A WebAuthn ceremony in progress: its one-time challenge, for whom (registration) and until when. */
+export interface WebauthnCeremoniesTable {
+  id: string;
+  challenge: string;
+  user_id: string | null;
+  purpose: 'register' | 'signin';
+  created_at: string;
+  expires_at: string;
+}
 export interface SignInDB {
   user_passwords: UserPasswordsTable;
+  user_passkeys: UserPasskeysTable;
+  webauthn_ceremonies: WebauthnCeremoniesTable;
 }
 
 /** Every table of the database. */

@@ -29,7 +29,7 @@ describe.each(kinds)('signing in with a password over HTTP (%s)', (kind) => {
     });
     expect(joined.statusCode, joined.body).toBe(200);
     const account = await s.app.inject({ url: '/api/v1/account', headers: { cookie: cookieOf(joined) } });
-    expect(account.json()).toEqual({ user: 'iris', password: true });
+    expect(account.json()).toEqual({ user: 'iris', password: true, passkeys: [] });
     // Her session reaches the project she was invited to.
     const files = await s.app.inject({ url: '/api/v1/projects/default/files', headers: { cookie: cookieOf(joined) } });
     expect(files.statusCode).toBe(200);
@@ -85,5 +85,28 @@ describe.each(kinds)('signing in with a password over HTTP (%s)', (kind) => {
     expect((await s.api('POST', '/account/password', session, { current: 'iris likes long passwords', password: 'iris has a new one' })).status).toBe(200);
     const r = await s.app.inject({ method: 'POST', url: '/api/v1/auth/password', payload: { user: 'iris', password: 'iris has a new one' } });
     expect(r.statusCode).toBe(200);
+  });
+
+  it('passkeys: a challenge for this server’s public origin; a forged answer is 401 and sets no cookie', async () => {
+    // Under an IP address (the default origin of a test server) WebAuthn cannot run: the server says so.
+    const atIp = await s.app.inject({ method: 'POST', url: '/api/v1/auth/passkey/options', payload: {} });
+    expect(atIp.statusCode).toBe(400);
+    s.t.platform.config.publicUrl = 'https://stoa.example.org';
+    try {
+      const begun = await s.app.inject({ method: 'POST', url: '/api/v1/auth/passkey/options', payload: {} });
+      expect(begun.statusCode, begun.body).toBe(200);
+      expect(begun.json().options.rpId).toBe('stoa.example.org');
+      const forged = await s.app.inject({
+        method: 'POST',
+        url: '/api/v1/auth/passkey',
+        payload: { ceremony: begun.json().ceremony, response: { id: 'x', rawId: 'x', type: 'public-key', response: {} } },
+        remoteAddress: '10.3.3.3',
+      });
+      expect(forged.statusCode).toBe(401);
+      expect(forged.headers['set-cookie']).toBeUndefined();
+      expect((await s.app.inject({ method: 'POST', url: '/api/v1/auth/passkey', payload: { ceremony: 'x' } })).statusCode).toBe(400);
+    } finally {
+      s.t.platform.config.publicUrl = undefined;
+    }
   });
 });

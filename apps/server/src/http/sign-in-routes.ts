@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { signInRoutes } from '@stoa/contract';
 import { runGlobalOperation, type Platform } from '@stoa/core';
+import { publicOrigin } from './public-origin.js';
 import { sessionCookie } from './auth-routes.js';
 import { fastifyPath } from './mount.js';
 import { sendProblem } from './problem.js';
@@ -10,10 +11,14 @@ import { sendProblem } from './problem.js';
  * address; the door turns the session they answer into this browser's HttpOnly session cookie.
  */
 export function mountSignInRoutes(app: FastifyInstance, platform: Platform): void {
-  for (const route of [signInRoutes.password]) {
+  for (const route of [signInRoutes.password, signInRoutes.passkey]) {
     app.post('/api/v1' + fastifyPath(route.path), async (req, reply) => {
       try {
-        const session = (await runGlobalOperation({ platform, principal: null, client: req.ip }, route.id, route.input.parse(req.body ?? {}))) as {
+        const session = (await runGlobalOperation(
+          { platform, principal: null, client: req.ip, origin: publicOrigin(platform, req) },
+          route.id,
+          route.input.parse(req.body ?? {}),
+        )) as {
           token: string;
           user: string;
         };
@@ -23,4 +28,19 @@ export function mountSignInRoutes(app: FastifyInstance, platform: Platform): voi
       }
     });
   }
+  // Beginning a passkey sign-in proves nothing yet: a plain answer, no cookie.
+  const begin = signInRoutes.passkeyOptions;
+  app.post('/api/v1' + fastifyPath(begin.path), async (req, reply) => {
+    try {
+      return reply.send(
+        await runGlobalOperation(
+          { platform, principal: null, client: req.ip, origin: publicOrigin(platform, req) },
+          begin.id,
+          begin.input.parse(req.body ?? {}),
+        ),
+      );
+    } catch (e) {
+      return sendProblem(reply, req, e);
+    }
+  });
 }

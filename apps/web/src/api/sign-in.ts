@@ -1,4 +1,10 @@
 import { routeIndex } from '@stoa/contract/route-index';
+import {
+  startAuthentication,
+  startRegistration,
+  type PublicKeyCredentialCreationOptionsJSON,
+  type PublicKeyCredentialRequestOptionsJSON,
+} from '@simplewebauthn/browser';
 import { call, setToken } from './client.js';
 
 const r = routeIndex.signIn;
@@ -16,14 +22,32 @@ export const signInApi = {
     setToken(session.token);
     return session;
   },
-  /** Accepts an invitation as a new person with a password; the answer's token is this browser's session. */
-  join: async (code: string, user: string | undefined, password: string) => {
+  /**
+   * Accepts an invitation as a new person, with a password (or none, to register a passkey next); the answer's
+   * token is this browser's session.
+   */
+  join: async (code: string, user: string | undefined, password?: string) => {
     const joined = await call(routeIndex.projects.acceptInvitation, { code, user, password });
     if (joined.token) setToken(joined.token);
     return joined;
   },
   /** An invitation into a project (admins): its one-time code, shown once. */
   invite: (project: string, role: 'admin' | 'editor' | 'viewer', user?: string) => call(routeIndex.projects.createInvitation, { project, role, user }),
+  /** Signs in with a passkey of this site: the browser asks which one, and for a touch or a PIN. */
+  passkey: async () => {
+    const begun = await call(r.passkeyOptions, {});
+    const response = await startAuthentication({ optionsJSON: begun.options as unknown as PublicKeyCredentialRequestOptionsJSON });
+    const session = await call(r.passkey, { ceremony: begun.ceremony, response: response as unknown as Record<string, unknown> });
+    setToken(session.token);
+    return session;
+  },
+  /** Registers a passkey on this device for the signed-in person. */
+  addPasskey: async (name?: string) => {
+    const begun = await call(r.passkeyRegistrationOptions, {});
+    const response = await startRegistration({ optionsJSON: begun.options as unknown as PublicKeyCredentialCreationOptionsJSON });
+    return call(r.addPasskey, { ceremony: begun.ceremony, response: response as unknown as Record<string, unknown>, name });
+  },
+  removePasskey: (id: string) => call(r.removePasskey, { id }),
   account: () => call(r.account, {}),
   changePassword: (password: string, current?: string) => call(r.changePassword, { password, current }),
 };

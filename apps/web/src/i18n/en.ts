@@ -375,6 +375,16 @@ export const en = {
   'account.set': 'Set password',
   'account.saved': 'Password saved.',
   'account.wrongCurrent': 'The current password is wrong.',
+  'passkey.signIn': 'Sign in with a passkey',
+  'passkey.failed': 'This passkey was not accepted.',
+  'passkey.title': 'Passkeys',
+  'passkey.help': 'A passkey signs you in with this device’s fingerprint, face or PIN, or a security key — no password to type.',
+  'passkey.add': 'Add a passkey',
+  'passkey.remove': 'Remove',
+  'passkey.unnamed': 'Passkey',
+  'join.orPasskey': 'Or, without a password:',
+  'join.withPasskey': 'Use a passkey',
+  'join.nameFirst': 'Enter your name first.',
 };
 
 export type Dict = { [K in keyof typeof en]: string };

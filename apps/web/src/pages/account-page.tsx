@@ -1,9 +1,11 @@
 import { useCallback, useEffect, useState } from 'react';
 import { signInApi } from '../api/sign-in.js';
 import { useI18n } from '../i18n/index.js';
-import { errorText } from '../format.js';
+import { errorText, formatDate } from '../format.js';
 import { ApiError } from '../api/client.js';
 import { LoadState } from '../components/load-state.js';
+
+type Account = Awaited<ReturnType<typeof signInApi.account>>;
 
 /** Shortest password the server accepts (packages/core/src/projects/passwords.ts). */
 const PASSWORD_MIN = 10;
@@ -16,8 +18,8 @@ const PASSWORD_MIN = 10;
  * {route.page === 'account' && <AccountPage />}
  */
 export function AccountPage() {
-  const { t } = useI18n();
-  const [account, setAccount] = useState<{ user: string; password: boolean } | null>(null);
+  const { t, lang } = useI18n();
+  const [account, setAccount] = useState<Account | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [current, setCurrent] = useState('');
   const [password, setPassword] = useState('');
@@ -45,6 +47,18 @@ export function AccountPage() {
       setError(err instanceof ApiError && err.code === 'forbidden' ? t('account.wrongCurrent') : errorText(err, t));
     }
   };
+
+  const addPasskey = async () => {
+    try {
+      await signInApi.addPasskey(navigator.platform || undefined);
+      setError(null);
+      await load();
+    } catch (err) {
+      if (err instanceof Error && err.name === 'NotAllowedError') return;
+      setError(errorText(err, t));
+    }
+  };
+  const removePasskey = (id: string) => signInApi.removePasskey(id).then(load, (e: unknown) => setError(errorText(e, t)));
 
   if (!account)
     return (
@@ -87,6 +101,23 @@ export function AccountPage() {
           </label>
           <button type="submit">{account.password ? t('account.change') : t('account.set')}</button>
         </form>
+      </section>
+      <section className="card" aria-labelledby="passkeys-title">
+        <h2 id="passkeys-title">{t('passkey.title')}</h2>
+        <p>{t('passkey.help')}</p>
+        {account.passkeys.length > 0 && (
+          <ul className="passkeys">
+            {account.passkeys.map((p) => (
+              <li key={p.id} data-passkey>
+                {p.name ?? t('passkey.unnamed')} · {formatDate(p.createdAt, lang)}{' '}
+                <button className="danger" onClick={() => void removePasskey(p.id)}>
+                  {t('passkey.remove')}
+                </button>
+              </li>
+            ))}
+          </ul>
+        )}
+        <button onClick={() => void addPasskey()}>{t('passkey.add')}</button>
       </section>
     </div>
   );

@@ -5,6 +5,7 @@ import { navigate } from '../router.js';
 import { errorText } from '../format.js';
 import { ApiError } from '../api/client.js';
 import { LanguagePicker } from '../components/language-picker.js';
+import { browserSupportsWebAuthn } from '@simplewebauthn/browser';
 
 /** Shortest password the server accepts (packages/core/src/projects/passwords.ts). */
 const PASSWORD_MIN = 10;
@@ -42,6 +43,25 @@ export function JoinPage({ onSignedIn }: { onSignedIn: () => void }) {
     }
   };
 
+  // The account is made first (its session kept by this browser), then this device's passkey is added to it; if
+  // the person cancels the passkey prompt they are still in, and can add one (or a password) on their account page.
+  const withPasskey = async () => {
+    if (!user.trim()) return setError(t('join.nameFirst'));
+    setBusy(true);
+    try {
+      await signInApi.join(code, user.trim());
+    } catch (err) {
+      setBusy(false);
+      return setError(err instanceof ApiError && err.code === 'unauthorized' ? t('join.failed') : errorText(err, t));
+    }
+    const added = await signInApi.addPasskey().then(
+      () => true,
+      () => false,
+    );
+    navigate(added ? '/files' : '/account', true);
+    onSignedIn();
+  };
+
   return (
     <main className="login">
       <div className="login-box">
@@ -76,6 +96,14 @@ export function JoinPage({ onSignedIn }: { onSignedIn: () => void }) {
             <button type="submit" disabled={busy || !user.trim() || !password}>
               {t('join.submit')}
             </button>
+            {browserSupportsWebAuthn() && (
+              <p>
+                {t('join.orPasskey')}{' '}
+                <button type="button" disabled={busy} onClick={() => void withPasskey()}>
+                  {t('join.withPasskey')}
+                </button>
+              </p>
+            )}
           </form>
         )}
       </div>

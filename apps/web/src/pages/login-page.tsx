@@ -6,6 +6,7 @@ import { useI18n } from '../i18n/index.js';
 import { navigate } from '../router.js';
 import { LanguagePicker } from '../components/language-picker.js';
 import { PasswordSignIn } from '../components/password-sign-in.js';
+import { PasskeySignIn } from '../components/passkey-sign-in.js';
 
 /**
  * /login?code=… redeems the one-time link that `stoa serve` prints, keeps the token and goes to Files.
@@ -65,6 +66,7 @@ export function LoginPage({ onSignedIn }: { onSignedIn: () => void }) {
           <>
             <p>{t('signin.help')}</p>
             <PasswordSignIn onSignedIn={done} />
+            <PasskeySignIn onSignedIn={done} />
             <details className="token-sign-in">
               <summary>{t('signin.withToken')}</summary>
               <form onSubmit={submit}>

@@ -32,6 +32,8 @@ export interface GlobalCall {
   principal: Principal;
   /** The caller's address, where the door knows it: checks of a password count their failures against it. */
   client?: string;
+  /** The origin the web UI is served from, where the door knows it (WebAuthn binds passkeys to it). */
+  origin?: string;
 }
 
 /** Body of a raw operation: a byte stream (uploads) or the files of a form, which the JSON schema cannot carry. */
@@ -48,6 +50,7 @@ export interface PublicCall {
   platform: Platform;
   principal: Principal | null;
   client?: string;
+  origin?: string;
 }
 
 export type Operation =

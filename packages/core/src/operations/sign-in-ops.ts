@@ -1,5 +1,6 @@
 import { signInRoutes } from '@stoa/contract';
 import { accountOf, changePassword, signInWithPassword } from '../projects/passwords.js';
+import { addPasskey, listPasskeys, passkeyRegistrationOptions, passkeySignInOptions, removePasskey, signInWithPasskey } from '../projects/passkeys.js';
 import { globalOperation, publicOperation, type OperationTraits } from './operation.js';
 
 const r = signInRoutes;
@@ -12,6 +13,18 @@ const open: OperationTraits = { policy: 'public', mutates: true, audit: null, ag
  */
 export const signInOperations = [
   publicOperation(r.password, open, ({ platform, client }, i) => signInWithPassword(platform, i, { client })),
-  globalOperation(r.account, signedIn(), ({ platform, principal }) => accountOf(platform, principal)),
+  globalOperation(r.account, signedIn(), async ({ platform, principal }) => ({
+    ...(await accountOf(platform, principal)),
+    passkeys: await listPasskeys(platform, principal),
+  })),
   globalOperation(r.changePassword, signedIn(true), ({ platform, principal, client }, i) => changePassword(platform, principal, i, { client })),
+  publicOperation(r.passkeyOptions, open, ({ platform, origin, client }) => passkeySignInOptions(platform, { origin, client }) as never),
+  publicOperation(r.passkey, open, ({ platform, origin, client }, i) => signInWithPasskey(platform, i, { origin, client })),
+  globalOperation(
+    r.passkeyRegistrationOptions,
+    signedIn(true),
+    ({ platform, principal, origin }) => passkeyRegistrationOptions(platform, principal, { origin }) as never,
+  ),
+  globalOperation(r.addPasskey, signedIn(true), ({ platform, principal, origin }, i) => addPasskey(platform, principal, i, { origin })),
+  globalOperation(r.removePasskey, signedIn(true), ({ platform, principal }, i) => removePasskey(platform, principal, i)),
 ];

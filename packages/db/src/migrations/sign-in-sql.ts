@@ -5,3 +5,17 @@
 export function passwordStatements(): string[] {
   return [`create table user_passwords (user_id text primary key references users(id) on delete cascade, hash text not null, updated_at text not null)`];
 }
+
+/**
+ * Passkeys (WebAuthn, migration 033): each person's registered credentials (public keys only; the signature
+ * counter is kept to notice a cloned authenticator), and the one-time challenges of ceremonies in progress.
+ */
+export function passkeyStatements(): string[] {
+  return [
+    `create table user_passkeys (id text primary key, user_id text not null references users(id) on delete cascade,
+      public_key text not null, counter integer not null, transports text, name text, created_at text not null, last_used_at text)`,
+    `create index user_passkeys_user on user_passkeys (user_id)`,
+    `create table webauthn_ceremonies (id text primary key, challenge text not null, user_id text, purpose text not null,
+      created_at text not null, expires_at text not null)`,
+  ];
+}
