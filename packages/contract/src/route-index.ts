@@ -154,5 +154,8 @@ export const routeIndex = {
     passkeyRegistrationOptions: { id: 'account.passkeyOptions', method: 'POST', path: '/account/passkeys/options' } as RouteRef<(typeof signInRoutes)['passkeyRegistrationOptions']>,
     addPasskey: { id: 'account.addPasskey', method: 'POST', path: '/account/passkeys' } as RouteRef<(typeof signInRoutes)['addPasskey']>,
     removePasskey: { id: 'account.removePasskey', method: 'DELETE', path: '/account/passkeys/{id}' } as RouteRef<(typeof signInRoutes)['removePasskey']>,
+    methods: { id: 'signin.methods', method: 'GET', path: '/auth/methods' } as RouteRef<(typeof signInRoutes)['methods']>,
+    oidcStart: { id: 'signin.oidcStart', method: 'GET', path: '/auth/oidc/start' } as RouteRef<(typeof signInRoutes)['oidcStart']>,
+    oidcCallback: { id: 'signin.oidcCallback', method: 'GET', path: '/auth/oidc/callback' } as RouteRef<(typeof signInRoutes)['oidcCallback']>,
   },
 };

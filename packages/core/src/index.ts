@@ -48,6 +48,7 @@ export { StoaError, isStoaError, type ErrorCode } from '@stoa/contract';
 export * from './projects/login.js';
 export * from './projects/passwords.js';
 export * from './projects/passkeys.js';
+export * from './projects/oidc.js';
 export * from './memory/index.js';
 export * from './policies/memory.js';
 export * from './wiki/index.js';

@@ -601,7 +601,7 @@ export interface OAuthDB {
   oauth_tokens: OAuthTokensTable;
 }
 
-// ---- Sign-in of people (migrations 032–033, issue 31) ----
+// ---- Sign-in of people (migrations 032–034, issue 31) ----
 
 export interface UserPasswordsTable {
   user_id: string;
@@ -630,7 +630,27 @@ export interface WebauthnCeremoniesTable {
   created_at: string;
   expires_at: string;
 }
+/** A person's identity at an OpenID Connect provider (migration 034). */
+export interface OidcIdentitiesTable {
+  issuer: string;
+  subject: string;
+  user_id: string;
+  email: string | null;
+  created_at: string;
+}
+/** A single sign-on in progress: what the provider's answer must match (state, nonce, PKCE). */
+export interface OidcSignInsTable {
+  state: string;
+  nonce: string;
+  verifier: string;
+  /** The invitation code the sign-in began from, redeemed when the provider answers. */
+  invite: string | null;
+  created_at: string;
+  expires_at: string;
+}
 export interface SignInDB {
+  oidc_identities: OidcIdentitiesTable;
+  oidc_sign_ins: OidcSignInsTable;
   user_passwords: UserPasswordsTable;
   user_passkeys: UserPasskeysTable;
   webauthn_ceremonies: WebauthnCeremoniesTable;

@@ -109,4 +109,21 @@ describe.each(kinds)('signing in with a password over HTTP (%s)', (kind) => {
       s.t.platform.config.publicUrl = undefined;
     }
   });
+
+  it('single sign-on: not offered unless configured; a callback to no sign-in lands on the sign-in page with a note', async () => {
+    expect((await s.app.inject({ url: '/api/v1/auth/methods' })).json()).toEqual({ sso: null });
+    expect((await s.app.inject({ url: '/api/v1/auth/oidc/start' })).statusCode).toBe(404);
+    s.t.platform.config.oidc = { issuer: 'http://127.0.0.1:9', clientId: 'stoa', clientSecret: 'x', allowedDomains: [], name: 'Example SSO' };
+    try {
+      expect((await s.app.inject({ url: '/api/v1/auth/methods' })).json()).toEqual({ sso: { name: 'Example SSO' } });
+      // The provider cannot be reached: a 503 at the start, never a hang or a 500.
+      expect((await s.app.inject({ url: '/api/v1/auth/oidc/start' })).statusCode).toBe(503);
+      const back = await s.app.inject({ url: '/api/v1/auth/oidc/callback?state=nope&code=x', remoteAddress: '10.4.4.4' });
+      expect(back.statusCode).toBe(302);
+      expect(back.headers.location).toBe('/login?sso=failed');
+      expect(back.headers['set-cookie']).toBeUndefined();
+    } finally {
+      s.t.platform.config.oidc = undefined;
+    }
+  });
 });

@@ -43,4 +43,25 @@ export function mountSignInRoutes(app: FastifyInstance, platform: Platform): voi
       return sendProblem(reply, req, e);
     }
   });
+  app.get('/api/v1' + fastifyPath(signInRoutes.methods.path), async () => runGlobalOperation({ platform, principal: null }, signInRoutes.methods.id, {}));
+  // Single sign-on: the browser is sent to the provider and back. A refusal lands on the sign-in page with a plain
+  // note (the reason stays in the server's answer to the provider's redirect, never in the page).
+  for (const route of [signInRoutes.oidcStart, signInRoutes.oidcCallback]) {
+    app.get('/api/v1' + fastifyPath(route.path), async (req, reply) => {
+      try {
+        const input = route.input.parse(req.query ?? {});
+        const { location } = (await runGlobalOperation(
+          { platform, principal: null, client: req.ip, origin: publicOrigin(platform, req) },
+          route.id,
+          input,
+        )) as {
+          location: string;
+        };
+        return reply.header('cache-control', 'no-store').redirect(location, 302);
+      } catch (e) {
+        if (route === signInRoutes.oidcCallback && !(e as { code?: string })?.code?.startsWith('rate')) return reply.redirect('/login?sso=failed', 302);
+        return sendProblem(reply, req, e);
+      }
+    });
+  }
 }

@@ -49,5 +49,8 @@ export const signInApi = {
   },
   removePasskey: (id: string) => call(r.removePasskey, { id }),
   account: () => call(r.account, {}),
+  methods: () => call(r.methods, {}),
+  /** Where the SSO button sends the browser (a full page load: the provider's pages come next). */
+  ssoUrl: (invite?: string) => `/api/v1/auth/oidc/start${invite ? `?invite=${encodeURIComponent(invite)}` : ''}`,
   changePassword: (password: string, current?: string) => call(r.changePassword, { password, current }),
 };

@@ -6,6 +6,7 @@ import { errorText } from '../format.js';
 import { useFocusTrap } from './focus-trap.js';
 import { PasswordSignIn } from './password-sign-in.js';
 import { PasskeySignIn } from './passkey-sign-in.js';
+import { SsoButton } from './sso-button.js';
 
 /**
  * Asks the person to sign in again — with their own name and password, or (folded away) an API token — when the server stops accepting this browser's one (revoked or expired), over the page
@@ -44,6 +45,7 @@ export function SignInAgain(props: { userId: string; userName?: string; onSigned
         <p>{t('signin.againHelp')}</p>
         <PasswordSignIn user={props.userName} submitLabel={t('session.continue')} onSignedIn={(user) => props.onSignedIn(user === props.userName)} />
         <PasskeySignIn onSignedIn={(user) => props.onSignedIn(user === props.userName)} />
+        <SsoButton />
         <details className="token-sign-in">
           <summary>{t('signin.withToken')}</summary>
           <form onSubmit={(e) => void submit(e)}>

@@ -385,6 +385,8 @@ export const en = {
   'join.orPasskey': 'Or, without a password:',
   'join.withPasskey': 'Use a passkey',
   'join.nameFirst': 'Enter your name first.',
+  'sso.signIn': 'Sign in with {name}',
+  'sso.failed': 'Single sign-on did not sign you in. If you are new here, open your invitation link and choose single sign-on there.',
 };
 
 export type Dict = { [K in keyof typeof en]: string };

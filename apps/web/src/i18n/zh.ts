@@ -382,4 +382,6 @@ export const zh: Dict = {
   'join.orPasskey': '或者不使用密码：',
   'join.withPasskey': '使用通行密钥',
   'join.nameFirst': '请先输入用户名。',
+  'sso.signIn': '通过 {name} 登录',
+  'sso.failed': '单点登录未能让您登录。如果您是新用户，请打开邀请链接并在那里选择单点登录。',
 };

@@ -6,6 +6,7 @@ import { errorText } from '../format.js';
 import { ApiError } from '../api/client.js';
 import { LanguagePicker } from '../components/language-picker.js';
 import { browserSupportsWebAuthn } from '@simplewebauthn/browser';
+import { SsoButton } from '../components/sso-button.js';
 
 /** Shortest password the server accepts (packages/core/src/projects/passwords.ts). */
 const PASSWORD_MIN = 10;
@@ -104,6 +105,7 @@ export function JoinPage({ onSignedIn }: { onSignedIn: () => void }) {
                 </button>
               </p>
             )}
+            <SsoButton invite={code} />
           </form>
         )}
       </div>

@@ -7,6 +7,7 @@ import { navigate } from '../router.js';
 import { LanguagePicker } from '../components/language-picker.js';
 import { PasswordSignIn } from '../components/password-sign-in.js';
 import { PasskeySignIn } from '../components/passkey-sign-in.js';
+import { SsoButton } from '../components/sso-button.js';
 
 /**
  * /login?code=… redeems the one-time link that `stoa serve` prints, keeps the token and goes to Files.
@@ -57,6 +58,11 @@ export function LoginPage({ onSignedIn }: { onSignedIn: () => void }) {
           <LanguagePicker />
         </div>
         {state === 'redeeming' && <p>{t('login.redeeming')}</p>}
+        {new URLSearchParams(location.search).get('sso') === 'failed' && (
+          <p className="error" role="alert">
+            {t('sso.failed')}
+          </p>
+        )}
         {state === 'failed' && (
           <p className="error" role="alert">
             {t('login.failed')}
@@ -67,6 +73,7 @@ export function LoginPage({ onSignedIn }: { onSignedIn: () => void }) {
             <p>{t('signin.help')}</p>
             <PasswordSignIn onSignedIn={done} />
             <PasskeySignIn onSignedIn={done} />
+            <SsoButton />
             <details className="token-sign-in">
               <summary>{t('signin.withToken')}</summary>
               <form onSubmit={submit}>

@@ -1,5 +1,6 @@
 import { signInRoutes } from '@stoa/contract';
 import { accountOf, changePassword, signInWithPassword } from '../projects/passwords.js';
+import { beginOidcSignIn, finishOidcSignIn, signInMethods } from '../projects/oidc.js';
 import { addPasskey, listPasskeys, passkeyRegistrationOptions, passkeySignInOptions, removePasskey, signInWithPasskey } from '../projects/passkeys.js';
 import { globalOperation, publicOperation, type OperationTraits } from './operation.js';
 
@@ -27,4 +28,13 @@ export const signInOperations = [
   ),
   globalOperation(r.addPasskey, signedIn(true), ({ platform, principal, origin }, i) => addPasskey(platform, principal, i, { origin })),
   globalOperation(r.removePasskey, signedIn(true), ({ platform, principal }, i) => removePasskey(platform, principal, i)),
+  publicOperation(r.methods, { ...open, mutates: false }, async ({ platform }) => signInMethods(platform)),
+  publicOperation(r.oidcStart, { ...open, mutates: false }, ({ platform, origin }, i) => beginOidcSignIn(platform, { invite: i.invite }, { origin })),
+  publicOperation(r.oidcCallback, { ...open, mutates: false }, ({ platform, origin, client }, i) =>
+    finishOidcSignIn(
+      platform,
+      { query: Object.fromEntries(Object.entries(i).filter((e): e is [string, string] => typeof e[1] === 'string')) },
+      { origin, client },
+    ),
+  ),
 ];

@@ -82,7 +82,11 @@ export async function acceptInvitation(
   platform: Platform,
   principal: Principal | null,
   input: { code: string; user?: string; password?: string },
-  opts: { client?: string } = {},
+  opts: {
+    client?: string;
+    /** Single sign-on: ties the new person to their identity at the provider, in the same transaction. */
+    link?: (trx: Q, userId: string, now: string) => Promise<void>;
+  } = {},
 ): Promise<AcceptedInvitation> {
   const redeemer = redeemerOf(principal);
   if (redeemer.kind === 'agent') throw new StoaError('forbidden', 'agents may not accept invitations');
@@ -91,10 +95,16 @@ export async function acceptInvitation(
   // throttled address).
   assertNotThrottled(platform, opts.client);
   const passwordHash = input.password === undefined ? undefined : await hashPassword(input.password);
-  return throttled(platform, opts.client, () => redeem(platform, redeemer, input, passwordHash));
+  return throttled(platform, opts.client, () => redeem(platform, redeemer, input, passwordHash, opts.link));
 }
 
-async function redeem(platform: Platform, redeemer: Redeemer, input: { code: string; user?: string }, passwordHash?: string): Promise<AcceptedInvitation> {
+async function redeem(
+  platform: Platform,
+  redeemer: Redeemer,
+  input: { code: string; user?: string },
+  passwordHash?: string,
+  link?: (trx: Q, userId: string, now: string) => Promise<void>,
+): Promise<AcceptedInvitation> {
   const now = platform.clock().toISOString();
   const hash = hashToken(input.code);
   return inTx(platform, async (trx) => {
@@ -138,8 +148,10 @@ async function redeem(platform: Platform, redeemer: Redeemer, input: { code: str
         await storePassword(trx, userId, passwordHash, now);
         token = await issueWebSession(trx, userId, now);
       }
+      if (link) await link(trx, userId, now);
     }
-    if (redeemer.kind !== 'user' && !token) {
+    // A person who signs in with a password or through their provider needs no API token.
+    if (redeemer.kind !== 'user' && !token && !link) {
       token = newToken();
       await trx
         .insertInto('tokens')

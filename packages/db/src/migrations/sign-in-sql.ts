@@ -19,3 +19,18 @@ export function passkeyStatements(): string[] {
       created_at text not null, expires_at text not null)`,
   ];
 }
+
+/**
+ * Single sign-on through an OpenID Connect provider (migration 034): which person an identity at a provider
+ * (issuer and subject) is, and the sign-ins in progress (state, nonce and PKCE verifier, kept until the provider
+ * sends the browser back; an invitation's code when the sign-in began from one).
+ */
+export function oidcStatements(): string[] {
+  return [
+    `create table oidc_identities (issuer text not null, subject text not null, user_id text not null references users(id) on delete cascade,
+      email text, created_at text not null, primary key (issuer, subject))`,
+    `create index oidc_identities_user on oidc_identities (user_id)`,
+    `create table oidc_sign_ins (state text primary key, nonce text not null, verifier text not null, invite text,
+      created_at text not null, expires_at text not null)`,
+  ];
+}
