@@ -60,6 +60,16 @@ describe.skipIf(!hasChromium)('single sign-on in the browser', () => {
     await page.context().close();
   });
 
+  it('signing in through the provider returns to the MCP consent page that sent the person there', async () => {
+    const page = await freshPage();
+    await page.goto(`${s.url}/consent?client_id=some-client&redirect_uri=${encodeURIComponent('http://127.0.0.1:9/cb')}&response_type=code`);
+    await page.waitForURL(/\/login$/);
+    await page.getByRole('link', { name: 'Sign in with Example SSO' }).click();
+    await atProvider(page, 'olga-at-idp');
+    await page.waitForURL(/\/consent\?client_id=some-client/);
+    await page.context().close();
+  });
+
   it('an identity nobody invited is refused with one plain note; with its domain allowed, it gets an account', async () => {
     const page = await freshPage();
     await page.goto(`${s.url}/login`);

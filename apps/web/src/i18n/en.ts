@@ -26,7 +26,7 @@ export const en = {
   'members.remove': 'Remove',
   'members.removeConfirm': 'Remove {name} from this project?',
   'members.token': 'New token',
-  'members.tokenShown': 'API token for {name} (shown once; they paste it on the sign-in page):',
+  'members.tokenShown': 'API token for {name}, for programs and scripts (shown once; people sign in with an invitation link instead):',
   'role.admin': 'admin',
   'role.editor': 'editor',
   'role.viewer': 'viewer',

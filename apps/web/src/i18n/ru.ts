@@ -28,7 +28,7 @@ export const ru: Dict = {
   'members.remove': 'Исключить',
   'members.removeConfirm': 'Исключить {name} из проекта?',
   'members.token': 'Новый токен',
-  'members.tokenShown': 'API-токен для {name} (показывается один раз; его вставляют на странице входа):',
+  'members.tokenShown': 'API-токен для {name} — для программ и скриптов (показывается один раз; люди входят по ссылке-приглашению):',
   'role.admin': 'администратор',
   'role.editor': 'редактор',
   'role.viewer': 'читатель',

@@ -27,7 +27,7 @@ export const zh: Dict = {
   'members.remove': '移除',
   'members.removeConfirm': '将 {name} 从此项目中移除？',
   'members.token': '新令牌',
-  'members.tokenShown': '{name} 的 API 令牌（仅显示一次；在登录页粘贴使用）：',
+  'members.tokenShown': '{name} 的 API 令牌，供程序和脚本使用（仅显示一次；人员请通过邀请链接登录）：',
   'role.admin': '管理员',
   'role.editor': '编辑者',
   'role.viewer': '查看者',
