@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BrowserContext, Page } from 'playwright-core';
-import { createInvitation, hashToken } from '@stoa/core';
+import { contextFor, createInvitation, createProject, hashToken, localAdminPrincipal } from '@stoa/core';
 import { hasChromium, startUiServer, type UiServer } from './browser-helpers.js';
 
 /**
@@ -149,5 +149,24 @@ describe.skipIf(!hasChromium)('signing in with a password in the browser', () =>
     await later.goto(`${s.url}/login`);
     await signIn(later, 'vic', 'vic has a new password');
     await later.waitForURL(/\/files$/);
+  });
+
+  it('opened while signed in, an invitation link joins the signed-in person to the project', async () => {
+    const root = await localAdminPrincipal(s.t.platform);
+    if (root.kind !== 'user') throw new Error('the local administrator is a user');
+    await createProject(s.t.platform, { kind: 'user', userId: root.userId, name: root.name, role: null, superuser: true }, { name: 'second' });
+    const inv = await createInvitation(await contextFor(s.t.platform, root, { project: 'second' }), { role: 'viewer' });
+    const page = await freshPage();
+    await page.goto(`${s.url}/login`);
+    await signIn(page, 'iris', 'iris likes long passwords');
+    await page.waitForURL(/\/files$/);
+    await page.goto(`${s.url}/join?code=${encodeURIComponent(inv.code)}`);
+    await page.getByRole('button', { name: 'Join with my account' }).click();
+    await page.waitForURL(/\/files$/);
+    const projects = await page.evaluate(async () => {
+      const r = await fetch('/api/v1/projects', { headers: { authorization: `Bearer ${localStorage.getItem('stoa.token')}` } });
+      return ((await r.json()) as Array<{ name: string }>).map((p) => p.name);
+    });
+    expect(projects).toContain('second');
   });
 });

@@ -387,6 +387,9 @@ export const en = {
   'join.nameFirst': 'Enter your name first.',
   'sso.signIn': 'Sign in with {name}',
   'sso.failed': 'Single sign-on did not sign you in. If you are new here, open your invitation link and choose single sign-on there.',
+  'join.signedIn': 'You are signed in on this browser. Accept the invitation with your account, or sign out to create a new one.',
+  'join.asMe': 'Join with my account',
+  'join.notMe': 'Sign out and create a new account',
 };
 
 export type Dict = { [K in keyof typeof en]: string };

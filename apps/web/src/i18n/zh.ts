@@ -384,4 +384,7 @@ export const zh: Dict = {
   'join.nameFirst': '请先输入用户名。',
   'sso.signIn': '通过 {name} 登录',
   'sso.failed': '单点登录未能让您登录。如果您是新用户，请打开邀请链接并在那里选择单点登录。',
+  'join.signedIn': '您已在此浏览器中登录。可用当前账户接受邀请，或退出后创建新账户。',
+  'join.asMe': '用我的账户加入',
+  'join.notMe': '退出并创建新账户',
 };

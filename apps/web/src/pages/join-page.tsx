@@ -3,7 +3,7 @@ import { signInApi } from '../api/sign-in.js';
 import { useI18n } from '../i18n/index.js';
 import { navigate } from '../router.js';
 import { errorText } from '../format.js';
-import { ApiError } from '../api/client.js';
+import { ApiError, getToken, setToken } from '../api/client.js';
 import { LanguagePicker } from '../components/language-picker.js';
 import { browserSupportsWebAuthn } from '@simplewebauthn/browser';
 import { SsoButton } from '../components/sso-button.js';
@@ -28,6 +28,20 @@ export function JoinPage({ onSignedIn }: { onSignedIn: () => void }) {
   const [repeat, setRepeat] = useState('');
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
+  // Signed in already in this browser: the invitation is for this person's account (another project to join).
+  const [signedIn, setSignedIn] = useState(() => !!getToken());
+
+  const joinAsMe = async () => {
+    setBusy(true);
+    try {
+      await signInApi.join(code, undefined);
+      navigate('/files', true);
+      onSignedIn();
+    } catch (err) {
+      setBusy(false);
+      setError(err instanceof ApiError && err.code === 'unauthorized' ? t('join.failed') : errorText(err, t));
+    }
+  };
 
   const submit = async (e: React.FormEvent) => {
     e.preventDefault();
@@ -70,7 +84,30 @@ export function JoinPage({ onSignedIn }: { onSignedIn: () => void }) {
           <h1>{t('join.title')}</h1>
           <LanguagePicker />
         </div>
-        {!code ? (
+        {code && signedIn ? (
+          <div>
+            <p>{t('join.signedIn')}</p>
+            {error && (
+              <p className="notice error" role="alert">
+                {error}
+              </p>
+            )}
+            <div className="modal-actions">
+              <button type="button" disabled={busy} onClick={() => void joinAsMe()}>
+                {t('join.asMe')}
+              </button>
+              <button
+                type="button"
+                onClick={() => {
+                  setToken(null);
+                  setSignedIn(false);
+                }}
+              >
+                {t('join.notMe')}
+              </button>
+            </div>
+          </div>
+        ) : !code ? (
           <p className="error" role="alert">
             {t('join.failed')}
           </p>
