@@ -1,10 +1,5 @@
 import { routeIndex } from '@stoa/contract/route-index';
-import {
-  startAuthentication,
-  startRegistration,
-  type PublicKeyCredentialCreationOptionsJSON,
-  type PublicKeyCredentialRequestOptionsJSON,
-} from '@simplewebauthn/browser';
+import type { PublicKeyCredentialCreationOptionsJSON, PublicKeyCredentialRequestOptionsJSON } from '@simplewebauthn/browser';
 import { call, setToken } from './client.js';
 
 const r = routeIndex.signIn;
@@ -36,6 +31,8 @@ export const signInApi = {
   /** Signs in with a passkey of this site: the browser asks which one, and for a touch or a PIN. */
   passkey: async () => {
     const begun = await call(r.passkeyOptions, {});
+    // Loaded when a passkey is used, not with the first screen.
+    const { startAuthentication } = await import('@simplewebauthn/browser');
     const response = await startAuthentication({ optionsJSON: begun.options as unknown as PublicKeyCredentialRequestOptionsJSON });
     const session = await call(r.passkey, { ceremony: begun.ceremony, response: response as unknown as Record<string, unknown> });
     setToken(session.token);
@@ -44,9 +41,12 @@ export const signInApi = {
   /** Registers a passkey on this device for the signed-in person. */
   addPasskey: async (name?: string) => {
     const begun = await call(r.passkeyRegistrationOptions, {});
+    const { startRegistration } = await import('@simplewebauthn/browser');
     const response = await startRegistration({ optionsJSON: begun.options as unknown as PublicKeyCredentialCreationOptionsJSON });
     return call(r.addPasskey, { ceremony: begun.ceremony, response: response as unknown as Record<string, unknown>, name });
   },
+  /** Whether this browser can use passkeys at all (WebAuthn). */
+  passkeysWork: () => typeof window !== 'undefined' && typeof window.PublicKeyCredential === 'function',
   removePasskey: (id: string) => call(r.removePasskey, { id }),
   account: () => call(r.account, {}),
   methods: () => call(r.methods, {}),

@@ -1,5 +1,4 @@
 import { useState } from 'react';
-import { browserSupportsWebAuthn } from '@simplewebauthn/browser';
 import { signInApi } from '../api/sign-in.js';
 import { ApiError } from '../api/client.js';
 import { useI18n } from '../i18n/index.js';
@@ -16,7 +15,7 @@ export function PasskeySignIn(props: { onSignedIn: (user: string) => void }) {
   const { t } = useI18n();
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
-  if (!browserSupportsWebAuthn()) return null;
+  if (!signInApi.passkeysWork()) return null;
   const go = async () => {
     setBusy(true);
     try {

@@ -5,7 +5,6 @@ import { navigate } from '../router.js';
 import { errorText } from '../format.js';
 import { ApiError, getToken, setToken } from '../api/client.js';
 import { LanguagePicker } from '../components/language-picker.js';
-import { browserSupportsWebAuthn } from '@simplewebauthn/browser';
 import { SsoButton } from '../components/sso-button.js';
 
 /** Shortest password the server accepts (packages/core/src/projects/passwords.ts). */
@@ -134,7 +133,7 @@ export function JoinPage({ onSignedIn }: { onSignedIn: () => void }) {
             <button type="submit" disabled={busy || !user.trim() || !password}>
               {t('join.submit')}
             </button>
-            {browserSupportsWebAuthn() && (
+            {signInApi.passkeysWork() && (
               <p>
                 {t('join.orPasskey')}{' '}
                 <button type="button" disabled={busy} onClick={() => void withPasskey()}>
