@@ -15,8 +15,8 @@ const SIGN_IN_SECONDS = 600;
 const MAX_SIGN_INS = 10_000;
 const REFUSED = 'single sign-on did not sign you in';
 
-/** The provider's discovered configuration, once per platform and provider (a failed discovery is tried again). */
-const discovered = new WeakMap<Platform, { issuer: string; config: Promise<oidc.Configuration> }>();
+/** The provider's discovered configuration, once per platform and provider settings (a failed discovery is tried again). */
+const discovered = new WeakMap<Platform, { key: string; config: Promise<oidc.Configuration> }>();
 
 function settingsOf(platform: Platform): OidcConfig {
   const c = platform.config.oidc;
@@ -32,7 +32,8 @@ function isLoopback(url: URL): boolean {
 function providerOf(platform: Platform): Promise<oidc.Configuration> {
   const c = settingsOf(platform);
   const known = discovered.get(platform);
-  if (known && known.issuer === c.issuer) return known.config;
+  const key = `${c.issuer}\n${c.clientId}\n${c.clientSecret}`;
+  if (known && known.key === key) return known.config;
   const issuer = new URL(c.issuer);
   const config = oidc
     .discovery(
@@ -46,7 +47,7 @@ function providerOf(platform: Platform): Promise<oidc.Configuration> {
       discovered.delete(platform);
       throw new StoaError('unavailable', `the single sign-on provider could not be reached (${(e as Error).message})`);
     });
-  discovered.set(platform, { issuer: c.issuer, config });
+  discovered.set(platform, { key, config });
   return config;
 }
 
