@@ -54,10 +54,22 @@ describe.skipIf(!hasChromium)('web UI: accessibility (axe-core)', () => {
     context.setDefaultTimeout(15_000);
     const page = await context.newPage();
     await page.goto(`${s.url}/login`);
-    await page.locator('input[type=password]').waitFor();
+    await page.locator('input[name=password]').waitFor();
     found.push(...(await violations(page, `${lang} login`)));
+    // An invitation link's page (issue 31), with an error showing.
+    await page.goto(`${s.url}/join?code=inv_unknown&user=someone`);
+    await page.locator('input[name=new-password]').waitFor();
+    found.push(...(await violations(page, `${lang} join`)));
     await page.goto(await s.loginLink());
     await page.waitForURL(/\/files$/);
+    await page.goto(`${s.url}/account`);
+    await page.locator('.account-page section').first().waitFor();
+    found.push(...(await violations(page, `${lang} account`)));
+    await page.goto(`${s.url}/members`);
+    await page.locator('.members-page table').waitFor();
+    await page.locator('.members-page > p > button').click();
+    await page.locator('.invite-dialog select').waitFor();
+    found.push(...(await violations(page, `${lang} invite dialog`)));
 
     await page.goto(`${s.url}/files/reports`);
     await fileRow(page, 'reports/plan.txt').waitFor();

@@ -250,11 +250,14 @@ describe.skipIf(!hasChromium)('web UI: memory and wiki', { shuffle: false }, () 
     const dialog = p2.getByRole('dialog', { name: 'Sign in again' });
     await dialog.waitFor();
     expect(p2.url()).toMatch(/\/memory/);
-    await dialog.getByLabel('API token').fill('stoa_still-wrong');
-    await dialog.getByRole('button', { name: 'Continue' }).click();
-    await dialog.getByRole('alert').waitFor();
-    await dialog.getByLabel('API token').fill(good!);
-    await dialog.getByRole('button', { name: 'Continue' }).click();
+    // A program's token still works, folded under the person's own password sign-in.
+    await dialog.getByText('Sign in with an API token instead').click();
+    const withToken = dialog.locator('details');
+    await withToken.getByLabel('API token').fill('stoa_still-wrong');
+    await withToken.getByRole('button', { name: 'Continue' }).click();
+    await withToken.getByRole('alert').waitFor();
+    await withToken.getByLabel('API token').fill(good!);
+    await withToken.getByRole('button', { name: 'Continue' }).click();
     await dialog.waitFor({ state: 'detached' });
     expect(await textbox.inputValue()).toBe('Rules written while the token went stale.');
     await p2.getByRole('button', { name: 'Save' }).click();

@@ -105,7 +105,7 @@ describe.skipIf(!hasChromium)('web UI: on a phone', () => {
     const anon = await s.browser.newContext({ viewport: PHONE });
     const login = await anon.newPage();
     await login.goto(`${s.url}/login`);
-    await login.locator('input[type=password]').waitFor();
+    await login.locator('input[name=password]').waitFor();
     const px = await overflow(login);
     if (px > 0) wide.push(`login: ${px}px too wide`);
     await anon.close();

@@ -85,8 +85,9 @@ describe.skipIf(!hasChromium)('web UI: roles, created-by and languages', () => {
     const eve = await s.browser.newContext();
     const p2 = await eve.newPage();
     await p2.goto(`${s.url}/login`);
-    await p2.getByLabel('API token').fill(token);
-    await p2.getByRole('button', { name: 'Sign in' }).click();
+    await p2.getByText('Sign in with an API token instead').click();
+    await p2.locator('details').getByLabel('API token').fill(token);
+    await p2.locator('details').getByRole('button', { name: 'Sign in' }).click();
     await p2.getByText('eve · editor').waitFor();
     expect(await p2.getByRole('button', { name: 'Upload', exact: true }).isDisabled()).toBe(false);
     await eve.close();

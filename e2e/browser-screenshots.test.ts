@@ -50,9 +50,20 @@ const views: Array<{ name: string; open: (page: Page, url: string) => Promise<vo
       await page.locator('tr[data-agent]').first().waitFor();
     },
   },
+  {
+    // Issue 31: an admin invites a person; the one-time link, with Copy.
+    name: 'invite',
+    open: async (page, url) => {
+      await page.goto(`${url}/members`);
+      await page.locator('.members-page table').waitFor();
+      await page.locator('.members-page > p > button').click();
+      await page.locator('.invite-dialog form button[type=submit]').click();
+      await page.locator('.invite-dialog input.invite-link').waitFor();
+    },
+  },
 ];
 
-// Screenshots of Files, Wiki, Memory and Agents in English, Russian and Chinese, and on a phone.
+// Screenshots of Files, Wiki, Memory, Agents, inviting and signing in in English, Russian and Chinese, and on a phone.
 describe.skipIf(!hasChromium)('web UI: screenshots', () => {
   let s: UiServer;
 
@@ -86,6 +97,15 @@ describe.skipIf(!hasChromium)('web UI: screenshots', () => {
       await page.screenshot({ path: join(dir, `${v.name}-${lang}.png`) });
     }
     expect(await page.evaluate(() => document.documentElement.lang)).toBe(lang === 'zh' ? 'zh-CN' : lang);
+    await context.close();
+  });
+
+  it.each(langs)('the sign-in page in $lang', async ({ lang, locale }) => {
+    const context = await s.browser.newContext({ locale, viewport: { width: 1280, height: 760 } });
+    const page = await context.newPage();
+    await page.goto(`${s.url}/login`);
+    await page.locator('input[name=password]').waitFor();
+    await page.screenshot({ path: join(dir, `sign-in-${lang}.png`) });
     await context.close();
   });
 

@@ -7,6 +7,7 @@ import { StoaError, systemRoutes } from '@stoa/contract';
 import { operations, type Platform } from '@stoa/core';
 import { mountOperation } from './http/mount.js';
 import { mountAuthRoutes } from './http/auth-routes.js';
+import { mountSignInRoutes } from './http/sign-in-routes.js';
 import { addSecurityHeaders } from './http/security-headers.js';
 import { refuseCrossSiteChanges } from './http/origin-check.js';
 import { sendProblem } from './http/problem.js';
@@ -103,6 +104,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   const { directUploadBytes, uploadPartBytes } = platform.config.limits;
   app.get('/api/v1' + fastifyPath(systemRoutes.limits.path), async () => ({ directUploadBytes, uploadPartBytes }));
   mountAuthRoutes(app, platform);
+  mountSignInRoutes(app, platform);
 
   // Every JSON operation of the core's table; the raw ones (bytes in or out) have their own mounts below, the public
   // ones (session cookie, client address) theirs in auth-routes.ts.

@@ -10,6 +10,7 @@ import { errorText } from './format.js';
 import { LanguagePicker } from './components/language-picker.js';
 import { chooseProject, MY_FILES, PROJECT_KEY } from './project-choice.js';
 import { LoginPage } from './pages/login-page.js';
+import { JoinPage } from './pages/join-page.js';
 import { FilesPage } from './pages/files/files-page.js';
 import { pageChunks } from './pages/page-chunks.js';
 import { volumesApi, type VolumeScope } from './api/volumes.js';
@@ -23,6 +24,7 @@ const AuditPage = lazy(() => pageChunks.audit().then((m) => ({ default: m.AuditP
 const SearchPage = lazy(() => pageChunks.search().then((m) => ({ default: m.SearchPage })));
 const MembersPage = lazy(() => pageChunks.members().then((m) => ({ default: m.MembersPage })));
 const ConsentPage = lazy(() => pageChunks.consent().then((m) => ({ default: m.ConsentPage })));
+const AccountPage = lazy(() => pageChunks.account().then((m) => ({ default: m.AccountPage })));
 
 /** The query parameter that names the volume beyond projects a page shows, so a link to it and a reload keep it. */
 const VOLUME_PARAM = 'volume';
@@ -48,7 +50,9 @@ export function App() {
   const route = useRoute();
   // The session from the first load's answers when they are in already (usually): the shell and the page then
   // render whole in one go. The load below still runs and settles anything this could not (volumes, errors).
-  const [session, setSession] = useState<Session | null>(() => (route.page === 'login' || route.page === 'consent' ? null : sessionFromArrived()));
+  const [session, setSession] = useState<Session | null>(() =>
+    route.page === 'login' || route.page === 'consent' || route.page === 'join' ? null : sessionFromArrived(),
+  );
   const [error, setError] = useState<string | null>(null);
   const [epoch, setEpoch] = useState(0);
   // The token stopped working while a page was open: ask again over the page instead of leaving it.
@@ -97,6 +101,8 @@ export function App() {
     () =>
       onUnauthorized(() => {
         if (signedIn.current) return setExpired(true);
+        // A refused invitation code is the join page's own error to show, not a reason to leave it.
+        if (location.pathname === '/join') return;
         setToken(null);
         setSession(null);
         navigate('/login', true);
@@ -105,7 +111,7 @@ export function App() {
   );
   // Load the session once per sign-in (epoch), not on every route change.
   useEffect(() => {
-    if (route.page !== 'login' && route.page !== 'consent') void load();
+    if (route.page !== 'login' && route.page !== 'consent' && route.page !== 'join') void load();
   }, [epoch]);
 
   // Pages navigate by path alone: while in a volume, its ID goes back into the URL, so a reload or a copied link keeps it.
@@ -117,6 +123,8 @@ export function App() {
   }, [route, session]);
 
   if (route.page === 'login') return <LoginPage onSignedIn={() => setEpoch((n) => n + 1)} />;
+  // An invitation link: the invited person sets a password and is signed in (issue 31).
+  if (route.page === 'join') return <JoinPage onSignedIn={() => setEpoch((n) => n + 1)} />;
   // An application asks to act as an agent (MCP authorization): the person consents outside the project shell.
   if (route.page === 'consent')
     return (
@@ -186,6 +194,7 @@ export function App() {
       {expired && (
         <SignInAgain
           userId={session.me.id}
+          userName={session.me.name}
           onSignedIn={(same) => {
             setExpired(false);
             if (!same) {
@@ -240,6 +249,19 @@ export function App() {
           {session.me.name} · {t(`role.${session.role}` as MessageKey)}
         </span>
         <LanguagePicker />
+        {session.me.kind === 'user' && (
+          <a
+            href="/account"
+            className="account-link"
+            aria-current={route.page === 'account' ? 'page' : undefined}
+            onClick={(e) => {
+              e.preventDefault();
+              navigate('/account');
+            }}
+          >
+            {t('account.title')}
+          </a>
+        )}
         <button className="link" onClick={logout}>
           {t('nav.logout')}
         </button>
@@ -258,6 +280,7 @@ export function App() {
           {!session.volume && route.page === 'members' && <MembersPage />}
           {route.page === 'audit' && <AuditPage />}
           {route.page === 'search' && <SearchPage key={route.search} />}
+          {route.page === 'account' && <AccountPage />}
         </Suspense>
       </main>
     </SessionContext.Provider>

@@ -20,7 +20,7 @@ export function startFirstLoad(): Promise<void> {
   if (!getToken()) return Promise.resolve();
   const { page, rest } = pageOf(location.pathname);
   // Sign-in and an application's consent page stand outside the shell: nothing of a project to load ahead.
-  if (page === 'login' || page === 'consent') return Promise.resolve();
+  if (page === 'login' || page === 'join' || page === 'consent') return Promise.resolve();
   const asked: Array<Promise<unknown>> = [];
   let projects: ReturnType<typeof filesApi.projects> | undefined;
   prime(() => {

@@ -17,6 +17,7 @@ const tableSources: Record<keyof typeof routeTables, { file: string; name: strin
   docs: { file: 'docs', name: 'docsRoutes' },
   admin: { file: 'admin', name: 'adminRoutes' },
   oauth: { file: 'oauth', name: 'oauthRoutes' },
+  signIn: { file: 'sign-in', name: 'signInRoutes' },
 };
 
 /**

@@ -11,6 +11,7 @@ import type { searchRoutes } from './routes/search.js';
 import type { docsRoutes } from './routes/docs.js';
 import type { adminRoutes } from './routes/admin.js';
 import type { oauthRoutes } from './routes/oauth.js';
+import type { signInRoutes } from './routes/sign-in.js';
 
 /**
  * Every route by area and name, for clients that must not load the schemas (the web UI).
@@ -152,5 +153,18 @@ export const routeIndex = {
     approve: { id: 'oauth.approve', method: 'POST', path: '/projects/{project}/oauth/grants' } as RouteRef<(typeof oauthRoutes)['approve']>,
     listGrants: { id: 'oauth.grants.list', method: 'GET', path: '/projects/{project}/oauth/grants' } as RouteRef<(typeof oauthRoutes)['listGrants']>,
     revokeGrant: { id: 'oauth.grants.revoke', method: 'DELETE', path: '/projects/{project}/oauth/grants/{id}' } as RouteRef<(typeof oauthRoutes)['revokeGrant']>,
+  },
+  signIn: {
+    password: { id: 'signin.password', method: 'POST', path: '/auth/password' } as RouteRef<(typeof signInRoutes)['password']>,
+    account: { id: 'account.get', method: 'GET', path: '/account' } as RouteRef<(typeof signInRoutes)['account']>,
+    changePassword: { id: 'account.password', method: 'POST', path: '/account/password' } as RouteRef<(typeof signInRoutes)['changePassword']>,
+    passkeyOptions: { id: 'signin.passkeyOptions', method: 'POST', path: '/auth/passkey/options' } as RouteRef<(typeof signInRoutes)['passkeyOptions']>,
+    passkey: { id: 'signin.passkey', method: 'POST', path: '/auth/passkey' } as RouteRef<(typeof signInRoutes)['passkey']>,
+    passkeyRegistrationOptions: { id: 'account.passkeyOptions', method: 'POST', path: '/account/passkeys/options' } as RouteRef<(typeof signInRoutes)['passkeyRegistrationOptions']>,
+    addPasskey: { id: 'account.addPasskey', method: 'POST', path: '/account/passkeys' } as RouteRef<(typeof signInRoutes)['addPasskey']>,
+    removePasskey: { id: 'account.removePasskey', method: 'DELETE', path: '/account/passkeys/{id}' } as RouteRef<(typeof signInRoutes)['removePasskey']>,
+    methods: { id: 'signin.methods', method: 'GET', path: '/auth/methods' } as RouteRef<(typeof signInRoutes)['methods']>,
+    oidcStart: { id: 'signin.oidcStart', method: 'GET', path: '/auth/oidc/start' } as RouteRef<(typeof signInRoutes)['oidcStart']>,
+    oidcCallback: { id: 'signin.oidcCallback', method: 'GET', path: '/auth/oidc/callback' } as RouteRef<(typeof signInRoutes)['oidcCallback']>,
   },
 };

@@ -26,6 +26,8 @@ export interface StoaConfig {
   publicUrl?: string;
   /** Failed credentials (token, login code, invitation code) allowed per client address and window. */
   auth?: AuthLimits;
+  /** Single sign-on through an OpenID Connect provider (`STOA_OIDC_*`); absent = no SSO button. */
+  oidc?: OidcConfig;
   /**
    * `STOA_TRUST_PROXY`: whose `X-Forwarded-For`/`-Proto` to believe (the client address the auth throttle counts,
    * https for the Secure cookie). Unset: nobody's, so a client cannot pick its own address. `true`, or a
@@ -208,6 +210,7 @@ export function loadConfig(opts: { dataDir?: string; env: NodeJS.ProcessEnv }): 
     embeddings: embeddingsFromEnv(env),
     adminToken: env.STOA_ADMIN_TOKEN || undefined,
     publicUrl: publicUrlOf(env.STOA_PUBLIC_URL),
+    ...(oidcFromEnv(env) ? { oidc: oidcFromEnv(env) } : {}),
     ...(env.STOA_TEST_CRASH_AT ? { testCrashAt: env.STOA_TEST_CRASH_AT } : {}),
   };
 }
@@ -288,4 +291,43 @@ function poolSizeOf(raw: string | undefined): number {
   if (!Number.isInteger(n) || n < 1 || n > 1000)
     throw new StoaError('bad_request', `setting STOA_DB_POOL_SIZE must be an integer from 1 to 1000, got "${raw}"`);
   return n;
+}
+
+/**
+ * Single sign-on through any OpenID Connect provider (issue 31). A person signs in through it when their identity
+ * is linked: by opening an invitation link and choosing the provider, or — with `allowedDomains` — by a verified
+ * email address in one of those domains (a new person is then named by that address).
+ */
+export interface OidcConfig {
+  /** The provider's issuer URL (its discovery document is at `/.well-known/openid-configuration`). */
+  issuer: string;
+  clientId: string;
+  clientSecret: string;
+  /** Email domains whose verified addresses may sign in without an invitation; empty = invitations only. */
+  allowedDomains: string[];
+  /** The provider's name on the sign-in button. */
+  name: string;
+}
+
+/** `STOA_OIDC_ISSUER`, `STOA_OIDC_CLIENT_ID`, `STOA_OIDC_CLIENT_SECRET`, `STOA_OIDC_DOMAINS` (comma-separated), `STOA_OIDC_NAME`. */
+function oidcFromEnv(env: NodeJS.ProcessEnv): OidcConfig | undefined {
+  const issuer = env.STOA_OIDC_ISSUER?.trim();
+  if (!issuer) return undefined;
+  const clientId = env.STOA_OIDC_CLIENT_ID?.trim();
+  if (!clientId) throw new Error('STOA_OIDC_ISSUER is set: STOA_OIDC_CLIENT_ID is required too');
+  try {
+    new URL(issuer);
+  } catch {
+    throw new Error('STOA_OIDC_ISSUER must be an absolute URL');
+  }
+  return {
+    issuer,
+    clientId,
+    clientSecret: env.STOA_OIDC_CLIENT_SECRET ?? '',
+    allowedDomains: (env.STOA_OIDC_DOMAINS ?? '')
+      .split(',')
+      .map((d) => d.trim().toLowerCase())
+      .filter(Boolean),
+    name: env.STOA_OIDC_NAME?.trim() || 'single sign-on',
+  };
 }

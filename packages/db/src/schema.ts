@@ -607,5 +607,60 @@ export interface OAuthDB {
   oauth_tokens: OAuthTokensTable;
 }
 
+// ---- Sign-in of people (migrations 032–034, issue 31) ----
+
+export interface UserPasswordsTable {
+  user_id: string;
+  /** argon2id in PHC string form (algorithm, parameters and salt with the hash). */
+  hash: string;
+  updated_at: string;
+}
+/** A person's passkey (migration 033): `id` is the credential ID (base64url), `public_key` its COSE key (base64url). */
+export interface UserPasskeysTable {
+  id: string;
+  user_id: string;
+  public_key: string;
+  counter: number;
+  /** JSON array of the authenticator's transports, as the browser reported them. */
+  transports: string | null;
+  name: string | null;
+  created_at: string;
+  last_used_at: string | null;
+}
+/** A WebAuthn ceremony in progress: its one-time challenge, for whom (registration) and until when. */
+export interface WebauthnCeremoniesTable {
+  id: string;
+  challenge: string;
+  user_id: string | null;
+  purpose: 'register' | 'signin';
+  created_at: string;
+  expires_at: string;
+}
+/** A person's identity at an OpenID Connect provider (migration 034). */
+export interface OidcIdentitiesTable {
+  issuer: string;
+  subject: string;
+  user_id: string;
+  email: string | null;
+  created_at: string;
+}
+/** A single sign-on in progress: what the provider's answer must match (state, nonce, PKCE). */
+export interface OidcSignInsTable {
+  state: string;
+  nonce: string;
+  verifier: string;
+  /** The invitation code the sign-in began from, redeemed when the provider answers. */
+  invite: string | null;
+  created_at: string;
+  expires_at: string;
+}
+export interface SignInDB {
+  oidc_identities: OidcIdentitiesTable;
+  oidc_sign_ins: OidcSignInsTable;
+  user_passwords: UserPasswordsTable;
+  user_passkeys: UserPasskeysTable;
+  webauthn_ceremonies: WebauthnCeremoniesTable;
+}
+
 /** Every table of the database. */
-export interface DB extends FoundationDB, AgentToolsDB, SearchDB, WikiDB, MemoryDB, UnderstandingDB, AccessDB, OAuthDB {}
+export interface DB extends FoundationDB, AgentToolsDB, SearchDB, WikiDB, MemoryDB, UnderstandingDB, AccessDB, OAuthDB, SignInDB {}

@@ -8,7 +8,7 @@ import { sendProblem } from './problem.js';
  * The session cookie: HttpOnly (scripts never read it), SameSite=Strict (no other site's page can send it, which
  * is what keeps cookie-authenticated writes safe from cross-site requests), Secure when served over https, Path=/.
  */
-function sessionCookie(req: FastifyRequest, token: string): string {
+export function sessionCookie(req: FastifyRequest, token: string): string {
   const secure = req.protocol === 'https' ? '; Secure' : '';
   return `${SESSION_COOKIE}=${encodeURIComponent(token)}; Path=/; HttpOnly; SameSite=Strict${secure}`;
 }
@@ -48,7 +48,10 @@ export function mountAuthRoutes(app: FastifyInstance, platform: Platform): void 
       const input = accept.input.parse(req.body ?? {});
       const token = bearerToken(req);
       const principal = token ? await principalFromToken(platform, req, token) : null;
-      return reply.send(await runGlobalOperation({ platform, principal, client: req.ip }, accept.id, input));
+      const accepted = (await runGlobalOperation({ platform, principal, client: req.ip }, accept.id, input)) as { token?: string | null };
+      // With a password the new person gets a web session, which this browser keeps as its cookie.
+      if (input.password !== undefined && accepted.token) reply.header('Set-Cookie', sessionCookie(req, accepted.token));
+      return reply.send(accepted);
     } catch (e) {
       return sendProblem(reply, req, e);
     }

@@ -1,5 +1,6 @@
 import type { FastifyRequest } from 'fastify';
 import { authenticate, contextFor, type Ctx, type DoorCall, type Platform, type Principal } from '@stoa/core';
+import { publicOrigin } from './public-origin.js';
 
 /** The web UI's session cookie (set by `POST /api/v1/auth/login`). */
 export const SESSION_COOKIE = 'stoa_token';
@@ -43,6 +44,8 @@ export async function requestCall(platform: Platform, req: FastifyRequest, resou
   return {
     platform,
     principal,
+    client: req.ip,
+    origin: publicOrigin(platform, req),
     context: { conversationId: header('x-stoa-conversation') ?? null, processId: header('x-stoa-process'), nodeId: header('x-stoa-node') },
   };
 }

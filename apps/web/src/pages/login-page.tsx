@@ -5,10 +5,14 @@ import { takeReturnPath } from '../api/oauth.js';
 import { useI18n } from '../i18n/index.js';
 import { navigate } from '../router.js';
 import { LanguagePicker } from '../components/language-picker.js';
+import { PasswordSignIn } from '../components/password-sign-in.js';
+import { PasskeySignIn } from '../components/passkey-sign-in.js';
+import { SsoButton } from '../components/sso-button.js';
 
 /**
  * /login?code=… redeems the one-time link that `stoa serve` prints, keeps the token and goes to Files.
- * Without a code (or when it fails) a token can be pasted instead.
+ * Without a code (or when it fails) a person signs in with their name and password; an API token can still be
+ * pasted (programs' credentials; the installation administrator's first way in), folded away below.
  *
  * @example
  * {route.page === 'login' && <LoginPage onSignedIn={reload} />}
@@ -33,6 +37,11 @@ export function LoginPage({ onSignedIn }: { onSignedIn: () => void }) {
       .catch(() => setState('failed'));
   }, [code, onSignedIn]);
 
+  const done = () => {
+    navigate(takeReturnPath() ?? '/files', true);
+    onSignedIn();
+  };
+
   const submit = (e: React.FormEvent) => {
     e.preventDefault();
     if (!token.trim()) return;
@@ -49,19 +58,33 @@ export function LoginPage({ onSignedIn }: { onSignedIn: () => void }) {
           <LanguagePicker />
         </div>
         {state === 'redeeming' && <p>{t('login.redeeming')}</p>}
+        {new URLSearchParams(location.search).get('sso') === 'failed' && (
+          <p className="error" role="alert">
+            {t('sso.failed')}
+          </p>
+        )}
         {state === 'failed' && (
           <p className="error" role="alert">
             {t('login.failed')}
           </p>
         )}
         {state !== 'redeeming' && (
-          <form onSubmit={submit}>
-            <p>{t('login.help')}</p>
-            <label>
-              {t('login.token')} <input type="password" value={token} onChange={(e) => setTokenText(e.target.value)} autoComplete="off" />
-            </label>
-            <button type="submit">{t('login.submit')}</button>
-          </form>
+          <>
+            <p>{t('signin.help')}</p>
+            <PasswordSignIn onSignedIn={done} />
+            <PasskeySignIn onSignedIn={done} />
+            <SsoButton />
+            <details className="token-sign-in">
+              <summary>{t('signin.withToken')}</summary>
+              <form onSubmit={submit}>
+                <p>{t('login.help')}</p>
+                <label>
+                  {t('login.token')} <input type="password" value={token} onChange={(e) => setTokenText(e.target.value)} autoComplete="off" />
+                </label>
+                <button type="submit">{t('login.submit')}</button>
+              </form>
+            </details>
+          </>
         )}
       </div>
     </main>

@@ -8,6 +8,8 @@ import { LoadState } from '../components/load-state.js';
 import { ConfirmDialog } from '../components/confirm-dialog.js';
 import { DeleteProjectDialog } from '../components/delete-project-dialog.js';
 import { LocksSection } from './locks-section.js';
+import { InviteDialog } from '../components/invite-dialog.js';
+import { CopyButton } from '../components/copy-button.js';
 
 const roles: Array<Member['role']> = ['admin', 'editor', 'viewer'];
 
@@ -28,6 +30,7 @@ export function MembersPage() {
   const [role, setRole] = useState<Member['role']>('editor');
   const [token, setToken] = useState<{ user: string; token: string } | null>(null);
   const [removing, setRemoving] = useState<Member | null>(null);
+  const [inviting, setInviting] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const fail = useCallback((e: unknown) => setError(errorText(e, t)), [t]);
   const reload = useCallback(() => filesApi.members(project.id).then(setMembers, fail), [project.id, fail]);
@@ -81,11 +84,25 @@ export function MembersPage() {
       )}
       {token && (
         <p className="notice warn" role="status">
-          {t('members.tokenShown', { name: token.user })} <code className="token">{token.token}</code>{' '}
+          {t('members.tokenShown', { name: token.user })} <code className="token">{token.token}</code> <CopyButton value={token.token} />{' '}
           <button className="link" onClick={() => setToken(null)}>
             {t('common.close')}
           </button>
         </p>
+      )}
+      {isAdmin && (
+        <p>
+          <button onClick={() => setInviting(true)}>{t('invite.open')}</button>
+        </p>
+      )}
+      {inviting && (
+        <InviteDialog
+          project={project.id}
+          onClose={() => {
+            setInviting(false);
+            void reload();
+          }}
+        />
       )}
       {isAdmin && (
         <form className="card row" onSubmit={add}>

@@ -15,4 +15,5 @@ export const pageChunks = {
   search: () => import('./search-page.js'),
   members: () => import('./members-page.js'),
   consent: () => import('./consent-page.js'),
+  account: () => import('./account-page.js'),
 } satisfies Partial<Record<Page, () => Promise<unknown>>>;

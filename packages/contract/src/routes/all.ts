@@ -10,6 +10,7 @@ import { docsRoutes } from './docs.js';
 import { adminRoutes } from './admin.js';
 import { oauthRoutes } from './oauth.js';
 import { lockRoutes } from './locks.js';
+import { signInRoutes } from './sign-in.js';
 
 /**
  * Every route table by area. Each area adds its table here (one line), and the OpenAPI document, the server's
@@ -30,6 +31,7 @@ export const routeTables = {
   docs: docsRoutes,
   admin: adminRoutes,
   oauth: oauthRoutes,
+  signIn: signInRoutes,
 };
 
 /** Every route of the HTTP API but the server's own (health, OpenAPI, login: `systemRoutes`), which it answers directly. */

@@ -255,6 +255,11 @@ export const projectRoutes = {
     input: z.object({
       code: z.string().min(1).max(200),
       user: z.string().max(inputMax.name).min(1).optional().describe('Your user name (new users, when the invitation names none)'),
+      password: z
+        .string()
+        .max(256)
+        .optional()
+        .describe('New users: the password to sign in with (at least 10 characters); the answer then holds a web session, not an API token'),
     }),
     output: z.object({
       project: z.object({ id: z.string(), name: z.string() }),

@@ -42,6 +42,10 @@ export interface OperationTraits {
 export interface GlobalCall {
   platform: Platform;
   principal: Principal;
+  /** The caller's address, where the door knows it: checks of a password count their failures against it. */
+  client?: string;
+  /** The origin the web UI is served from, where the door knows it (WebAuthn binds passkeys to it). */
+  origin?: string;
 }
 
 /** Body of a raw operation: a byte stream (uploads) or the files of a form, which the JSON schema cannot carry. */
@@ -58,6 +62,7 @@ export interface PublicCall {
   platform: Platform;
   principal: Principal | null;
   client?: string;
+  origin?: string;
 }
 
 export type Operation =

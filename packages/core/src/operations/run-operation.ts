@@ -73,7 +73,7 @@ export async function runGlobalOperation(call: PublicCall, id: string, input: Re
   if (op.scope === 'door') throw new StoaError('bad_request', `operation "${id}" acts in a project`);
   if (op.scope !== 'global') throw new StoaError('bad_request', `operation "${id}" acts in a project`);
   if (!call.principal) throw new StoaError('unauthorized');
-  return op.run({ platform: call.platform, principal: call.principal }, input);
+  return op.run({ platform: call.platform, principal: call.principal, client: call.client, origin: call.origin }, input);
 }
 
 /** What a door knows about one call: who calls, and the context options it carries (conversation, runtime). */

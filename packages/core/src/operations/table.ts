@@ -8,6 +8,7 @@ import { searchOperations } from './search-ops.js';
 import { adminOperations } from './admin-ops.js';
 import { oauthOperations } from './oauth-ops.js';
 import { webdavOperations } from './webdav-ops.js';
+import { signInOperations } from './sign-in-ops.js';
 
 /**
  * Every operation of Stoa, defined once. The HTTP server mounts a route for each, the CLI's local mode and the
@@ -23,6 +24,7 @@ export const operations: readonly Operation[] = [
   ...searchOperations,
   ...adminOperations,
   ...oauthOperations,
+  ...signInOperations,
 ];
 
 const byId = new Map<string, Operation | DoorOperation>([...operations, ...webdavOperations].map((o) => [o.id, o]));

@@ -3,7 +3,9 @@ import { newId, newToken } from '../ids.js';
 import { inTx, type Ctx, type Platform, type Q } from '../platform.js';
 import { inviteDecision, redeemDecision, type Redeemer } from '../policies/credentials.js';
 import { hashToken } from './bootstrap.js';
-import { throttled } from './auth-throttle.js';
+import { assertNotThrottled, throttled } from './auth-throttle.js';
+import { issueWebSession } from './login.js';
+import { hashPassword, storePassword } from './passwords.js';
 import { grantRole, roleOf, userName } from './members.js';
 import type { Principal } from './tokens.js';
 import type { Role } from '../actors.js';
@@ -24,7 +26,10 @@ export interface AcceptedInvitation {
   project: { id: string; name: string };
   role: Role;
   user: string;
-  /** The new person's own installation-wide token (shown once); absent when a signed-in person accepted. */
+  /**
+   * The new person's own installation-wide token (shown once); absent when a signed-in person accepted. With a
+   * password, a web session token (the person signs in with the password from then on), else an API token.
+   */
   token?: string;
 }
 
@@ -76,15 +81,30 @@ function redeemerOf(principal: Principal | null): Redeemer {
 export async function acceptInvitation(
   platform: Platform,
   principal: Principal | null,
-  input: { code: string; user?: string },
-  opts: { client?: string } = {},
+  input: { code: string; user?: string; password?: string },
+  opts: {
+    client?: string;
+    /** Single sign-on: ties the new person to their identity at the provider, in the same transaction. */
+    link?: (trx: Q, userId: string, now: string) => Promise<void>;
+  } = {},
 ): Promise<AcceptedInvitation> {
   const redeemer = redeemerOf(principal);
   if (redeemer.kind === 'agent') throw new StoaError('forbidden', 'agents may not accept invitations');
-  return throttled(platform, opts.client, () => redeem(platform, redeemer, input));
+  if (input.password !== undefined && redeemer.kind === 'user') throw new StoaError('bad_request', 'signed in, change your password on your account page');
+  // Hashed before the transaction: argon2id is slow on purpose and must not hold the database (nor be spent on a
+  // throttled address).
+  assertNotThrottled(platform, opts.client);
+  const passwordHash = input.password === undefined ? undefined : await hashPassword(input.password);
+  return throttled(platform, opts.client, () => redeem(platform, redeemer, input, passwordHash, opts.link));
 }
 
-async function redeem(platform: Platform, redeemer: Redeemer, input: { code: string; user?: string }): Promise<AcceptedInvitation> {
+async function redeem(
+  platform: Platform,
+  redeemer: Redeemer,
+  input: { code: string; user?: string },
+  passwordHash?: string,
+  link?: (trx: Q, userId: string, now: string) => Promise<void>,
+): Promise<AcceptedInvitation> {
   const now = platform.clock().toISOString();
   const hash = hashToken(input.code);
   return inTx(platform, async (trx) => {
@@ -124,6 +144,14 @@ async function redeem(platform: Platform, redeemer: Redeemer, input: { code: str
       userId = existing?.id ?? newId('usr');
       name = wanted;
       if (!existing) await trx.insertInto('users').values({ id: userId, name, display_name: null, created_at: now }).execute();
+      if (passwordHash !== undefined) {
+        await storePassword(trx, userId, passwordHash, now);
+        token = await issueWebSession(trx, platform, userId, now);
+      }
+      if (link) await link(trx, userId, now);
+    }
+    // A person who signs in with a password or through their provider needs no API token.
+    if (redeemer.kind !== 'user' && !token && !link) {
       token = newToken();
       await trx
         .insertInto('tokens')

@@ -1,6 +1,6 @@
 import { StoaError } from '@stoa/contract';
 import { newId, newToken } from '../ids.js';
-import { inTx, type Platform } from '../platform.js';
+import { inTx, type Platform, type Q } from '../platform.js';
 import { hashToken } from './bootstrap.js';
 import { throttled } from './auth-throttle.js';
 
@@ -86,4 +86,31 @@ async function redeem(platform: Platform, code: string): Promise<{ token: string
       .execute();
     return { token, user: row.name };
   });
+}
+
+/**
+ * Starts a web session for a person who proved who they are (a password, a passkey, single sign-on): a fresh
+ * installation-wide session token, never a superuser one. Returned once; only its hash is stored.
+ */
+export async function issueWebSession(trx: Q, platform: Platform, userId: string, now: string): Promise<string> {
+  const token = newToken();
+  // The same session as a login link's: it ends after STOA_SESSION_HOURS and logout revokes it (issue 26).
+  const expires = new Date(new Date(now).getTime() + platform.config.limits.sessionHours * 3600_000).toISOString();
+  await trx
+    .insertInto('tokens')
+    .values({
+      id: newId('tok'),
+      token_hash: hashToken(token),
+      user_id: userId,
+      agent_id: null,
+      name: SESSION_NAME,
+      created_at: now,
+      expires_at: expires,
+      last_used_at: null,
+      revoked_at: null,
+      superuser: 0,
+      created_by: userId,
+    })
+    .execute();
+  return token;
 }
