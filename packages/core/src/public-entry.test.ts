@@ -20,6 +20,7 @@ describe('the public entry of @stoa/core', () => {
         'agentPrincipal',
         'authenticate',
         'bootstrap',
+        'checkStores',
         'callOperation',
         'contextFor',
         'createLoginCode',
