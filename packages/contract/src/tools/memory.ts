@@ -24,6 +24,13 @@ export const memoryToolSchemas = {
     content: z.string().max(inputMax.text).describe('The whole new text.'),
     expected_version: z.number().int().min(0).optional().describe('Version you read; if saved since, nothing is saved (memory_version_conflict).'),
   }),
+  memory_edit: z.strictObject({
+    file,
+    channel,
+    old_str: z.string().max(inputMax.text).min(1).describe('Exact text; must occur exactly once.'),
+    new_str: z.string().max(inputMax.text).describe('Replacement (empty deletes old_str).'),
+    expected_version: z.number().int().min(0).optional().describe('Version you read; if saved since, nothing is saved.'),
+  }),
   memory_search: z.strictObject({
     query: z.string().max(inputMax.query).min(1).describe('Words, any language.'),
     limit: z.number().int().min(1).max(50).optional().describe('Default 10.'),
@@ -36,6 +43,7 @@ export const memoryToolDescriptions: Record<MemoryToolName, string> = {
   memory_get: 'Read a memory file with its version.',
   memory_append: 'Add lines at the end of SOUL.md or MEMORY.md; never conflicts, never loses a line. Prefer it for adding a fact.',
   memory_set: 'Replace the whole text of a memory file as a new version (history is kept).',
+  memory_edit: 'Replace one exact text in a memory file as a new version; refused if it occurs more than once or not at all.',
   memory_search: 'Search the memory files you may read; best first, with snippets.',
 };
 
@@ -48,6 +56,7 @@ const memoryToolTitles: Record<MemoryToolName, string> = {
   memory_get: 'Read a memory file',
   memory_append: 'Append to a memory file',
   memory_set: 'Save a memory file',
+  memory_edit: 'Edit a memory file',
   memory_search: 'Search memory files',
 };
 
@@ -57,13 +66,14 @@ export const memoryToolEffects: Record<MemoryToolName, ToolEffect> = {
   memory_search: READS,
   memory_append: { mutates: true, replaces: false, idempotent: false },
   memory_set: { mutates: true, replaces: true, idempotent: true },
+  memory_edit: { mutates: true, replaces: true, idempotent: false },
 };
 
 /**
  * The memory tools as MCP tools/list entries (the shape of the file tools' `mcpTools`).
  *
  * @example
- * memoryMcpTools().map((t) => t.name) // ['memory_get', 'memory_append', 'memory_set', 'memory_search']
+ * memoryMcpTools().map((t) => t.name) // ['memory_get', 'memory_append', 'memory_set', 'memory_edit', 'memory_search']
  */
 export function memoryMcpTools(): Array<AreaMcpTool<MemoryToolName>> {
   return areaMcpTools(memoryToolSchemas, memoryToolDescriptions, memoryToolTitles, memoryToolEffects);

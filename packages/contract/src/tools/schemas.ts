@@ -23,6 +23,8 @@ const cache = new WeakMap<object, ToolInputSchemas>();
 
 /** Most files one read_files call returns. */
 export const READ_FILES_MAX = 20;
+/** Most replacements one edit_file call applies. */
+const EDITS_MAX = 50;
 /** Deepest level a tree call shows. */
 export const TREE_DEPTH_MAX = 10;
 
@@ -72,6 +74,21 @@ function buildSchemas(limits: Pick<Limits, 'agentWriteBytes' | 'agentListMax'>) 
       expected_version: expectedVersion,
       dry_run: dryRun,
     }),
+    edit_file: z.strictObject({
+      path,
+      edits: z
+        .array(
+          z.strictObject({
+            old_str: z.string().max(inputMax.text).min(1).describe('Exact text; must occur exactly once after the edits before it.'),
+            new_str: z.string().max(inputMax.text).describe('Replacement.'),
+          }),
+        )
+        .min(1)
+        .max(EDITS_MAX)
+        .describe(`1–${EDITS_MAX} replacements, applied in order; all or none.`),
+      expected_version: expectedVersion,
+      dry_run: dryRun,
+    }),
     full_file_rewrite: z.strictObject({ file_path: filePath, file_contents: text, permissions, expected_version: expectedVersion, dry_run: dryRun }),
     delete_file: z.strictObject({ file_path: filePath, expected_version: expectedVersion }),
     create_folder: z.strictObject({ folder_path: z.string().max(inputMax.path).min(1).describe('Folder path, e.g. "reports/2026"; missing parents appear.') }),
@@ -87,6 +104,12 @@ function buildSchemas(limits: Pick<Limits, 'agentWriteBytes' | 'agentListMax'>) 
     glob: z.strictObject({
       pattern: z.string().min(1).max(inputMax.pattern).describe('e.g. "**/*.md", "reports/*.csv" (* within a folder, ** across folders).'),
       prefix,
+    }),
+    list_versions: z.strictObject({ path }),
+    restore_version: z.strictObject({
+      path,
+      version: z.number().int().min(1).describe('The version to bring back, from list_versions.'),
+      expected_version: expectedVersion,
     }),
     file_changes: z.strictObject({
       cursor: z
@@ -114,6 +137,7 @@ export const toolNames: ToolName[] = [
   'read_file',
   'create_file',
   'str_replace',
+  'edit_file',
   'full_file_rewrite',
   'delete_file',
   'read_files',
@@ -122,6 +146,8 @@ export const toolNames: ToolName[] = [
   'tree',
   'glob',
   'file_changes',
+  'list_versions',
+  'restore_version',
 ];
 
 export function isToolName(name: string): name is ToolName {
