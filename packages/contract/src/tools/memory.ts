@@ -14,22 +14,26 @@ const file = z
   .enum(['SOUL.md', 'AGENTS.md', 'MEMORY.md'])
   .describe("SOUL.md: who you are (yours). AGENTS.md: rules for all agents (admins edit). MEMORY.md: this conversation's notes, shared with its participants.");
 const channel = z.string().max(inputMax.id).optional().describe('MEMORY.md of another conversation you take part in (ID or channel name); absent = this one.');
+// Said in full once (memory_get): every description costs each conversation tokens, and the model reads all tools.
+const fileAgain = z.enum(['SOUL.md', 'AGENTS.md', 'MEMORY.md']).describe('As in memory_get.');
+const channelAgain = z.string().max(inputMax.id).optional().describe('As in memory_get.');
 
 export const memoryToolSchemas = {
   memory_get: z.strictObject({ file, channel }),
-  memory_append: z.strictObject({ file, channel, text: z.string().max(inputMax.text).min(1).describe('Lines to add at the end.') }),
+  memory_append: z.strictObject({ file: fileAgain, channel: channelAgain, text: z.string().max(inputMax.text).min(1).describe('Lines to add at the end.') }),
   memory_set: z.strictObject({
-    file,
-    channel,
+    file: fileAgain,
+    channel: channelAgain,
     content: z.string().max(inputMax.text).describe('The whole new text.'),
     expected_version: z.number().int().min(0).optional().describe('Version you read; if saved since, nothing is saved (memory_version_conflict).'),
   }),
+  // Arguments as in memory_set and str_replace, described there.
   memory_edit: z.strictObject({
-    file,
-    channel,
-    old_str: z.string().max(inputMax.text).min(1).describe('Exact text; must occur exactly once.'),
-    new_str: z.string().max(inputMax.text).describe('Replacement (empty deletes old_str).'),
-    expected_version: z.number().int().min(0).optional().describe('Version you read; if saved since, nothing is saved.'),
+    file: fileAgain,
+    channel: channelAgain,
+    old_str: z.string().max(inputMax.text).min(1),
+    new_str: z.string().max(inputMax.text),
+    expected_version: z.number().int().min(0).optional(),
   }),
   memory_search: z.strictObject({
     query: z.string().max(inputMax.query).min(1).describe('Words, any language.'),
@@ -43,7 +47,7 @@ export const memoryToolDescriptions: Record<MemoryToolName, string> = {
   memory_get: 'Read a memory file with its version.',
   memory_append: 'Add lines at the end of SOUL.md or MEMORY.md; never conflicts, never loses a line. Prefer it for adding a fact.',
   memory_set: 'Replace the whole text of a memory file as a new version (history is kept).',
-  memory_edit: 'Replace one exact text in a memory file as a new version; refused if it occurs more than once or not at all.',
+  memory_edit: 'str_replace in a memory file, as a new version.',
   memory_search: 'Search the memory files you may read; best first, with snippets.',
 };
 

@@ -23,11 +23,12 @@ export const wikiToolSchemas = {
     expected_version: z.number().int().min(0).optional().describe('Version you read; if saved since, nothing is saved. 0 = must not exist.'),
     channel: z.string().max(inputMax.name).optional().describe('Only participants of this conversation will see the page.'),
   }),
+  // Arguments as in wiki_put and str_replace, described there: every description costs each conversation tokens.
   wiki_edit: z.strictObject({
-    path,
-    old_str: z.string().max(inputMax.text).min(1).describe('Exact text; must occur exactly once.'),
-    new_str: z.string().max(inputMax.text).describe('Replacement (empty deletes old_str).'),
-    expected_version: z.number().int().min(1).optional().describe('Version you read; if saved since, nothing is saved.'),
+    path: z.string().max(inputMax.path).min(1),
+    old_str: z.string().max(inputMax.text).min(1),
+    new_str: z.string().max(inputMax.text),
+    expected_version: z.number().int().min(1).optional(),
   }),
   wiki_search: z.strictObject({ query: z.string().max(inputMax.query).min(1).describe('Words, any language.'), limit }),
   search: z.strictObject({
@@ -47,7 +48,7 @@ export const wikiToolDescriptions: Record<WikiToolName, string> = {
   wiki_list: 'List the wiki pages you can see: path, title, version.',
   wiki_get: 'Read a wiki page: header with version, markdown, pages linking here, missing links.',
   wiki_put: 'Create or replace a wiki page (whole text) as a new version; history is kept.',
-  wiki_edit: 'Replace one exact text in a wiki page as a new version; refused if it occurs more than once or not at all.',
+  wiki_edit: 'str_replace in a wiki page, as a new version.',
   wiki_search: 'Search the wiki pages you can see; best first, with snippets.',
   search: 'One search over the wiki, memory files and text files you may read; best first, with kind, path and snippet.',
 };
