@@ -108,7 +108,14 @@ const toolSamples: Record<string, Sample> = {
   edit_file: {
     setup: async (a, b, n) => void (await putFile(a, { path: file(b, n, 'e.md'), source: 'one two' })),
     locked: (b, n) => file(b, n, 'e.md'),
-    request: (_b, n) => tool('edit_file', { path: `s${n}/e.md`, edits: [{ old_str: 'one', new_str: '1' }, { old_str: 'two', new_str: '2' }] }),
+    request: (_b, n) =>
+      tool('edit_file', {
+        path: `s${n}/e.md`,
+        edits: [
+          { old_str: 'one', new_str: '1' },
+          { old_str: 'two', new_str: '2' },
+        ],
+      }),
   },
   restore_version: {
     setup: async (a, b, n) => {

@@ -62,7 +62,9 @@ describe.each(testDbKinds())('history and precise edits (%s)', (kind) => {
       ],
     });
     expect(missing).toMatchObject({ refused: true, code: 'not_found' });
-    expect(missing.text).toMatch(/^Refused: edits\[1\] of 2: old_str was not found in ".*plan\.md" \(version 2\); .*\(as edits\[0\]–edits\[0\] left it\); no edit was applied$/);
+    expect(missing.text).toMatch(
+      /^Refused: edits\[1\] of 2: old_str was not found in ".*plan\.md" \(version 2\); .*\(as edits\[0\]–edits\[0\] left it\); no edit was applied$/,
+    );
     const twice = await callTool(agent, 'edit_file', { path: 'plan.md', edits: [{ old_str: ': ', new_str: 'x' }] });
     expect(twice).toMatchObject({ refused: true, code: 'bad_request' });
     expect(twice.text).toMatch(/^Refused: edits\[0\] of 1: old_str occurs 3 times .* \(at lines 1, 2, 3\)/);

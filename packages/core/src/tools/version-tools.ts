@@ -23,7 +23,9 @@ export async function listVersionsTool(env: ToolEnv, args: ToolArgs<'list_versio
     text: `${row.path} has ${n} version${n === 1 ? '' : 's'}, newest first:\n${lines.join('\n')}`,
     path: row.path,
     version: row.version,
-    data: { versions: versions.map((v) => ({ version: v.version, size: v.size, author: v.author || v.authorDetail.kind, modified: v.modified, current: v.current })) },
+    data: {
+      versions: versions.map((v) => ({ version: v.version, size: v.size, author: v.author || v.authorDetail.kind, modified: v.modified, current: v.current })),
+    },
   };
 }
 
