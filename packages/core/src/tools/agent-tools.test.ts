@@ -201,7 +201,7 @@ describe.each(testDbKinds())('agent tools (%s)', (kind) => {
       read_file: { file_path: 'seed.md' },
       create_file: { file_path: 'c.md', file_contents: 'c aa' },
       str_replace: { file_path: 'c.md', old_str: 'aa', new_str: 'bb' },
-      edit_file: { path: 'c.md', edits: [{ old_str: 'bb', new_str: 'cc' }] },
+      edit_file: { path: 'r.md', edits: [{ old_str: 'r2', new_str: 'r3' }] },
       full_file_rewrite: { file_path: 'c.md', file_contents: 'r' },
       delete_file: { file_path: 'c.md' },
       read_files: { file_paths: ['seed.md'] },
