@@ -170,10 +170,15 @@ describe('fuzzing hostile input (fast-check, fixed seed)', () => {
       'str_replace',
       'full_file_rewrite',
       'delete_file',
+      'edit_file',
+      'list_versions',
+      'restore_version',
     ];
     const args = fc.oneof(
       fc.record({ path: hostileString, content: fc.string({ maxLength: 20 }) }),
       fc.record({ path: hostileString, old_str: fc.string(), new_str: fc.string() }),
+      fc.record({ path: hostileString, edits: fc.array(fc.record({ old_str: fc.string(), new_str: fc.string() }), { maxLength: 3 }), dry_run: fc.boolean() }),
+      fc.record({ path: hostileString, version: fc.integer() }),
       fc.anything({ maxDepth: 2 }),
     );
     await fc.assert(
@@ -188,7 +193,7 @@ describe('fuzzing hostile input (fast-check, fixed seed)', () => {
         if (res.statusCode === 200) {
           const r = JSON.parse(res.body) as { code?: string; path?: string | null };
           expect(r.code, `${name} ${String(JSON.stringify(a)).slice(0, 100)}`).not.toBe('internal');
-          if (r.path && /write|create|replace|rewrite/.test(name)) expect(r.path.startsWith(`agents/${agentId}/`), r.path).toBe(true);
+          if (r.path && /write|create|replace|rewrite|edit|restore/.test(name)) expect(r.path.startsWith(`agents/${agentId}/`), r.path).toBe(true);
         }
       }),
       params,

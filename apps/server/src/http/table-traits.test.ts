@@ -105,6 +105,26 @@ const toolSamples: Record<string, Sample> = {
     locked: (b, n) => file(b, n, 'e.md'),
     request: (_b, n) => tool('str_replace', { file_path: `s${n}/e.md`, old_str: 'one', new_str: 'two' }),
   },
+  edit_file: {
+    setup: async (a, b, n) => void (await putFile(a, { path: file(b, n, 'e.md'), source: 'one two' })),
+    locked: (b, n) => file(b, n, 'e.md'),
+    request: (_b, n) =>
+      tool('edit_file', {
+        path: `s${n}/e.md`,
+        edits: [
+          { old_str: 'one', new_str: '1' },
+          { old_str: 'two', new_str: '2' },
+        ],
+      }),
+  },
+  restore_version: {
+    setup: async (a, b, n) => {
+      await putFile(a, { path: file(b, n, 'v.md'), source: 'one' });
+      await putFile(a, { path: file(b, n, 'v.md'), source: 'two' });
+    },
+    locked: (b, n) => file(b, n, 'v.md'),
+    request: (_b, n) => tool('restore_version', { path: `s${n}/v.md`, version: 1 }),
+  },
   full_file_rewrite: {
     setup: async (a, b, n) => void (await putFile(a, { path: file(b, n, 'f.md'), source: 'one' })),
     locked: (b, n) => file(b, n, 'f.md'),
@@ -131,8 +151,14 @@ const toolSamples: Record<string, Sample> = {
     request: (_b, n) => tool('move_file', { from_path: `s${n}/m.md`, to_path: `s${n}/m2.md` }),
   },
   wiki_put: { request: (_b, n) => tool('wiki_put', { path: `t${n}/p`, text: 'x' }) },
+  wiki_edit: {
+    setup: async (a, _b, n) => void (await putPage(a, { path: `t${n}/e`, text: 'one' })),
+    request: (_b, n) => tool('wiki_edit', { path: `t${n}/e`, old_str: 'one', new_str: 'two' }),
+  },
   memory_append: { request: () => tool('memory_append', { file: 'MEMORY.md', text: 'x' }) },
   memory_set: { request: () => tool('memory_set', { file: 'MEMORY.md', content: 'x' }) },
+  // Runs after memory_set's sample, which leaves MEMORY.md holding "x"; the edit keeps it so.
+  memory_edit: { request: () => tool('memory_edit', { file: 'MEMORY.md', old_str: 'x', new_str: 'x' }) },
   docs_understand: {
     setup: async (a, b, n) => void (await putFile(a, { path: file(b, n, 'doc.md'), source: '# Doc' })),
     request: (b, n) => tool('docs_understand', { path: file(b, n, 'doc.md') }),

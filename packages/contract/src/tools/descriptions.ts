@@ -64,12 +64,15 @@ const summaries: Record<ToolName, (l: ToolLimits) => string> = {
   create_file: () => `Create a new file; refused if it exists. ${counts}`,
   str_replace: () =>
     `Replace one exact text in a file. Overlapping matches count: if old_str occurs more than once you get the count (add context); if not at all, the nearest near-miss. Applied to the newest content. ${counts}`,
+  edit_file: () => `Several str_replace edits in order, all or none; a refusal names the failing one. ${counts}`,
   full_file_rewrite: () => `Replace a file's whole content (created if missing). ${counts}`,
   delete_file: () => `Delete a file in your folder with all its versions. ${counts}`,
   create_folder: () => `Create an empty folder (it stays while empty); refused if it exists. ${counts}`,
   move_file: () => `Move or rename a file or folder; never overwrites (refused if to_path exists). Versions and history move along. ${counts}`,
   tree: (l) => `The folders and files under a folder as an indented tree, with sizes; at most ${l.agentListMax} entries.`,
   glob: (l) => `Find files whose root path matches a glob pattern; at most ${l.agentListMax} paths.`,
+  list_versions: () => "A file's versions: number, size, author, time.",
+  restore_version: () => `Restore an old version as the newest one. ${counts}`,
   file_changes: () => 'Files written, moved or deleted since a cursor, oldest first, with versions; returns the next cursor. Call without a cursor to start.',
 };
 
@@ -98,6 +101,7 @@ export const toolTitles: Record<ToolName, string> = {
   read_files: 'Read several files',
   create_file: 'Create a new file',
   str_replace: 'Replace text in a file',
+  edit_file: 'Edit a file (several replacements)',
   full_file_rewrite: 'Rewrite a whole file',
   delete_file: 'Delete a file',
   create_folder: 'Create a folder',
@@ -105,4 +109,6 @@ export const toolTitles: Record<ToolName, string> = {
   tree: 'Folder tree',
   glob: 'Find files by pattern',
   file_changes: 'Changes since a cursor',
+  list_versions: "List a file's versions",
+  restore_version: 'Restore a version of a file',
 };

@@ -26,6 +26,7 @@ export const fileToolEffects: Record<ToolName, ToolEffect> = {
   tree: READS,
   glob: READS,
   file_changes: READS,
+  list_versions: READS,
   // Overwrite mode replaces content; append mode adds again on every call.
   ws_write_file: change(true, false),
   ws_delete_file: change(true, true),
@@ -33,7 +34,10 @@ export const fileToolEffects: Record<ToolName, ToolEffect> = {
   // Refused when the file exists, so a second call changes nothing.
   create_file: change(false, true),
   str_replace: change(true, false),
+  edit_file: change(true, false),
   full_file_rewrite: change(true, true),
+  // Restoring the same version again leaves the same content (as one more version).
+  restore_version: change(true, true),
   // Refused when the folder exists, so a second call changes nothing.
   create_folder: change(false, true),
   // Never overwrites; the second call is refused (the source is gone).

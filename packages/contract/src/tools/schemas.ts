@@ -23,18 +23,22 @@ const cache = new WeakMap<object, ToolInputSchemas>();
 
 /** Most files one read_files call returns. */
 export const READ_FILES_MAX = 20;
+/** Most replacements one edit_file call applies. */
+const EDITS_MAX = 50;
 /** Deepest level a tree call shows. */
 export const TREE_DEPTH_MAX = 10;
 
 function buildSchemas(limits: Pick<Limits, 'agentWriteBytes' | 'agentListMax'>) {
-  const expectedVersion = z.number().int().min(0).optional().describe('Version you read; refused if the file changed since. 0 = must not exist.');
+  const expectedVersion = z.number().int().min(0).optional().describe('Version you read; refused if changed since. 0: must not exist.');
   const permissions = z
     .string()
     .max(4)
     .regex(/^[0-7]{3,4}$/, 'permissions must be 3 or 4 octal digits, e.g. "644"')
     .optional()
     .describe('Octal, e.g. "644" (default for a new file).');
-  const dryRun = z.boolean().optional().describe('true: only return the diff; nothing is stored or counted.');
+  const dryRun = z.boolean().optional().describe('true: only return the diff; nothing changes.');
+  // The newer tools name arguments their siblings describe already: every description costs each conversation tokens.
+  const bare = { path: z.string().max(inputMax.path).min(1), expectedVersion: z.number().int().min(0).optional(), dryRun: z.boolean().optional() };
   const filePath = z.string().max(inputMax.path).min(1).describe('File path, e.g. "reports/a.md".');
   const path = z.string().max(inputMax.path).min(1).describe('File path, e.g. "reports/a.md".');
   const prefix = z.string().max(inputMax.path).optional().describe('Folder to look in; absent = everything you may read.');
@@ -72,6 +76,16 @@ function buildSchemas(limits: Pick<Limits, 'agentWriteBytes' | 'agentListMax'>) 
       expected_version: expectedVersion,
       dry_run: dryRun,
     }),
+    edit_file: z.strictObject({
+      path: bare.path,
+      edits: z
+        .array(z.strictObject({ old_str: z.string().max(inputMax.text).min(1), new_str: z.string().max(inputMax.text) }))
+        .min(1)
+        .max(EDITS_MAX)
+        .describe('In order; each old_str must occur once.'),
+      expected_version: bare.expectedVersion,
+      dry_run: bare.dryRun,
+    }),
     full_file_rewrite: z.strictObject({ file_path: filePath, file_contents: text, permissions, expected_version: expectedVersion, dry_run: dryRun }),
     delete_file: z.strictObject({ file_path: filePath, expected_version: expectedVersion }),
     create_folder: z.strictObject({ folder_path: z.string().max(inputMax.path).min(1).describe('Folder path, e.g. "reports/2026"; missing parents appear.') }),
@@ -88,6 +102,8 @@ function buildSchemas(limits: Pick<Limits, 'agentWriteBytes' | 'agentListMax'>) 
       pattern: z.string().min(1).max(inputMax.pattern).describe('e.g. "**/*.md", "reports/*.csv" (* within a folder, ** across folders).'),
       prefix,
     }),
+    list_versions: z.strictObject({ path: bare.path }),
+    restore_version: z.strictObject({ path: bare.path, version: z.number().int().min(1), expected_version: bare.expectedVersion }),
     file_changes: z.strictObject({
       cursor: z
         .string()
@@ -116,12 +132,15 @@ export const toolNames: ToolName[] = [
   'str_replace',
   'full_file_rewrite',
   'delete_file',
+  'edit_file',
   'read_files',
   'create_folder',
   'move_file',
   'tree',
   'glob',
   'file_changes',
+  'list_versions',
+  'restore_version',
 ];
 
 export function isToolName(name: string): name is ToolName {

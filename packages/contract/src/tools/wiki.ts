@@ -23,6 +23,13 @@ export const wikiToolSchemas = {
     expected_version: z.number().int().min(0).optional().describe('Version you read; if saved since, nothing is saved. 0 = must not exist.'),
     channel: z.string().max(inputMax.name).optional().describe('Only participants of this conversation will see the page.'),
   }),
+  // Arguments as in wiki_put and str_replace, described there: every description costs each conversation tokens.
+  wiki_edit: z.strictObject({
+    path: z.string().max(inputMax.path).min(1),
+    old_str: z.string().max(inputMax.text).min(1),
+    new_str: z.string().max(inputMax.text),
+    expected_version: z.number().int().min(1).optional(),
+  }),
   wiki_search: z.strictObject({ query: z.string().max(inputMax.query).min(1).describe('Words, any language.'), limit }),
   search: z.strictObject({
     query: z.string().max(inputMax.query).min(1).describe('Words, any language.'),
@@ -41,6 +48,7 @@ export const wikiToolDescriptions: Record<WikiToolName, string> = {
   wiki_list: 'List the wiki pages you can see: path, title, version.',
   wiki_get: 'Read a wiki page: header with version, markdown, pages linking here, missing links.',
   wiki_put: 'Create or replace a wiki page (whole text) as a new version; history is kept.',
+  wiki_edit: 'str_replace in a wiki page, as a new version.',
   wiki_search: 'Search the wiki pages you can see; best first, with snippets.',
   search: 'One search over the wiki, memory files and text files you may read; best first, with kind, path and snippet.',
 };
@@ -54,6 +62,7 @@ const wikiToolTitles: Record<WikiToolName, string> = {
   wiki_list: 'List wiki pages',
   wiki_get: 'Read a wiki page',
   wiki_put: 'Save a wiki page',
+  wiki_edit: 'Edit a wiki page',
   wiki_search: 'Search the wiki',
   search: 'Search everything',
 };
@@ -65,13 +74,14 @@ export const wikiToolEffects: Record<WikiToolName, ToolEffect> = {
   wiki_search: READS,
   search: READS,
   wiki_put: { mutates: true, replaces: true, idempotent: true },
+  wiki_edit: { mutates: true, replaces: true, idempotent: false },
 };
 
 /**
  * The wiki tools as MCP tools/list entries.
  *
  * @example
- * wikiMcpTools().map((t) => t.name) // ['wiki_list', 'wiki_get', 'wiki_put', 'wiki_search', 'search']
+ * wikiMcpTools().map((t) => t.name) // ['wiki_list', 'wiki_get', 'wiki_put', 'wiki_edit', 'wiki_search', 'search']
  */
 export function wikiMcpTools(): Array<AreaMcpTool<WikiToolName>> {
   return areaMcpTools(wikiToolSchemas, wikiToolDescriptions, wikiToolTitles, wikiToolEffects);

@@ -1,5 +1,6 @@
 import { StoaError } from '@stoa/contract';
-import { attributionOf, createdByTag } from '../actors.js';
+import { attributionOf, createdByTag, type Attribution } from '../actors.js';
+import type { WindowKey } from '../tools/write-window.js';
 import { normalizePath } from '../paths.js';
 import { inTx, type Ctx } from '../platform.js';
 import { assertCan } from '../policies/can.js';
@@ -49,12 +50,21 @@ export async function restoreVersion(ctx: Ctx, input: { path: string; version: n
     ctx,
     'file.restore',
     { path: input.path, version: input.version },
-    (c) => restoreAsNew(c, input),
+    async (c) => (await restoreAsNewVersion(c, input)).file,
     (f) => ({ path: f.path, version: f.version, text: `Restored version ${input.version} of ${f.path} as version ${f.version}` }),
   );
 }
 
-async function restoreAsNew(ctx: Ctx, input: { path: string; version: number; expectedVersion?: number | null }): Promise<FileInfo> {
+/**
+ * The restore itself, for a caller that traces it (restoreVersion, the restore_version tool). `by` is a tool
+ * call's attribution and write window (a runtime acting with a member's token counts its changes too); absent,
+ * the actor's own. Returns the new version and, for an agent, its window's count.
+ */
+export async function restoreAsNewVersion(
+  ctx: Ctx,
+  input: { path: string; version: number; expectedVersion?: number | null },
+  by?: { attribution: Attribution; window: WindowKey },
+): Promise<{ file: FileInfo; changes: { used: number; max: number } | null }> {
   const path = normalizePath(input.path);
   assertCan(ctx.actor, 'file.write', { kind: 'file', path });
   if (!Number.isInteger(input.version) || input.version < 1) throw new StoaError('bad_request', 'version must be a positive integer');
@@ -68,20 +78,20 @@ async function restoreAsNew(ctx: Ctx, input: { path: string; version: number; ex
     .executeTakeFirst();
   if (!v) throw new StoaError('not_found', `version ${input.version} of "${path}" does not exist`);
   assertAgentWriteSize(ctx, Number(v.size));
-  const result = await withWriteRetry(() =>
+  return withWriteRetry(() =>
     inTx(ctx.platform, async (trx) => {
       await assertUnlockedIn(trx, ctx, [{ path }]);
-      await countAgentChange(trx, ctx);
-      return commitVersion(trx, ctx, {
+      const changes = await countAgentChange(trx, ctx, by?.window);
+      const r = await commitVersion(trx, ctx, {
         path,
         blob: { key: v.blob_key, size: Number(v.size), sha256: v.sha256 },
         mime: v.mime,
-        attribution: attributionOf(ctx.actor),
+        attribution: by?.attribution ?? attributionOf(ctx.actor),
         mode: 'replace',
         expectedVersion: input.expectedVersion,
         auditAction: 'file.restore',
       });
+      return { file: r.file, changes };
     }),
   );
-  return result.file;
 }

@@ -39,7 +39,7 @@ describe.each(testDbKinds())('memory tools on %s', (kind) => {
 
   it('publishes MCP tool entries with schemas and descriptions', () => {
     const tools = memoryMcpTools();
-    expect(tools.map((x) => x.name)).toEqual(['memory_get', 'memory_append', 'memory_set', 'memory_search']);
+    expect(tools.map((x) => x.name)).toEqual(['memory_get', 'memory_append', 'memory_set', 'memory_edit', 'memory_search']);
     expect(tools.every((x) => x.description.length > 20 && (x.inputSchema as any).type === 'object')).toBe(true);
   });
 });

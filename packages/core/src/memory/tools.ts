@@ -1,4 +1,5 @@
-import { memoryToolSchemas, type MemoryToolName } from '@stoa/contract';
+import { isStoaError, memoryToolSchemas, type MemoryToolName } from '@stoa/contract';
+import { replaceOnce } from '../tools/replace-once.js';
 import type { Ctx } from '../platform.js';
 import { runToolCall, type ToolCallOptions, type ToolResult } from '../tools/area-tool.js';
 import { appendMemory, getMemory, setMemory } from './memory.js';
@@ -28,6 +29,22 @@ const tools: { [N in MemoryToolName]: (ctx: Ctx, a: any) => Promise<{ text: stri
   memory_set: async (ctx, a) => {
     const d = await setMemory(ctx, { file: a.file, conversation: a.channel }, a.content, { base: a.expected_version });
     return { text: `Saved ${where(d)} as version ${d.version}.`, version: d.version };
+  },
+  memory_edit: async (ctx, a) => {
+    const ref = { file: a.file, conversation: a.channel };
+    // Without expected_version the edit goes to the newest text: a save in between is read again, not lost.
+    for (let attempt = 1; ; attempt++) {
+      const d = await getMemory(ctx, ref);
+      const base: number = a.expected_version ?? d.version;
+      // A stale expected_version is refused by the save below as memory_version_conflict, before the text matters.
+      const edited = base === d.version ? replaceOnce(d.content, a.old_str, a.new_str, where(d), d.version) : { text: d.content, line: 0 };
+      try {
+        const saved = await setMemory(ctx, ref, edited.text, { base });
+        return { text: `Replaced 1 occurrence at line ${edited.line} of ${where(saved)}; it is now version ${saved.version}.`, version: saved.version };
+      } catch (e) {
+        if (a.expected_version !== undefined || attempt >= 3 || !isStoaError(e) || e.code !== 'memory_version_conflict') throw e;
+      }
+    }
   },
   memory_search: async (ctx, a) => {
     const hits = await searchMemory(ctx, { query: a.query, limit: a.limit ?? 10 });

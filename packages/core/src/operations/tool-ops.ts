@@ -34,6 +34,7 @@ const fileTools: Record<(typeof toolNames)[number], OperationTraits> = {
   read_file: readsFor('read'),
   create_file: fileChange('file.write', null, written('file_path')),
   str_replace: fileChange('file.write', null, written('file_path')),
+  edit_file: fileChange('file.write', null, written('path')),
   full_file_rewrite: fileChange('file.write', null, written('file_path')),
   delete_file: fileChange('file.delete', null, deleted('file_path')),
   read_files: readsFor('read'),
@@ -51,6 +52,8 @@ const fileTools: Record<(typeof toolNames)[number], OperationTraits> = {
   tree: readsFor('none'),
   glob: readsFor('none'),
   file_changes: readsFor('none'),
+  list_versions: readsFor('none'),
+  restore_version: fileChange('file.write', null, written('path')),
 };
 
 /** Memory files are the agent's own notes (M1–M6): traced, not counted in the write window. */
@@ -58,6 +61,7 @@ const memoryTools: Record<keyof typeof memoryToolSchemas, OperationTraits> = {
   memory_get: reads('memory.read'),
   memory_append: changes('memory.write', null),
   memory_set: changes('memory.write', null),
+  memory_edit: changes('memory.write', null),
   memory_search: reads('memory.read'),
 };
 
@@ -66,6 +70,8 @@ const wikiTools: Record<keyof typeof wikiToolSchemas, OperationTraits> = {
   wiki_list: reads('wiki.read'),
   wiki_get: reads('wiki.read'),
   wiki_put: { ...changes('wiki.write', null), window: 'runner', charges: (a: { text: string }) => Buffer.byteLength(a.text, 'utf8') },
+  // An edit adds at most its new text (what it takes out is not given back before the save).
+  wiki_edit: { ...changes('wiki.write', null), window: 'runner', charges: (a: { new_str: string }) => Buffer.byteLength(a.new_str, 'utf8') },
   wiki_search: reads('wiki.read'),
   search: reads('project.read'),
 };

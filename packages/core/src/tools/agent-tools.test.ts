@@ -201,6 +201,7 @@ describe.each(testDbKinds())('agent tools (%s)', (kind) => {
       read_file: { file_path: 'seed.md' },
       create_file: { file_path: 'c.md', file_contents: 'c aa' },
       str_replace: { file_path: 'c.md', old_str: 'aa', new_str: 'bb' },
+      edit_file: { path: 'r.md', edits: [{ old_str: 'r2', new_str: 'r3' }] },
       full_file_rewrite: { file_path: 'c.md', file_contents: 'r' },
       delete_file: { file_path: 'c.md' },
       read_files: { file_paths: ['seed.md'] },
@@ -209,7 +210,11 @@ describe.each(testDbKinds())('agent tools (%s)', (kind) => {
       tree: {},
       glob: { pattern: '*' },
       file_changes: {},
+      list_versions: { path: 'seed.md' },
+      restore_version: { path: 'r.md', version: 1 },
     };
+    await callTool(agent, 'create_file', { file_path: 'r.md', file_contents: 'r1' });
+    await callTool(agent, 'full_file_rewrite', { file_path: 'r.md', file_contents: 'r2' });
     await callTool(agent, 'create_file', { file_path: 'm1.md', file_contents: 'm' });
     expect(Object.keys(calls).sort()).toEqual([...toolNames].sort());
     for (const name of toolNames) {

@@ -7,7 +7,7 @@ import { isTextContent } from '../files/mime.js';
 import { agentWrite, type CurrentFile } from './agent-write.js';
 import { binaryAnswer, cutForModel, readForAgent } from './read-text.js';
 import { underFolder } from './resolve-path.js';
-import { lineAt, nearMiss, occurrences } from './near-miss.js';
+import { replaceOnce } from './replace-once.js';
 import { budget, checkWriteSize, type ToolAnswer, type ToolEnv } from './tool-env.js';
 import { listFolderOf, wsDeleteFile } from './ws-tools.js';
 
@@ -85,34 +85,6 @@ export async function createFile(env: ToolEnv, args: ToolArgs<'create_file'>): P
 }
 
 /**
- * The text with `old_str` replaced, when it occurs exactly once — overlapping occurrences count ("aa" occurs twice
- * in "xaaay") — else the refusal: how many times and where, or the nearest near-miss.
- */
-function replaceOnce(cur: CurrentFile, path: string, oldStr: string, newStr: string): { text: string; line: number } {
-  const at = occurrences(cur.text, oldStr);
-  if (at.length > 1) {
-    const lines = at
-      .slice(0, 10)
-      .map((o) => lineAt(cur.text, o))
-      .join(', ');
-    throw new StoaError(
-      'bad_request',
-      `old_str occurs ${at.length} times in "${path}" (at lines ${lines}${at.length > 10 ? ', …' : ''}); it must occur exactly once — include more surrounding text to make it unique`,
-      { matches: at.length },
-    );
-  }
-  if (at.length === 0) {
-    const hint = cur.text.length === 0 ? 'the file is empty' : nearMiss(cur.text, oldStr);
-    throw new StoaError(
-      'not_found',
-      `old_str was not found in "${path}" (version ${cur.row.version}); ${hint ? `nearest near-miss: ${hint}` : 'nothing similar either — read the file again'}`,
-      { matches: 0 },
-    );
-  }
-  return { text: cur.text.slice(0, at[0]!) + newStr + cur.text.slice(at[0]! + oldStr.length), line: lineAt(cur.text, at[0]!) };
-}
-
-/**
  * A dry run of an edit: the same checks as the real one (scope, text file, expected version, the edit itself) and
  * the unified diff it would make; nothing is stored and nothing counts.
  */
@@ -147,7 +119,7 @@ export async function strReplace(env: ToolEnv, args: ToolArgs<'str_replace'>): P
   const path = underFolder(args.file_path, env.scopes.write, env.scopes);
   const edit = (cur: CurrentFile | null) => {
     if (!cur) throw new StoaError('not_found', `file "${path}" does not exist; create it with create_file`);
-    return replaceOnce(cur, path, args.old_str, args.new_str);
+    return replaceOnce(cur.text, args.old_str, args.new_str, `"${path}"`, cur.row.version);
   };
   if (args.dry_run) return previewEdit(env, path, args.expected_version, (cur) => edit(cur).text);
   let line = 0;
@@ -164,6 +136,57 @@ export async function strReplace(env: ToolEnv, args: ToolArgs<'str_replace'>): P
     },
   });
   return { text: `Replaced 1 occurrence at line ${line} of ${path}; version ${r.file.version}; ${budget(r.changes)}.`, path, version: r.file.version };
+}
+
+/**
+ * The text after every edit of an edit_file call, applied in order to the text the edits before left; a failing
+ * edit refuses the whole call, named by its index (from 0) and with its own reason.
+ */
+function applyEdits(cur: CurrentFile, path: string, edits: ToolArgs<'edit_file'>['edits']): { text: string; lines: number[] } {
+  let text = cur.text;
+  const lines: number[] = [];
+  edits.forEach((e, i) => {
+    try {
+      const r = replaceOnce(text, e.old_str, e.new_str, `"${path}"`, cur.row.version);
+      text = r.text;
+      lines.push(r.line);
+    } catch (err) {
+      if (!(err instanceof StoaError)) throw err;
+      const after = i === 0 ? '' : ` (as edits[0]–edits[${i - 1}] left it)`;
+      throw new StoaError(err.code, `edits[${i}] of ${edits.length}: ${err.message}${after}; no edit was applied`, { ...err.details, edit: i });
+    }
+  });
+  return { text, lines };
+}
+
+/** `edit_file`: several exact replacements in one file, applied in order to its newest content, all or none. */
+export async function editFile(env: ToolEnv, args: ToolArgs<'edit_file'>): Promise<ToolAnswer> {
+  checkWriteSize(env, args.edits.map((e) => e.new_str).join(''), 'new_str (all edits together)');
+  const path = underFolder(args.path, env.scopes.write, env.scopes);
+  const edit = (cur: CurrentFile | null) => {
+    if (!cur) throw new StoaError('not_found', `file "${path}" does not exist; create it with create_file`);
+    return applyEdits(cur, path, args.edits);
+  };
+  if (args.dry_run) return previewEdit(env, path, args.expected_version, (cur) => edit(cur).text);
+  let lines: number[] = [];
+  const r = await agentWrite(env.ctx, {
+    path,
+    mode: 'replace',
+    expectedVersion: args.expected_version,
+    attribution: env.attribution,
+    window: env.window,
+    content: (cur) => {
+      const e = edit(cur);
+      lines = e.lines;
+      return e.text;
+    },
+  });
+  const n = lines.length;
+  return {
+    text: `Applied ${n} edit${n === 1 ? '' : 's'} to ${path} (at line${n === 1 ? '' : 's'} ${lines.join(', ')}); version ${r.file.version}; ${budget(r.changes)}.`,
+    path,
+    version: r.file.version,
+  };
 }
 
 /** `full_file_rewrite` (X4): the whole content replaced (created if missing). */

@@ -18,20 +18,7 @@ type ReadOutcome = { row: FileRow; text: string } | { row: FileRow; binary: true
  * const r = await readForAgent(ctx, 'reports/summary.md', scopes); // own file agents/<ID>/reports/summary.md
  */
 export async function readForAgent(ctx: Ctx, raw: string, scopes: ToolScopes): Promise<ReadOutcome> {
-  const candidates = readCandidates(raw, scopes);
-  let row: FileRow | null = null;
-  for (const path of candidates) {
-    if (can(ctx.actor, 'file.read', { kind: 'file', path })) continue;
-    row = await findFileRow(ctx, path);
-    if (row) break;
-  }
-  if (!row) {
-    const where = candidates.length > 1 ? `in ${describeScope(scopes.own)} nor from the storage root` : `in ${describeScope(scopes.read)}`;
-    throw new StoaError(
-      'not_found',
-      `file "${raw}" was not found ${where}${scopes.read === '' ? '' : ' (you may read only your own folder)'}; list files with ws_list_files`,
-    );
-  }
+  const row = await findForAgent(ctx, raw, scopes);
   const max = ctx.platform.config.limits.agentReadBytes;
   if (!isTextMime(row.mime) && (isKnownBinary(row.mime) || Number(row.size) > max)) return { row, binary: true };
   assertReadSize(ctx, row.path, Number(row.size));
@@ -39,6 +26,24 @@ export async function readForAgent(ctx: Ctx, raw: string, scopes: ToolScopes): P
   // An unknown extension says nothing: the content decides (a Makefile or README is text).
   if (!isTextContent(row.mime, bytes)) return { row, binary: true };
   return { row, text: bytes.toString('utf8') };
+}
+
+/**
+ * The file a read tool names: own folder first, then the read scope (A4), only where the caller may read;
+ * refused with not_found otherwise (a file outside the scope is not told apart from a missing one).
+ */
+export async function findForAgent(ctx: Ctx, raw: string, scopes: ToolScopes): Promise<FileRow> {
+  const candidates = readCandidates(raw, scopes);
+  for (const path of candidates) {
+    if (can(ctx.actor, 'file.read', { kind: 'file', path })) continue;
+    const row = await findFileRow(ctx, path);
+    if (row) return row;
+  }
+  const where = candidates.length > 1 ? `in ${describeScope(scopes.own)} nor from the storage root` : `in ${describeScope(scopes.read)}`;
+  throw new StoaError(
+    'not_found',
+    `file "${raw}" was not found ${where}${scopes.read === '' ? '' : ' (you may read only your own folder)'}; list files with ws_list_files`,
+  );
 }
 
 /** The answer for a binary file: type and size only (A4). */

@@ -4,7 +4,8 @@ import { runToolCall, type ToolAnswer, type ToolCall, type ToolCallOptions, type
 import { conversationOf, toolAttribution, toolScopes } from './caller.js';
 import type { ToolEnv } from './tool-env.js';
 import { wsDeleteFile, wsListFiles, wsReadFile, wsWriteFile } from './ws-tools.js';
-import { createFile, deleteFileTool, fullFileRewrite, listFilesJson, readFileLines, strReplace } from './edit-tools.js';
+import { createFile, deleteFileTool, editFile, fullFileRewrite, listFilesJson, readFileLines, strReplace } from './edit-tools.js';
+import { listVersionsTool, restoreVersionTool } from './version-tools.js';
 import { createFolderTool, globFiles, moveFileTool, readFiles, treeView } from './folder-tools.js';
 import { fileChanges } from './change-feed.js';
 
@@ -21,6 +22,7 @@ const fileTools: FileToolFns = {
   read_file: readFileLines,
   create_file: createFile,
   str_replace: strReplace,
+  edit_file: editFile,
   full_file_rewrite: fullFileRewrite,
   delete_file: deleteFileTool,
   read_files: readFiles,
@@ -29,6 +31,8 @@ const fileTools: FileToolFns = {
   tree: treeView,
   glob: globFiles,
   file_changes: fileChanges,
+  list_versions: listVersionsTool,
+  restore_version: restoreVersionTool,
 };
 
 /** The caller's scopes, attribution and change window for one file tool call. */

@@ -1,5 +1,6 @@
 import { rankingNote } from '../embeddings/ranking-note.js';
-import { wikiToolSchemas, type WikiToolName } from '@stoa/contract';
+import { isStoaError, wikiToolSchemas, type WikiToolName } from '@stoa/contract';
+import { replaceOnce } from '../tools/replace-once.js';
 import { runToolCall, type ToolCallOptions, type ToolResult } from '../tools/area-tool.js';
 import type { Ctx } from '../platform.js';
 import { searchAll } from '../unified-search/search-all.js';
@@ -29,6 +30,21 @@ const tools: { [N in WikiToolName]: (ctx: Ctx, a: any) => Promise<{ text: string
     const r = await putPage(ctx, { path: a.path, text: a.text, title: a.title, base: a.expected_version, channel: a.channel });
     const what = r.created ? 'Created' : r.changed ? 'Saved' : 'Unchanged (same title and text):';
     return { text: `${what} page ${r.path} — "${r.title}"; it is now version ${r.version}.`, version: r.version };
+  },
+  wiki_edit: async (ctx, a) => {
+    // Without expected_version the edit goes to the newest text: a save in between is read again, not lost.
+    for (let attempt = 1; ; attempt++) {
+      const p = await getPage(ctx, { path: a.path });
+      const base: number = a.expected_version ?? p.version;
+      // A stale expected_version is refused by the save below as version_conflict, before the text matters.
+      const edited = base === p.version ? replaceOnce(p.text, a.old_str, a.new_str, `page "${p.path}"`, p.version) : { text: p.text, line: 0 };
+      try {
+        const r = await putPage(ctx, { path: p.path, text: edited.text, base });
+        return { text: `Replaced 1 occurrence at line ${edited.line} of page ${r.path}; it is now version ${r.version}.`, version: r.version };
+      } catch (e) {
+        if (a.expected_version !== undefined || attempt >= 3 || !isStoaError(e) || e.code !== 'version_conflict') throw e;
+      }
+    }
   },
   wiki_search: async (ctx, a) => {
     const hits = await searchWiki(ctx, { query: a.query, limit: a.limit ?? 10 });
