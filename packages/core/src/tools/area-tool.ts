@@ -163,7 +163,7 @@ async function runUntraced<S extends Record<string, z.ZodType>>(
       callId: call.callId,
       path: r.path ?? null,
       version: r.version ?? null,
- ...(r.data ? { data: r.data } : {}),
+      ...(r.data ? { data: r.data } : {}),
       ...(r.content ? { content: r.content } : {}),
     };
   } catch (caught) {

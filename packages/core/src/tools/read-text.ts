@@ -64,7 +64,7 @@ export async function readForAgent(ctx: Ctx, raw: string, scopes: ToolScopes): P
 }
 
 /** The text beside an image a read tool returns: what it is, so a text-only model still knows. */
-export function imageAnswer(row: FileRow, image: ToolMedia): string {
+function imageAnswer(row: FileRow, image: ToolMedia): string {
   return `[${row.path} · version ${row.version} · image ${image.mimeType}, ${row.size} bytes; the image follows]`;
 }
 
