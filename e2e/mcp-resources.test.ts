@@ -178,3 +178,32 @@ describe('MCP resources: files, wiki pages and memory files (issue 29)', { timeo
     expect((img.content as Array<{ type: string }>).map((x) => x.type)).toEqual(['text', 'image']);
   });
 });
+
+describe('stoa mcp --data (local, stdio) serves resources too', { timeout: 300_000 }, () => {
+  it("names the agent's own copy when it shadows a shared file at the same path", async () => {
+    const data = join(dir, 'local-data');
+    const json = (...args: string[]) => stoaJson(['--data', data, ...args, '--json']);
+    const scout = (await json('agents', 'create', 'Scout', '--files', 'on')).id as string;
+    const talk = (await json('conversations', 'create', '--members', scout)).id as string;
+    const shared = join(dir, 'shared.md');
+    writeFileSync(shared, 'shared\n');
+    await json('files', 'put', shared, 'notes/a.md');
+    const transport = new StdioClientTransport({
+      command: process.execPath,
+      args: [STOA_BIN, 'mcp', '--data', data, '--agent', scout, '--conversation', talk],
+      cwd: REPO,
+      env: baseEnv() as Record<string, string>,
+      stderr: 'pipe',
+    });
+    const c = new Client({ name: 'stoa-e2e-resources-local', version: '1.0.0' });
+    await c.connect(transport);
+    clients.push(c);
+    await c.callTool({ name: 'ws_write_file', arguments: { path: 'notes/a.md', content: 'own\n' } });
+    const p = /^stoa:\/\/([^/]+)\//.exec((await c.listResourceTemplates()).resourceTemplates[0]!.uriTemplate)![1]!;
+    const uris = (await c.listResources()).resources.map((r) => r.uri);
+    expect(uris).toEqual(expect.arrayContaining([`stoa://${p}/files/notes/a.md`, `stoa://${p}/files/agents/${scout}/notes/a.md`]));
+    expect((await c.readResource({ uri: `stoa://${p}/files/notes/a.md` })).contents).toEqual([
+      { uri: `stoa://${p}/files/agents/${scout}/notes/a.md`, text: 'own\n' },
+    ]);
+  });
+});
