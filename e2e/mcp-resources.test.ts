@@ -1,4 +1,4 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -22,6 +22,7 @@ const remote = (...args: string[]) => stoaJson(['--url', server.url, '--token', 
 const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==', 'base64');
 /** Read limit of this server: a PNG one byte past it is "type and size" only. */
 const READ_BYTES = 4096;
+const MANY = 120;
 
 async function put(remotePath: string, bytes: Buffer | string): Promise<void> {
   const local = join(dir, remotePath.replace(/\//g, '_'));
@@ -50,6 +51,11 @@ beforeAll(async () => {
   await put('pics/big.png', Buffer.concat([PNG, Buffer.alloc(READ_BYTES + 1 - PNG.length)]));
   await put('pics/fake.png', 'not an image at all\n');
   await put('secret/plan.md', 'the plan\n');
+  // More files than one resources/list page holds (100).
+  const many = join(dir, 'many');
+  mkdirSync(many);
+  for (let i = 0; i < MANY; i++) writeFileSync(join(many, `n${i}.md`), `note ${i}\n`);
+  await remote('files', 'put', '-r', many, 'many');
 }, 300_000);
 afterAll(async () => {
   for (const c of clients) await c.close().catch(() => undefined);
@@ -111,9 +117,14 @@ describe('MCP resources: files, wiki pages and memory files (issue 29)', { timeo
       `stoa://${project}/wiki/{+path}`,
       `stoa://${project}/memory/{file}`,
     ]);
-    const { resources, nextCursor } = await c.listResources();
-    expect(nextCursor).toBeUndefined();
+    const first = await c.listResources();
+    expect([first.resources.length, first.nextCursor]).toEqual([100, '100']);
+    const second = await c.listResources({ cursor: first.nextCursor });
+    expect(second.nextCursor).toBeUndefined();
+    const resources = [...first.resources, ...second.resources];
     const uris = resources.map((r) => r.uri);
+    expect(new Set(uris).size).toBe(uris.length);
+    expect(uris.filter((u) => u.startsWith(`stoa://${project}/files/many/`))).toHaveLength(MANY);
     expect(uris).toEqual(
       expect.arrayContaining([
         `stoa://${project}/memory/MEMORY.md`,
@@ -172,7 +183,9 @@ describe('MCP resources: files, wiki pages and memory files (issue 29)', { timeo
     await c.connect(transport);
     clients.push(c);
     const uri = `stoa://${project}/files/pics/dot.png`;
-    expect((await c.listResources()).resources.map((r) => r.uri)).toContain(uri);
+    const page = await c.listResources();
+    const rest = await c.listResources({ cursor: page.nextCursor });
+    expect([...page.resources, ...rest.resources].map((r) => r.uri)).toContain(uri);
     expect((await c.readResource({ uri })).contents).toEqual([{ uri, mimeType: 'image/png', blob: PNG.toString('base64') }]);
     const img = await c.callTool({ name: 'read_file', arguments: { file_path: 'pics/dot.png' } });
     expect((img.content as Array<{ type: string }>).map((x) => x.type)).toEqual(['text', 'image']);
