@@ -31,7 +31,7 @@ function draining(backend: McpBackend): { backend: McpBackend; drained: () => Pr
     return p;
   };
   return {
-    backend: { listTools: () => track(backend.listTools()), callTool: (n, a) => track(backend.callTool(n, a)) },
+    backend: { project: () => backend.project(), listTools: () => track(backend.listTools()), callTool: (n, a) => track(backend.callTool(n, a)) },
     drained: async () => {
       while (inFlight.size > 0) await Promise.allSettled([...inFlight]);
       // The transport writes an answer right after its handler settles: give it that turn.
@@ -43,6 +43,7 @@ function draining(backend: McpBackend): { backend: McpBackend; drained: () => Pr
 /** A backend whose calls wait until it has opened. */
 function deferred(opening: Promise<{ backend: McpBackend }>): McpBackend {
   return {
+    project: async () => (await opening).backend.project(),
     listTools: async () => (await opening).backend.listTools(),
     callTool: async (name, args) => (await opening).backend.callTool(name, args),
   };
@@ -62,9 +63,10 @@ async function localBackend(g: ReturnType<typeof globalsOf>, published: boolean)
     : undefined;
   const opts = { conversationId: g.conversation ?? null, processId: `stoa-mcp:${process.pid}`, project };
   // Fail at start-up, not at the first call, when the agent or conversation is wrong.
-  await contextFor(api.platform, principal, opts);
+  const started = await contextFor(api.platform, principal, opts);
   return {
     backend: {
+      project: async () => started.project.id,
       // Through the operation table, as at every door: the tool routes' operations.
       listTools: async () => (await runOperation(await contextFor(api.platform, principal, opts), 'tools.list', { format: 'mcp' })) as AnyToolDef[],
       callTool: (name, args) =>
@@ -90,6 +92,7 @@ async function remoteBackend(
   let tools: AnyToolDef[] | null = null;
   return {
     backend: {
+      project: async () => project,
       listTools: async () => (tools ??= (await client.call(toolRoutes.list, { project, format: 'mcp' })) as AnyToolDef[]),
       callTool: (name, args) => asRefusal(() => client.call(toolRoutes.call, { project, name, arguments: args, conversation: g.conversation })),
     },

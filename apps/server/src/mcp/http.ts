@@ -76,6 +76,7 @@ export async function mountMcp(app: FastifyInstance, platform: Platform): Promis
     }
     // Through the operation table like every door: the tool routes' operations, with their runner's steps.
     const server = createStoaMcpServer({
+      project: async () => ctx.project.id,
       listTools: async () => (await runOperation(ctx, 'tools.list', { format: 'mcp' })) as Awaited<ReturnType<McpBackend['listTools']>>,
       callTool: async (name, args) => {
         try {

@@ -1,5 +1,14 @@
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolResult, type Tool } from '@modelcontextprotocol/sdk/types.js';
+import {
+  CallToolRequestSchema,
+  ListResourcesRequestSchema,
+  ListResourceTemplatesRequestSchema,
+  ListToolsRequestSchema,
+  ReadResourceRequestSchema,
+  type CallToolResult,
+  type Tool,
+} from '@modelcontextprotocol/sdk/types.js';
+import { listResources, readResource, resourceTemplates } from './resources.js';
 
 /** One tool call's outcome as a door receives it from the core (in-process or over HTTP). */
 export interface McpCallOutcome {
@@ -10,10 +19,16 @@ export interface McpCallOutcome {
   path?: string | null;
   version?: number | null;
   data?: Record<string, unknown>;
+  /** An image a read tool returned (issue 29), base64. */
+  content?: Array<{ type: 'image'; mimeType: string; data: string }>;
 }
 
-/** What an MCP door needs: the tool list for this caller, and a way to run one call (in-process or over HTTP). */
+/**
+ * What an MCP door needs: the tool list for this caller, a way to run one call (in-process or over HTTP), and the
+ * project (or volume) ID its resource URIs name.
+ */
 export interface McpBackend {
+  project(): Promise<string>;
   listTools(): Promise<Array<{ name: string; description: string; inputSchema: Record<string, unknown>; outputSchema?: Record<string, unknown> }>>;
   callTool(name: string, args: Record<string, unknown>): Promise<McpCallOutcome>;
 }
@@ -34,11 +49,14 @@ export function toCallResult(r: McpCallOutcome): CallToolResult {
   const structured: Record<string, unknown> = { text: r.text, path: r.path ?? null, version: r.version ?? null };
   if (r.code) structured.code = r.code;
   if (r.data) structured.data = r.data;
-  return { content: [{ type: 'text', text: r.text }], structuredContent: structured, isError: r.refused };
+  // An image goes beside the text as MCP image content; structuredContent keeps to the outputSchema (no bytes twice).
+  const media = (r.content ?? []).map((c) => ({ type: 'image' as const, mimeType: c.mimeType, data: c.data }));
+  return { content: [{ type: 'text', text: r.text }, ...media], structuredContent: structured, isError: r.refused };
 }
 
 /**
- * The Stoa MCP server for one caller, on the official SDK. The tool list, input and output schemas and
+ * The Stoa MCP server for one caller, on the official SDK: tools, and the caller's files, wiki pages and memory
+ * files as resources. The tool list, input and output schemas and
  * annotations are the contract's (the same as `stoa tools --format mcp`), so tools/list and tools/call are
  * answered directly rather than through `registerTool`, which would re-derive schemas and validate arguments with
  * messages of its own; the core's one runner validates strictly and names the nearest valid argument.
@@ -48,10 +66,17 @@ export function toCallResult(r: McpCallOutcome): CallToolResult {
  * await server.connect(new StdioServerTransport());
  */
 export function createStoaMcpServer(backend: McpBackend): McpServer {
-  const mcp = new McpServer({ name: 'stoa', title: 'Stoa', version: '0.1.0' }, { capabilities: { tools: { listChanged: false } }, instructions: INSTRUCTIONS });
+  const mcp = new McpServer(
+    { name: 'stoa', title: 'Stoa', version: '0.1.0' },
+    { capabilities: { tools: { listChanged: false }, resources: { listChanged: false, subscribe: false } }, instructions: INSTRUCTIONS },
+  );
   mcp.server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: (await backend.listTools()) as Tool[] }));
   mcp.server.setRequestHandler(CallToolRequestSchema, async (req) =>
     toCallResult(await backend.callTool(req.params.name, (req.params.arguments ?? {}) as Record<string, unknown>)),
   );
+  // Resources: the caller's files, wiki pages and memory files, read through the same tool calls (resources.ts).
+  mcp.server.setRequestHandler(ListResourcesRequestSchema, (req) => listResources(backend, req.params?.cursor));
+  mcp.server.setRequestHandler(ListResourceTemplatesRequestSchema, () => resourceTemplates(backend));
+  mcp.server.setRequestHandler(ReadResourceRequestSchema, (req) => readResource(backend, req.params.uri));
   return mcp;
 }

@@ -63,6 +63,10 @@ export const ToolResultSchema = z.object({
   version: z.number().int().nullable(),
   code: z.string().optional().describe('Stable error code of a refusal (e.g. version_conflict, rate_limited)'),
   data: z.record(z.string(), z.unknown()).optional().describe('Tool-specific structured data: a list, a tree, a diff, a cursor'),
+  content: z
+    .array(z.object({ type: z.literal('image'), mimeType: z.string(), data: z.string().describe('Base64') }))
+    .optional()
+    .describe('Media beside the text for multimodal models: the image a read tool returns (PNG, JPEG, GIF, WebP within the read limit)'),
 });
 
 const settings = {

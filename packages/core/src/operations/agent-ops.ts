@@ -50,6 +50,7 @@ export const agentOperations: Operation[] = [
       version: t.version,
       ...(t.code ? { code: t.code } : {}),
       ...(t.data ? { data: t.data } : {}),
+      ...(t.content ? { content: t.content } : {}),
     };
   }),
 ];

@@ -20,6 +20,15 @@ export interface ToolResult {
   version: number | null;
   /** Tool-specific structured data (a list, a tree, a diff, a cursor) beside the text. */
   data?: Record<string, unknown>;
+  /** Media beside the text for multimodal models: an image a read tool returns (issue 29). */
+  content?: ToolMedia[];
+}
+
+/** An image a tool returns, base64-encoded, as MCP's `image` content item. */
+export interface ToolMedia {
+  type: 'image';
+  mimeType: string;
+  data: string;
 }
 
 /** What one call runs with besides its arguments. */
@@ -47,6 +56,7 @@ export interface ToolAnswer {
   path?: string | null;
   version?: number | null;
   data?: Record<string, unknown>;
+  content?: ToolMedia[];
 }
 
 /** One area's tools (files, memory, wiki, documents): schemas, implementations and how to name their calls. */
@@ -147,7 +157,15 @@ async function runUntraced<S extends Record<string, z.ZodType>>(
       await undo?.();
       throw e;
     }
-    return { text: r.text, refused: false, callId: call.callId, path: r.path ?? null, version: r.version ?? null, ...(r.data ? { data: r.data } : {}) };
+    return {
+      text: r.text,
+      refused: false,
+      callId: call.callId,
+      path: r.path ?? null,
+      version: r.version ?? null,
+      ...(r.data ? { data: r.data } : {}),
+      ...(r.content ? { content: r.content } : {}),
+    };
   } catch (caught) {
     // A database refusal (e.g. a NUL in text) is a refusal with its code, not an internal error.
     const e = refusalOfDbError(caught) ?? caught;

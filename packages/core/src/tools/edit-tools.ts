@@ -5,7 +5,7 @@ import { assertCan } from '../policies/can.js';
 import { findFileRow } from '../files/read-file.js';
 import { isTextContent } from '../files/mime.js';
 import { agentWrite, type CurrentFile } from './agent-write.js';
-import { binaryAnswer, cutForModel, readForAgent } from './read-text.js';
+import { binaryReadAnswer, cutForModel, readForAgent } from './read-text.js';
 import { underFolder } from './resolve-path.js';
 import { replaceOnce } from './replace-once.js';
 import { budget, checkWriteSize, type ToolAnswer, type ToolEnv } from './tool-env.js';
@@ -46,7 +46,7 @@ export async function listFilesJson(env: ToolEnv, args: ToolArgs<'list_files'>):
 /** `read_file` (X6, B5): optional line range with a header "lines a–b of N". */
 export async function readFileLines(env: ToolEnv, args: ToolArgs<'read_file'>): Promise<ToolAnswer> {
   const r = await readForAgent(env.ctx, args.file_path, env.scopes);
-  if ('binary' in r) return { text: binaryAnswer(r.row), path: r.row.path, version: r.row.version };
+  if ('binary' in r) return binaryReadAnswer(r);
   const lines = r.text.split('\n');
   if (lines.length > 0 && lines[lines.length - 1] === '') lines.pop();
   const n = lines.length;

@@ -1,7 +1,7 @@
 import { StoaError, type ToolArgs } from '@stoa/contract';
 import { listFilesRecursive } from '../files/list-files.js';
 import { agentDelete, agentWrite } from './agent-write.js';
-import { binaryAnswer, cutForModel, readForAgent } from './read-text.js';
+import { binaryReadAnswer, cutForModel, readForAgent } from './read-text.js';
 import { readCandidates, underFolder } from './resolve-path.js';
 import { can } from '../policies/can.js';
 import { findFileRow } from '../files/read-file.js';
@@ -32,7 +32,7 @@ export async function wsListFiles(env: ToolEnv, args: ToolArgs<'ws_list_files'>)
 /** `ws_read_file(path)`: own folder first, then the read scope; text only, cut at STOA_AGENT_READ_CHARS. */
 export async function wsReadFile(env: ToolEnv, args: ToolArgs<'ws_read_file'>): Promise<ToolAnswer> {
   const r = await readForAgent(env.ctx, args.path, env.scopes);
-  if ('binary' in r) return { text: binaryAnswer(r.row), path: r.row.path, version: r.row.version };
+  if ('binary' in r) return binaryReadAnswer(r);
   // The own copy shadows a shared file at the same path: say which one this is (issue 29).
   const head = (await shadowsShared(env, args.path, r.row.path)) ? `[${r.row.path}]\n` : '';
   return { text: head + cutForModel(r.text, env.limits.agentReadChars), path: r.row.path, version: r.row.version };
