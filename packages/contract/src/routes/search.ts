@@ -3,9 +3,7 @@ import { inputMax, SEARCH_OFFSET_MAX } from '../limits.js';
 import { defineRoute, projectParam } from '../route.js';
 
 export const SearchHitSchema = z.object({
-  kind: z
-    .string()
-    .describe('"wiki" (a page), "memory" (a memory file), "file" (a text file\'s contents) or "document" (a chunk of an understood PDF, DOCX…)'),
+  kind: z.string().describe('"wiki" (a page), "memory" (a memory file), "file" (a text file\'s contents) or "document" (a chunk of an understood PDF, DOCX…)'),
   path: z.string().describe('Page path, memory file path, or file path from the storage root'),
   title: z.string().describe('Page title, memory file name, or file name'),
   snippet: z.string().describe('Text around the matched words'),

@@ -118,7 +118,9 @@ describe.each(testDbKinds())('unified search on %s', (kind) => {
     expect(lease.citation).toMatchObject({ version: 1, page: 2, fileAssetId: expect.stringMatching(/^fa/), chunkId: expect.stringMatching(/^ch/) });
     expect(lease.citation!.fileAssetId).toBe((await understandingStatus(bob, 'legal/lease.pdf')).fileAssetId);
     expect(lease.id).toBe((await statFile(bob, 'legal/lease.pdf')).id); // the file's ID, to open it
-    expect(await validateReferences(bob, [{ fileAssetId: lease.citation!.fileAssetId, chunkId: lease.citation!.chunkId }])).toMatchObject([{ status: 'valid' }]);
+    expect(await validateReferences(bob, [{ fileAssetId: lease.citation!.fileAssetId, chunkId: lease.citation!.chunkId }])).toMatchObject([
+      { status: 'valid' },
+    ]);
     expect(hits.find((h) => h.kind === 'wiki')!.citation).toBeUndefined();
     expect(await paths(bob, 'landlord', ['document'])).toHaveLength(2);
     expect(await paths(bob, 'landlord', ['file', 'wiki'])).toEqual(['wiki:howto/landlord']);

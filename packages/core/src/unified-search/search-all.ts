@@ -109,7 +109,14 @@ async function withCitations(ctx: Ctx, hits: UnifiedHit[]): Promise<UnifiedHit[]
     if (h.kind !== DOCUMENT_KIND) return [h];
     const r = byId.get(h.id);
     if (!r) return [];
-    const citation = { fileAssetId: r.asset_id, chunkId: r.id, version: r.version, page: r.page, span: { start: r.start_offset, end: r.end_offset }, hash: r.content_hash };
+    const citation = {
+      fileAssetId: r.asset_id,
+      chunkId: r.id,
+      version: r.version,
+      page: r.page,
+      span: { start: r.start_offset, end: r.end_offset },
+      hash: r.content_hash,
+    };
     return [{ ...h, id: r.file_id, citation }];
   });
 }
@@ -133,7 +140,7 @@ export async function searchAll(ctx: Ctx, q: UnifiedQuery): Promise<UnifiedHit[]
   if (kinds.includes('wiki')) for (const v of await safely(async () => (await wikiViewer(ctx)).visibility)) visibility.add(v);
   if (kinds.includes('memory')) for (const p of visibilityProviders.values()) for (const v of await safely(() => p(ctx))) visibility.add(v);
   // Files and documents are read by path alike: one reach, one visibility value.
-  const byPath = kinds.filter((k) => k === FILE_KIND || k === DOCUMENT_KIND);
+  const byPath: string[] = kinds.filter((k) => k === FILE_KIND || k === DOCUMENT_KIND);
   const files = byPath.length > 0 ? fileReach(ctx) : { all: false, folder: null };
   if (files.all) visibility.add(FILE_VISIBILITY);
   const { db } = ctx.platform;
