@@ -18,6 +18,7 @@ import { processPendingAssets, understandingStatus } from '../understanding/asse
 import { makeDocx, makePdf } from '../understanding/test-documents.js';
 import { validateReferences } from '../understanding/validate.js';
 import { statFile } from '../files/read-file.js';
+import { runWikiTool } from '../wiki/tools.js';
 
 const paths = async (ctx: Ctx, query: string, kinds?: string[]) => (await searchAll(ctx, { query, kinds })).map((h) => `${h.kind}:${h.path}`);
 
@@ -123,6 +124,11 @@ describe.each(testDbKinds())('unified search on %s', (kind) => {
     ]);
     expect(hits.find((h) => h.kind === 'wiki')!.citation).toBeUndefined();
     expect(await paths(bob, 'landlord', ['document'])).toHaveLength(2);
+    // The agent's search tool says where to cite.
+    const tool = (await runWikiTool(whole, 'search', { query: 'landlord', kinds: ['document'] })).text;
+    expect(tool).toContain(
+      `[document] legal/lease.pdf — lease.pdf (version 1, page 2; file_asset_id ${lease.citation!.fileAssetId}, chunk_id ${lease.citation!.chunkId})`,
+    );
     expect(await paths(bob, 'landlord', ['file', 'wiki'])).toEqual(['wiki:howto/landlord']);
     // A new version leaves search until it is parsed again; a delete takes it out.
     await putFile(alice, { path: 'legal/lease.pdf', source: makePdf(['The tenant repairs the roof.']) });
