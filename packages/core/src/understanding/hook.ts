@@ -10,8 +10,9 @@ import { parserFor } from './parse.js';
  * A new PDF or DOCX is queued for understanding in its write's transaction, so the one search finds its text
  * without a manual step (the server's background pass parses it). Text files are not: their contents are
  * searched as they are (unified-search/file-index.ts), and understanding them is asked for when citations are.
+ * Idempotent: a file already registered is left as it is.
  */
-async function queueDocument(trx: Parameters<FileChangeHandler>[0], change: Parameters<FileChangeHandler>[2]): Promise<void> {
+export async function queueDocument(trx: Parameters<FileChangeHandler>[0], change: Parameters<FileChangeHandler>[2]): Promise<void> {
   if (change.kind !== 'written' || isTextMime(change.mime) || !parserFor(change.mime, 'auto')) return;
   const file = await trx.selectFrom('files').select('sha256').where('id', '=', change.fileId).executeTakeFirst();
   if (!file) return;

@@ -156,5 +156,11 @@ describe.each(testDbKinds())('unified search on %s', (kind) => {
     await expect(reindexFileContents(alice)).rejects.toMatchObject({ code: 'forbidden' });
     expect((await reindexFileContents(admin)).files).toBeGreaterThanOrEqual(1);
     expect(await paths(bob, 'manatee')).toEqual(['file:legacy/manatee.md']);
+    // A PDF stored before uploads were queued for understanding is queued by the reindex.
+    const pdf = await putFile(alice, { path: 'legacy/dugong.pdf', source: makePdf(['The dugong grazes too.']) });
+    await t.platform.db.kysely.deleteFrom('doc_assets').where('file_id', '=', pdf.file.id).execute();
+    await reindexFileContents(admin);
+    await processPendingAssets(t.platform);
+    expect(await paths(bob, 'dugong')).toEqual(['document:legacy/dugong.pdf']);
   });
 });
