@@ -16,6 +16,7 @@ let server: StoaServer;
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'stoa-docs-'));
   await writeFile(join(dir, 'lease.pdf'), makePdf(['Lease agreement for the warehouse', 'Rent is due on the first day of each month']));
+  await writeFile(join(dir, 'tenancy.pdf'), makePdf(['Tenancy terms', 'The landlord answers within a week.']));
   await writeFile(join(dir, 'policy.md'), 'Refunds are paid within 14 days.\n\nShipping is free over 50 euros.');
   server = await startStoaServer();
 });
@@ -55,6 +56,19 @@ describe.each(['local', 'remote'])('stoa docs (%s mode)', (mode) => {
     await writeFile(join(dir, 'policy2.md'), 'Refunds are no longer offered.');
     expect((await stoa('files', 'put', join(dir, 'policy2.md'), 'kb/policy.md')).code).toBe(0);
     expect(JSON.parse((await stoa('docs', 'validate', ref, '--json')).stdout)[0]).toMatchObject({ status: 'changed', currentVersion: 2 });
+  });
+
+  it('the one search finds an uploaded PDF by its text, without a manual step', { timeout: 240_000 }, async () => {
+    expect((await stoa('files', 'put', join(dir, 'tenancy.pdf'), 'contracts/tenancy.pdf')).code).toBe(0);
+    // Local mode parses what was uploaded before the search; a server parses it in its background pass.
+    let hits: Array<{ kind: string; path: string; citation?: { page: number } }> = [];
+    for (let tries = 0; tries < 120 && hits.length === 0; tries++) {
+      if (tries > 0) await new Promise((r) => setTimeout(r, 500));
+      hits = JSON.parse((await stoa('search', 'landlord', '--json')).stdout);
+    }
+    expect(hits).toEqual([expect.objectContaining({ kind: 'document', path: 'contracts/tenancy.pdf', citation: expect.objectContaining({ page: 2 }) })]);
+    const text = await stoa('search', 'landlord');
+    expect(text.stdout).toMatch(/^\[document\] contracts\/tenancy\.pdf — tenancy\.pdf \[version 1, page 2; fa_\S+:ch_\S+\]/);
   });
 
   it('answers bad input with a stable code', { timeout: 120_000 }, async () => {

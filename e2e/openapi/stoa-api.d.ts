@@ -1189,7 +1189,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** One ranked search over wiki pages, memory files and file contents you may read */
+        /** One ranked search over wiki pages, memory files, file contents and understood documents you may read */
         get: operations["search.all"];
         put?: never;
         post?: never;
@@ -10438,6 +10438,14 @@ export interface operations {
                         data?: {
                             [key: string]: unknown;
                         };
+                        /** @description Media beside the text for multimodal models: the image a read tool returns (PNG, JPEG, GIF, WebP within the read limit) */
+                        content?: {
+                            /** @constant */
+                            type: "image";
+                            mimeType: string;
+                            /** @description Base64 */
+                            data: string;
+                        }[];
                     };
                 };
             };
@@ -13439,7 +13447,7 @@ export interface operations {
             query: {
                 /** @description Words to find, any language */
                 q: string;
-                /** @description Comma-separated subset of wiki,memory,file (default: all three) */
+                /** @description Comma-separated subset of wiki,memory,file,document (default: all four) */
                 kinds?: string;
                 limit?: number;
                 offset?: number;
@@ -13469,7 +13477,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description "wiki" (a page), "memory" (a memory file) or "file" (a text file's contents) */
+                        /** @description "wiki" (a page), "memory" (a memory file), "file" (a text file's contents) or "document" (a chunk of an understood PDF, DOCX…) */
                         kind: string;
                         /** @description Page path, memory file path, or file path from the storage root */
                         path: string;
@@ -13485,10 +13493,25 @@ export interface operations {
                         /** @description Higher is better; hits are ordered best first */
                         score: number;
                         updated: string;
-                        /** @description ID of the page, memory file or file */
+                        /** @description ID of the page, memory file or file (of a document: its file) */
                         id: string;
                         /** @description Which rankings found it: "lexical" (the words), "vector" (the meaning), or both in hybrid search */
                         matchedBy: ("lexical" | "vector")[];
+                        /** @description Documents only: the chunk the hit is in, to cite and validate (docs validate) */
+                        citation?: {
+                            fileAssetId: string;
+                            chunkId: string;
+                            /** @description File version the chunk was parsed from */
+                            version: number;
+                            page: number | null;
+                            /** @description Characters of the parsed text */
+                            span: {
+                                start: number;
+                                end: number;
+                            };
+                            /** @description The chunk's content hash */
+                            hash: string;
+                        };
                     }[];
                 };
             };

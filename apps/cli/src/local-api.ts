@@ -8,6 +8,7 @@ import {
   loadConfig,
   localAdminPrincipal,
   openPlatform,
+  processPendingAssets,
   type OpenedFile,
   type Platform,
   type Principal,
@@ -24,6 +25,8 @@ interface LocalOptions {
 
 /** Texts embedded before one local search at most; beyond that, newer documents rank by words until later searches. */
 const LOCAL_EMBED_MAX = 2000;
+/** Rounds of parsing (20 documents each) before one local search at most; the rest waits for later searches. */
+const LOCAL_PARSE_ROUNDS = 10;
 
 /**
  * Local mode (§7): the command works in-process on a data folder as its local administrator, or as an
@@ -50,9 +53,12 @@ export async function openLocalApi(opts: LocalOptions): Promise<Api & { platform
     platform,
     principal,
     call: async (route: RouteDef, input: any) => {
-      // Local mode has no background embedder: what was indexed since the last command gets its vectors (up to
-      // LOCAL_EMBED_MAX texts) before a search, so meaning is searched as on a server.
-      if (route.id === searchRoutes.all.id || route.id === docsRoutes.search.id) await embedPending(platform, { max: LOCAL_EMBED_MAX });
+      // Local mode has no background process: documents uploaded since the last command are parsed, and what was
+      // indexed since gets its vectors (up to LOCAL_EMBED_MAX texts), before a search, so it searches as a server does.
+      if (route.id === searchRoutes.all.id || route.id === docsRoutes.search.id) {
+        for (let round = 0; round < LOCAL_PARSE_ROUNDS && (await processPendingAssets(platform)) > 0; round++);
+        await embedPending(platform, { max: LOCAL_EMBED_MAX });
+      }
       return callOperation(call, route.id, input) as Promise<any>;
     },
     upload: (path: string, source: () => Readable, _size: number, o = {}) =>

@@ -81,3 +81,5 @@ export async function createTestPlatform(
 /** What must hold after any change (usage, versions, folders), for tests of every door. */
 export { storeViolations } from './files/test-invariants.js';
 export * from './internal.js';
+/** Small real PDF and DOCX files, for tests of every door that upload documents. */
+export { makeDocx, makePdf } from './understanding/test-documents.js';

@@ -5,11 +5,15 @@ import { print, UsageError } from '../output.js';
 import { foundBy, searchModeOption, type SearchModeFlag } from './search-mode.js';
 import { textArg } from '../text-arg.js';
 
+/** Where in a document a hit is, as `stoa docs validate` takes it. */
+const cited = (c: { fileAssetId: string; chunkId: string; version: number; page: number | null } | undefined) =>
+  c ? ` [version ${c.version}${c.page ? `, page ${c.page}` : ''}; ${c.fileAssetId}:${c.chunkId}]` : '';
+
 export function registerSearch(program: Command): void {
   program
     .command('search [query]')
-    .description('One ranked search over wiki pages, memory files and file contents you may read')
-    .option('--kind <kinds>', 'only these kinds, comma-separated: wiki,memory,file')
+    .description('One ranked search over wiki pages, memory files, file contents and understood documents you may read')
+    .option('--kind <kinds>', 'only these kinds, comma-separated: wiki,memory,file,document')
     .option('--limit <n>', 'at most N results (default 20)')
     .addOption(searchModeOption())
     .option('--reindex', 'admins: index the contents of every text file again (files stored before the index existed)')
@@ -30,7 +34,7 @@ export function registerSearch(program: Command): void {
             : hits
                 .map(
                   (h) =>
-                    `[${h.kind}] ${h.path}${h.title && h.title !== h.path ? ` — ${h.title}` : ''}  (${h.score.toFixed(2)}, ${foundBy(h.matchedBy)})\n  ${h.snippet}`,
+                    `[${h.kind}] ${h.path}${h.title && h.title !== h.path ? ` — ${h.title}` : ''}${cited(h.citation)}  (${h.score.toFixed(2)}, ${foundBy(h.matchedBy)})\n  ${h.snippet}`,
                 )
                 .join('\n'),
         );

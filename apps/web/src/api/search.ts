@@ -5,7 +5,7 @@ import { call } from './client.js';
 export type SearchHit = RouteOutput<typeof searchRoutes.all>[number];
 
 /**
- * One search over wiki pages, memory files and file contents the caller may read (B1).
+ * One search over wiki pages, memory files, file contents and understood documents the caller may read (B1).
  *
  * @example
  * const hits = await searchAll('default', 'refund');

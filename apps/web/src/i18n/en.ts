@@ -324,6 +324,7 @@ export const en = {
   'search.kind.wiki': 'wiki',
   'search.kind.memory': 'memory',
   'search.kind.file': 'file',
+  'search.kind.document': 'document',
   'search.byMeaning': 'found by meaning',
   'error.network': 'The server cannot be reached',
   'error.unauthorized': 'Please sign in again',

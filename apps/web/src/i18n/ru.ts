@@ -327,6 +327,7 @@ export const ru: Dict = {
   'search.kind.wiki': 'вики',
   'search.kind.memory': 'память',
   'search.kind.file': 'файл',
+  'search.kind.document': 'документ',
   'search.byMeaning': 'найдено по смыслу',
   'error.network': 'Сервер недоступен',
   'error.unauthorized': 'Войдите снова',

@@ -319,6 +319,7 @@ export const zh: Dict = {
   'search.kind.wiki': '维基',
   'search.kind.memory': '记忆',
   'search.kind.file': '文件',
+  'search.kind.document': '文档',
   'search.byMeaning': '按语义找到',
   'error.network': '无法连接服务器',
   'error.unauthorized': '请重新登录',

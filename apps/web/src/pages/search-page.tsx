@@ -9,7 +9,7 @@ import { navigate } from '../router.js';
 import { Snippet } from '../components/snippet.js';
 import { LoadState } from '../components/load-state.js';
 
-/** Where a hit opens: wiki pages in the wiki, memory files in Settings → Memory, files in Files. */
+/** Where a hit opens: wiki pages in the wiki, memory files in Settings → Memory, files and documents in Files. */
 function open(h: SearchHit) {
   if (h.kind === 'wiki') navigate(wikiHref(h.path));
   else if (h.kind === 'memory') navigate('/memory');

@@ -3,17 +3,28 @@ import { inputMax, SEARCH_OFFSET_MAX } from '../limits.js';
 import { defineRoute, projectParam } from '../route.js';
 
 export const SearchHitSchema = z.object({
-  kind: z.string().describe('"wiki" (a page), "memory" (a memory file) or "file" (a text file\'s contents)'),
+  kind: z.string().describe('"wiki" (a page), "memory" (a memory file), "file" (a text file\'s contents) or "document" (a chunk of an understood PDF, DOCX…)'),
   path: z.string().describe('Page path, memory file path, or file path from the storage root'),
   title: z.string().describe('Page title, memory file name, or file name'),
   snippet: z.string().describe('Text around the matched words'),
   highlights: z.array(z.tuple([z.number(), z.number()])).describe('[start, end) offsets of matched words in snippet'),
   score: z.number().describe('Higher is better; hits are ordered best first'),
   updated: z.string(),
-  id: z.string().describe('ID of the page, memory file or file'),
+  id: z.string().describe('ID of the page, memory file or file (of a document: its file)'),
   matchedBy: z
     .array(z.enum(['lexical', 'vector']))
     .describe('Which rankings found it: "lexical" (the words), "vector" (the meaning), or both in hybrid search'),
+  citation: z
+    .object({
+      fileAssetId: z.string(),
+      chunkId: z.string(),
+      version: z.number().int().describe('File version the chunk was parsed from'),
+      page: z.number().int().nullable(),
+      span: z.object({ start: z.number().int(), end: z.number().int() }).describe('Characters of the parsed text'),
+      hash: z.string().describe("The chunk's content hash"),
+    })
+    .optional()
+    .describe('Documents only: the chunk the hit is in, to cite and validate (docs validate)'),
 });
 
 /** The ranking a search asks for; the default is hybrid where an embedding model is configured, lexical where not. */
@@ -29,11 +40,11 @@ export const searchRoutes = {
     id: 'search.all',
     method: 'GET',
     path: '/projects/{project}/search',
-    summary: 'One ranked search over wiki pages, memory files and file contents you may read',
+    summary: 'One ranked search over wiki pages, memory files, file contents and understood documents you may read',
     input: z.object({
       project: projectParam,
       q: z.string().max(inputMax.query).describe('Words to find, any language'),
-      kinds: z.string().max(inputMax.name).optional().describe('Comma-separated subset of wiki,memory,file (default: all three)'),
+      kinds: z.string().max(inputMax.name).optional().describe('Comma-separated subset of wiki,memory,file,document (default: all four)'),
       limit: z.coerce.number().int().min(1).max(100).optional(),
       offset: z.coerce.number().int().min(0).max(SEARCH_OFFSET_MAX).optional(),
       mode: searchModeParam,

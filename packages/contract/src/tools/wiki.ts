@@ -34,9 +34,9 @@ export const wikiToolSchemas = {
   search: z.strictObject({
     query: z.string().max(inputMax.query).min(1).describe('Words, any language.'),
     kinds: z
-      .array(z.enum(['wiki', 'memory', 'file']))
+      .array(z.enum(['wiki', 'memory', 'file', 'document']))
       .optional()
-      .describe('Absent: all three.'),
+      .describe('Absent: all four. "document": the text of understood PDF and DOCX files.'),
     limit,
     mode: searchModeTool,
   }),
@@ -50,7 +50,8 @@ export const wikiToolDescriptions: Record<WikiToolName, string> = {
   wiki_put: 'Create or replace a wiki page (whole text) as a new version; history is kept.',
   wiki_edit: 'str_replace in a wiki page, as a new version.',
   wiki_search: 'Search the wiki pages you can see; best first, with snippets.',
-  search: 'One search over the wiki, memory files and text files you may read; best first, with kind, path and snippet.',
+  search:
+    'One search over the wiki, memory files, text files and understood documents (PDF, DOCX) you may read; best first, with kind, path and snippet (documents with their chunk to cite).',
 };
 
 /** Whether a tool name is one of the wiki tools (including the one search). */

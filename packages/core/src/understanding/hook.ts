@@ -1,12 +1,48 @@
 import type { FileChangeHandler, FolderChangeHandler } from '../platform.js';
 import { below, rebased } from '../files/subtree-sql.js';
 import { removeDoc, removeDocsByPath, renameDocPath } from '../search/index.js';
+import { isTextMime } from '../files/mime.js';
+import { newId } from '../ids.js';
 import { CHUNK_KIND } from './assets.js';
+import { parserFor } from './parse.js';
 
 /**
- * Keeps understood files honest in the write's transaction: a new version takes the old chunks out of search
- * and queues the asset for parsing; a move carries the path; a delete takes the chunks out (their rows stay, so
- * validation can say "deleted").
+ * A new PDF or DOCX is queued for understanding in its write's transaction, so the one search finds its text
+ * without a manual step (the server's background pass parses it). Text files are not: their contents are
+ * searched as they are (unified-search/file-index.ts), and understanding them is asked for when citations are.
+ * Idempotent: a file already registered is left as it is.
+ */
+export async function queueDocument(trx: Parameters<FileChangeHandler>[0], change: Parameters<FileChangeHandler>[2]): Promise<void> {
+  if (change.kind !== 'written' || isTextMime(change.mime) || !parserFor(change.mime, 'auto')) return;
+  const file = await trx.selectFrom('files').select('sha256').where('id', '=', change.fileId).executeTakeFirst();
+  if (!file) return;
+  await trx
+    .insertInto('doc_assets')
+    .values({
+      id: newId('fa'),
+      project_id: change.projectId,
+      file_id: change.fileId,
+      path: change.path,
+      version: change.version,
+      sha256: file.sha256,
+      parse_mode: 'auto',
+      status: 'pending',
+      vector_status: 'derived',
+      error: null,
+      chunk_count: 0,
+      text_chars: 0,
+      created_at: change.at,
+      updated_at: change.at,
+      deleted_at: null,
+    })
+    .onConflict((oc) => oc.columns(['project_id', 'file_id']).doNothing())
+    .execute();
+}
+
+/**
+ * Keeps understood files honest in the write's transaction: a new PDF or DOCX is queued for parsing; a new
+ * version takes the old chunks out of search and queues the asset for parsing; a move carries the path; a
+ * delete takes the chunks out (their rows stay, so validation can say "deleted").
  */
 export const understandingHook: FileChangeHandler = async (trx, ctx, change) => {
   const asset = await trx
@@ -15,7 +51,7 @@ export const understandingHook: FileChangeHandler = async (trx, ctx, change) => 
     .where('project_id', '=', change.projectId)
     .where('file_id', '=', change.fileId)
     .executeTakeFirst();
-  if (!asset) return;
+  if (!asset) return queueDocument(trx, change);
   const dialect = ctx.platform.db.dialect;
   if (change.kind === 'moved') {
     await trx.updateTable('doc_assets').set({ path: change.path }).where('id', '=', asset.id).execute();

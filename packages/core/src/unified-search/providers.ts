@@ -32,5 +32,8 @@ export function registerVisibilityProvider(area: string, provider: VisibilityPro
   visibilityProviders.set(area, provider);
 }
 
-/** Index kinds the one search covers by default. Memory, wiki and file contents (B1). */
-export const UNIFIED_KINDS = ['wiki', 'memory', 'file'] as const;
+/** The one search's kind of understood documents' chunks (indexed as `chunk`, see understanding/assets.ts). */
+export const DOCUMENT_KIND = 'document';
+
+/** Kinds the one search covers by default: wiki, memory, file contents and understood documents (B1). */
+export const UNIFIED_KINDS = ['wiki', 'memory', 'file', DOCUMENT_KIND] as const;

@@ -14,6 +14,11 @@ import { putPage } from '../wiki/put-page.js';
 import { searchAll } from './search-all.js';
 import { reindexFileContents } from './reindex.js';
 import { removeDoc } from '../search/index.js';
+import { processPendingAssets, understandingStatus } from '../understanding/assets.js';
+import { makeDocx, makePdf } from '../understanding/test-documents.js';
+import { validateReferences } from '../understanding/validate.js';
+import { statFile } from '../files/read-file.js';
+import { runWikiTool } from '../wiki/tools.js';
 
 const paths = async (ctx: Ctx, query: string, kinds?: string[]) => (await searchAll(ctx, { query, kinds })).map((h) => `${h.kind}:${h.path}`);
 
@@ -98,6 +103,52 @@ describe.each(testDbKinds())('unified search on %s', (kind) => {
     expect(await paths(whole, 'heron')).toEqual([]);
   });
 
+  it('finds the text of uploaded PDF and DOCX files, queued for understanding without a manual step, with a citation', async () => {
+    await putFile(alice, { path: 'legal/lease.pdf', source: makePdf(['Lease of the flat', 'The landlord repairs the roof.']) });
+    await putFile(alice, { path: 'legal/notice.docx', source: makeDocx(['Notice to the landlord', 'Keys are returned at the end.']) });
+    await putPage(alice, { path: 'howto/landlord', title: 'Landlord contacts', text: 'Call the landlord on Mondays.' });
+    expect(await understandingStatus(alice, 'legal/lease.pdf')).toMatchObject({ status: 'pending', version: 1 });
+    expect(await paths(bob, 'landlord')).toEqual(['wiki:howto/landlord']); // not parsed yet: the server's background pass does it
+    await processPendingAssets(t.platform);
+    const hits = await searchAll(bob, { query: 'landlord' });
+    expect(hits.map((h) => `${h.kind}:${h.path}`).sort()).toEqual(['document:legal/lease.pdf', 'document:legal/notice.docx', 'wiki:howto/landlord']);
+    for (let i = 1; i < hits.length; i++) expect(hits[i - 1]!.score).toBeGreaterThanOrEqual(hits[i]!.score);
+    const lease = hits.find((h) => h.path === 'legal/lease.pdf')!;
+    expect(lease.snippet).toContain('landlord');
+    expect(lease.title).toBe('lease.pdf');
+    expect(lease.citation).toMatchObject({ version: 1, page: 2, fileAssetId: expect.stringMatching(/^fa/), chunkId: expect.stringMatching(/^ch/) });
+    expect(lease.citation!.fileAssetId).toBe((await understandingStatus(bob, 'legal/lease.pdf')).fileAssetId);
+    expect(lease.id).toBe((await statFile(bob, 'legal/lease.pdf')).id); // the file's ID, to open it
+    expect(await validateReferences(bob, [{ fileAssetId: lease.citation!.fileAssetId, chunkId: lease.citation!.chunkId }])).toMatchObject([
+      { status: 'valid' },
+    ]);
+    expect(hits.find((h) => h.kind === 'wiki')!.citation).toBeUndefined();
+    expect(await paths(bob, 'landlord', ['document'])).toHaveLength(2);
+    // The agent's search tool says where to cite.
+    const tool = (await runWikiTool(whole, 'search', { query: 'landlord', kinds: ['document'] })).text;
+    expect(tool).toContain(
+      `[document] legal/lease.pdf — lease.pdf (version 1, page 2; file_asset_id ${lease.citation!.fileAssetId}, chunk_id ${lease.citation!.chunkId})`,
+    );
+    expect(await paths(bob, 'landlord', ['file', 'wiki'])).toEqual(['wiki:howto/landlord']);
+    // A new version leaves search until it is parsed again; a delete takes it out.
+    await putFile(alice, { path: 'legal/lease.pdf', source: makePdf(['The tenant repairs the roof.']) });
+    expect(await paths(bob, 'landlord', ['document'])).toEqual(['document:legal/notice.docx']);
+    await processPendingAssets(t.platform);
+    expect(await paths(bob, 'tenant', ['document'])).toEqual(['document:legal/lease.pdf']);
+    await deleteFile(alice, { path: 'legal/lease.pdf' });
+    expect(await paths(bob, 'tenant')).toEqual([]);
+  });
+
+  it("applies agents' read scopes to documents", async () => {
+    await putFile(admin, { path: `agents/${ownId}/quokka.pdf`, source: makePdf(['quokka report of the own-folder agent']) });
+    await putFile(alice, { path: 'shared/quokka.pdf', source: makePdf(['quokka shared report']) });
+    await processPendingAssets(t.platform);
+    expect((await paths(whole, 'quokka')).sort()).toEqual([`document:agents/${ownId}/quokka.pdf`, 'document:shared/quokka.pdf']);
+    expect(await paths(own, 'quokka')).toEqual([`document:agents/${ownId}/quokka.pdf`]);
+    expect((await searchAll(own, { query: 'quokka' }))[0]!.citation?.page).toBe(1);
+    expect(await paths(off, 'quokka')).toEqual([]);
+  });
+
   it('reindex brings back files stored before the index existed (admins only)', async () => {
     const f = await putFile(alice, { path: 'legacy/manatee.md', source: 'The manatee grazes.' });
     await removeDoc({ kysely: t.platform.db.kysely, dialect: kind }, { projectId: admin.project.id, kind: 'file', refId: f.file.id }); // as if stored before the hook
@@ -105,5 +156,11 @@ describe.each(testDbKinds())('unified search on %s', (kind) => {
     await expect(reindexFileContents(alice)).rejects.toMatchObject({ code: 'forbidden' });
     expect((await reindexFileContents(admin)).files).toBeGreaterThanOrEqual(1);
     expect(await paths(bob, 'manatee')).toEqual(['file:legacy/manatee.md']);
+    // A PDF stored before uploads were queued for understanding is queued by the reindex.
+    const pdf = await putFile(alice, { path: 'legacy/dugong.pdf', source: makePdf(['The dugong grazes too.']) });
+    await t.platform.db.kysely.deleteFrom('doc_assets').where('file_id', '=', pdf.file.id).execute();
+    await reindexFileContents(admin);
+    await processPendingAssets(t.platform);
+    expect(await paths(bob, 'dugong')).toEqual(['document:legacy/dugong.pdf']);
   });
 });

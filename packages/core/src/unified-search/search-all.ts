@@ -5,13 +5,25 @@ import { agentFolder, effectiveScopes } from '../policies/agent-scopes.js';
 import { MAX_SEARCH_LIMIT, DEFAULT_SEARCH_LIMIT, searchDocs, type SearchHit, type SearchMode } from '../search/index.js';
 import { searchPlan } from '../embeddings/search-mode.js';
 import { wikiViewer } from '../wiki/visibility.js';
+import { CHUNK_KIND } from '../understanding/assets.js';
 import { FILE_KIND, FILE_VISIBILITY } from './file-index.js';
-import { UNIFIED_KINDS, visibilityProviders } from './providers.js';
+import { DOCUMENT_KIND, UNIFIED_KINDS, visibilityProviders } from './providers.js';
 import './memory-provider.js';
+
+/** Where in an understood document a hit was found: enough to cite it and to check the citation later (B4). */
+export interface ChunkCitation {
+  fileAssetId: string;
+  chunkId: string;
+  /** The file version the chunk was parsed from. */
+  version: number;
+  page: number | null;
+  span: { start: number; end: number };
+  hash: string;
+}
 
 /** One hit of the one search (B1), best first. */
 export interface UnifiedHit {
-  /** 'wiki' | 'memory' | 'file'. */
+  /** 'wiki' | 'memory' | 'file' | 'document' (a chunk of an understood document: PDF, DOCX…). */
   kind: string;
   /** Page path, memory file path, or file path from the storage root. */
   path: string;
@@ -21,15 +33,17 @@ export interface UnifiedHit {
   highlights: Array<[number, number]>;
   score: number;
   updated: string;
-  /** ID of the page, memory file or file. */
+  /** ID of the page, memory file or file (for a document: its file). */
   id: string;
   /** Which rankings found it: `lexical`, `vector`, or both (hybrid). */
   matchedBy: Array<'lexical' | 'vector'>;
+  /** Documents only: the chunk the hit is in. */
+  citation?: ChunkCitation;
 }
 
 export interface UnifiedQuery {
   query: string;
-  /** Restrict to some kinds (default: wiki, memory and file). */
+  /** Restrict to some kinds (default: wiki, memory, file and document). */
   kinds?: string[];
   limit?: number;
   offset?: number;
@@ -60,9 +74,12 @@ function fileReach(ctx: Ctx): { all: boolean; folder: string | null } {
   return { all: can(a, 'file.read', { kind: 'file', path: '' }) === null, folder: null };
 }
 
+/** Index kind of a public kind: documents are indexed as their chunks. */
+const indexKind = (k: string) => (k === DOCUMENT_KIND ? CHUNK_KIND : k);
+
 function toHit(h: SearchHit): UnifiedHit {
   return {
-    kind: h.kind,
+    kind: h.kind === CHUNK_KIND ? DOCUMENT_KIND : h.kind,
     path: h.path,
     title: h.title,
     snippet: h.snippet,
@@ -75,10 +92,40 @@ function toHit(h: SearchHit): UnifiedHit {
 }
 
 /**
- * One ranked search over wiki pages, memory files and text files' contents that the caller may read (B1),
- * best first, each with a snippet. Read rights are applied in SQL before the limit, so a hidden document
+ * Gives each document hit its file's ID and the citation of its chunk, read in one statement. A chunk whose row
+ * is gone between the ranking and this read (its file changed meanwhile) is left out.
+ */
+async function withCitations(ctx: Ctx, hits: UnifiedHit[]): Promise<UnifiedHit[]> {
+  const ids = hits.filter((h) => h.kind === DOCUMENT_KIND).map((h) => h.id);
+  if (ids.length === 0) return hits;
+  const rows = await ctx.platform.db.kysely
+    .selectFrom('doc_chunks as c')
+    .innerJoin('doc_assets as a', 'a.id', 'c.asset_id')
+    .select(['c.id', 'c.asset_id', 'c.version', 'c.page', 'c.start_offset', 'c.end_offset', 'c.content_hash', 'a.file_id'])
+    .where('c.id', 'in', ids)
+    .execute();
+  const byId = new Map(rows.map((r) => [r.id, r]));
+  return hits.flatMap((h) => {
+    if (h.kind !== DOCUMENT_KIND) return [h];
+    const r = byId.get(h.id);
+    if (!r) return [];
+    const citation = {
+      fileAssetId: r.asset_id,
+      chunkId: r.id,
+      version: r.version,
+      page: r.page,
+      span: { start: r.start_offset, end: r.end_offset },
+      hash: r.content_hash,
+    };
+    return [{ ...h, id: r.file_id, citation }];
+  });
+}
+
+/**
+ * One ranked search over wiki pages, memory files, text files' contents and the chunks of understood documents
+ * that the caller may read (B1), best first, each with a snippet (documents also with the chunk's citation). Read rights are applied in SQL before the limit, so a hidden document
  * never appears nor takes a result's place: wiki pages by channel participation, files by the caller's read
- * scope (members: the whole storage; agents: their read scope — other agents' `agents/<id>/` folders are
+ * scope, documents alike (members: the whole storage; agents: their read scope — other agents' `agents/<id>/` folders are
  * readable with whole-project read, A8), memory by the providers its area registered.
  *
  * @example
@@ -92,13 +139,15 @@ export async function searchAll(ctx: Ctx, q: UnifiedQuery): Promise<UnifiedHit[]
   const visibility = new Set<string>();
   if (kinds.includes('wiki')) for (const v of await safely(async () => (await wikiViewer(ctx)).visibility)) visibility.add(v);
   if (kinds.includes('memory')) for (const p of visibilityProviders.values()) for (const v of await safely(() => p(ctx))) visibility.add(v);
-  const files = kinds.includes(FILE_KIND) ? fileReach(ctx) : { all: false, folder: null };
+  // Files and documents are read by path alike: one reach, one visibility value.
+  const byPath: string[] = kinds.filter((k) => k === FILE_KIND || k === DOCUMENT_KIND);
+  const files = byPath.length > 0 ? fileReach(ctx) : { all: false, folder: null };
   if (files.all) visibility.add(FILE_VISIBILITY);
   const { db } = ctx.platform;
   const base = { projectId: ctx.project.id, query: q.query, ...(await searchPlan(ctx.platform, q.query, q.mode)) };
   // Files carry one visibility value; whole-storage readers get it above, an own-folder agent gets its folder
   // through a second, path-limited query whose hits are merged by score.
-  const otherKinds = files.all ? kinds : kinds.filter((k) => k !== FILE_KIND);
+  const otherKinds = (files.all ? kinds : kinds.filter((k) => !byPath.includes(k))).map(indexKind);
   const main =
     visibility.size === 0 || otherKinds.length === 0
       ? []
@@ -109,17 +158,20 @@ export async function searchAll(ctx: Ctx, q: UnifiedQuery): Promise<UnifiedHit[]
           limit: files.folder ? offset + limit : limit,
           offset: files.folder ? 0 : offset,
         });
-  if (!files.folder) return main.map(toHit);
+  if (!files.folder) return withCitations(ctx, main.map(toHit));
   const own = await searchDocs(db, {
     ...base,
-    kinds: [FILE_KIND],
+    kinds: byPath.map(indexKind),
     visibility: [FILE_VISIBILITY],
     pathPrefix: `${files.folder}/`,
     limit: offset + limit,
     offset: 0,
   });
-  return [...main, ...own]
-    .sort((a, b) => b.score - a.score)
-    .slice(offset, offset + limit)
-    .map(toHit);
+  return withCitations(
+    ctx,
+    [...main, ...own]
+      .sort((a, b) => b.score - a.score)
+      .slice(offset, offset + limit)
+      .map(toHit),
+  );
 }

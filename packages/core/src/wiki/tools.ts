@@ -3,13 +3,17 @@ import { isStoaError, wikiToolSchemas, type WikiToolName } from '@stoa/contract'
 import { replaceOnce } from '../tools/replace-once.js';
 import { runToolCall, type ToolCallOptions, type ToolResult } from '../tools/area-tool.js';
 import type { Ctx } from '../platform.js';
-import { searchAll } from '../unified-search/search-all.js';
+import { searchAll, type ChunkCitation } from '../unified-search/search-all.js';
 import { putPage } from './put-page.js';
 import { getPage, listPages } from './read-page.js';
 import { searchWiki } from './search-wiki.js';
 
 /** What a tool of this area answers: the one runner's result. */
 export type WikiToolResult = ToolResult;
+
+/** Where in a document a hit is, in the words docs_search and docs_validate use. */
+const cited = (c: ChunkCitation | undefined) =>
+  c ? ` (version ${c.version}${c.page ? `, page ${c.page}` : ''}; file_asset_id ${c.fileAssetId}, chunk_id ${c.chunkId})` : '';
 
 const tools: { [N in WikiToolName]: (ctx: Ctx, a: any) => Promise<{ text: string; version: number | null }> } = {
   wiki_list: async (ctx, a) => {
@@ -57,7 +61,9 @@ const tools: { [N in WikiToolName]: (ctx: Ctx, a: any) => Promise<{ text: string
     return {
       text:
         rankingNote(ctx, hits) +
-        hits.map((h, i) => `${i + 1}. [${h.kind}] ${h.path}${h.title && h.title !== h.path ? ` — ${h.title}` : ''}: ${h.snippet}`).join('\n'),
+        hits
+          .map((h, i) => `${i + 1}. [${h.kind}] ${h.path}${h.title && h.title !== h.path ? ` — ${h.title}` : ''}${cited(h.citation)}: ${h.snippet}`)
+          .join('\n'),
       version: null,
     };
   },

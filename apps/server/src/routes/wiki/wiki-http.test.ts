@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FastifyInstance } from 'fastify';
 import { testDbKinds } from '@stoa/db/testing';
-import { createAgent, createConversation, createToken, listTrace, putFile, runWikiTool } from '@stoa/core/testing';
+import { processPendingAssets } from '@stoa/core';
+import { createAgent, createConversation, createToken, listTrace, makePdf, putFile, runWikiTool } from '@stoa/core/testing';
 import { createTestPlatform, type TestPlatform } from '@stoa/core/testing';
 import { buildApp } from '../../app.js';
 
@@ -66,6 +67,31 @@ describe('wiki and search over HTTP', { shuffle: false }, () => {
       expect(r.body.map((h: any) => `${h.kind}:${h.path}`)).toEqual(expect.arrayContaining(['file:ops/restart.md', 'wiki:ops-guide']));
       for (const h of r.body) expect(h).toMatchObject({ snippet: expect.stringMatching(/restart/i), score: expect.any(Number) });
       expect((await call('bob', 'GET', '/search?q=restart&kinds=file')).body.map((h: any) => h.kind)).toEqual(['file']);
+    });
+
+    it('search finds the text of an uploaded PDF, with a citation of its chunk', async () => {
+      const up = await app.inject({
+        method: 'PUT',
+        url: '/api/v1/projects/default/files/content?path=contracts/lease.pdf',
+        headers: { authorization: `Bearer ${tok.alice}`, 'content-type': 'application/pdf' },
+        payload: makePdf(['Lease of the flat', 'The landlord keeps the deposit for a month.']),
+      });
+      expect(up.statusCode).toBeLessThan(300);
+      await processPendingAssets(t.platform); // what the server's background pass does every 2 s
+      const r = await call('bob', 'GET', '/search?q=landlord');
+      expect(r.status).toBe(200);
+      expect(r.body).toEqual([
+        expect.objectContaining({
+          kind: 'document',
+          path: 'contracts/lease.pdf',
+          snippet: expect.stringContaining('landlord'),
+          citation: expect.objectContaining({ version: 1, page: 2, chunkId: expect.any(String), fileAssetId: expect.any(String) }),
+        }),
+      ]);
+      const { fileAssetId, chunkId } = r.body[0].citation;
+      const v = await call('bob', 'POST', '/docs/validate', { references: [{ fileAssetId, chunkId }] });
+      expect(v.body).toMatchObject([{ status: 'valid' }]);
+      expect((await call('bob', 'GET', '/search?q=landlord&kinds=wiki,file')).body).toEqual([]);
     });
 
     it('diff, rename, move dry run and import through the routes; OpenAPI lists them', async () => {
