@@ -91,7 +91,7 @@ describe.skipIf(!hasChromium)('web UI: accessibility (axe-core)', () => {
     // Checked once the code block is coloured (its grammars load after the page).
     await page.locator('.markdown .hljs-comment').waitFor();
     found.push(...(await violations(page, `${lang} wiki page`)));
-    await page.locator('.wiki-history h3 button').click();
+    await page.locator('.wiki-history h2 button').click();
     await page.locator('.wiki-history tr[data-version="1"]').waitFor();
     found.push(...(await violations(page, `${lang} wiki history`)));
     await page.locator('.wiki-history tr[data-version="1"] button').nth(1).click();
