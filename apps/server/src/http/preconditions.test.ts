@@ -9,7 +9,7 @@ const none = { exists: false, sha256: null, modified: null };
 const before = 'Sun, 01 Mar 2026 09:00:00 GMT';
 const same = 'Sun, 01 Mar 2026 10:00:00 GMT';
 
-// RFC 9110 §13.1 and §13.2.2, case by case; the doors' own tests (preconditions-http.test.ts) run them end to end.
+// RFC 9110 section 13.1 and section 13.2.2, case by case; the doors' own tests (preconditions-http.test.ts) run them end to end.
 describe('RFC 9110 preconditions', () => {
   it('If-Match: strong comparison, lists, * only for something that exists', () => {
     expect(evaluatePreconditions('PUT', { 'if-match': tag }, file)).toBeNull();

@@ -52,7 +52,7 @@ function parseDate(h: string | undefined): Date | null {
 const seconds = (d: Date) => Math.floor(d.getTime() / 1000);
 
 /**
- * RFC 9110 §13.2.2, steps 1–4: 304 (a GET/HEAD the client already holds), 412 (precondition failed) or null
+ * RFC 9110 section 13.2.2, steps 1–4: 304 (a GET/HEAD the client already holds), 412 (precondition failed) or null
  * (go on). If-Match compares strongly (a weak tag never matches), If-None-Match weakly; the date conditions count
  * only when the matching tag condition is absent, and If-Modified-Since only on reads.
  */
@@ -79,7 +79,7 @@ export function evaluatePreconditions(method: string, headers: Headers, r: Repre
 }
 
 /**
- * RFC 9110 §13.1.5: whether a Range may be served. Without If-Range, yes. An entity tag must match strongly, a
+ * RFC 9110 section 13.1.5: whether a Range may be served. Without If-Range, yes. An entity tag must match strongly, a
  * date must equal Last-Modified exactly; otherwise the client gets the whole current content (200), never a
  * range of other bytes spliced onto what it has, and never 412.
  */
