@@ -105,10 +105,12 @@ async function withCitations(ctx: Ctx, hits: UnifiedHit[]): Promise<UnifiedHit[]
     .where('c.id', 'in', ids)
     .execute();
   const byId = new Map(rows.map((r) => [r.id, r]));
+  // A text file that was also understood is found by its own contents already: one hit for it, not two.
+  const filesFound = new Set(hits.filter((h) => h.kind === FILE_KIND).map((h) => h.id));
   return hits.flatMap((h) => {
     if (h.kind !== DOCUMENT_KIND) return [h];
     const r = byId.get(h.id);
-    if (!r) return [];
+    if (!r || filesFound.has(r.file_id)) return [];
     const citation = {
       fileAssetId: r.asset_id,
       chunkId: r.id,
