@@ -9,8 +9,8 @@ const CeremonySchema = z.object({
   ceremony: z.string(),
   options: z.record(z.string(), z.unknown()).describe('PublicKeyCredential options (JSON) for the browser'),
 });
-/** The browser's WebAuthn answer (JSON), checked by the server. */
-const CredentialSchema = z.record(z.string(), z.unknown());
+/** The browser's WebAuthn answer (JSON), checked by the server; its keys are the spec's few names, each bounded. */
+const CredentialSchema = z.record(z.string().max(64), z.unknown());
 
 /**
  * How a person signs in to the web UI and manages their own ways in (issue 31): a password (argon2id), kept on
