@@ -65,34 +65,25 @@ async function redeem(platform: Platform, code: string): Promise<{ token: string
       .where('code_hash', '=', hashToken(code))
       .executeTakeFirst();
     if (!row || row.used_at || row.expires_at < now) throw new StoaError('unauthorized', 'this login link is invalid, used or expired; ask for a new one');
-    await trx.updateTable('login_codes').set({ used_at: now }).where('code_hash', '=', hashToken(code)).execute();
-    const token = newToken();
-    const expires = new Date(platform.clock().getTime() + platform.config.limits.sessionHours * 3600_000).toISOString();
-    await trx
-      .insertInto('tokens')
-      .values({
-        id: newId('tok'),
-        token_hash: hashToken(token),
-        user_id: row.user_id,
-        agent_id: null,
-        name: SESSION_NAME,
-        created_at: now,
-        expires_at: expires,
-        last_used_at: null,
-        revoked_at: null,
-        superuser: Number(row.superuser) === 1 ? 1 : 0,
-        created_by: row.user_id,
-      })
-      .execute();
+    // Conditional, so of two redemptions of one code at once (PostgreSQL runs them side by side) exactly one wins.
+    const spent = await trx
+      .updateTable('login_codes')
+      .set({ used_at: now })
+      .where('code_hash', '=', hashToken(code))
+      .where('used_at', 'is', null)
+      .executeTakeFirst();
+    if (Number(spent.numUpdatedRows) !== 1) throw new StoaError('unauthorized', 'this login link is invalid, used or expired; ask for a new one');
+    const token = await issueWebSession(trx, platform, row.user_id, now, { superuser: Number(row.superuser) === 1 });
     return { token, user: row.name };
   });
 }
 
 /**
- * Starts a web session for a person who proved who they are (a password, a passkey, single sign-on): a fresh
- * installation-wide session token, never a superuser one. Returned once; only its hash is stored.
+ * Starts a web session for a person who proved who they are (a login link, a password, a passkey, single
+ * sign-on): a fresh installation-wide session token, a superuser one only for the administrator's login link.
+ * Returned once; only its hash is stored.
  */
-export async function issueWebSession(trx: Q, platform: Platform, userId: string, now: string): Promise<string> {
+export async function issueWebSession(trx: Q, platform: Platform, userId: string, now: string, opts: { superuser?: boolean } = {}): Promise<string> {
   const token = newToken();
   // The same session as a login link's: it ends after STOA_SESSION_HOURS and logout revokes it (issue 26).
   const expires = new Date(new Date(now).getTime() + platform.config.limits.sessionHours * 3600_000).toISOString();
@@ -108,7 +99,7 @@ export async function issueWebSession(trx: Q, platform: Platform, userId: string
       expires_at: expires,
       last_used_at: null,
       revoked_at: null,
-      superuser: 0,
+      superuser: opts.superuser ? 1 : 0,
       created_by: userId,
     })
     .execute();

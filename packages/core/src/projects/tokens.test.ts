@@ -73,6 +73,14 @@ describe.each(kinds)('the access model for tokens (%s)', (kind) => {
     expect(await authenticate(t.platform, session.token)).toMatchObject({ superuser: true });
   });
 
+  it('a login link redeemed ten times at once gives exactly one session', async () => {
+    const root = (await authenticate(t.platform, rootToken)) as { userId: string };
+    const code = await createLoginCode(t.platform, root.userId);
+    const tries = await Promise.allSettled(Array.from({ length: 10 }, () => redeemLoginCode(t.platform, code)));
+    expect(tries.filter((r) => r.status === 'fulfilled')).toHaveLength(1);
+    for (const r of tries) if (r.status === 'rejected') expect(r.reason).toMatchObject({ code: 'unauthorized' });
+  });
+
   it("people mint their own tokens; agents' tokens by their owner or an admin; another person's only by the installation admin", async () => {
     const admin = await t.admin();
     await addMember(admin, { user: 'ed', role: 'editor' });
