@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import type { AxeResults, RunOptions } from 'axe-core';
 import { createAgent, createConversation, moveFile, putFile, putPage } from '@stoa/core/testing';
-import { fileRow, hasChromium, startUiServer, uploadViaUi, type UiServer } from './browser-helpers.js';
+import { fileRow, hasChromium, startUiServer, uploadViaUi, type UiServer, newTestContext } from './browser-helpers.js';
 
 // Evaluated, not added as a <script>: the UI's Content-Security-Policy (rightly) refuses inline scripts.
 const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
@@ -50,8 +50,7 @@ describe.skipIf(!hasChromium)('web UI: accessibility (axe-core)', () => {
 
   it.each(langs)('has no violations on any page in $lang', async ({ lang, locale, files, history }) => {
     const found: string[] = [];
-    const context = await s.browser.newContext({ locale, viewport: { width: 1400, height: 900 } });
-    context.setDefaultTimeout(15_000);
+    const context = await newTestContext(s.browser, { locale, viewport: { width: 1400, height: 900 } });
     const page = await context.newPage();
     await page.goto(`${s.url}/login`);
     await page.locator('input[name=password]').waitFor();

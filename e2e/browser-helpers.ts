@@ -35,6 +35,25 @@ export interface UiServer {
   close: () => Promise<void>;
 }
 
+/**
+ * A fresh browser context (own cookies and storage) with the timeouts every browser test uses: a missing element
+ * costs 15 s, not the 30 s default, while a navigation gets 60 s, because on a loaded 2-core CI machine a new
+ * renderer process loading the UI's scripts has been seen to take longer than 15 s.
+ */
+export async function newTestContext(
+  browser: Browser,
+  opts: { locale?: string; viewport?: { width: number; height: number }; acceptDownloads?: boolean } = {},
+): Promise<BrowserContext> {
+  const context = await browser.newContext({
+    locale: opts.locale ?? 'en-US',
+    viewport: opts.viewport ?? { width: 1280, height: 800 },
+    acceptDownloads: opts.acceptDownloads ?? false,
+  });
+  context.setDefaultTimeout(15_000);
+  context.setDefaultNavigationTimeout(60_000);
+  return context;
+}
+
 function userIdOf(ctx: Ctx): string {
   if (ctx.actor.kind !== 'user') throw new Error('not a user context');
   return ctx.actor.userId;
@@ -81,9 +100,7 @@ export async function startUiServer(limits: Partial<Limits> = {}, opts: { embedd
     browser,
     loginLink,
     signedIn: async (opts = {}) => {
-      const context = await browser.newContext({ locale: opts.locale ?? 'en-US', acceptDownloads: true, viewport: { width: 1400, height: 900 } });
-      // A missing element should cost seconds, not the 30 s default (but leave room for a loaded CI machine).
-      context.setDefaultTimeout(15_000);
+      const context = await newTestContext(browser, { locale: opts.locale, acceptDownloads: true, viewport: { width: 1400, height: 900 } });
       const page = await context.newPage();
       await page.goto(await loginLink(opts.as ? userIdOf(opts.as) : adminId));
       await page.waitForURL(/\/files$/);

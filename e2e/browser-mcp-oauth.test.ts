@@ -10,7 +10,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import type { OAuthClientInformationMixed, OAuthTokens } from '@modelcontextprotocol/sdk/shared/auth.js';
 import { createAgent, createToken, type Ctx } from '@stoa/core/testing';
 import { runStoa, stoaJson } from './helpers/run-stoa.js';
-import { hasChromium, startUiServer, type UiServer } from './browser-helpers.js';
+import { hasChromium, startUiServer, type UiServer, newTestContext } from './browser-helpers.js';
 
 // Evaluated, not added as a <script>: the UI's Content-Security-Policy refuses inline scripts.
 const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
@@ -110,8 +110,7 @@ describe.skipIf(!hasChromium)(
       client = new LoopbackOAuthClient();
       await client.listen();
       // A fresh browser profile, signed in as nobody.
-      context = await s.browser.newContext({ locale: 'en-US', viewport: { width: 1280, height: 800 } });
-      context.setDefaultTimeout(15_000);
+      context = await newTestContext(s.browser);
       page = await context.newPage();
     });
     afterAll(async () => {

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BrowserContext, Page } from 'playwright-core';
 import { createInvitation, hashToken } from '@stoa/core/testing';
-import { hasChromium, startUiServer, type UiServer } from './browser-helpers.js';
+import { hasChromium, startUiServer, type UiServer, newTestContext } from './browser-helpers.js';
 
 /**
  * Passkeys (issue 31) in real Chromium, with Chrome's own virtual authenticator (CDP `WebAuthn`) standing in for a
@@ -18,8 +18,7 @@ describe.skipIf(!hasChromium)('passkeys in the browser', () => {
     s = await startUiServer();
     base = s.url.replace('127.0.0.1', 'localhost');
     s.t.platform.config.publicUrl = base;
-    context = await s.browser.newContext({ locale: 'en-US', viewport: { width: 1280, height: 800 } });
-    context.setDefaultTimeout(15_000);
+    context = await newTestContext(s.browser);
     page = await context.newPage();
     const cdp = await context.newCDPSession(page);
     await cdp.send('WebAuthn.enable');

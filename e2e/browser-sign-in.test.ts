@@ -1,7 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { BrowserContext, Page } from 'playwright-core';
 import { contextFor, createInvitation, createProject, hashToken, localAdminPrincipal } from '@stoa/core/testing';
-import { hasChromium, startUiServer, type UiServer } from './browser-helpers.js';
+import { hasChromium, startUiServer, type UiServer, newTestContext } from './browser-helpers.js';
 
 /**
  * People sign in like people (issue 31): an invitation link leads to a password, the sign-in page takes name and
@@ -13,8 +13,7 @@ describe.skipIf(!hasChromium)('signing in with a password in the browser', () =>
   const contexts: BrowserContext[] = [];
 
   async function freshPage(): Promise<Page> {
-    const context = await s.browser.newContext({ locale: 'en-US', viewport: { width: 1280, height: 800 } });
-    context.setDefaultTimeout(15_000);
+    const context = await newTestContext(s.browser);
     contexts.push(context);
     return context.newPage();
   }
@@ -28,8 +27,11 @@ describe.skipIf(!hasChromium)('signing in with a password in the browser', () =>
   beforeAll(async () => {
     s = await startUiServer();
   }, 120_000);
+  // Each test's pages close with it: live pages of earlier tests (polling, live updates) would only load the machine.
+  afterEach(async () => {
+    for (const c of contexts.splice(0)) await c.close().catch(() => undefined);
+  });
   afterAll(async () => {
-    for (const c of contexts) await c.close().catch(() => undefined);
     await s?.close();
   });
 

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { createInvitation } from '@stoa/core/testing';
-import { hasChromium, startUiServer, type UiServer } from './browser-helpers.js';
+import { hasChromium, startUiServer, type UiServer, newTestContext } from './browser-helpers.js';
 import { startOidcProvider, type TestOidcProvider } from './helpers/oidc-provider.js';
 
 /**
@@ -24,8 +24,7 @@ describe.skipIf(!hasChromium)('single sign-on in the browser', () => {
   });
 
   async function freshPage(): Promise<Page> {
-    const context = await s.browser.newContext({ locale: 'en-US', viewport: { width: 1280, height: 800 } });
-    context.setDefaultTimeout(15_000);
+    const context = await newTestContext(s.browser);
     return context.newPage();
   }
 
