@@ -37,12 +37,15 @@ interface Seeded {
 /** A fresh data folder (SQLite) or data folder + fresh PostgreSQL database, with people, an agent and a channel. */
 async function freshData(kind: 'sqlite' | 'postgres'): Promise<{ dataDir: string; env: Record<string, string>; cleanup: () => Promise<void> }> {
   const dataDir = mkdtempSync(join(tmpdir(), 'stoa-memc-'));
-  if (kind === 'sqlite') return { dataDir, env: {}, cleanup: async () => rmSync(dataDir, { recursive: true, force: true }) };
+  // Every memory save of an agent counts in its conversation's write window (§9); these tests are about
+  // concurrency, so one conversation may take all of their saves.
+  const window = { STOA_AGENT_WRITES_PER_CONVERSATION: '1000' };
+  if (kind === 'sqlite') return { dataDir, env: window, cleanup: async () => rmSync(dataDir, { recursive: true, force: true }) };
   const { db, url, cleanup } = await createTestDb('postgres');
   await db.close();
   return {
     dataDir,
-    env: { STOA_DATABASE_URL: url! },
+    env: { ...window, STOA_DATABASE_URL: url! },
     cleanup: async () => {
       await cleanup().catch(() => undefined);
       rmSync(dataDir, { recursive: true, force: true });

@@ -36,6 +36,7 @@ export {
   toolOperations,
   type Operation,
   type DoorOperation,
+  type PublicDoorOperation,
   type ToolOperation,
   type OperationTraits,
 } from './operations/index.js';
@@ -53,17 +54,9 @@ export { LOCK_NULL_METADATA } from './files/lock-null.js';
 // Nesting of a body, counted before it is parsed (issue 27): the HTTP door's JSON parser and WebDAV's XML.
 export { jsonDepth, xmlDepth } from './understanding/nesting.js';
 
-// The OAuth authorization server's store for /mcp: the MCP SDK's handlers (apps/server/src/mcp/oauth.ts) speak the
-// protocol, these keep clients, codes and tokens (hashed) and apply the grant rules (decision 0018).
-export {
-  exchangeOAuthCode,
-  findOAuthClient,
-  oauthCodeChallenge,
-  refreshOAuthToken,
-  revokeOAuthCredential,
-  saveOAuthClient,
-  type OAuthClientRecord,
-} from './oauth/index.js';
+// What the OAuth authorization server for /mcp answers (its steps are public door operations in the table; the MCP
+// SDK's handlers in apps/server/src/mcp/oauth.ts speak the protocol, decision 0018).
+export type { OAuthClientRecord, OAuthTokenSet } from './oauth/index.js';
 
 // Types of what operations answer, for the doors that stream or shape them.
 export type { FileInfo } from './files/file-info.js';

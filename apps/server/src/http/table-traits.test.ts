@@ -88,6 +88,9 @@ const httpSamples: Record<string, Sample> = {
     request: (_b, n) => ({ method: 'DELETE', url: `${P}/wiki/page${q({ path: `w${n}/d` })}` }),
   },
   'wiki.import': { request: (_b, n) => ({ method: 'POST', url: `${P}/wiki/import`, body: { files: [{ file: 'i.md', text: '# I' }], prefix: `imp${n}` } }) },
+  'memory.set': { request: (_b, n) => ({ method: 'PUT', url: `${P}/memory/file`, body: { file: 'MEMORY.md', content: `set ${n}` } }) },
+  'memory.append': { request: (_b, n) => ({ method: 'POST', url: `${P}/memory/append`, body: { file: 'MEMORY.md', text: `line ${n}` } }) },
+  'turn.commit': { request: (_b, n) => ({ method: 'POST', url: `${P}/turns/commit`, body: { files: [{ file: 'MEMORY.md', content: `turn ${n}` }] } }) },
 };
 
 /**
@@ -221,9 +224,11 @@ describe.each(testDbKinds())('the runner steps, for every changing operation and
   const ok = (r: { status: number; body: any }) => r.status < 300 && r.body?.refused !== true;
 
   it('has a sample for every operation and tool an agent changes something with', () => {
-    const ops = operations.filter((o) => o.scope === 'project' && changing(o) && !o.id.startsWith('memory.') && o.id !== 'turn.commit');
+    const ops = operations.filter((o) => o.scope === 'project' && changing(o));
     for (const o of ops) expect(httpSamples[o.id] ?? httpSamples[COVERED_BY[o.id]!], o.id).toBeDefined();
     for (const t of toolOperations.filter(changing)) expect(toolSamples[t.id], t.id).toBeDefined();
+    // Every change an agent makes counts in its window, through every door (§9): memory files and wiki pages too.
+    for (const o of [...ops, ...toolOperations.filter(changing)]) expect(o.traits.window, o.id).toBeDefined();
   });
 
   const cases = [
@@ -231,7 +236,8 @@ describe.each(testDbKinds())('the runner steps, for every changing operation and
     ...Object.entries(toolSamples).map(([id, sample]) => ({ id, door: 'tool route', sample, traits: toolOperations.find((o) => o.id === id)!.traits })),
   ];
 
-  it.each(cases)('$id ($door): counts in the window when it declares one, and is refused in a foreign conversation', async ({ sample, traits }) => {
+  // Understanding a file (docs_understand) derives data and changes nothing of the agent's: it declares no window.
+  it.each(cases)('$id ($door): counts in the window when it changes something, and is refused in a foreign conversation', async ({ sample, traits }) => {
     const before = await writes(own);
     const r = await send(sample, own);
     expect(ok(r), JSON.stringify(r.body)).toBe(true);

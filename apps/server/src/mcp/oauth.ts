@@ -13,17 +13,7 @@ import {
 } from '@modelcontextprotocol/sdk/server/auth/errors.js';
 import type { OAuthServerProvider, AuthorizationParams } from '@modelcontextprotocol/sdk/server/auth/provider.js';
 import type { OAuthClientInformationFull, OAuthMetadata, OAuthTokens } from '@modelcontextprotocol/sdk/shared/auth.js';
-import {
-  exchangeOAuthCode,
-  findOAuthClient,
-  isStoaError,
-  oauthCodeChallenge,
-  refreshOAuthToken,
-  revokeOAuthCredential,
-  saveOAuthClient,
-  type OAuthClientRecord,
-  type Platform,
-} from '@stoa/core';
+import { isStoaError, runGlobalOperation, type OAuthClientRecord, type Platform } from '@stoa/core';
 import { allowPreflight, CORS_HEADERS } from './cors.js';
 
 /** The scope a client may ask for: everything its agent may do at /mcp (the agent's own settings narrow it). */
@@ -80,9 +70,10 @@ function asOAuthError(e: unknown): Error {
   return new ServerError('Internal Server Error');
 }
 
-async function oauthCall<T>(fn: () => Promise<T>): Promise<T> {
+/** Runs one of the authorization server's public door operations (the table's `oauth.*`), in OAuth's error words. */
+async function oauthCall<T>(platform: Platform, id: string, input: Record<string, unknown>): Promise<T> {
   try {
-    return await fn();
+    return (await runGlobalOperation({ platform, principal: null }, id, input)) as T;
   } catch (e) {
     throw asOAuthError(e);
   }
@@ -96,7 +87,7 @@ async function oauthCall<T>(fn: () => Promise<T>): Promise<T> {
 function stoaProvider(platform: Platform): OAuthServerProvider {
   return {
     clientsStore: {
-      getClient: async (clientId) => (await findOAuthClient(platform, clientId)) as OAuthClientInformationFull | undefined,
+      getClient: (clientId) => oauthCall<OAuthClientInformationFull | undefined>(platform, 'oauth.clients.find', { clientId }),
       // Public clients only: a secret the SDK compares in clear would have to be stored in clear.
       registerClient: async (client) => {
         if (!client.redirect_uris.length || !client.redirect_uris.every(acceptableRedirect))
@@ -110,7 +101,7 @@ function stoaProvider(platform: Platform): OAuthServerProvider {
           response_types: ['code'],
         } as OAuthClientInformationFull;
         const record = JSON.parse(JSON.stringify(full)) as OAuthClientRecord;
-        await saveOAuthClient(platform, record);
+        await oauthCall(platform, 'oauth.clients.register', { ...record });
         return record as OAuthClientInformationFull;
       },
     },
@@ -130,17 +121,13 @@ function stoaProvider(platform: Platform): OAuthServerProvider {
       if (params.state !== undefined) q.set('state', params.state);
       res.redirect(302, `/consent?${q.toString()}`);
     },
-    challengeForAuthorizationCode: (client, code) => oauthCall(() => oauthCodeChallenge(platform, client.client_id, code)),
-    exchangeAuthorizationCode: async (client, code, _verifier, redirectUri, resource): Promise<OAuthTokens> => {
-      const tokens = await oauthCall(() => exchangeOAuthCode(platform, { clientId: client.client_id, code, redirectUri, resource: resource?.href }));
-      return tokens as OAuthTokens;
-    },
-    exchangeRefreshToken: async (client, refreshToken, _scopes, resource): Promise<OAuthTokens> => {
-      const tokens = await oauthCall(() => refreshOAuthToken(platform, { clientId: client.client_id, refreshToken, resource: resource?.href }));
-      return tokens as OAuthTokens;
-    },
+    challengeForAuthorizationCode: (client, code) => oauthCall<string>(platform, 'oauth.codes.challenge', { clientId: client.client_id, code }),
+    exchangeAuthorizationCode: (client, code, _verifier, redirectUri, resource) =>
+      oauthCall<OAuthTokens>(platform, 'oauth.codes.exchange', { clientId: client.client_id, code, redirectUri, resource: resource?.href }),
+    exchangeRefreshToken: (client, refreshToken, _scopes, resource) =>
+      oauthCall<OAuthTokens>(platform, 'oauth.tokens.refresh', { clientId: client.client_id, refreshToken, resource: resource?.href }),
     verifyAccessToken: () => Promise.reject(new ServerError('access tokens are checked at /mcp by the core')),
-    revokeToken: (client, request) => oauthCall(() => revokeOAuthCredential(platform, { clientId: client.client_id, token: request.token })),
+    revokeToken: (client, request) => oauthCall<void>(platform, 'oauth.tokens.revoke', { clientId: client.client_id, token: request.token }),
   };
 }
 

@@ -1,8 +1,17 @@
 import { oauthRoutes } from '@stoa/contract';
 import { describeOAuthClient } from '../oauth/oauth-clients.js';
-import { approveOAuthGrant, listOAuthGrants, revokeOAuthGrant } from '../oauth/oauth-grants.js';
-import { changes, globalOperation, projectOperation, reads } from './operation.js';
-import type { Operation } from './operation.js';
+import { findOAuthClient, saveOAuthClient, type OAuthClientRecord } from '../oauth/oauth-clients.js';
+import {
+  approveOAuthGrant,
+  exchangeOAuthCode,
+  listOAuthGrants,
+  oauthCodeChallenge,
+  refreshOAuthToken,
+  revokeOAuthCredential,
+  revokeOAuthGrant,
+} from '../oauth/oauth-grants.js';
+import { changes, globalOperation, projectOperation, publicDoorOperation, reads } from './operation.js';
+import type { Operation, OperationTraits, PublicDoorOperation } from './operation.js';
 
 const r = oauthRoutes;
 
@@ -30,4 +39,40 @@ export const oauthOperations: Operation[] = [
     await revokeOAuthGrant(ctx, { id: i.id });
     return { ok: true as const };
   }),
+];
+
+const publicRead: OperationTraits = { policy: 'public', mutates: false, audit: null, agent: 'none' };
+const publicChange: OperationTraits = { policy: 'public', mutates: true, audit: null, agent: 'none' };
+
+/**
+ * The authorization server's side of MCP sign-in (decision 0018): what a client does without a token. The MCP
+ * SDK's handlers at /authorize, /token, /register and /revoke speak the protocol and call these; the core keeps
+ * clients, codes and tokens (hashed), binds codes to their client, redirect and PKCE challenge, and rotates
+ * refresh tokens.
+ */
+export const oauthServerOperations: PublicDoorOperation[] = [
+  publicDoorOperation('oauth.clients.find', 'Look up a registered OAuth client', publicRead, ({ platform }, i: { clientId: string }) =>
+    findOAuthClient(platform, i.clientId),
+  ),
+  publicDoorOperation('oauth.clients.register', 'Register an OAuth client (dynamic client registration)', publicChange, ({ platform }, i: OAuthClientRecord) =>
+    saveOAuthClient(platform, i),
+  ),
+  publicDoorOperation('oauth.codes.challenge', "An authorization code's PKCE challenge", publicRead, ({ platform }, i: { clientId: string; code: string }) =>
+    oauthCodeChallenge(platform, i.clientId, i.code),
+  ),
+  publicDoorOperation(
+    'oauth.codes.exchange',
+    'Exchange an authorization code for tokens',
+    publicChange,
+    ({ platform }, i: { clientId: string; code: string; redirectUri?: string; resource?: string }) => exchangeOAuthCode(platform, i),
+  ),
+  publicDoorOperation(
+    'oauth.tokens.refresh',
+    'Exchange a refresh token for new tokens',
+    publicChange,
+    ({ platform }, i: { clientId: string; refreshToken: string; resource?: string }) => refreshOAuthToken(platform, i),
+  ),
+  publicDoorOperation('oauth.tokens.revoke', 'Revoke an access or refresh token', publicChange, ({ platform }, i: { clientId: string; token: string }) =>
+    revokeOAuthCredential(platform, i),
+  ),
 ];

@@ -28,8 +28,8 @@ export interface OperationTraits {
   /**
    * Who counts an agent's change in its write window (A4): `mutator` when the file mutator counts it inside the
    * change's transaction (a refusal rolls the count back with the change); `runner` when the runner counts it
-   * (wiki pages), giving the count back when the operation is refused. Absent: not counted (memory files are
-   * the agent's own notes; agent and member management are people's work).
+   * (wiki pages, memory files), giving the count back when the operation is refused. Absent: not counted (agent
+   * and member management are people's work; understanding a file derives data and changes nothing).
    */
   window?: 'mutator' | 'runner';
   /** What a change touches, for the runner's lock step: a WebDAV lock held by someone else refuses it (423). */
@@ -141,6 +141,29 @@ export interface DoorOperation {
  */
 export function doorOperation<I>(id: string, summary: string, traits: OperationTraits, run: (ctx: Ctx, input: I) => Promise<unknown>): DoorOperation {
   return { id, scope: 'door', summary, traits, run };
+}
+
+/**
+ * An operation a door reaches without a token and without a route of its own: the OAuth authorization server's
+ * steps for /mcp (register a client, exchange a code, refresh, revoke), whose protocol the MCP SDK's handlers
+ * speak. The core checks the codes and grants; the door only translates (decision 0018).
+ */
+export interface PublicDoorOperation {
+  id: string;
+  scope: 'public-door';
+  summary: string;
+  traits: OperationTraits;
+  run: (call: PublicCall, input: any) => Promise<unknown>;
+}
+
+/** A public door operation (see PublicDoorOperation). */
+export function publicDoorOperation<I>(
+  id: string,
+  summary: string,
+  traits: OperationTraits,
+  run: (call: PublicCall, input: I) => Promise<unknown>,
+): PublicDoorOperation {
+  return { id, scope: 'public-door', summary, traits, run };
 }
 
 /**

@@ -3,12 +3,12 @@ import type { Ctx } from '../platform.js';
 import { contextFor, type ContextOptions } from '../context.js';
 import { tracedChange } from './agent-gate.js';
 import { assertInConversation, assertNotLocked, assertQuota, assertRoleAllows, countChange, ensureAudited } from './chain.js';
-import type { DoorOperation, GlobalCall, Operation, PublicCall } from './operation.js';
+import type { DoorOperation, GlobalCall, Operation, PublicCall, PublicDoorOperation } from './operation.js';
 import { findOperation } from './table.js';
 
 export { refusalByRole } from './chain.js';
 
-function operation(id: string): Operation | DoorOperation {
+function operation(id: string): Operation | DoorOperation | PublicDoorOperation {
   const op = findOperation(id);
   if (!op) throw new StoaError('not_found', `there is no operation "${id}"`);
   return op;
@@ -69,7 +69,7 @@ export async function runOperation(ctx: Ctx, id: string, input: Record<string, u
 /** Runs an operation outside any project (who am I, my projects, create a project; public ones with or without a caller). */
 export async function runGlobalOperation(call: PublicCall, id: string, input: Record<string, unknown>): Promise<unknown> {
   const op = operation(id);
-  if (op.scope === 'public') return op.run(call, input);
+  if (op.scope === 'public' || op.scope === 'public-door') return op.run(call, input);
   if (op.scope === 'door') throw new StoaError('bad_request', `operation "${id}" acts in a project`);
   if (op.scope !== 'global') throw new StoaError('bad_request', `operation "${id}" acts in a project`);
   if (!call.principal) throw new StoaError('unauthorized');
@@ -90,7 +90,7 @@ export interface DoorCall extends GlobalCall {
  */
 export async function callOperation(call: DoorCall, id: string, rawInput: unknown, body: Record<string, unknown> = {}): Promise<unknown> {
   const op = operation(id);
-  if (op.scope === 'door') throw new StoaError('bad_request', `operation "${id}" is reached through its door only`);
+  if (op.scope === 'door' || op.scope === 'public-door') throw new StoaError('bad_request', `operation "${id}" is reached through its door only`);
   if (op.scope !== 'project') return runGlobalOperation(call, id, { ...(op.route.input.parse(rawInput) as Record<string, unknown>), ...body });
   // Who may act comes before what they sent: an outsider, a viewer or an agent in another's conversation learns
   // nothing from validation errors.

@@ -1,4 +1,4 @@
-import type { DoorOperation, Operation } from './operation.js';
+import type { DoorOperation, Operation, PublicDoorOperation } from './operation.js';
 import { fileOperations } from './file-ops.js';
 import { projectOperations } from './project-ops.js';
 import { agentOperations } from './agent-ops.js';
@@ -6,7 +6,7 @@ import { memoryOperations } from './memory-ops.js';
 import { wikiOperations } from './wiki-ops.js';
 import { searchOperations } from './search-ops.js';
 import { adminOperations } from './admin-ops.js';
-import { oauthOperations } from './oauth-ops.js';
+import { oauthOperations, oauthServerOperations } from './oauth-ops.js';
 import { webdavOperations } from './webdav-ops.js';
 import { signInOperations } from './sign-in-ops.js';
 
@@ -27,14 +27,16 @@ export const operations: readonly Operation[] = [
   ...signInOperations,
 ];
 
-const byId = new Map<string, Operation | DoorOperation>([...operations, ...webdavOperations].map((o) => [o.id, o]));
+const byId = new Map<string, Operation | DoorOperation | PublicDoorOperation>(
+  [...operations, ...webdavOperations, ...oauthServerOperations].map((o) => [o.id, o]),
+);
 
 /**
  * The operation with this ID (the route ID, or a door's own operation such as `webdav.lock`), or undefined. The
  * agent tools are entries of their own (tool-ops.ts).
  */
-export function findOperation(id: string): Operation | DoorOperation | undefined {
+export function findOperation(id: string): Operation | DoorOperation | PublicDoorOperation | undefined {
   return byId.get(id);
 }
 
-export { webdavOperations };
+export { webdavOperations, oauthServerOperations };

@@ -56,12 +56,13 @@ const fileTools: Record<(typeof toolNames)[number], OperationTraits> = {
   restore_version: fileChange('file.write', null, written('path')),
 };
 
-/** Memory files are the agent's own notes (M1–M6): traced, not counted in the write window. */
+/** Memory files (M1–M6): a save counts in the agent's write window like every other change (§9). */
+const memorySave: OperationTraits = { ...changes('memory.write', null), window: 'runner' };
 const memoryTools: Record<keyof typeof memoryToolSchemas, OperationTraits> = {
   memory_get: reads('memory.read'),
-  memory_append: changes('memory.write', null),
-  memory_set: changes('memory.write', null),
-  memory_edit: changes('memory.write', null),
+  memory_append: memorySave,
+  memory_set: memorySave,
+  memory_edit: memorySave,
   memory_search: reads('memory.read'),
 };
 
