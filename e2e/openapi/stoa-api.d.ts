@@ -4249,6 +4249,8 @@ export interface operations {
                         }[];
                         nextCursor: string | null;
                         total: number;
+                        /** @description The most files of one folder the web UI shows (STOA_UI_MAX_FILES), and the largest page */
+                        showMax: number;
                     };
                 };
             };

@@ -97,6 +97,7 @@ export const filesRoutes = {
       files: z.array(FileSchema.partial({ sha256: true, metadata: true })),
       nextCursor: z.string().nullable(),
       total: z.number().int(),
+      showMax: z.number().int().describe('The most files of one folder the web UI shows (STOA_UI_MAX_FILES), and the largest page'),
     }),
   }),
   changes: defineRoute({

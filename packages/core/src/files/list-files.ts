@@ -34,11 +34,12 @@ const FOLDER_CURSOR = 'folder-cursor';
 export async function listFolder(
   ctx: Ctx,
   input: { folder?: string; cursor?: string | null; limit?: number; fields?: FolderFields },
-): Promise<{ folder: string; folders: FolderEntry[]; files: ListedFile[]; nextCursor: string | null; total: number }> {
+): Promise<{ folder: string; folders: FolderEntry[]; files: ListedFile[]; nextCursor: string | null; total: number; showMax: number }> {
   const folder = normalizePath(input.folder ?? '', 'folder');
   assertCan(ctx.actor, 'file.read', { kind: 'file', path: folder });
   const db = ctx.platform.db.kysely;
-  const limit = Math.min(Math.max(input.limit ?? 200, 1), ctx.platform.config.limits.uiMaxFiles);
+  const showMax = ctx.platform.config.limits.uiMaxFiles;
+  const limit = Math.min(Math.max(input.limit ?? 200, 1), showMax);
   const after = input.cursor ? await openCursor(ctx, FOLDER_CURSOR, folder, input.cursor) : null;
   if (after && after.length !== 2) throw new StoaError('bad_request', 'cursor is not one this listing gave: pass the nextCursor of an earlier answer');
   const folders = after
@@ -78,7 +79,7 @@ export async function listFolder(
   const last = page[page.length - 1];
   const nextCursor = rows.length > limit && last ? await sealCursor(ctx, FOLDER_CURSOR, folder, [last.name, last.id]) : null;
   const full = input.fields === 'full';
-  return { folder, folders, files: page.map((r) => (full ? toFileInfo(r) : listed(r))), nextCursor, total };
+  return { folder, folders, files: page.map((r) => (full ? toFileInfo(r) : listed(r))), nextCursor, total, showMax };
 }
 
 /** A file for a list: its row without the content hash and the metadata. */

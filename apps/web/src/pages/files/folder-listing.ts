@@ -5,9 +5,6 @@ import { useI18n } from '../../i18n/index.js';
 import { errorText } from '../../format.js';
 import { parentOf } from './folder-route.js';
 
-/** The UI stops loading a folder's pages at this many files and says how many there are (F5, STOA_UI_MAX_FILES). */
-export const UI_ROWS_MAX = 20_000;
-
 /** Appends a later page to the rows so far; a file renamed between two pages is kept once, where it is now. */
 function joinPages(sofar: FolderPage, next: FolderPage): FolderPage {
   const ids = new Set(next.files.map((f) => f.id));
@@ -65,9 +62,11 @@ export function useFolderListing(pid: string, folder: string, epoch: number, set
       setLoadedFor(folder);
       shownFor.current = key;
     };
+    // Up to the server's STOA_UI_MAX_FILES (`showMax`): past it the page says how many there are (F5).
     const rest = async (pg: FolderPage, each: (pg: FolderPage) => void): Promise<FolderPage> => {
-      while (pg.nextCursor && pg.files.length < UI_ROWS_MAX && !gone) {
+      while (pg.nextCursor && pg.files.length < pg.showMax && !gone) {
         pg = joinPages(pg, await filesApi.folder(pid, folder, pg.nextCursor));
+        if (pg.files.length > pg.showMax) pg = { ...pg, files: pg.files.slice(0, pg.showMax) };
         if (!gone) each(pg);
       }
       return pg;
@@ -92,7 +91,7 @@ export function useFolderListing(pid: string, folder: string, epoch: number, set
     };
   }, [pid, folder, epoch, t]);
 
-  /** Every file of the open folder (up to UI_ROWS_MAX), once its last page is in. */
+  /** Every file of the open folder (up to STOA_UI_MAX_FILES), once its last page is in. */
   const whole = useCallback(() => wholeRef.current?.done ?? Promise.resolve([]), []);
 
   const allFolders = useMemo(() => serverFolders.map((f) => f.path), [serverFolders]);
@@ -110,6 +109,6 @@ export function useFolderListing(pid: string, folder: string, epoch: number, set
     setFolder(up, true);
   }, [page, serverFolders, folder, loadedFor, setFolder]);
 
-  const complete = !!current && (!current.nextCursor || current.files.length >= UI_ROWS_MAX);
+  const complete = !!current && (!current.nextCursor || current.files.length >= current.showMax);
   return { page, current, subfolders, allFolders, usage, loadError, complete, whole };
 }
