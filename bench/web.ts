@@ -1,12 +1,14 @@
 /**
- * The web UI in a real Chromium (issue 13, "Fast"): time to the first file row and to a rendered wiki page, and
- * the bytes the browser transferred on a first visit and on a repeat visit, against the same assets
- * uncompressed. A tiny static page served by the same server is the floor for the times: what the browser and the
- * loopback cost before any of Stoa's JavaScript runs.
+ * The web UI in a real Chromium (issue 13, "Fast"; issues 30 and 31: large folders): time to the first file row of
+ * a folder of 20 and of 5,000 files, cold (a fresh browser context: nothing cached) and warm (the same context
+ * again), and to a rendered wiki page; the bytes the browser transferred on a first visit and on a repeat visit,
+ * against the same assets uncompressed. The floor for the times is a static HTML page that is only one file row,
+ * served by the same server (the web root's static files) to the same browser, cold and warm alike: what the
+ * browser and the loopback cost before any of Stoa's JavaScript runs.
  *
  *   npm run build:web && npm run build && node --import tsx bench/web.ts [--rounds 5]
  */
-import { mkdtempSync, rmSync, statSync, readdirSync } from 'node:fs';
+import { mkdtempSync, rmSync, statSync, readdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
@@ -17,17 +19,24 @@ import { REPO_ROOT, startStoa } from './lib/stoa-server.js';
 const roundsAt = process.argv.indexOf('--rounds');
 const ROUNDS = roundsAt >= 0 ? Number(process.argv[roundsAt + 1]) : 5;
 const work = mkdtempSync(join(tmpdir(), 'stoa-bench-web-'));
+// The floor page must exist before the server starts: the web root's files are routed when it starts.
+const FLOOR_FILE = join(REPO_ROOT, 'apps/web/dist/bench-floor.html');
+writeFileSync(
+  FLOOR_FILE,
+  '<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Stoa</title></head><body><table class="files"><tbody><tr data-path="folder-20/report-0000.md"><td>report-0000.md</td></tr></tbody></table></body></html>',
+);
 const server = await startStoa({ dataDir: join(work, 'data') });
 const auth = { authorization: `Bearer ${server.token}` };
 
-// A folder of 200 files and a wiki page with a table, as a team would have them.
-for (let i = 0; i < 200; i++) {
-  const path = `report-${String(i).padStart(3, '0')}.md`;
-  await fetch(`${server.url}/api/v1/projects/default/files/content?path=${encodeURIComponent(path)}`, {
-    method: 'PUT',
-    headers: auth,
-    body: `# Report ${i}\n`,
-  });
+// Folders of 20 and of 5,000 files, and a wiki page with a table, as a team would have them.
+const SIZES = [20, 5000] as const;
+async function put(path: string, body: string): Promise<void> {
+  await fetch(`${server.url}/api/v1/projects/default/files/content?path=${encodeURIComponent(path)}`, { method: 'PUT', headers: auth, body });
+}
+for (const n of SIZES) {
+  const names = Array.from({ length: n }, (_, i) => `folder-${n}/report-${String(i).padStart(4, '0')}.md`);
+  // Eight at a time: seeding 5,000 files one by one takes minutes on this machine.
+  for (let i = 0; i < names.length; i += 8) await Promise.all(names.slice(i, i + 8).map((p, j) => put(p, `# Report ${i + j}\n`)));
 }
 const table = ['| quarter | revenue |', '| --- | --- |', ...Array.from({ length: 20 }, (_, i) => `| Q${i} | ${i * 1000} |`)].join('\n');
 await fetch(`${server.url}/api/v1/projects/default/wiki/page`, {
@@ -72,31 +81,31 @@ async function signedInContext(): Promise<BrowserContext> {
   return context;
 }
 
-const results = { firstRow: [] as number[], wiki: [] as number[], floor: [] as number[], firstBytes: [] as number[], repeatBytes: [] as number[] };
+const ROW = 'table.files tr[data-path]';
+const results: Record<string, number[]> = { wiki: [], firstBytes: [], repeatBytes: [] };
+const add = (k: string, v: number) => (results[k] ??= []).push(v);
 for (let r = 0; r < ROUNDS; r++) {
-  const context = await signedInContext();
-  // The floor: the server's answer for a route the UI does not know is index.html; its bare HTML with no script
-  // run is the least a page can cost. A data: page would skip the loopback, so the floor is fetched as text.
-  const floorPage = await context.newPage();
-  await chromiumIdle();
-  const tf = performance.now();
-  await floorPage.goto(`${server.url}/api/v1/health`);
-  results.floor.push(performance.now() - tf);
-  await floorPage.close();
-
-  const first = await visit(context, `${server.url}/files`, 'table.files tr[data-path]');
-  results.firstRow.push(first.ms);
-  results.firstBytes.push(first.bytes);
-  const repeat = await visit(context, `${server.url}/files`, 'table.files tr[data-path]');
-  results.repeatBytes.push(repeat.bytes);
-  const wiki = await visit(context, `${server.url}/wiki/handbook/finance`, '.wiki-view h1');
-  results.wiki.push(wiki.ms);
-  await context.close();
+  // Each kind of page cold (a new context: nothing cached) and then warm (the same context, scripts cached).
+  for (const what of ['floor', ...SIZES.map(String)]) {
+    const context = await signedInContext();
+    const url = what === 'floor' ? `${server.url}/bench-floor.html` : `${server.url}/files/folder-${what}`;
+    const cold = await visit(context, url, ROW);
+    const warm = await visit(context, url, ROW);
+    add(`${what} cold`, cold.ms);
+    add(`${what} warm`, warm.ms);
+    if (what === '20') {
+      results.firstBytes!.push(cold.bytes);
+      results.repeatBytes!.push(warm.bytes);
+      results.wiki!.push((await visit(context, `${server.url}/wiki/handbook/finance`, '.wiki-view h1')).ms);
+    }
+    await context.close();
+  }
 }
 
 await browser.close();
 await server.stop();
 rmSync(work, { recursive: true, force: true });
+rmSync(FLOOR_FILE, { force: true });
 
 const assets = join(REPO_ROOT, 'apps/web/dist/assets');
 const raw = readdirSync(assets)
@@ -109,17 +118,22 @@ console.log(
     .map((x) => x.toFixed(2))
     .join(' ')}\n`,
 );
-console.log('| what | value | reference | ratio |');
+console.log('| first file row | cold (new context) | warm (same context) | the static one-row page, cold / warm | Stoa ÷ floor, cold / warm |');
+console.log('| --- | --- | --- | --- | --- |');
+for (const n of SIZES) {
+  const [c, w, fc, fw] = [med(results[`${n} cold`]!), med(results[`${n} warm`]!), med(results['floor cold']!), med(results['floor warm']!)];
+  console.log(
+    `| folder of ${n.toLocaleString('en')} files | ${c.toFixed(0)} ms | ${w.toFixed(0)} ms | ${fc.toFixed(0)} / ${fw.toFixed(0)} ms | ${(c / fc).toFixed(1)}× / ${(w / fw).toFixed(1)}× |`,
+  );
+}
+console.log('\n| what | value | reference | ratio |');
 console.log('| --- | --- | --- | --- |');
 console.log(
-  `| first file row of a 200-file project, fresh browser | ${med(results.firstRow).toFixed(0)} ms | a JSON answer from the same server, ${med(results.floor).toFixed(0)} ms | ${(med(results.floor) / med(results.firstRow)).toFixed(2)}× |`,
+  `| rendered wiki page (table), warm browser | ${med(results.wiki!).toFixed(0)} ms | the static one-row page, warm, ${med(results['floor warm']!).toFixed(0)} ms | ${(med(results.wiki!) / med(results['floor warm']!)).toFixed(1)}× |`,
 );
 console.log(
-  `| rendered wiki page (table), warm browser | ${med(results.wiki).toFixed(0)} ms | same | ${(med(results.floor) / med(results.wiki)).toFixed(2)}× |`,
+  `| bytes, first visit of the 20-file folder (HTML, JS, CSS, API) | ${(med(results.firstBytes!) / 1024).toFixed(1)} kB | the JS and CSS uncompressed, ${(raw / 1024).toFixed(1)} kB | ${(med(results.firstBytes!) / raw).toFixed(2)}× |`,
 );
 console.log(
-  `| bytes, first visit (HTML, JS, CSS, API) | ${(med(results.firstBytes) / 1024).toFixed(1)} kB | the JS and CSS uncompressed, ${(raw / 1024).toFixed(1)} kB | ${(med(results.firstBytes) / raw).toFixed(2)}× |`,
-);
-console.log(
-  `| bytes, repeat visit | ${(med(results.repeatBytes) / 1024).toFixed(1)} kB | first visit | ${(med(results.repeatBytes) / med(results.firstBytes)).toFixed(2)}× |`,
+  `| bytes, repeat visit | ${(med(results.repeatBytes!) / 1024).toFixed(1)} kB | first visit | ${(med(results.repeatBytes!) / med(results.firstBytes!)).toFixed(2)}× |`,
 );

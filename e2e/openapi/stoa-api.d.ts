@@ -263,7 +263,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** One folder: its subfolders and a page of its files */
+        /**
+         * One folder: its subfolders and a page of its files
+         * @description Files in name order (then ID), a page at a time: pass the answer's nextCursor (opaque; null on the last page) to get the next one. Paging is by key, so a file added or removed between two pages never makes another appear twice or go missing. Subfolders come with the first page only. Without fields=full the files come without sha256 and metadata.
+         */
         get: operations["files.folder"];
         put?: never;
         /** Create a folder (and its missing parents); it exists while empty */
@@ -4166,8 +4169,12 @@ export interface operations {
             query?: {
                 /** @description Folder path; "" = root ("Project files") */
                 folder?: string;
+                /** @description The nextCursor of the previous page of this folder */
                 cursor?: string;
+                /** @description Files per page (default 200, at most STOA_UI_MAX_FILES) */
                 limit?: number;
+                /** @description list (the default): what a file list shows, without sha256 and metadata; full: every field of a file */
+                fields?: "list" | "full";
             };
             header?: {
                 /** @description Conversation the agent acts in */
@@ -4232,7 +4239,7 @@ export interface operations {
                             /** @description Current version number (1 for a new file) */
                             version: number;
                             /** @description SHA-256 of the content, hex */
-                            sha256: string;
+                            sha256?: string;
                             /** @description Octal permission string, default "644" */
                             permissions: string;
                             /** @description Metadata written with the current version (a JSON object of strings), or null */
@@ -4242,6 +4249,8 @@ export interface operations {
                         }[];
                         nextCursor: string | null;
                         total: number;
+                        /** @description The most files of one folder the web UI shows (STOA_UI_MAX_FILES), and the largest page */
+                        showMax: number;
                     };
                 };
             };

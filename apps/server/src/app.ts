@@ -96,9 +96,14 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   // own length and must reach the client as stored.
   await app.register(fastifyCompress, { global: false });
 
-  const openapi = apiDocument();
-  // Compressed like every JSON answer (mountOperation): the document is hundreds of kB of repeated keys.
-  app.get('/api/v1' + fastifyPath(systemRoutes.openapi.path), { compress: { threshold: 1024, encodings: ['br', 'gzip'] } }, async () => openapi);
+  // Built on the first request for it, not at start: hundreds of kB of JSON schema an idle server need not hold
+  // (issue 31: idle memory). Compressed like every JSON answer (mountOperation): many repeated keys.
+  let openapi: ReturnType<typeof apiDocument> | undefined;
+  app.get(
+    '/api/v1' + fastifyPath(systemRoutes.openapi.path),
+    { compress: { threshold: 1024, encodings: ['br', 'gzip'] } },
+    async () => (openapi ??= apiDocument()),
+  );
   app.get('/api/v1' + fastifyPath(systemRoutes.health.path), async () => ({ ok: true, database: platform.db.dialect, storage: platform.blobs.kind }));
   // What a client needs to choose an upload's way as this server does (issue 29); no project's data.
   const { directUploadBytes, uploadPartBytes } = platform.config.limits;

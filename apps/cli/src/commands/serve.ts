@@ -1,7 +1,11 @@
 import type { Command } from 'commander';
 import { reportError } from '../output.js';
 import { relative } from 'node:path';
+import { setFlagsFromString } from 'node:v8';
 import { localDataDir, refuseEmptyOptions, type GlobalOptions } from '../context.js';
+
+/** V8's own default growth factor of the young generation, restored once the server listens. */
+const V8_SEMI_SPACE_GROWTH = 2;
 
 export function registerServe(program: Command): void {
   program
@@ -15,12 +19,17 @@ export function registerServe(program: Command): void {
         refuseEmptyOptions(g);
         const port = Number(opts.port);
         if (!Number.isInteger(port) || port < 0 || port > 65535) throw Object.assign(new Error('--port must be 0–65535'), {});
+        // Start-up makes tens of MB of short-lived garbage (route schemas, compiled modules); with V8's young
+        // generation left to double as it fills, an idle server then keeps ~30 MB of empty young-generation pages
+        // for good. Growth is held off until the server listens and allowed again after (issue 31: idle RSS).
+        setFlagsFromString('--semi-space-growth-factor=1');
         // Loaded here, not at the top: other commands should not pay for loading the core and the HTTP server.
         const { loadConfig } = await import('@stoa/core');
         const { startServer } = await import('@stoa/server');
         const dataDir = localDataDir(g);
         const config = loadConfig({ dataDir, env: process.env });
         const s = await startServer(config, { port, host: opts.host });
+        setFlagsFromString(`--semi-space-growth-factor=${V8_SEMI_SPACE_GROWTH}`);
         process.stdout.write(`Stoa is listening on ${s.url}\n`);
         process.stdout.write(
           `Database: ${config.database.kind === 'sqlite' ? 'SQLite (embedded)' : 'PostgreSQL'}; storage: ${config.storage.kind === 'fs' ? 'local files' : 'S3-compatible'}\n`,

@@ -21,8 +21,9 @@ import {
 export const davOps = {
   statFile: (ctx: Ctx, path: string) => runOperation(ctx, 'files.stat', { path }) as Promise<FileInfo>,
   statFolder: (ctx: Ctx, path: string) => runOperation(ctx, 'webdav.statFolder', { path }) as Promise<FolderEntry | null>,
+  // PROPFIND answers each file's ETag and checksums from its hash: the full fields.
   listFolder: (ctx: Ctx, input: { folder: string; cursor?: string | null; limit?: number }) =>
-    runOperation(ctx, 'files.folder', input) as Promise<{
+    runOperation(ctx, 'files.folder', { ...input, fields: 'full' }) as Promise<{
       folder: string;
       folders: FolderEntry[];
       files: FileInfo[];

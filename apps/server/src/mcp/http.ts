@@ -1,13 +1,20 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { isStoaError, StoaError } from '@stoa/contract';
 import { runOperation, type Ctx, type Platform } from '@stoa/core';
 import { requestContext } from '../http/auth.js';
 import { sendProblem } from '../http/problem.js';
 import { publicOrigin } from '../http/public-origin.js';
-import { mountOAuth, OAUTH_SCOPES } from './oauth.js';
+import { mountOAuth } from './oauth.js';
+import { OAUTH_SCOPES } from './oauth-endpoints.js';
 import { allowPreflight, CORS_HEADERS } from './cors.js';
-import { createStoaMcpServer, type McpBackend, type McpCallOutcome } from './mcp-server.js';
+import type { McpBackend, McpCallOutcome } from './mcp-server.js';
+
+/**
+ * The MCP SDK's server and transport (hundreds of protocol schemas built at import), loaded by the first call to
+ * `/mcp`: a server nobody has asked over MCP yet never holds them (issue 31: idle memory).
+ */
+let mcpModules: Promise<[typeof import('./mcp-server.js'), typeof import('@modelcontextprotocol/sdk/server/streamableHttp.js')]> | undefined;
+const loadMcp = () => (mcpModules ??= Promise.all([import('./mcp-server.js'), import('@modelcontextprotocol/sdk/server/streamableHttp.js')]));
 
 /** JSON-RPC error body for requests refused before MCP runs (no or wrong token). */
 function rpcError(reply: FastifyReply, status: number, message: string) {
@@ -74,6 +81,7 @@ export async function mountMcp(app: FastifyInstance, platform: Platform): Promis
       }
       return sendProblem(reply, req, e);
     }
+    const [{ createStoaMcpServer }, { StreamableHTTPServerTransport }] = await loadMcp();
     // Through the operation table like every door: the tool routes' operations, with their runner's steps.
     const server = createStoaMcpServer({
       project: async () => ctx.project.id,

@@ -1,26 +1,10 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import express, { type Response } from 'express';
-import { authorizationHandler } from '@modelcontextprotocol/sdk/server/auth/handlers/authorize.js';
-import { tokenHandler } from '@modelcontextprotocol/sdk/server/auth/handlers/token.js';
-import { clientRegistrationHandler } from '@modelcontextprotocol/sdk/server/auth/handlers/register.js';
-import { revocationHandler } from '@modelcontextprotocol/sdk/server/auth/handlers/revoke.js';
-import {
-  InvalidClientMetadataError,
-  InvalidGrantError,
-  InvalidRequestError,
-  InvalidTargetError,
-  ServerError,
-} from '@modelcontextprotocol/sdk/server/auth/errors.js';
-import type { OAuthServerProvider, AuthorizationParams } from '@modelcontextprotocol/sdk/server/auth/provider.js';
-import type { OAuthClientInformationFull, OAuthMetadata, OAuthTokens } from '@modelcontextprotocol/sdk/shared/auth.js';
-import { isStoaError, runGlobalOperation, type OAuthClientRecord, type Platform } from '@stoa/core';
+import type { OAuthMetadata } from '@modelcontextprotocol/sdk/shared/auth.js';
+import type { Platform } from '@stoa/core';
 import { allowPreflight, CORS_HEADERS } from './cors.js';
+import type * as OAuthHandlers from './oauth-handlers.js';
 
-/** The scope a client may ask for: everything its agent may do at /mcp (the agent's own settings narrow it). */
-export const OAUTH_SCOPES = ['mcp'];
-
-/** The OAuth endpoints, below the issuer (the server's public origin). */
-const ENDPOINTS = { authorize: '/oauth/authorize', token: '/oauth/token', register: '/oauth/register', revoke: '/oauth/revoke' } as const;
+import { ENDPOINTS, OAUTH_SCOPES } from './oauth-endpoints.js';
 
 /**
  * Authorization server metadata (RFC 8414) of Stoa for its own `/mcp`: public clients only (PKCE S256, no client
@@ -43,94 +27,6 @@ function authorizationServerMetadata(origin: string): OAuthMetadata {
   };
 }
 
-/** Where the door puts the request's public origin for the provider, which sees only Express's request. */
-const ORIGIN = Symbol('stoa.origin');
-type RequestWithOrigin = { [ORIGIN]?: string };
-
-const LOOPBACK = new Set(['localhost', '127.0.0.1', '[::1]']);
-
-/**
- * Redirect URIs OAuth 2.1 allows (§2.3.1, §8.4.2): https, http on a loopback address (native apps), or a
- * private-use scheme (`cursor://…`). Plain http elsewhere would hand codes to anyone on the path.
- */
-function acceptableRedirect(uri: string): boolean {
-  const u = new URL(uri);
-  if (u.protocol === 'http:') return LOOPBACK.has(u.hostname);
-  return !u.hash;
-}
-
-/** The core's refusal as the OAuth error the SDK's handlers answer (RFC 6749 §5.2). */
-function asOAuthError(e: unknown): Error {
-  if (isStoaError(e)) {
-    const oauth = (e.details as { oauth?: string } | undefined)?.oauth;
-    if (oauth === 'invalid_target') return new InvalidTargetError(e.message);
-    if (oauth === 'invalid_grant') return new InvalidGrantError(e.message);
-    return new InvalidRequestError(e.message);
-  }
-  return new ServerError('Internal Server Error');
-}
-
-/** Runs one of the authorization server's public door operations (the table's `oauth.*`), in OAuth's error words. */
-async function oauthCall<T>(platform: Platform, id: string, input: Record<string, unknown>): Promise<T> {
-  try {
-    return (await runGlobalOperation({ platform, principal: null }, id, input)) as T;
-  } catch (e) {
-    throw asOAuthError(e);
-  }
-}
-
-/**
- * Stoa's side of the MCP SDK's authorization server: clients, codes and tokens live in the database (the core);
- * the person signs in and consents in the web UI at `/consent`, which the authorization request is sent on to.
- * Tokens are checked by the core's `authenticate` at `/mcp`, so `verifyAccessToken` is never used.
- */
-function stoaProvider(platform: Platform): OAuthServerProvider {
-  return {
-    clientsStore: {
-      getClient: (clientId) => oauthCall<OAuthClientInformationFull | undefined>(platform, 'oauth.clients.find', { clientId }),
-      // Public clients only: a secret the SDK compares in clear would have to be stored in clear.
-      registerClient: async (client) => {
-        if (!client.redirect_uris.length || !client.redirect_uris.every(acceptableRedirect))
-          throw new InvalidClientMetadataError('redirect_uris must be https, http on a loopback address, or a private-use scheme');
-        const full = {
-          ...client,
-          client_secret: undefined,
-          client_secret_expires_at: undefined,
-          token_endpoint_auth_method: 'none',
-          grant_types: ['authorization_code', 'refresh_token'],
-          response_types: ['code'],
-        } as OAuthClientInformationFull;
-        const record = JSON.parse(JSON.stringify(full)) as OAuthClientRecord;
-        await oauthCall(platform, 'oauth.clients.register', { ...record });
-        return record as OAuthClientInformationFull;
-      },
-    },
-    authorize: async (client: OAuthClientInformationFull, params: AuthorizationParams, res: Response) => {
-      const ours = `${(res.req as RequestWithOrigin)[ORIGIN]}/mcp`;
-      const resource = params.resource?.href ?? ours;
-      if (resource !== ours) throw new InvalidTargetError(`this server issues tokens for ${ours} only`);
-      const scopes = (params.scopes ?? []).filter((s) => s !== '');
-      if (scopes.some((s) => !OAUTH_SCOPES.includes(s))) throw new InvalidRequestError(`unknown scope; this server offers: ${OAUTH_SCOPES.join(' ')}`);
-      const q = new URLSearchParams({
-        client_id: client.client_id,
-        redirect_uri: params.redirectUri,
-        code_challenge: params.codeChallenge,
-        resource,
-      });
-      if (scopes.length) q.set('scope', scopes.join(' '));
-      if (params.state !== undefined) q.set('state', params.state);
-      res.redirect(302, `/consent?${q.toString()}`);
-    },
-    challengeForAuthorizationCode: (client, code) => oauthCall<string>(platform, 'oauth.codes.challenge', { clientId: client.client_id, code }),
-    exchangeAuthorizationCode: (client, code, _verifier, redirectUri, resource) =>
-      oauthCall<OAuthTokens>(platform, 'oauth.codes.exchange', { clientId: client.client_id, code, redirectUri, resource: resource?.href }),
-    exchangeRefreshToken: (client, refreshToken, _scopes, resource) =>
-      oauthCall<OAuthTokens>(platform, 'oauth.tokens.refresh', { clientId: client.client_id, refreshToken, resource: resource?.href }),
-    verifyAccessToken: () => Promise.reject(new ServerError('access tokens are checked at /mcp by the core')),
-    revokeToken: (client, request) => oauthCall<void>(platform, 'oauth.tokens.revoke', { clientId: client.client_id, token: request.token }),
-  };
-}
-
 /**
  * Mounts the OAuth 2.1 authorization server of `/mcp` (MCP authorization, 2025-06-18): its metadata and the
  * MCP SDK's registration, authorization, token and revocation handlers. The handlers are Express routers; they
@@ -140,19 +36,9 @@ function stoaProvider(platform: Platform): OAuthServerProvider {
  * await mountOAuth(app, platform, (req) => publicOrigin(platform, req));
  */
 export async function mountOAuth(app: FastifyInstance, platform: Platform, originOf: (req: FastifyRequest) => string): Promise<void> {
-  const provider = stoaProvider(platform);
-  const ex = express();
-  ex.disable('x-powered-by');
-  ex.set('trust proxy', platform.config.trustProxy ?? false);
-  ex.use(ENDPOINTS.register, clientRegistrationHandler({ clientsStore: provider.clientsStore, clientSecretExpirySeconds: 0 }));
-  ex.use(ENDPOINTS.authorize, authorizationHandler({ provider }));
-  ex.use(ENDPOINTS.token, tokenHandler({ provider }));
-  ex.use(ENDPOINTS.revoke, revocationHandler({ provider }));
-  // A body the parsers refuse (malformed JSON, too large) gets an OAuth error, never Express's page with a stack.
-  ex.use((err: { status?: number }, _req: express.Request, res: express.Response, _next: express.NextFunction) => {
-    const status = typeof err?.status === 'number' && err.status >= 400 && err.status < 500 ? err.status : 400;
-    res.status(status).json({ error: 'invalid_request', error_description: 'the request body is not valid' });
-  });
+  // The handlers (Express and the SDK's) are loaded by the first OAuth request (issue 31: idle memory).
+  let handlers: Promise<{ ex: ReturnType<typeof OAuthHandlers.oauthApp>; withOrigin: typeof OAuthHandlers.withOrigin }> | undefined;
+  const load = () => (handlers ??= import('./oauth-handlers.js').then((m) => ({ ex: m.oauthApp(platform), withOrigin: m.withOrigin })));
 
   app.get('/.well-known/oauth-authorization-server', async (req, reply) =>
     reply
@@ -165,7 +51,8 @@ export async function mountOAuth(app: FastifyInstance, platform: Platform, origi
     raw.removeAllContentTypeParsers();
     raw.addContentTypeParser('*', (_req, _payload, done) => done(null));
     const handOver = async (req: FastifyRequest, reply: FastifyReply) => {
-      (req.raw as RequestWithOrigin)[ORIGIN] = originOf(req);
+      const { ex, withOrigin } = await load();
+      withOrigin(req.raw, originOf(req));
       reply.hijack();
       // The headers every other answer gets from the onSend hook, which a hijacked reply skips.
       reply.raw.setHeader('X-Content-Type-Options', 'nosniff');

@@ -3,8 +3,9 @@ import { routeIndex } from '@stoa/contract/route-index';
 import { call, open } from './client.js';
 
 /** Types come from the route contract (type-only imports: nothing of zod reaches the bundle). */
-export type FileInfo = RouteOutput<typeof filesRoutes.stat>;
 export type FolderPage = RouteOutput<typeof filesRoutes.folder>;
+/** A file as the UI shows it: a folder page's (without the hash and metadata the UI never shows) or a stat's. */
+export type FileInfo = FolderPage['files'][number];
 export type Folder = FolderPage['folders'][number];
 export type Usage = RouteOutput<typeof filesRoutes.usage>;
 export type FileVersion = RouteOutput<typeof filesRoutes.versions>[number];
@@ -21,6 +22,10 @@ export interface PreviewInfo {
 }
 
 const r = routeIndex.files;
+/** Rows of a folder's first page: more than a tall screen shows. */
+const FIRST_PAGE = 100;
+/** Rows of each later page. */
+const NEXT_PAGE = 1000;
 const pr = routeIndex.projects;
 
 /**
@@ -39,8 +44,12 @@ export const filesApi = {
   tree: (project: string) => call(r.tree, { project }),
   /** What changed after `cursor` (`now`: only where the feed stands), for live updates (B7). */
   changes: (project: string, cursor: string) => call(r.changes, { project, cursor }),
-  // The server caps the page at STOA_UI_MAX_FILES; a nextCursor then means "more than the UI shows" (F5).
-  folder: (project: string, folder: string) => call(r.folder, { project, folder, limit: 100000 }),
+  /**
+   * A page of a folder: the first one (no cursor) small, so the first screen is drawn from a small answer; those
+   * after it larger, fetched in the background (folder-listing.ts).
+   */
+  folder: (project: string, folder: string, cursor?: string) =>
+    call(r.folder, cursor ? { project, folder, cursor, limit: NEXT_PAGE } : { project, folder, limit: FIRST_PAGE }),
   find: (project: string, q: string) => call(r.find, { project, q }),
   stat: (project: string, path: string) => call(r.stat, { project, path }),
   move: (project: string, from: string, to: string) => call(r.move, { project, from, to }),

@@ -79,18 +79,25 @@ export const filesRoutes = {
     method: 'GET',
     path: '/projects/{project}/folders',
     summary: 'One folder: its subfolders and a page of its files',
+    description:
+      "Files in name order (then ID), a page at a time: pass the answer's nextCursor (opaque; null on the last page) to get the next one. Paging is by key, so a file added or removed between two pages never makes another appear twice or go missing. Subfolders come with the first page only. Without fields=full the files come without sha256 and metadata.",
     input: z.object({
       project: projectParam,
       folder: z.string().max(inputMax.path).optional().describe('Folder path; "" = root ("Project files")'),
-      cursor: z.string().max(inputMax.id).optional(),
-      limit: z.coerce.number().int().min(1).optional(),
+      cursor: z.string().max(inputMax.path).optional().describe('The nextCursor of the previous page of this folder'),
+      limit: z.coerce.number().int().min(1).optional().describe('Files per page (default 200, at most STOA_UI_MAX_FILES)'),
+      fields: z
+        .enum(['list', 'full'])
+        .optional()
+        .describe('list (the default): what a file list shows, without sha256 and metadata; full: every field of a file'),
     }),
     output: z.object({
       folder: z.string(),
       folders: z.array(FolderSchema),
-      files: z.array(FileSchema),
+      files: z.array(FileSchema.partial({ sha256: true, metadata: true })),
       nextCursor: z.string().nullable(),
       total: z.number().int(),
+      showMax: z.number().int().describe('The most files of one folder the web UI shows (STOA_UI_MAX_FILES), and the largest page'),
     }),
   }),
   changes: defineRoute({

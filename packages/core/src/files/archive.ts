@@ -1,6 +1,5 @@
 import { PassThrough, type Readable } from 'node:stream';
 import { StoaError } from '@stoa/contract';
-import yazl from 'yazl';
 import { normalizePath } from '../paths.js';
 import type { Ctx } from '../platform.js';
 import { assertCan } from '../policies/can.js';
@@ -42,6 +41,8 @@ export async function archiveFiles(ctx: Ctx, input: { paths?: string[] | undefin
   }
   if (bytes > maxBytes) throw new StoaError('too_large', `the files hold ${bytes} bytes; one download holds at most ${maxBytes}`, { limit: maxBytes });
   const base = input.paths?.length ? commonFolder(chosen.map((f) => f.path)) : normalizePath(input.folder ?? '', 'folder');
+  // The zip writer is loaded by the first download of many files (issue 31: nothing idle loads it).
+  const { default: yazl } = await import('yazl');
   const zip = new yazl.ZipFile();
   const out = new PassThrough();
   zip.outputStream.on('error', (e) => out.destroy(e));

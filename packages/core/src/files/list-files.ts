@@ -4,6 +4,8 @@ import type { Ctx } from '../platform.js';
 import { assertCan } from '../policies/can.js';
 import { sql } from 'kysely';
 import { toFileInfo, type FileInfo, type FileRow } from './file-info.js';
+import { openCursor, sealCursor } from './change-cursor.js';
+import { StoaError } from '@stoa/contract';
 
 export interface FolderEntry {
   path: string;
@@ -11,22 +13,36 @@ export interface FolderEntry {
   fileCount: number;
 }
 
+/** What a folder page says of each file: `list` leaves out the content hash and the metadata, `full` has them. */
+export type FolderFields = 'list' | 'full';
+/** A file of a folder page: without `sha256` and `metadata` unless `full` was asked for. */
+export type ListedFile = Omit<FileInfo, 'sha256' | 'metadata'> & Partial<Pick<FileInfo, 'sha256' | 'metadata'>>;
+
+const FOLDER_CURSOR = 'folder-cursor';
+
 /**
- * One page of a folder for people (F5): its subfolders and its files, ordered by name, with a cursor
- * (the last file name of the page). Folders are derived from paths (F2).
+ * One page of a folder for people (F5): its subfolders (on the first page) and its files, ordered by name and
+ * then ID, with an opaque cursor to the next page. Paging is by key (the last name and ID of the page), not by
+ * offset: a file added or removed between two pages never makes one appear twice or pushes one that stayed
+ * there throughout off the pages. Folders are derived from paths (F2). Without `fields: 'full'` the files come
+ * without their content hash and metadata — most of the bytes of a long listing, and nothing a list shows.
  *
  * @example
  * const page = await listFolder(ctx, { folder: 'reports', limit: 100 });
+ * const next = page.nextCursor ? await listFolder(ctx, { folder: 'reports', cursor: page.nextCursor }) : null;
  */
 export async function listFolder(
   ctx: Ctx,
-  input: { folder?: string; cursor?: string | null; limit?: number },
-): Promise<{ folder: string; folders: FolderEntry[]; files: FileInfo[]; nextCursor: string | null; total: number }> {
+  input: { folder?: string; cursor?: string | null; limit?: number; fields?: FolderFields },
+): Promise<{ folder: string; folders: FolderEntry[]; files: ListedFile[]; nextCursor: string | null; total: number; showMax: number }> {
   const folder = normalizePath(input.folder ?? '', 'folder');
   assertCan(ctx.actor, 'file.read', { kind: 'file', path: folder });
   const db = ctx.platform.db.kysely;
-  const limit = Math.min(Math.max(input.limit ?? 200, 1), ctx.platform.config.limits.uiMaxFiles);
-  const folders = input.cursor
+  const showMax = ctx.platform.config.limits.uiMaxFiles;
+  const limit = Math.min(Math.max(input.limit ?? 200, 1), showMax);
+  const after = input.cursor ? await openCursor(ctx, FOLDER_CURSOR, folder, input.cursor) : null;
+  if (after && after.length !== 2) throw new StoaError('bad_request', 'cursor is not one this listing gave: pass the nextCursor of an earlier answer');
+  const folders = after
     ? []
     : (
         await db
@@ -38,9 +54,15 @@ export async function listFolder(
           .execute()
       ).map((d) => ({ path: d.path, name: d.name, fileCount: Number(d.file_count) }));
   let q = db.selectFrom('files').selectAll().where('project_id', '=', ctx.project.id).where('dir', '=', folder);
-  if (input.cursor) q = q.where('name', '>', input.cursor);
+  // Names are unique in a folder (the path is the key), so the ID only breaks ties no row has; `name >=` keeps
+  // the folder's name index usable for the range.
+  if (after) {
+    const [name, id] = after as [string, string];
+    q = q.where('name', '>=', name).where((eb) => eb.or([eb('name', '>', name), eb('id', '>', id)]));
+  }
   const rows = (await q
     .orderBy('name')
+    .orderBy('id')
     .limit(limit + 1)
     .execute()) as FileRow[];
   const page = rows.slice(0, limit);
@@ -54,7 +76,16 @@ export async function listFolder(
         .executeTakeFirstOrThrow()
     ).n,
   );
-  return { folder, folders, files: page.map(toFileInfo), nextCursor: rows.length > limit ? page[page.length - 1]!.name : null, total };
+  const last = page[page.length - 1];
+  const nextCursor = rows.length > limit && last ? await sealCursor(ctx, FOLDER_CURSOR, folder, [last.name, last.id]) : null;
+  const full = input.fields === 'full';
+  return { folder, folders, files: page.map((r) => (full ? toFileInfo(r) : listed(r))), nextCursor, total, showMax };
+}
+
+/** A file for a list: its row without the content hash and the metadata. */
+function listed(r: FileRow): ListedFile {
+  const { sha256: _hash, metadata: _meta, ...rest } = toFileInfo({ ...r, metadata: null });
+  return rest;
 }
 
 /**

@@ -61,6 +61,45 @@ describe.each(testDbKinds())('listing, search and usage on %s', (kind) => {
     expect(names).toEqual(Array.from({ length: 25 }, (_, i) => `file-${String(i).padStart(2, '0')}.txt`));
   });
 
+  it('a folder page leaves out hashes and metadata unless the full fields are asked for', async () => {
+    const lean = await listFolder(ctx, { folder: 'many', limit: 2 });
+    expect(lean.files[0]).not.toHaveProperty('sha256');
+    expect(lean.files[0]).not.toHaveProperty('metadata');
+    expect(lean.files[0]).toMatchObject({ name: 'file-00.txt', size: 1, version: 1 });
+    const full = await listFolder(ctx, { folder: 'many', limit: 2, fields: 'full' });
+    expect(full.files[0]?.sha256).toMatch(/^[0-9a-f]{64}$/);
+    expect(full.files[0]).toHaveProperty('metadata', null);
+  });
+
+  it('a folder cursor is opaque and good only for its own folder', async () => {
+    const first = await listFolder(ctx, { folder: 'many', limit: 3 });
+    expect(first.nextCursor).not.toContain('file-02');
+    await expect(listFolder(ctx, { folder: 'misc', cursor: first.nextCursor })).rejects.toMatchObject({ code: 'bad_request' });
+    await expect(listFolder(ctx, { folder: 'many', cursor: 'file-02.txt' })).rejects.toMatchObject({ code: 'bad_request' });
+    const flipped = first.nextCursor!.slice(0, -2) + (first.nextCursor!.endsWith('A') ? 'B' : 'A') + first.nextCursor!.slice(-1);
+    await expect(listFolder(ctx, { folder: 'many', cursor: flipped })).rejects.toMatchObject({ code: 'bad_request' });
+  });
+
+  it('paging holds while files are added and removed between pages: none twice, none missed that stayed', async () => {
+    const w = await t.userCtx('wes', 'editor');
+    for (const n of ['b', 'd', 'f', 'h', 'j', 'l']) await putFile(w, { path: `churn/${n}.txt`, source: n });
+    const seen: string[] = [];
+    let p = await listFolder(ctx, { folder: 'churn', limit: 2 });
+    seen.push(...p.files.map((f) => f.name));
+    // Between pages: one already seen goes, one before the cursor and one after it arrive, one not yet seen goes.
+    await deleteFile(w, { path: 'churn/b.txt' });
+    await putFile(w, { path: 'churn/a.txt', source: 'a' });
+    await putFile(w, { path: 'churn/e.txt', source: 'e' });
+    await deleteFile(w, { path: 'churn/h.txt' });
+    while (p.nextCursor) {
+      p = await listFolder(ctx, { folder: 'churn', limit: 2, cursor: p.nextCursor });
+      seen.push(...p.files.map((f) => f.name));
+    }
+    expect(seen).toEqual(['b.txt', 'd.txt', 'e.txt', 'f.txt', 'j.txt', 'l.txt']);
+    expect(new Set(seen).size).toBe(seen.length);
+    for (const n of ['a', 'd', 'e', 'f', 'j', 'l']) await deleteFile(w, { path: `churn/${n}.txt` });
+  });
+
   it('the root folder lists top-level folders only (folders derived from paths)', async () => {
     const root = await listFolder(ctx, { folder: '' });
     expect(root.folders.map((f) => f.path)).toEqual(['archive', 'cn', 'docs', 'many', 'misc']);

@@ -39,7 +39,7 @@ function needs<T>(value: T | undefined, what: string): T {
 /** Files (F1–F15). The raw ones stream: the door hands over the request body, the form's files or the range. */
 export const fileOperations: Operation[] = [
   projectOperation(r.list, reads('file.read'), (ctx, i) => listFilesRecursive(ctx, { prefix: i.prefix, cursor: i.cursor, limit: i.limit })),
-  projectOperation(r.folder, reads('file.read'), (ctx, i) => listFolder(ctx, { folder: i.folder, cursor: i.cursor, limit: i.limit })),
+  projectOperation(r.folder, reads('file.read'), (ctx, i) => listFolder(ctx, { folder: i.folder, cursor: i.cursor, limit: i.limit, fields: i.fields })),
   projectOperation(r.tree, reads('file.read'), (ctx) => folderTree(ctx)),
   projectOperation(r.changes, reads('file.read'), (ctx, i) => changesAfter(ctx, { cursor: i.cursor, limit: i.limit })),
   projectOperation(r.find, reads('file.read'), (ctx, i) => findFiles(ctx, { text: i.q, limit: i.limit })),

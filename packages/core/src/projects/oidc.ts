@@ -1,4 +1,10 @@
-import * as oidc from 'openid-client';
+import type * as OidcLib from 'openid-client';
+
+/**
+ * The OpenID client library, loaded the first time a sign-on needs it: a server without single sign-on, and
+ * every command that signs nobody in, never load it (issue 31: start-up and idle memory).
+ */
+const oidcLib = (): Promise<typeof OidcLib> => import('openid-client');
 import { StoaError } from '@stoa/contract';
 import type { OidcConfig } from '../config.js';
 import { inTx, type Platform, type Q } from '../platform.js';
@@ -16,7 +22,7 @@ const MAX_SIGN_INS = 10_000;
 const REFUSED = 'single sign-on did not sign you in';
 
 /** The provider's discovered configuration, once per platform and provider settings (a failed discovery is tried again). */
-const discovered = new WeakMap<Platform, { key: string; config: Promise<oidc.Configuration> }>();
+const discovered = new WeakMap<Platform, { key: string; config: Promise<OidcLib.Configuration> }>();
 
 function settingsOf(platform: Platform): OidcConfig {
   const c = platform.config.oidc;
@@ -29,19 +35,21 @@ function isLoopback(url: URL): boolean {
   return url.hostname === '127.0.0.1' || url.hostname === 'localhost' || url.hostname === '[::1]';
 }
 
-function providerOf(platform: Platform): Promise<oidc.Configuration> {
+function providerOf(platform: Platform): Promise<OidcLib.Configuration> {
   const c = settingsOf(platform);
   const known = discovered.get(platform);
   const key = `${c.issuer}\n${c.clientId}\n${c.clientSecret}`;
   if (known && known.key === key) return known.config;
   const issuer = new URL(c.issuer);
-  const config = oidc
-    .discovery(
-      issuer,
-      c.clientId,
-      c.clientSecret,
-      undefined,
-      issuer.protocol === 'http:' && isLoopback(issuer) ? { execute: [oidc.allowInsecureRequests] } : undefined,
+  const config = oidcLib()
+    .then((oidc) =>
+      oidc.discovery(
+        issuer,
+        c.clientId,
+        c.clientSecret,
+        undefined,
+        issuer.protocol === 'http:' && isLoopback(issuer) ? { execute: [oidc.allowInsecureRequests] } : undefined,
+      ),
     )
     .catch((e: unknown) => {
       discovered.delete(platform);
@@ -69,6 +77,7 @@ export function signInMethods(platform: Platform): { sso: { name: string } | nul
 export async function beginOidcSignIn(platform: Platform, input: { invite?: string }, opts: { origin?: string }): Promise<{ location: string }> {
   if (!opts.origin) throw new StoaError('bad_request', 'single sign-on works through the web UI only');
   const config = await providerOf(platform);
+  const oidc = await oidcLib();
   const verifier = oidc.randomPKCECodeVerifier();
   const state = oidc.randomState();
   const nonce = oidc.randomNonce();
@@ -142,7 +151,9 @@ export async function finishOidcSignIn(
     if (!pending) throw new StoaError('unauthorized', REFUSED);
     const current = new URL(callbackOf(origin));
     for (const [k, v] of Object.entries(input.query)) current.searchParams.set(k, v);
-    const tokens = await oidc
+    const tokens = await (
+      await oidcLib()
+    )
       .authorizationCodeGrant(config, current, { pkceCodeVerifier: pending.verifier, expectedState: input.query.state, expectedNonce: pending.nonce })
       .catch(() => null);
     const claims = tokens?.claims();

@@ -1,11 +1,4 @@
-import {
-  generateAuthenticationOptions,
-  generateRegistrationOptions,
-  verifyAuthenticationResponse,
-  verifyRegistrationResponse,
-  type AuthenticationResponseJSON,
-  type RegistrationResponseJSON,
-} from '@simplewebauthn/server';
+import type { AuthenticationResponseJSON, RegistrationResponseJSON } from '@simplewebauthn/server';
 import { StoaError } from '@stoa/contract';
 import { newId } from '../ids.js';
 import { inTx, type Platform } from '../platform.js';
@@ -18,6 +11,8 @@ const CEREMONY_SECONDS = 300;
 /** Passkeys a person may hold (each one is a row listed on the account page). */
 const MAX_PASSKEYS = 20;
 const WRONG = 'this passkey was not accepted';
+/** The WebAuthn library (a hundred modules with its ASN.1 and JOSE code), loaded by the first ceremony (issue 31). */
+const webauthn = () => import('@simplewebauthn/server');
 /** Ceremonies in progress at once (anyone may begin one): past this, new ones wait for old ones to expire. */
 const MAX_CEREMONIES = 10_000;
 
@@ -85,7 +80,9 @@ export async function passkeyRegistrationOptions(
   const { rpID } = relyingParty(opts.origin);
   const existing = await platform.db.kysely.selectFrom('user_passkeys').select(['id', 'transports']).where('user_id', '=', me.userId).execute();
   if (existing.length >= MAX_PASSKEYS) throw new StoaError('bad_request', `you have ${MAX_PASSKEYS} passkeys already; remove one first`);
-  const options = await generateRegistrationOptions({
+  const options = await (
+    await webauthn()
+  ).generateRegistrationOptions({
     rpName: 'Stoa',
     rpID,
     userName: me.name,
@@ -109,13 +106,17 @@ export async function addPasskey(
   const rp = relyingParty(opts.origin);
   const ceremony = await takeCeremony(platform, input.ceremony, 'register');
   if (!ceremony || ceremony.user_id !== me.userId) throw new StoaError('bad_request', 'this passkey registration expired; start again');
-  const result = await verifyRegistrationResponse({
-    response: input.response as RegistrationResponseJSON,
-    expectedChallenge: ceremony.challenge,
-    expectedOrigin: rp.origin,
-    expectedRPID: rp.rpID,
-    requireUserVerification: false,
-  }).catch(() => ({ verified: false as const, registrationInfo: undefined }));
+  const result = await (
+    await webauthn()
+  )
+    .verifyRegistrationResponse({
+      response: input.response as RegistrationResponseJSON,
+      expectedChallenge: ceremony.challenge,
+      expectedOrigin: rp.origin,
+      expectedRPID: rp.rpID,
+      requireUserVerification: false,
+    })
+    .catch(() => ({ verified: false as const, registrationInfo: undefined }));
   if (!result.verified) throw new StoaError('bad_request', 'the authenticator’s answer could not be verified');
   const c = result.registrationInfo.credential;
   const now = platform.clock().toISOString();
@@ -139,7 +140,7 @@ export async function addPasskey(
 /** Starts signing in with a passkey: a challenge for any of this site's discoverable credentials (no name asked). */
 export async function passkeySignInOptions(platform: Platform, opts: { origin?: string; client?: string }): Promise<{ ceremony: string; options: unknown }> {
   const { rpID } = relyingParty(opts.origin);
-  const options = await generateAuthenticationOptions({ rpID, userVerification: 'preferred' });
+  const options = await (await webauthn()).generateAuthenticationOptions({ rpID, userVerification: 'preferred' });
   return { ceremony: await startCeremony(platform, options.challenge, 'signin', null), options };
 }
 
@@ -176,19 +177,23 @@ export async function signInWithPasskey(
             .executeTakeFirst()
         : undefined;
     if (!ceremony || !key) throw new StoaError('unauthorized', WRONG);
-    const result = await verifyAuthenticationResponse({
-      response,
-      expectedChallenge: ceremony.challenge,
-      expectedOrigin: rp.origin,
-      expectedRPID: rp.rpID,
-      credential: {
-        id: key.id,
-        publicKey: Buffer.from(key.public_key, 'base64url'),
-        counter: Number(key.counter),
-        transports: key.transports ? (JSON.parse(key.transports) as string[]) : undefined,
-      },
-      requireUserVerification: false,
-    }).catch(() => ({ verified: false, authenticationInfo: { newCounter: 0 } }));
+    const result = await (
+      await webauthn()
+    )
+      .verifyAuthenticationResponse({
+        response,
+        expectedChallenge: ceremony.challenge,
+        expectedOrigin: rp.origin,
+        expectedRPID: rp.rpID,
+        credential: {
+          id: key.id,
+          publicKey: Buffer.from(key.public_key, 'base64url'),
+          counter: Number(key.counter),
+          transports: key.transports ? (JSON.parse(key.transports) as string[]) : undefined,
+        },
+        requireUserVerification: false,
+      })
+      .catch(() => ({ verified: false, authenticationInfo: { newCounter: 0 } }));
     if (!result.verified) throw new StoaError('unauthorized', WRONG);
     const now = platform.clock().toISOString();
     const token = await inTx(platform, async (trx) => {

@@ -1,9 +1,13 @@
-import { hash, verify } from '@node-rs/argon2';
 import { StoaError } from '@stoa/contract';
 import { inTx, type Platform, type Q } from '../platform.js';
 import { throttled } from './auth-throttle.js';
 import { issueWebSession } from './login.js';
 import type { Principal } from './tokens.js';
+
+/** argon2 (a native addon), loaded by the first password hashed or checked: most starts never need it (issue 31). */
+const argon2 = () => import('@node-rs/argon2');
+const hash = async (password: string, opts: typeof ARGON2) => (await argon2()).hash(password, opts);
+const verify = async (stored: string, password: string) => (await argon2()).verify(stored, password);
 
 /** Shortest password accepted; long passphrases are welcome, up to a bound that keeps hashing cheap to refuse. */
 export const PASSWORD_MIN = 10;

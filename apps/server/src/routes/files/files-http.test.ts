@@ -93,6 +93,19 @@ describe.each(testDbKinds())('files over HTTP on %s', (kind) => {
     expect((await get(`${base}/files/find?${q({ q: 'ОТЧЁТ' })}`)).json().files.map((f: any) => f.path)).toContain('docs/отчёт.md');
     expect((await get(`${base}/folders?${q({ folder: '' })}`)).json().folders.map((f: any) => f.name)).toContain('docs');
     expect((await get(`${base}/folders/tree`)).json().map((f: any) => f.path)).toContain('docs');
+    // A folder page: hashes only on request, an opaque cursor to the next page, a made-up one refused with 400.
+    await put('docs/zz.md', 'z');
+    const first = (await get(`${base}/folders?${q({ folder: 'docs', limit: '1' })}`)).json();
+    expect(first.files[0]).not.toHaveProperty('sha256');
+    expect(first.total).toBe(2);
+    expect(first.nextCursor).toMatch(/^[A-Za-z0-9_-]+$/);
+    const next = (await get(`${base}/folders?${q({ folder: 'docs', limit: '1', cursor: first.nextCursor, fields: 'full' })}`)).json();
+    expect([...first.files, ...next.files].map((f: any) => f.name)).toEqual(['zz.md', 'отчёт.md']);
+    expect(next.files[0].sha256).toMatch(/^[0-9a-f]{64}$/);
+    expect(next.nextCursor).toBeNull();
+    expect((await get(`${base}/folders?${q({ folder: 'docs', cursor: 'zz.md' })}`)).statusCode).toBe(400);
+    expect((await get(`${base}/folders?${q({ folder: 'docs', fields: 'sha256' })}`)).statusCode).toBe(400);
+    expect((await s.app.inject({ method: 'DELETE', url: `${base}/files?${q({ path: 'docs/zz.md' })}`, headers: s.auth(editor) })).statusCode).toBe(200);
     const vs = (await get(`${base}/files/versions?${q({ path: 'docs/отчёт.md' })}`)).json();
     expect(vs.map((v: any) => [v.version, v.author])).toEqual([
       [2, 'eddie'],

@@ -228,6 +228,8 @@ export function FileTable(props: {
   focusPath: string | null;
   checked: ReadonlySet<string>;
   onCheckAll: (checked: boolean) => void;
+  /** Files in the folder, when more than `files` (its later pages are still loading): counted for screen readers. */
+  total?: number;
   sort: Sort;
   onSort: (s: Sort) => void;
   actions: FileActions;
@@ -276,7 +278,7 @@ export function FileTable(props: {
     );
   };
   return (
-    <table className="files" aria-rowcount={folderCount + props.files.length + 1}>
+    <table className="files" aria-rowcount={folderCount + Math.max(props.files.length, props.total ?? 0) + 1}>
       <thead>
         <tr aria-rowindex={1}>
           <th className="check">

@@ -43,13 +43,15 @@ export function FilesPage() {
   const refresh = () => setEpoch((n) => n + 1);
   // Someone else's change (a colleague, an agent, WebDAV) reloads the tree and the folder on screen (B7).
   useLiveChanges(pid, refresh);
-  const { page, current, subfolders, allFolders, usage, loadError } = useFolderListing(pid, folder, epoch, setFolder);
+  const { page, current, subfolders, allFolders, usage, loadError, complete, whole } = useFolderListing(pid, folder, epoch, setFolder);
   const { query, setQuery, results } = useFileSearch(pid, epoch, fail);
   const searching = results !== null;
   const [preview, setPreview] = usePreview(pid, page, setFolder, fail);
   // Files ticked for a bulk move or delete; a new folder or search starts with none.
   const [checked, setChecked] = useState<ReadonlySet<string>>(new Set());
   const [bulk, setBulk] = useState<'move' | 'delete' | null>(null);
+  // Bumped by every click on "select all", so a late answer to an earlier click does not undo a later one.
+  const checkAllAsked = useRef(0);
   const [toDelete, setToDelete] = useState<FileInfo | null>(null);
   // The file whose preview was just closed: its name gets focus back once its row is drawn.
   const [focusPath, setFocusPath] = useState<string | null>(null);
@@ -88,13 +90,15 @@ export function FilesPage() {
   const actions = useMemo(
     () => ({
       canEdit,
-      onCheck: (f: FileInfo, on: boolean) =>
+      onCheck: (f: FileInfo, on: boolean) => {
+        checkAllAsked.current++;
         setChecked((s) => {
           const n = new Set(s);
           if (on) n.add(f.path);
           else n.delete(f.path);
           return n;
-        }),
+        });
+      },
       onOpen: setPreview,
       onDelete: setToDelete,
       onFolder: (p: string) => latest.current.select(p),
@@ -177,9 +181,9 @@ export function FilesPage() {
           <NoticeLine notice={notice} onClose={clear} />
           {searching && <h2 className="results-title">{t('files.searchResults', { q: results.q })}</h2>}
           {searching && results.truncated && <p className="notice warn">{t('files.searchTruncated', { n: results.files.length })}</p>}
-          {!searching && page?.nextCursor && (
+          {!searching && complete && current?.nextCursor && (
             <p className="notice warn" role="alert">
-              {t('files.tooMany', { shown: page.files.length, total: page.total })}
+              {t('files.tooMany', { shown: current.files.length, total: current.total })}
             </p>
           )}
           <BulkBar
@@ -201,7 +205,15 @@ export function FilesPage() {
               selectedPath={preview?.path ?? null}
               focusPath={focusPath}
               checked={checked}
-              onCheckAll={(on) => setChecked(on ? new Set(shownFiles.map((f) => f.path)) : new Set())}
+              onCheckAll={(on) => {
+                const asked = ++checkAllAsked.current;
+                setChecked(on ? new Set(shownFiles.map((f) => f.path)) : new Set());
+                // "Select all" is every file of the folder: the rows loaded now at once, those of the pages still
+                // on their way as they come (unless the choice changed meanwhile).
+                if (on && !searching && !complete)
+                  void whole().then((files) => asked === checkAllAsked.current && setChecked(new Set(files.map((f) => f.path))));
+              }}
+              total={searching ? undefined : current?.total}
               sort={sort}
               onSort={setSort}
               actions={actions}

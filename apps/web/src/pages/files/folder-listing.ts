@@ -1,17 +1,28 @@
-import { useEffect, useMemo, useState } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { arrived } from '../../api/client.js';
-import { filesApi, type Folder, type FolderPage, type Usage } from '../../api/files.js';
+import { filesApi, type FileInfo, type Folder, type FolderPage, type Usage } from '../../api/files.js';
 import { useI18n } from '../../i18n/index.js';
 import { errorText } from '../../format.js';
 import { parentOf } from './folder-route.js';
 
+/** Appends a later page to the rows so far; a file renamed between two pages is kept once, where it is now. */
+function joinPages(sofar: FolderPage, next: FolderPage): FolderPage {
+  const ids = new Set(next.files.map((f) => f.id));
+  return { ...sofar, files: [...sofar.files.filter((f) => !ids.has(f.id)), ...next.files], nextCursor: next.nextCursor, total: next.total };
+}
+
 /**
- * What the Files page shows of the storage: every folder (the tree), the open folder's page, and the usage;
- * loaded again when `epoch` moves. `current` is null until the open folder's own answer is in (placeholders,
- * never the last folder's rows), and `loadError` says why a load failed.
+ * What the Files page shows of the storage: every folder (the tree), the open folder's files, and the usage;
+ * loaded again when `epoch` moves. The folder comes a page at a time: the first (small) page is drawn at once,
+ * and the pages after it are fetched one after another in the background and appended, so a folder of
+ * thousands of files shows its first rows as fast as one of twenty. `complete` is true once every page is in,
+ * and `whole()` waits for that ("select all" means every file of the folder, not the rows loaded so far).
+ * `current` is null until the open folder's own answer is in (placeholders, never the last folder's rows), and
+ * `loadError` says why a load failed. A reload of the folder on screen (a live change, an upload) swaps the rows
+ * only once all its pages are in, so the table does not shrink to one page under a reader scrolled far down.
  *
  * @example
- * const { current, subfolders, allFolders, usage, loadError } = useFolderListing(pid, folder, epoch, setFolder);
+ * const { current, subfolders, allFolders, usage, loadError, whole } = useFolderListing(pid, folder, epoch, setFolder);
  */
 export function useFolderListing(pid: string, folder: string, epoch: number, setFolder: (p: string, replace?: boolean) => void) {
   const { t } = useI18n();
@@ -33,23 +44,55 @@ export function useFolderListing(pid: string, folder: string, epoch: number, set
   // Loading the open folder failed: said in place of the table, with Retry.
   const [loadError, setLoadError] = useState<string | null>(null);
 
+  // Settles with the folder's rows once its last page is in (or the load stops); replaced by every new load.
+  const wholeRef = useRef<{ key: string; done: Promise<FileInfo[]> } | null>(null);
+  // The folder whose rows the effect below last drew (the first render's early answer does not count: its load
+  // goes on to the later pages as usual).
+  const shownFor = useRef<string | null>(null);
+
   useEffect(() => {
     let gone = false;
-    Promise.all([filesApi.tree(pid), filesApi.folder(pid, folder), filesApi.usage(pid)]).then(
-      ([tree, pg, u]) => {
+    const key = `${pid} ${folder}`;
+    // The same folder loaded again: keep its rows on screen until the new ones are all in.
+    const reload = shownFor.current === key;
+    let settle: (files: FileInfo[]) => void = () => undefined;
+    wholeRef.current = { key, done: new Promise<FileInfo[]>((resolve) => (settle = resolve)) };
+    const show = (pg: FolderPage) => {
+      setPage(pg);
+      setLoadedFor(folder);
+      shownFor.current = key;
+    };
+    // Up to the server's STOA_UI_MAX_FILES (`showMax`): past it the page says how many there are (F5).
+    const rest = async (pg: FolderPage, each: (pg: FolderPage) => void): Promise<FolderPage> => {
+      while (pg.nextCursor && pg.files.length < pg.showMax && !gone) {
+        pg = joinPages(pg, await filesApi.folder(pid, folder, pg.nextCursor));
+        if (pg.files.length > pg.showMax) pg = { ...pg, files: pg.files.slice(0, pg.showMax) };
+        if (!gone) each(pg);
+      }
+      return pg;
+    };
+    Promise.all([filesApi.tree(pid), filesApi.folder(pid, folder), filesApi.usage(pid)])
+      .then(async ([tree, pg, u]) => {
+        if (reload) pg = await rest(pg, () => undefined);
         if (gone) return;
         setServerFolders(tree);
-        setPage(pg);
         setUsage(u);
-        setLoadedFor(folder);
         setLoadError(null);
-      },
-      (e: unknown) => !gone && setLoadError(errorText(e, t)),
-    );
+        show(pg);
+        settle((await rest(pg, show)).files);
+      })
+      .catch((e: unknown) => {
+        if (!gone) setLoadError(errorText(e, t));
+        settle([]);
+      });
     return () => {
       gone = true;
+      settle([]);
     };
   }, [pid, folder, epoch, t]);
+
+  /** Every file of the open folder (up to STOA_UI_MAX_FILES), once its last page is in. */
+  const whole = useCallback(() => wholeRef.current?.done ?? Promise.resolve([]), []);
 
   const allFolders = useMemo(() => serverFolders.map((f) => f.path), [serverFolders]);
   const current = page && loadedFor === folder ? page : null;
@@ -66,5 +109,6 @@ export function useFolderListing(pid: string, folder: string, epoch: number, set
     setFolder(up, true);
   }, [page, serverFolders, folder, loadedFor, setFolder]);
 
-  return { page, current, subfolders, allFolders, usage, loadError };
+  const complete = !!current && (!current.nextCursor || current.files.length >= current.showMax);
+  return { page, current, subfolders, allFolders, usage, loadError, complete, whole };
 }
