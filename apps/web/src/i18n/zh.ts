@@ -250,7 +250,7 @@ export const zh: Dict = {
   'agents.revoked': '已撤销',
   'agents.revoke': '撤销',
   'consent.title': '授权应用',
-  'consent.asks': '{name} 请求以您在 Stoa 中的一个智能体身份操作：它将在 /mcp 获得该智能体的工具（文件、Wiki、记忆），并遵循该智能体的设置。',
+  'consent.asks': '{name} 请求以您在 Stoa 中的一个智能体身份操作：它将在 /mcp 获得该智能体的工具（文件、维基、记忆），并遵循该智能体的设置。',
   'consent.redirect': '您的答复将发送回 {host}。',
   'consent.agent': '智能体',
   'consent.noAgents': '此项目还没有智能体。请先在“智能体”页面创建一个。',

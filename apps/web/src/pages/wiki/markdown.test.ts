@@ -34,7 +34,7 @@ describe('wiki markdown renderer', () => {
     expect(out).toContain('<ul><li>one</li><li>two</li></ul>');
     expect(out).toContain('<ol><li>first</li></ol>');
     expect(out).toContain('<blockquote><p>quoted</p></blockquote>');
-    expect(out).toContain('<pre><code>[[not-a-link]] &lt;b></code></pre>');
+    expect(out).toContain('<pre tabindex="0"><code>[[not-a-link]] &lt;b></code></pre>');
   });
 
   it('colours fenced code that names its language; code without one, unknown languages and huge blocks stay plain', () => {
@@ -43,7 +43,7 @@ describe('wiki markdown renderer', () => {
     expect(ts).toContain('<code class="hljs language-ts">');
     expect(ts).toContain('<span class="hljs-keyword">const</span>');
     expect(ts).toContain('<span class="hljs-comment">// window</span>');
-    expect(coloured('```\nconst days = 5;\n```')).toContain('<pre><code>const days = 5;</code></pre>');
+    expect(coloured('```\nconst days = 5;\n```')).toContain('<pre tabindex="0"><code>const days = 5;</code></pre>');
     expect(coloured('```klingon\n<b>qapla</b>\n```')).toContain('language-klingon">&lt;b>qapla&lt;/b></code>');
     const huge = coloured('```js\n' + 'let x = 1;\n'.repeat(MAX_HIGHLIGHTED_CHARS / 10) + '```');
     expect(huge).not.toContain('hljs-keyword');
@@ -54,7 +54,7 @@ describe('wiki markdown renderer', () => {
 
   it('renders GitHub tables, task lists and strikethrough', () => {
     const out = html('| Plan | Price |\n| --- | ---: |\n| Team | **10** |\n\n- [x] done\n- [ ] to do\n\n~~old~~');
-    expect(out).toContain('<div class="md-table"><table><thead><tr><th>Plan</th><th style="text-align:right;">Price</th></tr></thead>');
+    expect(out).toContain('<div tabindex="0" class="md-table"><table><thead><tr><th>Plan</th><th style="text-align:right;">Price</th></tr></thead>');
     expect(out).toContain('<td>Team</td><td style="text-align:right;"><strong>10</strong></td>');
     expect(out).toMatch(/<li class="task-list-item"><input type="checkbox" checked disabled readonly aria-label="done"\/> done<\/li>/);
     expect(out).toMatch(/<input type="checkbox" disabled readonly aria-label="to do"\/> to do/);

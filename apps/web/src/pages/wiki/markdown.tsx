@@ -239,10 +239,16 @@ export function Markdown({
       const name = textOf(own).trim();
       return <li className={props.className}>{labelBoxes(children, name)}</li>;
     },
+    // Wide tables and long code lines scroll sideways (on a phone most do): focusable, so arrow keys scroll them.
     table: ({ children }) => (
-      <div className="md-table">
+      <div className="md-table" tabIndex={0}>
         <table>{children}</table>
       </div>
+    ),
+    pre: ({ children, node: _node, ...rest }) => (
+      <pre {...(rest as object)} tabIndex={0}>
+        {children}
+      </pre>
     ),
   };
   return (
