@@ -76,7 +76,7 @@ const typedNames = new Set(
  * Latin words shown as text on the page that are not names someone typed: UI strings left in English. Text a
  * person wrote (rendered markdown, code, fields, the language picker's own names) is skipped.
  */
-export async function englishWords(page: Page): Promise<string[]> {
+async function englishWords(page: Page): Promise<string[]> {
   const words = await page.evaluate(() => {
     const skip = 'code, pre, .markdown, .snippet, textarea, input, select, script, style, [aria-hidden="true"]';
     const out: string[] = [];

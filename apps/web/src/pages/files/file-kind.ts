@@ -36,7 +36,7 @@ export function fileKind(name: string, type: string): FileKind {
 }
 
 /** What the Type column and the preview call a file, in words (the media type itself goes in a tooltip). */
-export type KindWord = 'pdf' | 'word' | 'sheet' | 'slides' | 'image' | 'text' | 'web' | 'code' | 'archive' | 'audio' | 'video' | 'other';
+type KindWord = 'pdf' | 'word' | 'sheet' | 'slides' | 'image' | 'text' | 'web' | 'code' | 'archive' | 'audio' | 'video' | 'other';
 
 const wordByExtension: Record<string, KindWord> = {};
 const addWord = (kind: KindWord, exts: string) => exts.split(' ').forEach((e) => (wordByExtension[e] = kind));
