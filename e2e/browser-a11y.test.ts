@@ -1,24 +1,7 @@
-import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Page } from 'playwright-core';
-import type { AxeResults, RunOptions } from 'axe-core';
 import { createAgent, createConversation, moveFile, putFile, putPage } from '@stoa/core/testing';
 import { fileRow, hasChromium, startUiServer, uploadViaUi, type UiServer, newTestContext } from './browser-helpers.js';
-
-// Evaluated, not added as a <script>: the UI's Content-Security-Policy (rightly) refuses inline scripts.
-const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
-
-/** Runs axe-core on what the page shows now and returns its violations, one line each, empty when there are none. */
-async function violations(page: Page, where: string): Promise<string[]> {
-  if (!(await page.evaluate(() => 'axe' in window))) await page.evaluate(axeSource);
-  const found = await page.evaluate(async () => {
-    const axe = (window as unknown as { axe: { run: (ctx: Document, opts: RunOptions) => Promise<AxeResults> } }).axe;
-    const r = await axe.run(document, { resultTypes: ['violations'] });
-    return r.violations.map((v) => ({ id: v.id, help: v.help, nodes: v.nodes.map((n) => ({ target: n.target, failureSummary: n.failureSummary })) }));
-  });
-  return found.map((v) => `${where}: ${v.id} (${v.help}) at ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
-}
+import { violations } from './a11y-tour.js';
 
 const langs = [
   { lang: 'en', locale: 'en-US', files: 'Files', history: 'History' },

@@ -38,8 +38,10 @@ describe.skipIf(!hasChromium)('web UI: Files', { shuffle: false }, () => {
     const row = fileRow(page, 'notes.txt');
     await row.waitFor();
     expect(await row.locator('td.num').innerText()).toBe('11 B');
-    expect(await row.locator('td.type').innerText()).toBe('text/plain');
-    expect(await fileRow(page, 'page.html').locator('td.type').innerText()).toBe('text/html');
+    // The kind in words; the media type in the cell's tooltip.
+    expect(await row.locator('td.type').innerText()).toBe('Text');
+    expect(await row.locator('td.type').getAttribute('title')).toBe('text/plain');
+    expect(await fileRow(page, 'page.html').locator('td.type').innerText()).toBe('Web page');
     await page.locator('.usage', { hasText: 'Used 1' }).waitFor();
   });
 
@@ -48,7 +50,8 @@ describe.skipIf(!hasChromium)('web UI: Files', { shuffle: false }, () => {
     const panel = page.getByRole('complementary', { name: 'Preview' });
     await panel.locator('pre.preview-text', { hasText: 'hello world' }).waitFor();
     expect(await panel.locator('.preview-path').innerText()).toBe('notes.txt');
-    expect(await panel.locator('.preview-type').innerText()).toBe('text/plain');
+    expect(await panel.locator('.preview-type').innerText()).toBe('Text');
+    expect(await panel.locator('.preview-mime').innerText()).toBe('text/plain');
     // Escape closes it; the file opens again with a click.
     await page.keyboard.press('Escape');
     await panel.waitFor({ state: 'detached' });

@@ -47,7 +47,7 @@ describe.skipIf(!hasChromium)('web UI: roles, created-by and languages', () => {
     expect(await page.getByRole('button', { name: 'Загрузить', exact: true }).isVisible()).toBe(true);
     expect(await page.getByRole('button', { name: 'Новая папка' }).isVisible()).toBe(true);
     expect(await page.locator('table.files th').allInnerTexts()).toEqual(['', 'Имя', 'Кем создан', 'Размер', 'Тип', 'Изменён', 'Действия']);
-    await page.getByRole('tree').getByRole('treeitem', { name: 'Project files' }).waitFor();
+    await page.getByRole('tree').getByRole('treeitem', { name: 'Файлы проекта' }).waitFor();
     await context.close();
   });
 

@@ -10039,6 +10039,8 @@ export interface operations {
                             path: string;
                             /** @description Path before the conversation moved it */
                             movedFrom: string | null;
+                            /** @description Path the conversation left a file at, when a person moved it since (path is where it is now) */
+                            movedSince: string | null;
                             /** @description Version before the conversation; null when it created the item */
                             before: {
                                 version: number;

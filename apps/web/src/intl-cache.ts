@@ -3,16 +3,37 @@
  * so the entry builds it while the first load's requests are still on the wire (`warmIntl`), instead of in the
  * middle of rendering the first rows. (Dates need no Intl object: see `formatDate`.)
  */
-let names: Intl.Collator | undefined;
+const names = new Map<string, Intl.Collator>();
 
 /**
- * Compares names as people read them: "file 2" before "file 10", case and accents aside.
+ * Compares names as people read them: "file 2" before "file 10", case and accents aside, in the order of the
+ * given language (the browser's when none is given).
  *
  * @example
  * ['b', 'file 10', 'file 2'].sort(nameCollator().compare) // ['b', 'file 2', 'file 10']
  */
-export function nameCollator(): Intl.Collator {
-  return (names ??= new Intl.Collator(undefined, { numeric: true, sensitivity: 'base' }));
+export function nameCollator(lang?: string): Intl.Collator {
+  let c = names.get(lang ?? '');
+  if (!c) names.set(lang ?? '', (c = new Intl.Collator(lang, { numeric: true, sensitivity: 'base' })));
+  return c;
+}
+
+/**
+ * Compares folder or page paths segment by segment, each as a name: a folder's contents stay right under it and
+ * "meeting-2" comes before "meeting-10".
+ *
+ * @example
+ * ['a/10', 'a/2', 'a-b'].sort(comparePaths) // ['a/2', 'a/10', 'a-b']
+ */
+export function comparePaths(a: string, b: string, lang?: string): number {
+  const x = a.split('/');
+  const y = b.split('/');
+  const c = nameCollator(lang);
+  for (let i = 0; i < Math.min(x.length, y.length); i++) {
+    const d = c.compare(x[i]!, y[i]!) || (x[i]! < y[i]! ? -1 : x[i]! > y[i]! ? 1 : 0);
+    if (d) return d;
+  }
+  return x.length - y.length;
 }
 
 /**

@@ -7,7 +7,7 @@ import { auditActions, errorCodes, installationAuditActions } from '@stoa/contra
 
 const placeholders = (s: string) => [...s.matchAll(/\{(\w+)\}/g)].map((m) => m[1]).sort();
 // Names that stay the same in every language: product and file names, the storage root of F5, "ID".
-const sameEverywhere = new Set(['app.title', 'files.root', 'agents.id', 'memory.soulMd', 'memory.memoryMd']);
+const sameEverywhere = new Set(['app.title', 'agents.id', 'memory.soulMd', 'memory.memoryMd']);
 
 describe('UI dictionaries', () => {
   for (const [lang, dict] of [

@@ -109,7 +109,8 @@ export function AuditPage() {
       {!loaded && <LoadState error={error} onRetry={() => void load(null)} />}
       {loaded && entries.length === 0 && <p className="empty">{t('common.none')}</p>}
       {entries.length > 0 && (
-        <table className="grid audit">
+        // Focusable: on a phone the table scrolls sideways, and a keyboard user scrolls it with the arrow keys.
+        <table className="grid audit" tabIndex={0} aria-label={t('nav.audit')}>
           <thead>
             <tr>
               <th>{t('audit.at')}</th>

@@ -60,7 +60,31 @@ export function ConversationUndo({ conversation }: { conversation: string }) {
       setBusy(false);
     }
   };
+  // One item at a time, with the same API (its ref in `items`): what it did shows under "What undo did".
+  const undoOne = async (ref: string) => {
+    setBusy(true);
+    setUndoError(null);
+    try {
+      const r = await agentsApi.revert(project.id, conversation, [ref]);
+      setResults((was) => [...(was ?? []).filter((x) => x.ref !== ref), ...r.results]);
+      load();
+    } catch (e) {
+      setUndoError(errorText(e, t));
+    } finally {
+      setBusy(false);
+    }
+  };
   const version = (v: { version: number } | null, none: string) => (v ? `v${v.version}` : none);
+  const versions = (i: ConversationChange) =>
+    i.after === null
+      ? i.before
+        ? t('undo.deletedWas', { v: i.before.version })
+        : t('undo.deleted')
+      : t('undo.versions', {
+          before: version(i.before, t('undo.didNotExist')),
+          after: version(i.after, t('undo.deleted')),
+          current: version(i.current, t('undo.deleted')),
+        });
   const revertible = items?.filter((i) => i.status === 'revertible').length ?? 0;
   return (
     <section className="conversation-undo" aria-label={t('undo.title')}>
@@ -77,12 +101,17 @@ export function ConversationUndo({ conversation }: { conversation: string }) {
                 <strong>{t(KIND[i.kind])}</strong> <code>{i.path}</code>{' '}
                 <span className="muted">
                   {i.movedFrom && `${t('undo.movedFrom', { path: i.movedFrom })} · `}
-                  {t('undo.versions', {
-                    before: version(i.before, t('undo.didNotExist')),
-                    after: version(i.after, t('undo.deleted')),
-                    current: version(i.current, t('undo.deleted')),
-                  })}
+                  {i.movedSince && `${t('undo.movedSince', { to: i.path, from: i.movedSince })} · `}
+                  {versions(i)}
                 </span>
+                {i.status === 'revertible' && (
+                  <>
+                    {' '}
+                    <button className="undo-item" aria-label={t('undo.undoItem', { path: i.path })} disabled={busy} onClick={() => void undoOne(i.ref)}>
+                      {t('undo.undoOne')}
+                    </button>
+                  </>
+                )}
               </p>
               <p className={i.status === 'conflict' || i.status === 'unrecoverable' ? 'notice warn' : 'muted'}>
                 {t(`undo.status.${i.status}`, { who: i.changedBy.join(', ') })}

@@ -160,6 +160,7 @@ const ConversationChangeSchema = z.object({
   kind: z.enum(['file', 'wiki', 'memory']),
   path: z.string().describe('Current path (memory: AGENTS.md, SOUL.md:<agent>, MEMORY.md:<conversation>)'),
   movedFrom: z.string().nullable().describe('Path before the conversation moved it'),
+  movedSince: z.string().nullable().describe('Path the conversation left a file at, when a person moved it since (path is where it is now)'),
   before: ChangeVersionSchema.nullable().describe('Version before the conversation; null when it created the item'),
   after: ChangeVersionSchema.nullable().describe('The conversation’s last version; null when it deleted the item'),
   current: ChangeVersionSchema.nullable().describe('Version now; null when it no longer exists'),

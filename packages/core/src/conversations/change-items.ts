@@ -28,6 +28,8 @@ export interface ConversationChange {
   path: string;
   /** The path it had before the conversation moved it, when it did. */
   movedFrom: string | null;
+  /** The path the conversation left a file at, when a person moved it since (it is listed under `path`, where it is now). */
+  movedSince: string | null;
   /** The version before the conversation first touched it; null when the conversation created it. */
   before: ChangeVersion | null;
   /** The conversation's last version; null when the conversation deleted it. */

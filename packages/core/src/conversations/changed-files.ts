@@ -39,7 +39,8 @@ export async function fileChanges(ctx: Ctx, conv: string): Promise<FileChange[]>
     .orderBy('seq')
     .execute();
   const origin = new Map<string, string>();
-  const deleted = new Set<string>();
+  // A deleted file's last version, as the delete's answer gave it ("it was at version 2, 120 bytes").
+  const deleted = new Map<string, { version: number; size: number } | null>();
   for (const c of calls) {
     let args: Record<string, unknown> = {};
     try {
@@ -61,10 +62,20 @@ export async function fileChanges(ctx: Ctx, conv: string): Promise<FileChange[]>
     } else if (DELETE_TOOLS.has(c.tool)) {
       const p = c.path ?? (typeof args.path === 'string' ? args.path : null);
       if (p) {
-        deleted.add(p);
+        const was = /it was at version (\d+)(?:, (\d+) bytes)?/.exec(c.result);
+        deleted.set(p, was ? { version: Number(was[1]), size: Number(was[2] ?? 0) } : null);
         origin.delete(p);
       }
     }
+  }
+  // Where each file the conversation moved is now: a person may have moved it since (their moves are audited).
+  const movedSince = new Map<string, string>();
+  for (const [path, from] of [...origin]) {
+    const now = await pathNow(ctx, path);
+    if (now === path) continue;
+    origin.delete(path);
+    origin.set(now, from);
+    movedSince.set(now, path);
   }
   const out: FileChange[] = [];
   const seen = new Set<string>();
@@ -91,6 +102,7 @@ export async function fileChanges(ctx: Ctx, conv: string): Promise<FileChange[]>
       kind: 'file',
       path: f.path,
       movedFrom,
+      movedSince: movedSince.get(f.path) ?? null,
       before: beforeRow ? { version: beforeRow.version, size: Number(beforeRow.size) } : null,
       beforeVersion: beforeRow?.version ?? null,
       after: { version: last.version, size: Number(last.size) },
@@ -122,6 +134,7 @@ export async function fileChanges(ctx: Ctx, conv: string): Promise<FileChange[]>
       kind: 'file',
       path,
       movedFrom: from,
+      movedSince: movedSince.get(path) ?? null,
       before: v,
       beforeVersion: null,
       after: v,
@@ -133,14 +146,16 @@ export async function fileChanges(ctx: Ctx, conv: string): Promise<FileChange[]>
       note: noteFor('revertible', 'moved', from),
     });
   }
-  for (const path of deleted) {
+  for (const [path, was] of deleted) {
     if (seen.has(path) || can(ctx.actor, 'file.read', { kind: 'file', path })) continue;
     out.push({
       ref: `file:${path}`,
       kind: 'file',
       path,
       movedFrom: null,
-      before: null,
+      movedSince: null,
+      // What the file was when the conversation deleted it: "v2 → deleted", never "did not exist".
+      before: was,
       beforeVersion: null,
       after: null,
       current: null,
@@ -152,4 +167,39 @@ export async function fileChanges(ctx: Ctx, conv: string): Promise<FileChange[]>
     });
   }
   return out;
+}
+
+/**
+ * Where a file at `path` is now, following the moves people made since (file and folder moves, from the audit
+ * log, oldest first); `path` itself when nobody moved it.
+ */
+async function pathNow(ctx: Ctx, path: string): Promise<string> {
+  const db = ctx.platform.db.kysely;
+  const here = async (p: string) =>
+    !!(await db.selectFrom('files').select('id').where('project_id', '=', ctx.project.id).where('path', '=', p).executeTakeFirst());
+  // Only a file no longer where the conversation left it is looked for: an older move from the same path (before
+  // the conversation) must not send a file that is still there elsewhere.
+  if (await here(path)) return path;
+  let now = path;
+  let after = 0;
+  // A bounded walk: each step is a later audit entry, so a file moved back and forth cannot loop.
+  for (let step = 0; step < 50; step++) {
+    const prefixes = now.split('/').map((_, i, parts) => parts.slice(0, i + 1).join('/'));
+    const move = await db
+      .selectFrom('audit_log')
+      .select(['id', 'action', 'from_path', 'to_path'])
+      .where('project_id', '=', ctx.project.id)
+      .where('id', '>', after)
+      .where((w) =>
+        w.or([w.and([w('action', '=', 'file.move'), w('from_path', '=', now)]), w.and([w('action', '=', 'folder.move'), w('from_path', 'in', prefixes)])]),
+      )
+      .orderBy('id')
+      .limit(1)
+      .executeTakeFirst();
+    if (!move?.from_path || !move.to_path) return now;
+    now = move.to_path + now.slice(move.from_path.length);
+    after = Number(move.id);
+    if (await here(now)) return now;
+  }
+  return now;
 }

@@ -56,6 +56,7 @@ export async function memoryChanges(ctx: Ctx, conv: string): Promise<MemoryChang
       kind: 'memory',
       path,
       movedFrom: null,
+      movedSince: null,
       before: beforeVersion === 0 ? null : { version: beforeVersion, size: size(beforeText ?? '') },
       after: { version: last.version, size: size(lastText) },
       current: { version: f.version, size: size(currentText) },

@@ -43,6 +43,7 @@ export async function wikiChanges(ctx: Ctx, conv: string): Promise<WikiChange[]>
       kind: 'wiki',
       path: p.path,
       movedFrom: null,
+      movedSince: null,
       before: before ? { version: before.version, size: size(before.body) } : null,
       after: { version: last.version, size: size(last.body) },
       current: { version: p.version, size: size(p.body) },

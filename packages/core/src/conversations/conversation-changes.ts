@@ -49,8 +49,8 @@ export async function conversationChanges(ctx: Ctx, input: { conversation: strin
 
 /** An item as the review shows it, without what only revert needs. */
 function publicOf(c: FileChange | WikiChange | MemoryChange): ConversationChange {
-  const { ref, kind, path, movedFrom, before, after, current, status, changedBy, diff, binary, note } = c;
-  return { ref, kind, path, movedFrom, before, after, current, status, changedBy, diff, binary, note };
+  const { ref, kind, path, movedFrom, movedSince, before, after, current, status, changedBy, diff, binary, note } = c;
+  return { ref, kind, path, movedFrom, movedSince, before, after, current, status, changedBy, diff, binary, note };
 }
 
 /**

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { fileKind } from './file-kind.js';
+import { fileKind, kindWord } from './file-kind.js';
 
 describe('fileKind', () => {
   it('reads the kind from the extension, whatever its case', () => {
@@ -19,5 +19,18 @@ describe('fileKind', () => {
     expect(fileKind('README', 'text/plain')).toBe('text');
     expect(fileKind('data.bin', 'application/octet-stream')).toBe('other');
     expect(fileKind('.bashrc', '')).toBe('other');
+  });
+});
+
+describe('kindWord', () => {
+  it('names office documents, pages and the rest in words, never by their media type', () => {
+    expect(kindWord('report.docx', 'application/vnd.openxmlformats-officedocument.wordprocessingml.document')).toBe('word');
+    expect(kindWord('report', 'application/vnd.openxmlformats-officedocument.wordprocessingml.document')).toBe('word');
+    expect(kindWord('deck.pptx', '')).toBe('slides');
+    expect(kindWord('budget', 'application/vnd.ms-excel')).toBe('sheet');
+    expect(kindWord('page.html', 'text/html')).toBe('web');
+    expect(kindWord('scan.pdf', 'application/pdf')).toBe('pdf');
+    expect(kindWord('notes.txt', 'text/plain')).toBe('text');
+    expect(kindWord('data.bin', 'application/octet-stream')).toBe('other');
   });
 });

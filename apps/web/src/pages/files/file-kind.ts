@@ -34,3 +34,31 @@ export function fileKind(name: string, type: string): FileKind {
   if (mime.startsWith('text/')) return 'text';
   return 'other';
 }
+
+/** What the Type column and the preview call a file, in words (the media type itself goes in a tooltip). */
+type KindWord = 'pdf' | 'word' | 'sheet' | 'slides' | 'image' | 'text' | 'web' | 'code' | 'archive' | 'audio' | 'video' | 'other';
+
+const wordByExtension: Record<string, KindWord> = {};
+const addWord = (kind: KindWord, exts: string) => exts.split(' ').forEach((e) => (wordByExtension[e] = kind));
+addWord('word', 'doc docx odt rtf');
+addWord('slides', 'ppt pptx odp key');
+addWord('web', 'html htm');
+
+/**
+ * The kind of a file in words: a finer cut than the icon's kind (a Word document is not plain text to a reader).
+ *
+ * @example
+ * kindWord('plan.docx', 'application/vnd.openxmlformats-officedocument.wordprocessingml.document') // 'word'
+ * kindWord('notes', 'text/plain') // 'text'
+ */
+export function kindWord(name: string, type: string): KindWord {
+  const dot = name.lastIndexOf('.');
+  const known = wordByExtension[dot > 0 ? name.slice(dot + 1).toLowerCase() : ''];
+  if (known) return known;
+  const mime = type.toLowerCase();
+  if (/wordprocessing|msword|opendocument\.text|rtf/.test(mime)) return 'word';
+  if (/presentation|powerpoint/.test(mime)) return 'slides';
+  if (/spreadsheet|ms-excel/.test(mime)) return 'sheet';
+  if (mime === 'text/html' || mime === 'application/xhtml+xml') return 'web';
+  return fileKind(name, type);
+}

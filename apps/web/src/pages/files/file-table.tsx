@@ -6,7 +6,7 @@ import { formatBytes, formatDate } from '../../format.js';
 import { nameCollator } from '../../intl-cache.js';
 import { CreatedBy } from './created-by.js';
 import { Icon } from '../../components/icons.js';
-import { fileKind } from './file-kind.js';
+import { fileKind, kindWord } from './file-kind.js';
 import { startDrag, type DropProps } from './drag-move.js';
 import { focusOnMount } from '../../components/focus-trap.js';
 
@@ -138,7 +138,9 @@ const FileRow = memo(function FileRow({ file: f, showPath, selected, checked, ed
       <td className="num" title={`${f.size} B`}>
         {formatBytes(f.size)}
       </td>
-      <td className="type">{f.type}</td>
+      <td className="type" title={f.type}>
+        {t(`kind.${kindWord(f.name, f.type)}`)}
+      </td>
       <td className="date">{formatDate(f.modified, lang)}</td>
       <td className="actions">
         <button title={t('files.download')} aria-label={`${t('files.download')} ${f.name}`} onClick={() => a.onDownload(f)}>

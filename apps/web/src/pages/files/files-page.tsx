@@ -138,7 +138,7 @@ export function FilesPage() {
           </p>
         )}
       </div>
-      <div className="files-layout">
+      <div className={`files-layout${preview ? ' previewing' : ''}`}>
         {drawer.open && <div className="drawer-back" onClick={drawer.dismiss} />}
         <FolderTree
           id="folder-tree"

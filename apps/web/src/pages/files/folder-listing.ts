@@ -4,6 +4,7 @@ import { filesApi, type FileInfo, type Folder, type FolderPage, type Usage } fro
 import { useI18n } from '../../i18n/index.js';
 import { errorText } from '../../format.js';
 import { parentOf } from './folder-route.js';
+import { nameCollator } from '../../intl-cache.js';
 
 /** Appends a later page to the rows so far; a file renamed between two pages is kept once, where it is now. */
 function joinPages(sofar: FolderPage, next: FolderPage): FolderPage {
@@ -96,7 +97,7 @@ export function useFolderListing(pid: string, folder: string, epoch: number, set
 
   const allFolders = useMemo(() => serverFolders.map((f) => f.path), [serverFolders]);
   const current = page && loadedFor === folder ? page : null;
-  const subfolders = useMemo(() => [...(current?.folders ?? [])].sort((a, b) => a.name.localeCompare(b.name)), [current]);
+  const subfolders = useMemo(() => [...(current?.folders ?? [])].sort((a, b) => nameCollator().compare(a.name, b.name)), [current]);
 
   // A folder implied by its files vanishes with its last file (F2), and another client may delete or move a
   // folder: when that happens to the selected one, climb to a folder that exists.

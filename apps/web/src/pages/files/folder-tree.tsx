@@ -1,6 +1,7 @@
 import { useEffect, useId, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import { useI18n } from '../../i18n/index.js';
 import { Icon } from '../../components/icons.js';
+import { comparePaths } from '../../intl-cache.js';
 import type { DropProps } from './drag-move.js';
 
 interface Node {
@@ -24,7 +25,7 @@ function buildTree(paths: Iterable<string>): Node {
     const parts = p.split('/');
     for (let i = 1; i <= parts.length; i++) all.add(parts.slice(0, i).join('/'));
   }
-  for (const path of [...all].sort()) {
+  for (const path of [...all].sort((a, b) => comparePaths(a, b))) {
     const i = path.lastIndexOf('/');
     const parent = byPath.get(i < 0 ? '' : path.slice(0, i))!;
     const node: Node = { path, name: path.slice(i + 1), children: [] };

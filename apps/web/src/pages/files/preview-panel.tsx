@@ -5,6 +5,7 @@ import { errorText, formatBytes, formatDate } from '../../format.js';
 import { CreatedBy } from './created-by.js';
 import { VersionList } from './version-list.js';
 import { Icon } from '../../components/icons.js';
+import { kindWord } from './file-kind.js';
 
 type Content = { kind: 'text'; text: string } | { kind: 'image' | 'pdf'; url: string } | { kind: 'none'; reason: PreviewInfo['reason']; limit: number | null };
 
@@ -98,7 +99,13 @@ export function PreviewPanel(props: {
         <dt>{t('preview.path')}</dt>
         <dd className="preview-path">{file.path}</dd>
         <dt>{t('preview.type')}</dt>
-        <dd className="preview-type">{file.type}</dd>
+        <dd className="preview-type" title={file.type}>
+          {t(`kind.${kindWord(file.name, file.type)}`)}
+        </dd>
+        <dt>{t('preview.mime')}</dt>
+        <dd className="preview-mime">
+          <code>{file.type}</code>
+        </dd>
         <dt>{t('preview.size')}</dt>
         <dd className="preview-size">
           {formatBytes(file.size)} <small>({file.size} B)</small>

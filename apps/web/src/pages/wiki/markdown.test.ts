@@ -34,7 +34,7 @@ describe('wiki markdown renderer', () => {
     expect(out).toContain('<ul><li>one</li><li>two</li></ul>');
     expect(out).toContain('<ol><li>first</li></ol>');
     expect(out).toContain('<blockquote><p>quoted</p></blockquote>');
-    expect(out).toContain('<pre><code>[[not-a-link]] &lt;b></code></pre>');
+    expect(out).toContain('<pre tabindex="0"><code>[[not-a-link]] &lt;b></code></pre>');
   });
 
   it('colours fenced code that names its language; code without one, unknown languages and huge blocks stay plain', () => {
@@ -43,7 +43,7 @@ describe('wiki markdown renderer', () => {
     expect(ts).toContain('<code class="hljs language-ts">');
     expect(ts).toContain('<span class="hljs-keyword">const</span>');
     expect(ts).toContain('<span class="hljs-comment">// window</span>');
-    expect(coloured('```\nconst days = 5;\n```')).toContain('<pre><code>const days = 5;</code></pre>');
+    expect(coloured('```\nconst days = 5;\n```')).toContain('<pre tabindex="0"><code>const days = 5;</code></pre>');
     expect(coloured('```klingon\n<b>qapla</b>\n```')).toContain('language-klingon">&lt;b>qapla&lt;/b></code>');
     const huge = coloured('```js\n' + 'let x = 1;\n'.repeat(MAX_HIGHLIGHTED_CHARS / 10) + '```');
     expect(huge).not.toContain('hljs-keyword');
@@ -54,10 +54,10 @@ describe('wiki markdown renderer', () => {
 
   it('renders GitHub tables, task lists and strikethrough', () => {
     const out = html('| Plan | Price |\n| --- | ---: |\n| Team | **10** |\n\n- [x] done\n- [ ] to do\n\n~~old~~');
-    expect(out).toContain('<div class="md-table"><table><thead><tr><th>Plan</th><th style="text-align:right;">Price</th></tr></thead>');
+    expect(out).toContain('<div tabindex="0" class="md-table"><table><thead><tr><th>Plan</th><th style="text-align:right;">Price</th></tr></thead>');
     expect(out).toContain('<td>Team</td><td style="text-align:right;"><strong>10</strong></td>');
-    expect(out).toMatch(/<li class="task-list-item"><input type="checkbox" checked disabled readonly\/> done<\/li>/);
-    expect(out).toMatch(/<input type="checkbox" disabled readonly\/> to do/);
+    expect(out).toMatch(/<li class="task-list-item"><input type="checkbox" checked disabled readonly aria-label="done"\/> done<\/li>/);
+    expect(out).toMatch(/<input type="checkbox" disabled readonly aria-label="to do"\/> to do/);
     expect(out).toContain('<del>old</del>');
   });
 
@@ -77,5 +77,30 @@ describe('wiki markdown renderer', () => {
   it('folds link targets like the server folds page paths', () => {
     expect(slugify(' Handbook/On Boarding ')).toBe('handbook/on-boarding');
     expect(slugify('Справка/数据库')).toBe('справка/数据库');
+  });
+});
+
+describe('wiki markdown renderer: what a reader sees once', () => {
+  it('names each task box by its task', () => {
+    const out = html('- [x] signed\n- [ ] paid\n  - nested');
+    expect(out).toContain('aria-label="signed"');
+    expect(out).toContain('aria-label="paid"');
+  });
+
+  it('does not repeat the title as a first heading', () => {
+    const render = (text: string, title: string) => renderToStaticMarkup(createElement(Markdown, { text, link, image, title }));
+    expect(render('# Meeting  notes\n\nBody.', 'Meeting notes')).not.toContain('<h2');
+    expect(render('# Agenda\n\nBody.', 'Meeting notes')).toContain('<h2 id="agenda">Agenda</h2>');
+    expect(render('Intro.\n\n# Meeting notes', 'Meeting notes')).toContain('<h2');
+  });
+
+  it('tells the link renderer whether a link names its own label', () => {
+    const seen: Array<[string, string, boolean | undefined]> = [];
+    const spy: LinkRender = (path, label, _h, key, aliased) => (seen.push([path, label, aliased]), createElement('a', { key }, label));
+    renderToStaticMarkup(createElement(Markdown, { text: '[[a/b]] and [[a/c|Cee]]', link: spy }));
+    expect(seen).toEqual([
+      ['a/b', 'a/b', false],
+      ['a/c', 'Cee', true],
+    ]);
   });
 });

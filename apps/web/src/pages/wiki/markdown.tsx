@@ -1,4 +1,4 @@
-import { Children, isValidElement, useEffect, useState, type ReactNode } from 'react';
+import { Children, cloneElement, isValidElement, useEffect, useState, type ReactNode } from 'react';
 import ReactMarkdown, { defaultUrlTransform, type Components } from 'react-markdown';
 import type { RehypePlugins } from './code-highlight.js';
 import remarkGfm from 'remark-gfm';
@@ -19,7 +19,8 @@ export function slugify(target: string): string {
 }
 
 export interface LinkRender {
-  (path: string, label: string, heading: string | null, key: string): ReactNode;
+  /** `aliased`: the link names its own label (`[[target|alias]]`); otherwise `label` is the target as written. */
+  (path: string, label: string, heading: string | null, key: string, aliased?: boolean): ReactNode;
 }
 
 /** Shows a picture stored in the project's files (`![alt](path/in/files.png)`). */
@@ -52,7 +53,13 @@ function wikiLinkNode(inner: string, raw: string): MdNode {
     type: 'link',
     url: WIKI_SCHEME + encodeURIComponent(path),
     children: [{ type: 'text', value: label }],
-    data: { hProperties: { 'data-wiki': path, ...(heading ? { 'data-heading': heading } : {}) } },
+    data: {
+      hProperties: {
+        'data-wiki': path,
+        ...(heading ? { 'data-heading': heading } : {}),
+        ...(bar >= 0 && label !== target.trim() ? { 'data-alias': '1' } : {}),
+      },
+    },
   };
 }
 
@@ -87,6 +94,24 @@ function remarkWikiLinks() {
   return (tree: MdNode) => visit(tree);
 }
 
+/** The plain text of an mdast node. */
+function mdText(node: MdNode): string {
+  return node.value ?? (node.children ?? []).map(mdText).join('');
+}
+
+const sameTitle = (a: string, b: string) => a.trim().replace(/\s+/g, ' ').toLowerCase() === b.trim().replace(/\s+/g, ' ').toLowerCase();
+
+/**
+ * remark step: drops a page's first `# heading` when it only repeats the page's title (imported pages start with
+ * one), so the title is not shown twice.
+ */
+function remarkDropTitle(title: string | undefined) {
+  return () => (tree: MdNode) => {
+    const first = tree.children?.[0] as (MdNode & { depth?: number }) | undefined;
+    if (title && first?.type === 'heading' && first.depth === 1 && sameTitle(mdText(first), title)) tree.children = tree.children!.slice(1);
+  };
+}
+
 /** Page links keep their own scheme until rendered; everything else passes react-markdown's safe-URL rule. */
 function urlTransform(url: string): string {
   return url.startsWith(WIKI_SCHEME) ? url : defaultUrlTransform(url);
@@ -97,6 +122,16 @@ function textOf(children: ReactNode): string {
   return Children.toArray(children)
     .map((c) => (typeof c === 'string' || typeof c === 'number' ? String(c) : isValidElement<{ children?: ReactNode }>(c) ? textOf(c.props.children) : ''))
     .join('');
+}
+
+/** The task boxes among `children` (loose lists hold them in a paragraph), given `name` as their label. */
+function labelBoxes(children: ReactNode, name: string): ReactNode {
+  return Children.map(children, (c) => {
+    if (!isValidElement<{ type?: string; children?: ReactNode }>(c)) return c;
+    if (c.props.type === 'checkbox') return cloneElement(c, { 'aria-label': name } as object);
+    if (c.type === 'p') return cloneElement(c, {}, labelBoxes(c.props.children, name));
+    return c;
+  });
 }
 
 /** A project file's path from an image's `src`; null for anything that is not one (absolute URLs, data:). */
@@ -146,7 +181,20 @@ function useCodeHighlighting(text: string, given: RehypePlugins | undefined): Re
  * @example
  * <Markdown text={'See [[handbook/refunds]].'} link={(p, label, _h, key) => <a key={key} href={`/wiki/${p}`}>{label}</a>} />
  */
-export function Markdown({ text, link, image, highlight }: { text: string; link: LinkRender; image?: ImageRender; highlight?: RehypePlugins }) {
+export function Markdown({
+  text,
+  link,
+  image,
+  highlight,
+  title,
+}: {
+  text: string;
+  link: LinkRender;
+  image?: ImageRender;
+  highlight?: RehypePlugins;
+  /** The page's title, shown above as its h1: a first `# heading` equal to it is not shown again. */
+  title?: string;
+}) {
   const rehypePlugins = useCodeHighlighting(text, highlight);
   let n = 0;
   const key = () => `md${n++}`;
@@ -166,7 +214,7 @@ export function Markdown({ text, link, image, highlight }: { text: string; link:
     a: ({ href, children, node: _node, ...rest }) => {
       const props = rest as Record<string, string | undefined>;
       const wiki = props['data-wiki'];
-      if (wiki) return <>{link(wiki, textOf(children), props['data-heading'] ?? null, key())}</>;
+      if (wiki) return <>{link(wiki, textOf(children), props['data-heading'] ?? null, key(), props['data-alias'] === '1')}</>;
       if (!href) return <>{children}</>;
       return (
         <a href={href} target="_blank" rel="noopener noreferrer nofollow">
@@ -179,16 +227,38 @@ export function Markdown({ text, link, image, highlight }: { text: string; link:
       if (path && image) return <>{image(path, alt ?? '', key())}</>;
       return <span className="md-image-skipped">{alt || ''}</span>;
     },
-    input: ({ type, checked }) => (type === 'checkbox' ? <input type="checkbox" checked={!!checked} disabled readOnly /> : null),
+    // A task's box is named by the task's text (its nested lists aside), as a screen reader should read it.
+    input: ({ type, checked, ...rest }) =>
+      type === 'checkbox' ? (
+        <input type="checkbox" checked={!!checked} disabled readOnly aria-label={(rest as { 'aria-label'?: string })['aria-label']} />
+      ) : null,
+    li: ({ children, node: _node, ...rest }) => {
+      const props = rest as { className?: string };
+      if (!props.className?.includes('task-list-item')) return <li className={props.className}>{children}</li>;
+      const own = Children.toArray(children).filter((c) => !(isValidElement(c) && (c.type === 'ul' || c.type === 'ol')));
+      const name = textOf(own).trim();
+      return <li className={props.className}>{labelBoxes(children, name)}</li>;
+    },
+    // Wide tables and long code lines scroll sideways (on a phone most do): focusable, so arrow keys scroll them.
     table: ({ children }) => (
-      <div className="md-table">
+      <div className="md-table" tabIndex={0}>
         <table>{children}</table>
       </div>
+    ),
+    pre: ({ children, node: _node, ...rest }) => (
+      <pre {...(rest as object)} tabIndex={0}>
+        {children}
+      </pre>
     ),
   };
   return (
     <div className="markdown">
-      <ReactMarkdown remarkPlugins={[remarkGfm, remarkWikiLinks]} rehypePlugins={rehypePlugins} components={components} urlTransform={urlTransform}>
+      <ReactMarkdown
+        remarkPlugins={[remarkGfm, remarkWikiLinks, remarkDropTitle(title)]}
+        rehypePlugins={rehypePlugins}
+        components={components}
+        urlTransform={urlTransform}
+      >
         {text}
       </ReactMarkdown>
     </div>

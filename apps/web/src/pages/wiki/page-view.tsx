@@ -23,7 +23,15 @@ function go(e: React.MouseEvent, path: string) {
  * @example
  * <PageView project={id} page={page} canEdit onEdit={edit} onChanged={reload} />
  */
-export function PageView(props: { project: string; page: WikiPageData; canEdit: boolean; onEdit: () => void; onChanged: (path: string | null) => void }) {
+export function PageView(props: {
+  project: string;
+  page: WikiPageData;
+  canEdit: boolean;
+  onEdit: () => void;
+  onChanged: (path: string | null) => void;
+  /** The titles of the pages the reader can see, by path (null while the list loads): a link shows its target's. */
+  titles?: ReadonlyMap<string, string> | null;
+}) {
   const { t, lang } = useI18n();
   const { page } = props;
   const [history, setHistory] = useState<WikiVersion[] | null>(null);
@@ -100,17 +108,26 @@ export function PageView(props: { project: string; page: WikiPageData; canEdit: 
       setError(errorText(e, t));
     }
   };
-  const link = (path: string, label: string, heading: string | null, key: string) => (
-    <a
-      key={key}
-      href={wikiHref(path) + (heading ? `#${encodeURIComponent(heading)}` : '')}
-      className={missing.has(path) ? 'wiki-link missing' : 'wiki-link'}
-      data-wiki-path={path}
-      onClick={(e) => go(e, path)}
-    >
-      {label}
-    </a>
-  );
+  // A link reads as its target's title (or the label it was given); one to a page that does not exist is marked,
+  // also in an earlier version shown from History (its links are checked against the list of pages).
+  const titles = props.titles;
+  const link = (path: string, label: string, heading: string | null, key: string, aliased?: boolean) => {
+    const gone = missing.has(path) || (!!titles && !titles.has(path));
+    const title = titles?.get(path);
+    const shownLabel = aliased || gone || !title ? label : title + (heading ? ` › ${heading}` : '');
+    return (
+      <a
+        key={key}
+        href={wikiHref(path) + (heading ? `#${encodeURIComponent(heading)}` : '')}
+        className={gone ? 'wiki-link missing' : 'wiki-link'}
+        title={gone ? t('wiki.linkMissing', { path }) : path}
+        data-wiki-path={path}
+        onClick={(e) => go(e, path)}
+      >
+        {shownLabel}
+      </a>
+    );
+  };
 
   const image = (path: string, alt: string, key: string) => <ProjectImage key={key} project={props.project} path={path} alt={alt} />;
 
@@ -240,10 +257,10 @@ export function PageView(props: { project: string; page: WikiPageData; canEdit: 
               {t('memory.backToCurrent')}
             </button>
           </p>
-          <Markdown text={shown.text} link={link} image={image} />
+          <Markdown text={shown.text} link={link} image={image} title={shown.title} />
         </>
       ) : (
-        <Markdown text={page.text} link={link} image={image} />
+        <Markdown text={page.text} link={link} image={image} title={page.title} />
       )}
       <section className="linked-here">
         <h2>{t('wiki.linkedHere')}</h2>

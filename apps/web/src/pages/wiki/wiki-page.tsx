@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useRef, useState } from 'react';
+import { useCallback, useEffect, useId, useMemo, useRef, useState } from 'react';
 import { ApiError } from '../../api/client.js';
 import { wikiApi, wikiHref, type WikiHit, type WikiPageData, type WikiSummary } from '../../api/wiki.js';
 import { useI18n } from '../../i18n/index.js';
@@ -10,27 +10,49 @@ import { PageEditor } from './page-editor.js';
 import { Snippet } from '../../components/snippet.js';
 import { LoadState } from '../../components/load-state.js';
 import { useLiveList } from '../../live-changes.js';
+import { nameCollator } from '../../intl-cache.js';
+import { localeOf } from '../../i18n/lang.js';
 
 /**
  * The tree of pages: nesting by path (W1). A folder level without a page of its own (e.g. "handbook" above
- * "handbook/onboarding") is shown too, muted; opening it offers to create that page.
+ * "handbook/onboarding") is shown too, muted; opening it offers to create that page. Pages under one parent are
+ * in the order people read their names ("Meeting 2" before "Meeting 10"), in the UI's language.
  */
 function PageTree({ pages, current }: { pages: WikiSummary[]; current: string }) {
+  const { lang } = useI18n();
   const byPath = new Map(pages.map((p) => [p.path, p]));
+  const children = new Map<string, string[]>();
   const all = new Set<string>();
   for (const p of pages) {
     const parts = p.path.split('/');
-    for (let i = 1; i <= parts.length; i++) all.add(parts.slice(0, i).join('/'));
+    for (let i = 1; i <= parts.length; i++) {
+      const path = parts.slice(0, i).join('/');
+      if (all.has(path)) continue;
+      all.add(path);
+      const parent = parts.slice(0, i - 1).join('/');
+      children.set(parent, [...(children.get(parent) ?? []), path]);
+    }
   }
+  const labelOf = (path: string) => byPath.get(path)?.title ?? path.slice(path.lastIndexOf('/') + 1);
+  const names = nameCollator(localeOf(lang));
+  const ordered: string[] = [];
+  const walk = (parent: string) => {
+    const kids = [...(children.get(parent) ?? [])].sort((a, b) => names.compare(labelOf(a), labelOf(b)) || (a < b ? -1 : 1));
+    for (const k of kids) {
+      ordered.push(k);
+      walk(k);
+    }
+  };
+  walk('');
   return (
     <ul className="wiki-tree">
-      {[...all].sort().map((path) => {
+      {ordered.map((path) => {
         const page = byPath.get(path);
         const depth = path.split('/').length - 1;
         return (
           <li key={path} style={{ paddingLeft: depth * 12 }}>
             <button className={`${path === current ? 'active' : ''}${page ? '' : ' muted'}`} title={path} onClick={() => navigate(wikiHref(path))}>
-              {page ? page.title : path.slice(path.lastIndexOf('/') + 1)}
+              {labelOf(path)}
             </button>
           </li>
         );
@@ -59,6 +81,10 @@ export function WikiPage({ path }: { path: string }) {
   const [error, setError] = useState<string | null>(null);
   const [epoch, setEpoch] = useState(0);
   const fail = useCallback((e: unknown) => setError(errorText(e, t)), [t]);
+  // Where the list and the page stack (a phone), an open page comes first: the list waits behind a button.
+  const [listOpen, setListOpen] = useState(false);
+  useEffect(() => setListOpen(false), [path]);
+  const listId = useId();
 
   useEffect(() => {
     setListError(null);
@@ -67,6 +93,7 @@ export function WikiPage({ path }: { path: string }) {
   // Someone else's save (a colleague, an agent) shows in the tree and, on the page being read, without a reload
   // (B7); an editor keeps their text and is told that a newer version exists (the save then offers the merge).
   useLiveList(project.id, () => wikiApi.list(project.id), setPages);
+  const titles = useMemo(() => (pages ? new Map(pages.map((p) => [p.path, p.title])) : null), [pages]);
   const listed = page && pages?.find((p) => p.path === page.path);
   const behind = !!(page && listed && listed.version > page.version);
   useEffect(() => {
@@ -121,18 +148,26 @@ export function WikiPage({ path }: { path: string }) {
 
   return (
     <div className="wiki-page two-col">
-      <nav className="side" aria-label={t('wiki.pages')}>
-        <input type="search" aria-label={t('wiki.search')} placeholder={t('wiki.search')} value={query} onChange={(e) => setQuery(e.target.value)} />
-        <div className="row">
-          <h2>{t('wiki.pages')}</h2>
-          <span className="spacer" />
-          <button disabled={!canEdit} onClick={() => setMode('new')}>
-            {t('wiki.newPage')}
+      <nav className={`side${path && !listOpen ? ' collapsed' : ''}`} aria-label={t('wiki.pages')}>
+        {path && (
+          <button type="button" className="pages-toggle" aria-expanded={listOpen} aria-controls={listId} onClick={() => setListOpen((o) => !o)}>
+            {t('wiki.allPages', { n: pages?.length ?? 0 })}
           </button>
+        )}
+        <div id={listId} className="side-body">
+          <input type="search" aria-label={t('wiki.search')} placeholder={t('wiki.search')} value={query} onChange={(e) => setQuery(e.target.value)} />
+          <div className="row">
+            <h2>{t('wiki.pages')}</h2>
+            <span className="spacer" />
+            <button disabled={!canEdit} onClick={() => setMode('new')}>
+              {t('wiki.newPage')}
+            </button>
+          </div>
+          {pages ? <PageTree pages={pages} current={path} /> : <LoadState error={listError} onRetry={() => setEpoch((n) => n + 1)} lines={4} />}
         </div>
-        {pages ? <PageTree pages={pages} current={path} /> : <LoadState error={listError} onRetry={() => setEpoch((n) => n + 1)} lines={4} />}
       </nav>
       <section className="content">
+        {!path && <h1>{t('wiki.title')}</h1>}
         {error && (
           <p className="notice error" role="alert">
             {error}
@@ -177,6 +212,7 @@ export function WikiPage({ path }: { path: string }) {
             project={project.id}
             page={page}
             canEdit={canEdit}
+            titles={titles}
             onEdit={() => setMode('edit')}
             onChanged={(p) => {
               setEpoch((n) => n + 1);
