@@ -186,6 +186,8 @@ describe.skipIf(!hasChromium)('web UI: Files', { shuffle: false }, () => {
   it('lists versions of a re-uploaded file and restores an earlier one', async () => {
     await page.getByRole('tree').getByRole('treeitem', { name: '2026' }).click();
     await uploadViaUi(page, [{ name: 'q1.csv', body: 'a,b\n1,2\n3,4\n' }]);
+    // The name is taken: a new version only when asked for.
+    await page.getByRole('dialog', { name: 'This name is taken' }).getByRole('button', { name: 'Replace (new version)' }).click();
     await page.getByText('Uploaded 1 file(s)').waitFor();
     await fileRow(page, 'reports/2026/q1.csv').getByRole('button', { name: 'q1.csv', exact: true }).click();
     const panel = page.getByRole('complementary', { name: 'Preview' });

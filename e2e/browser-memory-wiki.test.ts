@@ -151,7 +151,10 @@ describe.skipIf(!hasChromium)('web UI: memory and wiki', { shuffle: false }, () 
     await putPage(await s.t.admin(), { path: 'handbook/refunds', text: 'Refunds take seven days.' });
     await page.getByRole('button', { name: 'Save' }).click();
     const conflict = page.getByRole('region', { name: 'Your changes and theirs' });
-    await conflict.getByRole('alert').getByText(/saved version 2 while you were editing version 1/).waitFor();
+    await conflict
+      .getByRole('alert')
+      .getByText(/saved version 2 while you were editing version 1/)
+      .waitFor();
     await conflict.getByRole('button', { name: 'Use all of theirs' }).click();
     await conflict.getByRole('button', { name: 'Save', exact: true }).click();
     await page.getByText('Refunds take seven days.').waitFor();

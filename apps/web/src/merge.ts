@@ -100,7 +100,7 @@ export function merge3(base: string, mine: string, theirs: string, labels: { min
 }
 
 /** One place of a merged text where both versions are kept between conflict markers. */
-export interface MarkerBlock {
+interface MarkerBlock {
   /** Line index of `<<<<<<<` and of `>>>>>>>` (inclusive). */
   start: number;
   end: number;
