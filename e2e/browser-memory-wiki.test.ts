@@ -51,7 +51,10 @@ describe.skipIf(!hasChromium)('web UI: memory and wiki', { shuffle: false }, () 
     await page.getByText('Saved — Version 2').waitFor();
 
     await other.page.getByRole('button', { name: 'Save' }).click();
-    await other.page.getByRole('alert').getByText('Someone saved version 2 since you started editing').waitFor();
+    await other.page
+      .getByRole('alert')
+      .getByText(/saved version 2 while you were editing version 1/)
+      .waitFor();
     // Their text is not thrown away, even by a reload of the tab: it comes back as a draft, saying that the file was saved since.
     other.page.once('dialog', (d) => void d.accept());
     await other.page.reload();

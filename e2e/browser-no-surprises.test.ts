@@ -85,7 +85,7 @@ describe.skipIf(!hasChromium)('web UI: no surprises', () => {
   });
 
   it('a reload while offline shows the shell, "You are offline" and Retry, which loads the page once the network is back', async () => {
-    const { context, page } = await s.signedIn();
+    const { context, page } = await s.signedIn({ serviceWorkers: 'allow' });
     await page.getByRole('tree').getByText('Project files').waitFor();
     // The first visit installs the service worker; it takes the page over (clients.claim) once it has kept the shell.
     await page.evaluate(async () => {

@@ -72,6 +72,9 @@ function answer(q: Question, choice: ConflictChoice, all: boolean): void {
   for (const x of answered) x.answer(choice);
 }
 
+/** How many "name (n).ext" are tried for one kept file. */
+const MAX_COPIES = 1000;
+
 const taken = (e: unknown): e is ApiError => e instanceof ApiError && e.code === 'version_conflict';
 
 /**
@@ -83,23 +86,31 @@ const taken = (e: unknown): e is ApiError => e instanceof ApiError && e.code ===
 async function uploadAsking(job: Extract<UploadJob, { kind: 'file' }>, onProgress: (sent: number) => void, signal: AbortSignal, batch: UploadBatch) {
   let expectedVersion = 0;
   let copy = 0;
-  for (;;) {
+  for (let attempt = 0; ; attempt++) {
     const name = copy ? numberedName(job.file.name, copy) : undefined;
     try {
       await uploadFile(job.project, job.folder, job.file, { onProgress, signal, name, expectedVersion });
       return;
     } catch (e) {
-      if (!taken(e)) throw e;
+      if (!taken(e) || attempt > MAX_COPIES) throw e;
       onProgress(0);
       if (copy) {
-        copy++;
+        // Taken too (by an earlier "keep both"): the next number. A folder holding thousands of copies is a refusal.
+        if (++copy > MAX_COPIES) throw e;
         continue;
       }
       const version = Number(e.details.currentVersion) || 0;
+      // Gone since (the version asked to replace was deleted): nothing to ask about any more.
+      if (version === 0) {
+        expectedVersion = 0;
+        continue;
+      }
       const choice = await ask({ name: job.file.name, folder: job.folder, version, batch }, signal);
       if (choice === 'skip') return 'skipped' as const;
-      if (choice === 'keep') copy = 1;
-      else expectedVersion = version;
+      if (choice === 'keep') {
+        copy = 1;
+        expectedVersion = 0;
+      } else expectedVersion = version;
     }
   }
 }
