@@ -92,6 +92,9 @@ describe.skipIf(!hasChromium)('web UI: no surprises', () => {
       await navigator.serviceWorker.ready;
       if (!navigator.serviceWorker.controller) await new Promise((r) => navigator.serviceWorker.addEventListener('controllerchange', r, { once: true }));
     });
+    // Under the worker, uploads and the API go to the network as before.
+    await uploadViaUi(page, [{ name: 'under-the-worker.txt', body: 'sent' }]);
+    await fileRow(page, 'under-the-worker.txt').waitFor();
     await context.setOffline(true);
     await page.reload();
     await page.locator('header.topbar .brand').waitFor();
