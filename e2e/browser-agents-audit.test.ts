@@ -60,11 +60,14 @@ describe.skipIf(!hasChromium)('web UI: media, direct uploads, agents, audit, sea
     expect(await fileRow(page, 'big.bin').locator('td.num').getAttribute('title')).toBe(`${DIRECT + 1} B`);
     writeFileSync(big, Buffer.alloc(DIRECT + 2, 0x62));
     await input.setInputFiles(big);
+    // The name is taken: asked first (the direct upload carries the version it replaces).
+    await page.getByRole('dialog', { name: 'This name is taken' }).getByRole('button', { name: 'Replace (new version)' }).click();
     await fileRow(page, 'big.bin')
       .locator(`td.num[title="${DIRECT + 2} B"]`)
       .waitFor({ timeout: 30_000 });
     rmSync(dir, { recursive: true, force: true });
-    expect(starts).toHaveLength(2);
+    // One refused start (the name was taken), then the one that replaces version 1.
+    expect(starts).toHaveLength(3);
   });
 
   it('shows "agent" without a name for an unmapped runtime write, with process, node and dialog IDs as tooltip', async () => {

@@ -3,8 +3,9 @@ import type { Page } from 'playwright-core';
 import { getMemory, getPage, putPage, setMemory } from '@stoa/core/testing';
 import { hasChromium, startUiServer, type UiServer } from './browser-helpers.js';
 
-// Never lose work on a conflict: a refused save shows yours and theirs side by side, and the user keeps theirs,
-// keeps theirs over it, or saves a merge of both.
+// Never lose work on a conflict: a refused save shows "Your version" and "Their version (vN by NAME)" side by side,
+// each with what it changed (added green "+", removed red "−"), and one Save of the result, which never saves
+// conflict markers: each place both changed is settled with yours, theirs or both first.
 describe.skipIf(!hasChromium)('web UI: edit conflicts', () => {
   let s: UiServer;
 
@@ -34,21 +35,28 @@ describe.skipIf(!hasChromium)('web UI: edit conflicts', () => {
     await bob.page.getByRole('button', { name: 'Save page', exact: true }).click();
 
     const conflict = bob.page.getByRole('region', { name: 'Your changes and theirs' });
-    await conflict.getByRole('alert').getByText('Someone saved version 2 since you started editing').waitFor();
-    // Side by side: each side marks the lines only it has.
-    expect(await conflict.locator('figure', { hasText: 'Yours' }).locator('.added').allInnerTexts()).toEqual([
-      '+ Trains: second class.',
-      '+ Taxis: at night or with luggage.',
-    ]);
-    expect(await conflict.locator('figure', { hasText: 'Theirs (version 2)' }).locator('.removed').allInnerTexts()).toEqual([
-      '− Trains: first class over 4 hours.',
-      '− Taxis: only at night.',
-    ]);
-    // They changed different lines: the merge holds both changes, ready to edit.
-    const merge = conflict.getByRole('textbox', { name: 'Merge (edit before saving)' });
+    await conflict
+      .getByRole('alert')
+      .getByText(/saved version 2 while you were editing version 1/)
+      .waitFor();
+    // Each side shows what it did: my change to the taxis, their change to the trains, additions as "+".
+    const mine = conflict.locator('figure', { hasText: 'Your version' });
+    expect(await mine.locator('.added').allInnerTexts()).toEqual(['+ Taxis: at night or with luggage.']);
+    expect(await mine.locator('.removed').allInnerTexts()).toEqual(['− Taxis: only at night.']);
+    const theirs = conflict.locator('figure', { hasText: /Their version \(v2 by .+\)/ });
+    expect(await theirs.locator('.added').allInnerTexts()).toEqual(['+ Trains: first class over 4 hours.']);
+    expect(await theirs.locator('.removed').allInnerTexts()).toEqual(['− Trains: second class.']);
+    // Added reads green, removed red, in either column.
+    const green = await theirs.locator('.added').evaluate((el) => getComputedStyle(el).backgroundColor);
+    const red = await theirs.locator('.removed').evaluate((el) => getComputedStyle(el).backgroundColor);
+    expect(green).toBe('rgb(232, 245, 236)');
+    expect(red).not.toBe(green);
+    // They changed different lines: the result holds both changes, ready to edit; one Save on the page.
+    const merge = conflict.getByRole('textbox', { name: 'Result to save (you can edit it)' });
     expect(await merge.inputValue()).toBe('Trains: first class over 4 hours.\nHotels: up to 120 EUR.\nTaxis: at night or with luggage.');
+    expect(await bob.page.getByRole('button', { name: /^Save/ }).count()).toBe(1);
     await merge.fill('Trains: first class over 4 hours.\nHotels: up to 130 EUR.\nTaxis: at night or with luggage.');
-    await conflict.getByRole('button', { name: 'Save the merge' }).click();
+    await conflict.getByRole('button', { name: 'Save', exact: true }).click();
     await bob.page.getByText('Hotels: up to 130 EUR.').waitFor();
     await bob.page.getByRole('heading', { name: 'Travel', level: 1 }).waitFor();
 
@@ -59,7 +67,7 @@ describe.skipIf(!hasChromium)('web UI: edit conflicts', () => {
     await bob.context.close();
   });
 
-  it('where both changed the same line, the merge shows both between markers; "Keep mine" saves mine over theirs', async () => {
+  it('where both changed the same line, Save refuses while the markers remain; "Use yours" settles the place', async () => {
     const admin = await s.t.admin();
     await putPage(admin, { path: 'handbook/leave', title: 'Leave', text: 'Days: 25.' });
     const { context, page } = await s.signedIn();
@@ -68,17 +76,24 @@ describe.skipIf(!hasChromium)('web UI: edit conflicts', () => {
     await putPage(admin, { path: 'handbook/leave', text: 'Days: 30.', base: 1 });
     await page.getByRole('button', { name: 'Save page', exact: true }).click();
     const conflict = page.getByRole('region', { name: 'Your changes and theirs' });
-    const merge = conflict.getByRole('textbox', { name: 'Merge (edit before saving)' });
+    const merge = conflict.getByRole('textbox', { name: 'Result to save (you can edit it)' });
     await merge.waitFor();
-    expect(await merge.inputValue()).toBe('<<<<<<< Yours\nDays: 28.\n=======\nDays: 30.\n>>>>>>> Theirs (version 2)');
-    await conflict.getByRole('button', { name: 'Keep mine' }).click();
+    expect(await merge.inputValue()).toMatch(/^<<<<<<< Your version\nDays: 28\.\n=======\nDays: 30\.\n>>>>>>> Their version \(v2 by .+\)$/);
+    await conflict.getByRole('button', { name: 'Save', exact: true }).click();
+    await conflict.getByRole('alert').getByText('Not saved: 1 place(s) still hold both versions').waitFor();
+    expect((await getPage(admin, { path: 'handbook/leave' })).text).toBe('Days: 30.');
+    await conflict.getByRole('list', { name: 'Places you both changed: 1' }).getByRole('button', { name: 'Use yours' }).click();
+    expect(await merge.inputValue()).toBe('Days: 28.');
+    await conflict.getByRole('button', { name: 'Save', exact: true }).click();
     await page.getByRole('heading', { name: 'Leave', level: 1 }).waitFor();
     await page.locator('.markdown', { hasText: 'Days: 28.' }).waitFor();
-    expect((await getPage(admin, { path: 'handbook/leave' })).text).toBe('Days: 28.');
+    const saved = await getPage(admin, { path: 'handbook/leave' });
+    expect(saved.text).toBe('Days: 28.');
+    expect(saved.version).toBe(3);
     await context.close();
   });
 
-  it('a refused memory save offers the same choice; "Keep theirs" shows their text and forgets mine', async () => {
+  it('a refused memory save offers the same view; saving their text unchanged shows it and forgets mine', async () => {
     const admin = await s.t.admin();
     await setMemory(admin, { file: 'AGENTS.md' }, 'Be brief.');
     const { context, page } = await s.signedIn();
@@ -93,8 +108,11 @@ describe.skipIf(!hasChromium)('web UI: edit conflicts', () => {
     await setMemory(admin, { file: 'AGENTS.md' }, 'Be brief. Cite sources.', { base: 1 });
     await page.getByRole('button', { name: 'Save', exact: true }).click();
     const conflict = page.getByRole('region', { name: 'Your changes and theirs' });
-    await conflict.locator('figcaption', { hasText: 'Theirs (version 2)' }).waitFor();
-    await conflict.getByRole('button', { name: 'Keep theirs' }).click();
+    await conflict.locator('figcaption', { hasText: /^Their version \(v2 by .+\)$/ }).waitFor();
+    // The version on the page is the one the conflict names.
+    await page.locator('.memory-page').getByText('Version 2', { exact: true }).waitFor();
+    await conflict.getByRole('button', { name: 'Use all of theirs' }).click();
+    await conflict.getByRole('button', { name: 'Save', exact: true }).click();
     await conflict.waitFor({ state: 'detached' });
     await expect.poll(() => textbox.inputValue()).toBe('Be brief. Cite sources.');
     expect(await page.getByRole('button', { name: 'Save', exact: true }).isDisabled()).toBe(true);

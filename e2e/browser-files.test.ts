@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
+import { putFile } from '@stoa/core/testing';
 import { fileRow, hasChromium, startUiServer, uploadViaUi, type UiServer } from './browser-helpers.js';
 
 // The Files page in a real Chromium against a real server (F4–F13). STOA_UI_MAX_FILES is 4 here so the
@@ -81,20 +82,37 @@ describe.skipIf(!hasChromium)('web UI: Files', { shuffle: false }, () => {
     expect(download.suggestedFilename()).toBe('notes.txt');
   });
 
-  it('renames and moves by editing the full path; a path ending in "/" keeps the name', async () => {
-    await fileRow(page, 'notes.txt').getByRole('button', { name: 'Rename / move notes.txt' }).click();
+  it('renames in place (the field holds the name only) and moves with "Move to…"', async () => {
+    await fileRow(page, 'notes.txt').getByRole('button', { name: 'Rename notes.txt' }).click();
     // The box takes the focus as it opens (focusOnMount: Preact does not act on `autoFocus`).
-    await expect.poll(() => page.evaluate(() => document.activeElement?.getAttribute('aria-label'))).toBe('Rename / move');
-    await page.getByRole('textbox', { name: 'Rename / move' }).fill('docs/renamed.txt');
+    await expect.poll(() => page.evaluate(() => document.activeElement?.getAttribute('aria-label'))).toBe('Rename');
+    const field = page.getByRole('textbox', { name: 'Rename' });
+    expect(await field.inputValue()).toBe('notes.txt');
+    // A slash is not a way to move: the rename says so and changes nothing.
+    await field.fill('docs/draft.txt');
     await page.getByRole('button', { name: 'Save' }).click();
-    await page.getByText('Moved to docs/renamed.txt').waitFor();
-    await fileRow(page, 'notes.txt').waitFor({ state: 'detached' });
+    await page.getByRole('alert').getByText('A name cannot contain "/"').waitFor();
+    await field.fill('draft.txt');
+    await page.getByRole('button', { name: 'Save' }).click();
+    await page.getByText('Renamed to draft.txt').waitFor();
+    await fileRow(page, 'draft.txt').waitFor();
+
+    await fileRow(page, 'draft.txt').getByRole('button', { name: 'Move to… draft.txt' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Move draft.txt to a folder' });
+    await dialog.getByRole('combobox', { name: 'Folder (empty: the root)' }).fill('docs');
+    await dialog.getByRole('button', { name: 'Move', exact: true }).click();
+    await page.getByText('Moved to docs/draft.txt').waitFor();
+    await fileRow(page, 'draft.txt').waitFor({ state: 'detached' });
     await page.getByRole('tree').getByRole('treeitem', { name: 'docs' }).click();
+    // Renamed inside a folder, the file stays in that folder (it once went to the top).
+    await fileRow(page, 'docs/draft.txt').getByRole('button', { name: 'Rename draft.txt' }).click();
+    await page.getByRole('textbox', { name: 'Rename' }).fill('renamed.txt');
+    await page.getByRole('button', { name: 'Save' }).click();
     await fileRow(page, 'docs/renamed.txt').waitFor();
 
-    await fileRow(page, 'docs/renamed.txt').getByRole('button', { name: 'Rename / move renamed.txt' }).click();
-    await page.getByRole('textbox', { name: 'Rename / move' }).fill('archive/');
-    await page.getByRole('button', { name: 'Save' }).click();
+    await fileRow(page, 'docs/renamed.txt').getByRole('button', { name: 'Move to… renamed.txt' }).click();
+    await page.getByRole('dialog').getByRole('combobox', { name: 'Folder (empty: the root)' }).fill('archive');
+    await page.getByRole('dialog').getByRole('button', { name: 'Move', exact: true }).click();
     await page.getByText('Moved to archive/renamed.txt').waitFor();
     // "docs" went with its last file; the tree falls back to the root.
     await page.getByRole('tree').getByRole('treeitem', { name: 'docs' }).waitFor({ state: 'detached' });
@@ -102,12 +120,14 @@ describe.skipIf(!hasChromium)('web UI: Files', { shuffle: false }, () => {
   });
 
   it('refuses a move onto an existing file and overwrites nothing', async () => {
+    await putFile(await s.t.admin(), { path: 'archive/page.html', source: '' });
     await page.getByRole('tree').getByRole('treeitem', { name: 'Project files' }).click();
-    await fileRow(page, 'page.html').getByRole('button', { name: 'Rename / move page.html' }).click();
-    await page.getByRole('textbox', { name: 'Rename / move' }).fill('archive/renamed.txt');
-    await page.getByRole('button', { name: 'Save' }).click();
+    await fileRow(page, 'page.html').getByRole('button', { name: 'Move to… page.html' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Move page.html to a folder' });
+    await dialog.getByRole('combobox', { name: 'Folder (empty: the root)' }).fill('archive');
+    await dialog.getByRole('button', { name: 'Move', exact: true }).click();
     await page.getByRole('alert').getByText('A file already exists there').waitFor();
-    await page.getByRole('button', { name: 'Cancel' }).click();
+    await dialog.getByRole('button', { name: 'Cancel' }).click();
     await fileRow(page, 'page.html').waitFor();
   });
 
@@ -169,6 +189,8 @@ describe.skipIf(!hasChromium)('web UI: Files', { shuffle: false }, () => {
   it('lists versions of a re-uploaded file and restores an earlier one', async () => {
     await page.getByRole('tree').getByRole('treeitem', { name: '2026' }).click();
     await uploadViaUi(page, [{ name: 'q1.csv', body: 'a,b\n1,2\n3,4\n' }]);
+    // The name is taken: a new version only when asked for.
+    await page.getByRole('dialog', { name: 'This name is taken' }).getByRole('button', { name: 'Replace (new version)' }).click();
     await page.getByText('Uploaded 1 file(s)').waitFor();
     await fileRow(page, 'reports/2026/q1.csv').getByRole('button', { name: 'q1.csv', exact: true }).click();
     const panel = page.getByRole('complementary', { name: 'Preview' });

@@ -31,7 +31,7 @@ export interface UiServer {
   /** A one-time login link for a user (like the one `stoa serve` prints). */
   loginLink: (userId?: string) => Promise<string>;
   /** A browser context (own storage) signed in as the admin, or as the user of `ctx`. */
-  signedIn: (opts?: { as?: Ctx; locale?: string }) => Promise<{ context: BrowserContext; page: Page }>;
+  signedIn: (opts?: { as?: Ctx; locale?: string; serviceWorkers?: 'allow' | 'block' }) => Promise<{ context: BrowserContext; page: Page }>;
   close: () => Promise<void>;
 }
 
@@ -42,12 +42,15 @@ export interface UiServer {
  */
 export async function newTestContext(
   browser: Browser,
-  opts: { locale?: string; viewport?: { width: number; height: number }; acceptDownloads?: boolean } = {},
+  opts: { locale?: string; viewport?: { width: number; height: number }; acceptDownloads?: boolean; serviceWorkers?: 'allow' | 'block' } = {},
 ): Promise<BrowserContext> {
   const context = await browser.newContext({
     locale: opts.locale ?? 'en-US',
     viewport: opts.viewport ?? { width: 1280, height: 800 },
     acceptDownloads: opts.acceptDownloads ?? false,
+    // The UI's service worker (offline shell) is off unless a test is about it: page.route() does not see the
+    // requests of a page a service worker controls.
+    serviceWorkers: opts.serviceWorkers ?? 'block',
   });
   context.setDefaultTimeout(15_000);
   context.setDefaultNavigationTimeout(60_000);
@@ -100,7 +103,12 @@ export async function startUiServer(limits: Partial<Limits> = {}, opts: { embedd
     browser,
     loginLink,
     signedIn: async (opts = {}) => {
-      const context = await newTestContext(browser, { locale: opts.locale, acceptDownloads: true, viewport: { width: 1400, height: 900 } });
+      const context = await newTestContext(browser, {
+        locale: opts.locale,
+        acceptDownloads: true,
+        viewport: { width: 1400, height: 900 },
+        serviceWorkers: opts.serviceWorkers,
+      });
       const page = await context.newPage();
       await page.goto(await loginLink(opts.as ? userIdOf(opts.as) : adminId));
       await page.waitForURL(/\/files$/);

@@ -70,7 +70,10 @@ describe.skipIf(!hasChromium)('web UI: live wiki and memory', () => {
     expect(await textbox.inputValue()).toBe('My edit, not saved yet.');
     // The save then goes through the existing conflict view.
     await page.getByRole('button', { name: 'Save' }).click();
-    await page.getByRole('alert').getByText('Someone saved version 3 since you started editing').waitFor();
+    await page
+      .getByRole('alert')
+      .getByText(/saved version 3 while you were editing version 2/)
+      .waitFor();
     expect(await stillHere(page)).toBe(true);
     await context.close();
   });

@@ -51,7 +51,10 @@ describe.skipIf(!hasChromium)('web UI: memory and wiki', { shuffle: false }, () 
     await page.getByText('Saved — Version 2').waitFor();
 
     await other.page.getByRole('button', { name: 'Save' }).click();
-    await other.page.getByRole('alert').getByText('Someone saved version 2 since you started editing').waitFor();
+    await other.page
+      .getByRole('alert')
+      .getByText(/saved version 2 while you were editing version 1/)
+      .waitFor();
     // Their text is not thrown away, even by a reload of the tab: it comes back as a draft, saying that the file was saved since.
     other.page.once('dialog', (d) => void d.accept());
     await other.page.reload();
@@ -82,7 +85,6 @@ describe.skipIf(!hasChromium)('web UI: memory and wiki', { shuffle: false }, () 
       asked = d.type() === 'beforeunload';
       void d.accept();
     });
-    await page.waitForTimeout(400); // the draft is written a moment after the last keystroke
     await page.reload();
     expect(asked).toBe(true);
     await memoryNav(page)
@@ -152,8 +154,12 @@ describe.skipIf(!hasChromium)('web UI: memory and wiki', { shuffle: false }, () 
     await putPage(await s.t.admin(), { path: 'handbook/refunds', text: 'Refunds take seven days.' });
     await page.getByRole('button', { name: 'Save' }).click();
     const conflict = page.getByRole('region', { name: 'Your changes and theirs' });
-    await conflict.getByRole('alert').getByText('Someone saved version 2 since you started editing').waitFor();
-    await conflict.getByRole('button', { name: 'Keep theirs' }).click();
+    await conflict
+      .getByRole('alert')
+      .getByText(/saved version 2 while you were editing version 1/)
+      .waitFor();
+    await conflict.getByRole('button', { name: 'Use all of theirs' }).click();
+    await conflict.getByRole('button', { name: 'Save', exact: true }).click();
     await page.getByText('Refunds take seven days.').waitFor();
   });
 

@@ -24,7 +24,7 @@ describe.skipIf(!hasChromium)('web UI: roles, created-by and languages', () => {
     expect(await page.getByRole('button', { name: 'New folder' }).isDisabled()).toBe(true);
     await page.getByRole('tree').getByRole('treeitem', { name: 'shared' }).click();
     const row = fileRow(page, 'shared/price-list.md');
-    expect(await row.getByRole('button', { name: 'Rename / move price-list.md' }).isDisabled()).toBe(true);
+    expect(await row.getByRole('button', { name: 'Rename price-list.md' }).isDisabled()).toBe(true);
     expect(await row.getByRole('button', { name: 'Delete price-list.md' }).isDisabled()).toBe(true);
     expect(await row.getByRole('button', { name: 'Download price-list.md' }).isDisabled()).toBe(false);
     await page.getByText('only editors upload').waitFor();

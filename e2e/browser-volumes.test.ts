@@ -29,6 +29,7 @@ describe.skipIf(!hasChromium)('web UI: knowledge bases and skill packages', () =
     await fileRow(ed.page, 'refunds.md').waitFor();
     // A second version, seen in the preview panel as in any project.
     await uploadViaUi(ed.page, [{ name: 'refunds.md', body: 'Refunds within thirty days, in writing.', type: 'text/markdown' }]);
+    await ed.page.getByRole('dialog', { name: 'This name is taken' }).getByRole('button', { name: 'Replace (new version)' }).click();
     await fileRow(ed.page, 'refunds.md').getByRole('button', { name: 'refunds.md', exact: true }).click();
     const edPanel = ed.page.getByRole('complementary', { name: 'Preview' });
     await edPanel.locator('pre.preview-text', { hasText: 'in writing' }).waitFor();

@@ -1,4 +1,5 @@
-import { defineConfig, type Plugin } from 'vite';
+import { readFileSync } from 'node:fs';
+import { defineConfig, transformWithOxc, type Plugin } from 'vite';
 import { preactAliases } from './preact-aliases.js';
 
 /**
@@ -83,9 +84,30 @@ function closureOf(file: string): Set<string> {
  */
 const appChunk = (id: string) => closureOf('/src/render-app.tsx').has(id) && !closureOf('/src/main.tsx').has(id);
 
+/**
+ * The service worker (src/service-worker.ts) as dist/sw.js, told the build's assets to keep, so an offline reload
+ * shows the UI. Its version is a hash of those names: a new release installs a new worker, which drops the old
+ * cache.
+ */
+const serviceWorker: Plugin = {
+  name: 'stoa-service-worker',
+  apply: 'build',
+  async generateBundle(_options, bundle) {
+    const assets = Object.keys(bundle)
+      .filter((f) => f.startsWith('assets/') && /\.(?:js|css)$/.test(f))
+      .sort()
+      .map((f) => `/${f}`);
+    const version = assets.reduce((h, f) => (Math.imul(h, 31) + [...f].reduce((x, c) => Math.imul(x, 33) ^ c.charCodeAt(0), 5381)) | 0, 0);
+    const source = readFileSync(new URL('./src/service-worker.ts', import.meta.url), 'utf8');
+    const build = `const STOA_BUILD = ${JSON.stringify({ version: (version >>> 0).toString(36), assets })};\n`;
+    const js = await transformWithOxc(source, 'sw.ts', { lang: 'ts' });
+    this.emitFile({ type: 'asset', fileName: 'sw.js', source: build + js.code });
+  },
+};
+
 // The server (apps/server) serves dist/ at "/" and falls back to index.html for client routes.
 export default defineConfig({
-  plugins: [csp, preloadApp, moduleGraph],
+  plugins: [csp, preloadApp, moduleGraph, serviceWorker],
   resolve: { alias: preactAliases },
   build: {
     outDir: 'dist',

@@ -1,5 +1,6 @@
 import { lazy, Suspense, useCallback, useEffect, useRef, useState } from 'react';
-import { arrived, getToken, onUnauthorized, setToken } from './api/client.js';
+import { ApiError, arrived, getToken, onUnauthorized, setToken } from './api/client.js';
+import { OfflineNotice, useOffline } from './components/offline-notice.js';
 import { SignInAgain } from './components/sign-in-again.js';
 import { filesApi, type Me, type Project } from './api/files.js';
 import { useI18n } from './i18n/index.js';
@@ -54,6 +55,9 @@ export function App() {
     route.page === 'login' || route.page === 'consent' || route.page === 'join' ? null : sessionFromArrived(),
   );
   const [error, setError] = useState<string | null>(null);
+  // The server could not be reached at all (offline, a reload served by the service worker's shell).
+  const [unreachable, setUnreachable] = useState(false);
+  const offline = useOffline();
   const [epoch, setEpoch] = useState(0);
   // The token stopped working while a page was open: ask again over the page instead of leaving it.
   const [expired, setExpired] = useState(false);
@@ -92,10 +96,13 @@ export function App() {
         now && !now.volume && now.me === me && now.projects === projects && now.project === project ? now : sessionFor(me, projects, project),
       );
       setError(failure ? errorText(failure, t) : null);
+      setUnreachable(false);
     } catch (e) {
       setError(errorText(e, t));
+      setUnreachable(e instanceof ApiError && e.code === 'network');
     }
   }, [t]);
+  const retry = useCallback(() => void load(), [load]);
 
   useEffect(
     () =>
@@ -132,18 +139,30 @@ export function App() {
         <ConsentPage />
       </Suspense>
     );
-  if (!session)
+  // Nothing loaded: offline or refused, the shell's bar shows with the reason and Retry, never a bare sentence.
+  if (!session && (error || offline))
     return (
-      <div className="boot">
-        {error ? (
-          <p className="error" role="alert">
-            {error}
-          </p>
-        ) : (
-          t('common.loading')
-        )}
-      </div>
+      <>
+        <header className="topbar">
+          <span className="brand">{t('app.title')}</span>
+          <span className="spacer" />
+          <LanguagePicker />
+        </header>
+        <main className="boot">
+          {offline || unreachable ? (
+            <OfflineNotice onRetry={retry} />
+          ) : (
+            <div className="notice error" role="alert">
+              {error}{' '}
+              <button type="button" onClick={retry}>
+                {t('load.retry')}
+              </button>
+            </div>
+          )}
+        </main>
+      </>
     );
+  if (!session) return <div className="boot">{t('common.loading')}</div>;
 
   const enterVolume = (next: Session) => {
     localStorage.setItem(PROJECT_KEY, next.scope?.catalog === 'users' ? MY_FILES : next.project.id);
@@ -267,6 +286,7 @@ export function App() {
         </button>
       </header>
       <main key={session.project.id}>
+        {offline && <OfflineNotice onRetry={retry} />}
         {error && (
           <p className="error" role="alert">
             {error}

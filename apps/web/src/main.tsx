@@ -18,3 +18,9 @@ void import('./render-app.js').then(async (m) => {
   await waited;
   m.renderApp(document.getElementById('root')!);
 });
+
+// The service worker keeps the shell for an offline reload (service-worker.ts). Registered once the page has
+// loaded, so it never competes with the first load's requests (the dev server has none: the registration fails).
+if ('serviceWorker' in navigator) {
+  addEventListener('load', () => void navigator.serviceWorker.register('/sw.js', { scope: '/' }).catch(() => undefined), { once: true });
+}

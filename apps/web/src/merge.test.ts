@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { merge3 } from './merge.js';
+import { markerBlocks, merge3, settleBlock } from './merge.js';
 
 const labels = { mine: 'yours', theirs: 'theirs' };
 
@@ -27,5 +27,25 @@ describe('merge3', () => {
   it('from an empty base, two different texts conflict as a whole', () => {
     expect(merge3('', 'mine', 'theirs', labels).conflicts).toBe(1);
     expect(merge3('', 'same', 'same', labels)).toEqual({ text: 'same', conflicts: 0 });
+  });
+});
+
+describe('marked places', () => {
+  const merged = merge3('a\nb\nc\nd', 'a\nmine\nc\nmine too', 'a\ntheirs\nc\ntheirs too', labels).text;
+
+  it('finds every place held between markers, and only whole blocks', () => {
+    expect(markerBlocks(merged).map((b) => [b.mine, b.theirs])).toEqual([
+      [['mine'], ['theirs']],
+      [['mine too'], ['theirs too']],
+    ]);
+    // A Markdown heading underline is not a conflict.
+    expect(markerBlocks('Title\n=======\ntext')).toEqual([]);
+  });
+
+  it('settles one place at a time with yours, theirs or both', () => {
+    const once = settleBlock(merged, 1, 'theirs');
+    expect(markerBlocks(once)).toHaveLength(1);
+    expect(settleBlock(once, 0, 'mine')).toBe('a\nmine\nc\ntheirs too');
+    expect(settleBlock(once, 0, 'both')).toBe('a\nmine\ntheirs\nc\ntheirs too');
   });
 });

@@ -98,3 +98,49 @@ export function merge3(base: string, mine: string, theirs: string, labels: { min
   out.push(...b.slice(at));
   return { text: out.join('\n'), conflicts };
 }
+
+/** One place of a merged text where both versions are kept between conflict markers. */
+interface MarkerBlock {
+  /** Line index of `<<<<<<<` and of `>>>>>>>` (inclusive). */
+  start: number;
+  end: number;
+  mine: string[];
+  theirs: string[];
+}
+
+/**
+ * The places of `text` still held between conflict markers, in order. Only a whole block counts (a `<<<<<<< `
+ * line, then a `=======` line, then a `>>>>>>> ` line): a lone `=======` is a Markdown heading's underline.
+ *
+ * @example
+ * markerBlocks('a\n<<<<<<< Yours\nx\n=======\ny\n>>>>>>> Theirs') // [{ start: 1, end: 5, mine: ['x'], theirs: ['y'] }]
+ */
+export function markerBlocks(text: string): MarkerBlock[] {
+  const lines = split(text);
+  const out: MarkerBlock[] = [];
+  for (let i = 0; i < lines.length; i++) {
+    if (!lines[i]!.startsWith('<<<<<<< ')) continue;
+    const mid = lines.indexOf('=======', i + 1);
+    const end = mid < 0 ? -1 : lines.findIndex((l, k) => k > mid && l.startsWith('>>>>>>> '));
+    if (mid < 0 || end < 0) break;
+    // A second opening before the middle: the first was not a block's.
+    if (lines.slice(i + 1, mid).some((l) => l.startsWith('<<<<<<< '))) continue;
+    out.push({ start: i, end, mine: lines.slice(i + 1, mid), theirs: lines.slice(mid + 1, end) });
+    i = end;
+  }
+  return out;
+}
+
+/**
+ * `text` with its `index`-th marked place settled: your lines, theirs, or both (yours first).
+ *
+ * @example
+ * settleBlock('<<<<<<< Yours\nx\n=======\ny\n>>>>>>> Theirs', 0, 'theirs') // 'y'
+ */
+export function settleBlock(text: string, index: number, pick: 'mine' | 'theirs' | 'both'): string {
+  const block = markerBlocks(text)[index];
+  if (!block) return text;
+  const lines = split(text);
+  const kept = pick === 'mine' ? block.mine : pick === 'theirs' ? block.theirs : [...block.mine, ...block.theirs];
+  return [...lines.slice(0, block.start), ...kept, ...lines.slice(block.end + 1)].join('\n');
+}

@@ -37,8 +37,11 @@ const octets = { 'Content-Type': 'application/octet-stream' };
 
 /**
  * Uploads one file into a folder: through the server up to the server's STOA_DIRECT_UPLOAD_BYTES (25 MB by
- * default; replacing silently), straight to storage above (start → send → finish; fails with already_exists when
- * the file exists). The way is chosen here, by the server's setting unless `threshold` is given.
+ * default), straight to storage above (start → send → finish). The way is chosen here, by the server's setting
+ * unless `threshold` is given. `name` stores it under another name than its own ("report (1).pdf").
+ * `expectedVersion` is checked by the server in the write's transaction (at start and at finish for a direct
+ * upload): 0 creates only, N replaces only version N, and anything else fails with version_conflict (its
+ * `currentVersion` says what is there), so a file that appeared meanwhile is never overwritten unasked.
  * `onProgress` gets the bytes sent so far; aborting `signal` stops the transfer (and gives a direct upload's
  * reserved space back).
  *
@@ -49,16 +52,16 @@ export async function uploadFile(
   project: string,
   folder: string,
   file: File,
-  opts: { onProgress?: (sent: number) => void; signal?: AbortSignal; threshold?: number } = {},
+  opts: { onProgress?: (sent: number) => void; signal?: AbortSignal; threshold?: number; name?: string; expectedVersion?: number } = {},
 ): Promise<FileInfo> {
-  const { onProgress, signal } = opts;
-  const path = joinPath(folder, file.name);
+  const { onProgress, signal, expectedVersion } = opts;
+  const path = joinPath(folder, opts.name ?? file.name);
   const r = routeIndex.files;
   if (file.size <= (opts.threshold ?? (await directUploadBytes(signal)))) {
-    const put = routeUrl(r.upload, { project, path });
+    const put = routeUrl(r.upload, { project, path, expectedVersion });
     return (await sendWithProgress<RouteOutput<typeof filesRoutes.upload>>('PUT', put, file, octets, onProgress, false, signal)).file;
   }
-  const ticket: Ticket = await call(r.startUpload, { project, path, size: file.size }, signal);
+  const ticket: Ticket = await call(r.startUpload, { project, path, size: file.size, expectedVersion }, signal);
   const upload = { project, uploadId: ticket.uploadId };
   try {
     if (ticket.url) await sendWithProgress('PUT', ticket.url, file, ticket.headers, onProgress, true, signal);

@@ -4,7 +4,7 @@ import { errorText } from '../../format.js';
 import { parentOf } from './folder-route.js';
 
 /**
- * What the page does to files: rename or move one, delete one, and move or delete many. Many go one file at a
+ * What the page does to files: rename one (in its folder) or move it to another folder, delete one, and move or delete many. Many go one file at a
  * time through the same operations as the row buttons; a refusal stops there and says which file, and the files
  * already done stay done. The preview closes when its file goes, and the listing reloads after each.
  *
@@ -24,10 +24,10 @@ export function useFileOperations(o: {
   const { t } = useI18n();
   const { pid, preview, setPreview, clearChecked, say, fail, refresh } = o;
 
-  const move = async (f: FileInfo, to: string) => {
+  const move = async (f: FileInfo, to: string, renamed = false) => {
     try {
       const moved = await filesApi.move(pid, f.path, to);
-      say(t('files.moved', { path: moved.path }));
+      say(renamed ? t('files.renamed', { name: moved.name }) : t('files.moved', { path: moved.path }));
       if (preview?.path === f.path) setPreview(moved);
       refresh();
       return true;
@@ -72,8 +72,12 @@ export function useFileOperations(o: {
 
   const moveTo = (p: string, dest: string) => filesApi.move(pid, p, dest ? `${dest}/` : p.slice(p.lastIndexOf('/') + 1));
 
+  const parent = (p: string) => p.slice(0, Math.max(0, p.lastIndexOf('/')));
   return {
-    move,
+    /** A new name for the file in its own folder. */
+    rename: (f: FileInfo, name: string) => move(f, parent(f.path) ? `${parent(f.path)}/${name}` : name, true),
+    /** The file into folder `dest` ('' for the top), keeping its name. */
+    moveInto: (f: FileInfo, dest: string) => move(f, dest ? `${dest}/` : f.name),
     remove,
     /** The files into folder `dest` ('' for the top). */
     moveEach: (paths: string[], dest: string) => runEach(paths, (p) => moveTo(p, dest), 'files.bulkMoved'),

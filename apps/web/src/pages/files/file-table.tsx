@@ -43,7 +43,10 @@ interface FileActions {
   onOpen: (f: FileInfo) => void;
   onFolder: (path: string) => void;
   onDownload: (f: FileInfo) => void;
-  onMove: (f: FileInfo, to: string) => Promise<boolean>;
+  /** Gives the file a new name in its own folder; answers whether it was renamed. */
+  onRename: (f: FileInfo, name: string) => Promise<boolean>;
+  /** Opens "Move to…" for this file. */
+  onMoveTo: (f: FileInfo) => void;
   onDelete: (f: FileInfo) => void;
   /** What dragging this row carries: every ticked file when the row is ticked, else the row's file alone. */
   dragPaths: (f: FileInfo) => string[];
@@ -73,7 +76,8 @@ interface RowProps {
  */
 const FileRow = memo(function FileRow({ file: f, showPath, selected, checked, editing, focus, actions: a, setEditing, rowIndex, index, measure }: RowProps) {
   const { t, lang } = useI18n();
-  const [target, setTarget] = useState(f.path);
+  const [target, setTarget] = useState(f.name);
+  const [problem, setProblem] = useState<string | null>(null);
   const nameButton = useRef<HTMLButtonElement>(null);
   // Runs when the row is drawn too: on a phone the row comes back into the page only after the scroll back to it.
   useEffect(() => {
@@ -82,9 +86,13 @@ const FileRow = memo(function FileRow({ file: f, showPath, selected, checked, ed
     if (!document.activeElement || document.activeElement === document.body) nameButton.current?.focus({ preventScroll: true });
     a.onFocused();
   }, [focus, a]);
+  // Rename changes the name only (the file stays in its folder): a new user typing a name must not move the
+  // file to the top, and moving has its own action, "Move to…".
   const submit = async () => {
-    if (target === f.path || !target.trim()) return setEditing(null);
-    if (await a.onMove(f, target.trim())) setEditing(null);
+    const name = target.trim();
+    if (name === f.name || !name) return setEditing(null);
+    if (name.includes('/')) return setProblem(t('files.renameSlash'));
+    if (await a.onRename(f, name)) setEditing(null);
   };
   return (
     <tr
@@ -113,14 +121,25 @@ const FileRow = memo(function FileRow({ file: f, showPath, selected, checked, ed
               title={t('files.renameHint')}
               value={target}
               ref={focusOnMount}
-              onChange={(e) => setTarget(e.target.value)}
+              aria-invalid={problem ? true : undefined}
+              aria-describedby={problem ? `rename-problem-${index}` : undefined}
+              onChange={(e) => {
+                setTarget(e.target.value);
+                setProblem(null);
+              }}
               onKeyDown={(e) => e.key === 'Escape' && setEditing(null)}
             />
             <button type="submit">{t('common.save')}</button>
             <button type="button" onClick={() => setEditing(null)}>
               {t('common.cancel')}
             </button>
-            <small>{t('files.renameHint')}</small>
+            {problem ? (
+              <small id={`rename-problem-${index}`} className="error" role="alert">
+                {problem}
+              </small>
+            ) : (
+              <small>{t('files.renameHint')}</small>
+            )}
           </form>
         ) : (
           <>
@@ -151,11 +170,15 @@ const FileRow = memo(function FileRow({ file: f, showPath, selected, checked, ed
           aria-label={`${t('files.rename')} ${f.name}`}
           disabled={!a.canEdit}
           onClick={() => {
-            setTarget(f.path);
+            setTarget(f.name);
+            setProblem(null);
             setEditing(f.path);
           }}
         >
           <Icon name="edit" />
+        </button>
+        <button title={t('files.moveTo')} aria-label={`${t('files.moveTo')} ${f.name}`} disabled={!a.canEdit} onClick={() => a.onMoveTo(f)}>
+          <Icon name="folder" />
         </button>
         <button title={t('files.delete')} aria-label={`${t('files.delete')} ${f.name}`} disabled={!a.canEdit} className="danger" onClick={() => a.onDelete(f)}>
           <Icon name="trash" />

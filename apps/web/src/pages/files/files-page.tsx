@@ -25,6 +25,7 @@ import { FilesToolbar } from './files-toolbar.js';
 import { useFolderActions } from './folder-actions.js';
 import { useFileOperations } from './file-operations.js';
 import { BulkBar, pathList } from './bulk-bar.js';
+import { MoveDialog } from './move-dialog.js';
 
 /**
  * The Files page (F4–F14): usage header, folder tree, the selected folder's table, name search over the whole
@@ -53,6 +54,7 @@ export function FilesPage() {
   // Bumped by every click on "select all", so a late answer to an earlier click does not undo a later one.
   const checkAllAsked = useRef(0);
   const [toDelete, setToDelete] = useState<FileInfo | null>(null);
+  const [toMove, setToMove] = useState<FileInfo | null>(null);
   // The file whose preview was just closed: its name gets focus back once its row is drawn.
   const [focusPath, setFocusPath] = useState<string | null>(null);
   const drawer = useFolderDrawer();
@@ -102,7 +104,8 @@ export function FilesPage() {
       onOpen: setPreview,
       onDelete: setToDelete,
       onFolder: (p: string) => latest.current.select(p),
-      onMove: (f: FileInfo, to: string) => latest.current.ops.move(f, to),
+      onRename: (f: FileInfo, name: string) => latest.current.ops.rename(f, name),
+      onMoveTo: setToMove,
       onDownload: (f: FileInfo) => void downloadFile(pid, f.path, f.name).catch(fail),
       dragPaths: (f: FileInfo) => (latest.current.checked.has(f.path) ? [...latest.current.checked] : [f.path]),
       onFocused: () => setFocusPath(null),
@@ -256,6 +259,7 @@ export function FilesPage() {
           onCancel={() => setBulk(null)}
         />
       )}
+      {toMove && <MoveDialog file={toMove} folders={allFolders} onMove={(dest) => ops.moveInto(toMove, dest)} onCancel={() => setToMove(null)} />}
       {toDelete && (
         <ConfirmDialog
           message={t('files.deleteConfirm', { path: toDelete.path })}

@@ -23,7 +23,7 @@ export function MoveFolderForm(props: { folder: string; onMove: (to: string) => 
       <input
         ref={focusOnMount}
         aria-label={t('files.moveFolderTo')}
-        title={t('files.renameHint')}
+        title={t('files.moveFolderTo')}
         value={to}
         onChange={(e) => setTo(e.target.value)}
         onKeyDown={(e) => e.key === 'Escape' && props.onCancel()}

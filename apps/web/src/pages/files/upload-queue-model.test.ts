@@ -96,7 +96,7 @@ describe('UploadQueue', () => {
     await settle();
     expect(done).toEqual(['a', 'empty']);
     // The empty folder is not counted as an uploaded file.
-    expect(idle).toEqual([{ done: 1, failed: 1, cancelled: 0 }]);
+    expect(idle).toEqual([{ done: 1, failed: 1, cancelled: 0, skipped: 0 }]);
     q.clearDone();
     expect(states(q)).toEqual({ b: 'failed' });
     q.dismiss();
@@ -113,5 +113,26 @@ describe('UploadQueue', () => {
     job.ok();
     await settle();
     expect(q.snapshot()[0]).toMatchObject({ state: 'cancelled', sent: 0 });
+  });
+
+  it('shows a file left out as skipped, and remembers an answer for all within one upload only', async () => {
+    // The runner stands for the conflict question: the first file of an upload answers "skip, for all".
+    const q = new UploadQueue(async (job, _progress, _signal, batch) => {
+      if (job.kind === 'file' && job.file.name.startsWith('first')) {
+        batch.all = 'skip';
+        return 'skipped';
+      }
+      return batch.all === 'skip' ? 'skipped' : undefined;
+    }, 1);
+    const idle: Summary[] = [];
+    q.onIdle((s) => idle.push(s));
+    q.add([file('first-a'), file('a2')]);
+    q.add([file('b')]);
+    await settle();
+    await settle();
+    expect(states(q)).toEqual({ 'first-a': 'skipped', a2: 'skipped', b: 'done' });
+    expect(idle.at(-1)).toEqual({ done: 1, failed: 0, cancelled: 0, skipped: 2 });
+    q.clearDone();
+    expect(states(q)).toEqual({ 'first-a': 'skipped', a2: 'skipped' });
   });
 });

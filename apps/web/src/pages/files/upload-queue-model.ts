@@ -1,12 +1,25 @@
 /** What the queue does with one row: upload a file, or create an empty folder of a dropped tree. */
 export type UploadJob = { kind: 'file'; project: string; folder: string; file: File } | { kind: 'folder'; project: string; folder: string; name: string };
 
-export type UploadState = 'waiting' | 'uploading' | 'done' | 'failed' | 'cancelled';
+/** 'skipped': the name was taken and the person chose to leave that file out. */
+export type UploadState = 'waiting' | 'uploading' | 'done' | 'failed' | 'cancelled' | 'skipped';
+
+/** What to do with a file whose name is taken in its folder. */
+export type ConflictChoice = 'replace' | 'keep' | 'skip';
+
+/**
+ * The files added together (one pick, one drop, one folder): "do this for all remaining conflicts" is remembered
+ * here, for this upload only.
+ */
+export interface UploadBatch {
+  all?: ConflictChoice;
+}
 
 /** One row of the queue as the panel shows it; a new object on every change (React compares by identity). */
 export interface UploadItem {
   id: number;
   job: UploadJob;
+  batch: UploadBatch;
   /** The name shown: the file's or folder's own name. */
   name: string;
   size: number;
@@ -16,17 +29,21 @@ export interface UploadItem {
   error?: unknown;
 }
 
-/** Runs one job; reports bytes sent; must reject (an AbortError will do) when `signal` aborts. */
-type Runner = (job: UploadJob, onProgress: (sent: number) => void, signal: AbortSignal) => Promise<void>;
+/**
+ * Runs one job; reports bytes sent; answers 'skipped' for a file left out; must reject (an AbortError will do)
+ * when `signal` aborts.
+ */
+type Runner = (job: UploadJob, onProgress: (sent: number) => void, signal: AbortSignal, batch: UploadBatch) => Promise<void | 'skipped'>;
 
 /** How the last run of the queue ended, told when nothing is waiting or running any more. */
 export interface Summary {
   done: number;
   failed: number;
   cancelled: number;
+  skipped: number;
 }
 
-const finished = (s: UploadState) => s === 'done' || s === 'failed' || s === 'cancelled';
+const finished = (s: UploadState) => s === 'done' || s === 'failed' || s === 'cancelled' || s === 'skipped';
 
 /**
  * The upload queue of the Files page: a few jobs at a time (browsers allow six connections per host, and the
@@ -46,7 +63,7 @@ export class UploadQueue {
   private nextId = 1;
   private holding = false;
   // Counts since the queue was last idle: what "Uploaded N file(s)" reports.
-  private run = { done: 0, failed: 0, cancelled: 0 };
+  private run: Summary = { done: 0, failed: 0, cancelled: 0, skipped: 0 };
 
   constructor(
     private readonly runner: Runner,
@@ -79,10 +96,13 @@ export class UploadQueue {
     return this.items.some((i) => !finished(i.state));
   }
 
+  /** Adds the files of one upload (a pick, a drop): they share the answers given "for all remaining conflicts". */
   add(jobs: readonly UploadJob[]): void {
+    const batch: UploadBatch = {};
     const added = jobs.map<UploadItem>((job) => ({
       id: this.nextId++,
       job,
+      batch,
       name: job.kind === 'file' ? job.file.name : job.name,
       size: job.kind === 'file' ? job.file.size : 0,
       sent: 0,
@@ -112,8 +132,9 @@ export class UploadQueue {
 
   retry(id: number): void {
     const item = this.items.find((i) => i.id === id);
-    if (!item || (item.state !== 'failed' && item.state !== 'cancelled')) return;
-    this.update(id, { state: 'waiting', sent: 0, error: undefined });
+    if (!item || (item.state !== 'failed' && item.state !== 'cancelled' && item.state !== 'skipped')) return;
+    // A retried file is asked about afresh: an answer for all of its upload is not one for this second try.
+    this.update(id, { state: 'waiting', sent: 0, error: undefined, batch: {} });
     this.pump();
   }
 
@@ -146,11 +167,11 @@ export class UploadQueue {
     const onProgress = (sent: number) => {
       if (this.controllers.get(item.id) === controller) this.update(item.id, { sent });
     };
-    this.runner(item.job, onProgress, controller.signal).then(
-      () => {
+    this.runner(item.job, onProgress, controller.signal, item.batch).then(
+      (outcome) => {
         if (this.controllers.get(item.id) !== controller) return;
         this.controllers.delete(item.id);
-        this.finish(item.id, { state: 'done', sent: item.size });
+        this.finish(item.id, outcome === 'skipped' ? { state: 'skipped' } : { state: 'done', sent: item.size });
       },
       (error: unknown) => {
         // A cancelled row was already marked; its runner's rejection is only the echo.
@@ -163,7 +184,7 @@ export class UploadQueue {
 
   private finish(id: number, change: Partial<UploadItem>): void {
     this.update(id, change, false);
-    const state = change.state as 'done' | 'failed' | 'cancelled';
+    const state = change.state as 'done' | 'failed' | 'cancelled' | 'skipped';
     const item = this.items.find((i) => i.id === id);
     // "Uploaded N file(s)": the empty folders of a dropped tree are not counted as files.
     if (state !== 'done' || item?.job.kind === 'file') this.run[state]++;
@@ -171,7 +192,7 @@ export class UploadQueue {
     this.pump();
     if (!this.busy()) {
       const summary = this.run;
-      this.run = { done: 0, failed: 0, cancelled: 0 };
+      this.run = { done: 0, failed: 0, cancelled: 0, skipped: 0 };
       for (const fn of this.idleListeners) fn(summary);
     }
   }

@@ -38,7 +38,7 @@ export function MemoryPage() {
   const [history, setHistory] = useState<MemoryVersion[]>([]);
   const [shown, setShown] = useState<MemoryDoc | null>(null);
   // A refused save (M4): their file and the text this editing started from, for the merge.
-  const [conflict, setConflict] = useState<{ theirs: MemoryDoc; base: string | null } | null>(null);
+  const [conflict, setConflict] = useState<{ theirs: MemoryDoc; base: string | null; baseVersion: number } | null>(null);
   const [notice, setNotice] = useState<{ kind: 'error' | 'info'; text: string } | null>(null);
   // The version the text on screen was edited from: a restored draft keeps its own, so a save after someone
   // else's is refused instead of overwriting it.
@@ -149,7 +149,7 @@ export function MemoryPage() {
                 )
               : Promise.resolve(null),
           ]);
-          setConflict({ theirs, base: started });
+          setConflict({ theirs, base: started, baseVersion: from });
         } catch (e2) {
           setNotice({ kind: 'error', text: errorText(e2, t) });
         }
@@ -223,15 +223,18 @@ export function MemoryPage() {
             <div className="form">
               <div className="row">
                 <h2>{entryLabel(selected, t)}</h2>
-                <span className="muted">{t('memory.version', { v: doc.version })}</span>
+                {/* During a conflict the version saved now is theirs: the same number the conflict view names. */}
+                <span className="muted">{t('memory.version', { v: conflict ? conflict.theirs.version : doc.version })}</span>
               </div>
               {conflict && (
                 <ConflictResolver
                   key={conflict.theirs.version}
                   base={conflict.base}
+                  baseVersion={conflict.baseVersion}
                   mine={text}
                   theirs={conflict.theirs.content}
                   theirsVersion={conflict.theirs.version}
+                  theirsBy={authorLabel(t, conflict.theirs.author)}
                   onResolve={resolve}
                 />
               )}
@@ -274,12 +277,25 @@ export function MemoryPage() {
               ) : (
                 <>
                   {!doc.editable && <p className="hint">{t('memory.noEdit')}</p>}
-                  <textarea aria-label={selected.file} rows={18} value={text} readOnly={!doc.editable} onChange={(e) => setText(e.target.value)} />
-                  <div className="row">
-                    <button disabled={!doc.editable || text === doc.content} onClick={() => void save()}>
-                      {t('common.save')}
-                    </button>
-                  </div>
+                  <textarea
+                    aria-label={selected.file}
+                    rows={18}
+                    value={text}
+                    readOnly={!doc.editable}
+                    onChange={(e) => {
+                      // In the draft before the handler returns: a tab closed right after a keystroke keeps it.
+                      draft.write(e.target.value !== doc.content ? { text: e.target.value, base } : null);
+                      setText(e.target.value);
+                    }}
+                  />
+                  {/* While a conflict is shown, its Save is the only one: two would save different texts. */}
+                  {!conflict && (
+                    <div className="row">
+                      <button disabled={!doc.editable || text === doc.content} onClick={() => void save()}>
+                        {t('common.save')}
+                      </button>
+                    </div>
+                  )}
                 </>
               )}
               <h3>{t('memory.history')}</h3>

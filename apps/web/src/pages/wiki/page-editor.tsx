@@ -33,8 +33,19 @@ export function PageEditor(props: { page?: WikiPageData; initialPath?: string; o
   const [text, setText] = useState(restored?.text ?? existing?.text ?? '');
   const [base, setBase] = useState(restored?.base ?? existing?.version ?? 0);
   const stale = !!existing && base < existing.version;
-  const dirty = text !== (existing?.text ?? '') || title !== (existing?.title ?? '');
-  const draft = useDraft(draftKey, dirty ? { text, title, base, ...(existing ? {} : { path }) } : null);
+  const unsaved = (v: { text: string; title: string; path: string }) =>
+    v.text !== (existing?.text ?? '') || v.title !== (existing?.title ?? '')
+      ? { text: v.text, title: v.title, base, ...(existing ? {} : { path: v.path }) }
+      : null;
+  const draft = useDraft(draftKey, unsaved({ text, title, path }));
+  // Each keystroke is in the draft before its handler returns (a tab closed right after it keeps it).
+  const edit = (change: Partial<{ text: string; title: string; path: string }>) => {
+    const next = { text, title, path, ...change };
+    draft.write(unsaved(next));
+    if (change.text !== undefined) setText(change.text);
+    if (change.title !== undefined) setTitle(change.title);
+    if (change.path !== undefined) setPath(change.path);
+  };
   const discard = () => {
     draft.discard();
     setRestored(null);
@@ -46,7 +57,7 @@ export function PageEditor(props: { page?: WikiPageData; initialPath?: string; o
   const [channels, setChannels] = useState<Conversation[]>([]);
   const [error, setError] = useState<string | null>(null);
   // A refused save (someone saved since): their page and the text this editing started from, for the merge.
-  const [conflict, setConflict] = useState<{ theirs: WikiPageData; base: string | null } | null>(null);
+  const [conflict, setConflict] = useState<{ theirs: WikiPageData; base: string | null; baseVersion: number } | null>(null);
 
   useEffect(() => {
     agentsApi.conversations(project.id).then(
@@ -80,7 +91,7 @@ export function PageEditor(props: { page?: WikiPageData; initialPath?: string; o
                 )
               : Promise.resolve(''),
           ]);
-          setConflict({ theirs, base: started });
+          setConflict({ theirs, base: started, baseVersion: from });
         } catch (e2) {
           setError(errorText(e2, t));
         }
@@ -89,7 +100,8 @@ export function PageEditor(props: { page?: WikiPageData; initialPath?: string; o
   };
   const save = (e: React.FormEvent) => {
     e.preventDefault();
-    void put(text, base);
+    // Enter in a field while a conflict is shown: only the conflict's Save saves.
+    if (!conflict) void put(text, base);
   };
   const resolve = (c: ConflictChoice) => {
     const theirs = conflict!.theirs;
@@ -112,9 +124,11 @@ export function PageEditor(props: { page?: WikiPageData; initialPath?: string; o
         <ConflictResolver
           key={conflict.theirs.version}
           base={conflict.base}
+          baseVersion={conflict.baseVersion}
           mine={text}
           theirs={conflict.theirs.text}
           theirsVersion={conflict.theirs.version}
+          theirsBy={conflict.theirs.updatedBy}
           onResolve={resolve}
         />
       )}
@@ -137,14 +151,15 @@ export function PageEditor(props: { page?: WikiPageData; initialPath?: string; o
         </p>
       )}
       <label>
-        {t('wiki.path')} <input value={path} readOnly={!!existing} onChange={(e) => setPath(e.target.value)} placeholder="handbook/onboarding" required />
+        {t('wiki.path')}{' '}
+        <input value={path} readOnly={!!existing} onChange={(e) => edit({ path: e.target.value })} placeholder="handbook/onboarding" required />
       </label>
       <label>
-        {t('wiki.pageTitle')} <input value={title} onChange={(e) => setTitle(e.target.value)} placeholder={t('wiki.titleHint')} />
+        {t('wiki.pageTitle')} <input value={title} onChange={(e) => edit({ title: e.target.value })} placeholder={t('wiki.titleHint')} />
       </label>
       <div className="editor-split">
         <label>
-          {t('wiki.text')} <textarea rows={16} value={text} onChange={(e) => setText(e.target.value)} />
+          {t('wiki.text')} <textarea rows={16} value={text} onChange={(e) => edit({ text: e.target.value })} />
         </label>
         {/* What readers will see, as it is typed (links here only show where they lead). */}
         <section className="editor-preview" aria-label={t('wiki.preview')}>
@@ -171,9 +186,12 @@ export function PageEditor(props: { page?: WikiPageData; initialPath?: string; o
         </select>
       </label>
       <div className="row">
-        <button type="submit" disabled={!path.trim()}>
-          {t('wiki.savePage')}
-        </button>
+        {/* While a conflict is shown, its Save is the only one: two would save different texts. */}
+        {!conflict && (
+          <button type="submit" disabled={!path.trim()}>
+            {t('wiki.savePage')}
+          </button>
+        )}
         <button
           type="button"
           onClick={() => {
