@@ -2,7 +2,8 @@ import { SEARCH_OFFSET_MAX, StoaError } from '@stoa/contract';
 import type { Ctx } from '../platform.js';
 import { can } from '../policies/can.js';
 import { agentFolder, effectiveScopes } from '../policies/agent-scopes.js';
-import { MAX_SEARCH_LIMIT, DEFAULT_SEARCH_LIMIT, searchDocs, type SearchHit, type SearchMode } from '../search/index.js';
+import { MAX_SEARCH_LIMIT, DEFAULT_SEARCH_LIMIT, type SearchHit, type SearchMode } from '../search/index.js';
+import { searchLanes, type SearchLane } from '../search/blend.js';
 import { searchPlan } from '../embeddings/search-mode.js';
 import { wikiViewer } from '../wiki/visibility.js';
 import { CHUNK_KIND } from '../understanding/assets.js';
@@ -138,42 +139,20 @@ export async function searchAll(ctx: Ctx, q: UnifiedQuery): Promise<UnifiedHit[]
   const kinds = (q.kinds && q.kinds.length > 0 ? q.kinds : [...UNIFIED_KINDS]).filter((k) => (UNIFIED_KINDS as readonly string[]).includes(k));
   const limit = Math.max(1, Math.min(MAX_SEARCH_LIMIT, Math.floor(q.limit ?? DEFAULT_SEARCH_LIMIT)));
   const offset = Math.min(SEARCH_OFFSET_MAX, Math.max(0, Math.floor(q.offset ?? 0)));
-  const visibility = new Set<string>();
-  if (kinds.includes('wiki')) for (const v of await safely(async () => (await wikiViewer(ctx)).visibility)) visibility.add(v);
-  if (kinds.includes('memory')) for (const p of visibilityProviders.values()) for (const v of await safely(() => p(ctx))) visibility.add(v);
-  // Files and documents are read by path alike: one reach, one visibility value.
-  const byPath: string[] = kinds.filter((k) => k === FILE_KIND || k === DOCUMENT_KIND);
-  const files = byPath.length > 0 ? fileReach(ctx) : { all: false, folder: null };
-  if (files.all) visibility.add(FILE_VISIBILITY);
-  const { db } = ctx.platform;
-  const base = { projectId: ctx.project.id, query: q.query, ...(await searchPlan(ctx.platform, q.query, q.mode)) };
-  // Files carry one visibility value; whole-storage readers get it above, an own-folder agent gets its folder
-  // through a second, path-limited query whose hits are merged by score.
-  const otherKinds = (files.all ? kinds : kinds.filter((k) => !byPath.includes(k))).map(indexKind);
-  const main =
-    visibility.size === 0 || otherKinds.length === 0
-      ? []
-      : await searchDocs(db, {
-          ...base,
-          kinds: otherKinds,
-          visibility: [...visibility],
-          limit: files.folder ? offset + limit : limit,
-          offset: files.folder ? 0 : offset,
-        });
-  if (!files.folder) return withCitations(ctx, main.map(toHit));
-  const own = await searchDocs(db, {
-    ...base,
-    kinds: byPath.map(indexKind),
-    visibility: [FILE_VISIBILITY],
-    pathPrefix: `${files.folder}/`,
-    limit: offset + limit,
-    offset: 0,
-  });
-  return withCitations(
-    ctx,
-    [...main, ...own]
-      .sort((a, b) => b.score - a.score)
-      .slice(offset, offset + limit)
-      .map(toHit),
-  );
+  const lanes: SearchLane[] = [];
+  if (kinds.includes('wiki')) lanes.push({ kind: 'wiki', visibility: await safely(async () => (await wikiViewer(ctx)).visibility) });
+  if (kinds.includes('memory')) {
+    const memory = new Set<string>();
+    for (const p of visibilityProviders.values()) for (const v of await safely(() => p(ctx))) memory.add(v);
+    lanes.push({ kind: 'memory', visibility: [...memory] });
+  }
+  // Files and documents are read by path alike: the whole storage, or an agent's own folder as a path prefix.
+  const files = fileReach(ctx);
+  for (const k of kinds.filter((k) => k === FILE_KIND || k === DOCUMENT_KIND)) {
+    if (files.all) lanes.push({ kind: indexKind(k), visibility: [FILE_VISIBILITY] });
+    else if (files.folder) lanes.push({ kind: indexKind(k), visibility: [FILE_VISIBILITY], pathPrefix: `${files.folder}/` });
+  }
+  const plan = await searchPlan(ctx.platform, q.query, q.mode);
+  const hits = await searchLanes(ctx.platform.db, { projectId: ctx.project.id, query: q.query, lanes, limit, offset, ...plan });
+  return withCitations(ctx, hits.map(toHit));
 }
