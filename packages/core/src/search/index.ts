@@ -9,7 +9,7 @@
 import { sql, type Kysely } from 'kysely';
 import type { DB } from '@stoa/db';
 import { pgRank, pgUpsert } from './pg-backend.js';
-import { makeSnippet } from './snippet.js';
+import { headingBefore, makeSnippet } from './snippet.js';
 import { sqliteRank, sqliteUpsert } from './sqlite-backend.js';
 import { indexTerms, queryTerms } from './terms.js';
 import { DEFAULT_TUNING, type SearchTuning } from './tuning.js';
@@ -247,7 +247,9 @@ export async function withSnippets(
     for (const b of bodies.rows) byId.set(Number(b.id), b.body);
   }
   return rows.map((r) => {
-    const { snippet, highlights } = makeSnippet(byId.get(r.id) ?? '', terms, SNIPPET_CHARS, tuning);
+    const body = byId.get(r.id) ?? '';
+    const { snippet, highlights, at } = makeSnippet(body, terms, SNIPPET_CHARS, tuning);
+    const heading = at === undefined ? undefined : headingBefore(body, at);
     return {
       kind: r.kind,
       refId: r.refId,
@@ -258,6 +260,7 @@ export async function withSnippets(
       highlights,
       updatedAt: r.updatedAt,
       matchedBy: r.matchedBy,
+      ...(heading ? { heading } : {}),
     };
   });
 }

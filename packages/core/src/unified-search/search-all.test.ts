@@ -96,6 +96,22 @@ describe.each(testDbKinds())('unified search on %s', (kind) => {
     expect(files[0]!.path).toBe('logs/refund-errors.log');
   });
 
+  it('gives each hit what opens exactly what it found: the file version, the wiki heading anchor, the memory path', async () => {
+    await putPage(alice, {
+      path: 'handbook/returns',
+      title: 'Returns',
+      text: '# Returns\n\nHow goods come back.\n\n## Parcels **over** 30 kg\n\nA forklift takes them to bay 4.\n',
+    });
+    await putFile(alice, { path: 'ops/forklift.md', source: 'First draft.' });
+    await putFile(alice, { path: 'ops/forklift.md', source: '# Checks\n\nThe forklift is checked weekly.' });
+    await setMemory(admin, { file: 'AGENTS.md' }, 'Ask before booking the forklift.');
+    const hits = await searchAll(bob, { query: 'forklift' });
+    expect(hits.find((h) => h.kind === 'wiki')).toMatchObject({ path: 'handbook/returns', heading: 'Parcels **over** 30 kg', anchor: 'parcels-over-30-kg' });
+    expect(hits.find((h) => h.kind === 'file')).toMatchObject({ path: 'ops/forklift.md', version: 2, heading: 'Checks' });
+    expect(hits.find((h) => h.kind === 'file')!.anchor).toBeUndefined();
+    expect(hits.find((h) => h.kind === 'memory')).toMatchObject({ path: 'AGENTS.md' });
+  });
+
   it('finds Chinese and Russian file contents', async () => {
     await putFile(alice, { path: 'docs/说明.md', source: '数据库每天备份一次。' });
     await putFile(alice, { path: 'docs/привет.txt', source: 'Привет, мир! Отчёты лежат в папке.' });

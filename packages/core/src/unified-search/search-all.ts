@@ -40,6 +40,12 @@ export interface UnifiedHit {
   matchedBy: Array<'lexical' | 'vector'>;
   /** Documents only: the chunk the hit is in. */
   citation?: ChunkCitation;
+  /** Files and documents: the file version that was searched (a document's: the version its chunk was parsed from). */
+  version?: number;
+  /** The markdown heading of the section the match is in (wiki pages, memory and markdown files that have one). */
+  heading?: string;
+  /** Wiki pages: the heading's anchor (`#…` of the page's URL, as the web UI names headings), to open the page there. */
+  anchor?: string;
 }
 
 export interface UnifiedQuery {
@@ -78,9 +84,40 @@ function fileReach(ctx: Ctx): { all: boolean; folder: string | null } {
 /** Index kind of a public kind: documents are indexed as their chunks. */
 const indexKind = (k: string) => (k === DOCUMENT_KIND ? CHUNK_KIND : k);
 
+/**
+ * A heading's anchor as the web UI writes heading ids (apps/web/src/pages/wiki/markdown.tsx: lower case, spaces
+ * as "-"), from the heading's markdown with emphasis, code marks and link targets taken off.
+ *
+ * @example
+ * headingAnchor('Refunds **after** 30 days') // 'refunds-after-30-days'
+ */
+function headingAnchor(heading: string): string {
+  // The rendered text: link targets and emphasis or code marks are not shown.
+  let text = '';
+  for (let i = 0; i < heading.length; i++) {
+    const c = heading[i]!;
+    if (c === ']' && heading[i + 1] === '(') {
+      const close = heading.indexOf(')', i + 2);
+      if (close >= 0) {
+        i = close;
+        continue;
+      }
+    }
+    if ('[]*_`~'.includes(c) || (c === '!' && heading[i + 1] === '[')) continue;
+    text += c;
+  }
+  return text
+    .trim()
+    .normalize('NFC')
+    .toLowerCase()
+    .replace(/\s+/g, '-')
+    .replace(/^\/+|(?<!\/)\/+$/g, '');
+}
+
 function toHit(h: SearchHit): UnifiedHit {
+  const kind = h.kind === CHUNK_KIND ? DOCUMENT_KIND : h.kind;
   return {
-    kind: h.kind === CHUNK_KIND ? DOCUMENT_KIND : h.kind,
+    kind,
     path: h.path,
     title: h.title,
     snippet: h.snippet,
@@ -89,14 +126,23 @@ function toHit(h: SearchHit): UnifiedHit {
     updated: h.updatedAt,
     id: h.refId,
     matchedBy: h.matchedBy,
+    ...(h.heading ? { heading: h.heading } : {}),
+    ...(h.heading && kind === 'wiki' ? { anchor: headingAnchor(h.heading) } : {}),
   };
 }
 
 /**
- * Gives each document hit its file's ID and the citation of its chunk, read in one statement. A chunk whose row
+ * Gives each file hit its file's version, and each document hit its file's ID, version and the citation of its
+ * chunk, each read in one statement. A chunk whose row
  * is gone between the ranking and this read (its file changed meanwhile) is left out.
  */
-async function withCitations(ctx: Ctx, hits: UnifiedHit[]): Promise<UnifiedHit[]> {
+async function withCitations(ctx: Ctx, found: UnifiedHit[]): Promise<UnifiedHit[]> {
+  const fileIds = found.filter((h) => h.kind === FILE_KIND).map((h) => h.id);
+  const versions = new Map<string, number>();
+  if (fileIds.length > 0)
+    for (const f of await ctx.platform.db.kysely.selectFrom('files').select(['id', 'version']).where('id', 'in', fileIds).execute())
+      versions.set(f.id, f.version);
+  const hits = found.map((h) => (versions.has(h.id) ? { ...h, version: versions.get(h.id)! } : h));
   const ids = hits.filter((h) => h.kind === DOCUMENT_KIND).map((h) => h.id);
   if (ids.length === 0) return hits;
   const rows = await ctx.platform.db.kysely
@@ -120,7 +166,7 @@ async function withCitations(ctx: Ctx, hits: UnifiedHit[]): Promise<UnifiedHit[]
       span: { start: r.start_offset, end: r.end_offset },
       hash: r.content_hash,
     };
-    return [{ ...h, id: r.file_id, citation }];
+    return [{ ...h, id: r.file_id, citation, version: r.version }];
   });
 }
 
