@@ -35,7 +35,7 @@ export interface SearchLane {
   pathPrefix?: string;
 }
 
-export interface LanesQuery {
+interface LanesQuery {
   projectId: string;
   query: string;
   lanes: SearchLane[];
@@ -48,11 +48,11 @@ export interface LanesQuery {
 /** Candidates taken from each lane at least, so a re-scored hit from deep in a lane can reach the first page. */
 const POOL = 100;
 /** The document length (tokens, title and body) at which the length prior is one half. */
-export const LENGTH_PRIOR_TOKENS = 20;
+const LENGTH_PRIOR_TOKENS = 20;
 /** Share of a hit's score that is its share of the best of its own kind (the rest: of the best of all kinds). */
-export const KIND_SHARE = 0.5;
+const KIND_SHARE = 0.5;
 /** Share of a hit's score given by the query's words in its title and path. */
-export const FIELD_SHARE = 0.4;
+const FIELD_SHARE = 0.4;
 /** A word found only in the path counts this much of one in the title. */
 const PATH_WEIGHT = 0.5;
 /** Deepest page the index serves (as `searchDocs`). */
@@ -89,7 +89,7 @@ const termsOf = (text: string, tuning: SearchTuning) => new Set(tokenize(text, t
  * @example
  * fieldMatch(['refund'], 'Refund policy', 'handbook/refunds', DEFAULT_TUNING) // 1
  */
-export function fieldMatch(terms: readonly string[], title: string, path: string, tuning: SearchTuning): number {
+function fieldMatch(terms: readonly string[], title: string, path: string, tuning: SearchTuning): number {
   if (terms.length === 0) return 0;
   const inTitle = termsOf(title, tuning);
   const inPath = termsOf(path.replaceAll('/', ' '), tuning);
