@@ -3,16 +3,15 @@ import {
   bootstrap,
   checkStores,
   createLoginCode,
-  embedPending,
   housekeepingOf,
   openPlatform,
-  processPendingAssets,
   startHousekeeping,
   type Platform,
   type StoaConfig,
 } from '@stoa/core';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from './app.js';
+import { startBackgroundPasses } from './background.js';
 
 interface RunningServer {
   app: FastifyInstance;
@@ -54,19 +53,8 @@ export async function startServer(config: StoaConfig, opts: { port: number; host
     graceMs: sweep.sweepGraceSeconds * 1000,
     onError: (e) => app.log.error({ err: e }, 'sweeper failed'),
   });
-  // Files that were understood and then changed are parsed again in the background; then whatever was indexed
-  // since (pages, memory, files, chunks) gets its vectors, where an embedding model is configured.
-  let parsing = false;
-  const parser = setInterval(() => {
-    if (parsing) return;
-    parsing = true;
-    processPendingAssets(platform)
-      .catch((e) => app.log.error({ err: e }, 'background parsing failed'))
-      .then(() => embedPending(platform))
-      .catch((e) => app.log.error({ err: e }, 'background embedding failed'))
-      .finally(() => (parsing = false));
-  }, 2000);
-  parser.unref();
+  // New PDF and DOCX files and understood files that changed are parsed in the background, then embedded.
+  const stopBackground = startBackgroundPasses(platform, { onError: (e, what) => app.log.error({ err: e }, what) });
   return {
     app,
     platform,
@@ -75,7 +63,7 @@ export async function startServer(config: StoaConfig, opts: { port: number; host
     loginUrl: `${url}/login?code=${encodeURIComponent(code)}`,
     close: async () => {
       stopSweeping();
-      clearInterval(parser);
+      stopBackground();
       await stopSharing();
       await app.close();
       await platform.close();

@@ -41,6 +41,11 @@ export interface StoaConfig {
   /** The embedding model for vector and hybrid search; absent = search is lexical only. */
   embeddings?: EmbeddingsConfig;
   /**
+   * `STOA_AUTO_UNDERSTAND` (default on): a newly written PDF or DOCX is queued for understanding, so the one search
+   * finds its text without a manual step. Off (`false`): only `docs understand` (and a reindex) queue them.
+   */
+  autoUnderstand?: boolean;
+  /**
    * `STOA_TEST_CRASH_AT`: for crash-recovery acceptance tests only — the process kills itself (SIGKILL) when it
    * reaches this named point (see `crashPoint`), exactly as a power cut there would. Never set in production.
    */
@@ -208,6 +213,7 @@ export function loadConfig(opts: { dataDir?: string; env: NodeJS.ProcessEnv }): 
     housekeeping,
     parsing,
     embeddings: embeddingsFromEnv(env),
+    autoUnderstand: !['false', '0', 'off', 'no'].includes(env.STOA_AUTO_UNDERSTAND?.trim().toLowerCase() ?? ''),
     adminToken: env.STOA_ADMIN_TOKEN || undefined,
     publicUrl: publicUrlOf(env.STOA_PUBLIC_URL),
     ...(oidcFromEnv(env) ? { oidc: oidcFromEnv(env) } : {}),

@@ -25,6 +25,13 @@ export const SearchHitSchema = z.object({
     })
     .optional()
     .describe('Documents only: the chunk the hit is in, to cite and validate (docs validate)'),
+  version: z
+    .number()
+    .int()
+    .optional()
+    .describe('Files and documents: the file version that was searched (of a document: the version its chunk was parsed from), to open exactly it'),
+  heading: z.string().optional().describe('The markdown heading of the section the match is in, where the text has headings'),
+  anchor: z.string().optional().describe('Wiki pages: the id of that heading on the rendered page (the URL fragment), to open the page at the match'),
 });
 
 /** The ranking a search asks for; the default is hybrid where an embedding model is configured, lexical where not. */

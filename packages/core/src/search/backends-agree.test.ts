@@ -4,6 +4,7 @@ import { type DB } from '@stoa/db';
 import { createTestDb, testDbKinds } from '@stoa/db/testing';
 import { indexDoc, indexDocs, searchDocs, setDocVisibility, type SearchDocInput, type SearchHit } from './index.js';
 import { seedProject } from './test-helpers.js';
+import { searchLanes } from './blend.js';
 
 // A small mixed-language corpus with shared words of different frequencies, so idf, length normalisation
 // and the title weight all influence the order.
@@ -45,6 +46,8 @@ const QUERIES = [
 ];
 
 const kinds = testDbKinds();
+/** The first corpus is spread over three kinds, so the one search's lanes each hold some of it. */
+const KINDS = ['wiki', 'memory', 'file'] as const;
 
 describe.skipIf(!kinds.includes('postgres'))('SQLite and PostgreSQL rank alike', () => {
   const dbs: Record<string, { db: Kysely<DB>; cleanup: () => Promise<void> }> = {};
@@ -56,7 +59,16 @@ describe.skipIf(!kinds.includes('postgres'))('SQLite and PostgreSQL rank alike',
       for (const [i, [title, body]] of CORPUS.entries()) {
         await indexDoc(
           { kysely: db, dialect: kind },
-          { projectId: 'prj_a', kind: 'wiki', refId: `d${i}`, path: `p/${i}`, title, body, visibility: 'project', updatedAt: '2024-01-01T00:00:00.000Z' },
+          {
+            projectId: 'prj_a',
+            kind: KINDS[i % 3]!,
+            refId: `d${i}`,
+            path: `p/${i}`,
+            title,
+            body,
+            visibility: 'project',
+            updatedAt: '2024-01-01T00:00:00.000Z',
+          },
         );
       }
       // Another project's pages count in the whole-table statistics; a hidden page counts but is not shown.
@@ -94,6 +106,19 @@ describe.skipIf(!kinds.includes('postgres'))('SQLite and PostgreSQL rank alike',
     expect(a[0]!.score).toBeGreaterThan(0.01);
     for (const [i, h] of a.entries()) expect(b[i]!.score).toBeCloseTo(h.score, 9);
     expect(b.map((h) => h.snippet)).toEqual(a.map((h) => h.snippet));
+  });
+
+  const lanes = (kind: 'sqlite' | 'postgres', query: string): Promise<SearchHit[]> =>
+    searchLanes(
+      { kysely: dbs[kind]!.db, dialect: kind },
+      { projectId: 'prj_a', query, lanes: KINDS.map((k) => ({ kind: k, visibility: ['project'] })), limit: 10 },
+    );
+
+  it.each(QUERIES)('the one search across kinds: same hits, order and scores for %s', async (query) => {
+    const [a, b] = [await lanes('sqlite', query), await lanes('postgres', query)];
+    expect(a.length).toBeGreaterThan(0);
+    expect(b.map((h) => h.refId)).toEqual(a.map((h) => h.refId));
+    for (const [i, h] of a.entries()) expect(b[i]!.score).toBeCloseTo(h.score, 9);
   });
 });
 

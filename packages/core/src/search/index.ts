@@ -9,7 +9,7 @@
 import { sql, type Kysely } from 'kysely';
 import type { DB } from '@stoa/db';
 import { pgRank, pgUpsert } from './pg-backend.js';
-import { makeSnippet } from './snippet.js';
+import { headingBefore, makeSnippet } from './snippet.js';
 import { sqliteRank, sqliteUpsert } from './sqlite-backend.js';
 import { indexTerms, queryTerms } from './terms.js';
 import { DEFAULT_TUNING, type SearchTuning } from './tuning.js';
@@ -26,7 +26,7 @@ type SearchDialect = 'sqlite' | 'postgres';
  * Where the index lives: a database handle (or the transaction that changes the document) and its back end,
  * with optional ranking settings. `StoaDb` fits as it is: `searchDocs(platform.db, …)`.
  */
-interface SearchIndex {
+export interface SearchIndex {
   kysely: Kysely<DB>;
   dialect: SearchDialect;
   tuning?: SearchTuning;
@@ -218,7 +218,7 @@ export async function searchDocs(index: SearchIndex, q: SearchQuery & { mode?: S
 }
 
 /** sqlite-vec or pgvector where the database has it, else the scan in JavaScript. */
-async function vectorEngine(index: SearchIndex): Promise<VectorEngine> {
+export async function vectorEngine(index: SearchIndex): Promise<VectorEngine> {
   if (!(await index.vectorFunctions?.())) return 'scan';
   return index.dialect === 'postgres' ? 'pgvector' : 'sqlite-vec';
 }
@@ -232,7 +232,11 @@ const by =
  * through the ranking sort: PostgreSQL joins them into the ranking statement (one round trip less); SQLite
  * reads them in-process after it.
  */
-async function withSnippets(index: SearchIndex, query: string, rows: Array<RankedRow & { matchedBy: Array<'lexical' | 'vector'> }>): Promise<SearchHit[]> {
+export async function withSnippets(
+  index: SearchIndex,
+  query: string,
+  rows: Array<RankedRow & { matchedBy: Array<'lexical' | 'vector'> }>,
+): Promise<SearchHit[]> {
   if (rows.length === 0) return [];
   const { kysely: db, tuning = DEFAULT_TUNING } = index;
   const terms = queryTerms(query, tuning);
@@ -243,7 +247,9 @@ async function withSnippets(index: SearchIndex, query: string, rows: Array<Ranke
     for (const b of bodies.rows) byId.set(Number(b.id), b.body);
   }
   return rows.map((r) => {
-    const { snippet, highlights } = makeSnippet(byId.get(r.id) ?? '', terms, SNIPPET_CHARS, tuning);
+    const body = byId.get(r.id) ?? '';
+    const { snippet, highlights, at } = makeSnippet(body, terms, SNIPPET_CHARS, tuning);
+    const heading = at === undefined ? undefined : headingBefore(body, at);
     return {
       kind: r.kind,
       refId: r.refId,
@@ -254,6 +260,7 @@ async function withSnippets(index: SearchIndex, query: string, rows: Array<Ranke
       highlights,
       updatedAt: r.updatedAt,
       matchedBy: r.matchedBy,
+      ...(heading ? { heading } : {}),
     };
   });
 }

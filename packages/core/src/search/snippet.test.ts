@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { makeSnippet, markHighlights } from './snippet.js';
+import { headingBefore, makeSnippet, markHighlights } from './snippet.js';
 import { queryTerms } from './terms.js';
 import { DEFAULT_TUNING } from './tuning.js';
 
@@ -54,5 +54,15 @@ describe('makeSnippet', () => {
     const s = snip(big, 'needle');
     expect(performance.now() - t0).toBeLessThan(500);
     expect(s.highlights.length).toBe(1);
+  });
+});
+
+describe('headingBefore', () => {
+  it('names the section a match is in, skipping fenced code and closing #s', () => {
+    const text = '# Intro\nhello\n## Refunds ##\nWithin 30 days\n```\n# not a heading\n```\nrefund again';
+    expect(headingBefore(text, text.indexOf('Within'))).toBe('Refunds');
+    expect(headingBefore(text, text.indexOf('refund again'))).toBe('Refunds');
+    expect(headingBefore(text, text.indexOf('hello'))).toBe('Intro');
+    expect(headingBefore('no headings here', 5)).toBeUndefined();
   });
 });

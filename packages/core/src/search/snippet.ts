@@ -4,6 +4,41 @@ import { tokenize, type Token, type TokenizeOptions } from './tokenize.js';
 interface Snippet {
   snippet: string;
   highlights: Array<[number, number]>;
+  /** Where in the text the passage's first matched word is (absent when nothing matched). */
+  at?: number;
+}
+
+/** The start of an ATX heading line of markdown: `## Refunds` (up to three spaces before). */
+const HEADING = /^ {0,3}#{1,6}[ \t]/;
+
+/** The text of a heading line without its opening and closing #s. */
+function headingText(line: string): string {
+  let text = line.trim().replace(/^#+/, '').trim();
+  const closing = /[ \t]#+$/.exec(text);
+  if (closing) text = text.slice(0, closing.index).trim();
+  return text;
+}
+
+/**
+ * The text of the last markdown heading at or before `at` in `text`, outside fenced code, or undefined: the
+ * section a match is in, so a hit can open the page there.
+ *
+ * @example
+ * headingBefore('# Intro\nhello\n## Refunds\nWithin 30 days', 30) // 'Refunds'
+ */
+export function headingBefore(text: string, at: number): string | undefined {
+  let found: string | undefined;
+  let fenced = false;
+  let pos = 0;
+  for (const line of text.slice(0, at).split('\n')) {
+    if (/^ {0,3}(```|~~~)/.test(line)) fenced = !fenced;
+    else if (!fenced) {
+      const text = HEADING.test(line) ? headingText(line) : '';
+      if (text) found = text;
+    }
+    pos += line.length + 1;
+  }
+  return pos > 0 ? found : undefined;
 }
 
 /** The slow path segments no more than this (≈0.5 µs per character); the fast path reads everything. */
@@ -155,7 +190,7 @@ export function makeSnippet(text: string, terms: string | Iterable<string>, maxC
     if (last && s <= last[1]) last[1] = Math.max(last[1], e);
     else highlights.push([s, e]);
   }
-  return { snippet: out, highlights };
+  return { snippet: out, highlights, ...(matched.length > 0 ? { at: window[0] } : {}) };
 }
 
 /**

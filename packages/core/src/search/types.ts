@@ -46,6 +46,8 @@ export interface SearchHit {
   updatedAt: string;
   /** Which rankings found it: `lexical`, `vector`, or both in hybrid search. */
   matchedBy: Array<'lexical' | 'vector'>;
+  /** The markdown heading above the snippet's first matched word, where the text has one. */
+  heading?: string;
 }
 
 /** A ranked row before its snippet is cut (internal to the back ends). */

@@ -40,7 +40,8 @@ export async function queueDocument(trx: Parameters<FileChangeHandler>[0], chang
 }
 
 /**
- * Keeps understood files honest in the write's transaction: a new PDF or DOCX is queued for parsing; a new
+ * Keeps understood files honest in the write's transaction: a new PDF or DOCX is queued for parsing (unless
+ * `autoUnderstand` is off); a new
  * version takes the old chunks out of search and queues the asset for parsing; a move carries the path; a
  * delete takes the chunks out (their rows stay, so validation can say "deleted").
  */
@@ -51,7 +52,9 @@ export const understandingHook: FileChangeHandler = async (trx, ctx, change) => 
     .where('project_id', '=', change.projectId)
     .where('file_id', '=', change.fileId)
     .executeTakeFirst();
-  if (!asset) return queueDocument(trx, change);
+  // STOA_AUTO_UNDERSTAND=false: a file never understood waits for `docs understand`; one understood already
+  // is kept honest below either way.
+  if (!asset) return ctx.platform.config.autoUnderstand === false ? undefined : queueDocument(trx, change);
   const dialect = ctx.platform.db.dialect;
   if (change.kind === 'moved') {
     await trx.updateTable('doc_assets').set({ path: change.path }).where('id', '=', asset.id).execute();

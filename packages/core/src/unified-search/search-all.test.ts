@@ -58,6 +58,60 @@ describe.each(testDbKinds())('unified search on %s', (kind) => {
     expect(await paths(bob, 'pelican', ['file'])).toEqual(['file:notes/birds.md']);
   });
 
+  it('ranks a page titled with the query first among 200 small log files full of the word, in English, Russian and Chinese', async () => {
+    for (let i = 0; i < 200; i++)
+      await putFile(alice, {
+        path: `logs/app-${String(i).padStart(3, '0')}.log`,
+        source: 'refund ok\nrefund retry\nrefund\nвозврат возврат возврат\n退款 退款 退款\n',
+      });
+    const filler = (s: string) => Array.from({ length: 12 }, () => s).join(' ');
+    await putPage(alice, {
+      path: 'policies/refunds',
+      title: 'Refund policy',
+      text: `Customers may ask for a refund within 30 days. ${filler('Our support team answers every request by email and keeps a record of it.')}`,
+    });
+    await putPage(alice, {
+      path: 'policies/vozvrat',
+      title: 'Политика возврата',
+      text: `Покупатель может оформить возврат в течение 30 дней. ${filler('Служба поддержки отвечает на каждое обращение по почте и хранит его запись.')}`,
+    });
+    await putPage(alice, {
+      path: 'policies/tuikuan',
+      title: '退款政策',
+      text: `顾客可以在三十天内申请退款。${filler('客服团队通过电子邮件回复每一个请求并保存记录。')}`,
+    });
+    for (const [query, page] of [
+      ['refund', 'policies/refunds'],
+      ['возврат', 'policies/vozvrat'],
+      ['退款', 'policies/tuikuan'],
+    ] as const) {
+      const hits = await searchAll(bob, { query, limit: 100 });
+      expect(hits[0], query).toMatchObject({ kind: 'wiki', path: page });
+      expect(hits.filter((h) => h.path.startsWith('logs/')).length).toBeGreaterThan(50); // the logs are found, below it
+      expect((await searchAll(bob, { query, kinds: ['file', 'wiki'], limit: 5 }))[0]!.path).toBe(page);
+    }
+    // A log file named with the word still comes before the logs that only say it.
+    await putFile(alice, { path: 'logs/refund-errors.log', source: 'timeout while calling the payment gateway, retried twice' });
+    const files = await searchAll(bob, { query: 'refund', kinds: ['file'] });
+    expect(files[0]!.path).toBe('logs/refund-errors.log');
+  });
+
+  it('gives each hit what opens exactly what it found: the file version, the wiki heading anchor, the memory path', async () => {
+    await putPage(alice, {
+      path: 'handbook/returns',
+      title: 'Returns',
+      text: '# Returns\n\nHow goods come back.\n\n## Parcels **over** 30 kg\n\nA forklift takes them to bay 4.\n',
+    });
+    await putFile(alice, { path: 'ops/forklift.md', source: 'First draft.' });
+    await putFile(alice, { path: 'ops/forklift.md', source: '# Checks\n\nThe forklift is checked weekly.' });
+    await setMemory(admin, { file: 'AGENTS.md' }, 'Ask before booking the forklift.');
+    const hits = await searchAll(bob, { query: 'forklift' });
+    expect(hits.find((h) => h.kind === 'wiki')).toMatchObject({ path: 'handbook/returns', heading: 'Parcels **over** 30 kg', anchor: 'parcels-over-30-kg' });
+    expect(hits.find((h) => h.kind === 'file')).toMatchObject({ path: 'ops/forklift.md', version: 2, heading: 'Checks' });
+    expect(hits.find((h) => h.kind === 'file')!.anchor).toBeUndefined();
+    expect(hits.find((h) => h.kind === 'memory')).toMatchObject({ path: 'AGENTS.md' });
+  });
+
   it('finds Chinese and Russian file contents', async () => {
     await putFile(alice, { path: 'docs/说明.md', source: '数据库每天备份一次。' });
     await putFile(alice, { path: 'docs/привет.txt', source: 'Привет, мир! Отчёты лежат в папке.' });

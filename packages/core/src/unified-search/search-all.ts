@@ -2,7 +2,8 @@ import { SEARCH_OFFSET_MAX, StoaError } from '@stoa/contract';
 import type { Ctx } from '../platform.js';
 import { can } from '../policies/can.js';
 import { agentFolder, effectiveScopes } from '../policies/agent-scopes.js';
-import { MAX_SEARCH_LIMIT, DEFAULT_SEARCH_LIMIT, searchDocs, type SearchHit, type SearchMode } from '../search/index.js';
+import { MAX_SEARCH_LIMIT, DEFAULT_SEARCH_LIMIT, type SearchHit, type SearchMode } from '../search/index.js';
+import { searchLanes, type SearchLane } from '../search/blend.js';
 import { searchPlan } from '../embeddings/search-mode.js';
 import { wikiViewer } from '../wiki/visibility.js';
 import { CHUNK_KIND } from '../understanding/assets.js';
@@ -39,6 +40,12 @@ export interface UnifiedHit {
   matchedBy: Array<'lexical' | 'vector'>;
   /** Documents only: the chunk the hit is in. */
   citation?: ChunkCitation;
+  /** Files and documents: the file version that was searched (a document's: the version its chunk was parsed from). */
+  version?: number;
+  /** The markdown heading of the section the match is in (wiki pages, memory and markdown files that have one). */
+  heading?: string;
+  /** Wiki pages: the heading's anchor (`#…` of the page's URL, as the web UI names headings), to open the page there. */
+  anchor?: string;
 }
 
 export interface UnifiedQuery {
@@ -77,9 +84,40 @@ function fileReach(ctx: Ctx): { all: boolean; folder: string | null } {
 /** Index kind of a public kind: documents are indexed as their chunks. */
 const indexKind = (k: string) => (k === DOCUMENT_KIND ? CHUNK_KIND : k);
 
+/**
+ * A heading's anchor as the web UI writes heading ids (apps/web/src/pages/wiki/markdown.tsx: lower case, spaces
+ * as "-"), from the heading's markdown with emphasis, code marks and link targets taken off.
+ *
+ * @example
+ * headingAnchor('Refunds **after** 30 days') // 'refunds-after-30-days'
+ */
+function headingAnchor(heading: string): string {
+  // The rendered text: link targets and emphasis or code marks are not shown.
+  let text = '';
+  for (let i = 0; i < heading.length; i++) {
+    const c = heading[i]!;
+    if (c === ']' && heading[i + 1] === '(') {
+      const close = heading.indexOf(')', i + 2);
+      if (close >= 0) {
+        i = close;
+        continue;
+      }
+    }
+    if ('[]*_`~'.includes(c) || (c === '!' && heading[i + 1] === '[')) continue;
+    text += c;
+  }
+  return text
+    .trim()
+    .normalize('NFC')
+    .toLowerCase()
+    .replace(/\s+/g, '-')
+    .replace(/^\/+|(?<!\/)\/+$/g, '');
+}
+
 function toHit(h: SearchHit): UnifiedHit {
+  const kind = h.kind === CHUNK_KIND ? DOCUMENT_KIND : h.kind;
   return {
-    kind: h.kind === CHUNK_KIND ? DOCUMENT_KIND : h.kind,
+    kind,
     path: h.path,
     title: h.title,
     snippet: h.snippet,
@@ -88,14 +126,23 @@ function toHit(h: SearchHit): UnifiedHit {
     updated: h.updatedAt,
     id: h.refId,
     matchedBy: h.matchedBy,
+    ...(h.heading ? { heading: h.heading } : {}),
+    ...(h.heading && kind === 'wiki' ? { anchor: headingAnchor(h.heading) } : {}),
   };
 }
 
 /**
- * Gives each document hit its file's ID and the citation of its chunk, read in one statement. A chunk whose row
+ * Gives each file hit its file's version, and each document hit its file's ID, version and the citation of its
+ * chunk, each read in one statement. A chunk whose row
  * is gone between the ranking and this read (its file changed meanwhile) is left out.
  */
-async function withCitations(ctx: Ctx, hits: UnifiedHit[]): Promise<UnifiedHit[]> {
+async function withCitations(ctx: Ctx, found: UnifiedHit[]): Promise<UnifiedHit[]> {
+  const fileIds = found.filter((h) => h.kind === FILE_KIND).map((h) => h.id);
+  const versions = new Map<string, number>();
+  if (fileIds.length > 0)
+    for (const f of await ctx.platform.db.kysely.selectFrom('files').select(['id', 'version']).where('id', 'in', fileIds).execute())
+      versions.set(f.id, f.version);
+  const hits = found.map((h) => (versions.has(h.id) ? { ...h, version: versions.get(h.id)! } : h));
   const ids = hits.filter((h) => h.kind === DOCUMENT_KIND).map((h) => h.id);
   if (ids.length === 0) return hits;
   const rows = await ctx.platform.db.kysely
@@ -119,7 +166,7 @@ async function withCitations(ctx: Ctx, hits: UnifiedHit[]): Promise<UnifiedHit[]
       span: { start: r.start_offset, end: r.end_offset },
       hash: r.content_hash,
     };
-    return [{ ...h, id: r.file_id, citation }];
+    return [{ ...h, id: r.file_id, citation, version: r.version }];
   });
 }
 
@@ -138,42 +185,20 @@ export async function searchAll(ctx: Ctx, q: UnifiedQuery): Promise<UnifiedHit[]
   const kinds = (q.kinds && q.kinds.length > 0 ? q.kinds : [...UNIFIED_KINDS]).filter((k) => (UNIFIED_KINDS as readonly string[]).includes(k));
   const limit = Math.max(1, Math.min(MAX_SEARCH_LIMIT, Math.floor(q.limit ?? DEFAULT_SEARCH_LIMIT)));
   const offset = Math.min(SEARCH_OFFSET_MAX, Math.max(0, Math.floor(q.offset ?? 0)));
-  const visibility = new Set<string>();
-  if (kinds.includes('wiki')) for (const v of await safely(async () => (await wikiViewer(ctx)).visibility)) visibility.add(v);
-  if (kinds.includes('memory')) for (const p of visibilityProviders.values()) for (const v of await safely(() => p(ctx))) visibility.add(v);
-  // Files and documents are read by path alike: one reach, one visibility value.
-  const byPath: string[] = kinds.filter((k) => k === FILE_KIND || k === DOCUMENT_KIND);
-  const files = byPath.length > 0 ? fileReach(ctx) : { all: false, folder: null };
-  if (files.all) visibility.add(FILE_VISIBILITY);
-  const { db } = ctx.platform;
-  const base = { projectId: ctx.project.id, query: q.query, ...(await searchPlan(ctx.platform, q.query, q.mode)) };
-  // Files carry one visibility value; whole-storage readers get it above, an own-folder agent gets its folder
-  // through a second, path-limited query whose hits are merged by score.
-  const otherKinds = (files.all ? kinds : kinds.filter((k) => !byPath.includes(k))).map(indexKind);
-  const main =
-    visibility.size === 0 || otherKinds.length === 0
-      ? []
-      : await searchDocs(db, {
-          ...base,
-          kinds: otherKinds,
-          visibility: [...visibility],
-          limit: files.folder ? offset + limit : limit,
-          offset: files.folder ? 0 : offset,
-        });
-  if (!files.folder) return withCitations(ctx, main.map(toHit));
-  const own = await searchDocs(db, {
-    ...base,
-    kinds: byPath.map(indexKind),
-    visibility: [FILE_VISIBILITY],
-    pathPrefix: `${files.folder}/`,
-    limit: offset + limit,
-    offset: 0,
-  });
-  return withCitations(
-    ctx,
-    [...main, ...own]
-      .sort((a, b) => b.score - a.score)
-      .slice(offset, offset + limit)
-      .map(toHit),
-  );
+  const lanes: SearchLane[] = [];
+  if (kinds.includes('wiki')) lanes.push({ kind: 'wiki', visibility: await safely(async () => (await wikiViewer(ctx)).visibility) });
+  if (kinds.includes('memory')) {
+    const memory = new Set<string>();
+    for (const p of visibilityProviders.values()) for (const v of await safely(() => p(ctx))) memory.add(v);
+    lanes.push({ kind: 'memory', visibility: [...memory] });
+  }
+  // Files and documents are read by path alike: the whole storage, or an agent's own folder as a path prefix.
+  const files = fileReach(ctx);
+  for (const k of kinds.filter((k) => k === FILE_KIND || k === DOCUMENT_KIND)) {
+    if (files.all) lanes.push({ kind: indexKind(k), visibility: [FILE_VISIBILITY] });
+    else if (files.folder) lanes.push({ kind: indexKind(k), visibility: [FILE_VISIBILITY], pathPrefix: `${files.folder}/` });
+  }
+  const plan = await searchPlan(ctx.platform, q.query, q.mode);
+  const hits = await searchLanes(ctx.platform.db, { projectId: ctx.project.id, query: q.query, lanes, limit, offset, ...plan });
+  return withCitations(ctx, hits.map(toHit));
 }

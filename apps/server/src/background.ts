@@ -1,0 +1,25 @@
+import { embedPending, processPendingAssets, type Platform } from '@stoa/core';
+
+/**
+ * The server's background pass, every `intervalMs`: files queued for understanding (new PDF and DOCX uploads,
+ * understood files that changed) are parsed, then whatever was indexed since (pages, memory, files, chunks) gets
+ * its vectors where an embedding model is configured. One pass at a time; outside every request and write
+ * transaction, so an upload is acknowledged before its document is parsed. Returns the function that stops it.
+ *
+ * @example
+ * const stop = startBackgroundPasses(platform, { onError: (e, what) => log.error({ err: e }, what) });
+ */
+export function startBackgroundPasses(platform: Platform, opts: { onError: (e: unknown, what: string) => void; intervalMs?: number }): () => void {
+  let running = false;
+  const timer = setInterval(() => {
+    if (running) return;
+    running = true;
+    processPendingAssets(platform)
+      .catch((e) => opts.onError(e, 'background parsing failed'))
+      .then(() => embedPending(platform))
+      .catch((e) => opts.onError(e, 'background embedding failed'))
+      .finally(() => (running = false));
+  }, opts.intervalMs ?? 2000);
+  timer.unref();
+  return () => clearInterval(timer);
+}
