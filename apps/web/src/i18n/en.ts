@@ -312,6 +312,8 @@ export const en = {
   'audit.action.folder.create': 'New folder',
   'audit.action.folder.move': 'Folder moved',
   'audit.action.folder.delete': 'Folder deleted',
+  'audit.action.trash.restore': 'Restored from the trash',
+  'audit.action.trash.purge': 'Deleted forever from the trash',
   'audit.action.conversation.revert': 'Conversation undone',
   'audit.action.member.remove': 'Member removed',
   'audit.action.lock.release': 'Lock released',

@@ -315,6 +315,8 @@ export const ru: Dict = {
   'audit.action.folder.create': 'Новая папка',
   'audit.action.folder.move': 'Перемещение папки',
   'audit.action.folder.delete': 'Удаление папки',
+  'audit.action.trash.restore': 'Восстановление из корзины',
+  'audit.action.trash.purge': 'Удаление из корзины навсегда',
   'audit.action.conversation.revert': 'Отмена разговора',
   'audit.action.member.remove': 'Удаление участника',
   'audit.action.lock.release': 'Снятие блокировки',

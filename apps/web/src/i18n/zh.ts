@@ -307,6 +307,8 @@ export const zh: Dict = {
   'audit.action.folder.create': '新建文件夹',
   'audit.action.folder.move': '移动文件夹',
   'audit.action.folder.delete': '删除文件夹',
+  'audit.action.trash.restore': '从回收站恢复',
+  'audit.action.trash.purge': '从回收站永久删除',
   'audit.action.conversation.revert': '撤销对话',
   'audit.action.member.remove': '移除成员',
   'audit.action.lock.release': '解除锁定',
