@@ -109,7 +109,11 @@ async function revertFile(ctx: Ctx, c: FileChange): Promise<Pick<RevertResult, '
   if (c.trashEntry) {
     const r = await restoreFromTrash(ctx, { id: c.trashEntry });
     const f = await findFileRow(ctx, r.path);
-    return { status: 'reverted', message: r.beside ? `restored from the trash as ${r.path} (${r.from} is taken)` : 'restored from the trash', version: f?.version ?? null };
+    return {
+      status: 'reverted',
+      message: r.beside ? `restored from the trash as ${r.path} (${r.from} is taken)` : 'restored from the trash',
+      version: f?.version ?? null,
+    };
   }
   const expected = c.after!.version;
   if (c.before === null) {

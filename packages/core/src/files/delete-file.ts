@@ -71,7 +71,8 @@ export async function removeFileRow(trx: Q, ctx: Ctx, row: FileRow, opts: { audi
   await trx.deleteFrom('file_versions').where('file_id', '=', row.id).execute();
   await trx.deleteFrom('files').where('id', '=', row.id).execute();
   await removeFromDirs(trx, ctx.project.id, row.path);
-  if (opts.audit !== false) await recordAudit(trx, ctx, { action: 'file.delete', path: row.path, size: Number(row.size), ...(opts.details ? { details: opts.details } : {}) });
+  if (opts.audit !== false)
+    await recordAudit(trx, ctx, { action: 'file.delete', path: row.path, size: Number(row.size), ...(opts.details ? { details: opts.details } : {}) });
   await runFileChangeHooks(trx, ctx, {
     kind: 'deleted',
     projectId: ctx.project.id,

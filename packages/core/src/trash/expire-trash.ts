@@ -17,7 +17,13 @@ export async function expireTrash(platform: Platform): Promise<{ expired: number
   const cutoff = new Date(platform.clock().getTime() - days * 86_400_000).toISOString();
   let expired = 0;
   for (;;) {
-    const old = await db.selectFrom('trash_entries').select(['id', 'project_id', 'path', 'size']).where('deleted_at', '<', cutoff).orderBy('deleted_at').limit(200).execute();
+    const old = await db
+      .selectFrom('trash_entries')
+      .select(['id', 'project_id', 'path', 'size'])
+      .where('deleted_at', '<', cutoff)
+      .orderBy('deleted_at')
+      .limit(200)
+      .execute();
     for (const e of old) if (await purgeBySystem(platform, e, 'expired')) expired++;
     if (old.length < 200) break;
   }

@@ -39,7 +39,9 @@ export async function listTrash(
   const days = trashOf(ctx.platform.config).days;
   // Agents never purge; a person's rights come from the role, the same for every entry of the volume.
   const mayRestore =
-    a.kind === 'agent' ? can(a, 'file.write', { kind: 'file', path: effectiveScopes(a.agentId, a.access).write }) === null : can(a, 'file.write', { kind: 'project' }) === null;
+    a.kind === 'agent'
+      ? can(a, 'file.write', { kind: 'file', path: effectiveScopes(a.agentId, a.access).write }) === null
+      : can(a, 'file.write', { kind: 'project' }) === null;
   return {
     items: page.map((r) => toTrashItem(r, days)),
     nextCursor: rows.length > limit ? `${page[page.length - 1]!.deleted_at}|${page[page.length - 1]!.id}` : null,

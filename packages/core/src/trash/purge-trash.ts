@@ -15,7 +15,12 @@ import { dropEntryRows } from './trash-rows.js';
 export async function purgeFromTrash(ctx: Ctx, input: { id: string }): Promise<{ id: string; path: string; purged: true }> {
   assertCan(ctx.actor, 'project.admin', { kind: 'project' });
   return inTx(ctx.platform, async (trx) => {
-    const e = await trx.selectFrom('trash_entries').select(['path', 'size', 'files']).where('id', '=', input.id).where('project_id', '=', ctx.project.id).executeTakeFirst();
+    const e = await trx
+      .selectFrom('trash_entries')
+      .select(['path', 'size', 'files'])
+      .where('id', '=', input.id)
+      .where('project_id', '=', ctx.project.id)
+      .executeTakeFirst();
     if (!e || !(await dropEntryRows(trx, ctx.project.id, input.id))) throw new StoaError('not_found', `trash entry "${input.id}" does not exist`);
     await recordAudit(trx, ctx, { action: 'trash.purge', path: e.path, size: Number(e.size), details: { trash: input.id, files: Number(e.files) } });
     return { id: input.id, path: e.path, purged: true as const };

@@ -97,7 +97,17 @@ async function restore(ctx: Ctx, id: string): Promise<RestoredItem> {
           ? indexableText((await ctx.platform.blobs.read(f.blob_key)).toString('utf8'))
           : undefined;
       const path = pathOf.get(f.id)!;
-      await runFileChangeHooks(trx, ctx, { kind: 'written', projectId: pid, fileId: f.id, path, mime: f.mime, size: Number(f.size), version: f.version, text, at });
+      await runFileChangeHooks(trx, ctx, {
+        kind: 'written',
+        projectId: pid,
+        fileId: f.id,
+        path,
+        mime: f.mime,
+        size: Number(f.size),
+        version: f.version,
+        text,
+        at,
+      });
     }
     const size = Number(e.size);
     await recordAudit(trx, ctx, { action: 'trash.restore', path: target, from: e.path, size, details: { trash: id, files: Number(e.files) } });

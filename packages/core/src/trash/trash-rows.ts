@@ -81,7 +81,13 @@ export async function moveToTrash(
   await trx
     .insertInto('trash_versions')
     .columns([...VERSION_COLUMNS, 'entry_id'])
-    .expression(trx.selectFrom('file_versions').select([...VERSION_COLUMNS, entry]).where('project_id', '=', pid).where('file_id', 'in', ids))
+    .expression(
+      trx
+        .selectFrom('file_versions')
+        .select([...VERSION_COLUMNS, entry])
+        .where('project_id', '=', pid)
+        .where('file_id', 'in', ids),
+    )
     .execute();
   const stored = await trx
     .selectFrom('trash_versions')

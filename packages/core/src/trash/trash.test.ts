@@ -70,7 +70,11 @@ describe.each(testDbKinds())('the trash on %s', (kind) => {
     await deleteFile(ed, { path: 'a/b/report.md' });
     const second = (await listTrash(ed)).items.find((i) => i.id !== first.id)!;
     await putFile(ed, { path: 'a/b/report.md', source: 'newest' });
-    expect(await restoreFromTrash(ed, { id: first.id })).toMatchObject({ path: 'a/b/report (restored).md', beside: true, text: expect.stringContaining('is taken') });
+    expect(await restoreFromTrash(ed, { id: first.id })).toMatchObject({
+      path: 'a/b/report (restored).md',
+      beside: true,
+      text: expect.stringContaining('is taken'),
+    });
     expect(await restoreFromTrash(ed, { id: second.id })).toMatchObject({ path: 'a/b/report (restored 2).md', beside: true });
     expect(await readText(ed, 'a/b/report.md')).toBe('newest');
     expect(await readText(ed, 'a/b/report (restored).md')).toBe('old');
