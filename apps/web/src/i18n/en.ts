@@ -295,7 +295,7 @@ export const en = {
   'undo.status.revertible': 'Undo restores it to its state before the conversation.',
   'undo.status.conflict': 'Changed since by {who}: undo leaves it as it is, so their work is kept.',
   'undo.status.reverted': 'Already as it was before the conversation.',
-  'undo.status.unrecoverable': 'Cannot be restored: it was deleted (deleting is permanent) or its earlier version is no longer kept.',
+  'undo.status.unrecoverable': 'Cannot be restored: it was deleted and has been purged from the trash since, or its earlier version is no longer kept.',
   'undo.binary': 'Binary file: {before} → {after} bytes',
   'undo.undo': 'Undo this conversation',
   'undo.confirm':

@@ -291,7 +291,7 @@ export const zh: Dict = {
   'undo.status.revertible': '撤销会将其恢复到对话之前的状态。',
   'undo.status.conflict': '此后被 {who} 更改：撤销将保持原样，他们的工作不会丢失。',
   'undo.status.reverted': '已经是对话之前的状态。',
-  'undo.status.unrecoverable': '无法恢复：它已被删除（删除是永久的），或其早先版本已不再保留。',
+  'undo.status.unrecoverable': '无法恢复：它已被删除且已从回收站中清除，或其早先版本已不再保留。',
   'undo.binary': '二进制文件：{before} → {after} 字节',
   'undo.undo': '撤销此对话',
   'undo.confirm': '将 {n} 个项目恢复到此对话之前的状态？此后被他人更改的项目将保持原样。每次恢复都是一个新版本，历史不会丢失。',
