@@ -16,6 +16,8 @@ import { createConversation } from '../conversations/conversations.js';
 import { callTool } from '../operations/tool-ops.js';
 import { createProject } from '../projects/projects.js';
 import { contextFor, localAdminPrincipal } from '../context.js';
+import { openVolume } from '../volumes/open-volume.js';
+import { callOperation } from '../operations/run-operation.js';
 import { listAudit } from '../audit/audit.js';
 import { listTrash } from './list-trash.js';
 import { restoreFromTrash } from './restore-trash.js';
@@ -198,6 +200,30 @@ describe.each(testDbKinds())('the trash on %s', (kind) => {
       ['a.bin', 'expired'],
       ['b.bin', 'over_cap'],
     ]);
+  });
+
+  it("a person's own files have their own trash, reached by the volume's ID through the operation table", async () => {
+    const ed = await start();
+    const principal = { kind: 'user' as const, userId: (ed.actor as { userId: string }).userId, name: 'ed', superuser: false };
+    const { volumeId } = await openVolume(t.platform, principal, { catalog: 'users' });
+    const mine = await contextFor(t.platform, principal, { project: volumeId });
+    await putFile(mine, { path: 'diary.md', source: 'dear diary' });
+    await putFile(ed, { path: 'team.md', source: 'team' });
+    await deleteFile(mine, { path: 'diary.md' });
+    await deleteFile(ed, { path: 'team.md' });
+    const call = { platform: t.platform, principal };
+    const listed = (await callOperation(call, 'trash.list', { project: volumeId })) as Awaited<ReturnType<typeof listTrash>>;
+    expect(listed).toMatchObject({ mayRestore: true, mayPurge: true, items: [{ path: 'diary.md' }] });
+    expect((await listTrash(ed)).items.map((i) => i.path)).toEqual(['team.md']);
+    const id = listed.items[0]!.id;
+    // Another person's trash, and an ID of another volume, are unknown.
+    const olga = await t.userCtx('olga', 'editor');
+    const other = { kind: 'user' as const, userId: (olga.actor as { userId: string }).userId, name: 'olga', superuser: false };
+    await expect(callOperation({ platform: t.platform, principal: other }, 'trash.list', { project: volumeId })).rejects.toMatchObject({ code: 'not_found' });
+    await expect(callOperation(call, 'trash.restore', { project: 'default', id })).rejects.toMatchObject({ code: 'not_found' });
+    expect(await callOperation(call, 'trash.restore', { project: volumeId, id })).toMatchObject({ path: 'diary.md' });
+    expect(await readText(mine, 'diary.md')).toBe('dear diary');
+    expect(await storeViolations(mine)).toEqual([]);
   });
 
   it.runIf(kind === 'postgres')('of concurrent restores of one entry exactly one restores it', async () => {
