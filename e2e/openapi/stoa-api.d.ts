@@ -249,7 +249,7 @@ export interface paths {
         get: operations["files.list"];
         put?: never;
         post?: never;
-        /** Delete one file and its versions, permanently */
+        /** Delete one file: it goes with its versions to the trash */
         delete: operations["files.delete"];
         options?: never;
         head?: never;
@@ -268,7 +268,7 @@ export interface paths {
         put?: never;
         /** Create a folder (and its missing parents); it exists while empty */
         post: operations["folders.create"];
-        /** Delete a folder; with recursive=true, everything in it too, permanently */
+        /** Delete a folder; with recursive=true, everything in it too, to the trash as one entry */
         delete: operations["folders.delete"];
         options?: never;
         head?: never;
