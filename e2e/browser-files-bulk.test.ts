@@ -77,7 +77,7 @@ describe.skipIf(!hasChromium)('web UI: sorting and bulk actions', () => {
     await page.getByRole('checkbox', { name: 'Select all files' }).check();
     await page.getByRole('form', { name: '2 selected' }).getByRole('button', { name: 'Delete selected' }).click();
     const dialog = page.getByRole('dialog');
-    await dialog.getByText('Delete 2 file(s) permanently? bulk/done/a.md, bulk/done/c.md').waitFor();
+    await dialog.getByText('Delete 2 file(s)? They go to the trash. bulk/done/a.md, bulk/done/c.md').waitFor();
     await dialog.getByRole('button', { name: 'Delete selected' }).click();
     await page.getByRole('status').getByText('Deleted 2 file(s)').waitFor();
     expect((await listFolder(admin, { folder: 'bulk/done' })).files).toEqual([]);

@@ -68,7 +68,7 @@ describe.skipIf(!hasChromium)('web UI: a folder of thousands of files', () => {
       .getByRole('button', { name: 'Delete selected' })
       .click();
     const text = await page.getByRole('dialog').innerText();
-    expect(text).toContain(`Delete ${BIG} file(s) permanently?`);
+    expect(text).toContain(`Delete ${BIG} file(s)? They go to the trash.`);
     expect(text.length).toBeLessThan(1000);
     await page.getByRole('dialog').getByRole('button', { name: 'Cancel' }).click();
     await context.close();

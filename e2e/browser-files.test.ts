@@ -144,7 +144,7 @@ describe.skipIf(!hasChromium)('web UI: Files', { shuffle: false }, () => {
   it('deletes only after confirmation', async () => {
     await fileRow(page, 'page.html').getByRole('button', { name: 'Delete page.html' }).click();
     const dialog = page.getByRole('dialog');
-    await dialog.getByText('Delete "page.html" permanently?').waitFor();
+    await dialog.getByText('Delete "page.html"? It goes to the trash').waitFor();
     await dialog.getByRole('button', { name: 'Cancel' }).click();
     await fileRow(page, 'page.html').waitFor();
     await fileRow(page, 'page.html').getByRole('button', { name: 'Delete page.html' }).click();

@@ -68,6 +68,7 @@ const READ_COMMANDS = new Set([
   'docs chunks',
   'docs search',
   'search',
+  'trash list',
 ]);
 
 /** The command's name below the program, e.g. "files ls". */

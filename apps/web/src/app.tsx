@@ -26,11 +26,12 @@ const SearchPage = lazy(() => pageChunks.search().then((m) => ({ default: m.Sear
 const MembersPage = lazy(() => pageChunks.members().then((m) => ({ default: m.MembersPage })));
 const ConsentPage = lazy(() => pageChunks.consent().then((m) => ({ default: m.ConsentPage })));
 const AccountPage = lazy(() => pageChunks.account().then((m) => ({ default: m.AccountPage })));
+const TrashPage = lazy(() => pageChunks.trash().then((m) => ({ default: m.TrashPage })));
 
 /** The query parameter that names the volume beyond projects a page shows, so a link to it and a reload keep it. */
 const VOLUME_PARAM = 'volume';
-/** What a volume offers: its files, its search and its audit log (it has no wiki, memory, agents or members). */
-const VOLUME_PAGES = new Set<Page>(['files', 'audit', 'search']);
+/** What a volume offers: its files and their trash, its search and its audit log (it has no wiki, memory, agents or members). */
+const VOLUME_PAGES = new Set<Page>(['files', 'trash', 'audit', 'search']);
 const nav: Array<{ page: Page; key: MessageKey }> = [
   { page: 'files', key: 'nav.files' },
   { page: 'wiki', key: 'nav.wiki' },
@@ -294,6 +295,7 @@ export function App() {
         )}
         <Suspense fallback={<p role="status">{t('common.loading')}</p>}>
           {route.page === 'files' && <FilesPage />}
+          {route.page === 'trash' && <TrashPage />}
           {!session.volume && route.page === 'memory' && <MemoryPage />}
           {!session.volume && route.page === 'wiki' && <WikiPage path={route.rest} />}
           {!session.volume && route.page === 'agents' && <AgentsPage />}

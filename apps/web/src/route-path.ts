@@ -1,6 +1,6 @@
 /** The client routes; the server answers every other GET with index.html, so these survive a reload. */
-export type Page = 'login' | 'join' | 'consent' | 'files' | 'memory' | 'wiki' | 'agents' | 'members' | 'audit' | 'search' | 'account';
-const pages: Page[] = ['login', 'join', 'consent', 'files', 'memory', 'wiki', 'agents', 'members', 'audit', 'search', 'account'];
+export type Page = 'login' | 'join' | 'consent' | 'files' | 'trash' | 'memory' | 'wiki' | 'agents' | 'members' | 'audit' | 'search' | 'account';
+const pages: Page[] = ['login', 'join', 'consent', 'files', 'trash', 'memory', 'wiki', 'agents', 'members', 'audit', 'search', 'account'];
 
 /**
  * The page of a path and what follows it (a folder, a wiki page). Free of React, so the first load can read it

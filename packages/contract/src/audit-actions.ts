@@ -11,6 +11,8 @@ export const auditActions = [
   'folder.create',
   'folder.move',
   'folder.delete',
+  'trash.restore',
+  'trash.purge',
   'volume.create',
   'volume.delete',
   'conversation.revert',

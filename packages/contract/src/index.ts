@@ -20,6 +20,7 @@ export * from './tools/docs.js';
 export * from './routes/admin.js';
 export * from './routes/oauth.js';
 export * from './routes/locks.js';
+export * from './routes/trash.js';
 export * from './routes/sign-in.js';
 export { allRoutes, routeTables } from './routes/all.js';
 export * from './route-ref.js';

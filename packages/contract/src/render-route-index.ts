@@ -7,6 +7,7 @@ const tableSources: Record<keyof typeof routeTables, { file: string; name: strin
   projects: { file: 'projects', name: 'projectRoutes' },
   files: { file: 'files', name: 'filesRoutes' },
   locks: { file: 'locks', name: 'lockRoutes' },
+  trash: { file: 'trash', name: 'trashRoutes' },
   agents: { file: 'agents', name: 'agentRoutes' },
   conversations: { file: 'agents', name: 'conversationRoutes' },
   tools: { file: 'agents', name: 'toolRoutes' },

@@ -4,6 +4,7 @@ import type { systemRoutes } from './routes/system.js';
 import type { projectRoutes } from './routes/projects.js';
 import type { filesRoutes } from './routes/files.js';
 import type { lockRoutes } from './routes/locks.js';
+import type { trashRoutes } from './routes/trash.js';
 import type { agentRoutes, conversationRoutes, toolRoutes } from './routes/agents.js';
 import type { memoryRoutes, turnRoutes } from './routes/memory.js';
 import type { wikiRoutes } from './routes/wiki.js';
@@ -81,6 +82,11 @@ export const routeIndex = {
   locks: {
     list: { id: 'locks.list', method: 'GET', path: '/projects/{project}/locks' } as RouteRef<(typeof lockRoutes)['list']>,
     release: { id: 'locks.release', method: 'DELETE', path: '/projects/{project}/locks' } as RouteRef<(typeof lockRoutes)['release']>,
+  },
+  trash: {
+    list: { id: 'trash.list', method: 'GET', path: '/projects/{project}/trash' } as RouteRef<(typeof trashRoutes)['list']>,
+    restore: { id: 'trash.restore', method: 'POST', path: '/projects/{project}/trash/{id}/restore' } as RouteRef<(typeof trashRoutes)['restore']>,
+    purge: { id: 'trash.purge', method: 'DELETE', path: '/projects/{project}/trash/{id}' } as RouteRef<(typeof trashRoutes)['purge']>,
   },
   agents: {
     create: { id: 'agents.create', method: 'POST', path: '/projects/{project}/agents' } as RouteRef<(typeof agentRoutes)['create']>,

@@ -36,6 +36,8 @@ export interface StoaConfig {
   trustProxy?: boolean | string;
   /** The blob sweep (see startHousekeeping); defaults in `housekeepingOf`. */
   housekeeping?: { sweepIntervalSeconds: number; sweepGraceSeconds: number };
+  /** How long and how much the trash keeps (STOA_TRASH_DAYS, STOA_TRASH_MAX_BYTES); defaults in `trashOf`. */
+  trash?: TrashSettings;
   /** Caps on file understanding, which parses in worker threads under them; defaults in `parsingOf`. */
   parsing?: ParsingLimits;
   /** The embedding model for vector and hybrid search; absent = search is lexical only. */
@@ -140,6 +142,18 @@ export function housekeepingOf(config: StoaConfig): { sweepIntervalSeconds: numb
   return config.housekeeping ?? { sweepIntervalSeconds: 600, sweepGraceSeconds: 3600 };
 }
 
+export interface TrashSettings {
+  /** Days a deleted file or folder stays restorable (`STOA_TRASH_DAYS`, default 30). */
+  days: number;
+  /** Bytes of all trashes of the installation together (`STOA_TRASH_MAX_BYTES`, default 10 GiB); past it the oldest go first. */
+  maxBytes: number;
+}
+
+/** The trash settings of a configuration (the defaults when it names none). */
+export function trashOf(config: StoaConfig): TrashSettings {
+  return config.trash ?? { days: 30, maxBytes: 10 * 1024 ** 3 };
+}
+
 export interface AuthLimits {
   /** `STOA_AUTH_FAILURES`: failed attempts per client address per window before it gets 429 (default 30). */
   failures: number;
@@ -203,6 +217,7 @@ export function loadConfig(opts: { dataDir?: string; env: NodeJS.ProcessEnv }): 
     sweepIntervalSeconds: nonNegativeSetting(env, 'STOA_SWEEP_INTERVAL_SECONDS', 600),
     sweepGraceSeconds: nonNegativeSetting(env, 'STOA_SWEEP_GRACE_SECONDS', 3600),
   };
+  const trash = { days: nonNegativeSetting(env, 'STOA_TRASH_DAYS', 30), maxBytes: nonNegativeSetting(env, 'STOA_TRASH_MAX_BYTES', 10 * 1024 ** 3) };
   return {
     dataDir,
     database,
@@ -211,6 +226,7 @@ export function loadConfig(opts: { dataDir?: string; env: NodeJS.ProcessEnv }): 
     auth,
     trustProxy,
     housekeeping,
+    trash,
     parsing,
     embeddings: embeddingsFromEnv(env),
     autoUnderstand: !['false', '0', 'off', 'no'].includes(env.STOA_AUTO_UNDERSTAND?.trim().toLowerCase() ?? ''),

@@ -153,6 +153,37 @@ export interface DirsTable {
   file_count: number;
   kept: Generated<number>;
 }
+/** One deletion in a volume's trash (migration 035): a file, or a folder with everything that was in it. */
+export interface TrashEntriesTable {
+  id: string;
+  project_id: string;
+  kind: string;
+  path: string;
+  name: string;
+  /** Bytes of the current versions, freed from the quota at the delete and charged again at a restore. */
+  size: number;
+  /** Bytes of every version kept, what the installation-wide cap counts. */
+  stored_bytes: number;
+  files: number;
+  /** Folders made on purpose inside a deleted folder (a JSON array of paths below it), recreated at a restore. */
+  kept_dirs: Generated<string>;
+  deleted_at: string;
+  deleted_by_kind: string;
+  deleted_by_id: string | null;
+  deleted_by_label: string | null;
+  conversation_id: string | null;
+}
+/** A deleted file's row, as `files` held it, and the trash entry it went with (migration 035). */
+export interface TrashFilesTable extends Omit<FilesTable, 'permissions' | 'metadata'> {
+  entry_id: string;
+  permissions: string;
+  metadata: string | null;
+}
+/** A deleted file's version, as `file_versions` held it (migration 035). */
+export interface TrashVersionsTable extends Omit<FileVersionsTable, 'metadata'> {
+  entry_id: string;
+  metadata: string | null;
+}
 /** A WebDAV dead property of a file (migration 010). */
 export interface DavPropsTable {
   file_id: string;
@@ -277,6 +308,9 @@ export interface FoundationDB {
   files: FilesTable;
   file_versions: FileVersionsTable;
   dirs: DirsTable;
+  trash_entries: TrashEntriesTable;
+  trash_files: TrashFilesTable;
+  trash_versions: TrashVersionsTable;
   dav_props: DavPropsTable;
   dav_locks: DavLocksTable;
   upload_reservations: UploadReservationsTable;

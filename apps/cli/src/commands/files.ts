@@ -272,16 +272,16 @@ export function registerFiles(program: Command): void {
 
   files
     .command('rm <path>')
-    .description('Delete a file and its versions, permanently; -r deletes a folder with everything in it')
+    .description('Delete a file with its versions to the trash (`stoa trash`); -r deletes a folder with everything in it')
     .option('-r, --recursive', 'delete a folder and every file below it')
     .action(
       action(async (api, g, path: string, opts: { recursive?: boolean }) => {
         if (await isFolder(api, path)) {
           const r = await api.call(filesRoutes.deleteFolder, { project: api.project, path, recursive: opts.recursive ? 'true' : 'false' });
-          return print(!!g.json, r, () => `Deleted folder ${r.path} (${r.files} files, ${formatBytes(r.bytes)})`);
+          return print(!!g.json, r, () => `Deleted folder ${r.path} (${r.files} files, ${formatBytes(r.bytes)})${r.files > 0 ? '; it is in the trash' : ''}`);
         }
         const f = await api.call(filesRoutes.remove, { project: api.project, path });
-        print(!!g.json, fileJson(f), () => `Deleted ${f.path}`);
+        print(!!g.json, fileJson(f), () => `Deleted ${f.path}; it is in the trash (stoa trash list)`);
       }),
     );
 

@@ -13,6 +13,7 @@ import { registerSearch } from './search.js';
 import { registerDocs } from './docs.js';
 import { registerDoctor } from './doctor.js';
 import { registerLocks } from './locks.js';
+import { registerTrash } from './trash.js';
 import { registerLoginLink } from './login-link.js';
 import { registerCompletion } from './completion.js';
 
@@ -31,6 +32,7 @@ export function registerCommands(program: Command): void {
   registerMemory(program);
   registerTurn(program);
   registerLocks(program);
+  registerTrash(program);
   registerDoctor(program);
   registerLoginLink(program);
   // Last: it describes the commands registered before it.

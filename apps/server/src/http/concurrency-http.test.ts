@@ -72,6 +72,25 @@ describe.each(kinds)('N parallel changes of one target (%s)', (kind) => {
     await invariants();
   });
 
+  it('restores of one trash entry, and purges racing them: exactly one wins, the file comes back once or not at all', async () => {
+    await put('bin/one.txt', '0123456789');
+    expect((await api('DELETE', '/projects/default/files?path=bin/one.txt')).status).toBe(200);
+    const entry = (await api('GET', '/projects/default/trash')).body.items.find((i: { path: string }) => i.path === 'bin/one.txt');
+    const rs = await parallel(() => api('POST', `/projects/default/trash/${entry.id}/restore`));
+    expectOnly(rs, [404]);
+    expect(ok(rs)).toHaveLength(1);
+    expect(await exists('bin/one.txt')).toBe(true);
+    expect(await exists('bin/one (restored).txt')).toBe(false);
+    expect((await api('DELETE', '/projects/default/files?path=bin/one.txt')).status).toBe(200);
+    const again = (await api('GET', '/projects/default/trash')).body.items.find((i: { path: string }) => i.path === 'bin/one.txt');
+    const mixed = await parallel((i) =>
+      i % 2 ? api('POST', `/projects/default/trash/${again.id}/restore`) : s.api('DELETE', `/projects/default/trash/${again.id}`, s.adminToken),
+    );
+    expectOnly(mixed, [404]);
+    expect(ok(mixed)).toHaveLength(1);
+    await invariants();
+  });
+
   it('moves of one file to different targets: exactly one wins and the file is where it said', async () => {
     await put('mv/file.txt', 'moving');
     const rs = await parallel((i) => api('POST', '/projects/default/files/move', { from: 'mv/file.txt', to: `mv/to-${i}.txt` }));

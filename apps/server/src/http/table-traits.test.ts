@@ -5,6 +5,8 @@ import {
   createConversation,
   createFolder,
   createToken,
+  deleteFile,
+  listTrash,
   lockPath,
   operations,
   putFile,
@@ -34,6 +36,9 @@ interface Sample {
 const file = (base: string, n: number, name: string) => `${base}/s${n}/${name}`;
 const q = (o: Record<string, string>) => '?' + new URLSearchParams(o).toString();
 const P = '/projects/default';
+
+/** The trash entry each restore sample made, by its number (a request is built without a database round trip). */
+const trashed = new Map<number, string>();
 
 /** Samples of the table's operations an agent's change reaches over HTTP. */
 const httpSamples: Record<string, Sample> = {
@@ -73,6 +78,14 @@ const httpSamples: Record<string, Sample> = {
     setup: async (a, b, n) => void (await createFolder(a, { path: file(b, n, 'f') })),
     locked: (b, n) => file(b, n, 'f'),
     request: (b, n) => ({ method: 'DELETE', url: `${P}/folders${q({ path: file(b, n, 'f') })}` }),
+  },
+  'trash.restore': {
+    setup: async (a, b, n) => {
+      await putFile(a, { path: file(b, n, 't.md'), source: 'x' });
+      await deleteFile(a, { path: file(b, n, 't.md') });
+      trashed.set(n, (await listTrash(a)).items.find((i) => i.path === file(b, n, 't.md'))!.id);
+    },
+    request: (_b, n) => ({ method: 'POST', url: `${P}/trash/${trashed.get(n)}/restore` }),
   },
   'wiki.put': { request: (_b, n) => ({ method: 'PUT', url: `${P}/wiki/page`, body: { path: `w${n}/a`, text: 'x' } }) },
   'wiki.rename': {

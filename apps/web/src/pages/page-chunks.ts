@@ -16,4 +16,5 @@ export const pageChunks = {
   members: () => import('./members-page.js'),
   consent: () => import('./consent-page.js'),
   account: () => import('./account-page.js'),
+  trash: () => import('./trash-page.js'),
 } satisfies Partial<Record<Page, () => Promise<unknown>>>;

@@ -10,6 +10,7 @@ import { docsRoutes } from './docs.js';
 import { adminRoutes } from './admin.js';
 import { oauthRoutes } from './oauth.js';
 import { lockRoutes } from './locks.js';
+import { trashRoutes } from './trash.js';
 import { signInRoutes } from './sign-in.js';
 
 /**
@@ -21,6 +22,7 @@ export const routeTables = {
   projects: projectRoutes,
   files: filesRoutes,
   locks: lockRoutes,
+  trash: trashRoutes,
   agents: agentRoutes,
   conversations: conversationRoutes,
   tools: toolRoutes,

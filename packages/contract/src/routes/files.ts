@@ -173,7 +173,7 @@ export const filesRoutes = {
     id: 'folders.delete',
     method: 'DELETE',
     path: '/projects/{project}/folders',
-    summary: 'Delete a folder; with recursive=true, everything in it too, permanently',
+    summary: 'Delete a folder; with recursive=true, everything in it too, to the trash as one entry',
     input: z.object({
       project: projectParam,
       path: z.string().max(inputMax.path).min(1),
@@ -220,7 +220,7 @@ export const filesRoutes = {
     errors: ['precondition_failed'],
     method: 'DELETE',
     path: '/projects/{project}/files',
-    summary: 'Delete one file and its versions, permanently',
+    summary: 'Delete one file: it goes with its versions to the trash',
     input: z.object({ project: projectParam, path, expectedVersion }),
     output: FileSchema,
   }),

@@ -15,8 +15,8 @@ export interface ChangeVersion {
  * - `revertible`: it goes back to its state before the conversation;
  * - `conflict`: someone else changed it after the conversation first did; it is left alone (B11: their work is never lost);
  * - `reverted`: it is already as it was before the conversation (undone before, or changed back by hand);
- * - `unrecoverable`: the conversation deleted it, and a delete is permanent with its history (F13), or the
- *   version before the conversation is no longer kept (X8) — nothing is left to restore.
+ * - `unrecoverable`: the conversation deleted it and it has been purged from the trash since, or the version
+ *   before the conversation is no longer kept (X8) — nothing is left to restore.
  */
 export type ChangeStatus = 'revertible' | 'conflict' | 'reverted' | 'unrecoverable';
 

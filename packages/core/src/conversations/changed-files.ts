@@ -19,6 +19,8 @@ import {
 export interface FileChange extends ConversationChange {
   kind: 'file';
   beforeVersion: number | null;
+  /** The trash entry that holds what the conversation deleted, which undo restores (issue 29). */
+  trashEntry: string | null;
 }
 
 export async function fileChanges(ctx: Ctx, conv: string): Promise<FileChange[]> {
@@ -105,6 +107,7 @@ export async function fileChanges(ctx: Ctx, conv: string): Promise<FileChange[]>
       movedSince: movedSince.get(f.path) ?? null,
       before: beforeRow ? { version: beforeRow.version, size: Number(beforeRow.size) } : null,
       beforeVersion: beforeRow?.version ?? null,
+      trashEntry: null,
       after: { version: last.version, size: Number(last.size) },
       current: { version: f.version, size: Number(f.size) },
       status,
@@ -137,6 +140,7 @@ export async function fileChanges(ctx: Ctx, conv: string): Promise<FileChange[]>
       movedSince: movedSince.get(path) ?? null,
       before: v,
       beforeVersion: null,
+      trashEntry: null,
       after: v,
       current: v,
       status: 'revertible',
@@ -148,6 +152,16 @@ export async function fileChanges(ctx: Ctx, conv: string): Promise<FileChange[]>
   }
   for (const [path, was] of deleted) {
     if (seen.has(path) || can(ctx.actor, 'file.read', { kind: 'file', path })) continue;
+    // What the conversation deleted waits in the trash (issue 29) until it is purged.
+    const trashed = await db
+      .selectFrom('trash_entries')
+      .select(['id', 'files'])
+      .where('project_id', '=', ctx.project.id)
+      .where('conversation_id', '=', conv)
+      .where('path', '=', path)
+      .orderBy('deleted_at', 'desc')
+      .executeTakeFirst();
+    const made = trashed ? await createdIn(ctx, trashed.id, conv) : false;
     out.push({
       ref: `file:${path}`,
       kind: 'file',
@@ -157,13 +171,18 @@ export async function fileChanges(ctx: Ctx, conv: string): Promise<FileChange[]>
       // What the file was when the conversation deleted it: "v2 → deleted", never "did not exist".
       before: was,
       beforeVersion: null,
+      trashEntry: trashed && !made ? trashed.id : null,
       after: null,
       current: null,
-      status: 'unrecoverable',
+      status: made ? 'reverted' : trashed ? 'revertible' : 'unrecoverable',
       changedBy: [],
       diff: null,
       binary: false,
-      note: 'The conversation deleted this file; a delete is permanent with its versions, so it cannot be restored.',
+      note: made
+        ? 'The conversation created this file and deleted it again; there is nothing to undo.'
+        : trashed
+          ? 'The conversation deleted this file; it is in the trash, and undo restores it with its versions.'
+          : 'The conversation deleted this file and it has been purged from the trash since, so it cannot be restored.',
     });
   }
   return out;
@@ -202,4 +221,15 @@ async function pathNow(ctx: Ctx, path: string): Promise<string> {
     if (await here(now)) return now;
   }
   return now;
+}
+
+/** Whether the trashed file's first version was written in the conversation itself (it did not exist before). */
+async function createdIn(ctx: Ctx, entry: string, conv: string): Promise<boolean> {
+  const first = await ctx.platform.db.kysely
+    .selectFrom('trash_versions')
+    .select('author_meta')
+    .where('entry_id', '=', entry)
+    .where('version', '=', 1)
+    .executeTakeFirst();
+  return first !== undefined && spanOf([{ version: 1, author_meta: first.author_meta }], conv) !== null;
 }

@@ -35,8 +35,8 @@ export async function conversationForUndo(ctx: Ctx, ref: string): Promise<{ id: 
  * Every item (file, wiki page, memory file) written in one conversation, each with its version before the
  * conversation, the conversation's last version, the current one and a diff (B11). Items the caller may not
  * read are left out. Files are found by their versions' attribution (B9); the conversation's moves and deletes,
- * which write no version, by its trace. A deleted file cannot come back (deletes are permanent, F13) and is
- * listed as `unrecoverable`; only file moves are reversed (folder moves and wiki moves are not).
+ * which write no version, by its trace. A deleted file comes back from the trash (issue 29); once purged from
+ * there it is listed as `unrecoverable`. Only file moves are reversed (folder moves and wiki moves are not).
  *
  * @example
  * const changes = await conversationChanges(ctx, { conversation: 'conv_…' });

@@ -14,6 +14,8 @@ import { listAudit } from '../audit/audit.js';
 import { callTool } from '../operations/tool-ops.js';
 import { conversationChanges } from './conversation-changes.js';
 import { revertConversation } from './revert-conversation.js';
+import { listTrash } from '../trash/list-trash.js';
+import { purgeFromTrash } from '../trash/purge-trash.js';
 
 // B11: an agent's conversation is reviewed as one diff and undone as one operation, item by item.
 describe.each(testDbKinds())('undo a conversation (%s)', (kind) => {
@@ -115,7 +117,7 @@ describe.each(testDbKinds())('undo a conversation (%s)', (kind) => {
     await expect(conversationChanges(outsider, { conversation: 'conv_missing' })).rejects.toMatchObject({ code: 'not_found' });
   });
 
-  it('moves a file the conversation moved back, and lists a file it deleted as impossible to restore', async () => {
+  it('moves a file the conversation moved back, and restores a file it deleted from the trash with its versions', async () => {
     t = await createTestPlatform(kind, { agentWritesPerConversation: 1000 });
     const admin = await t.admin();
     const a = await createAgent(admin, { name: 'Filer', files: 'on' });
@@ -125,19 +127,37 @@ describe.each(testDbKinds())('undo a conversation (%s)', (kind) => {
     const first = await t.agentCtx(a.id, before.id);
     await callTool(first, 'ws_write_file', { path: 'draft.md', content: 'draft' });
     await callTool(first, 'ws_write_file', { path: 'gone.md', content: 'gone' });
+    await callTool(first, 'ws_write_file', { path: 'gone.md', content: 'gone, second' });
     const agent = await t.agentCtx(a.id, conv.id);
     expect((await callTool(agent, 'move_file', { from_path: 'draft.md', to_path: 'final.md' })).refused).toBe(false);
     expect((await callTool(agent, 'ws_delete_file', { path: 'gone.md' })).refused).toBe(false);
     const by = Object.fromEntries((await conversationChanges(admin, { conversation: conv.id })).items.map((i) => [i.ref, i]));
     expect(by[`file:${own}/final.md`]).toMatchObject({ movedFrom: `${own}/draft.md`, status: 'revertible' });
-    expect(by[`file:${own}/gone.md`]).toMatchObject({ status: 'unrecoverable', current: null });
+    expect(by[`file:${own}/gone.md`]).toMatchObject({ status: 'revertible', current: null, note: expect.stringContaining('in the trash') });
     const { results } = await revertConversation(admin, { conversation: conv.id });
     expect(Object.fromEntries(results.map((r) => [r.ref, r.status]))).toEqual({
       [`file:${own}/final.md`]: 'reverted',
-      [`file:${own}/gone.md`]: 'unrecoverable',
+      [`file:${own}/gone.md`]: 'reverted',
     });
     expect(await text(admin, `${own}/draft.md`)).toBe('draft');
+    expect(await text(admin, `${own}/gone.md`)).toBe('gone, second');
+    expect((await listVersions(admin, `${own}/gone.md`)).map((v) => v.version)).toEqual([2, 1]);
     await expect(statFile(admin, `${own}/final.md`)).rejects.toThrow(/does not exist/);
+  });
+
+  it('says so when what the conversation deleted was purged from the trash since', async () => {
+    t = await createTestPlatform(kind, { agentWritesPerConversation: 1000 });
+    const admin = await t.admin();
+    const a = await createAgent(admin, { name: 'Purged', files: 'on' });
+    const conv = await createConversation(admin, { members: [a.id] });
+    const own = `agents/${a.id}`;
+    await putFile(admin, { path: `${own}/old.md`, source: 'old' });
+    const agent = await t.agentCtx(a.id, conv.id);
+    expect((await callTool(agent, 'ws_delete_file', { path: 'old.md' })).refused).toBe(false);
+    const [entry] = (await listTrash(admin)).items;
+    await purgeFromTrash(admin, { id: entry!.id });
+    const { results } = await revertConversation(admin, { conversation: conv.id });
+    expect(results).toEqual([expect.objectContaining({ ref: `file:${own}/old.md`, status: 'unrecoverable', message: expect.stringContaining('purged') })]);
   });
 
   it('honours the quota: an item whose restore does not fit fails with the reason, the others are reverted', async () => {

@@ -5,6 +5,7 @@ import { deleteFile } from '../files/delete-file.js';
 import { moveFile } from '../files/move-file.js';
 import { findFileRow } from '../files/read-file.js';
 import { restoreVersion } from '../files/versions.js';
+import { restoreFromTrash } from '../trash/restore-trash.js';
 import { deletePage, putPage } from '../wiki/put-page.js';
 import { setMemory } from '../memory/memory.js';
 import { changesForRevert, conversationForUndo, type FileChange, type MemoryChange, type WikiChange } from './conversation-changes.js';
@@ -30,8 +31,8 @@ export interface RevertResult {
  * version, delete, move, wiki save, memory save — so versions, quotas, the search index, the change feed and
  * the audit log hold as for any change, and each item's write is checked against the conversation's last
  * version in its own transaction: an item someone changed since is refused (`conflict`) and the rest go on.
- * Nothing is dropped from history except what a delete always drops (a created file or page is deleted the
- * normal way). One summary audit entry names the conversation and the outcome.
+ * A file the conversation deleted comes back from the trash with its versions; one purged since cannot. A file
+ * it created is deleted the normal way (to the trash). One summary audit entry names the conversation and the outcome.
  *
  * @example
  * const { results } = await revertConversation(ctx, { conversation: 'conv_…' });
@@ -105,6 +106,15 @@ async function revertOne(ctx: Ctx, c: FileChange | WikiChange | MemoryChange): P
 }
 
 async function revertFile(ctx: Ctx, c: FileChange): Promise<Pick<RevertResult, 'status' | 'message' | 'version'>> {
+  if (c.trashEntry) {
+    const r = await restoreFromTrash(ctx, { id: c.trashEntry });
+    const f = await findFileRow(ctx, r.path);
+    return {
+      status: 'reverted',
+      message: r.beside ? `restored from the trash as ${r.path} (${r.from} is taken)` : 'restored from the trash',
+      version: f?.version ?? null,
+    };
+  }
   const expected = c.after!.version;
   if (c.before === null) {
     await deleteFile(ctx, { path: c.path, expectedVersion: expected });

@@ -10,10 +10,12 @@ import { chargeUsage } from './usage-counter.js';
 import { countAgentChange, tracedChange } from '../operations/agent-gate.js';
 import { toFileInfo, type FileInfo, type FileRow } from './file-info.js';
 import { assertUnlockedIn } from './locks.js';
+import { moveToTrash } from '../trash/trash-rows.js';
 
 /**
- * Deletes one file with all its versions, permanently (F13); the space is freed at once. Its blobs are
- * collected by the sweeper once no version references them. Folders go with deleteFolder.
+ * Deletes one file: it goes with all its versions to the volume's trash (issue 29), and the space is freed at once
+ * (F13). It is restorable from there until the trash is purged; its blobs stay until then. Folders go with
+ * deleteFolder.
  *
  * @example
  * await deleteFile(ctx, { path: 'old/report.pdf' });
@@ -43,9 +45,19 @@ async function removeFile(ctx: Ctx, input: { path: string; expectedVersion?: num
     }
     await assertUnlockedIn(trx, ctx, [{ path, member: true }]);
     await countAgentChange(trx, ctx);
-    await removeFileRow(trx, ctx, row);
+    await trashFileRow(trx, ctx, row);
     return toFileInfo(row);
   });
+}
+
+/**
+ * Moves a file with its versions to the trash and removes it from the live tables, in the caller's transaction:
+ * what every delete of a file does, whatever the door (HTTP, WebDAV, the tools). Returns the trash entry's ID.
+ */
+export async function trashFileRow(trx: Q, ctx: Ctx, row: FileRow, opts: { audit?: boolean } = {}): Promise<string> {
+  const trash = await moveToTrash(trx, ctx, { kind: 'file', path: row.path, size: Number(row.size), files: 1, subject: { fileId: row.id } });
+  await removeFileRow(trx, ctx, row, { ...opts, details: { trash } });
+  return trash;
 }
 
 /**
@@ -53,13 +65,14 @@ async function removeFile(ctx: Ctx, input: { path: string; expectedVersion?: num
  * folder index, audit, index hooks. The one clean-up of a deleted file, whatever the door (issue 26). Agent
  * deletes pass `audit: false`: they are in the conversation trace (F15).
  */
-export async function removeFileRow(trx: Q, ctx: Ctx, row: FileRow, opts: { audit?: boolean } = {}): Promise<void> {
+export async function removeFileRow(trx: Q, ctx: Ctx, row: FileRow, opts: { audit?: boolean; details?: Record<string, unknown> } = {}): Promise<void> {
   await trx.deleteFrom('dav_props').where('file_id', '=', row.id).execute();
   await trx.deleteFrom('dav_locks').where('project_id', '=', ctx.project.id).where('path', '=', row.path).execute();
   await trx.deleteFrom('file_versions').where('file_id', '=', row.id).execute();
   await trx.deleteFrom('files').where('id', '=', row.id).execute();
   await removeFromDirs(trx, ctx.project.id, row.path);
-  if (opts.audit !== false) await recordAudit(trx, ctx, { action: 'file.delete', path: row.path, size: Number(row.size) });
+  if (opts.audit !== false)
+    await recordAudit(trx, ctx, { action: 'file.delete', path: row.path, size: Number(row.size), ...(opts.details ? { details: opts.details } : {}) });
   await runFileChangeHooks(trx, ctx, {
     kind: 'deleted',
     projectId: ctx.project.id,

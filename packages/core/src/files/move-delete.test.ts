@@ -11,6 +11,8 @@ import { folderTree, listFolder } from './list-files.js';
 import { sweepBlobs } from './sweeper.js';
 import { usage } from './usage.js';
 import { readText, storedBlobs, storeViolations } from './test-invariants.js';
+import { listTrash } from '../trash/list-trash.js';
+import { purgeFromTrash } from '../trash/purge-trash.js';
 
 describe.each(testDbKinds())('move and delete on %s', (kind) => {
   let t: TestPlatform;
@@ -109,7 +111,7 @@ describe.each(testDbKinds())('move and delete on %s', (kind) => {
     expect((await listFolder(ctx, { folder: '' })).folders.map((d) => d.name)).not.toContain('f');
   });
 
-  it('delete frees the space at once and removes every version; the blob goes only with the sweeper after grace', async () => {
+  it('delete frees the space at once and moves every version to the trash; the blob goes once purged, with the sweeper after grace', async () => {
     const before = await usage(ctx);
     await putFile(ctx, { path: 'del/doc.txt', source: 'first version' });
     await putFile(ctx, { path: 'del/doc.txt', source: 'second version!' });
@@ -130,10 +132,15 @@ describe.each(testDbKinds())('move and delete on %s', (kind) => {
         ).n,
       ),
     ).toBe(0);
-    // Within the grace period nothing is collected.
+    // Within the grace period nothing is collected; past it, the trash still keeps the versions' blobs.
+    expect((await sweepBlobs(t.platform, { graceMs: 3600_000 })).deleted).toBe(0);
+    now = new Date(now.getTime() + 2 * 3600_000);
     expect((await sweepBlobs(t.platform, { graceMs: 3600_000 })).deleted).toBe(0);
     expect(await t.platform.blobs.stat(f.sha256)).not.toBeNull();
-    now = new Date(now.getTime() + 2 * 3600_000);
+    const admin = await t.admin();
+    const entry = (await listTrash(admin)).items.find((i) => i.path === 'del/doc.txt')!;
+    expect(entry).toMatchObject({ size: 15, files: 1 });
+    await purgeFromTrash(admin, { id: entry.id });
     const swept = await sweepBlobs(t.platform, { graceMs: 3600_000 });
     expect(swept.deleted).toBeGreaterThanOrEqual(2);
     expect(await t.platform.blobs.stat(f.sha256)).toBeNull();

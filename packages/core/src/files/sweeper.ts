@@ -3,6 +3,7 @@ import type { Platform } from '../platform.js';
 import { inTx } from '../platform.js';
 import { expireUploads } from './upload-reservation.js';
 import { sweepOAuthCredentials } from '../oauth/oauth-grants.js';
+import { expireTrash } from '../trash/expire-trash.js';
 
 /**
  * Columns that reference blobs. Areas that keep blobs elsewhere add theirs at start-up.
@@ -10,6 +11,9 @@ import { sweepOAuthCredentials } from '../oauth/oauth-grants.js';
 export const blobReferences: Array<{ table: string; column: string }> = [
   { table: 'file_versions', column: 'blob_key' },
   { table: 'files', column: 'blob_key' },
+  // A trashed file's versions keep their bytes until the trash entry is purged (issue 29).
+  { table: 'trash_versions', column: 'blob_key' },
+  { table: 'trash_files', column: 'blob_key' },
 ];
 
 /**
@@ -89,7 +93,7 @@ export interface HousekeepingOptions {
 
 /**
  * Runs the sweep at start and then every `intervalMs` (never two at once): project deletions left unfinished,
- * expired direct uploads, temporary files of interrupted writes, unreferenced and never-committed blobs, and
+ * trash entries past STOA_TRASH_DAYS or over STOA_TRASH_MAX_BYTES, expired direct uploads, temporary files of interrupted writes, unreferenced and never-committed blobs, and
  * OAuth credentials past their lifetime. Returns a stop function.
  *
  * @example
@@ -100,9 +104,11 @@ export function startHousekeeping(platform: Platform, opts: HousekeepingOptions)
   const sweep = () => {
     if (running) return;
     running = true;
-    // Deletions a restart interrupted finish first, so the blobs only they referenced are collected in this sweep.
-    // Temporary files are a day old before they go: a write may stream for hours.
+    // Deletions a restart interrupted finish first, and the trash drops what is past its days or over its cap, so
+    // the blobs only they referenced are collected in this sweep. Temporary files are a day old before they go: a
+    // write may stream for hours.
     resumeProjectDeletions(platform)
+      .then(() => expireTrash(platform))
       .then(() =>
         Promise.all([
           sweepBlobs(platform, { graceMs: opts.graceMs }),

@@ -1,5 +1,6 @@
 import type { DoorOperation, Operation, PublicDoorOperation } from './operation.js';
 import { fileOperations } from './file-ops.js';
+import { trashOperations } from './trash-ops.js';
 import { projectOperations } from './project-ops.js';
 import { agentOperations } from './agent-ops.js';
 import { memoryOperations } from './memory-ops.js';
@@ -18,6 +19,7 @@ import { signInOperations } from './sign-in-ops.js';
 export const operations: readonly Operation[] = [
   ...projectOperations,
   ...fileOperations,
+  ...trashOperations,
   ...agentOperations,
   ...memoryOperations,
   ...wikiOperations,

@@ -8,7 +8,7 @@ import { isKnownBinary, isTextContent, isTextMime, mimeForContent } from '../fil
 import { INDEX_TEXT_BYTES } from '../files/put-file.js';
 import { withWriteRetry } from '../files/write-retry.js';
 import type { FileInfo, FileRow } from '../files/file-info.js';
-import { removeFileRow } from '../files/delete-file.js';
+import { trashFileRow } from '../files/delete-file.js';
 import { assertUnlockedIn } from '../files/locks.js';
 import { countAgentChange } from '../operations/agent-gate.js';
 import type { WindowKey } from './write-window.js';
@@ -141,8 +141,9 @@ export async function agentDelete(
     }
     await assertUnlockedIn(trx, ctx, [{ path: input.path, member: true }]);
     const changes = (await countAgentChange(trx, ctx, input.window))!;
-    // The one clean-up of a deleted file (its locks and dead properties too); agent deletes are in the trace (F15).
-    await removeFileRow(trx, ctx, row, { audit: false });
+    // The one clean-up of a deleted file (to the trash, its locks and dead properties too); agent deletes are in
+    // the trace (F15), and the trash entry names the conversation, whose undo restores it.
+    await trashFileRow(trx, ctx, row, { audit: false });
     return { file: row, changes: { used: changes.used, max: changes.max } };
   });
 }

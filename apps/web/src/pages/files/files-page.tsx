@@ -4,6 +4,8 @@ import { useI18n } from '../../i18n/index.js';
 import { useSession } from '../../session.js';
 import { formatBytes } from '../../format.js';
 import { ConfirmDialog } from '../../components/confirm-dialog.js';
+import { Icon } from '../../components/icons.js';
+import { navigate } from '../../router.js';
 import { Breadcrumb } from '../../components/breadcrumb.js';
 import { LoadState } from '../../components/load-state.js';
 import { useLiveChanges } from '../../live-changes.js';
@@ -140,6 +142,16 @@ export function FilesPage() {
             {t('files.usage', { used: formatBytes(usage.used), quota: formatBytes(usage.quota) })}
           </p>
         )}
+        <a
+          className="trash-link"
+          href="/trash"
+          onClick={(e) => {
+            e.preventDefault();
+            navigate('/trash');
+          }}
+        >
+          <Icon name="trash" /> {t('trash.open')}
+        </a>
       </div>
       <div className={`files-layout${preview ? ' previewing' : ''}`}>
         {drawer.open && <div className="drawer-back" onClick={drawer.dismiss} />}
