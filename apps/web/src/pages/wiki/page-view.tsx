@@ -9,6 +9,9 @@ import { Breadcrumb } from '../../components/breadcrumb.js';
 import { ConfirmDialog } from '../../components/confirm-dialog.js';
 import { focusOnMount } from '../../components/focus-trap.js';
 import { MoreMenu } from '../../components/more-menu.js';
+import { DiffView } from '../../components/diff-view.js';
+import { StarButton } from '../../components/star-button.js';
+import { personalApi } from '../../api/personal.js';
 
 function go(e: React.MouseEvent, path: string) {
   e.preventDefault();
@@ -42,6 +45,7 @@ export function PageView(props: { project: string; page: WikiPageData; canEdit: 
     setDiff(null);
   }, [page.path, page.version]);
   useEffect(() => setRestored(null), [page.path]);
+  useEffect(() => personalApi.opened(props.project, 'page', page.path), [props.project, page.path]);
 
   const move = async () => {
     if (!moving || moving.trim() === page.path) return setMoving(null);
@@ -127,6 +131,7 @@ export function PageView(props: { project: string; page: WikiPageData; canEdit: 
       )}
       <div className="row">
         <h1>{page.title}</h1>
+        <StarButton project={props.project} kind="page" path={page.path} onError={setError} />
         <span className="spacer" />
         <button disabled={!props.canEdit} onClick={props.onEdit}>
           {t('common.edit')}
@@ -223,13 +228,7 @@ export function PageView(props: { project: string; page: WikiPageData; canEdit: 
               {t('memory.backToCurrent')}
             </button>
           </p>
-          <pre className="diff">
-            {diff.lines.map((l, i) => (
-              <div key={i} className={l.op === '+' ? 'added' : l.op === '-' ? 'removed' : 'kept'}>
-                <span aria-hidden="true">{l.op}</span> {l.text}
-              </div>
-            ))}
-          </pre>
+          <DiffView lines={diff.lines} />
         </section>
       )}
       {shown ? (
