@@ -5,10 +5,10 @@ import { assertCan } from '../policies/can.js';
 import { wikiViewer } from '../wiki/visibility.js';
 import { effectiveTitle, normalizeWikiPath } from '../wiki/wiki-paths.js';
 
-export type ItemKind = 'file' | 'folder' | 'page';
+type ItemKind = 'file' | 'folder' | 'page';
 
 /** An item of a person's lists, where it is now. */
-export interface PersonalItem {
+interface PersonalItem {
   kind: ItemKind;
   path: string;
   name: string;
@@ -16,7 +16,7 @@ export interface PersonalItem {
 }
 
 /** Stars a person may keep per project: the list is shown whole, so it stays short enough to read. */
-export const MAX_FAVOURITES = 500;
+const MAX_FAVOURITES = 500;
 /** Opened items remembered per person and project; older ones are forgotten. */
 export const MAX_RECENT = 50;
 
@@ -66,7 +66,7 @@ async function resolveItem(ctx: Ctx, kind: ItemKind, rawPath: string, q: Q): Pro
 
 /**
  * Rows of a list turned into items where they are now, keeping only what the caller may still read and what
- * still exists: a file deleted, a folder removed, a page of a channel the person left are left out, so a star
+ * still exists (B13): a file deleted, a folder removed, a page of a channel the person left are left out, so a star
  * never tells what one may no longer see.
  */
 async function presentItems(ctx: Ctx, rows: Array<{ kind: string; target: string; at: string }>): Promise<PersonalItem[]> {

@@ -1,5 +1,5 @@
 /** The rows read of a CSV or TSV text, and whether there were more than asked for. */
-export interface ParsedTable {
+interface ParsedTable {
   rows: string[][];
   /** True when the text holds more rows than `maxRows`. */
   truncated: boolean;

@@ -78,7 +78,9 @@ export function usePreview(pid: string, folder: string, page: FolderPage | null,
   const setPreview = useCallback((f: FileInfo | null) => {
     const q = new URLSearchParams(location.search);
     if (!f) {
-      if (!q.has('preview')) return setShown(null);
+      // Closed in this render, not after the address changes: the row then takes focus back from the Close button.
+      setShown(null);
+      if (!q.has('preview')) return;
       q.delete('preview');
       return navigate(withQuery(location.pathname, q));
     }

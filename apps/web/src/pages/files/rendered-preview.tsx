@@ -9,7 +9,7 @@ import { parseDelimited, separatorOf } from './csv.js';
 import { renderedKind } from './preview-modes.js';
 
 /** Rows of a CSV or TSV file shown at most: a table of a million rows would stall the page. */
-export const TABLE_MAX_ROWS = 500;
+const TABLE_MAX_ROWS = 500;
 
 /**
  * A text file rendered (F11): markdown through the wiki's renderer — React elements only, raw HTML shown as text,

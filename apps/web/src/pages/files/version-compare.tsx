@@ -9,7 +9,7 @@ import { DiffView, type DiffLine } from '../../components/diff-view.js';
  * @example
  * lineDiff('a\nb\n', 'a\nc\n') // [{ op: ' ', text: 'a' }, { op: '-', text: 'b' }, { op: '+', text: 'c' }]
  */
-export function lineDiff(from: string, to: string): DiffLine[] {
+function lineDiff(from: string, to: string): DiffLine[] {
   const out: DiffLine[] = [];
   for (const part of diffLines(from, to)) {
     const op = part.added ? '+' : part.removed ? '-' : ' ';
