@@ -67,10 +67,12 @@ export function PreviewPanel(props: {
   // How this file's kind is previewed (and up to which size), for its earlier versions too.
   const [rule, setRule] = useState<{ kind: 'text' | 'image' | 'pdf'; limit: number } | null>(null);
   const [raw, setRaw] = useState(false);
-  const [editing, setEditing] = useState(false);
+  // The text and version the editing started from: kept while someone else's save reloads the preview below,
+  // so the editor and its unsaved text stay, and the save is refused over theirs (the conflict view).
+  const [editing, setEditing] = useState<{ text: string; file: FileInfo } | null>(null);
   const [shown, setShown] = useState<Shown | null>(null);
   useEffect(() => {
-    setEditing(false);
+    setEditing(null);
     setShown(null);
     setRaw(false);
   }, [file.path]);
@@ -192,7 +194,7 @@ export function PreviewPanel(props: {
           <Icon name="download" /> {t('files.download')}
         </button>
         {editable && !editing && !shown && (
-          <button onClick={() => setEditing(true)}>
+          <button onClick={() => content?.kind === 'text' && setEditing({ text: content.text, file })}>
             <Icon name="edit" /> {t('common.edit')}
           </button>
         )}
@@ -208,16 +210,16 @@ export function PreviewPanel(props: {
             {error}
           </p>
         )}
-        {!error && !content && <p>{t('common.loading')}</p>}
-        {editing && content?.kind === 'text' ? (
+        {!error && !content && !editing && <p>{t('common.loading')}</p>}
+        {editing ? (
           <Suspense fallback={<p>{t('common.loading')}</p>}>
             <TextEditor
               project={project}
-              file={file}
-              text={content.text}
-              onCancel={() => setEditing(false)}
+              file={editing.file}
+              text={editing.text}
+              onCancel={() => setEditing(null)}
               onSaved={() => {
-                setEditing(false);
+                setEditing(null);
                 props.onChanged();
               }}
             />

@@ -131,7 +131,6 @@ export function PageView(props: { project: string; page: WikiPageData; canEdit: 
       )}
       <div className="row">
         <h1>{page.title}</h1>
-        <StarButton project={props.project} kind="page" path={page.path} onError={setError} />
         <span className="spacer" />
         <button disabled={!props.canEdit} onClick={props.onEdit}>
           {t('common.edit')}
@@ -157,6 +156,7 @@ export function PageView(props: { project: string; page: WikiPageData; canEdit: 
             { label: t('common.delete'), danger: true, onSelect: () => setDeleting(true) },
           ]}
         />
+        <StarButton project={props.project} kind="page" path={page.path} onError={setError} />
       </div>
       {renaming !== null && (
         <form
