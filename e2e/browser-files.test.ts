@@ -194,10 +194,11 @@ describe.skipIf(!hasChromium)('web UI: Files', { shuffle: false }, () => {
     await page.getByText('Uploaded 1 file(s)').waitFor();
     await fileRow(page, 'reports/2026/q1.csv').getByRole('button', { name: 'q1.csv', exact: true }).click();
     const panel = page.getByRole('complementary', { name: 'Preview' });
-    await panel.locator('pre', { hasText: '3,4' }).waitFor();
+    // A CSV file shows as a table (the raw text is a toggle away).
+    await panel.locator('.preview-table td', { hasText: '4' }).waitFor();
     await panel.locator('tr[data-version="1"]').getByRole('button', { name: 'Restore' }).click();
     await panel.locator('tr[data-version="3"]').waitFor();
-    await panel.locator('pre.preview-text').filter({ hasNotText: '3,4' }).waitFor();
+    await panel.locator('.preview-table').filter({ hasNotText: '4' }).waitFor();
   });
 
   it('uploads files dropped onto the table', async () => {

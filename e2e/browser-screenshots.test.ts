@@ -25,7 +25,7 @@ const views: Array<{ name: string; open: (page: Page, url: string) => Promise<vo
       await page.goto(`${url}/files/reports`);
       await fileRow(page, 'reports/plan.md').waitFor();
       await fileRow(page, 'reports/plan.md').locator('button.file-name').click();
-      await page.locator('pre.preview-text').waitFor();
+      await page.locator('.preview-rendered').waitFor();
     },
   },
   {

@@ -32,7 +32,7 @@ describe.skipIf(!hasChromium)('web UI: knowledge bases and skill packages', () =
     await ed.page.getByRole('dialog', { name: 'This name is taken' }).getByRole('button', { name: 'Replace (new version)' }).click();
     await fileRow(ed.page, 'refunds.md').getByRole('button', { name: 'refunds.md', exact: true }).click();
     const edPanel = ed.page.getByRole('complementary', { name: 'Preview' });
-    await edPanel.locator('pre.preview-text', { hasText: 'in writing' }).waitFor();
+    await edPanel.locator('.preview-rendered', { hasText: 'in writing' }).waitFor();
     await edPanel.locator('tr[data-version="2"]').waitFor();
     const link = ed.page.url();
     // The link survives a reload, and the project's own files do not hold the upload.
@@ -50,7 +50,7 @@ describe.skipIf(!hasChromium)('web UI: knowledge bases and skill packages', () =
     await picker(vi.page).selectOption({ label: 'Support handbook' });
     await fileRow(vi.page, 'refunds.md').getByRole('button', { name: 'refunds.md', exact: true }).click();
     const viPanel = vi.page.getByRole('complementary', { name: 'Preview' });
-    await viPanel.locator('pre.preview-text', { hasText: 'Refunds within thirty days, in writing.' }).waitFor();
+    await viPanel.locator('.preview-rendered', { hasText: 'Refunds within thirty days, in writing.' }).waitFor();
     await viPanel.locator('tr[data-version="1"]').waitFor();
     expect(await vi.page.getByRole('button', { name: 'Upload', exact: true }).isDisabled()).toBe(true);
     expect(await fileRow(vi.page, 'refunds.md').getByRole('button', { name: 'Delete refunds.md' }).isDisabled()).toBe(true);

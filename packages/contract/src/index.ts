@@ -22,6 +22,7 @@ export * from './routes/oauth.js';
 export * from './routes/locks.js';
 export * from './routes/trash.js';
 export * from './routes/sign-in.js';
+export * from './routes/personal.js';
 export { allRoutes, routeTables } from './routes/all.js';
 export * from './route-ref.js';
 export { routeIndex } from './route-index.js';

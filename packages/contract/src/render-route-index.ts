@@ -19,6 +19,7 @@ const tableSources: Record<keyof typeof routeTables, { file: string; name: strin
   admin: { file: 'admin', name: 'adminRoutes' },
   oauth: { file: 'oauth', name: 'oauthRoutes' },
   signIn: { file: 'sign-in', name: 'signInRoutes' },
+  personal: { file: 'personal', name: 'personalRoutes' },
 };
 
 /**

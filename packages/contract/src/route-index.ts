@@ -13,6 +13,7 @@ import type { docsRoutes } from './routes/docs.js';
 import type { adminRoutes } from './routes/admin.js';
 import type { oauthRoutes } from './routes/oauth.js';
 import type { signInRoutes } from './routes/sign-in.js';
+import type { personalRoutes } from './routes/personal.js';
 
 /**
  * Every route by area and name, for clients that must not load the schemas (the web UI).
@@ -116,6 +117,7 @@ export const routeIndex = {
     append: { id: 'memory.append', method: 'POST', path: '/projects/{project}/memory/append' } as RouteRef<(typeof memoryRoutes)['append']>,
     history: { id: 'memory.history', method: 'GET', path: '/projects/{project}/memory/history' } as RouteRef<(typeof memoryRoutes)['history']>,
     show: { id: 'memory.show', method: 'GET', path: '/projects/{project}/memory/version' } as RouteRef<(typeof memoryRoutes)['show']>,
+    restore: { id: 'memory.restore', method: 'POST', path: '/projects/{project}/memory/restore' } as RouteRef<(typeof memoryRoutes)['restore']>,
     search: { id: 'memory.search', method: 'GET', path: '/projects/{project}/memory/search' } as RouteRef<(typeof memoryRoutes)['search']>,
     bundle: { id: 'memory.bundle', method: 'GET', path: '/projects/{project}/memory/bundle' } as RouteRef<(typeof memoryRoutes)['bundle']>,
   },
@@ -172,5 +174,12 @@ export const routeIndex = {
     methods: { id: 'signin.methods', method: 'GET', path: '/auth/methods' } as RouteRef<(typeof signInRoutes)['methods']>,
     oidcStart: { id: 'signin.oidcStart', method: 'GET', path: '/auth/oidc/start' } as RouteRef<(typeof signInRoutes)['oidcStart']>,
     oidcCallback: { id: 'signin.oidcCallback', method: 'GET', path: '/auth/oidc/callback' } as RouteRef<(typeof signInRoutes)['oidcCallback']>,
+  },
+  personal: {
+    favourites: { id: 'favourites.list', method: 'GET', path: '/projects/{project}/favourites' } as RouteRef<(typeof personalRoutes)['favourites']>,
+    star: { id: 'favourites.add', method: 'PUT', path: '/projects/{project}/favourites' } as RouteRef<(typeof personalRoutes)['star']>,
+    unstar: { id: 'favourites.remove', method: 'DELETE', path: '/projects/{project}/favourites' } as RouteRef<(typeof personalRoutes)['unstar']>,
+    recent: { id: 'recent.list', method: 'GET', path: '/projects/{project}/recent' } as RouteRef<(typeof personalRoutes)['recent']>,
+    opened: { id: 'recent.record', method: 'POST', path: '/projects/{project}/recent' } as RouteRef<(typeof personalRoutes)['opened']>,
   },
 };

@@ -688,6 +688,28 @@ export interface OidcSignInsTable {
   created_at: string;
   expires_at: string;
 }
+/** A person's starred file, folder or wiki page in a project (migration 036). */
+export interface FavouritesTable {
+  project_id: string;
+  user_id: string;
+  /** 'file', 'folder' or 'page'. */
+  kind: string;
+  /** A file's or page's ID; a folder's path. */
+  target: string;
+  created_at: string;
+}
+/** A file or wiki page a person opened in a project, last time only (migration 036). */
+export interface RecentItemsTable {
+  project_id: string;
+  user_id: string;
+  kind: string;
+  target: string;
+  opened_at: string;
+}
+export interface PersonalDB {
+  favourites: FavouritesTable;
+  recent_items: RecentItemsTable;
+}
 export interface SignInDB {
   oidc_identities: OidcIdentitiesTable;
   oidc_sign_ins: OidcSignInsTable;
@@ -697,4 +719,4 @@ export interface SignInDB {
 }
 
 /** Every table of the database. */
-export interface DB extends FoundationDB, AgentToolsDB, SearchDB, WikiDB, MemoryDB, UnderstandingDB, AccessDB, OAuthDB, SignInDB {}
+export interface DB extends FoundationDB, AgentToolsDB, SearchDB, WikiDB, MemoryDB, UnderstandingDB, AccessDB, OAuthDB, SignInDB, PersonalDB {}

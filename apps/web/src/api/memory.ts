@@ -28,6 +28,8 @@ export const memoryApi = {
   set: (project: string, m: MemoryRef, content: string, base: number) => call(r.set, { project, ...q(m), content, base }),
   history: (project: string, m: MemoryRef) => call(r.history, { project, ...q(m) }),
   show: (project: string, m: MemoryRef, version: number) => call(r.show, { project, ...q(m), version }),
+  /** An earlier version saved again as the newest; refused (memory_version_conflict) when the newest is not `base`. */
+  restore: (project: string, m: MemoryRef, version: number, base: number) => call(r.restore, { project, ...q(m), version, base }),
 };
 
 /**

@@ -12,6 +12,7 @@ import { oauthRoutes } from './oauth.js';
 import { lockRoutes } from './locks.js';
 import { trashRoutes } from './trash.js';
 import { signInRoutes } from './sign-in.js';
+import { personalRoutes } from './personal.js';
 
 /**
  * Every route table by area. Each area adds its table here (one line), and the OpenAPI document, the server's
@@ -34,6 +35,7 @@ export const routeTables = {
   admin: adminRoutes,
   oauth: oauthRoutes,
   signIn: signInRoutes,
+  personal: personalRoutes,
 };
 
 /** Every route of the HTTP API but the server's own (health, OpenAPI, login: `systemRoutes`), which it answers directly. */

@@ -37,7 +37,11 @@ export const MemoryVersionSchema = z.object({
   version: z.number().int(),
   modified: z.string().nullable(),
   author: MemoryAuthorSchema.nullable(),
-  op: z.string().describe('"set", "append", "merge" (a hosted agent\'s new lines appended after someone else saved) or "instructions"'),
+  op: z
+    .string()
+    .describe(
+      '"set", "append", "merge" (a hosted agent\'s new lines appended after someone else saved), "restore" (an earlier version brought back) or "instructions"',
+    ),
   chars: z.number().int().describe('Length of that version in characters'),
 });
 
@@ -119,6 +123,20 @@ export const memoryRoutes = {
     path: '/projects/{project}/memory/version',
     summary: 'One earlier version of a memory file',
     input: z.object({ ...ref, version: z.coerce.number().int().min(0).describe('Version number from history') }),
+    output: MemoryDocSchema,
+  }),
+  restore: defineRoute({
+    id: 'memory.restore',
+    errors: ['too_large'],
+    method: 'POST',
+    path: '/projects/{project}/memory/restore',
+    summary: "Save an earlier version's text as the newest version (history keeps every version)",
+    description: 'With `base`, refused with 409 memory_version_conflict when someone saved after that version, like a save.',
+    input: z.object({
+      ...ref,
+      version: z.coerce.number().int().min(0).describe('The version to bring back (from history)'),
+      base: z.coerce.number().int().min(0).optional().describe('The newest version you saw; the restore is refused when someone saved since'),
+    }),
     output: MemoryDocSchema,
   }),
   search: defineRoute({

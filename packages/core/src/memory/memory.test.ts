@@ -4,7 +4,7 @@ import { createTestPlatform, type TestPlatform } from '../testing.js';
 import { createAgent } from '../agents/agents.js';
 import { createConversation } from '../conversations/conversations.js';
 import type { Ctx } from '../platform.js';
-import { appendMemory, getMemory, memoryHistory, setMemory, showMemoryVersion } from './memory.js';
+import { appendMemory, getMemory, memoryHistory, restoreMemoryVersion, setMemory, showMemoryVersion } from './memory.js';
 import { searchMemory } from './search.js';
 import { listMemoryFiles, memoryBundle } from './bundle.js';
 
@@ -67,6 +67,24 @@ describe.each(testDbKinds())('memory files on %s', (kind) => {
     expect(e.code).toBe('memory_version_conflict');
     expect(e.details).toMatchObject({ currentVersion: 2 });
     expect((await getMemory(vera, { file: 'AGENTS.md' })).content).toBe('Rule 1\nRule 2\n');
+  });
+
+  it('restoring an earlier version saves its text as a new version, refused like a save when someone saved since', async () => {
+    const ref = { file: 'AGENTS.md' };
+    await setMemory(admin, ref, 'first\n');
+    await setMemory(admin, ref, 'second\n');
+    const r = await restoreMemoryVersion(admin, ref, 1, { base: 2 });
+    expect(r).toMatchObject({ version: 3, content: 'first\n' });
+    expect((await memoryHistory(admin, ref)).map((h) => [h.version, h.op])).toEqual([
+      [3, 'restore'],
+      [2, 'set'],
+      [1, 'set'],
+    ]);
+    const stale = await refusal(restoreMemoryVersion(admin, ref, 2, { base: 2 }));
+    expect(stale.code).toBe('memory_version_conflict');
+    expect(stale.details).toMatchObject({ currentVersion: 3 });
+    expect((await refusal(restoreMemoryVersion(vera, ref, 2))).code).toBe('forbidden');
+    expect((await getMemory(bob, ref)).content).toBe('first\n');
   });
 
   it('two concurrent saves on the same base: exactly one wins, the other gets memory_version_conflict', async () => {

@@ -61,13 +61,13 @@ export async function getMemory(ctx: Ctx, ref: MemoryRef): Promise<MemoryDoc> {
  * @example
  * await setMemory(ctx, { file: 'MEMORY.md', conversation: 'general' }, 'Renewal: 2 November\n', { base: 4 });
  */
-export async function setMemory(ctx: Ctx, ref: MemoryRef, content: string, opts: { base?: number } = {}): Promise<MemoryDoc> {
+export async function setMemory(ctx: Ctx, ref: MemoryRef, content: string, opts: { base?: number; op?: 'set' | 'restore' } = {}): Promise<MemoryDoc> {
   assertNoNul(content, 'memory text');
   const target = await memoryTarget(ctx, ref, 'memory.write');
   return inTx(ctx.platform, async (trx) => {
     const locked = await lockMemoryState(trx, ctx, target);
     if (opts.base !== undefined && opts.base !== locked.version) throw conflict(target, locked, opts.base);
-    const v = await writeMemoryVersion(trx, ctx, target, locked, content, 'set');
+    const v = await writeMemoryVersion(trx, ctx, target, locked, content, opts.op ?? 'set');
     return docOf(
       target,
       { version: v.version, content, modified: v.created_at, author: authorOf(v.author_kind, v.author_id, v.author_label, v.author_meta) },
@@ -192,4 +192,16 @@ export async function showMemoryVersion(ctx: Ctx, ref: MemoryRef, version: numbe
     { version: v.version, content, modified: v.created_at, author: authorOf(v.author_kind, v.author_id, v.author_label, v.author_meta) },
     editable,
   );
+}
+
+/**
+ * Brings an earlier version back as the newest one (M3): its text is saved as a new version, so the history keeps
+ * every version. With `base`, refused like a save (`memory_version_conflict`) when someone saved since.
+ *
+ * @example
+ * await restoreMemoryVersion(ctx, { file: 'AGENTS.md' }, 2, { base: 5 }) // { version: 6, content: <version 2's text>, … }
+ */
+export async function restoreMemoryVersion(ctx: Ctx, ref: MemoryRef, version: number, opts: { base?: number } = {}): Promise<MemoryDoc> {
+  const old = await showMemoryVersion(ctx, ref, version);
+  return setMemory(ctx, ref, old.content, { base: opts.base, op: 'restore' });
 }

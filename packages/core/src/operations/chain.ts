@@ -49,11 +49,11 @@ export function refusalByRole(actor: Actor, op: { traits: OperationTraits }): St
 }
 
 /**
- * What a volume beyond projects (R1) offers: its files and their trash, their search, understanding and audit, and the tools. It
- * has no members, invitations, tokens, agents, conversations, wiki or memory of its own — its owners decide who
- * reaches it.
+ * What a volume beyond projects (R1) offers: its files and their trash, their search, understanding and audit, the
+ * tools, and its owners' favourites and recent files. It has no members, invitations, tokens, agents, conversations,
+ * wiki or memory of its own — its owners decide who reaches it.
  */
-const VOLUME_OPERATIONS = /^(files|folders|uploads|docs|search|tools|webdav|trash)\.|^audit\.list$/;
+const VOLUME_OPERATIONS = /^(files|folders|uploads|docs|search|tools|webdav|trash|favourites|recent)\.|^audit\.list$/;
 
 /** Steps 1–2: the volume gate and the policy by role. */
 export function assertRoleAllows(ctx: Ctx, op: { id: string; traits: OperationTraits }, volumeOp = op.id): void {

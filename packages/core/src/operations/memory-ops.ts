@@ -1,5 +1,5 @@
 import { memoryRoutes, turnRoutes } from '@stoa/contract';
-import { appendMemory, getMemory, memoryHistory, setMemory, showMemoryVersion } from '../memory/memory.js';
+import { appendMemory, getMemory, memoryHistory, restoreMemoryVersion, setMemory, showMemoryVersion } from '../memory/memory.js';
 import { listMemoryFiles, memoryBundle } from '../memory/bundle.js';
 import { searchMemory } from '../memory/search.js';
 import { commitTurn, prepareTurn } from '../memory/turn.js';
@@ -18,6 +18,7 @@ export const memoryOperations: Operation[] = [
   projectOperation(m.append, memoryChange, (ctx, i) => appendMemory(ctx, i, i.text)),
   projectOperation(m.history, reads('memory.read'), (ctx, i) => memoryHistory(ctx, i)),
   projectOperation(m.show, reads('memory.read'), (ctx, i) => showMemoryVersion(ctx, i, i.version)),
+  projectOperation(m.restore, changes('memory.write', null), (ctx, i) => restoreMemoryVersion(ctx, i, i.version, { base: i.base })),
   projectOperation(m.search, reads('memory.read'), (ctx, i) => searchMemory(ctx, { query: i.q, limit: i.limit })),
   projectOperation(m.bundle, reads('memory.read'), (ctx, i) => memoryBundle(ctx, i)),
   projectOperation(turnRoutes.prepare, reads('memory.read'), (ctx, i) => prepareTurn(ctx, i)),

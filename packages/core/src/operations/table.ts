@@ -10,6 +10,7 @@ import { adminOperations } from './admin-ops.js';
 import { oauthOperations, oauthServerOperations } from './oauth-ops.js';
 import { webdavOperations } from './webdav-ops.js';
 import { signInOperations } from './sign-in-ops.js';
+import { personalOperations } from './personal-ops.js';
 
 /**
  * Every operation of Stoa, defined once. The HTTP server mounts a route for each, the CLI's local mode and the
@@ -27,6 +28,7 @@ export const operations: readonly Operation[] = [
   ...adminOperations,
   ...oauthOperations,
   ...signInOperations,
+  ...personalOperations,
 ];
 
 const byId = new Map<string, Operation | DoorOperation | PublicDoorOperation>(

@@ -20,6 +20,8 @@ const byProject = (p: string) => sql`project_id = ${p}`;
  * collects the ones no version references any more.
  */
 export const PROJECT_TABLES: readonly ProjectTable[] = [
+  { table: 'favourites', where: byProject },
+  { table: 'recent_items', where: byProject },
   { table: 'search_vectors', where: byProject },
   { table: 'search_bodies', where: (p) => sql`doc_id in (select id from search_docs where project_id = ${p})` },
   { table: 'search_postings', where: byProject, only: 'postgres' },

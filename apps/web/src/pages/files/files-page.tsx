@@ -28,6 +28,9 @@ import { useFolderActions } from './folder-actions.js';
 import { useFileOperations } from './file-operations.js';
 import { BulkBar, pathList } from './bulk-bar.js';
 import { MoveDialog } from './move-dialog.js';
+import { PersonalList, PersonalViewLinks, type PersonalView } from './personal-lists.js';
+import { StarButton } from '../../components/star-button.js';
+import { useRoute } from '../../router.js';
 
 /**
  * The Files page (F4–F14): usage header, folder tree, the selected folder's table, name search over the whole
@@ -49,7 +52,10 @@ export function FilesPage() {
   const { page, current, subfolders, allFolders, usage, loadError, complete, whole } = useFolderListing(pid, folder, epoch, setFolder);
   const { query, setQuery, results } = useFileSearch(pid, epoch, fail);
   const searching = results !== null;
-  const [preview, setPreview] = usePreview(pid, page, setFolder, fail);
+  const [preview, setPreview] = usePreview(pid, folder, page, fail);
+  // The person's Favourites or Recent, shown in place of the folder (/files?view=favourites).
+  const wantedView = new URLSearchParams(useRoute().search).get('view');
+  const view: PersonalView | null = wantedView === 'favourites' || wantedView === 'recent' ? wantedView : null;
   // Files ticked for a bulk move or delete; a new folder or search starts with none.
   const [checked, setChecked] = useState<ReadonlySet<string>>(new Set());
   const [bulk, setBulk] = useState<'move' | 'delete' | null>(null);
@@ -137,6 +143,7 @@ export function FilesPage() {
     <div className="files-page">
       <div className="page-head">
         <h1>{t('files.title')}</h1>
+        <PersonalViewLinks view={view} />
         {usage && (
           <p className="usage" data-used={usage.used} data-quota={usage.quota}>
             {t('files.usage', { used: formatBytes(usage.used), quota: formatBytes(usage.quota) })}
@@ -167,8 +174,11 @@ export function FilesPage() {
           }}
         />
         <section className={`files-main${drop.dragging ? ' dragging' : ''}`} {...drop.handlers}>
-          {!searching && (
-            <Breadcrumb label={t('files.breadcrumb')} root={t('files.root')} path={folder} href={folderHref} onOpen={select} dropTarget={dropTarget} />
+          {!searching && !view && (
+            <div className="crumb-row">
+              <Breadcrumb label={t('files.breadcrumb')} root={t('files.root')} path={folder} href={folderHref} onOpen={select} dropTarget={dropTarget} />
+              {folder && <StarButton project={pid} kind="folder" path={folder} onError={fail} />}
+            </div>
           )}
           <FilesToolbar
             drawer={drawer}
@@ -210,7 +220,9 @@ export function FilesPage() {
             onDownload={() => void downloadZip(pid, { paths: checkedPaths() }, `${project.name}.zip`).catch(fail)}
             onClear={clearChecked}
           />
-          {!searching && !current ? (
+          {view && !searching ? (
+            <PersonalList project={pid} view={view} onError={fail} />
+          ) : !searching && !current ? (
             <LoadState error={loadError} onRetry={refresh} />
           ) : (
             <FileTable
@@ -236,7 +248,7 @@ export function FilesPage() {
             />
           )}
           {searching && results.files.length === 0 && <p className="empty">{t('files.noMatches')}</p>}
-          {!searching && current && shownFiles.length === 0 && subfolders.length === 0 && <p className="empty">{t('files.empty')}</p>}
+          {!searching && !view && current && shownFiles.length === 0 && subfolders.length === 0 && <p className="empty">{t('files.empty')}</p>}
         </section>
         {preview && (
           <PreviewPanel

@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useLayoutEffect, useRef, useState } from 'react';
+import { lazy, Suspense, useCallback, useEffect, useLayoutEffect, useRef, useState } from 'react';
 import { downloadFile, filesApi, type FileInfo, type PreviewInfo } from '../../api/files.js';
 import { useI18n } from '../../i18n/index.js';
 import { errorText, formatBytes, formatDate } from '../../format.js';
@@ -6,8 +6,33 @@ import { CreatedBy } from './created-by.js';
 import { VersionList } from './version-list.js';
 import { Icon } from '../../components/icons.js';
 import { kindWord } from './file-kind.js';
+import { StarButton } from '../../components/star-button.js';
+import { EDIT_MAX_BYTES, renderedKind, utf8Text } from './preview-modes.js';
 
-type Content = { kind: 'text'; text: string } | { kind: 'image' | 'pdf'; url: string } | { kind: 'none'; reason: PreviewInfo['reason']; limit: number | null };
+// Heavy parts load when first needed, so the Files page's first screen stays light: the markdown renderer, the
+// diff, the merge of the conflict view.
+const RenderedPreview = lazy(() => import('./rendered-preview.js').then((m) => ({ default: m.RenderedPreview })));
+const TextEditor = lazy(() => import('./text-editor.js').then((m) => ({ default: m.TextEditor })));
+const VersionCompare = lazy(() => import('./version-compare.js').then((m) => ({ default: m.VersionCompare })));
+
+/** What the panel shows of a file; `utf8` is the text when its bytes are UTF-8 (only such text can be edited). */
+type Content =
+  | { kind: 'text'; text: string; utf8: boolean }
+  | { kind: 'image' | 'pdf'; url: string }
+  | { kind: 'none'; reason: PreviewInfo['reason']; limit: number | null };
+
+/** A preview's bytes as the panel shows them; an image's or PDF's type is set here, never taken from the server. */
+function contentOf(kind: 'text' | 'image' | 'pdf', fileType: string, bytes: ArrayBuffer): Content {
+  if (kind === 'text') {
+    const text = utf8Text(bytes);
+    return { kind: 'text', text: text ?? new TextDecoder().decode(bytes), utf8: text !== null };
+  }
+  const type = kind === 'pdf' ? 'application/pdf' : /^image\/(png|jpeg|gif|webp)$/.test(fileType) ? fileType : 'application/octet-stream';
+  return { kind, url: URL.createObjectURL(new Blob([bytes], { type })) };
+}
+
+/** An earlier version shown in the panel, or two compared. */
+type Shown = { kind: 'version'; version: number; content: Content | null } | { kind: 'compare'; from: number; to: number; texts: [string, string] | null };
 
 /**
  * The preview side panel (F11): path, type, size, modified, then the content. Text (HTML included) is shown as
@@ -40,6 +65,18 @@ export function PreviewPanel(props: {
   }, [file.path]);
   const [content, setContent] = useState<Content | null>(null);
   const [error, setError] = useState<string | null>(null);
+  // How this file's kind is previewed (and up to which size), for its earlier versions too.
+  const [rule, setRule] = useState<{ kind: 'text' | 'image' | 'pdf'; limit: number } | null>(null);
+  const [raw, setRaw] = useState(false);
+  // The text and version the editing started from: kept while someone else's save reloads the preview below,
+  // so the editor and its unsaved text stay, and the save is refused over theirs (the conflict view).
+  const [editing, setEditing] = useState<{ text: string; file: FileInfo } | null>(null);
+  const [shown, setShown] = useState<Shown | null>(null);
+  useEffect(() => {
+    setEditing(null);
+    setShown(null);
+    setRaw(false);
+  }, [file.path]);
 
   useEffect(() => {
     let url: string | null = null;
@@ -48,14 +85,12 @@ export function PreviewPanel(props: {
     setError(null);
     (async () => {
       const info = await filesApi.previewInfo(project, file.path);
+      if (!cancelled) setRule(info.kind === 'none' ? null : { kind: info.kind, limit: info.limit ?? 0 });
       if (info.kind === 'none') return { kind: 'none', reason: info.reason, limit: info.limit } as Content;
       const res = await filesApi.preview(project, file.path);
-      if (info.kind === 'text') return { kind: 'text', text: await res.text() } as Content;
-      // The blob's type is set here, not taken from the response, so only an image or a PDF can ever be shown.
-      const bytes = await res.arrayBuffer();
-      const type = info.kind === 'pdf' ? 'application/pdf' : /^image\/(png|jpeg|gif|webp)$/.test(info.file.type) ? info.file.type : 'application/octet-stream';
-      url = URL.createObjectURL(new Blob([bytes], { type }));
-      return { kind: info.kind, url } as Content;
+      const c = contentOf(info.kind, info.file.type, await res.arrayBuffer());
+      if (c.kind === 'image' || c.kind === 'pdf') url = c.url;
+      return c;
     })().then(
       (c) => {
         if (cancelled && url) URL.revokeObjectURL(url);
@@ -68,6 +103,39 @@ export function PreviewPanel(props: {
       if (url) URL.revokeObjectURL(url);
     };
   }, [project, file.path, file.version]);
+
+  // An earlier version in the panel ("Show"), fetched by its number, or two versions' texts for the comparison.
+  const shownKey = shown ? (shown.kind === 'version' ? `v${shown.version}` : `c${shown.from}-${shown.to}`) : null;
+  useEffect(() => {
+    if (!shown || !rule) return;
+    let cancelled = false;
+    let url: string | null = null;
+    const bytesOf = async (v: number) => (await filesApi.content(project, file.path, v)).arrayBuffer();
+    const load = async (): Promise<Shown> => {
+      if (shown.kind === 'compare') {
+        const [a, b] = await Promise.all([bytesOf(shown.from), bytesOf(shown.to)]);
+        const text = (x: ArrayBuffer) => utf8Text(x) ?? new TextDecoder().decode(x);
+        return { ...shown, texts: [text(a), text(b)] };
+      }
+      const versions = await filesApi.versions(project, file.path);
+      const size = versions.find((v) => v.version === shown.version)?.size ?? 0;
+      if (size > rule.limit) return { ...shown, content: { kind: 'none', reason: 'too_large', limit: rule.limit } };
+      const c = contentOf(rule.kind, file.type, await bytesOf(shown.version));
+      if (c.kind === 'image' || c.kind === 'pdf') url = c.url;
+      return { ...shown, content: c };
+    };
+    load().then(
+      (s) => {
+        if (cancelled && url) URL.revokeObjectURL(url);
+        else if (!cancelled) setShown(s);
+      },
+      (e) => !cancelled && props.onError(errorText(e, t)),
+    );
+    return () => {
+      cancelled = true;
+      if (url) URL.revokeObjectURL(url);
+    };
+  }, [shownKey, rule]);
 
   const download = () => downloadFile(project, file.path, file.name).catch((e) => props.onError(errorText(e, t)));
 
@@ -87,10 +155,15 @@ export function PreviewPanel(props: {
     return () => window.removeEventListener('keydown', onKey);
   }, [onClose]);
 
+  const rendered = renderedKind(file.name);
+  // Edit (F11): text files within EDIT_MAX_BYTES whose bytes are UTF-8, for those who may write.
+  const editable = props.canEdit && content?.kind === 'text' && content.utf8 && file.size <= EDIT_MAX_BYTES;
+
   return (
     <aside ref={panel} className="preview" aria-label={t('preview.title')}>
       <div className="preview-head">
         <h2 title={file.name}>{file.name}</h2>
+        <StarButton project={project} kind="file" path={file.path} onError={props.onError} />
         <button className="link" aria-label={t('common.close')} onClick={onClose}>
           <Icon name="close" />
         </button>
@@ -127,6 +200,16 @@ export function PreviewPanel(props: {
         <button onClick={download}>
           <Icon name="download" /> {t('files.download')}
         </button>
+        {editable && !editing && !shown && (
+          <button onClick={() => content?.kind === 'text' && setEditing({ text: content.text, file })}>
+            <Icon name="edit" /> {t('common.edit')}
+          </button>
+        )}
+        {rendered && content?.kind === 'text' && !editing && !shown && (
+          <button className="secondary" aria-pressed={raw} onClick={() => setRaw((r) => !r)}>
+            {t('preview.showRaw')}
+          </button>
+        )}
       </div>
       <div className="preview-body">
         {error && (
@@ -134,20 +217,87 @@ export function PreviewPanel(props: {
             {error}
           </p>
         )}
-        {!error && !content && <p>{t('common.loading')}</p>}
-        {content?.kind === 'text' && <pre className="preview-text">{content.text}</pre>}
-        {content?.kind === 'image' && <img className="preview-image" src={content.url} alt={file.name} />}
-        {content?.kind === 'pdf' && <iframe className="preview-pdf" src={content.url} title={file.name} />}
-        {content?.kind === 'none' && (
-          <div className="no-preview">
-            <p>{content.reason === 'too_large' && content.limit ? t('preview.tooLarge', { limit: formatBytes(content.limit) }) : t('preview.none')}</p>
-            <button onClick={download}>
-              <Icon name="download" /> {t('files.download')}
-            </button>
-          </div>
+        {!error && !content && !editing && <p>{t('common.loading')}</p>}
+        {editing ? (
+          <Suspense fallback={<p>{t('common.loading')}</p>}>
+            <TextEditor
+              project={project}
+              file={editing.file}
+              text={editing.text}
+              onCancel={() => setEditing(null)}
+              onSaved={() => {
+                setEditing(null);
+                props.onChanged();
+              }}
+            />
+          </Suspense>
+        ) : shown ? (
+          <ShownVersion shown={shown} name={file.name} onBack={() => setShown(null)} />
+        ) : (
+          <>
+            {content?.kind === 'text' && rendered && !raw && (
+              <Suspense fallback={<p>{t('common.loading')}</p>}>
+                <RenderedPreview project={project} path={file.path} text={content.text} />
+              </Suspense>
+            )}
+            {content?.kind === 'text' && (!rendered || raw) && <pre className="preview-text">{content.text}</pre>}
+            {content?.kind === 'image' && <img className="preview-image" src={content.url} alt={file.name} />}
+            {content?.kind === 'pdf' && <iframe className="preview-pdf" src={content.url} title={file.name} />}
+            {content?.kind === 'none' && (
+              <div className="no-preview">
+                <p>{content.reason === 'too_large' && content.limit ? t('preview.tooLarge', { limit: formatBytes(content.limit) }) : t('preview.none')}</p>
+                <button onClick={download}>
+                  <Icon name="download" /> {t('files.download')}
+                </button>
+              </div>
+            )}
+          </>
         )}
       </div>
-      <VersionList project={project} file={file} canEdit={props.canEdit} onRestored={props.onChanged} onError={props.onError} />
+      <VersionList
+        project={project}
+        file={file}
+        canEdit={props.canEdit}
+        canShow={rule !== null && !editing}
+        canCompare={rule?.kind === 'text' && !editing}
+        shown={shown?.kind === 'version' ? shown.version : null}
+        onShow={(version) => setShown({ kind: 'version', version, content: null })}
+        onCompare={(from, to) => setShown({ kind: 'compare', from, to, texts: null })}
+        onRestored={() => {
+          setShown(null);
+          props.onChanged();
+        }}
+        onError={props.onError}
+      />
     </aside>
+  );
+}
+
+/** An earlier version in the panel (read-only), or the comparison of two, with the way back to the current one. */
+function ShownVersion({ shown, name, onBack }: { shown: Shown; name: string; onBack: () => void }) {
+  const { t } = useI18n();
+  if (shown.kind === 'compare')
+    return shown.texts ? (
+      <Suspense fallback={<p>{t('common.loading')}</p>}>
+        <VersionCompare from={{ version: shown.from, text: shown.texts[0] }} to={{ version: shown.to, text: shown.texts[1] }} onClose={onBack} />
+      </Suspense>
+    ) : (
+      <p>{t('common.loading')}</p>
+    );
+  const c = shown.content;
+  return (
+    <section className="version-shown" aria-label={t('memory.viewing', { v: shown.version })}>
+      <p className="notice warn">
+        {t('memory.viewing', { v: shown.version })}{' '}
+        <button className="link" onClick={onBack}>
+          {t('memory.backToCurrent')}
+        </button>
+      </p>
+      {!c && <p>{t('common.loading')}</p>}
+      {c?.kind === 'text' && <pre className="preview-text">{c.text}</pre>}
+      {c?.kind === 'image' && <img className="preview-image" src={c.url} alt={name} />}
+      {c?.kind === 'pdf' && <iframe className="preview-pdf" src={c.url} title={name} />}
+      {c?.kind === 'none' && <p>{c.reason === 'too_large' && c.limit ? t('preview.tooLarge', { limit: formatBytes(c.limit) }) : t('preview.none')}</p>}
+    </section>
   );
 }

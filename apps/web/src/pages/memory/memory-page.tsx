@@ -182,6 +182,32 @@ export function MemoryPage() {
     }
   };
 
+  // Restore (M3): the version's text becomes the newest version on the server, refused like a save when someone
+  // saved after the version on screen; the editor then shows the file as it is now.
+  const restore = async (v: number) => {
+    if (!selected || !doc) return;
+    try {
+      const d = await memoryApi.restore(project.id, selected, v, doc.version);
+      draft.discard();
+      setRestored(null);
+      setShown(null);
+      setDoc(d);
+      setText(d.content);
+      setBase(d.version);
+      setNotice({ kind: 'info', text: t('memory.restoredAs', { v, n: d.version }) });
+    } catch (err) {
+      setNotice({ kind: 'error', text: errorText(err, t) });
+      if (!(err instanceof ApiError && err.code === 'memory_version_conflict')) return;
+      const now = await memoryApi.get(project.id, selected).catch(() => null);
+      if (now && !edited) {
+        setDoc(now);
+        setText(now.content);
+        setBase(now.version);
+      }
+    }
+    memoryApi.history(project.id, selected).then(setHistory, () => undefined);
+  };
+
   return (
     <div className="memory-page">
       <h1>
@@ -320,6 +346,16 @@ export function MemoryPage() {
                         <button className="link" onClick={() => void show(v.version)}>
                           {t('common.show')}
                         </button>
+                        {doc.editable && v.version !== doc.version && (
+                          <button
+                            className="link"
+                            disabled={edited}
+                            title={edited ? t('memory.restoreEdited') : undefined}
+                            onClick={() => void restore(v.version)}
+                          >
+                            {t('preview.restore')}
+                          </button>
+                        )}
                       </td>
                     </tr>
                   ))}

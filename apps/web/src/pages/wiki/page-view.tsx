@@ -9,6 +9,9 @@ import { Breadcrumb } from '../../components/breadcrumb.js';
 import { ConfirmDialog } from '../../components/confirm-dialog.js';
 import { focusOnMount } from '../../components/focus-trap.js';
 import { MoreMenu } from '../../components/more-menu.js';
+import { DiffView } from '../../components/diff-view.js';
+import { StarButton } from '../../components/star-button.js';
+import { personalApi } from '../../api/personal.js';
 
 function go(e: React.MouseEvent, path: string) {
   e.preventDefault();
@@ -50,6 +53,7 @@ export function PageView(props: {
     setDiff(null);
   }, [page.path, page.version]);
   useEffect(() => setRestored(null), [page.path]);
+  useEffect(() => personalApi.opened(props.project, 'page', page.path), [props.project, page.path]);
 
   const move = async () => {
     if (!moving || moving.trim() === page.path) return setMoving(null);
@@ -169,6 +173,7 @@ export function PageView(props: {
             { label: t('common.delete'), danger: true, onSelect: () => setDeleting(true) },
           ]}
         />
+        <StarButton project={props.project} kind="page" path={page.path} onError={setError} />
       </div>
       {renaming !== null && (
         <form
@@ -240,13 +245,7 @@ export function PageView(props: {
               {t('memory.backToCurrent')}
             </button>
           </p>
-          <pre className="diff">
-            {diff.lines.map((l, i) => (
-              <div key={i} className={l.op === '+' ? 'added' : l.op === '-' ? 'removed' : 'kept'}>
-                <span aria-hidden="true">{l.op}</span> {l.text}
-              </div>
-            ))}
-          </pre>
+          <DiffView lines={diff.lines} />
         </section>
       )}
       {shown ? (
