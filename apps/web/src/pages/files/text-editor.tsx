@@ -20,7 +20,7 @@ export function TextEditor(props: { project: string; file: FileInfo; text: strin
   const { t } = useI18n();
   const { project, file } = props;
   const [value, setValue] = useState(props.text);
-  const [conflict, setConflict] = useState<{ theirs: string; version: number } | null>(null);
+  const [conflict, setConflict] = useState<{ theirs: string; version: number; by: string } | null>(null);
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
 
@@ -36,7 +36,8 @@ export function TextEditor(props: { project: string; file: FileInfo; text: strin
         const now = await filesApi.stat(project, file.path);
         const theirs = utf8Text(await (await filesApi.content(project, file.path, now.version)).arrayBuffer());
         if (theirs === null) return setError(t('edit.notText'));
-        setConflict({ theirs, version: now.version });
+        const c = now.creator;
+        setConflict({ theirs, version: now.version, by: c.kind === 'agent' && c.label ? t('files.agentTag', { name: c.label }) : (c.label ?? '—') });
       } catch (e2) {
         setError(errorText(e2, t));
       }
@@ -61,7 +62,16 @@ export function TextEditor(props: { project: string; file: FileInfo; text: strin
         </p>
       )}
       {conflict ? (
-        <ConflictResolver key={conflict.version} base={props.text} mine={value} theirs={conflict.theirs} theirsVersion={conflict.version} onResolve={resolve} />
+        <ConflictResolver
+          key={conflict.version}
+          base={props.text}
+          baseVersion={file.version}
+          mine={value}
+          theirs={conflict.theirs}
+          theirsVersion={conflict.version}
+          theirsBy={conflict.by}
+          onResolve={resolve}
+        />
       ) : (
         <>
           <textarea
