@@ -25,6 +25,8 @@ import { FilesToolbar } from './files-toolbar.js';
 import { useFolderActions } from './folder-actions.js';
 import { useFileOperations } from './file-operations.js';
 import { BulkBar, pathList } from './bulk-bar.js';
+import { useFileListKeys } from './list-keys.js';
+import { usePageAction } from '../../commands.js';
 
 /**
  * The Files page (F4–F14): usage header, folder tree, the selected folder's table, name search over the whole
@@ -68,6 +70,16 @@ export function FilesPage() {
   const clearChecked = () => setChecked(new Set());
   const ops = useFileOperations({ pid, preview, setPreview, clearChecked, say, fail, refresh });
   const folders = useFolderActions({ pid, folder, select, refresh, say, fail, closePreview: () => setPreview(null) });
+  useFileListKeys({
+    renameLabel: t('files.rename'),
+    onClear: () => {
+      setQuery('');
+      clearChecked();
+    },
+  });
+  // The command palette's Upload and New folder (issue 31).
+  usePageAction('upload', () => document.querySelector<HTMLInputElement>('[data-testid="upload-input"]')?.click());
+  usePageAction('newFolder', () => folders.setShowNew(true));
 
   // Stable row actions (the rows are memoised); they call the newest handlers through a ref.
   const uploadInto = (items: DataTransferItemList, dest: string) => {

@@ -130,7 +130,7 @@ export function PreviewPanel(props: {
         {!error && !content && <p>{t('common.loading')}</p>}
         {content?.kind === 'text' && <pre className="preview-text">{content.text}</pre>}
         {content?.kind === 'image' && <img className="preview-image" src={content.url} alt={file.name} />}
-        {content?.kind === 'pdf' && <iframe className="preview-pdf" src={content.url} title={file.name} />}
+        {content?.kind === 'pdf' && <iframe className="preview-pdf" src={content.url + pdfPage(file.path)} title={file.name} />}
         {content?.kind === 'none' && (
           <div className="no-preview">
             <p>{content.reason === 'too_large' && content.limit ? t('preview.tooLarge', { limit: formatBytes(content.limit) }) : t('preview.none')}</p>
@@ -143,4 +143,14 @@ export function PreviewPanel(props: {
       <VersionList project={project} file={file} canEdit={props.canEdit} onRestored={props.onChanged} onError={props.onError} />
     </aside>
   );
+}
+
+/**
+ * "#page=N" when the address links to a page of this PDF (a search hit in a document, issue 31): the browser's
+ * PDF viewer opens there.
+ */
+function pdfPage(path: string): string {
+  const q = new URLSearchParams(location.search);
+  const page = Number(q.get('page'));
+  return q.get('path') === path && Number.isInteger(page) && page > 0 ? `#page=${page}` : '';
 }

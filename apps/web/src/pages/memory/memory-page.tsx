@@ -276,7 +276,7 @@ export function MemoryPage() {
                   {!doc.editable && <p className="hint">{t('memory.noEdit')}</p>}
                   <textarea aria-label={selected.file} rows={18} value={text} readOnly={!doc.editable} onChange={(e) => setText(e.target.value)} />
                   <div className="row">
-                    <button disabled={!doc.editable || text === doc.content} onClick={() => void save()}>
+                    <button data-save disabled={!doc.editable || text === doc.content} onClick={() => void save()}>
                       {t('common.save')}
                     </button>
                   </div>

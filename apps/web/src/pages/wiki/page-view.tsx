@@ -9,6 +9,7 @@ import { Breadcrumb } from '../../components/breadcrumb.js';
 import { ConfirmDialog } from '../../components/confirm-dialog.js';
 import { focusOnMount } from '../../components/focus-trap.js';
 import { MoreMenu } from '../../components/more-menu.js';
+import { useScrollToHeading } from './scroll-to-heading.js';
 
 function go(e: React.MouseEvent, path: string) {
   e.preventDefault();
@@ -28,6 +29,7 @@ export function PageView(props: { project: string; page: WikiPageData; canEdit: 
   const { page } = props;
   const [history, setHistory] = useState<WikiVersion[] | null>(null);
   const [shown, setShown] = useState<WikiVersionText | null>(null);
+  useScrollToHeading(page.path);
   const [diff, setDiff] = useState<WikiDiff | null>(null);
   const [restored, setRestored] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);

@@ -10,6 +10,7 @@ import { PageEditor } from './page-editor.js';
 import { Snippet } from '../../components/snippet.js';
 import { LoadState } from '../../components/load-state.js';
 import { useLiveList } from '../../live-changes.js';
+import { usePageAction } from '../../commands.js';
 
 /**
  * The tree of pages: nesting by path (W1). A folder level without a page of its own (e.g. "handbook" above
@@ -105,6 +106,8 @@ export function WikiPage({ path }: { path: string }) {
       gone = true;
     };
   }, [project.id, path, epoch, t]);
+  // The command palette's New page (issue 31); after the effect above, which opens a page to read.
+  usePageAction('newPage', () => setMode('new'));
 
   useEffect(() => {
     const q = query.trim();
