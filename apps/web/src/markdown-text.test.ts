@@ -44,5 +44,14 @@ describe('headingBefore: the heading a search hit opens a page at', () => {
     expect(headingBefore(page, 'Intro text.')).toBe('Handbook');
     expect(headingBefore('no headings here at all', 'headings here')).toBeNull();
     expect(headingBefore(page, 'words that are not in the page')).toBeNull();
+    // A snippet that starts in the section before: the match decides.
+    const snippet = '…Intro text. ## Refunds Refunds take five days.';
+    expect(headingBefore(page, snippet, [[snippet.indexOf('five'), snippet.indexOf('five') + 4]])).toBe('Refunds');
+    expect(headingBefore(page, snippet)).toBe('Handbook');
+    // A match in a heading is under that heading, named whole.
+    const inHeading = '…days. ## Returns policy Returns go by post.';
+    expect(headingBefore(page.replace('**Returns**', 'Returns'), inHeading, [[inHeading.indexOf('Returns'), inHeading.indexOf('Returns') + 7]])).toBe(
+      'Returns policy',
+    );
   });
 });

@@ -83,9 +83,9 @@ export function plainSnippet(text: string, highlights: ReadonlyArray<readonly [n
  * start and end with "…", so it is looked up in the markdown with its white space folded the same way.
  *
  * @example
- * headingBefore('# A\n\nx\n\n## Refunds\n\nRefunds take\nfive days', '…take five days') // "Refunds"
+ * headingBefore('# A\n\nx\n\n## Refunds\n\nRefunds take\nfive days', '…take five days', [[6, 10]]) // "Refunds"
  */
-export function headingBefore(markdown: string, snippet: string): string | null {
+export function headingBefore(markdown: string, snippet: string, highlights: ReadonlyArray<readonly [number, number]> = []): string | null {
   let folded = '';
   const from: number[] = [];
   for (let i = 0; i < markdown.length; i++) {
@@ -96,6 +96,7 @@ export function headingBefore(markdown: string, snippet: string): string | null 
     } else folded += c;
     from.push(i);
   }
+  const lead = snippet.startsWith('…') ? 1 : 0;
   const core = snippet.replace(/^…|…$/g, '').trim();
   let at = -1;
   for (const piece of [core, core.slice(0, 60), core.slice(0, 25)]) {
@@ -104,7 +105,12 @@ export function headingBefore(markdown: string, snippet: string): string | null 
     if (at >= 0) break;
   }
   if (at < 0) return null;
-  const lines = markdown.slice(0, from[at]! + 1).split('\n');
+  // The match itself, not the snippet's start, says which section it is in: a snippet may begin in the one before.
+  const first = Math.min(...highlights.map(([a]) => a), Infinity);
+  const match = Number.isFinite(first) ? Math.min(folded.length - 1, at + Math.max(0, first - lead)) : at;
+  // Whole lines up to the match's: a match in a heading is under that heading.
+  const lineEnd = markdown.indexOf('\n', from[match]!);
+  const lines = markdown.slice(0, lineEnd < 0 ? markdown.length : lineEnd).split('\n');
   for (let i = lines.length - 1; i >= 0; i--) {
     const h = /^ {0,3}#{1,6}[ \t]+(\S.*)$/.exec(lines[i]!);
     if (h) return plainSnippet(h[1]!.replace(/[ \t]#+[ \t]*$/, ''), []).text || null;

@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useRef } from 'react';
 import { useI18n } from '../i18n/index.js';
 import { navigate, useRoute } from '../router.js';
 
@@ -25,24 +25,29 @@ export function searchHref(q: string, kind = ''): string {
 export function GlobalSearch() {
   const { t } = useI18n();
   const route = useRoute();
-  const onSearch = route.page === 'search';
-  const inUrl = onSearch ? (new URLSearchParams(route.search).get('q') ?? '') : null;
-  const [value, setValue] = useState(inUrl ?? '');
-  const typed = useRef(value);
+  const inUrl = route.page === 'search' ? (new URLSearchParams(route.search).get('q') ?? '') : null;
+  // Not a controlled input: each key changes the address, and a render that lags behind the keys would put an
+  // older text back into the box and lose a letter. The box shows the address's query only while nobody types in
+  // it (a reload, Back and Forward, a link).
+  const input = useRef<HTMLInputElement>(null);
   useEffect(() => {
-    // The address changed by something other than typing here (Back, a link): show its query.
-    if (inUrl !== null && inUrl !== typed.current) setValue((typed.current = inUrl));
+    const el = input.current;
+    if (inUrl === null || !el || el === document.activeElement || el.value === inUrl) return;
+    el.value = inUrl;
   }, [inUrl]);
+  // Read from the address itself: the keys can come faster than the renders that follow it.
+  const onSearchNow = () => location.pathname === '/search';
   const go = (q: string) => {
-    const kind = onSearch ? (new URLSearchParams(route.search).get('kind') ?? '') : '';
-    navigate(searchHref(q, kind), onSearch);
+    const here = onSearchNow();
+    navigate(searchHref(q, here ? (new URLSearchParams(location.search).get('kind') ?? '') : ''), here);
   };
   return (
     <form
       role="search"
       onSubmit={(e) => {
         e.preventDefault();
-        if (value.trim()) go(value);
+        const q = input.current?.value ?? '';
+        if (q.trim()) go(q);
       }}
     >
       <input
@@ -52,11 +57,10 @@ export function GlobalSearch() {
         autoComplete="off"
         aria-label={t('search.placeholder')}
         placeholder={t('search.placeholder')}
-        value={value}
-        onChange={(e) => {
+        ref={input}
+        onInput={(e) => {
           const q = e.currentTarget.value;
-          setValue((typed.current = q));
-          if (q.trim() || onSearch) go(q);
+          if (q.trim() || onSearchNow()) go(q);
         }}
       />
     </form>

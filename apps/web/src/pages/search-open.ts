@@ -14,7 +14,7 @@ import { headingBefore } from '../markdown-text.js';
 export async function hitHref(project: string, h: SearchHit): Promise<string> {
   if (h.kind === 'wiki') {
     const page = await wikiApi.get(project, h.path).catch(() => null);
-    const heading = page && headingBefore(page.text, h.snippet);
+    const heading = page && headingBefore(page.text, h.snippet, h.highlights);
     return wikiHref(h.path) + (heading ? `#${encodeURIComponent(heading)}` : '');
   }
   if (h.kind === 'memory') {

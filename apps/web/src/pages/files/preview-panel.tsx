@@ -5,6 +5,7 @@ import { errorText, formatBytes, formatDate } from '../../format.js';
 import { CreatedBy } from './created-by.js';
 import { VersionList } from './version-list.js';
 import { Icon } from '../../components/icons.js';
+import { linkedPdfPage } from './preview-state.js';
 
 type Content = { kind: 'text'; text: string } | { kind: 'image' | 'pdf'; url: string } | { kind: 'none'; reason: PreviewInfo['reason']; limit: number | null };
 
@@ -130,7 +131,9 @@ export function PreviewPanel(props: {
         {!error && !content && <p>{t('common.loading')}</p>}
         {content?.kind === 'text' && <pre className="preview-text">{content.text}</pre>}
         {content?.kind === 'image' && <img className="preview-image" src={content.url} alt={file.name} />}
-        {content?.kind === 'pdf' && <iframe className="preview-pdf" src={content.url + pdfPage(file.path)} title={file.name} />}
+        {content?.kind === 'pdf' && (
+          <iframe className="preview-pdf" src={content.url + (linkedPdfPage(file.path) ? `#page=${linkedPdfPage(file.path)}` : '')} title={file.name} />
+        )}
         {content?.kind === 'none' && (
           <div className="no-preview">
             <p>{content.reason === 'too_large' && content.limit ? t('preview.tooLarge', { limit: formatBytes(content.limit) }) : t('preview.none')}</p>
@@ -143,14 +146,4 @@ export function PreviewPanel(props: {
       <VersionList project={project} file={file} canEdit={props.canEdit} onRestored={props.onChanged} onError={props.onError} />
     </aside>
   );
-}
-
-/**
- * "#page=N" when the address links to a page of this PDF (a search hit in a document, issue 31): the browser's
- * PDF viewer opens there.
- */
-function pdfPage(path: string): string {
-  const q = new URLSearchParams(location.search);
-  const page = Number(q.get('page'));
-  return q.get('path') === path && Number.isInteger(page) && page > 0 ? `#page=${page}` : '';
 }

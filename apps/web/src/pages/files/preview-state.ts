@@ -3,6 +3,18 @@ import { filesApi, type FileInfo, type FolderPage } from '../../api/files.js';
 import { parentOf } from './folder-route.js';
 import { useRoute } from '../../router.js';
 
+let linkedPage: { path: string; page: number } | null = null;
+
+/**
+ * The page of a PDF a link asked for (/files?path=…&page=N, a search hit in a document, issue 31), or null.
+ *
+ * @example
+ * iframe.src = url + (linkedPdfPage(file.path) ? `#page=${linkedPdfPage(file.path)}` : '');
+ */
+export function linkedPdfPage(path: string): number | null {
+  return linkedPage?.path === path ? linkedPage.page : null;
+}
+
 /**
  * The file shown in the preview panel. A link to one file (/files?path=…, e.g. from search) opens its folder and
  * its preview; when the listing shows a newer version of it (an upload, a colleague, an agent), the preview
@@ -14,9 +26,13 @@ import { useRoute } from '../../router.js';
 export function usePreview(pid: string, page: FolderPage | null, setFolder: (p: string, replace?: boolean) => void, fail: (e: unknown) => void) {
   const [preview, setPreview] = useState<FileInfo | null>(null);
   // A link followed while the page is open (the command palette, a search hit) opens its file too.
-  const linked = new URLSearchParams(useRoute().search).get('path');
+  const params = new URLSearchParams(useRoute().search);
+  const linked = params.get('path');
+  const page = Number(params.get('page'));
   useEffect(() => {
     if (!linked) return;
+    // The address loses its query once the file's folder opens: the page to show is kept here.
+    linkedPage = Number.isInteger(page) && page > 0 ? { path: linked, page } : null;
     filesApi.stat(pid, linked).then((f) => {
       setFolder(parentOf(f.path), true);
       setPreview(f);

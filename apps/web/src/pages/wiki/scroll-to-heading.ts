@@ -5,7 +5,7 @@ const fold = (s: string) => s.trim().normalize('NFC').toLowerCase().replace(/\s+
 /**
  * Scrolls the page's heading named by the address's #fragment into view once the page is drawn: a search hit
  * (issue 31) and a `[[page#Heading]]` link both open the page at their heading. The fragment is a heading's id
- * or its text; the heading gets focus (without a second scroll), so a keyboard or screen reader user starts there.
+ * or its text.
  *
  * @example
  * useScrollToHeading(page.path);
@@ -22,8 +22,6 @@ export function useScrollToHeading(key: string): void {
     const headings = [...document.querySelectorAll<HTMLElement>('main h1, main h2, main h3, main h4, main h5, main h6')];
     const el = headings.find((h) => h.id === wanted) ?? headings.find((h) => fold(h.textContent ?? '') === fold(wanted));
     if (!el) return;
-    el.tabIndex = -1;
     el.scrollIntoView({ block: 'start' });
-    el.focus({ preventScroll: true });
   }, [key]);
 }
