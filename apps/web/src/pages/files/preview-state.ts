@@ -28,11 +28,11 @@ export function usePreview(pid: string, page: FolderPage | null, setFolder: (p: 
   // A link followed while the page is open (the command palette, a search hit) opens its file too.
   const params = new URLSearchParams(useRoute().search);
   const linked = params.get('path');
-  const page = Number(params.get('page'));
+  const atPage = Number(params.get('page'));
   useEffect(() => {
     if (!linked) return;
     // The address loses its query once the file's folder opens: the page to show is kept here.
-    linkedPage = Number.isInteger(page) && page > 0 ? { path: linked, page } : null;
+    linkedPage = Number.isInteger(atPage) && atPage > 0 ? { path: linked, page: atPage } : null;
     filesApi.stat(pid, linked).then((f) => {
       setFolder(parentOf(f.path), true);
       setPreview(f);
