@@ -1,7 +1,7 @@
 import { useEffect, useRef } from 'react';
 
 /** What the command palette asks a page to do once it is on screen. */
-export type PageAction = 'upload' | 'newFolder' | 'newPage';
+type PageAction = 'upload' | 'newFolder' | 'newPage';
 
 const EVENT = 'stoa:page-action';
 let pending: PageAction | null = null;
