@@ -1,5 +1,5 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runStoa, stoaJson } from './helpers/run-stoa.js';
@@ -37,6 +37,7 @@ describe('stoa search (the real binary): one ranked search over wiki, memory and
     expect((await json('search', 'nightly')).map((h: any) => h.path)).toEqual(['archive/backups.md']);
     const human = await runStoa(['--data', data, 'search', 'nightly']);
     expect(human.stdout).toMatch(/^\[file\] archive\/backups\.md — backups\.md {2}\(\d/);
+    expect(human.stdout).toMatch(/\n\(0 wiki · 0 memory · 1 file · 0 document\)\n$/);
     expect((await runStoa(['--data', data, 'files', 'rm', 'archive/backups.md'])).code).toBe(0);
     expect(await json('search', 'nightly')).toEqual([]);
     const none = await runStoa(['--data', data, 'search', 'nightly']);
@@ -44,5 +45,19 @@ describe('stoa search (the real binary): one ranked search over wiki, memory and
     expect(await json('search', '--reindex')).toEqual({ files: 0 });
     const usage = await runStoa(['--data', data, 'search']);
     expect([usage.code, usage.stderr]).toEqual([2, 'error usage: give a QUERY (or --reindex)\n']);
+  });
+
+  it('follows the cursors past one page (100) with --limit, and keeps to --kind', async () => {
+    const folder = join(tmp, 'many');
+    mkdirSync(folder);
+    for (let i = 0; i < 105; i++) writeFileSync(join(folder, `wombat-${i}.md`), `wombat number ${i}`);
+    expect((await runStoa(['--data', data, 'files', 'put', '-r', folder, 'many'])).code).toBe(0);
+    const all = await json('search', 'wombat', '--limit', '150');
+    expect(all).toHaveLength(105);
+    expect(new Set(all.map((h: any) => h.path)).size).toBe(105);
+    expect(await json('search', 'wombat', '--limit', '101')).toHaveLength(101);
+    expect(await json('search', 'wombat', '--kind', 'wiki,memory')).toEqual([]);
+    const human = await runStoa(['--data', data, 'search', 'wombat', '--limit', '2']);
+    expect(human.stdout).toMatch(/\n\(0 wiki · 0 memory · 100\+ file · 0 document\)\n$/);
   });
 });

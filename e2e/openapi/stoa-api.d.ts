@@ -1273,6 +1273,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/projects/{project}/search/results": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One page of the one search, with counts per kind and a cursor to the next page
+         * @description The hits of GET /search (same fields, same order) for browsing: `counts` says how many hits each kind has (up to 100, which reads "100 or more"), counted among what the caller may read only, whatever `kinds` asks for; pass `nextCursor` back as `cursor` for the next page (cursors are opaque and belong to the project they came from).
+         */
+        get: operations["search.results"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/projects/{project}/search/reindex": {
         parameters: {
             query?: never;
@@ -14189,6 +14209,180 @@ export interface operations {
                         /** @description Wiki pages: the id of that heading on the rendered page (the URL fragment), to open the page at the match */
                         anchor?: string;
                     }[];
+                };
+            };
+            /** @description bad_request: The request is not valid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "bad_request";
+                    };
+                };
+            };
+            /** @description unauthorized: A valid token is required */
+            401: {
+                headers: {
+                    /** @description "Bearer" */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "unauthorized";
+                    };
+                };
+            };
+            /** @description forbidden: You may not do this; not_in_conversation: The agent does not take part in this conversation */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "forbidden" | "not_in_conversation";
+                    };
+                };
+            };
+            /** @description not_found: Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "not_found";
+                    };
+                };
+            };
+            /** @description rate_limited: Too many requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "rate_limited";
+                    };
+                };
+            };
+            /** @description internal: Internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "internal";
+                    };
+                };
+            };
+            /** @description unavailable: Not available */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "unavailable";
+                    };
+                };
+            };
+        };
+    };
+    "search.results": {
+        parameters: {
+            query: {
+                /** @description Words to find, any language */
+                q: string;
+                /** @description Comma-separated subset of wiki,memory,file,document (default: all four) */
+                kinds?: string;
+                /** @description Hits per page (default 20) */
+                limit?: number;
+                /** @description The previous page's nextCursor */
+                cursor?: string;
+                /** @description Ranking: "lexical" (words, BM25), "vector" (meaning, cosine similarity), "hybrid" (both, reciprocal rank fusion). Default: hybrid when the installation has an embedding model, lexical when not; vector or hybrid without one answers 503 unavailable */
+                mode?: "lexical" | "vector" | "hybrid";
+            };
+            header?: {
+                /** @description Conversation the agent acts in */
+                "X-Stoa-Conversation"?: string;
+                /** @description Process ID of the agent runtime */
+                "X-Stoa-Process"?: string;
+                /** @description Node (host) of the agent runtime */
+                "X-Stoa-Node"?: string;
+            };
+            path: {
+                /** @description Project name or ID (a fresh installation has "default"), or the ID of a volume beyond projects (vol_…, from POST /volumes) */
+                project: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        hits: {
+                            /** @description "wiki" (a page), "memory" (a memory file), "file" (a text file's contents) or "document" (a chunk of an understood PDF, DOCX…) */
+                            kind: string;
+                            /** @description Page path, memory file path, or file path from the storage root */
+                            path: string;
+                            /** @description Page title, memory file name, or file name */
+                            title: string;
+                            /** @description Text around the matched words */
+                            snippet: string;
+                            /** @description [start, end) offsets of matched words in snippet */
+                            highlights: [
+                                number,
+                                number
+                            ][];
+                            /** @description Higher is better; hits are ordered best first */
+                            score: number;
+                            updated: string;
+                            /** @description ID of the page, memory file or file (of a document: its file) */
+                            id: string;
+                            /** @description Which rankings found it: "lexical" (the words), "vector" (the meaning), or both in hybrid search */
+                            matchedBy: ("lexical" | "vector")[];
+                            /** @description Documents only: the chunk the hit is in, to cite and validate (docs validate) */
+                            citation?: {
+                                fileAssetId: string;
+                                chunkId: string;
+                                /** @description File version the chunk was parsed from */
+                                version: number;
+                                page: number | null;
+                                /** @description Characters of the parsed text */
+                                span: {
+                                    start: number;
+                                    end: number;
+                                };
+                                /** @description The chunk's content hash */
+                                hash: string;
+                            };
+                        }[];
+                        /** @description Hits per kind the caller may read, up to 100 each */
+                        counts: {
+                            wiki: number;
+                            memory: number;
+                            file: number;
+                            document: number;
+                        };
+                        /** @description Pass as cursor for the next page; null on the last page */
+                        nextCursor: string | null;
+                    };
                 };
             };
             /** @description bad_request: The request is not valid */

@@ -55,7 +55,7 @@ export async function openLocalApi(opts: LocalOptions): Promise<Api & { platform
     call: async (route: RouteDef, input: any) => {
       // Local mode has no background process: documents uploaded since the last command are parsed, and what was
       // indexed since gets its vectors (up to LOCAL_EMBED_MAX texts), before a search, so it searches as a server does.
-      if (route.id === searchRoutes.all.id || route.id === docsRoutes.search.id) {
+      if (route.id === searchRoutes.all.id || route.id === searchRoutes.results.id || route.id === docsRoutes.search.id) {
         for (let round = 0; round < LOCAL_PARSE_ROUNDS && (await processPendingAssets(platform)) > 0; round++);
         await embedPending(platform, { max: LOCAL_EMBED_MAX });
       }

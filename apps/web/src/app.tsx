@@ -16,6 +16,9 @@ import { FilesPage } from './pages/files/files-page.js';
 import { pageChunks } from './pages/page-chunks.js';
 import { volumesApi, type VolumeScope } from './api/volumes.js';
 import { VolumePicker } from './components/volume-picker.js';
+import { GlobalSearch } from './components/global-search.js';
+import { CommandPalette } from './components/command-palette.js';
+import { Shortcuts } from './components/shortcuts.js';
 
 // Files is where everyone lands; every other page is its own chunk, loaded the first time it is opened.
 const MemoryPage = lazy(() => pageChunks.memory().then((m) => ({ default: m.MemoryPage })));
@@ -225,6 +228,8 @@ export function App() {
           onSignOut={logout}
         />
       )}
+      <CommandPalette onPickProject={pickProject} onSignOut={logout} />
+      <Shortcuts />
       <header className="topbar">
         <span className="brand">{t('app.title')}</span>
         <nav>
@@ -246,16 +251,7 @@ export function App() {
             ))}
         </nav>
         <span className="spacer" />
-        <form
-          role="search"
-          onSubmit={(e) => {
-            e.preventDefault();
-            const q = new FormData(e.currentTarget).get('q');
-            if (typeof q === 'string' && q.trim()) navigate(`/search?q=${encodeURIComponent(q.trim())}`);
-          }}
-        >
-          <input name="q" type="search" className="global-search" aria-label={t('search.placeholder')} placeholder={t('search.placeholder')} />
-        </form>
+        <GlobalSearch />
         {(session.projects.length > 1 || session.volume || session.me.kind === 'user') && (
           <VolumePicker
             session={session}
@@ -301,7 +297,7 @@ export function App() {
           {!session.volume && route.page === 'agents' && <AgentsPage />}
           {!session.volume && route.page === 'members' && <MembersPage />}
           {route.page === 'audit' && <AuditPage />}
-          {route.page === 'search' && <SearchPage key={route.search} />}
+          {route.page === 'search' && <SearchPage />}
           {route.page === 'account' && <AccountPage />}
         </Suspense>
       </main>

@@ -140,6 +140,7 @@ export const routeIndex = {
   },
   search: {
     all: { id: 'search.all', method: 'GET', path: '/projects/{project}/search' } as RouteRef<(typeof searchRoutes)['all']>,
+    results: { id: 'search.results', method: 'GET', path: '/projects/{project}/search/results' } as RouteRef<(typeof searchRoutes)['results']>,
     reindex: { id: 'search.reindex', method: 'POST', path: '/projects/{project}/search/reindex' } as RouteRef<(typeof searchRoutes)['reindex']>,
   },
   docs: {

@@ -19,4 +19,5 @@ export {
   type UnderstandingReferenceCheck,
   type UnderstandingParseMode,
 } from './workspace-files.js';
+export { searchPages, type SearchResultsPage } from './search.js';
 export { uploadInParts, type PartUploadOptions } from './part-upload.js';

@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
-import { searchRoutes } from '@stoa/contract';
+import { searchRoutes, type RouteInput, type RouteOutput } from '@stoa/contract';
+import type { Api } from '../api.js';
 import { action } from '../context.js';
 import { print, UsageError } from '../output.js';
 import { foundBy, searchModeOption, type SearchModeFlag } from './search-mode.js';
@@ -9,12 +10,38 @@ import { textArg } from '../text-arg.js';
 const cited = (c: { fileAssetId: string; chunkId: string; version: number; page: number | null } | undefined) =>
   c ? ` [version ${c.version}${c.page ? `, page ${c.page}` : ''}; ${c.fileAssetId}:${c.chunkId}]` : '';
 
+type Hits = RouteOutput<typeof searchRoutes.results>;
+
+/** "12 wiki · 3 memory · 100+ file · 0 document" (counts stop at 100). */
+const countLine = (counts: Hits['counts']) =>
+  Object.entries(counts)
+    .map(([k, n]) => `${n >= 100 ? '100+' : n} ${k}`)
+    .join(' · ');
+
+/** Up to `limit` hits, a page at a time: each page's cursor asks for the next until there are enough or no more. */
+async function searchPages(
+  api: Api,
+  input: Omit<RouteInput<typeof searchRoutes.results>, 'project' | 'limit' | 'cursor'>,
+  limit: number,
+): Promise<{ hits: Hits['hits']; counts: Hits['counts'] }> {
+  const hits: Hits['hits'] = [];
+  let cursor: string | undefined;
+  let counts: Hits['counts'] = { wiki: 0, memory: 0, file: 0, document: 0 };
+  do {
+    const page = await api.call(searchRoutes.results, { ...input, project: api.project, limit: Math.min(100, limit - hits.length), cursor });
+    hits.push(...page.hits);
+    if (!cursor) counts = page.counts;
+    cursor = page.nextCursor ?? undefined;
+  } while (cursor && hits.length < limit);
+  return { hits, counts };
+}
+
 export function registerSearch(program: Command): void {
   program
     .command('search [query]')
     .description('One ranked search over wiki pages, memory files, file contents and understood documents you may read')
     .option('--kind <kinds>', 'only these kinds, comma-separated: wiki,memory,file,document')
-    .option('--limit <n>', 'at most N results (default 20)')
+    .option('--limit <n>', 'at most N results (default 20); more than a page (100) follows the cursors')
     .addOption(searchModeOption())
     .option('--reindex', 'admins: index the contents of every text file again (files stored before the index existed)')
     .action(
@@ -27,7 +54,7 @@ export function registerSearch(program: Command): void {
         if (query === undefined) throw new UsageError('give a QUERY (or --reindex)');
         const limit = o.limit !== undefined ? Number(o.limit) : undefined;
         if (limit !== undefined && (!Number.isInteger(limit) || limit < 1)) throw new UsageError(`--limit must be a positive integer, got "${o.limit}"`);
-        const hits = await api.call(searchRoutes.all, { project: api.project, q: await textArg(query), kinds: o.kind, limit, mode: o.mode });
+        const { hits, counts } = await searchPages(api, { q: await textArg(query), kinds: o.kind, mode: o.mode }, limit ?? 20);
         print(!!g.json, hits, () =>
           hits.length === 0
             ? '(no matches)'
@@ -36,7 +63,7 @@ export function registerSearch(program: Command): void {
                   (h) =>
                     `[${h.kind}] ${h.path}${h.title && h.title !== h.path ? ` — ${h.title}` : ''}${cited(h.citation)}  (${h.score.toFixed(2)}, ${foundBy(h.matchedBy)})\n  ${h.snippet}`,
                 )
-                .join('\n'),
+                .join('\n') + `\n(${countLine(counts)})`,
         );
       }),
     );

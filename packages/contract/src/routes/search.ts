@@ -59,6 +59,30 @@ export const searchRoutes = {
     output: z.array(SearchHitSchema),
     errors: ['unavailable'],
   }),
+  results: defineRoute({
+    id: 'search.results',
+    method: 'GET',
+    path: '/projects/{project}/search/results',
+    summary: 'One page of the one search, with counts per kind and a cursor to the next page',
+    description:
+      'The hits of GET /search (same fields, same order) for browsing: `counts` says how many hits each kind has (up to 100, which reads "100 or more"), counted among what the caller may read only, whatever `kinds` asks for; pass `nextCursor` back as `cursor` for the next page (cursors are opaque and belong to the project they came from).',
+    input: z.object({
+      project: projectParam,
+      q: z.string().max(inputMax.query).describe('Words to find, any language'),
+      kinds: z.string().max(inputMax.name).optional().describe('Comma-separated subset of wiki,memory,file,document (default: all four)'),
+      limit: z.coerce.number().int().min(1).max(100).optional().describe('Hits per page (default 20)'),
+      cursor: z.string().max(inputMax.id).optional().describe("The previous page's nextCursor"),
+      mode: searchModeParam,
+    }),
+    output: z.object({
+      hits: z.array(SearchHitSchema),
+      counts: z
+        .object({ wiki: z.number().int(), memory: z.number().int(), file: z.number().int(), document: z.number().int() })
+        .describe('Hits per kind the caller may read, up to 100 each'),
+      nextCursor: z.string().nullable().describe('Pass as cursor for the next page; null on the last page'),
+    }),
+    errors: ['unavailable'],
+  }),
   reindex: defineRoute({
     id: 'search.reindex',
     method: 'POST',

@@ -16,9 +16,12 @@ function tagOf(key: Buffer, projectId: string): Buffer {
   return createHmac('sha256', key).update(projectId).digest().subarray(0, 8);
 }
 
-/** The opaque cursor of position `seq` in the project's feed. */
-export async function encodeCursor(ctx: Ctx, seq: number): Promise<string> {
-  const key = await purposeKey(ctx.platform, 'change-cursor');
+/**
+ * The opaque cursor of position `seq` in the project's feed. Another paged answer (search) passes its own
+ * `purpose`: its cursors are then refused by the feed, and the feed's by it.
+ */
+export async function encodeCursor(ctx: Ctx, seq: number, purpose = 'change-cursor'): Promise<string> {
+  const key = await purposeKey(ctx.platform, purpose);
   const block = Buffer.alloc(BLOCK);
   block.writeBigUInt64BE(BigInt(seq), 0);
   tagOf(key, ctx.project.id).copy(block, 8);
@@ -27,11 +30,11 @@ export async function encodeCursor(ctx: Ctx, seq: number): Promise<string> {
 }
 
 /** The position an opaque cursor stands for; `bad_request` for one this feed did not give in this project. */
-export async function decodeCursor(ctx: Ctx, cursor: string): Promise<number> {
+export async function decodeCursor(ctx: Ctx, cursor: string, purpose = 'change-cursor'): Promise<number> {
   const bad = () => new StoaError('bad_request', 'cursor is not one this feed gave: pass the cursor of an earlier answer');
   const raw = /^[A-Za-z0-9_-]{22}$/.test(cursor) ? Buffer.from(cursor, 'base64url') : null;
   if (raw?.length !== BLOCK) throw bad();
-  const key = await purposeKey(ctx.platform, 'change-cursor');
+  const key = await purposeKey(ctx.platform, purpose);
   const d = createDecipheriv('aes-256-ecb', key, null).setAutoPadding(false);
   const block = Buffer.concat([d.update(raw), d.final()]);
   if (!block.subarray(8).equals(tagOf(key, ctx.project.id))) throw bad();

@@ -5,4 +5,5 @@
 export * from './providers.js';
 export * from './file-index.js';
 export * from './search-all.js';
+export * from './search-results.js';
 export * from './reindex.js';

@@ -31,6 +31,8 @@ import { MoveDialog } from './move-dialog.js';
 import { PersonalList, PersonalViewLinks, type PersonalView } from './personal-lists.js';
 import { StarButton } from '../../components/star-button.js';
 import { useRoute } from '../../router.js';
+import { useFileListKeys } from './list-keys.js';
+import { usePageAction } from '../../commands.js';
 
 /**
  * The Files page (F4–F14): usage header, folder tree, the selected folder's table, name search over the whole
@@ -80,6 +82,16 @@ export function FilesPage() {
   const clearChecked = () => setChecked(new Set());
   const ops = useFileOperations({ pid, preview, setPreview, clearChecked, say, fail, refresh });
   const folders = useFolderActions({ pid, folder, select, refresh, say, fail, closePreview: () => setPreview(null) });
+  useFileListKeys({
+    renameLabel: t('files.rename'),
+    onClear: () => {
+      setQuery('');
+      clearChecked();
+    },
+  });
+  // The command palette's Upload and New folder (issue 31).
+  usePageAction('upload', () => document.querySelector<HTMLInputElement>('[data-testid="upload-input"]')?.click());
+  usePageAction('newFolder', () => folders.setShowNew(true));
 
   // Stable row actions (the rows are memoised); they call the newest handlers through a ref.
   const uploadInto = (items: DataTransferItemList, dest: string) => {

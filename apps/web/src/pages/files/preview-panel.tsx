@@ -8,6 +8,7 @@ import { Icon } from '../../components/icons.js';
 import { kindWord } from './file-kind.js';
 import { StarButton } from '../../components/star-button.js';
 import { EDIT_MAX_BYTES, renderedKind, utf8Text } from './preview-modes.js';
+import { linkedPdfPage } from './preview-state.js';
 
 // Heavy parts load when first needed, so the Files page's first screen stays light: the markdown renderer, the
 // diff, the merge of the conflict view.
@@ -242,7 +243,9 @@ export function PreviewPanel(props: {
             )}
             {content?.kind === 'text' && (!rendered || raw) && <pre className="preview-text">{content.text}</pre>}
             {content?.kind === 'image' && <img className="preview-image" src={content.url} alt={file.name} />}
-            {content?.kind === 'pdf' && <iframe className="preview-pdf" src={content.url} title={file.name} />}
+            {content?.kind === 'pdf' && (
+              <iframe className="preview-pdf" src={content.url + (linkedPdfPage(file.path) ? `#page=${linkedPdfPage(file.path)}` : '')} title={file.name} />
+            )}
             {content?.kind === 'none' && (
               <div className="no-preview">
                 <p>{content.reason === 'too_large' && content.limit ? t('preview.tooLarge', { limit: formatBytes(content.limit) }) : t('preview.none')}</p>

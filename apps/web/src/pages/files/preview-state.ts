@@ -4,6 +4,18 @@ import { personalApi } from '../../api/personal.js';
 import { navigate, useRoute } from '../../router.js';
 import { folderHref, parentOf } from './folder-route.js';
 
+let linkedPage: { path: string; page: number } | null = null;
+
+/**
+ * The page of a PDF a link asked for (/files?path=…&page=N, a search hit in a document, issue 31), or null.
+ *
+ * @example
+ * iframe.src = url + (linkedPdfPage(file.path) ? `#page=${linkedPdfPage(file.path)}` : '');
+ */
+export function linkedPdfPage(path: string): number | null {
+  return linkedPage?.path === path ? linkedPage.page : null;
+}
+
 /**
  * The address of a file's preview: its folder with `?preview=<name>` (the table's order kept from `search`).
  *
@@ -13,6 +25,7 @@ import { folderHref, parentOf } from './folder-route.js';
 export function previewHref(path: string, search = ''): string {
   const q = new URLSearchParams(search);
   q.delete('path');
+  q.delete('page');
   q.delete('view');
   q.set('preview', path.slice(path.lastIndexOf('/') + 1));
   return `${folderHref(parentOf(path))}?${q.toString()}`;
@@ -40,7 +53,11 @@ export function usePreview(pid: string, folder: string, page: FolderPage | null,
   shown.current = preview;
 
   useEffect(() => {
-    if (linked) navigate(previewHref(linked, route.search), true);
+    if (!linked) return;
+    // The page of a PDF the link asked for (a search hit in a document) is kept here; the preview's address has none.
+    const atPage = Number(params.get('page'));
+    linkedPage = Number.isInteger(atPage) && atPage > 0 ? { path: linked, page: atPage } : null;
+    navigate(previewHref(linked, route.search), true);
   }, [linked]);
 
   useEffect(() => {

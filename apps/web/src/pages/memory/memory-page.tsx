@@ -317,7 +317,7 @@ export function MemoryPage() {
                   {/* While a conflict is shown, its Save is the only one: two would save different texts. */}
                   {!conflict && (
                     <div className="row">
-                      <button disabled={!doc.editable || text === doc.content} onClick={() => void save()}>
+                      <button data-save disabled={!doc.editable || text === doc.content} onClick={() => void save()}>
                         {t('common.save')}
                       </button>
                     </div>

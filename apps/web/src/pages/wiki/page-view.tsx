@@ -12,6 +12,7 @@ import { MoreMenu } from '../../components/more-menu.js';
 import { DiffView } from '../../components/diff-view.js';
 import { StarButton } from '../../components/star-button.js';
 import { personalApi } from '../../api/personal.js';
+import { useScrollToHeading } from './scroll-to-heading.js';
 
 function go(e: React.MouseEvent, path: string) {
   e.preventDefault();
@@ -39,6 +40,7 @@ export function PageView(props: {
   const { page } = props;
   const [history, setHistory] = useState<WikiVersion[] | null>(null);
   const [shown, setShown] = useState<WikiVersionText | null>(null);
+  useScrollToHeading(page.path);
   const [diff, setDiff] = useState<WikiDiff | null>(null);
   const [restored, setRestored] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);

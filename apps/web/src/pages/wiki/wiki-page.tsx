@@ -12,6 +12,7 @@ import { LoadState } from '../../components/load-state.js';
 import { useLiveList } from '../../live-changes.js';
 import { nameCollator } from '../../intl-cache.js';
 import { localeOf } from '../../i18n/lang.js';
+import { usePageAction } from '../../commands.js';
 
 /**
  * The tree of pages: nesting by path (W1). A folder level without a page of its own (e.g. "handbook" above
@@ -132,6 +133,8 @@ export function WikiPage({ path }: { path: string }) {
       gone = true;
     };
   }, [project.id, path, epoch, t]);
+  // The command palette's New page (issue 31); after the effect above, which opens a page to read.
+  usePageAction('newPage', () => setMode('new'));
 
   useEffect(() => {
     const q = query.trim();
