@@ -14372,6 +14372,12 @@ export interface operations {
                                 /** @description The chunk's content hash */
                                 hash: string;
                             };
+                            /** @description Files and documents: the file version that was searched (of a document: the version its chunk was parsed from), to open exactly it */
+                            version?: number;
+                            /** @description The markdown heading of the section the match is in, where the text has headings */
+                            heading?: string;
+                            /** @description Wiki pages: the id of that heading on the rendered page (the URL fragment), to open the page at the match */
+                            anchor?: string;
                         }[];
                         /** @description Hits per kind the caller may read, up to 100 each */
                         counts: {
