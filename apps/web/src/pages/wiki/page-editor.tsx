@@ -4,6 +4,7 @@ import { ApiError } from '../../api/client.js';
 import { wikiApi, wikiHref, type WikiPageData } from '../../api/wiki.js';
 import { Markdown } from './markdown.js';
 import { ProjectImage } from './project-image.js';
+import { MarkdownField } from './markdown-field.js';
 import { useI18n } from '../../i18n/index.js';
 import { useSession } from '../../session.js';
 import { errorText, formatDate } from '../../format.js';
@@ -143,9 +144,7 @@ export function PageEditor(props: { page?: WikiPageData; initialPath?: string; o
         {t('wiki.pageTitle')} <input value={title} onChange={(e) => setTitle(e.target.value)} placeholder={t('wiki.titleHint')} />
       </label>
       <div className="editor-split">
-        <label>
-          {t('wiki.text')} <textarea rows={16} value={text} onChange={(e) => setText(e.target.value)} />
-        </label>
+        <MarkdownField value={text} onChange={setText} project={project.id} pagePath={path} />
         {/* What readers will see, as it is typed (links here only show where they lead). */}
         <section className="editor-preview" aria-label={t('wiki.preview')}>
           <Markdown
