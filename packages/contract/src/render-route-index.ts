@@ -18,6 +18,7 @@ const tableSources: Record<keyof typeof routeTables, { file: string; name: strin
   admin: { file: 'admin', name: 'adminRoutes' },
   oauth: { file: 'oauth', name: 'oauthRoutes' },
   signIn: { file: 'sign-in', name: 'signInRoutes' },
+  shares: { file: 'shares', name: 'shareRoutes' },
 };
 
 /**

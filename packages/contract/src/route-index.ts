@@ -12,6 +12,7 @@ import type { docsRoutes } from './routes/docs.js';
 import type { adminRoutes } from './routes/admin.js';
 import type { oauthRoutes } from './routes/oauth.js';
 import type { signInRoutes } from './routes/sign-in.js';
+import type { shareRoutes } from './routes/shares.js';
 
 /**
  * Every route by area and name, for clients that must not load the schemas (the web UI).
@@ -166,5 +167,11 @@ export const routeIndex = {
     methods: { id: 'signin.methods', method: 'GET', path: '/auth/methods' } as RouteRef<(typeof signInRoutes)['methods']>,
     oidcStart: { id: 'signin.oidcStart', method: 'GET', path: '/auth/oidc/start' } as RouteRef<(typeof signInRoutes)['oidcStart']>,
     oidcCallback: { id: 'signin.oidcCallback', method: 'GET', path: '/auth/oidc/callback' } as RouteRef<(typeof signInRoutes)['oidcCallback']>,
+  },
+  shares: {
+    create: { id: 'files.shareLinks.create', method: 'POST', path: '/projects/{project}/share-links' } as RouteRef<(typeof shareRoutes)['create']>,
+    list: { id: 'files.shareLinks.list', method: 'GET', path: '/projects/{project}/share-links' } as RouteRef<(typeof shareRoutes)['list']>,
+    revoke: { id: 'files.shareLinks.revoke', method: 'DELETE', path: '/projects/{project}/share-links/{id}' } as RouteRef<(typeof shareRoutes)['revoke']>,
+    open: { id: 'files.shareLinks.open', method: 'GET', path: '/share-links/{token}' } as RouteRef<(typeof shareRoutes)['open']>,
   },
 };

@@ -11,6 +11,7 @@ import { adminRoutes } from './admin.js';
 import { oauthRoutes } from './oauth.js';
 import { lockRoutes } from './locks.js';
 import { signInRoutes } from './sign-in.js';
+import { shareRoutes } from './shares.js';
 
 /**
  * Every route table by area. Each area adds its table here (one line), and the OpenAPI document, the server's
@@ -32,6 +33,7 @@ export const routeTables = {
   admin: adminRoutes,
   oauth: oauthRoutes,
   signIn: signInRoutes,
+  shares: shareRoutes,
 };
 
 /** Every route of the HTTP API but the server's own (health, OpenAPI, login: `systemRoutes`), which it answers directly. */

@@ -9,6 +9,7 @@ import { adminOperations } from './admin-ops.js';
 import { oauthOperations } from './oauth-ops.js';
 import { webdavOperations } from './webdav-ops.js';
 import { signInOperations } from './sign-in-ops.js';
+import { shareOperations } from './share-ops.js';
 
 /**
  * Every operation of Stoa, defined once. The HTTP server mounts a route for each, the CLI's local mode and the
@@ -25,6 +26,7 @@ export const operations: readonly Operation[] = [
   ...adminOperations,
   ...oauthOperations,
   ...signInOperations,
+  ...shareOperations,
 ];
 
 const byId = new Map<string, Operation | DoorOperation>([...operations, ...webdavOperations].map((o) => [o.id, o]));

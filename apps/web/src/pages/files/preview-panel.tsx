@@ -1,10 +1,13 @@
-import { useCallback, useEffect, useLayoutEffect, useRef, useState } from 'react';
+import { lazy, Suspense, useCallback, useEffect, useLayoutEffect, useRef, useState } from 'react';
 import { downloadFile, filesApi, type FileInfo, type PreviewInfo } from '../../api/files.js';
 import { useI18n } from '../../i18n/index.js';
 import { errorText, formatBytes, formatDate } from '../../format.js';
 import { CreatedBy } from './created-by.js';
 import { VersionList } from './version-list.js';
 import { Icon } from '../../components/icons.js';
+
+// The share dialog is a chunk of its own, loaded when first opened: the files page is the first screen.
+const ShareDialog = lazy(() => import('./share-dialog.js').then((m) => ({ default: m.ShareDialog })));
 
 type Content = { kind: 'text'; text: string } | { kind: 'image' | 'pdf'; url: string } | { kind: 'none'; reason: PreviewInfo['reason']; limit: number | null };
 
@@ -39,6 +42,7 @@ export function PreviewPanel(props: {
   }, [file.path]);
   const [content, setContent] = useState<Content | null>(null);
   const [error, setError] = useState<string | null>(null);
+  const [sharing, setSharing] = useState(false);
 
   useEffect(() => {
     let url: string | null = null;
@@ -120,7 +124,13 @@ export function PreviewPanel(props: {
         <button onClick={download}>
           <Icon name="download" /> {t('files.download')}
         </button>
+        <button onClick={() => setSharing(true)}>{t('share.open')}</button>
       </div>
+      {sharing && (
+        <Suspense fallback={null}>
+          <ShareDialog project={project} file={file} canEdit={props.canEdit} onClose={() => setSharing(false)} />
+        </Suspense>
+      )}
       <div className="preview-body">
         {error && (
           <p className="error" role="alert">
