@@ -19,6 +19,7 @@ const tableSources: Record<keyof typeof routeTables, { file: string; name: strin
   oauth: { file: 'oauth', name: 'oauthRoutes' },
   signIn: { file: 'sign-in', name: 'signInRoutes' },
   shares: { file: 'shares', name: 'shareRoutes' },
+  thumbnails: { file: 'thumbnails', name: 'thumbnailRoutes' },
 };
 
 /**

@@ -13,6 +13,7 @@ import type { adminRoutes } from './routes/admin.js';
 import type { oauthRoutes } from './routes/oauth.js';
 import type { signInRoutes } from './routes/sign-in.js';
 import type { shareRoutes } from './routes/shares.js';
+import type { thumbnailRoutes } from './routes/thumbnails.js';
 
 /**
  * Every route by area and name, for clients that must not load the schemas (the web UI).
@@ -173,5 +174,8 @@ export const routeIndex = {
     list: { id: 'files.shareLinks.list', method: 'GET', path: '/projects/{project}/share-links' } as RouteRef<(typeof shareRoutes)['list']>,
     revoke: { id: 'files.shareLinks.revoke', method: 'DELETE', path: '/projects/{project}/share-links/{id}' } as RouteRef<(typeof shareRoutes)['revoke']>,
     open: { id: 'files.shareLinks.open', method: 'GET', path: '/share-links/{token}' } as RouteRef<(typeof shareRoutes)['open']>,
+  },
+  thumbnails: {
+    get: { id: 'files.thumbnail', method: 'GET', path: '/projects/{project}/files/thumbnail' } as RouteRef<(typeof thumbnailRoutes)['get']>,
   },
 };

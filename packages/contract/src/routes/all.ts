@@ -12,6 +12,7 @@ import { oauthRoutes } from './oauth.js';
 import { lockRoutes } from './locks.js';
 import { signInRoutes } from './sign-in.js';
 import { shareRoutes } from './shares.js';
+import { thumbnailRoutes } from './thumbnails.js';
 
 /**
  * Every route table by area. Each area adds its table here (one line), and the OpenAPI document, the server's
@@ -34,6 +35,7 @@ export const routeTables = {
   oauth: oauthRoutes,
   signIn: signInRoutes,
   shares: shareRoutes,
+  thumbnails: thumbnailRoutes,
 };
 
 /** Every route of the HTTP API but the server's own (health, OpenAPI, login: `systemRoutes`), which it answers directly. */

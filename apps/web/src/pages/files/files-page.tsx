@@ -8,6 +8,7 @@ import { Breadcrumb } from '../../components/breadcrumb.js';
 import { LoadState } from '../../components/load-state.js';
 import { useLiveChanges } from '../../live-changes.js';
 import { FolderTree } from './folder-tree.js';
+import { FileGrid, useFilesView } from './file-grid.js';
 import { FileTable, sortFiles } from './file-table.js';
 import { PreviewPanel } from './preview-panel.js';
 import { NewFolderForm } from './new-folder-form.js';
@@ -35,6 +36,7 @@ import { BulkBar, pathList } from './bulk-bar.js';
  */
 export function FilesPage() {
   const { t } = useI18n();
+  const [view, setView] = useFilesView();
   const { project, canEdit } = useSession();
   const pid = project.id;
   const { folder, sort, setFolder, setSort } = useFolderRoute();
@@ -166,6 +168,14 @@ export function FilesPage() {
             onDownloadFolder={() => void downloadZip(pid, { folder }, `${folder.split('/').pop() || project.name}.zip`).catch(fail)}
             onFolderAction={folders.setAction}
           />
+          <div className="view-toggle" role="group" aria-label={t('files.view')}>
+            <button type="button" aria-pressed={view === 'list'} onClick={() => setView('list')}>
+              {t('files.viewList')}
+            </button>
+            <button type="button" aria-pressed={view === 'grid'} onClick={() => setView('grid')}>
+              {t('files.viewGrid')}
+            </button>
+          </div>
           {folders.action === 'move' && (
             <MoveFolderForm folder={folder} onMove={(to) => void folders.move(to)} onCancel={() => folders.setAction(null)} onError={fail} />
           )}
@@ -193,6 +203,15 @@ export function FilesPage() {
           />
           {!searching && !current ? (
             <LoadState error={loadError} onRetry={refresh} />
+          ) : view === 'grid' ? (
+            <FileGrid
+              project={pid}
+              folders={searching ? [] : subfolders}
+              files={shownFiles}
+              selectedPath={preview?.path ?? null}
+              onFolder={actions.onFolder}
+              onOpen={actions.onOpen}
+            />
           ) : (
             <FileTable
               folders={searching ? [] : subfolders}
