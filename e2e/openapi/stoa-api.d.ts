@@ -1686,6 +1686,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/projects/{project}/files/thumbnail": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A WebP thumbnail (at most 256 px a side) of a PNG, JPEG, GIF or WebP picture; 415 problem for anything else */
+        get: operations["files.thumbnail"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/health": {
         parameters: {
             query?: never;
@@ -17025,6 +17042,125 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
                         code?: "not_found";
+                    };
+                };
+            };
+            /** @description rate_limited: Too many requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "rate_limited";
+                    };
+                };
+            };
+            /** @description internal: Internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "internal";
+                    };
+                };
+            };
+        };
+    };
+    "files.thumbnail": {
+        parameters: {
+            query: {
+                /** @description File path from the storage root */
+                path: string;
+            };
+            header?: {
+                /** @description Conversation the agent acts in */
+                "X-Stoa-Conversation"?: string;
+                /** @description Process ID of the agent runtime */
+                "X-Stoa-Process"?: string;
+                /** @description Node (host) of the agent runtime */
+                "X-Stoa-Node"?: string;
+            };
+            path: {
+                /** @description Project name or ID (a fresh installation has "default"), or the ID of a volume beyond projects (vol_…, from POST /volumes) */
+                project: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A WebP thumbnail (at most 256 px a side) of a PNG, JPEG, GIF or WebP picture; 415 problem for anything else */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "image/webp": string;
+                };
+            };
+            /** @description bad_request: The request is not valid; path_invalid: The path is not valid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "bad_request" | "path_invalid";
+                    };
+                };
+            };
+            /** @description unauthorized: A valid token is required */
+            401: {
+                headers: {
+                    /** @description "Bearer" */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "unauthorized";
+                    };
+                };
+            };
+            /** @description forbidden: You may not do this; not_in_conversation: The agent does not take part in this conversation */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "forbidden" | "not_in_conversation";
+                    };
+                };
+            };
+            /** @description not_found: Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "not_found";
+                    };
+                };
+            };
+            /** @description preview_unavailable: No preview for this type; download it instead */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "preview_unavailable";
                     };
                 };
             };

@@ -12,7 +12,7 @@ import { statFile, storedVersion } from './read-file.js';
 import { toFileInfo, type FileInfo } from './file-info.js';
 
 /** A share link as its maker's project sees it (the URL only once, at creation). */
-export interface ShareLink {
+interface ShareLink {
   id: string;
   path: string;
   createdBy: string;

@@ -7,7 +7,7 @@ import { statFile, storedVersion } from './read-file.js';
 /** Pictures a thumbnail is made of; anything else gets a kind icon in the UI. */
 const PICTURE = /^image\/(png|jpeg|gif|webp)$/;
 /** The thumbnail's longest side (px): a grid card, twice over for high-density screens. */
-export const THUMBNAIL_SIZE = 256;
+const THUMBNAIL_SIZE = 256;
 /** Bytes of a picture read to make one: a larger file is shown by its icon (decoding it would hold the server). */
 const MAX_INPUT_BYTES = 25 * 1024 * 1024;
 /** Pixels a picture may declare: a few kB of PNG can claim 100,000 × 100,000 (a decompression bomb); refused unread. */

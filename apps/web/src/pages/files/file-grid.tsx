@@ -7,7 +7,7 @@ import { useI18n } from '../../i18n/index.js';
 import { formatBytes } from '../../format.js';
 import { fileKind } from './file-kind.js';
 
-export type FilesView = 'list' | 'grid';
+type FilesView = 'list' | 'grid';
 const VIEW_KEY = 'stoa.filesView';
 const PICTURE = /^image\/(png|jpeg|gif|webp)$/;
 

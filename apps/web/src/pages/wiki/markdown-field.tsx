@@ -8,7 +8,7 @@ import { applyFormat, imageMarkdown, openWikiLink, type Edit, type Format } from
 import { slugify } from './markdown.js';
 
 /** The folder a page's pictures are uploaded to: `wiki-assets/` followed by the page's path. */
-export function assetFolder(pagePath: string): string {
+function assetFolder(pagePath: string): string {
   const p = pagePath
     .trim()
     .split('/')
