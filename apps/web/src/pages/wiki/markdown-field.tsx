@@ -23,7 +23,7 @@ const BUTTONS: Array<{ format: Format; label: MessageKey; glyph: string; keys?: 
   { format: 'heading', label: 'editor.heading', glyph: 'H' },
   { format: 'link', label: 'editor.link', glyph: '🔗', keys: 'Ctrl+K' },
   { format: 'bullets', label: 'editor.bullets', glyph: '•' },
-  { format: 'numbers', label: 'editor.numbers', glyph: '1.' },
+  { format: 'numbers', label: 'editor.numbers', glyph: '#' },
   { format: 'tasks', label: 'editor.tasks', glyph: '☑' },
   { format: 'code', label: 'editor.code', glyph: '</>' },
   { format: 'quote', label: 'editor.quote', glyph: '❝' },
