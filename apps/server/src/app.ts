@@ -17,7 +17,7 @@ import { apiDocument, apiRoutes } from './http/openapi.js';
 import { allowedMethodsFor } from './http/allowed-methods.js';
 import { fastifyPath } from './http/mount.js';
 import { mountDownload, mountSignedLinks } from './routes/files/download.js';
-import { mountPreview } from './routes/files/preview.js';
+import { mountPreview, mountThumbnails } from './routes/files/preview.js';
 import { mountArchive } from './routes/files/archive.js';
 import { mountUploads } from './routes/files/upload.js';
 import { mountUploadForm } from './routes/files/upload-form.js';
@@ -117,6 +117,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   mountDownload(app, platform);
   mountSignedLinks(app, platform);
   mountPreview(app, platform);
+  mountThumbnails(app, platform);
   mountArchive(app, platform);
   await app.register(async (raw) => {
     raw.removeAllContentTypeParsers();

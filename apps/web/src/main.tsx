@@ -1,5 +1,6 @@
 import { startFirstLoad } from './first-load.js';
 import { warmIntl } from './intl-cache.js';
+import { applyTheme, savedTheme } from './theme.js';
 import './styles.css';
 
 /**
@@ -11,6 +12,8 @@ const FIRST_RENDER_WAIT_MS = 300;
 
 // The entry is small on purpose: the first load's requests start as soon as it runs, while the renderer and the app
 // (preloaded by index.html, see vite.config.ts) are still arriving and being evaluated.
+// The chosen colours before the first paint, so a dark choice never flashes light.
+applyTheme(savedTheme());
 const answersIn = startFirstLoad();
 warmIntl();
 const waited = Promise.race([answersIn, new Promise((done) => setTimeout(done, FIRST_RENDER_WAIT_MS))]);

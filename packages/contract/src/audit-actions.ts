@@ -18,6 +18,8 @@ export const auditActions = [
   'conversation.revert',
   'member.remove',
   'lock.release',
+  'share.create',
+  'share.revoke',
 ] as const;
 
 /** What the installation's own audit log records (`stoa audit --installation`). */

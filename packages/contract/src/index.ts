@@ -23,6 +23,8 @@ export * from './routes/locks.js';
 export * from './routes/trash.js';
 export * from './routes/sign-in.js';
 export * from './routes/personal.js';
+export * from './routes/shares.js';
+export * from './routes/thumbnails.js';
 export { allRoutes, routeTables } from './routes/all.js';
 export * from './route-ref.js';
 export { routeIndex } from './route-index.js';

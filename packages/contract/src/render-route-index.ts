@@ -20,6 +20,8 @@ const tableSources: Record<keyof typeof routeTables, { file: string; name: strin
   oauth: { file: 'oauth', name: 'oauthRoutes' },
   signIn: { file: 'sign-in', name: 'signInRoutes' },
   personal: { file: 'personal', name: 'personalRoutes' },
+  shares: { file: 'shares', name: 'shareRoutes' },
+  thumbnails: { file: 'thumbnails', name: 'thumbnailRoutes' },
 };
 
 /**

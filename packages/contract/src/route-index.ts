@@ -14,6 +14,8 @@ import type { adminRoutes } from './routes/admin.js';
 import type { oauthRoutes } from './routes/oauth.js';
 import type { signInRoutes } from './routes/sign-in.js';
 import type { personalRoutes } from './routes/personal.js';
+import type { shareRoutes } from './routes/shares.js';
+import type { thumbnailRoutes } from './routes/thumbnails.js';
 
 /**
  * Every route by area and name, for clients that must not load the schemas (the web UI).
@@ -182,5 +184,14 @@ export const routeIndex = {
     unstar: { id: 'favourites.remove', method: 'DELETE', path: '/projects/{project}/favourites' } as RouteRef<(typeof personalRoutes)['unstar']>,
     recent: { id: 'recent.list', method: 'GET', path: '/projects/{project}/recent' } as RouteRef<(typeof personalRoutes)['recent']>,
     opened: { id: 'recent.record', method: 'POST', path: '/projects/{project}/recent' } as RouteRef<(typeof personalRoutes)['opened']>,
+  },
+  shares: {
+    create: { id: 'files.shareLinks.create', method: 'POST', path: '/projects/{project}/share-links' } as RouteRef<(typeof shareRoutes)['create']>,
+    list: { id: 'files.shareLinks.list', method: 'GET', path: '/projects/{project}/share-links' } as RouteRef<(typeof shareRoutes)['list']>,
+    revoke: { id: 'files.shareLinks.revoke', method: 'DELETE', path: '/projects/{project}/share-links/{id}' } as RouteRef<(typeof shareRoutes)['revoke']>,
+    open: { id: 'files.shareLinks.open', method: 'GET', path: '/share-links/{token}' } as RouteRef<(typeof shareRoutes)['open']>,
+  },
+  thumbnails: {
+    get: { id: 'files.thumbnail', method: 'GET', path: '/projects/{project}/files/thumbnail' } as RouteRef<(typeof thumbnailRoutes)['get']>,
   },
 };

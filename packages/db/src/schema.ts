@@ -710,6 +710,21 @@ export interface PersonalDB {
   favourites: FavouritesTable;
   recent_items: RecentItemsTable;
 }
+/** An expiring share link of a file (migration 038): the link's secret is kept only as its SHA-256. */
+export interface ShareLinksTable {
+  id: string;
+  project_id: string;
+  file_id: string;
+  token_hash: string;
+  /** The person who made it: the link works only while they may still read the file. */
+  created_by: string;
+  created_at: string;
+  expires_at: string;
+  revoked_at: string | null;
+}
+export interface SharesDB {
+  share_links: ShareLinksTable;
+}
 export interface SignInDB {
   oidc_identities: OidcIdentitiesTable;
   oidc_sign_ins: OidcSignInsTable;
@@ -719,4 +734,4 @@ export interface SignInDB {
 }
 
 /** Every table of the database. */
-export interface DB extends FoundationDB, AgentToolsDB, SearchDB, WikiDB, MemoryDB, UnderstandingDB, AccessDB, OAuthDB, SignInDB, PersonalDB {}
+export interface DB extends FoundationDB, AgentToolsDB, SearchDB, WikiDB, MemoryDB, UnderstandingDB, AccessDB, OAuthDB, SignInDB, PersonalDB, SharesDB {}

@@ -4,6 +4,7 @@ import { useI18n } from '../i18n/index.js';
 import { errorText, formatDate } from '../format.js';
 import { ApiError } from '../api/client.js';
 import { LoadState } from '../components/load-state.js';
+import { applyTheme, savedTheme, type ThemeChoice } from '../theme.js';
 
 type Account = Awaited<ReturnType<typeof signInApi.account>>;
 
@@ -102,6 +103,7 @@ export function AccountPage() {
           <button type="submit">{account.password ? t('account.change') : t('account.set')}</button>
         </form>
       </section>
+      <ThemeSection />
       <section className="card" aria-labelledby="passkeys-title">
         <h2 id="passkeys-title">{t('passkey.title')}</h2>
         <p>{t('passkey.help')}</p>
@@ -120,5 +122,40 @@ export function AccountPage() {
         <button onClick={() => void addPasskey()}>{t('passkey.add')}</button>
       </section>
     </div>
+  );
+}
+
+const THEMES: Array<{ value: ThemeChoice; label: 'theme.system' | 'theme.light' | 'theme.dark' }> = [
+  { value: 'system', label: 'theme.system' },
+  { value: 'light', label: 'theme.light' },
+  { value: 'dark', label: 'theme.dark' },
+];
+
+/** Light or dark colours, or the system's (the default); kept in this browser, not on the account. */
+function ThemeSection() {
+  const { t } = useI18n();
+  const [choice, setChoice] = useState<ThemeChoice>(savedTheme);
+  return (
+    <section className="card" aria-labelledby="theme-title">
+      <h2 id="theme-title">{t('theme.title')}</h2>
+      <fieldset className="theme-choice">
+        <legend>{t('theme.legend')}</legend>
+        {THEMES.map((o) => (
+          <label key={o.value}>
+            <input
+              type="radio"
+              name="theme"
+              value={o.value}
+              checked={choice === o.value}
+              onChange={() => {
+                setChoice(o.value);
+                applyTheme(o.value, true);
+              }}
+            />{' '}
+            {t(o.label)}
+          </label>
+        ))}
+      </fieldset>
+    </section>
   );
 }

@@ -13,6 +13,8 @@ import { lockRoutes } from './locks.js';
 import { trashRoutes } from './trash.js';
 import { signInRoutes } from './sign-in.js';
 import { personalRoutes } from './personal.js';
+import { shareRoutes } from './shares.js';
+import { thumbnailRoutes } from './thumbnails.js';
 
 /**
  * Every route table by area. Each area adds its table here (one line), and the OpenAPI document, the server's
@@ -36,6 +38,8 @@ export const routeTables = {
   oauth: oauthRoutes,
   signIn: signInRoutes,
   personal: personalRoutes,
+  shares: shareRoutes,
+  thumbnails: thumbnailRoutes,
 };
 
 /** Every route of the HTTP API but the server's own (health, OpenAPI, login: `systemRoutes`), which it answers directly. */

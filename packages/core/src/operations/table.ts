@@ -11,6 +11,7 @@ import { oauthOperations, oauthServerOperations } from './oauth-ops.js';
 import { webdavOperations } from './webdav-ops.js';
 import { signInOperations } from './sign-in-ops.js';
 import { personalOperations } from './personal-ops.js';
+import { shareOperations } from './share-ops.js';
 
 /**
  * Every operation of Stoa, defined once. The HTTP server mounts a route for each, the CLI's local mode and the
@@ -29,6 +30,7 @@ export const operations: readonly Operation[] = [
   ...oauthOperations,
   ...signInOperations,
   ...personalOperations,
+  ...shareOperations,
 ];
 
 const byId = new Map<string, Operation | DoorOperation | PublicDoorOperation>(

@@ -40,6 +40,7 @@ export const PROJECT_TABLES: readonly ProjectTable[] = [
   { table: 'dav_locks', where: byProject },
   { table: 'dav_props', where: byProject },
   { table: 'upload_reservations', where: byProject },
+  { table: 'share_links', where: byProject },
   { table: 'file_notes', where: (p) => sql`file_id in (select id from files where project_id = ${p})` },
   { table: 'trash_versions', where: byProject },
   { table: 'trash_files', where: byProject },

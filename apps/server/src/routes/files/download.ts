@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { filesRoutes, StoaError, systemRoutes } from '@stoa/contract';
+import { filesRoutes, shareRoutes, StoaError, systemRoutes } from '@stoa/contract';
 import { callOperation, runGlobalOperation, type OpenedFile, type Platform, type RedirectedFile } from '@stoa/core';
 import { requestCall } from '../../http/auth.js';
 import { fastifyPath } from '../../http/mount.js';
@@ -7,6 +7,7 @@ import { contentEtag, evaluatePreconditions, httpDate, ifRangeHolds, type Repres
 import { sendProblem } from '../../http/problem.js';
 import { contentDisposition, parseRange } from './content-disposition.js';
 import { USER_CONTENT_CSP } from '../../http/security-headers.js';
+import { sendShareRefusal } from './share-link-page.js';
 
 /** What the conditional headers compare for served bytes: their hash, and Last-Modified when they are the current version. */
 function representationOf(f: Pick<OpenedFile, 'info' | 'sha256' | 'version'>): Representation {
@@ -109,7 +110,7 @@ function sendRedirect(reply: FastifyReply, req: FastifyRequest, file: Redirected
   return reply.code(302).header('Location', file.url).send();
 }
 
-/** GET /files/signed/{token}: the bytes behind a link from files.resolve, without a token (the signature is the credential). */
+/** GET /files/signed/{token} (a link from files.resolve) and GET /share-links/{token}: bytes without a token (the link is the credential). */
 export function mountSignedLinks(app: FastifyInstance, platform: Platform): void {
   app.get('/api/v1' + fastifyPath(systemRoutes.signedFile.path), async (req, reply) => {
     try {
@@ -117,6 +118,16 @@ export function mountSignedLinks(app: FastifyInstance, platform: Platform): void
       return sendDownload(reply, req, (await runGlobalOperation({ platform, principal: null }, systemRoutes.signedFile.id, { token })) as OpenedFile);
     } catch (e) {
       return sendProblem(reply, req, e);
+    }
+  });
+  // A share link (issue 31): the file as a download, or a page saying why the link no longer opens.
+  app.get('/api/v1' + fastifyPath(shareRoutes.open.path), async (req, reply) => {
+    try {
+      const token = (req.params as { token: string }).token;
+      if (token.length > 500) throw new StoaError('not_found', 'this share link does not exist');
+      return sendDownload(reply, req, (await runGlobalOperation({ platform, principal: null }, shareRoutes.open.id, { token })) as OpenedFile);
+    } catch (e) {
+      return sendShareRefusal(reply, req, e) ?? sendProblem(reply, req, e);
     }
   });
 }

@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { filesRoutes, StoaError } from '@stoa/contract';
+import { filesRoutes, StoaError, thumbnailRoutes } from '@stoa/contract';
 import { callOperation, type Platform, type Preview } from '@stoa/core';
 import { requestCall } from '../../http/auth.js';
 import { fastifyPath } from '../../http/mount.js';
@@ -31,6 +31,26 @@ export function mountPreview(app: FastifyInstance, platform: Platform): void {
         .header('Cache-Control', 'private, no-cache')
         .type(p.contentType!)
         .send(p.stream);
+    } catch (e) {
+      return sendProblem(reply, req, e);
+    }
+  });
+}
+
+/**
+ * A picture's thumbnail for the files grid (issue 31): read access as for the file; tagged by the picture's
+ * hash, so a browser revalidates with a 304 until the picture changes.
+ */
+export function mountThumbnails(app: FastifyInstance, platform: Platform): void {
+  const route = thumbnailRoutes.get;
+  app.get('/api/v1' + fastifyPath(route.path), async (req, reply) => {
+    try {
+      const input = { ...(req.query as Record<string, unknown>), ...(req.params as object) };
+      const thumb = (await callOperation(await requestCall(platform, req), route.id, input)) as { bytes: Buffer; sha256: string; type: string };
+      const etag = `"thumb-${thumb.sha256}"`;
+      reply.header('ETag', etag).header('Cache-Control', 'private, no-cache').header('X-Content-Type-Options', 'nosniff');
+      if (req.headers['if-none-match'] === etag) return reply.code(304).send();
+      return reply.header('Content-Security-Policy', "default-src 'none'; sandbox").type(thumb.type).send(thumb.bytes);
     } catch (e) {
       return sendProblem(reply, req, e);
     }

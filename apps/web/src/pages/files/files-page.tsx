@@ -10,6 +10,7 @@ import { Breadcrumb } from '../../components/breadcrumb.js';
 import { LoadState } from '../../components/load-state.js';
 import { useLiveChanges } from '../../live-changes.js';
 import { FolderTree } from './folder-tree.js';
+import { FileGrid, useFilesView } from './file-grid.js';
 import { FileTable, sortFiles } from './file-table.js';
 import { PreviewPanel } from './preview-panel.js';
 import { NewFolderForm } from './new-folder-form.js';
@@ -43,6 +44,7 @@ import { usePageAction } from '../../commands.js';
  */
 export function FilesPage() {
   const { t } = useI18n();
+  const [layout, setLayout] = useFilesView();
   const { project, canEdit } = useSession();
   const pid = project.id;
   const { folder, sort, setFolder, setSort } = useFolderRoute();
@@ -207,6 +209,14 @@ export function FilesPage() {
             onDownloadFolder={() => void downloadZip(pid, { folder }, `${folder.split('/').pop() || project.name}.zip`).catch(fail)}
             onFolderAction={folders.setAction}
           />
+          <div className="view-toggle" role="group" aria-label={t('files.view')}>
+            <button type="button" aria-pressed={layout === 'list'} onClick={() => setLayout('list')}>
+              {t('files.viewList')}
+            </button>
+            <button type="button" aria-pressed={layout === 'grid'} onClick={() => setLayout('grid')}>
+              {t('files.viewGrid')}
+            </button>
+          </div>
           {folders.action === 'move' && (
             <MoveFolderForm folder={folder} onMove={(to) => void folders.move(to)} onCancel={() => folders.setAction(null)} onError={fail} />
           )}
@@ -236,6 +246,15 @@ export function FilesPage() {
             <PersonalList project={pid} view={view} onError={fail} />
           ) : !searching && !current ? (
             <LoadState error={loadError} onRetry={refresh} />
+          ) : layout === 'grid' ? (
+            <FileGrid
+              project={pid}
+              folders={searching ? [] : subfolders}
+              files={shownFiles}
+              selectedPath={preview?.path ?? null}
+              onFolder={actions.onFolder}
+              onOpen={actions.onOpen}
+            />
           ) : (
             <FileTable
               folders={searching ? [] : subfolders}

@@ -10,6 +10,9 @@ import { StarButton } from '../../components/star-button.js';
 import { EDIT_MAX_BYTES, renderedKind, utf8Text } from './preview-modes.js';
 import { linkedPdfPage } from './preview-state.js';
 
+// The share dialog is a chunk of its own, loaded when first opened: the files page is the first screen.
+const ShareDialog = lazy(() => import('./share-dialog.js').then((m) => ({ default: m.ShareDialog })));
+
 // Heavy parts load when first needed, so the Files page's first screen stays light: the markdown renderer, the
 // diff, the merge of the conflict view.
 const RenderedPreview = lazy(() => import('./rendered-preview.js').then((m) => ({ default: m.RenderedPreview })));
@@ -78,6 +81,7 @@ export function PreviewPanel(props: {
     setShown(null);
     setRaw(false);
   }, [file.path]);
+  const [sharing, setSharing] = useState(false);
 
   useEffect(() => {
     let url: string | null = null;
@@ -211,7 +215,13 @@ export function PreviewPanel(props: {
             {t('preview.showRaw')}
           </button>
         )}
+        <button onClick={() => setSharing(true)}>{t('share.open')}</button>
       </div>
+      {sharing && (
+        <Suspense fallback={null}>
+          <ShareDialog project={project} file={file} canEdit={props.canEdit} onClose={() => setSharing(false)} />
+        </Suspense>
+      )}
       <div className="preview-body">
         {error && (
           <p className="error" role="alert">

@@ -4,6 +4,7 @@ import { ApiError } from '../../api/client.js';
 import { wikiApi, wikiHref, type WikiPageData } from '../../api/wiki.js';
 import { Markdown } from './markdown.js';
 import { ProjectImage } from './project-image.js';
+import { MarkdownField } from './markdown-field.js';
 import { useI18n } from '../../i18n/index.js';
 import { useSession } from '../../session.js';
 import { errorText, formatDate } from '../../format.js';
@@ -158,9 +159,7 @@ export function PageEditor(props: { page?: WikiPageData; initialPath?: string; o
         {t('wiki.pageTitle')} <input value={title} onChange={(e) => edit({ title: e.target.value })} placeholder={t('wiki.titleHint')} />
       </label>
       <div className="editor-split">
-        <label>
-          {t('wiki.text')} <textarea rows={16} value={text} onChange={(e) => edit({ text: e.target.value })} />
-        </label>
+        <MarkdownField value={text} onChange={(v) => edit({ text: v })} project={project.id} pagePath={path} />
         {/* What readers will see, as it is typed (links here only show where they lead). */}
         <section className="editor-preview" aria-label={t('wiki.preview')}>
           <Markdown
