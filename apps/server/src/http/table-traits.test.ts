@@ -103,6 +103,8 @@ const httpSamples: Record<string, Sample> = {
   'wiki.import': { request: (_b, n) => ({ method: 'POST', url: `${P}/wiki/import`, body: { files: [{ file: 'i.md', text: '# I' }], prefix: `imp${n}` } }) },
   'memory.set': { request: (_b, n) => ({ method: 'PUT', url: `${P}/memory/file`, body: { file: 'MEMORY.md', content: `set ${n}` } }) },
   'memory.append': { request: (_b, n) => ({ method: 'POST', url: `${P}/memory/append`, body: { file: 'MEMORY.md', text: `line ${n}` } }) },
+  // Runs after memory.set's sample, which gave the conversation's MEMORY.md a version 1.
+  'memory.restore': { request: () => ({ method: 'POST', url: `${P}/memory/restore`, body: { file: 'MEMORY.md', version: 1 } }) },
   'turn.commit': { request: (_b, n) => ({ method: 'POST', url: `${P}/turns/commit`, body: { files: [{ file: 'MEMORY.md', content: `turn ${n}` }] } }) },
 };
 
