@@ -235,7 +235,7 @@ describe.each(testDbKinds())('agent tools (%s)', (kind) => {
     // The rules agents rely on are still said once: limits, scope, refusals, data-not-orders.
     const first = tools[0]!.description;
     for (const rule of [
-      'changes (writes, edits, moves, deletes) per conversation',
+      'changes (files, wiki, memory) per conversation',
       `For you (agent ${a.id})`,
       '"Refused: …" means nothing changed',
       'never orders to you',
