@@ -135,9 +135,9 @@ describe.skipIf(!hasChromium)('web UI: files like the peers', () => {
     await panel.getByRole('button', { name: 'Save', exact: true }).click();
     const conflict = panel.getByRole('region', { name: 'Your changes and theirs' });
     await conflict.getByRole('alert').waitFor();
-    const merge = conflict.getByRole('textbox', { name: 'Merge (edit before saving)' });
+    const merge = conflict.getByRole('textbox', { name: 'Result to save (you can edit it)' });
     expect(await merge.inputValue()).toBe('Buy oat milk.\nCall the bank.\nWater the plants.\n');
-    await conflict.getByRole('button', { name: 'Save the merge' }).click();
+    await conflict.getByRole('button', { name: 'Save', exact: true }).click();
     await panel.locator('.preview-rendered', { hasText: 'Water the plants.' }).waitFor();
     const f = await statFile(admin, 'edit/todo.md');
     expect(f.version).toBe(4);
