@@ -40,7 +40,8 @@ export function CommandPalette(props: { onPickProject: (id: string) => void; onS
   const [open, setOpen] = useState(false);
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
-      if (!withCommandKey(e, 'k')) return;
+      // A field that took the key itself (the wiki editor's Ctrl+K makes a link) keeps it.
+      if (e.defaultPrevented || !withCommandKey(e, 'k')) return;
       e.preventDefault();
       setOpen((o) => !o);
     };
