@@ -341,6 +341,8 @@ function setVolumeInUrl(id: string | null): void {
   if ((q.get(VOLUME_PARAM) ?? null) === id) return;
   if (id) q.set(VOLUME_PARAM, id);
   else q.delete(VOLUME_PARAM);
+  // A file previewed in one volume is not the same-named file of another (nor of the project).
+  q.delete('preview');
   const search = q.toString();
   history.replaceState(null, '', `${location.pathname}${search ? `?${search}` : ''}${location.hash}`);
 }
