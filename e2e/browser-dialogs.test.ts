@@ -44,13 +44,16 @@ describe.skipIf(!hasChromium)('web UI: every dialog passes axe-core open', () =>
   it('knows every dialog of the UI', () => {
     // Each file here has its dialog opened by the test below; add a new one there too.
     expect(dialogFiles(webSrc).sort()).toEqual([
+      'components/command-palette.tsx',
       'components/confirm-dialog.tsx',
       'components/delete-project-dialog.tsx',
       'components/invite-dialog.tsx',
+      'components/shortcuts.tsx',
       'components/sign-in-again.tsx',
       'components/volume-picker.tsx',
       'pages/agent-activity.tsx',
       'pages/files/move-dialog.tsx',
+      'pages/files/share-dialog.tsx',
       'pages/files/upload-queue.tsx',
     ]);
   });
@@ -80,6 +83,19 @@ describe.skipIf(!hasChromium)('web UI: every dialog passes axe-core open', () =>
 
     await page.getByRole('button', { name: 'New knowledge base…' }).click();
     found.push(...(await dialogViolations(page, 'new knowledge base')));
+    await close();
+
+    await fileRow(page, 'inbox/taken.txt').getByRole('button', { name: 'taken.txt', exact: true }).click();
+    await page.getByRole('button', { name: 'Share link…' }).click();
+    found.push(...(await dialogViolations(page, 'share link')));
+    await close();
+    await page.locator('body').click({ position: { x: 5, y: 5 } });
+    await page.keyboard.press('Control+k');
+    found.push(...(await dialogViolations(page, 'command palette')));
+    await close();
+    await page.locator('body').click({ position: { x: 5, y: 5 } });
+    await page.keyboard.press('?');
+    found.push(...(await dialogViolations(page, 'keyboard shortcuts')));
     await close();
 
     await page.goto(`${s.url}/members`);
