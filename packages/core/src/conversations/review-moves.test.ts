@@ -40,7 +40,8 @@ describe.each(testDbKinds())('the review of a conversation after people moved it
     await moveFile(admin, { from: `${own}/drafts/final.md`, to: 'done/final.md' });
     await moveFolder(admin, { from: `${own}/drafts`, to: 'archive/drafts' });
     const by = Object.fromEntries((await conversationChanges(admin, { conversation: conv.id })).items.map((i) => [i.ref, i]));
-    expect(by[`file:${own}/old.md`]).toMatchObject({ before: { version: 2 }, after: null, current: null, status: 'unrecoverable' });
+    // Deleted files wait in the trash, so the review can bring them back.
+    expect(by[`file:${own}/old.md`]).toMatchObject({ before: { version: 2 }, after: null, current: null, status: 'revertible' });
     expect(by['file:done/final.md']).toMatchObject({
       path: 'done/final.md',
       movedFrom: `${own}/drafts/plan.md`,
