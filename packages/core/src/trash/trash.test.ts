@@ -226,7 +226,7 @@ describe.each(testDbKinds())('the trash on %s', (kind) => {
     expect(await storeViolations(mine)).toEqual([]);
   });
 
-  it.runIf(kind === 'postgres')('of concurrent restores of one entry exactly one restores it', async () => {
+  it('of concurrent restores of one entry exactly one restores it', async () => {
     const ed = await start();
     await putFile(ed, { path: 'race.md', source: 'race' });
     await deleteFile(ed, { path: 'race.md' });
