@@ -4,6 +4,7 @@ import { inTx } from '../platform.js';
 import { expireUploads } from './upload-reservation.js';
 import { sweepOAuthCredentials } from '../oauth/oauth-grants.js';
 import { expireTrash } from '../trash/expire-trash.js';
+import { pruneThumbnails } from './thumbnail-cache.js';
 
 /**
  * Columns that reference blobs. Areas that keep blobs elsewhere add theirs at start-up.
@@ -93,8 +94,8 @@ export interface HousekeepingOptions {
 
 /**
  * Runs the sweep at start and then every `intervalMs` (never two at once): project deletions left unfinished,
- * trash entries past STOA_TRASH_DAYS or over STOA_TRASH_MAX_BYTES, expired direct uploads, temporary files of interrupted writes, unreferenced and never-committed blobs, and
- * OAuth credentials past their lifetime. Returns a stop function.
+ * trash entries past STOA_TRASH_DAYS or over STOA_TRASH_MAX_BYTES, expired direct uploads, temporary files of interrupted writes, unreferenced and never-committed blobs, thumbnails of pictures no longer stored (and the least used over the
+ * cache's cap), and OAuth credentials past their lifetime. Returns a stop function.
  *
  * @example
  * const stop = startHousekeeping(platform, { intervalMs: 600_000, graceMs: 3_600_000, onError: console.error });
@@ -111,7 +112,8 @@ export function startHousekeeping(platform: Platform, opts: HousekeepingOptions)
       .then(() => expireTrash(platform))
       .then(() =>
         Promise.all([
-          sweepBlobs(platform, { graceMs: opts.graceMs }),
+          // Thumbnails after the blobs: a picture whose last blob this sweep collects loses its thumbnail next time.
+          sweepBlobs(platform, { graceMs: opts.graceMs }).then(() => pruneThumbnails(platform)),
           platform.blobs.sweepTemp?.(Math.max(opts.graceMs, 24 * 3600_000)),
           sweepOAuthCredentials(platform),
         ]),

@@ -1,4 +1,4 @@
-import { existsSync } from 'node:fs';
+import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -7,6 +7,11 @@ import type { Ctx } from '../platform.js';
 import { createAgent } from '../agents/agents.js';
 import { putFile } from './put-file.js';
 import { thumbnailOf } from './thumbnail.js';
+import { pruneThumbnails } from './thumbnail-cache.js';
+import { deleteFile } from './delete-file.js';
+import { sweepBlobs } from './sweeper.js';
+import { listTrash } from '../trash/list-trash.js';
+import { purgeFromTrash } from '../trash/purge-trash.js';
 
 describe('thumbnails of pictures', () => {
   let t: TestPlatform;
@@ -49,5 +54,38 @@ describe('thumbnails of pictures', () => {
   it('are only for who may read the file', async () => {
     const a = await createAgent(await t.admin(), { name: 'Own', files: 'on', read: 'own' });
     await expect(thumbnailOf(await t.agentCtx(a.id), { path: 'photos/wide.png' })).rejects.toMatchObject({ code: 'forbidden' });
+  });
+
+  it('leave the cache once their picture is gone for good, and the least used go first over the cap', async () => {
+    const dir = join(t.platform.config.dataDir, 'cache', 'thumbnails');
+    const picture = (background: string) =>
+      sharp({ create: { width: 300, height: 300, channels: 3, background } })
+        .png()
+        .toBuffer();
+    await putFile(editor, { path: 'gone.png', source: await picture('#aa0000') });
+    const gone = await thumbnailOf(editor, { path: 'gone.png' });
+    await deleteFile(editor, { path: 'gone.png' });
+    // In the trash the picture can come back: its thumbnail stays.
+    await pruneThumbnails(t.platform);
+    expect(existsSync(join(dir, `${gone.sha256}-256.webp`))).toBe(true);
+    const admin = await t.admin();
+    const entry = (await listTrash(admin)).items.find((i) => i.path === 'gone.png')!;
+    await purgeFromTrash(admin, { id: entry.id });
+    await sweepBlobs(t.platform, { graceMs: 0 });
+    await pruneThumbnails(t.platform);
+    expect(existsSync(join(dir, `${gone.sha256}-256.webp`))).toBe(false);
+
+    await putFile(editor, { path: 'old.png', source: await picture('#00aa00') });
+    await putFile(editor, { path: 'new.png', source: await picture('#0000aa') });
+    const old = await thumbnailOf(editor, { path: 'old.png' });
+    await new Promise((r) => setTimeout(r, 20));
+    const recent = await thumbnailOf(editor, { path: 'new.png' });
+    const before = readdirSync(dir).length;
+    await pruneThumbnails(t.platform, { maxBytes: recent.bytes.length });
+    expect(readdirSync(dir).length).toBeLessThan(before);
+    expect(existsSync(join(dir, `${old.sha256}-256.webp`))).toBe(false);
+    expect(existsSync(join(dir, `${recent.sha256}-256.webp`))).toBe(true);
+    // A pruned thumbnail is made again on demand.
+    expect((await thumbnailOf(editor, { path: 'old.png' })).bytes.equals(old.bytes)).toBe(true);
   });
 });

@@ -1,8 +1,9 @@
-import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, rename, utimes, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { StoaError } from '@stoa/contract';
 import type { Ctx } from '../platform.js';
 import { statFile, storedVersion } from './read-file.js';
+import { thumbnailDir } from './thumbnail-cache.js';
 
 /** Pictures a thumbnail is made of; anything else gets a kind icon in the UI. */
 const PICTURE = /^image\/(png|jpeg|gif|webp)$/;
@@ -25,7 +26,7 @@ const unavailable = (why: string) => new StoaError('preview_unavailable', why);
 /**
  * A small WebP of a picture in the files, for the files page's grid (issue 31). The reader needs read access as
  * for the file itself. It is made once per content (cached under the data folder by the picture's SHA-256, so a
- * rename or a second copy costs nothing) with sharp, bounded: files over 25 MiB and pictures over 40 megapixels
+ * rename or a second copy costs nothing; housekeeping prunes the cache, `pruneThumbnails`) with sharp, bounded: files over 25 MiB and pictures over 40 megapixels
  * are refused before they are decoded, and a damaged picture is refused rather than half-drawn.
  *
  * @example
@@ -37,10 +38,15 @@ export async function thumbnailOf(ctx: Ctx, input: { path: string }): Promise<Th
   const stored = await storedVersion(ctx.platform, file, file.version);
   if (!stored) throw new StoaError('not_found', `file "${file.path}" does not exist`);
   if (stored.size > MAX_INPUT_BYTES) throw unavailable('this picture is too large for a thumbnail');
-  const dir = join(ctx.platform.config.dataDir, 'cache', 'thumbnails');
+  const dir = thumbnailDir(ctx.platform);
   const cached = join(dir, `${stored.sha256}-${THUMBNAIL_SIZE}.webp`);
   const hit = await readFile(cached).catch(() => null);
-  if (hit) return { bytes: hit, sha256: stored.sha256, type: 'image/webp' };
+  if (hit) {
+    // Marks it used: the cache's pruning drops the least recently used first (thumbnail-cache.ts).
+    const now = new Date();
+    void utimes(cached, now, now).catch(() => undefined);
+    return { bytes: hit, sha256: stored.sha256, type: 'image/webp' };
+  }
 
   const chunks: Buffer[] = [];
   for await (const c of await ctx.platform.blobs.get(stored.blobKey)) chunks.push(Buffer.from(c as Buffer));
