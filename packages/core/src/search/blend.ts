@@ -43,6 +43,8 @@ interface LanesQuery {
   offset?: number;
   mode?: SearchMode;
   queryVector?: QueryVector;
+  /** False: hits without snippets — the bodies are not read (counts per kind need only which documents match). */
+  snippets?: boolean;
 }
 
 /** Candidates taken from each lane at least, so a re-scored hit from deep in a lane can reach the first page. */
@@ -173,12 +175,9 @@ export async function searchLanes(index: SearchIndex, q: LanesQuery): Promise<Se
   const mode = q.mode ?? 'lexical';
   const lanes = q.lanes.filter((l) => l.visibility.length > 0);
   if (lanes.length === 0) return [];
-  if (mode === 'lexical')
-    return withSnippets(
-      index,
-      q.query,
-      (await rankLanes(index, { ...q, lanes })).map((r) => ({ ...r, matchedBy: ['lexical'] })),
-    );
+  const finish = (rows: Array<RankedRow & { matchedBy: Array<'lexical' | 'vector'> }>) =>
+    q.snippets === false ? Promise.resolve(rows.map((r) => withoutSnippet(r))) : withSnippets(index, q.query, rows);
+  if (mode === 'lexical') return finish((await rankLanes(index, { ...q, lanes })).map((r) => ({ ...r, matchedBy: ['lexical'] })));
   if (!q.queryVector) throw new Error(`${mode} search needs the query's vector`);
   const limit = Math.max(1, Math.min(MAX_SEARCH_LIMIT, Math.floor(q.limit ?? DEFAULT_SEARCH_LIMIT)));
   const offset = Math.max(0, Math.min(MAX_DEPTH - limit, Math.floor(q.offset ?? 0)));
@@ -201,13 +200,24 @@ export async function searchLanes(index: SearchIndex, q: LanesQuery): Promise<Se
   };
   if (mode === 'vector') {
     const rows = (await nearest(offset + limit)).slice(offset);
-    return withSnippets(
-      index,
-      q.query,
-      rows.map((r) => ({ ...r, matchedBy: ['vector'] })),
-    );
+    return finish(rows.map((r) => ({ ...r, matchedBy: ['vector'] })));
   }
   if (offset >= MAX_SEARCH_LIMIT) return [];
   const lexical = await rankLanes(index, { ...q, lanes, limit: MAX_SEARCH_LIMIT, offset: 0 });
-  return withSnippets(index, q.query, fuseRanks({ lexical, vector: await nearest(MAX_SEARCH_LIMIT) }).slice(offset, offset + limit));
+  return finish(fuseRanks({ lexical, vector: await nearest(MAX_SEARCH_LIMIT) }).slice(offset, offset + limit));
+}
+
+/** A hit as `withSnippets` makes it, with an empty snippet. */
+function withoutSnippet(r: RankedRow & { matchedBy: Array<'lexical' | 'vector'> }): SearchHit {
+  return {
+    kind: r.kind,
+    refId: r.refId,
+    path: r.path,
+    title: r.title,
+    snippet: '',
+    score: r.score,
+    highlights: [],
+    updatedAt: r.updatedAt,
+    matchedBy: r.matchedBy,
+  };
 }

@@ -181,7 +181,7 @@ async function withCitations(ctx: Ctx, found: UnifiedHit[]): Promise<UnifiedHit[
  * await searchAll(ctx, { query: 'refund policy' })
  * // [{ kind: 'wiki', path: 'handbook/refunds', title: 'Refunds', snippet: '…', score: 7.1, … }, { kind: 'file', path: 'docs/refunds.md', … }]
  */
-export async function searchAll(ctx: Ctx, q: UnifiedQuery): Promise<UnifiedHit[]> {
+export async function searchAll(ctx: Ctx, q: UnifiedQuery, opts: { snippets?: boolean } = {}): Promise<UnifiedHit[]> {
   const kinds = (q.kinds && q.kinds.length > 0 ? q.kinds : [...UNIFIED_KINDS]).filter((k) => (UNIFIED_KINDS as readonly string[]).includes(k));
   const limit = Math.max(1, Math.min(MAX_SEARCH_LIMIT, Math.floor(q.limit ?? DEFAULT_SEARCH_LIMIT)));
   const offset = Math.min(SEARCH_OFFSET_MAX, Math.max(0, Math.floor(q.offset ?? 0)));
@@ -199,6 +199,6 @@ export async function searchAll(ctx: Ctx, q: UnifiedQuery): Promise<UnifiedHit[]
     else if (files.folder) lanes.push({ kind: indexKind(k), visibility: [FILE_VISIBILITY], pathPrefix: `${files.folder}/` });
   }
   const plan = await searchPlan(ctx.platform, q.query, q.mode);
-  const hits = await searchLanes(ctx.platform.db, { projectId: ctx.project.id, query: q.query, lanes, limit, offset, ...plan });
+  const hits = await searchLanes(ctx.platform.db, { projectId: ctx.project.id, query: q.query, lanes, limit, offset, ...plan, snippets: opts.snippets });
   return withCitations(ctx, hits.map(toHit));
 }

@@ -33,6 +33,8 @@ export async function searchResults(ctx: Ctx, q: Omit<UnifiedQuery, 'offset'> & 
   const page = await searchAll(ctx, { ...q, limit: Math.min(MAX_SEARCH_LIMIT, limit + 1), offset });
   const more = limit === MAX_SEARCH_LIMIT ? page.length === limit : page.length > limit;
   const counts: Record<string, number> = {};
-  for (const kind of UNIFIED_KINDS) counts[kind] = (await searchAll(ctx, { query: q.query, kinds: [kind], limit: SEARCH_COUNT_CAP, mode: q.mode })).length;
+  // Counting needs which documents match, not their snippets: no bodies are read for the counts.
+  for (const kind of UNIFIED_KINDS)
+    counts[kind] = (await searchAll(ctx, { query: q.query, kinds: [kind], limit: SEARCH_COUNT_CAP, mode: q.mode }, { snippets: false })).length;
   return { hits: page.slice(0, limit), counts, nextCursor: more ? await encodeCursor(ctx, offset + limit, CURSOR_PURPOSE) : null };
 }
