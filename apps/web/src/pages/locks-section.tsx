@@ -3,6 +3,7 @@ import { filesApi, type LockInfo } from '../api/files.js';
 import { useI18n } from '../i18n/index.js';
 import { useSession } from '../session.js';
 import { errorText, formatDate } from '../format.js';
+import { GridHead } from '../components/grid-head.js';
 
 /**
  * The project's live WebDAV locks (issue 26): every member sees which file is locked and by whom; its holder and
@@ -47,16 +48,7 @@ export function LocksSection() {
       {locks !== null && locks.length === 0 && <p>{t('locks.none')}</p>}
       {locks !== null && locks.length > 0 && (
         <table className="grid">
-          <thead>
-            <tr>
-              <th>{t('locks.path')}</th>
-              <th>{t('locks.holder')}</th>
-              <th>{t('locks.expires')}</th>
-              <th>
-                <span className="sr-only">{t('files.col.actions')}</span>
-              </th>
-            </tr>
-          </thead>
+          <GridHead columns={[t('locks.path'), t('locks.holder'), t('locks.expires')]} />
           <tbody>
             {locks.map((l) => (
               <tr key={l.token} data-lock={l.path}>

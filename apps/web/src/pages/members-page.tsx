@@ -10,6 +10,7 @@ import { DeleteProjectDialog } from '../components/delete-project-dialog.js';
 import { LocksSection } from './locks-section.js';
 import { InviteDialog } from '../components/invite-dialog.js';
 import { CopyButton } from '../components/copy-button.js';
+import { GridHead } from '../components/grid-head.js';
 
 const roles: Array<Member['role']> = ['admin', 'editor', 'viewer'];
 
@@ -128,16 +129,7 @@ export function MembersPage() {
         <LoadState error={error} onRetry={retry} />
       ) : (
         <table className="grid">
-          <thead>
-            <tr>
-              <th>{t('members.name')}</th>
-              <th>{t('members.role')}</th>
-              <th>{t('members.since')}</th>
-              <th>
-                <span className="sr-only">{t('files.col.actions')}</span>
-              </th>
-            </tr>
-          </thead>
+          <GridHead columns={[t('members.name'), t('members.role'), t('members.since')]} />
           <tbody>
             {members.map((m) => (
               <tr key={m.userId} data-member={m.name}>

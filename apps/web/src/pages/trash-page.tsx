@@ -6,6 +6,7 @@ import { authorLabel, formatBytes, formatDate } from '../format.js';
 import { navigate } from '../router.js';
 import { ConfirmDialog } from '../components/confirm-dialog.js';
 import { NoticeLine, useNotice } from './files/notice.js';
+import { GridHead } from '../components/grid-head.js';
 
 /**
  * The Trash (issue 29): what was deleted in this project or volume, by whom, when, from where and how large, until
@@ -69,19 +70,16 @@ export function TrashPage() {
       {list !== null && list.items.length === 0 && <p>{t('trash.empty')}</p>}
       {list !== null && list.items.length > 0 && (
         <table className="grid trash">
-          <thead>
-            <tr>
-              <th>{t('trash.col.name')}</th>
-              <th>{t('trash.col.from')}</th>
-              <th>{t('trash.col.size')}</th>
-              <th>{t('trash.col.deletedBy')}</th>
-              <th>{t('trash.col.deletedAt')}</th>
-              <th>{t('trash.col.expires')}</th>
-              <th>
-                <span className="sr-only">{t('files.col.actions')}</span>
-              </th>
-            </tr>
-          </thead>
+          <GridHead
+            columns={[
+              t('trash.col.name'),
+              t('trash.col.from'),
+              t('trash.col.size'),
+              t('trash.col.deletedBy'),
+              t('trash.col.deletedAt'),
+              t('trash.col.expires'),
+            ]}
+          />
           <tbody>
             {list.items.map((i) => (
               <tr key={i.id} data-trash={i.path}>

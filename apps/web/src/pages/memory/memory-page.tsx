@@ -9,6 +9,7 @@ import { LoadState } from '../../components/load-state.js';
 import { useLiveList } from '../../live-changes.js';
 import { loadDraft, useDraft, type Draft } from '../../drafts.js';
 import { ConflictResolver, type ConflictChoice } from '../../components/conflict-resolver.js';
+import { GridHead } from '../../components/grid-head.js';
 
 /** The list label of a memory file in the UI language ("SOUL.md of Researcher" → "SOUL.md — Researcher"). */
 function entryLabel(e: MemoryEntry, t: T): string {
@@ -326,16 +327,7 @@ export function MemoryPage() {
               )}
               <h3>{t('memory.history')}</h3>
               <table className="grid history">
-                <thead>
-                  <tr>
-                    <th>{t('preview.version')}</th>
-                    <th>{t('preview.author')}</th>
-                    <th>{t('audit.at')}</th>
-                    <th>
-                      <span className="sr-only">{t('files.col.actions')}</span>
-                    </th>
-                  </tr>
-                </thead>
+                <GridHead columns={[t('preview.version'), t('preview.author'), t('audit.at')]} />
                 <tbody>
                   {history.map((v) => (
                     <tr key={v.version} data-version={v.version}>

@@ -13,6 +13,7 @@ import { DiffView } from '../../components/diff-view.js';
 import { StarButton } from '../../components/star-button.js';
 import { personalApi } from '../../api/personal.js';
 import { useScrollToHeading } from './scroll-to-heading.js';
+import { GridHead } from '../../components/grid-head.js';
 
 function go(e: React.MouseEvent, path: string) {
   e.preventDefault();
@@ -303,17 +304,7 @@ export function PageView(props: {
         </h2>
         {history && (
           <table className="grid history">
-            <thead>
-              <tr>
-                <th>{t('preview.version')}</th>
-                <th>{t('wiki.pageTitle')}</th>
-                <th>{t('preview.author')}</th>
-                <th>{t('audit.at')}</th>
-                <th>
-                  <span className="sr-only">{t('files.col.actions')}</span>
-                </th>
-              </tr>
-            </thead>
+            <GridHead columns={[t('preview.version'), t('wiki.pageTitle'), t('preview.author'), t('audit.at')]} />
             <tbody>
               {history.map((v) => (
                 <tr key={v.version} data-version={v.version}>
