@@ -143,11 +143,18 @@ const NAME_CANDIDATES_MIN = 1000;
 async function nameCandidates(ctx: Ctx, needle: string, cap: () => Promise<number>): Promise<string[] | null> {
   if (ctx.platform.db.dialect !== 'sqlite' || [...needle].length < 3) return null;
   const phrase = `"${needle.replace(/"/g, '""')}"`;
-  const most = await cap();
-  const rows = await sql<{ file_id: string }>`select m.file_id from (select rowid from files_name_fts where files_name_fts match ${phrase} limit ${most + 1}) c
-    join files_name_ids m on m.id = c.rowid`.execute(ctx.platform.db.kysely);
-  if (rows.rows.length > most) return null;
-  return rows.rows.map((r) => r.file_id);
+  const upTo = async (most: number) =>
+    (
+      await sql<{ file_id: string }>`select m.file_id from (select rowid from files_name_fts where files_name_fts match ${phrase} limit ${most + 1}) c
+        join files_name_ids m on m.id = c.rowid`.execute(ctx.platform.db.kysely)
+    ).rows;
+  let rows = await upTo(NAME_CANDIDATES_MIN);
+  if (rows.length > NAME_CANDIDATES_MIN) {
+    const most = await cap();
+    if (most > NAME_CANDIDATES_MIN) rows = await upTo(most);
+    if (rows.length > most) return null;
+  }
+  return rows.map((r) => r.file_id);
 }
 
 /**
