@@ -1,5 +1,5 @@
 import { below } from './subtree-sql.js';
-import { directFileCount, projectFileCount } from './dirs.js';
+import { directFileCount } from './dirs.js';
 import { normalizePath, likeEscape } from '../paths.js';
 import type { Ctx } from '../platform.js';
 import { assertCan } from '../policies/can.js';
@@ -130,41 +130,28 @@ export async function foldersBelow(ctx: Ctx, input: string, limit: number): Prom
   return rows.map((r) => r.path);
 }
 
-/** At least this many trigram candidates are read by ID before name search turns to the scan in path order. */
-const NAME_CANDIDATES_MIN = 1000;
+/** Up to this many trigram candidates, name search reads them by ID; beyond, it scans names in path order. */
+const NAME_CANDIDATES_MAX = 1000;
 
 /**
  * SQLite: IDs of the files whose names may contain `needle`, from the trigram index of migration 006 — a
  * superset of the matches (trigram case folding is per character). Null when the index cannot help: needles
- * under 3 characters have no trigram; a needle with more candidates than `cap` is frequent enough that the scan
- * in path order, which stops after `limit` matches, reads fewer rows. PostgreSQL uses its pg_trgm index for the
- * LIKE itself, so null there too.
+ * under 3 characters have no trigram; a needle with more than NAME_CANDIDATES_MAX candidates is frequent, and
+ * the scan in path order stops after `limit` matches anyway. PostgreSQL uses its pg_trgm index for the LIKE
+ * itself, so null there too.
  */
-async function nameCandidates(ctx: Ctx, needle: string, cap: () => Promise<number>): Promise<string[] | null> {
+async function nameCandidates(ctx: Ctx, needle: string): Promise<string[] | null> {
   if (ctx.platform.db.dialect !== 'sqlite' || [...needle].length < 3) return null;
   const phrase = `"${needle.replace(/"/g, '""')}"`;
-  const upTo = async (most: number) =>
-    (
-      await sql<{ file_id: string }>`select m.file_id from (select rowid from files_name_fts where files_name_fts match ${phrase} limit ${most + 1}) c
-        join files_name_ids m on m.id = c.rowid`.execute(ctx.platform.db.kysely)
-    ).rows;
-  let rows = await upTo(NAME_CANDIDATES_MIN);
-  if (rows.length > NAME_CANDIDATES_MIN) {
-    const most = await cap();
-    if (most > NAME_CANDIDATES_MIN) rows = await upTo(most);
-    if (rows.length > most) return null;
-  }
-  return rows.map((r) => r.file_id);
-}
-
-/**
- * How many candidates name search reads by ID at most: reading `c` candidates costs about `c` row reads, the
- * scan in path order about `limit × files ÷ matches`; they cost the same at √(limit × files). Below that the
- * candidates are cheaper — so the worst case grows with √files, not with files (bench/files-scale.ts).
- */
-async function candidateCap(ctx: Ctx, limit: number): Promise<number> {
-  const files = await projectFileCount(ctx.platform.db.kysely, ctx.project.id);
-  return Math.max(NAME_CANDIDATES_MIN, Math.ceil(Math.sqrt(limit * files)));
+  const rows = await sql<{ rowid: number }>`select rowid from files_name_fts where files_name_fts match ${phrase} limit ${NAME_CANDIDATES_MAX + 1}`.execute(
+    ctx.platform.db.kysely,
+  );
+  if (rows.rows.length > NAME_CANDIDATES_MAX) return null;
+  if (rows.rows.length === 0) return [];
+  const ids = await sql<{ file_id: string }>`select file_id from files_name_ids where id in (${sql.join(rows.rows.map((r) => r.rowid))})`.execute(
+    ctx.platform.db.kysely,
+  );
+  return ids.rows.map((r) => r.file_id);
 }
 
 /**
@@ -176,15 +163,12 @@ export async function findFiles(ctx: Ctx, input: { text: string; limit?: number;
   assertCan(ctx.actor, 'file.read', { kind: 'file', path: within });
   const limit = Math.min(Math.max(input.limit ?? 1000, 1), ctx.platform.config.limits.uiMaxFiles);
   const needle = input.text.normalize('NFC').toLowerCase();
-  const ids = await nameCandidates(ctx, needle, () => candidateCap(ctx, limit));
+  const ids = await nameCandidates(ctx, needle);
   if (ids && ids.length === 0) return { files: [], truncated: false };
   let q = ctx.platform.db.kysely.selectFrom('files').selectAll();
   // With candidate IDs, `+project_id` keeps SQLite (which has no statistics to go by) from walking the path
   // index over the whole project instead of reading the few candidates by primary key.
-  // The candidates go in as one JSON array: there may be more of them than SQLite takes parameters.
-  q = ids
-    ? q.where('id', 'in', sql<string>`(select value from json_each(${JSON.stringify(ids)}))`).where(sql`+project_id`, '=', ctx.project.id)
-    : q.where('project_id', '=', ctx.project.id);
+  q = ids ? q.where('id', 'in', ids).where(sql`+project_id`, '=', ctx.project.id) : q.where('project_id', '=', ctx.project.id);
   // The exact test, always: the candidates are only a superset.
   if (needle) q = q.where('name_lower', 'like', sql<string>`${'%' + likeEscape(needle) + '%'} escape '\\'`);
   if (within) q = q.where('path', 'like', sql<string>`${likeEscape(within) + '/%'} escape '\\'`);
