@@ -5,7 +5,7 @@
  */
 import { msSince, summarize } from './stats.js';
 
-export { baseName, dirOf, fillProject } from '@stoa/core/testing';
+export { baseName, fillProject } from '@stoa/core/testing';
 
 export interface Measured {
   label: string;
