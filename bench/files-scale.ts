@@ -200,22 +200,31 @@ for (const kind of ENGINES) {
   out.push(`### ${title}: p50 / p99 in ms, up to ${QUERIES} operations (or ${BUDGET_MS / 1000} s) each, through runOperation`, '');
   const head = ['operation', ...runs.map((r) => `${k(r.n)} p50 / p99`), ...runs.slice(1).map((r, i) => `p50 ${k(r.n)}÷${k(runs[i]!.n)}`)];
   out.push(`| ${head.join(' | ')} |`, `|${head.map(() => '---').join('|')}|`);
+  // One row: the label, a cell per size, then the growth from each size to the next.
+  const row = (label: string, cell: (r: SizeRun) => string, value: (r: SizeRun) => number): string =>
+    `| ${[label, ...runs.map(cell), ...runs.slice(1).map((r, i) => grow(value(runs[i]!), value(r)))].join(' | ')} |`;
   runs[0]!.ops.forEach((o, idx) => {
-    const cells = runs.map((r) => `${fmt(r.ops[idx]!.p50, 2)} / ${fmt(r.ops[idx]!.p99, 2)}`);
-    const ratios = runs.slice(1).map((r, i) => grow(runs[i]!.ops[idx]!.p50, r.ops[idx]!.p50));
-    out.push(`| ${o.label} | ${cells.join(' | ')} | ${ratios.join(' | ')} |`);
+    out.push(
+      row(
+        o.label,
+        (r) => `${fmt(r.ops[idx]!.p50, 2)} / ${fmt(r.ops[idx]!.p99, 2)}`,
+        (r) => r.ops[idx]!.p50,
+      ),
+    );
   });
   out.push(
-    `| build (s) | ${runs.map((r) => fmt(r.buildS, 1)).join(' | ')} | ${runs
-      .slice(1)
-      .map((r, i) => grow(runs[i]!.buildS, r.buildS))
-      .join(' | ')} |`,
+    row(
+      'build (s)',
+      (r) => fmt(r.buildS, 1),
+      (r) => r.buildS,
+    ),
   );
   out.push(
-    `| database (MB) | ${runs.map((r) => fmt(r.dbMb, 1)).join(' | ')} | ${runs
-      .slice(1)
-      .map((r, i) => grow(runs[i]!.dbMb, r.dbMb))
-      .join(' | ')} |`,
+    row(
+      'database (MB)',
+      (r) => fmt(r.dbMb, 1),
+      (r) => r.dbMb,
+    ),
   );
   out.push('', `Load average after each size: ${runs.map((r) => `${k(r.n)} ${r.load}`).join('; ')}.`, '');
 }
