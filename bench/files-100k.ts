@@ -7,16 +7,15 @@
  *   BENCH_PG=1 node --import tsx bench/files-100k.ts
  *   BENCH_100K_FILES=20000 node --import tsx bench/files-100k.ts
  *
- * How the files get in: one file is stored through putFile (the real path: blob, rows, folder index); the other
- * rows are copies of its `files` and `file_versions` rows with other paths, inserted in batches of 500 in one
- * transaction, with the `dirs` folder index and the usage counter filled in to match — the same rows
- * commitVersion writes, without 100,000 blob writes. Every answer of findFiles is checked against a plain
+ * How the files get in: bench/lib/many-files.ts (one file through putFile, the others as copies of its rows,
+ * set-based, with the folder index and the usage counter to match). Every answer of findFiles is checked against a plain
  * substring match over the list of names.
  */
-import { findFiles, listFolder, putFile, toFileInfo, type Ctx, type FileRow } from '@stoa/core/testing';
+import { findFiles, listFolder, toFileInfo, type FileRow } from '@stoa/core/testing';
 import { createTestPlatform } from '@stoa/core/testing';
 import { sql } from 'kysely';
-import { fmt, msSince, summarize } from './lib/stats.js';
+import { baseName, fillProject, measure } from './lib/many-files.js';
+import { fmt, msSince } from './lib/stats.js';
 
 const N = Number(process.env.BENCH_100K_FILES ?? 100_000);
 const QUERIES = Number(process.env.BENCH_QUERIES ?? 200);
@@ -54,54 +53,6 @@ function layout(n: number): string[] {
   return paths;
 }
 
-const dirOf = (p: string): string => (p.includes('/') ? p.slice(0, p.lastIndexOf('/')) : '');
-const baseName = (p: string): string => p.slice(p.lastIndexOf('/') + 1);
-
-async function fill(ctx: Ctx, paths: string[]): Promise<void> {
-  const db = ctx.platform.db.kysely;
-  const seed = await putFile(ctx, { path: paths[0]!, source: 'seed content' });
-  const fileRow = await db.selectFrom('files').selectAll().where('id', '=', seed.file.id).executeTakeFirstOrThrow();
-  const verRow = await db.selectFrom('file_versions').selectAll().where('file_id', '=', seed.file.id).executeTakeFirstOrThrow();
-  const dirs = new Map<string, number>();
-  for (const p of paths.slice(1)) for (let d = dirOf(p); d; d = dirOf(d)) dirs.set(d, (dirs.get(d) ?? 0) + 1);
-  await db.transaction().execute(async (trx) => {
-    const rest = paths.slice(1);
-    for (let b = 0; b < rest.length; b += 500) {
-      const batch = rest.slice(b, b + 500);
-      const ids = batch.map((_, k) => `fil_bench${String(b + k).padStart(9, '0')}`);
-      await trx
-        .insertInto('files')
-        .values(batch.map((p, k) => ({ ...fileRow, id: ids[k]!, path: p, dir: dirOf(p), name: baseName(p), name_lower: baseName(p).toLowerCase() })))
-        .execute();
-      await trx
-        .insertInto('file_versions')
-        .values(batch.map((p, k) => ({ ...verRow, id: `ver_bench${String(b + k).padStart(9, '0')}`, file_id: ids[k]!, path: p })))
-        .execute();
-    }
-    const existing = new Set((await trx.selectFrom('dirs').select('path').where('project_id', '=', ctx.project.id).execute()).map((d) => d.path));
-    const fresh = [...dirs].filter(([d]) => !existing.has(d));
-    for (let b = 0; b < fresh.length; b += 500) {
-      await trx
-        .insertInto('dirs')
-        .values(fresh.slice(b, b + 500).map(([d, c]) => ({ project_id: ctx.project.id, path: d, parent: dirOf(d), name: baseName(d), file_count: c })))
-        .execute();
-    }
-    for (const d of existing) {
-      await trx
-        .updateTable('dirs')
-        .set((eb) => ({ file_count: eb('file_count', '+', dirs.get(d) ?? 0) }))
-        .where('project_id', '=', ctx.project.id)
-        .where('path', '=', d)
-        .execute();
-    }
-    await trx
-      .updateTable('projects')
-      .set((eb) => ({ used_bytes: eb('used_bytes', '+', Number(fileRow.size) * rest.length) }))
-      .where('id', '=', ctx.project.id)
-      .execute();
-  });
-}
-
 interface Q {
   label: string;
   run: (i: number) => Promise<unknown>;
@@ -110,19 +61,6 @@ interface Q {
 /** Per kind of query: at most QUERIES queries or BUDGET_MS of them, whichever comes first (bounded runs). */
 const BUDGET_MS = Number(process.env.BENCH_QUERY_BUDGET_MS ?? 15_000);
 
-async function measure(q: Q): Promise<{ label: string; n: number; p50: number; p99: number; mean: number }> {
-  for (let i = 0; i < 10; i++) await q.run(i); // warm-up: statement caches, page cache
-  const lat: number[] = [];
-  const start = process.hrtime.bigint();
-  for (let i = 0; i < QUERIES && msSince(start) < BUDGET_MS; i++) {
-    const t = process.hrtime.bigint();
-    await q.run(i);
-    lat.push(msSince(t));
-  }
-  const s = summarize(lat, 1);
-  return { label: q.label, n: lat.length, p50: s.p50, p99: s.p99, mean: s.mean };
-}
-
 const out: string[] = [];
 for (const kind of KINDS) {
   const t = await createTestPlatform(kind, { quotaBytes: 1 << 40 });
@@ -130,10 +68,8 @@ for (const kind of KINDS) {
     const ctx = await t.admin();
     const paths = layout(N);
     const t0 = process.hrtime.bigint();
-    await fill(ctx, paths);
+    await fillProject(ctx, paths);
     const fillMs = msSince(t0);
-    // PostgreSQL plans by statistics; autovacuum would gather them soon after such a bulk insert anyway.
-    if (kind === 'postgres') await sql`analyze`.execute(t.platform.db.kysely);
     const names = paths.map((p) => ({ path: p, lower: baseName(p).normalize('NFC').toLowerCase() }));
     const expected = (needle: string, limit: number): string[] => {
       const n = needle.normalize('NFC').toLowerCase();
@@ -185,12 +121,19 @@ for (const kind of KINDS) {
     });
     const withOld = (q: Q, needles: string[], limit: number): Q[] =>
       kind === 'sqlite' && process.env.BENCH_NO_BASELINE !== '1' ? [q, oldFind(needles, limit)] : [q];
+    // Cursors are sealed by the listing (not a bare name): the ones of every page of "big", gathered once.
+    const bigCursors: string[] = [];
+    for (let c: string | null = null; ;) {
+      c = (await listFolder(ctx, { folder: 'big', limit: 100, cursor: c })).nextCursor;
+      if (!c) break;
+      bigCursors.push(c);
+    }
     const queries: Q[] = [
       { label: 'folder: root, first page', run: () => listFolder(ctx, { folder: '', limit: 100 }) },
       { label: `folder: "big" (${bigNames.length} files), first page`, run: () => listFolder(ctx, { folder: 'big', limit: 100 }) },
       {
         label: 'folder: "big", a page at a random cursor',
-        run: (i) => listFolder(ctx, { folder: 'big', limit: 100, cursor: bigNames[(i * 7919) % bigNames.length]! }),
+        run: (i) => listFolder(ctx, { folder: 'big', limit: 100, cursor: bigCursors[(i * 7919) % bigCursors.length]! }),
       },
       { label: 'folder: "area-7/sub-3" (~40 files)', run: () => listFolder(ctx, { folder: 'area-7/sub-3', limit: 100 }) },
       ...withOld(find('frequent', ['report', 'photo', 'notes'], 100), ['report', 'photo', 'notes'], 100),
@@ -206,7 +149,7 @@ for (const kind of KINDS) {
     );
     out.push('| query | queries | p50 | p99 | mean |', '|---|---|---|---|---|');
     for (const q of queries) {
-      const r = await measure(q);
+      const r = await measure(q.label, q.run, QUERIES, BUDGET_MS);
       out.push(`| ${r.label} | ${r.n} | ${fmt(r.p50, 2)} | ${fmt(r.p99, 2)} | ${fmt(r.mean, 2)} |`);
       process.stderr.write(`${kind}: ${r.label}: p50 ${fmt(r.p50, 2)} ms, p99 ${fmt(r.p99, 2)} ms\n`);
     }

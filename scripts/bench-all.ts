@@ -30,6 +30,7 @@ const BENCHES: Bench[] = [
   { name: 'db-statements', script: 'bench/db-statements.ts', args: [], minutes: 5 },
   { name: 'files-large', script: 'bench/files-large.ts', args: [], minutes: 10 },
   { name: 'files-100k', script: 'bench/files-100k.ts', args: [], minutes: 10 },
+  { name: 'scale', script: 'bench/files-scale.ts', args: [], quickArgs: ['--sizes', '10000,100000'], minutes: 30 },
   { name: 'mcp', script: 'bench/mcp-stdio.ts', args: [], minutes: 10 },
   { name: 'memory', script: 'bench/memory-append.ts', args: [], minutes: 10 },
   { name: 'mixed', script: 'bench/mixed.ts', args: [], quickArgs: ['--seconds', '8', '--docs', '300'], minutes: 15 },

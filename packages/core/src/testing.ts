@@ -81,5 +81,7 @@ export async function createTestPlatform(
 /** What must hold after any change (usage, versions, folders), for tests of every door. */
 export { storeViolations } from './files/test-invariants.js';
 export * from './internal.js';
+/** Many files at once, with the rows a write leaves (benchmarks and scale tests). */
+export { fillProject } from './files/bulk-fill.js';
 /** Small real PDF and DOCX files, for tests of every door that upload documents. */
 export { makeDocx, makePdf } from './understanding/test-documents.js';

@@ -46,3 +46,31 @@ export async function refusePathClash(trx: Q, projectId: string, filePath: strin
   if (file)
     throw new StoaError('already_exists', `"${file.path}" is a file, so "${filePath}" cannot be created inside it; a file and a folder cannot share a path`);
 }
+
+/**
+ * How many files lie directly in `folder` (not below its subfolders), read from the folder index rather than
+ * counted: a folder's recursive count minus its subfolders' — so a folder page costs the same at 1,000 and at
+ * 1,000,000 files (bench/files-scale.ts). The root has no row of its own; its own files are counted (what the
+ * root holds directly, not the project).
+ */
+export async function directFileCount(q: Q, projectId: string, folder: string): Promise<number> {
+  if (folder === '') {
+    const r = await sql<{ n: number | string }>`select count(*) as n from files where project_id = ${projectId} and dir = ''`.execute(q);
+    return Number(r.rows[0]?.n ?? 0);
+  }
+  const r = await sql<{ n: number | string | null }>`select
+      coalesce((select file_count from dirs where project_id = ${projectId} and path = ${folder}), 0)
+      - coalesce((select sum(file_count) from dirs where project_id = ${projectId} and parent = ${folder}), 0) as n`.execute(q);
+  return Number(r.rows[0]?.n ?? 0);
+}
+
+/**
+ * How many files the project holds, from the folder index: the root's own files plus each top-level folder's
+ * recursive count — never a count of every file row (which grows with the project; bench/files-scale.ts).
+ */
+export async function projectFileCount(q: Q, projectId: string): Promise<number> {
+  const r = await sql<{ n: number | string | null }>`select
+      (select count(*) from files where project_id = ${projectId} and dir = '')
+      + coalesce((select sum(file_count) from dirs where project_id = ${projectId} and parent = ''), 0) as n`.execute(q);
+  return Number(r.rows[0]?.n ?? 0);
+}

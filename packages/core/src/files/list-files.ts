@@ -1,4 +1,5 @@
 import { below } from './subtree-sql.js';
+import { directFileCount } from './dirs.js';
 import { normalizePath, likeEscape } from '../paths.js';
 import type { Ctx } from '../platform.js';
 import { assertCan } from '../policies/can.js';
@@ -66,16 +67,7 @@ export async function listFolder(
     .limit(limit + 1)
     .execute()) as FileRow[];
   const page = rows.slice(0, limit);
-  const total = Number(
-    (
-      await db
-        .selectFrom('files')
-        .select((eb) => eb.fn.countAll().as('n'))
-        .where('project_id', '=', ctx.project.id)
-        .where('dir', '=', folder)
-        .executeTakeFirstOrThrow()
-    ).n,
-  );
+  const total = await directFileCount(db, ctx.project.id, folder);
   const last = page[page.length - 1];
   const nextCursor = rows.length > limit && last ? await sealCursor(ctx, FOLDER_CURSOR, folder, [last.name, last.id]) : null;
   const full = input.fields === 'full';

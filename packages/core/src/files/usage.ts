@@ -2,6 +2,7 @@ import { formatBytes } from '@stoa/contract';
 import type { Ctx } from '../platform.js';
 import { assertCan } from '../policies/can.js';
 import { quotaOf } from '../projects/projects.js';
+import { projectFileCount } from './dirs.js';
 
 // The one size formatter lives in the contract (the CLI and web print sizes without loading the core).
 export { formatBytes };
@@ -16,12 +17,8 @@ export async function usage(ctx: Ctx): Promise<{ used: number; quota: number; re
   assertCan(ctx.actor, 'project.read', { kind: 'project' });
   const db = ctx.platform.db.kysely;
   const p = await db.selectFrom('projects').select(['used_bytes', 'reserved_bytes']).where('id', '=', ctx.project.id).executeTakeFirstOrThrow();
-  const files = await db
-    .selectFrom('files')
-    .select((eb) => eb.fn.countAll().as('n'))
-    .where('project_id', '=', ctx.project.id)
-    .executeTakeFirstOrThrow();
+  const files = await projectFileCount(db, ctx.project.id);
   const quota = quotaOf(ctx.platform, ctx.project);
   const used = Number(p.used_bytes);
-  return { used, quota, reserved: Number(p.reserved_bytes), files: Number(files.n), text: `Used ${formatBytes(used)} of ${formatBytes(quota)}` };
+  return { used, quota, reserved: Number(p.reserved_bytes), files, text: `Used ${formatBytes(used)} of ${formatBytes(quota)}` };
 }

@@ -1,0 +1,112 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CompiledQuery, type KyselyPlugin, type RootOperationNode } from 'kysely';
+import { testDbKinds } from '@stoa/db/testing';
+import { createTestPlatform, fillProject, type TestPlatform } from '../testing.js';
+import type { Ctx } from '../platform.js';
+import { runOperation } from '../operations/index.js';
+
+// A project big enough that reading every file of it, or of its big folder, stands out from reading a page:
+// 20 files in the root, 3,000 in `big`, 20,000 in folders of 100 (bench/files-scale.ts measures 10k–1M).
+const BIG = 3_000;
+const paths = [
+  ...Array.from({ length: 20 }, (_, i) => `root-${i}.txt`),
+  ...Array.from({ length: BIG }, (_, i) => `big/file-${String(i).padStart(5, '0')}.txt`),
+  ...Array.from({ length: 20_000 }, (_, i) => `area-${Math.floor(i / 100)}/name-${String(i).padStart(6, '0')}.md`),
+];
+// No statement may read more rows of `files` than a page and its look-ahead (PostgreSQL, counted by EXPLAIN ANALYZE).
+const MOST_ROWS = 300;
+
+interface Statement {
+  node: RootOperationNode;
+  queryId: Parameters<KyselyPlugin['transformQuery']>[0]['queryId'];
+}
+interface PlanNode {
+  'Node Type': string;
+  'Relation Name'?: string;
+  'Actual Rows'?: number;
+  'Actual Loops'?: number;
+  'Rows Removed by Filter'?: number;
+  'Rows Removed by Index Recheck'?: number;
+  Plans?: PlanNode[];
+}
+const rowsRead = (n: PlanNode): number =>
+  ((n['Actual Rows'] ?? 0) + (n['Rows Removed by Filter'] ?? 0) + (n['Rows Removed by Index Recheck'] ?? 0)) * (n['Actual Loops'] ?? 1);
+const fileScans = (n: PlanNode): PlanNode[] => [...(n['Relation Name'] === 'files' ? [n] : []), ...(n.Plans ?? []).flatMap(fileScans)];
+
+// What each operation's statements read of `files`, as the engine plans them: a listing, a name search, a stat,
+// a read and the usage cost what their answer costs, not what the project holds (issue 30, item 5).
+describe.each(testDbKinds())('the cost of reading a big project does not grow with it (%s)', (kind) => {
+  let t: TestPlatform;
+  let ctx: Ctx;
+  const seen: Statement[] = [];
+  const recorder: KyselyPlugin = {
+    transformQuery: (args) => {
+      seen.push({ node: args.node, queryId: args.queryId });
+      return args.node;
+    },
+    transformResult: async (args) => args.result,
+  };
+
+  beforeAll(async () => {
+    t = await createTestPlatform(kind, { quotaBytes: 2 ** 40 });
+    const admin = await t.admin();
+    await fillProject(admin, paths);
+    ctx = { ...admin, platform: { ...admin.platform, db: { ...admin.platform.db, kysely: admin.platform.db.kysely.withPlugin(recorder) } } };
+  }, 120_000);
+  afterAll(async () => {
+    await t?.cleanup();
+  });
+
+  /** Each statement `run` made, with what its plan reads of `files`: a full scan or (PostgreSQL) too many rows. */
+  async function readsOfFiles(run: () => Promise<unknown>): Promise<Array<{ sql: string; problem: string | null }>> {
+    seen.length = 0;
+    await run();
+    const db = t.platform.db.kysely;
+    const out: Array<{ sql: string; problem: string | null }> = [];
+    for (const s of [...seen]) {
+      const q = db.getExecutor().compileQuery(s.node, s.queryId);
+      if (!/\bfiles\b/.test(q.sql) || !/^\s*select/i.test(q.sql)) continue;
+      if (kind === 'postgres') {
+        const r = await db.executeQuery<{ 'QUERY PLAN': Array<{ Plan: PlanNode }> }>(
+          CompiledQuery.raw(`explain (analyze, format json) ${q.sql}`, [...q.parameters]),
+        );
+        const scans = fileScans(r.rows[0]!['QUERY PLAN'][0]!.Plan);
+        const bad = scans.find((n) => n['Node Type'] === 'Seq Scan' || rowsRead(n) > MOST_ROWS);
+        out.push({ sql: q.sql, problem: bad ? `${bad['Node Type']} reads ${rowsRead(bad)} rows` : null });
+      } else {
+        const r = await db.executeQuery<{ detail: string }>(CompiledQuery.raw(`explain query plan ${q.sql}`, [...q.parameters]));
+        // A search of `files` that is not a point lookup (by id or path) reads a range: the statement must stop
+        // after a page (LIMIT) or count only the root's own files.
+        const ranges = r.rows.map((x) => x.detail).filter((d) => /^(SCAN|SEARCH) files\b/.test(d) && !/\b(id|path)=\?\)/.test(d));
+        const bounded = /\blimit\b/i.test(q.sql) || /dir = ''/.test(q.sql);
+        const bad = ranges.find((d) => d.startsWith('SCAN') || !bounded);
+        out.push({ sql: q.sql, problem: bad ?? null });
+      }
+    }
+    return out;
+  }
+
+  const op = (id: string, input: Record<string, unknown>) => () => runOperation(ctx, id, { project: ctx.project.id, ...input });
+  it.each([
+    ['the root folder', op('files.folder', { folder: '', limit: 100 })],
+    ['the first page of a 3,000-file folder', op('files.folder', { folder: 'big', limit: 100 })],
+    ['a folder of 100 files', op('files.folder', { folder: 'area-7', limit: 100 })],
+    ['a name found once', op('files.find', { q: 'name-012345', limit: 100 })],
+    ['a name found nowhere', op('files.find', { q: 'zzqx', limit: 100 })],
+    ['stat', op('files.stat', { path: 'area-150/name-015000.md' })],
+    ['the usage, with its file count', op('files.usage', {})],
+  ] as const)('%s', async (_name, run) => {
+    const reads = await readsOfFiles(run);
+    expect(seen.length).toBeGreaterThan(0);
+    for (const r of reads) expect(r).toEqual({ sql: r.sql, problem: null });
+  });
+
+  it('the counts read from the folder index are the true ones', async () => {
+    const u = (await runOperation(ctx, 'files.usage', { project: ctx.project.id })) as { files: number };
+    expect(u.files).toBe(paths.length);
+    const big = (await runOperation(ctx, 'files.folder', { project: ctx.project.id, folder: 'big', limit: 10 })) as { total: number };
+    expect(big.total).toBe(BIG);
+    const root = (await runOperation(ctx, 'files.folder', { project: ctx.project.id, folder: '', limit: 10 })) as { total: number; folders: unknown[] };
+    expect(root.total).toBe(20);
+  });
+});
