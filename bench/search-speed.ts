@@ -142,6 +142,11 @@ if (PG) {
   const pgIndex = await stoaIndex(docs, undefined, 'postgres', PG_PER_TRANSACTION);
   const pgIndexS = (performance.now() - t0) / 1000;
   const { rows } = await sql<{ mb: number }>`select (pg_database_size(current_database()) / 1e6)::float8 as mb`.execute(pgIndex.db.kysely);
+  // Where the database's bytes are: the index's own tables (with their indexes and TOAST) first.
+  const tables = await sql<{ name: string; mb: number }>`
+    select relname as name, (pg_total_relation_size(oid) / 1e6)::float8 as mb from pg_class
+    where relkind = 'r' and relname like 'search%' order by 2 desc`.execute(pgIndex.db.kysely);
+  console.error(`PostgreSQL tables (MB): ${tables.rows.map((t) => `${t.name} ${t.mb.toFixed(1)}`).join(', ')}`);
   const p = await run((q) => searchDocs(pgIndex.db, { projectId: PROJECT, query: q, visibility: ['project'], limit: 10 }));
   await pgIndex.close();
   pgRow = ['Stoa (PostgreSQL postings, with snippets)', p, `${pgIndexS.toFixed(0)} s, ${rows[0]!.mb.toFixed(0)} MB database`];
