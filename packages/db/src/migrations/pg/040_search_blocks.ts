@@ -7,13 +7,15 @@ import { sql, type Kysely } from 'kysely';
  * `search_postings` (migration 011) held a row per (document, term): ≈ 70 bytes of heap and B-tree each, 14×
  * SQLite's FTS5 file, and a common word's search scored every one of its postings. Now:
  *
- * - `search_blocks`: a row per (project, term, block of up to 128 documents) holding the documents' ids,
- *   title and body frequencies and lengths as parallel arrays (sorted by id; PostgreSQL compresses the row), and
- *   a few bound points (`btt`, `btb`, `bdl`): every posting of the block has a title frequency ≤ btt[i], a body
- *   frequency ≤ btb[i] and a length ≥ bdl[i] for some i. Since BM25 rises with the frequencies and falls with the
- *   length, the best score of a point is an upper bound of the block's scores for any weights and any average
- *   length, which are only known at query time. The first points are single documents (the block's best under
- *   the default weights), so the bound is tight where it matters.
+ * - `search_blocks`: a row per (project, term, block of up to 128 documents). `p` holds the postings as one
+ *   two-dimensional array sorted by document, a row [document id, title frequency, body frequency, length] each
+ *   (one array, not four: most terms are rare, and each array costs a 20-byte header; PostgreSQL compresses a
+ *   full block). `bnd` holds a few bound points [title frequency, body frequency, length]: every posting of the
+ *   block has a title frequency ≤, a body frequency ≤ and a length ≥ those of one point. BM25 rises with the
+ *   frequencies and falls with the length, so the best score of a point bounds the block's scores for any
+ *   weights and any average length, which are only known at query time. The first four points are single
+ *   postings (the block's best under the default weights), so the bound is tight where it matters; a block of
+ *   four postings or fewer has no points (its postings are their own).
  * - A block's `first_doc` never changes: new postings go into the block with the largest `first_doc` not above
  *   them while it has room, else into new blocks, and a posting never moves to another block. So a writer that
  *   removes a posting finds its block by id range and updates the row by its id; a concurrent change of the same
@@ -33,26 +35,25 @@ export async function up(db: Kysely<any>): Promise<void> {
       project_id text not null,
       term text collate "C" not null,
       first_doc bigint not null, last_doc bigint not null, n integer not null,
-      btt int4[] not null, btb int4[] not null, bdl int4[] not null,
-      docs int8[] not null, tt int4[] not null, tb int4[] not null, dl int4[] not null)`,
-    `create index search_blocks_term on search_blocks (project_id, term, first_doc) include (last_doc, n)`,
-    // The arrays of a full block are ≈ 2.5 KB: over the TOAST threshold, so PostgreSQL compresses them (lz4 when
-    // the server has it: faster to read back than pglz).
-    ...['docs', 'tt', 'tb', 'dl'].map((c) => `alter table search_blocks alter column ${c} set storage extended`),
+      bnd int4[], p int8[] not null)`,
+    `create index search_blocks_term on search_blocks (project_id, term, first_doc) `,
+    // A full block's postings are 4 KB: over the TOAST threshold, so PostgreSQL compresses them.
     // A block's contents from its postings (any order): sorted by document, with its bound points. Points 1–4 are
     // the four best postings under the default weights (title 3, body 1, the block's own mean length), exact; the
     // rest are groups of 16 by that order, each the maxima of frequencies and minimum of lengths.
-    `create function stoa_search_pack(p_docs int8[], p_tt int4[], p_tb int4[], p_dl int4[],
-      out n integer, out last_doc bigint, out docs int8[], out tt int4[], out tb int4[], out dl int4[],
-      out btt int4[], out btb int4[], out bdl int4[])
+    `create function stoa_search_pack(p_old int8[], p_gone int8[], p_docs int8[], p_tt int4[], p_tb int4[], p_dl int4[],
+      out n integer, out last_doc bigint, out p int8[], out bnd int4[])
     language sql immutable as $$
-      with u as (select * from unnest(p_docs, p_tt, p_tb, p_dl) as u(doc, tt, tb, dl)),
+      with u as (
+        select * from unnest(p_old[:][1:1], p_old[:][2:2], p_old[:][3:3], p_old[:][4:4]) as o(doc, tt, tb, dl)
+        where p_gone is null or o.doc <> all(p_gone)
+        union all select * from unnest(p_docs, p_tt, p_tb, p_dl)),
       m as (select greatest(avg(dl), 1)::float8 as avgdl from u),
       r as (select u.*, row_number() over (order by (3 * u.tt + u.tb) / ((3 * u.tt + u.tb) + 1.2 * (0.25 + 0.75 * u.dl / m.avgdl)) desc, u.doc) as r
         from u cross join m),
       g as (select max(tt) as tt, max(tb) as tb, min(dl) as dl from r group by case when r <= 4 then r else 5 + (r - 5) / 16 end)
-      select count(*)::int, max(doc), array_agg(doc order by doc), array_agg(tt order by doc), array_agg(tb order by doc),
-        array_agg(dl order by doc), (select array_agg(tt) from g), (select array_agg(tb) from g), (select array_agg(dl) from g)
+      select count(*)::int, max(doc), coalesce(array_agg(array[doc, tt, tb, dl] order by doc), '{}'),
+        case when count(*) > 4 then (select array_agg(array[tt, tb, dl]::int4[]) from g) end
       from u $$`,
     // Adds postings (project, document, term, frequencies, length) whose documents are not in those terms' blocks.
     // Each term's postings fill its home block (largest first_doc ≤ its smallest new document, locked in term
@@ -60,30 +61,26 @@ export async function up(db: Kysely<any>): Promise<void> {
     `create function stoa_search_add(p_project text[], p_doc int8[], p_term text[], p_tt int4[], p_tb int4[], p_dl int4[])
     returns void language plpgsql as $$
     begin
-      create temp table if not exists stoa_search_add_tmp (project_id text, term text collate "C", doc int8, tt int4, tb int4, dl int4,
-        rn int8, home int8, room int4) on commit drop;
-      truncate stoa_search_add_tmp;
-      insert into stoa_search_add_tmp (project_id, term, doc, tt, tb, dl, rn)
-        select a.project_id, a.term, a.doc, a.tt, a.tb, a.dl, row_number() over (partition by a.project_id, a.term order by a.doc)
-        from unnest(p_project, p_term, p_doc, p_tt, p_tb, p_dl) as a(project_id, term, doc, tt, tb, dl);
-      with t as (select project_id, term, min(doc) as d0 from stoa_search_add_tmp group by project_id, term order by project_id, term),
+      with a as (
+        select a.*, row_number() over (partition by a.project_id, a.term order by a.doc) as rn
+        from unnest(p_project, p_term, p_doc, p_tt, p_tb, p_dl) as a(project_id, term, doc, tt, tb, dl)),
+      t as (select project_id, term, min(doc) as d0 from a group by project_id, term order by project_id, term),
       h as (select t.project_id, t.term, b.id, b.n from t cross join lateral (
-          select x.id, x.n from search_blocks x where x.project_id = t.project_id and x.term = t.term and x.first_doc <= t.d0
-          order by x.first_doc desc limit 1 for update) b)
-      update stoa_search_add_tmp a set home = h.id, room = 128 - h.n from h
-        where a.project_id = h.project_id and a.term = h.term and h.n < 128;
-      update search_blocks b set (n, last_doc, docs, tt, tb, dl, btt, btb, bdl) = (
-          select p.n, greatest(p.last_doc, b.last_doc), p.docs, p.tt, p.tb, p.dl, p.btt, p.btb, p.bdl
-          from stoa_search_pack(b.docs || x.docs, b.tt || x.tt, b.tb || x.tb, b.dl || x.dl) p)
-        from (select home, array_agg(doc) as docs, array_agg(tt) as tt, array_agg(tb) as tb, array_agg(dl) as dl
-          from stoa_search_add_tmp where home is not null and rn <= room group by home) x
-        where b.id = x.home;
-      insert into search_blocks (project_id, term, first_doc, last_doc, n, docs, tt, tb, dl, btt, btb, bdl)
-        select g.project_id, g.term, g.first_doc, p.last_doc, p.n, p.docs, p.tt, p.tb, p.dl, p.btt, p.btb, p.bdl
+          select x.id, x.n from search_blocks x where x.project_id = t.project_id and x.term = t.term collate "C" and x.first_doc <= t.d0
+          order by x.first_doc desc limit 1 for update) b),
+      ah as (select a.*, h.id as home, 128 - h.n as room from a left join h on h.project_id = a.project_id and h.term = a.term and h.n < 128),
+      upd as (
+        update search_blocks b set (n, last_doc, p, bnd) = (
+            select k.n, greatest(k.last_doc, b.last_doc), k.p, k.bnd from stoa_search_pack(b.p, null, x.docs, x.tt, x.tb, x.dl) k)
+          from (select home, array_agg(doc) as docs, array_agg(tt) as tt, array_agg(tb) as tb, array_agg(dl) as dl
+            from ah where home is not null and rn <= room group by home) x
+          where b.id = x.home)
+      insert into search_blocks (project_id, term, first_doc, last_doc, n, p, bnd)
+        select g.project_id, g.term, g.first_doc, k.last_doc, k.n, k.p, k.bnd
         from (select project_id, term, min(doc) as first_doc, array_agg(doc) as docs, array_agg(tt) as tt, array_agg(tb) as tb, array_agg(dl) as dl
-          from stoa_search_add_tmp where home is null or rn > room
+          from ah where home is null or rn > room
           group by project_id, term, (rn - coalesce(room, 0) - 1) / 128) g
-        cross join lateral stoa_search_pack(g.docs, g.tt, g.tb, g.dl) p
+        cross join lateral stoa_search_pack(null, null, g.docs, g.tt, g.tb, g.dl) k
         order by g.project_id, g.term, g.first_doc;
     end $$`,
     // Removes the postings (project, document, term). A posting stays in the block it was added to, so its block
@@ -95,14 +92,9 @@ export async function up(db: Kysely<any>): Promise<void> {
       with r as (select * from unnest(p_project, p_term, p_doc) as r(project_id, term, doc)),
       loc as (select b.id, r.doc from r cross join lateral (
           select x.id from search_blocks x where x.project_id = r.project_id and x.term = r.term and x.first_doc <= r.doc
-            and x.last_doc >= r.doc and r.doc = any(x.docs) order by x.first_doc desc limit 1) b),
+            and x.last_doc >= r.doc and r.doc = any(x.p[:][1:1]) order by x.first_doc desc limit 1) b),
       g as (select id, array_agg(doc) as gone from loc group by id order by id),
-      u as (update search_blocks b set (n, docs, tt, tb, dl, btt, btb, bdl) = (
-          select coalesce(p.n, 0), coalesce(p.docs, '{}'), coalesce(p.tt, '{}'), coalesce(p.tb, '{}'), coalesce(p.dl, '{}'),
-            coalesce(p.btt, '{}'), coalesce(p.btb, '{}'), coalesce(p.bdl, '{}')
-          from (select array_agg(k.doc) as docs, array_agg(k.tt) as tt, array_agg(k.tb) as tb, array_agg(k.dl) as dl
-            from unnest(b.docs, b.tt, b.tb, b.dl) as k(doc, tt, tb, dl) where k.doc <> all(g.gone)) k
-          cross join lateral stoa_search_pack(k.docs, k.tt, k.tb, k.dl) p)
+      u as (update search_blocks b set (n, p, bnd) = (select k.n, k.p, k.bnd from stoa_search_pack(b.p, g.gone, null, null, null, null) k)
         from g where b.id = g.id returning b.id, b.n)
       select array_agg(id) into emptied from u where n = 0;
       if emptied is not null then
@@ -161,13 +153,13 @@ export async function up(db: Kysely<any>): Promise<void> {
     `update search_docs d set terms = t.terms from (
       select doc_id, array_agg(term order by term) as terms from search_postings group by doc_id) t where t.doc_id = d.id`,
     `alter table search_blocks disable trigger search_blocks_inserted`,
-    `insert into search_blocks (project_id, term, first_doc, last_doc, n, docs, tt, tb, dl, btt, btb, bdl)
-      select g.project_id, g.term, g.first_doc, p.last_doc, p.n, p.docs, p.tt, p.tb, p.dl, p.btt, p.btb, p.bdl
+    `insert into search_blocks (project_id, term, first_doc, last_doc, n, p, bnd)
+      select g.project_id, g.term, g.first_doc, k.last_doc, k.n, k.p, k.bnd
       from (select project_id, term, min(doc_id) as first_doc, array_agg(doc_id) as docs, array_agg(tf_title) as tt,
           array_agg(tf_body) as tb, array_agg(ntokens) as dl
         from (select *, (row_number() over (partition by project_id, term order by doc_id) - 1) / 128 as blk from search_postings) s
         group by project_id, term, blk) g
-      cross join lateral stoa_search_pack(g.docs, g.tt, g.tb, g.dl) p`,
+      cross join lateral stoa_search_pack(null, null, g.docs, g.tt, g.tb, g.dl) k`,
     `alter table search_blocks enable trigger search_blocks_inserted`,
     `drop table search_postings`,
     `drop function search_postings_count()`,
@@ -223,7 +215,7 @@ const score = `sum(i.idf * ((u.tt * p_title_w + u.tb * p_body_w) * p_k1_plus_1)
 const candidates = (blocks: string) => `
         select u.doc, ${score} as score
         from search_blocks b join unnest(v_terms, v_idf) as i(term, idf) on i.term = b.term
-        cross join lateral unnest(b.docs, b.tt, b.tb, b.dl) as u(doc, tt, tb, dl)
+        cross join lateral unnest(b.p[:][1:1], b.p[:][2:2], b.p[:][3:3], b.p[:][4:4]) as u(doc, tt, tb, dl)
         where b.id = any(${blocks}) and (p_exclude is null or u.doc <> all(p_exclude))
         group by u.doc having count(*) >= p_need
         order by score desc, u.doc`;
@@ -246,7 +238,8 @@ const RANK_BODY = `
       with blk as (
         select b.id, b.term, b.n, i.idf * (select max(((bp.tt * p_title_w + bp.tb * p_body_w) * p_k1_plus_1)
             / ((bp.tt * p_title_w + bp.tb * p_body_w) + p_k1 * (p_one_minus_b + p_b * bp.dl / v_avgdl)))
-          from unnest(b.btt, b.btb, b.bdl) as bp(tt, tb, dl)) as ub
+          from unnest((coalesce(b.bnd, (b.p[:][2:4])::int4[]))[:][1:1], (coalesce(b.bnd, (b.p[:][2:4])::int4[]))[:][2:2],
+            (coalesce(b.bnd, (b.p[:][2:4])::int4[]))[:][3:3]) as bp(tt, tb, dl)) as ub
         from unnest(v_terms, v_idf) as i(term, idf)
         join search_blocks b on b.project_id = p_project and b.term = i.term collate "C"),
       mx as (select term, max(ub) as m from blk group by term),
