@@ -117,10 +117,11 @@ function prefixBounds(pre: string | undefined): { exact: string | null; lo: stri
  * `bm25()` — same k1, b, idf (with its 1e-6 floor), column weights and whole-table statistics — so both back
  * ends return the same order and scores.
  *
- * One call of `stoa_search_rank` (migration 027), whose plan PostgreSQL keeps per connection: only the postings
- * of the query's terms in this project are read (one index range per term); visibility and the other filters
- * apply to them before scoring, and `search_docs` is joined for the page of hits alone. The inner page keeps
- * rows tied on score (WITH TIES), so the path / ref tie-break is the same as SQLite's.
+ * One call of `stoa_search_rank` (migration 040; its plans are kept per connection): it bounds every block of the
+ * query's terms, takes a threshold from the best-bounded blocks, scores only the blocks that can reach it, and
+ * checks visibility, kinds and the folder in `search_docs` for the candidates in score order until the page and
+ * the rows tied with its last are found, so the path / ref tie-break is the same as SQLite's. Nothing a filter
+ * rejects takes a place, and the hits and scores are those of scoring every posting.
  *
  * @example
  * const rows = await pgRank(db, { projectId, terms: ['refund'], visibility: ['project'], limit: 10, offset: 0, op: 'OR' }, DEFAULT_TUNING);
