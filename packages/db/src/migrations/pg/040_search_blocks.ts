@@ -56,8 +56,10 @@ export async function up(db: Kysely<any>): Promise<void> {
         case when count(*) > 4 then (select array_agg(array[tt, tb, dl]::int4[]) from g) end
       from u $$`,
     // Adds postings (project, document, term, frequencies, length) whose documents are not in those terms' blocks.
-    // Each term's postings fill its home block (largest first_doc ≤ its smallest new document, locked in term
-    // order, so concurrent writers cannot deadlock here) up to 128; the rest become new blocks of 128.
+    // Each term's postings fill its home block (largest first_doc ≤ its smallest new document) up to 128; the
+    // rest become new blocks of 128. A home block another writer holds (every save adds "the" to the same last
+    // block) is skipped, not waited for: the postings go to an older block with room or a new one, so writers
+    // of one project do not queue on common words until each other's commit, nor deadlock here.
     `create function stoa_search_add(p_project text[], p_doc int8[], p_term text[], p_tt int4[], p_tb int4[], p_dl int4[])
     returns void language plpgsql as $$
     begin
@@ -67,7 +69,7 @@ export async function up(db: Kysely<any>): Promise<void> {
       t as (select project_id, term, min(doc) as d0 from a group by project_id, term order by project_id, term),
       h as (select t.project_id, t.term, b.id, b.n from t cross join lateral (
           select x.id, x.n from search_blocks x where x.project_id = t.project_id and x.term = t.term collate "C" and x.first_doc <= t.d0
-          order by x.first_doc desc limit 1 for update) b),
+          order by x.first_doc desc limit 1 for update skip locked) b),
       ah as (select a.*, h.id as home, 128 - h.n as room from a left join h on h.project_id = a.project_id and h.term = a.term and h.n < 128),
       upd as (
         update search_blocks b set (n, last_doc, p, bnd) = (
