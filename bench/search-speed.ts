@@ -142,6 +142,22 @@ if (PG) {
   const pgIndex = await stoaIndex(docs, undefined, 'postgres', PG_PER_TRANSACTION);
   const pgIndexS = (performance.now() - t0) / 1000;
   const { rows } = await sql<{ mb: number }>`select (pg_database_size(current_database()) / 1e6)::float8 as mb`.execute(pgIndex.db.kysely);
+  // Where the database's bytes are: the index's own tables (with their indexes and TOAST) first.
+  const tables = await sql<{ name: string; mb: number }>`
+    select relname as name, (pg_total_relation_size(oid) / 1e6)::float8 as mb from pg_class
+    where relkind = 'r' and relname like 'search%' order by 2 desc`.execute(pgIndex.db.kysely);
+  console.error(`PostgreSQL tables (MB): ${tables.rows.map((t) => `${t.name} ${t.mb.toFixed(1)}`).join(', ')}`);
+  if (process.env.STOA_BENCH_INSPECT) {
+    const q = async (text: string) => console.error(text, JSON.stringify((await sql.raw(text).execute(pgIndex.db.kysely)).rows));
+    await q(
+      `select count(*) blocks, sum(n) postings, avg(n) avg_n, avg(pg_column_size(b.*)) row_bytes, count(*) filter (where n = 128) full_blocks from search_blocks b`,
+    );
+    await q(
+      `select pg_relation_size('search_blocks') heap, pg_indexes_size('search_blocks') idx, pg_total_relation_size('search_blocks') total, pg_relation_size('search_term_df') df_heap, (select count(*) from search_term_df) df_rows`,
+    );
+    await q(`select n_live_tup, n_dead_tup from pg_stat_user_tables where relname = 'search_blocks'`);
+    await q(`select avg(pg_column_size(p)) p, avg(pg_column_size(bnd)) bnd from search_blocks where n = 128`);
+  }
   const p = await run((q) => searchDocs(pgIndex.db, { projectId: PROJECT, query: q, visibility: ['project'], limit: 10 }));
   await pgIndex.close();
   pgRow = ['Stoa (PostgreSQL postings, with snippets)', p, `${pgIndexS.toFixed(0)} s, ${rows[0]!.mb.toFixed(0)} MB database`];

@@ -372,17 +372,27 @@ export interface SearchDocsTable {
   visibility: string;
   updated_at: string;
   ntokens: Generated<number>;
+  /** PostgreSQL only (migration 040): the document's distinct terms, to find its postings when it goes. */
+  terms?: Generated<string[]>;
 }
-/** PostgreSQL only (migration 011): one row per (document, term); kind, visibility and length copied in. */
-export interface SearchPostingsTable {
+/**
+ * PostgreSQL only (migration 040): the postings of one term in a block of up to 128 documents, as parallel
+ * arrays sorted by document, with the bound points the ranking prunes by.
+ */
+export interface SearchBlocksTable {
+  id: Generated<number>;
   project_id: string;
   term: string;
-  doc_id: number;
-  tf_title: number;
-  tf_body: number;
-  ntokens: number;
-  kind: string;
-  visibility: string;
+  first_doc: number;
+  last_doc: number;
+  n: number;
+  btt: number[];
+  btb: number[];
+  bdl: number[];
+  docs: number[];
+  tt: number[];
+  tb: number[];
+  dl: number[];
 }
 /** PostgreSQL only (migration 011): documents per term and documents/tokens in all, in slots summed on read. */
 export interface SearchTermDfTable {
@@ -431,7 +441,7 @@ export interface SearchDB {
   embedding_state: EmbeddingStateTable;
   search_docs: SearchDocsTable;
   search_bodies: SearchBodiesTable;
-  search_postings: SearchPostingsTable;
+  search_blocks: SearchBlocksTable;
   search_term_df: SearchTermDfTable;
   search_stats: SearchStatsTable;
   files_name_ids: FilesNameIdsTable;

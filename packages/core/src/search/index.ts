@@ -2,9 +2,9 @@
  * One lexical search for wiki pages, memory files, file contents and names, and document chunks.
  *
  * Text is tokenised in the application (Intl.Segmenter, case folding, English/Russian stemming, CJK bigrams;
- * see tokenize.ts) and the token streams are stored in SQLite FTS5 or PostgreSQL postings (B-tree), ranked by the
- * same BM25 formula on both. Every write runs on the Kysely instance it is given, so callers index inside the
- * transaction that changes the document.
+ * see tokenize.ts) and the token streams are stored in SQLite FTS5 or PostgreSQL postings (packed per term in
+ * blocks, migration 040), ranked by the same BM25 formula on both. Every write runs on the Kysely instance it
+ * is given, so callers index inside the transaction that changes the document.
  */
 import { sql, type Kysely } from 'kysely';
 import type { DB } from '@stoa/db';

@@ -34,11 +34,11 @@ interface PgIndexEntry {
 }
 
 /**
- * Writes documents into `search_docs`, `search_bodies` and `search_postings` (PostgreSQL) in one statement,
- * replacing earlier versions with the same (project, kind, ref): postings of terms a document no longer has are
- * deleted, the others inserted or updated. Triggers keep the term and table statistics (migration 011), once
- * per statement, so a batch also updates each term's count once instead of once per document. A ref given twice
- * keeps its last entry. Runs on whatever `db` is (a transaction, if the caller is in one).
+ * Writes documents into `search_docs`, `search_bodies` and the packed postings of `search_blocks` (PostgreSQL) in
+ * one statement, replacing earlier versions with the same (project, kind, ref): the documents' rows are locked
+ * and their previous terms read (the newest committed ones), their old postings removed and the new ones added by
+ * `stoa_search_replace` (migration 040), and triggers keep the term and table statistics once per statement. A
+ * ref given twice keeps its last entry. Runs on whatever `db` is (a transaction, if the caller is in one).
  *
  * @example
  * await pgUpsert(trx, [{ doc, terms: indexTerms(doc.title, doc.body, DEFAULT_TUNING), embedHash }]);
@@ -59,8 +59,6 @@ export async function pgUpsert(db: Kysely<DB>, entries: readonly PgIndexEntry[])
       post.body.push(p.body[i]!);
     }
   });
-  // The delete and the insert touch disjoint postings (terms gone / terms present), so running them in one
-  // statement's snapshot is safe.
   await sql`
     with input as (
       select * from unnest(cast(${col((e) => e.doc.projectId)} as text[]), cast(${col((e) => e.doc.kind)} as text[]),
@@ -69,11 +67,20 @@ export async function pgUpsert(db: Kysely<DB>, entries: readonly PgIndexEntry[])
         cast(${col((e) => e.terms.title.length + e.terms.body.length)} as int4[]), cast(${col((e) => e.doc.body)} as text[]),
         cast(${col((e) => e.embedHash)} as text[]))
         with ordinality as i(project_id, kind, ref_id, path, title, visibility, updated_at, ntokens, body, hash, n)),
+    post as (
+      select t.n + 1 as n, t.term, t.a, t.b
+      from unnest(cast(${post.n} as int8[]), cast(${post.term} as text[]), cast(${post.title} as int4[]), cast(${post.body} as int4[])) as t(n, term, a, b)),
+    terms as (select n, array_agg(term order by term collate "C") as terms from post group by n),
+    -- Locked, so a concurrent re-index of the same document is waited for and its terms (not older ones) removed.
+    old as (
+      select s.id, s.project_id, s.terms from search_docs s join input i using (project_id, kind, ref_id)
+      order by s.id for update of s),
     d as (
-      insert into search_docs (project_id, kind, ref_id, path, title, visibility, updated_at, ntokens)
-      select project_id, kind, ref_id, path, title, visibility, updated_at, ntokens from input order by n
+      insert into search_docs (project_id, kind, ref_id, path, title, visibility, updated_at, ntokens, terms)
+      select i.project_id, i.kind, i.ref_id, i.path, i.title, i.visibility, i.updated_at, i.ntokens, coalesce(t.terms, '{}')
+      from input i left join terms t on t.n = i.n order by i.n
       on conflict (project_id, kind, ref_id) do update set path = excluded.path, title = excluded.title,
-        visibility = excluded.visibility, updated_at = excluded.updated_at, ntokens = excluded.ntokens
+        visibility = excluded.visibility, updated_at = excluded.updated_at, ntokens = excluded.ntokens, terms = excluded.terms
       returning id, project_id, kind, ref_id),
     di as (select d.id, i.* from d join input i using (project_id, kind, ref_id)),
     b as (
@@ -81,18 +88,14 @@ export async function pgUpsert(db: Kysely<DB>, entries: readonly PgIndexEntry[])
       on conflict (doc_id) do update set body = excluded.body),
     stale as (
       delete from search_vectors x using di where x.doc_id = di.id and x.text_hash <> di.hash),
-    pin as (
-      select di.id, di.project_id, di.kind, di.visibility, di.ntokens, t.term, t.a, t.b
-      from unnest(cast(${post.n} as int8[]), cast(${post.term} as text[]), cast(${post.title} as int4[]), cast(${post.body} as int4[])) as t(n, term, a, b)
-      join di on di.n = t.n + 1),
-    gone as (
-      delete from search_postings x using di
-      where x.doc_id = di.id and not exists (select 1 from pin where pin.id = x.doc_id and pin.term = x.term))
-    insert into search_postings (project_id, term, doc_id, tf_title, tf_body, ntokens, kind, visibility)
-    select project_id, term, id, a, b, ntokens, kind, visibility from pin
-    order by term collate "C", id
-    on conflict (project_id, term, doc_id) do update set tf_title = excluded.tf_title, tf_body = excluded.tf_body,
-      ntokens = excluded.ntokens, visibility = excluded.visibility`.execute(db);
+    rm as (select o.project_id, o.id, t.term from old o cross join unnest(o.terms) as t(term)),
+    add as (select di.project_id, di.id, p.term, p.a, p.b, di.ntokens from post p join di on di.n = p.n)
+    select stoa_search_replace(
+      coalesce((select array_agg(project_id) from rm), '{}'), coalesce((select array_agg(id) from rm), '{}'),
+      coalesce((select array_agg(term) from rm), '{}'),
+      coalesce((select array_agg(project_id) from add), '{}'), coalesce((select array_agg(id) from add), '{}'),
+      coalesce((select array_agg(term) from add), '{}'), coalesce((select array_agg(a) from add), '{}'),
+      coalesce((select array_agg(b) from add), '{}'), coalesce((select array_agg(ntokens) from add), '{}'))`.execute(db);
 }
 
 /**
@@ -114,10 +117,11 @@ function prefixBounds(pre: string | undefined): { exact: string | null; lo: stri
  * `bm25()` — same k1, b, idf (with its 1e-6 floor), column weights and whole-table statistics — so both back
  * ends return the same order and scores.
  *
- * One call of `stoa_search_rank` (migration 027), whose plan PostgreSQL keeps per connection: only the postings
- * of the query's terms in this project are read (one index range per term); visibility and the other filters
- * apply to them before scoring, and `search_docs` is joined for the page of hits alone. The inner page keeps
- * rows tied on score (WITH TIES), so the path / ref tie-break is the same as SQLite's.
+ * One call of `stoa_search_rank` (migration 040; its plans are kept per connection): it bounds every block of the
+ * query's terms, takes a threshold from the best-bounded blocks, scores only the blocks that can reach it, and
+ * checks visibility, kinds and the folder in `search_docs` for the candidates in score order until the page and
+ * the rows tied with its last are found, so the path / ref tie-break is the same as SQLite's. Nothing a filter
+ * rejects takes a place, and the hits and scores are those of scoring every posting.
  *
  * @example
  * const rows = await pgRank(db, { projectId, terms: ['refund'], visibility: ['project'], limit: 10, offset: 0, op: 'OR' }, DEFAULT_TUNING);

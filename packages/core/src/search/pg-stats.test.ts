@@ -66,4 +66,28 @@ describe.skipIf(!testDbKinds().includes('postgres'))('PostgreSQL search statisti
     expect(expected.flat().length).toBeGreaterThan(4);
     expect(await scores(churned)).toEqual(expected);
   });
+
+  it('let writers of one project index the same words at once, neither waiting for the other', async () => {
+    // Each page shares the common words of FINAL; a writer holding the last block of those words until its commit
+    // must not make the other queue behind it (migration 040 skips a held block).
+    const together = await fresh();
+    await indexDoc({ kysely: together, dialect: 'postgres' }, FINAL[0]!);
+    const held: Array<() => void> = [];
+    const writer = (d: SearchDocInput) =>
+      together.transaction().execute(async (trx) => {
+        await indexDoc({ kysely: trx, dialect: 'postgres' }, d);
+        await new Promise<void>((resolve) => held.push(resolve));
+      });
+    const first = writer(FINAL[1]!);
+    await expect.poll(() => held.length).toBe(1);
+    const second = writer(FINAL[3]!); // 'the', as in the pages before it
+    await expect.poll(() => held.length, { timeout: 10_000 }).toBe(2);
+    for (const release of held) release();
+    await Promise.all([first, second]);
+    for (const d of [FINAL[2]!, ...FINAL.slice(4)]) await indexDoc({ kysely: together, dialect: 'postgres' }, d);
+
+    const clean = await fresh();
+    for (const d of FINAL) await indexDoc({ kysely: clean, dialect: 'postgres' }, d);
+    expect(await scores(together)).toEqual(await scores(clean));
+  });
 });
