@@ -95,9 +95,12 @@ export async function up(db: Kysely<any>): Promise<void> {
       loc as (select b.id, r.doc from r cross join lateral (
           select x.id from search_blocks x where x.project_id = r.project_id and x.term = r.term and x.first_doc <= r.doc
             and x.last_doc >= r.doc and r.doc = any(x.p[:][1:1]) order by x.first_doc desc limit 1) b),
-      g as (select id, array_agg(doc) as gone from loc group by id order by id),
+      g as (select id, array_agg(doc) as gone from loc group by id),
+      -- Blocks are locked in id order before any is changed: two removers that share blocks wait for one another
+      -- in one order, never in a cycle (adders skip a held block, so they wait for nobody).
+      lk as (select b.id from search_blocks b join g on g.id = b.id order by b.id for update of b),
       u as (update search_blocks b set (n, p, bnd) = (select k.n, k.p, k.bnd from stoa_search_pack(b.p, g.gone, null, null, null, null) k)
-        from g where b.id = g.id returning b.id, b.n)
+        from g join lk on lk.id = g.id where b.id = g.id returning b.id, b.n)
       select array_agg(id) into emptied from u where n = 0;
       if emptied is not null then
         delete from search_blocks where id = any(emptied) and n = 0;
