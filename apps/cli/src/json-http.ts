@@ -7,7 +7,7 @@ import type { IncomingMessage } from 'node:http';
  * ≈ 50 ms after the command has printed: most of the difference between `stoa files ls` and `node -e 0`.
  * Uploads and downloads (streams, redirects to storage) keep the global fetch.
  */
-export interface JsonAnswer {
+interface JsonAnswer {
   readonly ok: boolean;
   readonly status: number;
   text(): Promise<string>;
