@@ -6,7 +6,9 @@
  * driver on its console when the row is in, so nothing polls the page. Medians of the loads, ms from navigation.
  * `bench/web-cpu.ts` counts the main thread's CPU time of the same load, which the machine's load moves less.
  *
- *   npm run build:web && npm run build && node --import tsx bench/web-timeline.ts [--loads 5] [--returning | --again] [--no-settle] [--against DIR]
+ *   npm run build:web && npm run build && node --import tsx bench/web-timeline.ts [--loads 5] [--files 200] [--returning | --again] [--no-settle] [--against DIR]
+ *
+ * `--files N` puts N files in the folder opened (200 by default; issue 30 measures 20 and 5,000).
  *
  * `--against DIR` loads another checkout (built, e.g. a `git worktree` of the commit before) by turns with this one
  * and prints the two side by side with their ratio.
@@ -39,6 +41,7 @@ const RETURNING = process.argv.includes('--returning');
 const AGAIN = process.argv.includes('--again');
 const SETTLE = !process.argv.includes('--no-settle');
 const AGAINST = arg('--against');
+const FILES = Number(arg('--files') ?? 200);
 const work = mkdtempSync(join(tmpdir(), 'stoa-bench-timeline-'));
 
 const readSteps = `(() => {
@@ -77,7 +80,7 @@ async function load(browser: Browser, side: SeededServer): Promise<Steps> {
   return steps;
 }
 
-const { labels, runs } = await takeTurns({ work, against: AGAINST, loads: LOADS, floor: true, load });
+const { labels, runs } = await takeTurns({ work, against: AGAINST, loads: LOADS, floor: true, files: FILES, load });
 
 // The limit's page has no scripts and asks nothing: its steps are NaN, shown as "–".
 const med = (n: number, k: keyof Steps) => {
@@ -85,7 +88,7 @@ const med = (n: number, k: keyof Steps) => {
   return values.length ? percentile(values, 50) : NaN;
 };
 const how = AGAIN ? ' (again, in a tab that has loaded it)' : `${RETURNING ? ' (returning user)' : ''}${SETTLE ? '' : ' (the tab still starting)'}`;
-console.log(`\n${LOADS} loads each${how}, medians, ms from navigation; load average ${loadavg()[0]!.toFixed(2)}\n`);
+console.log(`\n${FILES} files in the folder, ${LOADS} loads each${how}, medians, ms from navigation; load average ${loadavg()[0]!.toFixed(2)}\n`);
 // The ratio is this checkout's over the other one's, or without one over the limit's.
 console.log(`| step | ${labels.join(' | ')} | ${AGAINST ? 'ratio' : '× the limit'} |`);
 console.log(`| --- | ${labels.map(() => '---').join(' | ')} | --- |`);

@@ -5,7 +5,7 @@ import { join, resolve } from 'node:path';
 import { chromium, type Browser, type BrowserContext, type ConsoleMessage, type Page } from 'playwright-core';
 import { startStoa, type StoaServer } from './stoa-server.js';
 
-/** A running server of one checkout with a project of 200 files, and that project's id. */
+/** A running server of one checkout with a project of 200 files (or `files`), and that project's id. */
 export interface SeededServer {
   server: Pick<StoaServer, 'url' | 'token' | 'stop'>;
   /** What a returning browser remembers as the project picked last. */
@@ -13,19 +13,26 @@ export interface SeededServer {
 }
 
 /**
- * Starts the `stoa` of a checkout (`root`, this one by default) on a fresh data folder and puts 200 small files in
- * its default project: the folder the Files page benches open.
+ * Starts the `stoa` of a checkout (`root`, this one by default) on a fresh data folder and puts `files` small files
+ * (200 by default) in its default project: the folder the Files page benches open. Eight uploads at a time.
  *
  * @example
  * const side = await seededServer(join(work, 'this'));
  */
-async function seededServer(dataDir: string, root?: string): Promise<SeededServer> {
+async function seededServer(dataDir: string, root?: string, files = 200): Promise<SeededServer> {
   const server = await startStoa({ dataDir, root });
   const auth = { authorization: `Bearer ${server.token}` };
-  for (let i = 0; i < 200; i++) {
-    const path = `report-${String(i).padStart(3, '0')}.md`;
-    await fetch(`${server.url}/api/v1/projects/default/files/content?path=${path}`, { method: 'PUT', headers: auth, body: `# Report ${i}\n` });
-  }
+  const width = Math.max(3, String(files - 1).length);
+  let next = 0;
+  const uploader = async () => {
+    for (let i = next++; i < files; i = next++) {
+      const path = `report-${String(i).padStart(width, '0')}.md`;
+      const res = await fetch(`${server.url}/api/v1/projects/default/files/content?path=${path}`, { method: 'PUT', headers: auth, body: `# Report ${i}\n` });
+      if (!res.ok) throw new Error(`seeding ${path}: HTTP ${res.status}`);
+      await res.arrayBuffer();
+    }
+  };
+  await Promise.all(Array.from({ length: 8 }, uploader));
   const projects = (await (await fetch(`${server.url}/api/v1/projects`, { headers: auth })).json()) as Array<{ id: string; name: string }>;
   return { server, project: projects.find((p) => p.name === 'default')!.id };
 }
@@ -184,10 +191,12 @@ export async function takeTurns<T>(opts: {
   loads: number;
   /** Also load, by turns, a page that is only the row (the limit, see floorServer), last. */
   floor?: boolean;
+  /** Files in the folder opened (200 by default). */
+  files?: number;
   load: (browser: Browser, side: SeededServer) => Promise<T>;
 }): Promise<{ labels: string[]; runs: T[][] }> {
-  const sides = [{ label: 'this checkout', ...(await seededServer(join(opts.work, 'this'))) }];
-  if (opts.against) sides.push({ label: opts.against, ...(await seededServer(join(opts.work, 'other'), resolve(opts.against))) });
+  const sides = [{ label: 'this checkout', ...(await seededServer(join(opts.work, 'this'), undefined, opts.files)) }];
+  if (opts.against) sides.push({ label: opts.against, ...(await seededServer(join(opts.work, 'other'), resolve(opts.against), opts.files)) });
   if (opts.floor) sides.push({ label: 'only the row (static page)', ...(await floorServer()) });
   const browser = await launchChromium();
   const runs: T[][] = sides.map(() => []);

@@ -1,7 +1,8 @@
 import { Command } from 'commander';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { isStoaError, projectRoutes, StoaError } from '@stoa/contract';
+import { isStoaError, StoaError } from '@stoa/contract/errors';
+import { routeIndex } from '@stoa/contract/route-index';
 import type { Api } from './api.js';
 import { reportError, UsageError } from './output.js';
 import { volumeRequest } from './volume-spec.js';
@@ -104,7 +105,7 @@ export async function openApi(g: GlobalOptions, env: NodeJS.ProcessEnv = process
     const first = await openApi({ ...g, volume: undefined }, env);
     let volumeId: string;
     try {
-      volumeId = (await first.call(projectRoutes.openVolume, { ...request, ...(readOnly ? { create: false } : {}) })).volumeId;
+      volumeId = (await first.call(routeIndex.projects.openVolume, { ...request, ...(readOnly ? { create: false } : {}) })).volumeId;
     } catch (e) {
       if (readOnly && isStoaError(e) && e.code === 'not_found')
         throw new StoaError('not_found', `volume "${g.volume}" does not exist, or you may not see it (a read never creates one; a write does)`);

@@ -1,5 +1,6 @@
 import type { Readable } from 'node:stream';
 import { docsRoutes, filesRoutes, searchRoutes, type RouteDef } from '@stoa/contract';
+import type { RouteRef } from '@stoa/contract/route-ref';
 import {
   agentPrincipal,
   bootstrap,
@@ -52,7 +53,7 @@ export async function openLocalApi(opts: LocalOptions): Promise<Api & { platform
     project,
     platform,
     principal,
-    call: async (route: RouteDef, input: any) => {
+    call: async (route: RouteDef | RouteRef, input: any) => {
       // Local mode has no background process: documents uploaded since the last command are parsed, and what was
       // indexed since gets its vectors (up to LOCAL_EMBED_MAX texts), before a search, so it searches as a server does.
       if (route.id === searchRoutes.all.id || route.id === searchRoutes.results.id || route.id === docsRoutes.search.id) {

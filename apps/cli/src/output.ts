@@ -1,4 +1,4 @@
-import { isStoaError, StoaError } from '@stoa/contract';
+import { isStoaError, StoaError } from '@stoa/contract/errors';
 
 /** A usage error (bad flags or arguments): exit status 2 (§7). */
 export class UsageError extends Error {}

@@ -1,4 +1,4 @@
-import { formatBytes } from '@stoa/contract';
+import { formatBytes } from '@stoa/contract/format';
 
 /** Files at least this large show a progress bar on a terminal. */
 const PROGRESS_MIN_BYTES = 4 * 1024 * 1024;

@@ -1,6 +1,11 @@
 import { Readable } from 'node:stream';
-import { filesRoutes, StoaError, type RouteDef } from '@stoa/contract';
-import { StoaClient, uploadInParts } from '@stoa/sdk';
+import type { RouteDef } from '@stoa/contract';
+import { StoaError } from '@stoa/contract/errors';
+import { routeIndex } from '@stoa/contract/route-index';
+import type { RouteRef } from '@stoa/contract/route-ref';
+import { StoaClient } from '@stoa/sdk/client';
+import { uploadInParts } from '@stoa/sdk/part-upload';
+import { jsonFetch } from './json-http.js';
 import { uploadResumeStore } from './upload-resume.js';
 import type { Api } from './api.js';
 
@@ -21,7 +26,7 @@ function counting(source: Readable, onProgress?: (n: number) => void): Readable 
 /** The file at `path` now, or null. */
 async function currentFile(client: StoaClient, project: string, path: string) {
   try {
-    return await client.call(filesRoutes.stat, { project, path });
+    return await client.call(routeIndex.files.stat, { project, path });
   } catch (e) {
     if (e instanceof StoaError && e.code === 'not_found') return null;
     throw e;
@@ -35,7 +40,7 @@ async function currentFile(client: StoaClient, project: string, path: string) {
  */
 async function finishedEarlier(client: StoaClient, project: string, path: string, size: number, uploadId: string, from: number) {
   try {
-    return await client.call(filesRoutes.finishUpload, { project, uploadId });
+    return await client.call(routeIndex.files.finishUpload, { project, uploadId });
   } catch (e) {
     if (!(e instanceof StoaError) || e.code !== 'not_found') throw e;
   }
@@ -52,15 +57,17 @@ export function openRemoteApi(opts: {
   env: NodeJS.ProcessEnv;
 }): Api & { client: StoaClient } {
   const client = new StoaClient({ url: opts.url, token: opts.token, conversationId: opts.conversation });
+  // JSON calls without the global fetch: see json-http.ts (a short command's start-up).
+  const json = new StoaClient({ url: opts.url, token: opts.token, conversationId: opts.conversation, fetch: jsonFetch });
   const project = opts.project ?? 'default';
   return {
     mode: 'remote',
     project,
     client,
-    call: (route: RouteDef, input: any) => client.call(route, input) as Promise<any>,
+    call: (route: RouteDef | RouteRef<any>, input: any) => json.call(route, input) as Promise<any>,
     async upload(path, source, size, o = {}) {
       if (size <= directThreshold(opts.env)) {
-        return client.send(filesRoutes.upload, { project, path, expectedVersion: o.expectedVersion }, counting(source(), o.onProgress), { size });
+        return client.send(routeIndex.files.upload, { project, path, expectedVersion: o.expectedVersion }, counting(source(), o.onProgress), { size });
       }
       // Large files go in parts: a failed part is sent again alone, and an interrupted upload of the same local
       // file resumes from the parts that arrived when the command is run again.
@@ -88,7 +95,7 @@ export function openRemoteApi(opts: {
       return file;
     },
     async download(path, o = {}) {
-      const res = await client.open(filesRoutes.download, { project, path, version: o.version });
+      const res = await client.open(routeIndex.files.download, { project, path, version: o.version });
       const size = Number(res.headers.get('content-length') ?? 0);
       return { stream: Readable.fromWeb(res.body as any), size, name: path.slice(path.lastIndexOf('/') + 1) };
     },

@@ -1,4 +1,7 @@
-import { routeRequest, StoaError, type ErrorCode, type RouteDef, type RouteInput, type RouteOutput } from '@stoa/contract';
+import type { RouteDef, RouteInput, RouteOutput } from '@stoa/contract';
+// Not from the package's index, which builds every route's zod schemas when loaded: a short command pays for that.
+import { StoaError, type ErrorCode } from '@stoa/contract/errors';
+import { routeRequest, type RouteRef } from '@stoa/contract/route-ref';
 import { Readable } from 'node:stream';
 
 export interface ClientOptions {
@@ -17,6 +20,7 @@ export interface ClientOptions {
  * @example
  * const stoa = new StoaClient({ url: 'http://127.0.0.1:8080', token });
  * const { files } = await stoa.call(filesRoutes.list, { project: 'default', prefix: 'reports' });
+ * // or by reference, without loading the schemas: stoa.call(routeIndex.files.list, …)
  */
 export class StoaClient {
   readonly url: string;
@@ -41,16 +45,16 @@ export class StoaClient {
 
   /** URL of a route with its path parameters filled in and, for GET/DELETE/raw routes, the rest as query. */
   routeUrl(
-    route: RouteDef,
+    route: RouteDef | RouteRef,
     input: Record<string, unknown>,
-    allInQuery = route.method === 'GET' || route.method === 'DELETE' || !!route.raw?.request,
+    allInQuery = route.method === 'GET' || route.method === 'DELETE' || rawRequest(route),
   ): { url: string; rest: Record<string, unknown> } {
-    const { target, body } = routeRequest(route, input, allInQuery);
+    const { target, body } = routeRequest({ method: route.method, path: route.path, rawRequest: rawRequest(route) }, input, allInQuery);
     return { url: `${this.url}/api/v1${target}`, rest: body ?? {} };
   }
 
   /** Calls a JSON route; problem responses become StoaError with the server's code and message. */
-  async call<R extends RouteDef>(route: R, input: RouteInput<R>): Promise<RouteOutput<R>> {
+  async call<R extends RouteDef>(route: R | RouteRef<R>, input: RouteInput<R>): Promise<RouteOutput<R>> {
     const { url, rest } = this.routeUrl(route, input as Record<string, unknown>);
     const hasBody = !(route.method === 'GET' || route.method === 'DELETE');
     const res = await this.fetchImpl(url, {
@@ -63,7 +67,7 @@ export class StoaClient {
 
   /** Sends a raw body (a file's bytes) to a raw route. */
   async send<R extends RouteDef>(
-    route: R,
+    route: R | RouteRef<R>,
     input: RouteInput<R>,
     body: Readable | Buffer | string,
     opts: { size?: number; headers?: Record<string, string> } = {},
@@ -83,12 +87,17 @@ export class StoaClient {
   }
 
   /** Opens a raw response route (downloads); throws StoaError on a problem response. */
-  async open<R extends RouteDef>(route: R, input: RouteInput<R>, headers: Record<string, string> = {}): Promise<Response> {
+  async open<R extends RouteDef>(route: R | RouteRef<R>, input: RouteInput<R>, headers: Record<string, string> = {}): Promise<Response> {
     const { url } = this.routeUrl(route, input as Record<string, unknown>, true);
     const res = await this.fetchImpl(url, { method: route.method, headers: this.headers(headers) });
     if (!res.ok && res.status !== 304) await parseResponse(res);
     return res;
   }
+}
+
+/** Whether a route (its definition or its reference) takes a byte stream as its body. */
+function rawRequest(route: RouteDef | RouteRef): boolean {
+  return 'raw' in route ? !!route.raw?.request : !!(route as RouteRef).rawRequest;
 }
 
 /** Parses a JSON or problem+json response; problems become StoaError. */

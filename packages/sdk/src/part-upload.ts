@@ -1,4 +1,6 @@
-import { filesRoutes, StoaError, type RouteOutput } from '@stoa/contract';
+import type { filesRoutes, RouteOutput } from '@stoa/contract';
+import { StoaError } from '@stoa/contract/errors';
+import { routeIndex } from '@stoa/contract/route-index';
 import { Readable } from 'node:stream';
 import type { StoaClient } from './client.js';
 
@@ -89,7 +91,7 @@ export async function uploadInParts(client: StoaClient, opts: PartUploadOptions)
   let partBytes = opts.partBytes;
   for (;;) {
     if (!status) {
-      const ticket = await client.call(filesRoutes.startUpload, {
+      const ticket = await client.call(routeIndex.files.startUpload, {
         project,
         path: opts.path,
         size,
@@ -104,12 +106,12 @@ export async function uploadInParts(client: StoaClient, opts: PartUploadOptions)
       await sendMissing(client, opts, status, report);
     } catch (e) {
       if (!(e instanceof PartTooLargeError)) throw e;
-      await client.call(filesRoutes.abortUpload, { project, uploadId: status.uploadId }).catch(() => undefined);
+      await client.call(routeIndex.files.abortUpload, { project, uploadId: status.uploadId }).catch(() => undefined);
       // Half the size, as far as the server allows (5 MiB on object storage): no smaller means no way through.
       partBytes = Math.floor(e.partSize / 2);
       status = null;
       if (partBytes >= MIN_TRY_PART) {
-        const ticket = await client.call(filesRoutes.startUpload, {
+        const ticket = await client.call(routeIndex.files.startUpload, {
           project,
           path: opts.path,
           size,
@@ -121,7 +123,7 @@ export async function uploadInParts(client: StoaClient, opts: PartUploadOptions)
           status = { ...ticket, received: [], receivedBytes: 0 };
           continue;
         }
-        await client.call(filesRoutes.abortUpload, { project, uploadId: ticket.uploadId }).catch(() => undefined);
+        await client.call(routeIndex.files.abortUpload, { project, uploadId: ticket.uploadId }).catch(() => undefined);
       }
       throw new StoaError(
         'too_large',
@@ -129,7 +131,7 @@ export async function uploadInParts(client: StoaClient, opts: PartUploadOptions)
       );
     }
     await opts.onFinishing?.(status.uploadId);
-    return client.call(filesRoutes.finishUpload, { project, uploadId: status.uploadId });
+    return client.call(routeIndex.files.finishUpload, { project, uploadId: status.uploadId });
   }
 }
 
@@ -151,7 +153,7 @@ async function sendMissing(client: StoaClient, opts: PartUploadOptions, status: 
   const targets = new Map<number, PartTarget>();
   const fetchTargets = async (numbers: number[]): Promise<void> => {
     for (let i = 0; i < numbers.length; i += 1000) {
-      const { parts } = await client.call(filesRoutes.uploadParts, { project, uploadId, partNumbers: numbers.slice(i, i + 1000) });
+      const { parts } = await client.call(routeIndex.files.uploadParts, { project, uploadId, partNumbers: numbers.slice(i, i + 1000) });
       for (const t of parts) targets.set(t.partNumber, t);
     }
   };
@@ -181,10 +183,10 @@ async function sendMissing(client: StoaClient, opts: PartUploadOptions, status: 
           const etag = res.headers.get('etag');
           // A presigned URL that expired meanwhile: ask for a fresh one on the next try.
           if (!res.ok || !etag) throw new Error(`object storage refused part ${n} (HTTP ${res.status})`);
-          await client.call(filesRoutes.partSent, { project, uploadId, partNumber: n, etag });
+          await client.call(routeIndex.files.partSent, { project, uploadId, partNumber: n, etag });
         } else {
           try {
-            await client.send(filesRoutes.sendUploadPart, { project, uploadId, partNumber: n }, body, { size: t.size });
+            await client.send(routeIndex.files.sendUploadPart, { project, uploadId, partNumber: n }, body, { size: t.size });
           } catch (e) {
             // A proxy before the server that takes less than a part answers 413 without a problem body.
             if (e instanceof StoaError && e.message === 'HTTP 413') throw new PartTooLargeError(n, status.partSize ?? t.size);
@@ -229,13 +231,13 @@ async function sendMissing(client: StoaClient, opts: PartUploadOptions, status: 
 async function resumable(client: StoaClient, opts: PartUploadOptions) {
   const uploadId = opts.resume!;
   try {
-    const s = await client.call(filesRoutes.uploadStatus, { project: opts.project, uploadId });
+    const s = await client.call(routeIndex.files.uploadStatus, { project: opts.project, uploadId });
     return s.path === opts.path.normalize('NFC').replace(/^\/+/, '') && s.size === opts.size && s.partSize ? s : null;
   } catch (e) {
     if (!(e instanceof StoaError && e.code === 'not_found')) throw e;
   }
   try {
-    const file = await client.call(filesRoutes.finishUpload, { project: opts.project, uploadId });
+    const file = await client.call(routeIndex.files.finishUpload, { project: opts.project, uploadId });
     return file.path === opts.path.normalize('NFC').replace(/^\/+/, '') && file.size === opts.size ? { finished: file } : null;
   } catch (e) {
     if (e instanceof StoaError && (e.code === 'not_found' || e.code === 'bad_request')) return null;

@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
-import { agentRoutes, type RouteOutput } from '@stoa/contract';
+import type { agentRoutes, RouteOutput } from '@stoa/contract';
+import { routeIndex } from '@stoa/contract/route-index';
 import { action } from '../context.js';
 import { print, table, UsageError } from '../output.js';
 import { textArg } from '../text-arg.js';
@@ -53,7 +54,7 @@ export function registerAgents(program: Command): void {
   const agents = program.command('agents').description('Agents of the project and their file access');
   withSettings(agents.command('create <name>').description('Create an agent (file access off unless --files on)')).action(
     action(async (api, g, name: string, o: Record<string, string>) => {
-      const a = await api.call(agentRoutes.create, { project: api.project, name, ...settingsOf(await withInstructions(o)) });
+      const a = await api.call(routeIndex.agents.create, { project: api.project, name, ...settingsOf(await withInstructions(o)) });
       print(!!g.json, a, () => `Created agent ${describe(a)}`);
     }),
   );
@@ -62,7 +63,7 @@ export function registerAgents(program: Command): void {
     .description('List agents')
     .action(
       action(async (api, g) => {
-        const list = await api.call(agentRoutes.list, { project: api.project });
+        const list = await api.call(routeIndex.agents.list, { project: api.project });
         print(!!g.json, list, () =>
           list.length === 0
             ? 'No agents.'
@@ -78,7 +79,7 @@ export function registerAgents(program: Command): void {
     .description('Show one agent')
     .action(
       action(async (api, g, id: string) => {
-        const a = await api.call(agentRoutes.show, { project: api.project, id });
+        const a = await api.call(routeIndex.agents.show, { project: api.project, id });
         print(!!g.json, a, () => describe(a));
       }),
     );
@@ -86,7 +87,7 @@ export function registerAgents(program: Command): void {
     action(async (api, g, id: string, o: Record<string, string>) => {
       const s = settingsOf(await withInstructions(o));
       if (Object.values(s).every((v) => v === undefined)) throw new UsageError('give at least one of --name, --instructions, --files, --write, --read');
-      const a = await api.call(agentRoutes.update, { project: api.project, id, ...s });
+      const a = await api.call(routeIndex.agents.update, { project: api.project, id, ...s });
       print(!!g.json, a, () => `Updated ${describe(a)}`);
     }),
   );
@@ -95,7 +96,7 @@ export function registerAgents(program: Command): void {
     .description('Copy an agent: new ID, new empty folder')
     .action(
       action(async (api, g, id: string) => {
-        const a = await api.call(agentRoutes.copy, { project: api.project, id });
+        const a = await api.call(routeIndex.agents.copy, { project: api.project, id });
         print(!!g.json, a, () => `Copied to ${describe(a)}`);
       }),
     );
@@ -104,7 +105,7 @@ export function registerAgents(program: Command): void {
     .description('Delete an agent (its folder and files stay)')
     .action(
       action(async (api, g, id: string) => {
-        await api.call(agentRoutes.remove, { project: api.project, id });
+        await api.call(routeIndex.agents.remove, { project: api.project, id });
         print(!!g.json, { ok: true, id }, () => `Deleted agent ${id}; its folder agents/${id}/ and files stay`);
       }),
     );
@@ -114,7 +115,7 @@ export function registerAgents(program: Command): void {
     .requiredOption('--owner <name>', 'the new owner, a member of the project')
     .action(
       action(async (api, g, id: string, o: { owner: string }) => {
-        const a = await api.call(agentRoutes.reassign, { project: api.project, id, owner: o.owner });
+        const a = await api.call(routeIndex.agents.reassign, { project: api.project, id, owner: o.owner });
         print(!!g.json, a, () => `Reassigned ${describe(a)}`);
       }),
     );
@@ -123,7 +124,7 @@ export function registerAgents(program: Command): void {
     .description('Publish: freeze access settings and instructions (use `tokens create --agent ID --published`)')
     .action(
       action(async (api, g, id: string) => {
-        const a = await api.call(agentRoutes.publish, { project: api.project, id });
+        const a = await api.call(routeIndex.agents.publish, { project: api.project, id });
         print(
           !!g.json,
           a,

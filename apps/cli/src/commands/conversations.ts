@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { conversationRoutes } from '@stoa/contract';
+import { routeIndex } from '@stoa/contract/route-index';
 import { action } from '../context.js';
 import { print, table } from '../output.js';
 
@@ -19,7 +19,7 @@ export function registerConversations(program: Command): void {
               .map((m) => m.trim())
               .filter(Boolean)
           : undefined;
-        const c = await api.call(conversationRoutes.create, { project: api.project, channel: o.channel, members });
+        const c = await api.call(routeIndex.conversations.create, { project: api.project, channel: o.channel, members });
         print(!!g.json, c, () => `Created ${c.kind}${c.name ? ` #${c.name}` : ''} ${c.id} with ${c.members.map((m) => m.name).join(', ')}`);
       }),
     );
@@ -28,7 +28,7 @@ export function registerConversations(program: Command): void {
     .description('Conversations you take part in (admins: all)')
     .action(
       action(async (api, g) => {
-        const list = await api.call(conversationRoutes.list, { project: api.project });
+        const list = await api.call(routeIndex.conversations.list, { project: api.project });
         print(!!g.json, list, () =>
           list.length === 0
             ? 'No conversations.'
@@ -42,7 +42,7 @@ export function registerConversations(program: Command): void {
     .option('--limit <n>', 'entries to show', '1000')
     .action(
       action(async (api, g, id: string, o: { limit: string }) => {
-        const { entries } = await api.call(conversationRoutes.trace, { project: api.project, id, limit: Number(o.limit) });
+        const { entries } = await api.call(routeIndex.conversations.trace, { project: api.project, id, limit: Number(o.limit) });
         print(!!g.json, entries, () =>
           entries.length === 0
             ? 'No tool calls.'
@@ -59,7 +59,7 @@ export function registerConversations(program: Command): void {
     .description('Review every change a conversation made (files, wiki, memory) as one diff, and what undo would do (B11)')
     .action(
       action(async (api, g, id: string) => {
-        const r = await api.call(conversationRoutes.changes, { project: api.project, id });
+        const r = await api.call(routeIndex.conversations.changes, { project: api.project, id });
         print(!!g.json, r, () => {
           if (r.items.length === 0) return 'This conversation changed nothing you may read.';
           return r.items
@@ -87,7 +87,7 @@ export function registerConversations(program: Command): void {
     )
     .action(
       action(async (api, g, id: string, o: { item: string[] }) => {
-        const r = await api.call(conversationRoutes.revert, { project: api.project, id, items: o.item.length ? o.item : undefined });
+        const r = await api.call(routeIndex.conversations.revert, { project: api.project, id, items: o.item.length ? o.item : undefined });
         print(!!g.json, r, () => {
           if (r.results.length === 0) return 'This conversation changed nothing you may read; nothing to undo.';
           const done = r.results.filter((x) => x.status === 'reverted').length;

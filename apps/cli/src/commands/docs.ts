@@ -1,6 +1,7 @@
 import { foundBy, searchModeOption, type SearchModeFlag } from './search-mode.js';
 import type { Command } from 'commander';
-import { describeVectorIndex, docsRoutes } from '@stoa/contract';
+import { describeVectorIndex } from '@stoa/contract/format';
+import { routeIndex } from '@stoa/contract/route-index';
 import { action } from '../context.js';
 import { print, table, UsageError } from '../output.js';
 import { textArg } from '../text-arg.js';
@@ -34,7 +35,7 @@ export function registerDocs(program: Command): void {
     .option('--mode <mode>', 'parser: auto | text | pdf | docx', 'auto')
     .action(
       action(async (api, g, path: string, opts: { mode: string }) => {
-        const s = await api.call(docsRoutes.understand, { project: api.project, path, parseMode: opts.mode as 'auto' });
+        const s = await api.call(routeIndex.docs.understand, { project: api.project, path, parseMode: opts.mode as 'auto' });
         print(!!g.json, s, () => statusLine(s));
         if (s.status === 'failed') process.exitCode = 1;
       }),
@@ -44,7 +45,7 @@ export function registerDocs(program: Command): void {
     .description('Parse and vector-index status of a file')
     .action(
       action(async (api, g, path: string) => {
-        const s = await api.call(docsRoutes.status, { project: api.project, path });
+        const s = await api.call(routeIndex.docs.status, { project: api.project, path });
         print(!!g.json, s, () => statusLine(s));
       }),
     );
@@ -53,7 +54,7 @@ export function registerDocs(program: Command): void {
     .description('Parse a failed file again')
     .action(
       action(async (api, g, path: string) => {
-        const s = await api.call(docsRoutes.retry, { project: api.project, path });
+        const s = await api.call(routeIndex.docs.retry, { project: api.project, path });
         print(!!g.json, s, () => statusLine(s));
       }),
     );
@@ -64,7 +65,7 @@ export function registerDocs(program: Command): void {
     .option('--page-size <n>', 'chunks per page (the host answers at most 50)', '20')
     .action(
       action(async (api, g, path: string, opts: { page: string; pageSize: string }) => {
-        const r = await api.call(docsRoutes.chunks, {
+        const r = await api.call(routeIndex.docs.chunks, {
           project: api.project,
           path,
           page: positiveInt('--page', opts.page),
@@ -87,7 +88,7 @@ export function registerDocs(program: Command): void {
     .addOption(searchModeOption())
     .action(
       action(async (api, g, query: string, opts: { file?: string; limit: string; contentLength?: string; mode?: SearchModeFlag }) => {
-        const hits = await api.call(docsRoutes.search, {
+        const hits = await api.call(routeIndex.docs.search, {
           project: api.project,
           q: await textArg(query),
           file: opts.file,
@@ -117,7 +118,7 @@ export function registerDocs(program: Command): void {
           if (!fileAssetId || !chunkId || rest.length) throw new UsageError(`reference must be ASSET:CHUNK, got "${r}"`);
           return { fileAssetId, chunkId };
         });
-        const checks = await api.call(docsRoutes.validate, { project: api.project, references });
+        const checks = await api.call(routeIndex.docs.validate, { project: api.project, references });
         print(!!g.json, checks, () =>
           table([
             ['REFERENCE', 'STATUS', 'PATH', 'VERSION'],

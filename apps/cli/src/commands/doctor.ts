@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { adminRoutes } from '@stoa/contract';
+import { routeIndex } from '@stoa/contract/route-index';
 import { action } from '../context.js';
 import { print } from '../output.js';
 
@@ -15,7 +15,7 @@ export function registerDoctor(program: Command): void {
     .option('--repair', 'fix usage counters and the folder index, collect orphaned blobs past the grace period')
     .action(
       action(async (api, g, opts: { repair?: boolean }) => {
-        const r = await api.call(adminRoutes.doctor, { repair: !!opts.repair });
+        const r = await api.call(routeIndex.admin.doctor, { repair: !!opts.repair });
         print(!!g.json, r, () => {
           const c = r.checked;
           const lines = [`Checked ${c.projects} projects, ${c.volumes} volumes, ${c.files} files, ${c.versions} versions, ${c.storedBlobs} stored blobs.`];

@@ -5,7 +5,9 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { Transform } from 'node:stream';
-import { filesRoutes, formatBytes, StoaError } from '@stoa/contract';
+import { StoaError } from '@stoa/contract/errors';
+import { formatBytes } from '@stoa/contract/format';
+import { routeIndex } from '@stoa/contract/route-index';
 import type { Api } from '../api.js';
 import { action, type GlobalOptions } from '../context.js';
 import { print, table, UsageError } from '../output.js';
@@ -79,13 +81,13 @@ function reportTransfer(json: boolean, r: TransferResult, verb: 'sent' | 'receiv
 /** True when PATH names a folder rather than a file (the two have their own operations). */
 async function isFolder(api: Api, path: string): Promise<boolean> {
   try {
-    await api.call(filesRoutes.stat, { project: api.project, path });
+    await api.call(routeIndex.files.stat, { project: api.project, path });
     return false;
   } catch (e) {
     if (!(e instanceof StoaError) || e.code !== 'not_found') throw e;
   }
   try {
-    await api.call(filesRoutes.statFolder, { project: api.project, path });
+    await api.call(routeIndex.files.statFolder, { project: api.project, path });
     return true;
   } catch (e) {
     if (e instanceof StoaError && e.code === 'not_found') return false;
@@ -104,7 +106,7 @@ export function registerFiles(program: Command): void {
         const all: Array<Parameters<typeof fileJson>[0]> = [];
         let cursor: string | null | undefined;
         do {
-          const page = await api.call(filesRoutes.list, { project: api.project, prefix: prefix ?? '', cursor: cursor ?? undefined, limit: 5000 });
+          const page = await api.call(routeIndex.files.list, { project: api.project, prefix: prefix ?? '', cursor: cursor ?? undefined, limit: 5000 });
           all.push(...page.files);
           cursor = page.nextCursor;
         } while (cursor);
@@ -117,7 +119,7 @@ export function registerFiles(program: Command): void {
     .description('Find files whose name contains TEXT (case-insensitive, whole storage)')
     .action(
       action(async (api, g, text: string) => {
-        const r = await api.call(filesRoutes.find, { project: api.project, q: await textArg(text) });
+        const r = await api.call(routeIndex.files.find, { project: api.project, q: await textArg(text) });
         print(!!g.json, r.files.map(fileJson), () => fileRows(r.files));
       }),
     );
@@ -127,7 +129,7 @@ export function registerFiles(program: Command): void {
     .description('Metadata of one file')
     .action(
       action(async (api, g, path: string) => {
-        const f = await api.call(filesRoutes.stat, { project: api.project, path });
+        const f = await api.call(routeIndex.files.stat, { project: api.project, path });
         print(!!g.json, { ...fileJson(f), version: f.version, created: f.created, creator: f.creator }, () =>
           table([
             ['path', f.path],
@@ -251,7 +253,7 @@ export function registerFiles(program: Command): void {
     .description('Create a folder (and missing parents); it exists while empty')
     .action(
       action(async (api, g, path: string) => {
-        const d = await api.call(filesRoutes.createFolder, { project: api.project, path });
+        const d = await api.call(routeIndex.files.createFolder, { project: api.project, path });
         print(!!g.json, d, () => `Created folder ${d.path}`);
       }),
     );
@@ -262,10 +264,10 @@ export function registerFiles(program: Command): void {
     .action(
       action(async (api, g, from: string, to: string) => {
         if (await isFolder(api, from)) {
-          const d = await api.call(filesRoutes.moveFolder, { project: api.project, from, to });
+          const d = await api.call(routeIndex.files.moveFolder, { project: api.project, from, to });
           return print(!!g.json, d, () => `Moved folder ${from} → ${d.path} (${d.fileCount} files)`);
         }
-        const f = await api.call(filesRoutes.move, { project: api.project, from, to });
+        const f = await api.call(routeIndex.files.move, { project: api.project, from, to });
         print(!!g.json, fileJson(f), () => `Moved ${from} → ${f.path}`);
       }),
     );
@@ -277,10 +279,10 @@ export function registerFiles(program: Command): void {
     .action(
       action(async (api, g, path: string, opts: { recursive?: boolean }) => {
         if (await isFolder(api, path)) {
-          const r = await api.call(filesRoutes.deleteFolder, { project: api.project, path, recursive: opts.recursive ? 'true' : 'false' });
+          const r = await api.call(routeIndex.files.deleteFolder, { project: api.project, path, recursive: opts.recursive ? 'true' : 'false' });
           return print(!!g.json, r, () => `Deleted folder ${r.path} (${r.files} files, ${formatBytes(r.bytes)})${r.files > 0 ? '; it is in the trash' : ''}`);
         }
-        const f = await api.call(filesRoutes.remove, { project: api.project, path });
+        const f = await api.call(routeIndex.files.remove, { project: api.project, path });
         print(!!g.json, fileJson(f), () => `Deleted ${f.path}; it is in the trash (stoa trash list)`);
       }),
     );
@@ -290,7 +292,7 @@ export function registerFiles(program: Command): void {
     .description('Storage used and quota')
     .action(
       action(async (api, g) => {
-        const u = await api.call(filesRoutes.usage, { project: api.project });
+        const u = await api.call(routeIndex.files.usage, { project: api.project });
         print(!!g.json, { used: u.used, quota: u.quota, reserved: u.reserved, files: u.files }, () => u.text);
       }),
     );
@@ -300,7 +302,7 @@ export function registerFiles(program: Command): void {
     .description('Versions of a file, newest first')
     .action(
       action(async (api, g, path: string) => {
-        const vs = await api.call(filesRoutes.versions, { project: api.project, path });
+        const vs = await api.call(routeIndex.files.versions, { project: api.project, path });
         print(
           !!g.json,
           vs.map((v) => ({ version: v.version, size: v.size, modified: v.modified, author: v.author, sha256: v.sha256, current: v.current })),
@@ -318,7 +320,7 @@ export function registerFiles(program: Command): void {
     .description('Restore an earlier version (saved as a new version)')
     .action(
       action(async (api, g, path: string, version: string) => {
-        const f = await api.call(filesRoutes.restore, { project: api.project, path, version: parseVersion(version) });
+        const f = await api.call(routeIndex.files.restore, { project: api.project, path, version: parseVersion(version) });
         print(!!g.json, fileJson(f), () => `Restored ${path} to version ${version} (now version ${f.version})`);
       }),
     );

@@ -3,7 +3,8 @@ import { createReadStream, createWriteStream, lstatSync, readdirSync } from 'nod
 import { mkdir, rename, rmdir, unlink } from 'node:fs/promises';
 import { join, relative, resolve, sep } from 'node:path';
 import { pipeline } from 'node:stream/promises';
-import { filesRoutes, isStoaError } from '@stoa/contract';
+import { isStoaError } from '@stoa/contract/errors';
+import { routeIndex } from '@stoa/contract/route-index';
 import type { Api } from '../api.js';
 import { resumeKeyOf } from '../upload-resume.js';
 
@@ -95,12 +96,12 @@ async function remoteTree(
   const files = new Map<string, { size: number; sha256: string; version: number }>();
   let cursor: string | null | undefined;
   do {
-    const page = await api.call(filesRoutes.list, { project: api.project, prefix, cursor: cursor ?? undefined, limit: 5000 });
+    const page = await api.call(routeIndex.files.list, { project: api.project, prefix, cursor: cursor ?? undefined, limit: 5000 });
     for (const f of page.files) files.set(f.path, { size: f.size, sha256: f.sha256, version: f.version });
     cursor = page.nextCursor;
   } while (cursor);
   const below = (p: string) => !prefix || p.startsWith(`${prefix}/`);
-  const tree = (await api.call(filesRoutes.tree, { project: api.project })).filter((d) => below(d.path));
+  const tree = (await api.call(routeIndex.files.tree, { project: api.project })).filter((d) => below(d.path));
   return { files, folders: new Set(tree.map((d) => d.path)), emptyFolders: new Set(tree.filter((d) => d.fileCount === 0).map((d) => d.path)) };
 }
 
@@ -148,7 +149,7 @@ export async function putFolder(api: Api, localDir: string, target: string, opts
     const path = remoteJoin(prefix, relative(localDir, local));
     if (remote.folders.has(path)) continue;
     try {
-      if (!opts.dryRun) await api.call(filesRoutes.createFolder, { project: api.project, path });
+      if (!opts.dryRun) await api.call(routeIndex.files.createFolder, { project: api.project, path });
       result.folders.push(path);
     } catch (e) {
       result.failed.push(failureOf(path, e));
@@ -159,7 +160,7 @@ export async function putFolder(api: Api, localDir: string, target: string, opts
     for (const path of [...remote.files.keys()].sort()) {
       if (localPaths.has(path)) continue;
       try {
-        if (!opts.dryRun) await api.call(filesRoutes.remove, { project: api.project, path });
+        if (!opts.dryRun) await api.call(routeIndex.files.remove, { project: api.project, path });
         result.deleted.push(path);
       } catch (e) {
         result.failed.push(failureOf(path, e));
@@ -169,7 +170,7 @@ export async function putFolder(api: Api, localDir: string, target: string, opts
     for (const path of [...remote.folders].sort().reverse()) {
       if (localFolders.has(path) || path === prefix) continue;
       try {
-        if (!opts.dryRun) await api.call(filesRoutes.deleteFolder, { project: api.project, path, recursive: 'false' });
+        if (!opts.dryRun) await api.call(routeIndex.files.deleteFolder, { project: api.project, path, recursive: 'false' });
         result.deleted.push(`${path}/`);
       } catch (e) {
         if (!(isStoaError(e) && e.code === 'not_found')) result.failed.push(failureOf(path, e));

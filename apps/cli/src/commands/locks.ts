@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { lockRoutes } from '@stoa/contract';
+import { routeIndex } from '@stoa/contract/route-index';
 import { action } from '../context.js';
 import { print, table } from '../output.js';
 
@@ -11,7 +11,7 @@ export function registerLocks(program: Command): void {
     .description('List the live locks with their holder and expiry')
     .action(
       action(async (api, g) => {
-        const list = await api.call(lockRoutes.list, { project: api.project });
+        const list = await api.call(routeIndex.locks.list, { project: api.project });
         print(!!g.json, list, () =>
           list.length === 0
             ? 'No locks.'
@@ -27,7 +27,7 @@ export function registerLocks(program: Command): void {
     .description('Release a lock by its token (its holder, a project admin or the installation administrator)')
     .action(
       action(async (api, g, token: string) => {
-        const l = await api.call(lockRoutes.release, { project: api.project, token });
+        const l = await api.call(routeIndex.locks.release, { project: api.project, token });
         print(!!g.json, l, () => `Released the lock on ${l.path === '' ? '/' : l.path}`);
       }),
     );

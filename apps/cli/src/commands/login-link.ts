@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { adminRoutes } from '@stoa/contract';
+import { routeIndex } from '@stoa/contract/route-index';
 import { action } from '../context.js';
 import { print } from '../output.js';
 
@@ -14,7 +14,7 @@ export function registerLoginLink(program: Command): void {
     .description('Print a fresh one-time link that signs the installation administrator in to the web UI (valid 15 minutes)')
     .action(
       action(async (api, g) => {
-        const r = await api.call(adminRoutes.loginLink, {});
+        const r = await api.call(routeIndex.admin.loginLink, {});
         const base = (g.url ?? process.env.STOA_URL ?? process.env.STOA_PUBLIC_URL ?? 'http://127.0.0.1:8080').replace(/(?<!\/)\/+$/, '');
         const url = `${base}${r.path}`;
         print(!!g.json, { url, expiresInSeconds: r.expiresInSeconds }, () => url);

@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
-import { isStoaError, projectRoutes, toolRoutes } from '@stoa/contract';
+import { isStoaError } from '@stoa/contract/errors';
+import { routeIndex } from '@stoa/contract/route-index';
 import type { AnyToolDef, Principal } from '@stoa/core';
 import type { McpBackend, McpCallOutcome } from '@stoa/server/mcp-server';
 import { globalsOf, localDataDir, refuseEmptyOptions } from '../context.js';
@@ -83,18 +84,19 @@ async function remoteBackend(
   g: ReturnType<typeof globalsOf>,
 ): Promise<{ backend: McpBackend; close: () => Promise<void> }> {
   if (!token) throw new UsageError('stoa mcp --url needs --token AGENT_TOKEN (or STOA_TOKEN)');
-  const { StoaClient } = await import('@stoa/sdk');
-  const client = new StoaClient({ url, token, conversationId: g.conversation });
-  const me = await client.call(projectRoutes.me, {});
+  const [{ StoaClient }, { jsonFetch }] = await Promise.all([import('@stoa/sdk/client'), import('../json-http.js')]);
+  // Every call here is JSON: no need for the global fetch (see json-http.ts).
+  const client = new StoaClient({ url, token, conversationId: g.conversation, fetch: jsonFetch });
+  const me = await client.call(routeIndex.projects.me, {});
   const project = g.volume
-    ? (await client.call(projectRoutes.openVolume, volumeRequest(g.volume, g.project))).volumeId
+    ? (await client.call(routeIndex.projects.openVolume, volumeRequest(g.volume, g.project))).volumeId
     : (g.project ?? me.projectId ?? 'default');
   let tools: AnyToolDef[] | null = null;
   return {
     backend: {
       project: async () => project,
-      listTools: async () => (tools ??= (await client.call(toolRoutes.list, { project, format: 'mcp' })) as AnyToolDef[]),
-      callTool: (name, args) => asRefusal(() => client.call(toolRoutes.call, { project, name, arguments: args, conversation: g.conversation })),
+      listTools: async () => (tools ??= (await client.call(routeIndex.tools.list, { project, format: 'mcp' })) as AnyToolDef[]),
+      callTool: (name, args) => asRefusal(() => client.call(routeIndex.tools.call, { project, name, arguments: args, conversation: g.conversation })),
     },
     close: async () => undefined,
   };

@@ -1,6 +1,5 @@
 import type { Command } from 'commander';
-import { memoryRoutes } from '@stoa/contract';
-import { pullMemory } from '@stoa/sdk';
+import { routeIndex } from '@stoa/contract/route-index';
 import { action, type GlobalOptions } from '../context.js';
 import { print, table, UsageError } from '../output.js';
 import { textArg } from '../text-arg.js';
@@ -49,7 +48,7 @@ export function registerMemory(program: Command): void {
 
   withRef(memory.command('get <file>').description('Print the newest version of a memory file')).action(
     action(async (api, g, file: string, o: RefOptions) => {
-      const d = await api.call(memoryRoutes.get, { project: api.project, ...refOf(g, o, file) });
+      const d = await api.call(routeIndex.memory.get, { project: api.project, ...refOf(g, o, file) });
       print(!!g.json, docJson(d), () => d.content);
     }),
   );
@@ -58,7 +57,7 @@ export function registerMemory(program: Command): void {
     memory.command('append <file> <text>').description('Add TEXT (@file, or - for standard input) at the end of the newest version; never conflicts'),
   ).action(
     action(async (api, g, file: string, text: string, o: RefOptions) => {
-      const d = await api.call(memoryRoutes.append, { project: api.project, ...refOf(g, o, file), text: await textArg(text) });
+      const d = await api.call(routeIndex.memory.append, { project: api.project, ...refOf(g, o, file), text: await textArg(text) });
       print(!!g.json, docJson(d), () => `Appended to ${d.file}; now version ${d.version}`);
     }),
   );
@@ -71,7 +70,7 @@ export function registerMemory(program: Command): void {
   ).action(
     action(async (api, g, file: string, text: string, o: RefOptions & { base?: string }) => {
       const base = o.base === undefined ? undefined : versionArg(o.base);
-      const d = await api.call(memoryRoutes.set, { project: api.project, ...refOf(g, o, file), content: await textArg(text), base });
+      const d = await api.call(routeIndex.memory.set, { project: api.project, ...refOf(g, o, file), content: await textArg(text), base });
       print(!!g.json, docJson(d), () => `Saved ${d.file} as version ${d.version}`);
     }),
   );
@@ -82,7 +81,7 @@ export function registerMemory(program: Command): void {
     .option('--limit <n>', 'at most N results')
     .action(
       action(async (api, g, query: string, o: { limit?: string }) => {
-        const hits = await api.call(memoryRoutes.search, {
+        const hits = await api.call(routeIndex.memory.search, {
           project: api.project,
           q: await textArg(query),
           limit: o.limit ? versionArg(o.limit, 1) : undefined,
@@ -101,6 +100,8 @@ export function registerMemory(program: Command): void {
   ).action(
     action(async (api, g, o: RefOptions & { dir: string }) => {
       const r = refOf(g, o, '');
+      // Loaded here, not at start: the SDK's memory helpers bring the route schemas with them.
+      const { pullMemory } = await import('@stoa/sdk');
       const written = await pullMemory(api, { project: api.project, dir: o.dir, agent: r.agent, conversation: r.conversation });
       print(
         !!g.json,
@@ -112,7 +113,7 @@ export function registerMemory(program: Command): void {
 
   withRef(memory.command('history <file>').description('Saved versions, newest first')).action(
     action(async (api, g, file: string, o: RefOptions) => {
-      const h = await api.call(memoryRoutes.history, { project: api.project, ...refOf(g, o, file) });
+      const h = await api.call(routeIndex.memory.history, { project: api.project, ...refOf(g, o, file) });
       print(!!g.json, h, () =>
         h.length === 0
           ? '(never saved)'
@@ -123,7 +124,7 @@ export function registerMemory(program: Command): void {
 
   withRef(memory.command('show <file> <version>').description('Print one version of a memory file')).action(
     action(async (api, g, file: string, version: string, o: RefOptions) => {
-      const d = await api.call(memoryRoutes.show, { project: api.project, ...refOf(g, o, file), version: versionArg(version) });
+      const d = await api.call(routeIndex.memory.show, { project: api.project, ...refOf(g, o, file), version: versionArg(version) });
       print(!!g.json, docJson(d), () => d.content);
     }),
   );
@@ -133,7 +134,7 @@ export function registerMemory(program: Command): void {
     .description('The memory files you may read')
     .action(
       action(async (api, g) => {
-        const l = await api.call(memoryRoutes.list, { project: api.project });
+        const l = await api.call(routeIndex.memory.list, { project: api.project });
         print(!!g.json, l, () => table([['FILE', 'VERSION', 'ACCESS'], ...l.map((f) => [f.title, String(f.version), f.editable ? 'edit' : 'read'])]));
       }),
     );

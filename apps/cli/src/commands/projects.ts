@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
-import { adminRoutes, formatBytes, oauthRoutes, projectRoutes } from '@stoa/contract';
+import { formatBytes } from '@stoa/contract/format';
+import { routeIndex } from '@stoa/contract/route-index';
 import { action, globalsOf, openApi } from '../context.js';
 import type { Api } from '../api.js';
 import { print, reportError, table, UsageError } from '../output.js';
@@ -14,7 +15,7 @@ export function registerProjects(program: Command): void {
     .description('Create a project; you become its admin')
     .action(
       action(async (api, g, name: string) => {
-        const p = await api.call(projectRoutes.createProject, { name });
+        const p = await api.call(routeIndex.projects.createProject, { name });
         print(!!g.json, p, () => `Created project ${p.name} (${p.id})`);
       }),
     );
@@ -23,7 +24,7 @@ export function registerProjects(program: Command): void {
     .description('Projects you belong to')
     .action(
       action(async (api, g) => {
-        const ps = await api.call(projectRoutes.listProjects, {});
+        const ps = await api.call(routeIndex.projects.listProjects, {});
         print(!!g.json, ps, () => table([['NAME', 'ID', 'ROLE'], ...ps.map((p) => [p.name, p.id, p.role ?? ''])]));
       }),
     );
@@ -35,7 +36,7 @@ export function registerProjects(program: Command): void {
     .action(
       action(async (api, g, name: string, opts: { confirm?: string }) => {
         if (!opts.confirm) throw new UsageError(`deleting a project cannot be undone: repeat its name with --confirm "${name}"`);
-        const r = await api.call(projectRoutes.deleteProject, { project: name, confirm: opts.confirm });
+        const r = await api.call(routeIndex.projects.deleteProject, { project: name, confirm: opts.confirm });
         print(!!g.json, r, () => `Deleted project ${r.name} (${r.id})`);
       }),
     );
@@ -51,7 +52,7 @@ export function registerProjects(program: Command): void {
       action(async (api, g, opts: { catalog?: string }) => {
         const catalog = opts.catalog as (typeof VOLUME_KINDS)[number] | undefined;
         if (catalog !== undefined && !VOLUME_KINDS.includes(catalog)) throw new UsageError(`--catalog must be one of ${VOLUME_KINDS.join(', ')}`);
-        const vs = await api.call(projectRoutes.listVolumes, { project: api.project, catalog });
+        const vs = await api.call(routeIndex.projects.listVolumes, { project: api.project, catalog });
         print(!!g.json, vs, () =>
           table([
             ['CATALOG', 'NAME', 'ACCESS', 'USED', 'ID'],
@@ -65,14 +66,14 @@ export function registerProjects(program: Command): void {
     .description("Delete a knowledge base or skill package (its project's admins), or a deleted agent's volume, with everything in it")
     .action(
       action(async (api, g, id: string) => {
-        const r = await api.call(projectRoutes.deleteVolume, { volume: id });
+        const r = await api.call(routeIndex.projects.deleteVolume, { volume: id });
         print(!!g.json, r, () => `Deleted volume ${r.volumeId}`);
       }),
     );
   volume.action(
     action(async (api, g) => {
       const v = g.volume ?? 'projects';
-      const s = await api.call(projectRoutes.openVolume, v === 'projects' ? { catalog: 'projects', project: api.project } : volumeRequest(v, g.project));
+      const s = await api.call(routeIndex.projects.openVolume, v === 'projects' ? { catalog: 'projects', project: api.project } : volumeRequest(v, g.project));
       print(!!g.json, s, () =>
         table([
           ['FIELD', 'VALUE'],
@@ -89,7 +90,7 @@ export function registerProjects(program: Command): void {
     .requiredOption('--role <role>', 'admin | editor | viewer')
     .action(
       action(async (api, g, user: string, opts: { role: string }) => {
-        const m = await api.call(projectRoutes.addMember, { project: api.project, user, role: opts.role as 'admin' });
+        const m = await api.call(routeIndex.projects.addMember, { project: api.project, user, role: opts.role as 'admin' });
         print(!!g.json, m, () => `${m.name} is ${m.role} of ${api.project}`);
       }),
     );
@@ -98,7 +99,7 @@ export function registerProjects(program: Command): void {
     .description('List members')
     .action(
       action(async (api, g) => {
-        const ms = await api.call(projectRoutes.listMembers, { project: api.project });
+        const ms = await api.call(routeIndex.projects.listMembers, { project: api.project });
         print(!!g.json, ms, () => table([['NAME', 'ROLE', 'ID'], ...ms.map((m) => [m.name, m.role, m.userId])]));
       }),
     );
@@ -107,7 +108,7 @@ export function registerProjects(program: Command): void {
     .description('Remove a member')
     .action(
       action(async (api, g, user: string) => {
-        await api.call(projectRoutes.removeMember, { project: api.project, user });
+        await api.call(routeIndex.projects.removeMember, { project: api.project, user });
         print(!!g.json, { ok: true }, () => `Removed ${user}`);
       }),
     );
@@ -134,10 +135,10 @@ export function registerProjects(program: Command): void {
         api = await openApi({ ...g, agent: undefined });
         if (opts.installation) {
           if (opts.user || agent || opts.published) throw new UsageError('--installation takes no --user, --agent or --published');
-          const t = await api.call(adminRoutes.createToken, { name: opts.name });
+          const t = await api.call(routeIndex.admin.createToken, { name: opts.name });
           return print(!!g.json, { token: t.token, id: t.id, installation: true }, () => t.token);
         }
-        const t = await api.call(projectRoutes.createToken, { project: api.project, user: opts.user, agent, name: opts.name, published: opts.published });
+        const t = await api.call(routeIndex.projects.createToken, { project: api.project, user: opts.user, agent, name: opts.name, published: opts.published });
         print(
           !!g.json,
           {
@@ -160,7 +161,7 @@ export function registerProjects(program: Command): void {
     .description("Tokens you may revoke: your own, your agents', and (project admins) those confined to this project")
     .action(
       action(async (api, g) => {
-        const ts = await api.call(projectRoutes.listTokens, { project: api.project });
+        const ts = await api.call(routeIndex.projects.listTokens, { project: api.project });
         print(!!g.json, ts, () =>
           table([
             ['ID', 'NAME', 'FOR', 'PROJECT', 'CREATED', 'REVOKED'],
@@ -174,7 +175,7 @@ export function registerProjects(program: Command): void {
     .description('Revoke a token by its ID (your own; project admins: tokens of this project)')
     .action(
       action(async (api, g, id: string) => {
-        await api.call(projectRoutes.revokeToken, { project: api.project, id });
+        await api.call(routeIndex.projects.revokeToken, { project: api.project, id });
         print(!!g.json, { ok: true }, () => `Revoked ${id}`);
       }),
     );
@@ -185,7 +186,7 @@ export function registerProjects(program: Command): void {
     .description("OAuth grants you may revoke: your own, your agents', and (project admins) every grant of this project")
     .action(
       action(async (api, g) => {
-        const gs = await api.call(oauthRoutes.listGrants, { project: api.project });
+        const gs = await api.call(routeIndex.oauth.listGrants, { project: api.project });
         print(!!g.json, gs, () =>
           table([
             ['ID', 'APPLICATION', 'AGENT', 'ALLOWED BY', 'CREATED', 'LAST USED', 'REVOKED'],
@@ -199,7 +200,7 @@ export function registerProjects(program: Command): void {
     .description('Revoke an OAuth grant: its access and refresh tokens stop working at once')
     .action(
       action(async (api, g, id: string) => {
-        await api.call(oauthRoutes.revokeGrant, { project: api.project, id });
+        await api.call(routeIndex.oauth.revokeGrant, { project: api.project, id });
         print(!!g.json, { ok: true }, () => `Revoked ${id}`);
       }),
     );
@@ -213,7 +214,7 @@ export function registerProjects(program: Command): void {
     .option('--ttl-hours <n>', 'hours the code stays valid', '168')
     .action(
       action(async (api, g, opts: { role: string; user?: string; ttlHours: string }) => {
-        const inv = await api.call(projectRoutes.createInvitation, {
+        const inv = await api.call(routeIndex.projects.createInvitation, {
           project: api.project,
           role: opts.role as 'viewer',
           user: opts.user,
@@ -233,7 +234,7 @@ export function registerProjects(program: Command): void {
     .action(
       action(async (api, g, code: string, opts: { user?: string }) => {
         if (api.mode === 'local') throw new UsageError('an invitation is redeemed on the server that issued it: stoa --url URL invitations accept CODE');
-        const r = await api.call(projectRoutes.acceptInvitation, { code, user: opts.user });
+        const r = await api.call(routeIndex.projects.acceptInvitation, { code, user: opts.user });
         print(!!g.json, r, () => `You are ${r.role} of ${r.project.name} as ${r.user}${r.token ? `\nYour token (shown once): ${r.token}` : ''}`);
       }),
     );
@@ -247,11 +248,11 @@ export function registerProjects(program: Command): void {
     .action(
       action(async (api, g, opts: { limit: string; before?: string; installation?: boolean }) => {
         if (opts.installation) {
-          const entries = await api.call(adminRoutes.audit, { limit: Number(opts.limit) });
+          const entries = await api.call(routeIndex.admin.audit, { limit: Number(opts.limit) });
           print(!!g.json, entries, () => table([['WHEN', 'WHO', 'ACTION', 'SUBJECT'], ...entries.map((e) => [e.at, e.actor ?? '', e.action, e.subject])]));
           return;
         }
-        const r = await api.call(projectRoutes.audit, {
+        const r = await api.call(routeIndex.projects.audit, {
           project: api.project,
           limit: Number(opts.limit),
           before: opts.before ? Number(opts.before) : undefined,

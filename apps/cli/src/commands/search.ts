@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
-import { searchRoutes, type RouteInput, type RouteOutput } from '@stoa/contract';
+import type { RouteInput, RouteOutput, searchRoutes } from '@stoa/contract';
+import { routeIndex } from '@stoa/contract/route-index';
 import type { Api } from '../api.js';
 import { action } from '../context.js';
 import { print, UsageError } from '../output.js';
@@ -28,7 +29,7 @@ async function searchPages(
   let cursor: string | undefined;
   let counts: Hits['counts'] = { wiki: 0, memory: 0, file: 0, document: 0 };
   do {
-    const page = await api.call(searchRoutes.results, { ...input, project: api.project, limit: Math.min(100, limit - hits.length), cursor });
+    const page = await api.call(routeIndex.search.results, { ...input, project: api.project, limit: Math.min(100, limit - hits.length), cursor });
     hits.push(...page.hits);
     if (!cursor) counts = page.counts;
     cursor = page.nextCursor ?? undefined;
@@ -47,7 +48,7 @@ export function registerSearch(program: Command): void {
     .action(
       action(async (api, g, query: string | undefined, o: { kind?: string; limit?: string; reindex?: boolean; mode?: SearchModeFlag }) => {
         if (o.reindex) {
-          const r = await api.call(searchRoutes.reindex, { project: api.project });
+          const r = await api.call(routeIndex.search.reindex, { project: api.project });
           print(!!g.json, r, () => `Indexed the contents of ${r.files} file(s) again`);
           if (query === undefined) return;
         }

@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { toolRoutes } from '@stoa/contract';
+import { routeIndex } from '@stoa/contract/route-index';
 import { action } from '../context.js';
 import { UsageError } from '../output.js';
 
@@ -14,7 +14,11 @@ export function registerTools(program: Command): void {
       action(async (api, _g, o: { format: string; strict?: boolean }) => {
         if (!['mcp', 'openai', 'anthropic'].includes(o.format)) throw new UsageError('--format must be mcp, openai or anthropic');
         if (o.strict && o.format === 'mcp') throw new UsageError('--strict goes with --format openai or anthropic');
-        const tools = await api.call(toolRoutes.list, { project: api.project, format: o.format as 'mcp', ...(o.strict ? { strict: 'true' as const } : {}) });
+        const tools = await api.call(routeIndex.tools.list, {
+          project: api.project,
+          format: o.format as 'mcp',
+          ...(o.strict ? { strict: 'true' as const } : {}),
+        });
         process.stdout.write(JSON.stringify(tools, null, 2) + '\n');
       }),
     );

@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
-import { formatBytes, trashRoutes } from '@stoa/contract';
+import { formatBytes } from '@stoa/contract/format';
+import { routeIndex } from '@stoa/contract/route-index';
 import { action } from '../context.js';
 import { print, table } from '../output.js';
 
@@ -15,7 +16,7 @@ export function registerTrash(program: Command): void {
     .option('--limit <n>', 'entries to show (default 100)')
     .action(
       action(async (api, g, opts: { limit?: string }) => {
-        const r = await api.call(trashRoutes.list, { project: api.project, limit: opts.limit ? Number(opts.limit) : undefined });
+        const r = await api.call(routeIndex.trash.list, { project: api.project, limit: opts.limit ? Number(opts.limit) : undefined });
         print(!!g.json, r, () =>
           r.items.length === 0
             ? 'The trash is empty.'
@@ -38,7 +39,7 @@ export function registerTrash(program: Command): void {
     .description('Restore an entry with its versions; beside the original ("x (restored).md") when that path is taken')
     .action(
       action(async (api, g, id: string) => {
-        const r = await api.call(trashRoutes.restore, { project: api.project, id });
+        const r = await api.call(routeIndex.trash.restore, { project: api.project, id });
         print(!!g.json, r, () => r.text);
       }),
     );
@@ -47,7 +48,7 @@ export function registerTrash(program: Command): void {
     .description('Delete an entry forever, with all its versions (admins of the project or volume)')
     .action(
       action(async (api, g, id: string) => {
-        const r = await api.call(trashRoutes.purge, { project: api.project, id });
+        const r = await api.call(routeIndex.trash.purge, { project: api.project, id });
         print(!!g.json, r, () => `Deleted ${r.path} forever`);
       }),
     );

@@ -1,5 +1,4 @@
 import type { Command } from 'commander';
-import { commitTurnFromDir, prepareTurnInDir } from '@stoa/sdk';
 import { action, type GlobalOptions } from '../context.js';
 import { print, UsageError } from '../output.js';
 import { textArg } from '../text-arg.js';
@@ -26,6 +25,8 @@ export function registerTurn(program: Command): void {
       action(async (api, g, o: { workdir: string; message?: string }) => {
         const t = turnOf(g);
         const message = o.message === undefined ? undefined : await textArg(o.message);
+        // Loaded here, not at start: the SDK's turn helpers bring the route schemas with them.
+        const { prepareTurnInDir } = await import('@stoa/sdk');
         const r = await prepareTurnInDir(api, { project: api.project, ...t, workdir: o.workdir, message });
         print(!!g.json, r, () => r.message);
       }),
@@ -37,6 +38,7 @@ export function registerTurn(program: Command): void {
     .requiredOption('--workdir <dir>', "the agent's working folder")
     .action(
       action(async (api, g, o: { workdir: string }) => {
+        const { commitTurnFromDir } = await import('@stoa/sdk');
         const r = await commitTurnFromDir(api, { project: api.project, ...turnOf(g), workdir: o.workdir });
         print(!!g.json, r, () =>
           r.files

@@ -1,7 +1,8 @@
 import type { Command } from 'commander';
 import { readFileSync, readdirSync, statSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
-import { StoaError, wikiRoutes } from '@stoa/contract';
+import { StoaError } from '@stoa/contract/errors';
+import { routeIndex } from '@stoa/contract/route-index';
 import type { Api } from '../api.js';
 import { action } from '../context.js';
 import { print, table, UsageError } from '../output.js';
@@ -42,7 +43,7 @@ async function importBatches(api: Api, files: Array<{ file: string; text: string
   let bytes = 0;
   const flush = async () => {
     if (batch.length === 0) return;
-    const r = await api.call(wikiRoutes.import, { project: api.project, files: batch, prefix: opts.prefix, channel: opts.channel });
+    const r = await api.call(routeIndex.wiki.import, { project: api.project, files: batch, prefix: opts.prefix, channel: opts.channel });
     result.imported.push(...r.imported);
     result.skipped.push(...r.skipped);
     batch = [];
@@ -67,7 +68,7 @@ export function registerWiki(program: Command): void {
     .description('Pages you can see, as a tree ordered by path (only PREFIX and below, if given)')
     .action(
       action(async (api, g, prefix?: string) => {
-        const pages = await api.call(wikiRoutes.list, { project: api.project, prefix });
+        const pages = await api.call(routeIndex.wiki.list, { project: api.project, prefix });
         print(
           !!g.json,
           pages.map((p) => ({ path: p.path, title: p.title, version: p.version, channel: p.channel, updated: p.updated, updatedBy: p.updatedBy })),
@@ -92,7 +93,7 @@ export function registerWiki(program: Command): void {
     .description('Show a page with "Linked here", missing links and unlinked mentions')
     .action(
       action(async (api, g, path: string) => {
-        const p = await api.call(wikiRoutes.get, { project: api.project, path });
+        const p = await api.call(routeIndex.wiki.get, { project: api.project, path });
         print(!!g.json, p, () => {
           const out = [`# ${p.title}  (${p.path}, version ${p.version}${p.channel ? `, channel ${p.channel}` : ''})`, '', p.text];
           if (p.linkedHere.length) out.push('', 'Linked here:', ...p.linkedHere.map((l) => `  ${l.path} — ${l.title}`));
@@ -115,7 +116,7 @@ export function registerWiki(program: Command): void {
       action(async (api, g, path: string, source: string, o: { title?: string; base?: string; channel?: string; workspace?: boolean }) => {
         if (o.channel && o.workspace) throw new UsageError('give either --channel or --workspace');
         const text = await textArg(source);
-        const r = await api.call(wikiRoutes.put, {
+        const r = await api.call(routeIndex.wiki.put, {
           project: api.project,
           path,
           text,
@@ -133,7 +134,7 @@ export function registerWiki(program: Command): void {
     .option('--base <version>', 'refuse with version_conflict if someone saved after this version')
     .action(
       action(async (api, g, path: string, title: string, o: { base?: string }) => {
-        const r = await api.call(wikiRoutes.rename, {
+        const r = await api.call(routeIndex.wiki.rename, {
           project: api.project,
           path,
           title: await textArg(title),
@@ -149,7 +150,7 @@ export function registerWiki(program: Command): void {
     .option('--limit <n>', 'at most N results (default 20)')
     .action(
       action(async (api, g, query: string, o: { limit?: string }) => {
-        const hits = await api.call(wikiRoutes.search, {
+        const hits = await api.call(routeIndex.wiki.search, {
           project: api.project,
           q: await textArg(query),
           limit: o.limit ? intArg(o.limit, '--limit') : undefined,
@@ -166,7 +167,7 @@ export function registerWiki(program: Command): void {
     .option('--dry-run', 'only list what would move and which links would break')
     .action(
       action(async (api, g, from: string, to: string, o: { dryRun?: boolean }) => {
-        const r = await api.call(wikiRoutes.move, { project: api.project, from, to, dryRun: !!o.dryRun });
+        const r = await api.call(routeIndex.wiki.move, { project: api.project, from, to, dryRun: !!o.dryRun });
         print(!!g.json, r, () =>
           [
             `${r.dryRun ? 'Would move' : 'Moved'}:`,
@@ -186,7 +187,7 @@ export function registerWiki(program: Command): void {
     .option('--base <version>', 'refuse with version_conflict if someone saved after this version')
     .action(
       action(async (api, g, path: string, o: { base?: string }) => {
-        const r = await api.call(wikiRoutes.remove, { project: api.project, path, base: o.base !== undefined ? intArg(o.base, '--base', 0) : undefined });
+        const r = await api.call(routeIndex.wiki.remove, { project: api.project, path, base: o.base !== undefined ? intArg(o.base, '--base', 0) : undefined });
         print(!!g.json, r, () => `Deleted ${r.path}`);
       }),
     );
@@ -196,7 +197,7 @@ export function registerWiki(program: Command): void {
     .description('Versions of a page, newest first, with author and time')
     .action(
       action(async (api, g, path: string) => {
-        const vs = await api.call(wikiRoutes.history, { project: api.project, path });
+        const vs = await api.call(routeIndex.wiki.history, { project: api.project, path });
         print(!!g.json, vs, () =>
           table([
             ['VERSION', 'TIME', 'AUTHOR', 'ACTION', 'TITLE'],
@@ -211,7 +212,7 @@ export function registerWiki(program: Command): void {
     .description('Show one version of a page')
     .action(
       action(async (api, g, path: string, version: string) => {
-        const v = await api.call(wikiRoutes.version, { project: api.project, path, version: intArg(version, 'VERSION') });
+        const v = await api.call(routeIndex.wiki.version, { project: api.project, path, version: intArg(version, 'VERSION') });
         print(!!g.json, v, () => `# ${v.title}  (${v.path}, version ${v.version} by ${v.author} at ${v.time})\n\n${v.text}`);
       }),
     );
@@ -221,7 +222,7 @@ export function registerWiki(program: Command): void {
     .description('Line diff between two versions (TO defaults to the current one)')
     .action(
       action(async (api, g, path: string, from: string, to?: string) => {
-        const d = await api.call(wikiRoutes.diff, {
+        const d = await api.call(routeIndex.wiki.diff, {
           project: api.project,
           path,
           from: intArg(from, 'FROM'),
