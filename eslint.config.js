@@ -43,8 +43,10 @@ export default tseslint.config(
   },
   {
     // The CLI dispatches through the core's operation table, never through the server's code.
+    // A command names routes by routeIndex: the full contract or core, loaded at start, would build every zod
+    // schema before the first request (decision 0011); only local mode (local-api.ts, imported when used) loads them.
     files: ['apps/cli/**/*.ts'],
-    ignores: ['apps/cli/src/commands/serve.ts', 'apps/cli/src/commands/mcp.ts'],
+    ignores: ['apps/cli/src/commands/serve.ts', 'apps/cli/src/commands/mcp.ts', 'apps/cli/src/local-api.ts', 'apps/cli/**/*.test.ts'],
     rules: {
       'no-restricted-imports': [
         'error',
@@ -53,6 +55,12 @@ export default tseslint.config(
             ...storageImports,
             coreInternals,
             { name: '@stoa/server', message: 'The CLI runs operations through @stoa/core (callOperation), not the server.' },
+            {
+              name: '@stoa/contract',
+              allowTypeImports: true,
+              message: 'Name routes by routeIndex (@stoa/contract/route-index); the full contract builds every schema at start.',
+            },
+            { name: '@stoa/core', allowTypeImports: true, message: 'The core is loaded by local mode only (local-api.ts, imported when used).' },
           ],
           patterns: [{ group: ['@stoa/server/*'], message: 'The CLI runs operations through @stoa/core (callOperation), not the server.' }],
         },
