@@ -8,7 +8,7 @@ export function thumbnailDir(platform: Platform): string {
 }
 
 /** Bytes the cache may hold before the least recently used thumbnails go. */
-export const THUMBNAIL_CACHE_BYTES = 512 * 1024 * 1024;
+const THUMBNAIL_CACHE_BYTES = 512 * 1024 * 1024;
 
 const NAME = /^([0-9a-f]{64})-\d+\.webp$/;
 /** A `.part` older than this is what a crash left mid-write. */
