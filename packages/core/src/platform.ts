@@ -21,7 +21,26 @@ export interface Platform {
   hooks: Hooks;
   /** The embedding model of vector and hybrid search (from `config.embeddings`); null: search is lexical only. */
   embeddings: EmbeddingProvider | null;
+  /** The derived-data outbox's drainer (outbox/drain.ts): woken by every commit, waited for by every search. */
+  outbox: OutboxDrainer;
   close(): Promise<void>;
+}
+
+/**
+ * Writes the derived data (search index) of committed changes, after their commit (outbox/drain.ts). One per
+ * platform; `inTx` wakes it, searches wait for it, the background pass and start-up drain what a crash left.
+ */
+export interface OutboxDrainer {
+  /** A transaction committed: if it enqueued changes, drain them now, without making the caller wait. */
+  committed(trx: object): void;
+  /** Starts a drain of everything pending in the background of this process (the server's start-up). */
+  wake(): void;
+  /** Returns once every change of the project committed before the call is indexed (read-your-writes). */
+  settle(projectId: string): Promise<void>;
+  /** Drains every pending change of every project (start-up, background pass); returns how many rows. */
+  drainAll(): Promise<number>;
+  /** Returns once no drain of this process is running (before the database closes). */
+  idle(): Promise<void>;
 }
 
 /** What an operation runs with: `op(ctx, input)`. Built per request; never cached across requests. */
@@ -91,7 +110,14 @@ export interface Hooks {
  */
 export async function inTx<T>(platform: Platform, fn: (trx: Q) => Promise<T>): Promise<T> {
   try {
-    return await platform.db.kysely.transaction().execute(fn);
+    let tx: object | undefined;
+    const r = await platform.db.kysely.transaction().execute((trx) => {
+      tx = trx;
+      return fn(trx);
+    });
+    // Committed: the derived data of what it changed is written now, outside the writer's locks.
+    platform.outbox.committed(tx!);
+    return r;
   } catch (e) {
     throw refusalOfDbError(e) ?? e;
   }
