@@ -31,8 +31,11 @@ export interface Platform {
  * platform; `inTx` wakes it, searches wait for it, the background pass and start-up drain what a crash left.
  */
 export interface OutboxDrainer {
-  /** A transaction committed: if it enqueued changes, drain them now, without making the caller wait. */
-  committed(trx: object): void;
+  /**
+   * A transaction committed: if it enqueued changes, drain them now (with whatever else is pending); resolves
+   * once they are indexed or the drain failed (they stay pending then). Never rejects.
+   */
+  committed(trx: object): Promise<void>;
   /** Starts a drain of everything pending in the background of this process (the server's start-up). */
   wake(): void;
   /** Returns once every change of the project committed before the call is indexed (read-your-writes). */
@@ -116,7 +119,7 @@ export async function inTx<T>(platform: Platform, fn: (trx: Q) => Promise<T>): P
       return fn(trx);
     });
     // Committed: the derived data of what it changed is written now, outside the writer's locks.
-    platform.outbox.committed(tx!);
+    await platform.outbox.committed(tx!);
     return r;
   } catch (e) {
     throw refusalOfDbError(e) ?? e;

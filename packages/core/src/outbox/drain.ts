@@ -139,8 +139,9 @@ async function drainBatch(platform: Platform, hints: Hints, opts: { projectId?: 
 }
 
 /**
- * The platform's drainer. After each commit that enqueued changes it drains, in the background of the same
- * process, until nothing is pending (one pass at a time; a commit during a pass asks for another). A search
+ * The platform's drainer. After each commit that enqueued changes it drains everything pending, one pass at a
+ * time in this process: the commit's caller waits for the first pass that starts after its commit (concurrent
+ * commits share one pass, and one index statement), outside every lock the write held. A search
  * first settles its project: rows pending there are drained — or, being drained by another pass or server,
  * waited for — so any search after an acknowledged write sees it. A failed pass leaves its rows pending for the
  * next commit, search, background pass or start.
@@ -152,32 +153,40 @@ export function createOutboxDrainer(platformOf: () => Platform): OutboxDrainer {
   const hints = new Hints();
   let running: Promise<void> | null = null;
   let again = false;
+  // Passes started and passes finished: a commit waits for the first pass that starts after it, not for the
+  // passes later commits ask for (a steady stream of writes never keeps a writer waiting).
+  let started = 0;
+  let finished = 0;
+  const waiters: { pass: number; done: () => void }[] = [];
   const drainAll = async (): Promise<number> => {
     let total = 0;
     for (let n = BATCH; n === BATCH; total += n) n = await drainBatch(platformOf(), hints, {});
     return total;
   };
-  const pass = async (): Promise<void> => {
-    do {
+  const loop = async (): Promise<void> => {
+    while (again) {
       again = false;
+      started++;
       // Left pending on failure: the next commit, search, background pass or start drains it again.
       await drainAll().catch(() => undefined);
-    } while (again);
-  };
-  const wake = (): void => {
-    if (running) {
-      again = true;
-      return;
+      finished = started;
+      for (let i = waiters.length - 1; i >= 0; i--) if (waiters[i]!.pass <= finished) waiters.splice(i, 1)[0]!.done();
     }
-    running = pass().finally(() => (running = null));
+  };
+  const wake = (): Promise<void> => {
+    const pass = started + 1;
+    again = true;
+    running ??= loop().finally(() => (running = null));
+    return new Promise<void>((done) => waiters.push({ pass, done }));
   };
   return {
     committed(trx) {
       const committed = takeCommittedHints(trx);
-      if (!committed) return;
+      if (!committed) return Promise.resolve();
       for (const [k, t] of committed) hints.add(k, t);
-      wake();
+      return wake();
     },
+    wake: () => void wake(),
     async settle(projectId) {
       const platform = platformOf();
       const pending = await platform.db.kysely.selectFrom('derived_outbox').select('seq').where('project_id', '=', projectId).limit(1).executeTakeFirst();
@@ -189,7 +198,6 @@ export function createOutboxDrainer(platformOf: () => Platform): OutboxDrainer {
         return;
       }
     },
-    wake,
     drainAll,
     async idle() {
       while (running) await running;
