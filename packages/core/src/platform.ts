@@ -78,6 +78,8 @@ export interface FileChange {
   version: number;
   /** The new bytes when the change wrote a text file small enough to index (see files/put-file.ts). */
   text?: string;
+  /** A write over an existing file: the replaced version's type and size (was it in the search index?). */
+  previous?: { mime: string; size: number };
   at: string;
 }
 

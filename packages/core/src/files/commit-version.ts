@@ -159,6 +159,7 @@ export async function commitVersion(trx: Q, ctx: Ctx, input: CommitInput): Promi
     size: input.blob.size,
     version: row.version,
     text,
+    previous: existing ? { mime: existing.mime, size: Number(existing.size) } : undefined,
     at: now,
   });
   // Last: the project's row is every writer's shared counter, so its lock is held for one statement and the
