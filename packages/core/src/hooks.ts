@@ -28,7 +28,14 @@ export async function runFileChangeHooks(trx: Q, ctx: Ctx, change: FileChange): 
   // Only a file that is, or was, a small text file has a search entry to write or remove.
   const indexable = (mime: string, size: number) => isTextMime(mime) && size <= FILE_INDEX_MAX_BYTES;
   if (indexable(change.mime, change.size) || (change.previous && indexable(change.previous.mime, change.previous.size)))
-    await enqueueFile(trx, { projectId: change.projectId, fileId: change.fileId, version: change.version, path: change.path, at: change.at, text: change.text });
+    await enqueueFile(trx, {
+      projectId: change.projectId,
+      fileId: change.fileId,
+      version: change.version,
+      path: change.path,
+      at: change.at,
+      text: change.text,
+    });
   for (const h of ctx.platform.hooks.onFileChange) await h(trx, ctx, change);
 }
 

@@ -193,7 +193,7 @@ export function createOutboxDrainer(platformOf: () => Platform): OutboxDrainer {
       if (!pending) return;
       // A search still answers if the drain fails (the index is then behind, as before the outbox).
       try {
-        for (let n = BATCH; n === BATCH; ) n = await drainBatch(platform, hints, { projectId, wait: true });
+        for (let n = BATCH; n === BATCH;) n = await drainBatch(platform, hints, { projectId, wait: true });
       } catch {
         return;
       }
