@@ -32,8 +32,8 @@ export interface Platform {
  */
 export interface OutboxDrainer {
   /**
-   * A transaction committed: if it enqueued changes, drain them now (with whatever else is pending); resolves
-   * once they are indexed or the drain failed (they stay pending then). Never rejects.
+   * A transaction committed: if it enqueued changes, drain them now in the background (with whatever else is
+   * pending); resolves once they are indexed or the drain failed (they stay pending then). Never rejects.
    */
   committed(trx: object): Promise<void>;
   /** Starts a drain of everything pending in the background of this process (the server's start-up). */
@@ -120,8 +120,9 @@ export async function inTx<T>(platform: Platform, fn: (trx: Q) => Promise<T>): P
       tx = trx;
       return fn(trx);
     });
-    // Committed: the derived data of what it changed is written now, outside the writer's locks.
-    await platform.outbox.committed(tx!);
+    // Committed: the derived data of what it changed is written now, outside the writer's locks, without making
+    // the writer wait — every search waits for what is pending in its project (read-your-writes).
+    void platform.outbox.committed(tx!);
     return r;
   } catch (e) {
     throw refusalOfDbError(e) ?? e;

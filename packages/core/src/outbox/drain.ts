@@ -140,8 +140,9 @@ async function drainBatch(platform: Platform, hints: Hints, opts: { projectId?: 
 
 /**
  * The platform's drainer. After each commit that enqueued changes it drains everything pending, one pass at a
- * time in this process: the commit's caller waits for the first pass that starts after its commit (concurrent
- * commits share one pass, and one index statement), outside every lock the write held. A search
+ * time in the background of this process: the writer is answered at once, and the commits made during a pass
+ * share the next one (and one index statement), outside every lock the writes held. `committed` resolves after
+ * the first pass that starts after the commit. A search
  * first settles its project: rows pending there are drained — or, being drained by another pass or server,
  * waited for — so any search after an acknowledged write sees it. A failed pass leaves its rows pending for the
  * next commit, search, background pass or start.

@@ -30,6 +30,8 @@ describe.each(testDbKinds())('derived-data outbox on %s', (kind) => {
   const indexed = async (word: string) =>
     (await searchDocs(t.platform.db, { projectId: alice.project.id, query: word, kinds: [FILE_KIND], visibility: [FILE_VISIBILITY] })).map((h) => h.path);
   const found = async (word: string) => (await searchAll(alice, { query: word, kinds: ['file'] })).map((h) => h.path);
+  /** A write's own drain runs in the background: wait for it before setting up a state by hand. */
+  const settled = () => t.platform.outbox.idle();
   const pending = async () => (await t.platform.db.kysely.selectFrom('derived_outbox').select('seq').execute()).length;
   /** A change committed whose drain never ran (the process died right after the commit). */
   const leavePending = (fileId: string, version: number, path: string) =>
@@ -41,11 +43,18 @@ describe.each(testDbKinds())('derived-data outbox on %s', (kind) => {
   it('a write is found by the search right after it, and leaves nothing pending', async () => {
     await putFile(alice, { path: 'notes/quokka.md', source: 'the quokka smiles' });
     expect(await found('quokka')).toEqual(['notes/quokka.md']);
+    // Also while its own drain has not started: the search drains the project's pending rows itself.
+    const { file: f } = await putFile(alice, { path: 'notes/okapi.md', source: 'the okapi browses' });
+    await settled();
+    await leavePending(f.id, f.version, f.path);
+    await removeDoc({ kysely: t.platform.db.kysely, dialect: kind }, { projectId: alice.project.id, kind: FILE_KIND, refId: f.id });
+    expect(await found('okapi')).toEqual(['notes/okapi.md']);
     expect(await pending()).toBe(0);
   });
 
   it('a change a crash left in the outbox is indexed by the next start, and by the next search', async () => {
     const { file: f } = await putFile(alice, { path: 'notes/axolotl.md', source: 'the axolotl regrows' });
+    await settled();
     // The state a crash between the commit and the drain leaves: the row committed, the index not written.
     await removeDoc({ kysely: t.platform.db.kysely, dialect: kind }, { projectId: alice.project.id, kind: FILE_KIND, refId: f.id });
     await leavePending(f.id, f.version, f.path);
@@ -68,6 +77,7 @@ describe.each(testDbKinds())('derived-data outbox on %s', (kind) => {
     for (const w of words) expect(await found(w)).toEqual(w === latest ? ['race/one.md'] : []);
     // A change of version 1 drained after the newest one: the file's current content is what is indexed.
     const { file: f } = await putFile(alice, { path: 'race/one.md', source: 'the ibex wins' });
+    await settled();
     await leavePending(f.id, 1, f.path);
     await createOutboxDrainer(() => t.platform).drainAll();
     expect(await indexed('ibex')).toEqual(['race/one.md']);
@@ -76,12 +86,14 @@ describe.each(testDbKinds())('derived-data outbox on %s', (kind) => {
 
   it('a delete after a write still pending leaves nothing indexed; a move after one indexes the new path', async () => {
     const { file: f } = await putFile(alice, { path: 'gone/jerboa.md', source: 'the jerboa hops' });
+    await settled();
     await leavePending(f.id, f.version, f.path);
     await deleteFile(alice, { path: 'gone/jerboa.md' });
     expect(await found('jerboa')).toEqual([]);
     expect(await indexed('jerboa')).toEqual([]);
 
     const { file: g } = await putFile(alice, { path: 'moving/kinkajou.md', source: 'the kinkajou climbs' });
+    await settled();
     await leavePending(g.id, g.version, g.path);
     await moveFile(alice, { from: 'moving/kinkajou.md', to: 'moved/kinkajou.md' });
     expect(await found('kinkajou')).toEqual(['moved/kinkajou.md']);
