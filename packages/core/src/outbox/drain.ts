@@ -159,7 +159,7 @@ export function createOutboxDrainer(platformOf: () => Platform): OutboxDrainer {
   let started = 0;
   let finished = 0;
   const waiters: { pass: number; done: () => void }[] = [];
-  const drainAll = async (): Promise<number> => {
+  const drainRows = async (): Promise<number> => {
     let total = 0;
     for (let n = BATCH; n === BATCH; total += n) n = await drainBatch(platformOf(), hints, {});
     return total;
@@ -169,7 +169,7 @@ export function createOutboxDrainer(platformOf: () => Platform): OutboxDrainer {
       again = false;
       started++;
       // Left pending on failure: the next commit, search, background pass or start drains it again.
-      await drainAll().catch(() => undefined);
+      await drainRows().catch(() => undefined);
       finished = started;
       for (let i = waiters.length - 1; i >= 0; i--) if (waiters[i]!.pass <= finished) waiters.splice(i, 1)[0]!.done();
     }
@@ -199,7 +199,11 @@ export function createOutboxDrainer(platformOf: () => Platform): OutboxDrainer {
         return;
       }
     },
-    drainAll,
+    async drainAll() {
+      // A pass of this process holds rows (skipped below): what it is draining is done first.
+      if (running) await wake();
+      return drainRows();
+    },
     async idle() {
       while (running) await running;
     },
