@@ -40,7 +40,10 @@ export interface OutboxDrainer {
   wake(): void;
   /** Returns once every change of the project committed before the call is indexed (read-your-writes). */
   settle(projectId: string): Promise<void>;
-  /** Drains every pending change of every project (start-up, background pass); returns how many rows. */
+  /**
+   * Drains every pending change of every project (background pass, embedding), after the pass this process is
+   * running; returns how many rows it drained itself.
+   */
   drainAll(): Promise<number>;
   /** Returns once no drain of this process is running (before the database closes). */
   idle(): Promise<void>;
