@@ -15,6 +15,11 @@ type OutboxRow = Selectable<DerivedOutboxTable>;
 
 /** Rows claimed per drain transaction: enough to fold a burst of writes into one index statement. */
 const BATCH = 200;
+/**
+ * Characters of text one drain transaction indexes at most: past it the batch stops and its other rows go to the
+ * next one, so a backlog of large files never tokenises (and sends PostgreSQL) hundreds of megabytes at once.
+ */
+const BATCH_CHARS = 4 * 1024 * 1024;
 /** Characters of hinted text kept for the drainer at most; past it the oldest hints go (the blob is read instead). */
 const HINT_CHARS = 16 * 1024 * 1024;
 
@@ -100,27 +105,32 @@ async function memoryWrites(trx: Q, hints: Hints, rows: OutboxRow[], out: Writes
  * row's target from its current state, deletes the rows. On PostgreSQL, rows another server is draining are
  * skipped (`for update skip locked`) or, with `wait`, waited for; the targets are locked by an advisory lock in
  * key order, so two servers draining one file index it one after the other, each from what is current then, and
- * the last to commit holds the newest version. Returns how many rows it drained.
+ * the last to commit holds the newest version. Returns how many rows it drained, and whether more may be pending.
  */
-async function drainBatch(platform: Platform, hints: Hints, opts: { projectId?: string; wait?: boolean }): Promise<number> {
+async function drainBatch(platform: Platform, hints: Hints, opts: { projectId?: string; wait?: boolean }): Promise<{ drained: number; more: boolean }> {
   const pg = platform.db.dialect === 'postgres';
   return inTx(platform, async (trx) => {
     let q = trx.selectFrom('derived_outbox').selectAll().orderBy('seq').limit(BATCH);
     if (opts.projectId !== undefined) q = q.where('project_id', '=', opts.projectId);
     if (pg) q = opts.wait ? q.forUpdate() : q.forUpdate().skipLocked();
     const rows = await q.execute();
-    if (rows.length === 0) return 0;
+    if (rows.length === 0) return { drained: 0, more: false };
     const targets = new Map<string, OutboxRow[]>();
     for (const r of rows) {
       const key = `${r.kind}:${r.ref_id}`;
       targets.set(key, [...(targets.get(key) ?? []), r]);
     }
     const out: Writes = { docs: [], gone: [] };
+    const done: OutboxRow[] = [];
+    let chars = 0;
     for (const key of [...targets.keys()].sort()) {
+      if (chars > BATCH_CHARS) break;
       const group = targets.get(key)!;
+      done.push(...group);
       if (pg) await sql`select pg_advisory_xact_lock(hashtextextended(${`stoa.outbox:${key}`}, 0))`.execute(trx);
       if (group[0]!.kind === 'memory') await memoryWrites(trx, hints, group, out);
       else await fileWrites(trx, platform, hints, group, out);
+      chars = out.docs.reduce((n, d) => n + d.body.length, 0);
     }
     const index: SearchIndex = { kysely: trx, dialect: platform.db.dialect };
     // Removals first: a memory file that shrank and grew again in one batch ends with its new blocks.
@@ -131,10 +141,10 @@ async function drainBatch(platform: Platform, hints: Hints, opts: { projectId?: 
       .where(
         'seq',
         'in',
-        rows.map((r) => r.seq),
+        done.map((r) => r.seq),
       )
       .execute();
-    return rows.length;
+    return { drained: done.length, more: done.length < rows.length || rows.length === BATCH };
   });
 }
 
@@ -161,7 +171,11 @@ export function createOutboxDrainer(platformOf: () => Platform): OutboxDrainer {
   const waiters: { pass: number; done: () => void }[] = [];
   const drainRows = async (): Promise<number> => {
     let total = 0;
-    for (let n = BATCH; n === BATCH; total += n) n = await drainBatch(platformOf(), hints, {});
+    for (let more = true; more;) {
+      const r = await drainBatch(platformOf(), hints, {});
+      total += r.drained;
+      more = r.more;
+    }
     return total;
   };
   const loop = async (): Promise<void> => {
@@ -194,7 +208,7 @@ export function createOutboxDrainer(platformOf: () => Platform): OutboxDrainer {
       if (!pending) return;
       // A search still answers if the drain fails (the index is then behind, as before the outbox).
       try {
-        for (let n = BATCH; n === BATCH;) n = await drainBatch(platform, hints, { projectId, wait: true });
+        for (let more = true; more;) more = (await drainBatch(platform, hints, { projectId, wait: true })).more;
       } catch {
         return;
       }
