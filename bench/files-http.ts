@@ -10,6 +10,7 @@
  *   BENCH_SERVERS=stoa,stoa-pg,bare npm run bench:files              # Stoa on SQLite and on PostgreSQL side by side
  *   BENCH_BASE_ROOT=../base BENCH_SERVERS=stoa,stoa-base,bare,bare-fsync npm run bench:files   # a change beside its base checkout
  *   (stoa-base-pg: the base checkout on PostgreSQL; with a base, a table of this checkout ÷ base is added)
+ *   BENCH_TEXT=1 npm run bench:files         # Markdown files of words instead of random bytes: each PUT is search-indexed
  *
  * Prints a Markdown table of ops/s, p50 and p99 (ms) and the ratios Stoa/s3rver and Stoa/bare.
  */
@@ -30,6 +31,23 @@ const PHASE_MAX_MS = Number(process.env.BENCH_PHASE_MAX_MS ?? 45_000);
 const WARMUP = 100;
 const SIZES = [4096, 65536];
 const SERVERS = (process.env.BENCH_SERVERS ?? 'stoa,s3rver,bare,bare-fsync').split(',');
+/** BENCH_TEXT=1: text files (what Stoa indexes for search) instead of binary ones (which it does not). */
+const TEXT = process.env.BENCH_TEXT === '1';
+const EXT = TEXT ? 'md' : 'bin';
+const CONTENT_TYPE = TEXT ? 'text/markdown' : 'application/octet-stream';
+
+/** `size` bytes of lowercase words, lines of about ten: text with many distinct terms, as notes have. */
+function wordsOf(size: number): Buffer {
+  const r = randomBytes(size);
+  let out = '';
+  let i = 0;
+  while (out.length < size) {
+    const len = 3 + (r[i++ % size]! % 6);
+    for (let k = 0; k < len; k++) out += String.fromCharCode(97 + (r[i++ % size]! % 26));
+    out += r[i++ % size]! % 10 === 0 ? '\n' : ' ';
+  }
+  return Buffer.from(out.slice(0, size), 'latin1');
+}
 
 interface Target {
   name: string;
@@ -115,12 +133,12 @@ interface Row {
 }
 
 const label = (size: number): string => `${size / 1024}k`;
-const key = (size: number, i: number): string => `bench/${label(size)}/d${i % 50}/f${String(i).padStart(6, '0')}.bin`;
+const key = (size: number, i: number): string => `bench/${label(size)}/d${i % 50}/f${String(i).padStart(6, '0')}.${EXT}`;
 
 function client(t: Target, agent: ReturnType<typeof keepAliveAgent>) {
   return {
     put: async (k: string, body: Buffer): Promise<void> => {
-      const r = await httpRequest(t.url(k), { method: 'PUT', body, agent, headers: { ...t.headers, 'content-type': 'application/octet-stream' } });
+      const r = await httpRequest(t.url(k), { method: 'PUT', body, agent, headers: { ...t.headers, 'content-type': CONTENT_TYPE } });
       if (r.status < 200 || r.status >= 300) throw new Error(`PUT ${k} → ${r.status}`);
     },
     get: async (k: string, size: number): Promise<void> => {
@@ -167,7 +185,7 @@ try {
   }
   const agents = targets.map(() => keepAliveAgent(CONCURRENCY));
   for (const size of SIZES) {
-    const base = randomBytes(size);
+    const base = TEXT ? wordsOf(size) : randomBytes(size);
     const accs: Acc[] = targets.map(() => ({ put: [], get: [], putWall: 0, getWall: 0, putCpu: 0, getCpu: 0, errors: 0, timedOut: false }));
     // Warm-up (JIT, first directories, connections), not measured.
     for (const [j, t] of targets.entries()) {
@@ -176,9 +194,9 @@ try {
         count: WARMUP,
         concurrency: CONCURRENCY,
         maxMs: PHASE_MAX_MS,
-        task: (i) => c.put(`warm/${label(size)}/w${i}.bin`, content(base, -i - 1)),
+        task: (i) => c.put(`warm/${label(size)}/w${i}.${EXT}`, content(base, -i - 1)),
       });
-      await runConcurrent({ count: WARMUP, concurrency: CONCURRENCY, maxMs: PHASE_MAX_MS, task: (i) => c.get(`warm/${label(size)}/w${i}.bin`, size) });
+      await runConcurrent({ count: WARMUP, concurrency: CONCURRENCY, maxMs: PHASE_MAX_MS, task: (i) => c.get(`warm/${label(size)}/w${i}.${EXT}`, size) });
     }
     const chunk = Math.ceil(COUNT / ROUNDS);
     for (let r = 0; r < ROUNDS; r++) {
@@ -218,7 +236,7 @@ try {
 const mb = (n: number | null): string => (n === null ? '–' : `${Math.round(n / 1048576)} MB`);
 const out: string[] = [];
 out.push(
-  `${COUNT} files per size in ${ROUNDS} interleaved rounds, ${CONCURRENCY} concurrent keep-alive clients (node:http), PUT then GET; latencies in ms; CPU = server process CPU time per operation.`,
+  `${COUNT} ${TEXT ? 'text (Markdown, search-indexed)' : 'binary'} files per size in ${ROUNDS} interleaved rounds, ${CONCURRENCY} concurrent keep-alive clients (node:http), PUT then GET; latencies in ms; CPU = server process CPU time per operation.`,
   '',
 );
 out.push('| server | size | PUT ops/s | PUT p50 | PUT p99 | PUT CPU/op | GET ops/s | GET p50 | GET p99 | GET CPU/op | errors | peak RSS |');

@@ -8,7 +8,7 @@
  *
  * Needs PostgreSQL at 127.0.0.1:5432 (user postgres, trust) or STOA_TEST_PG_URL; `--sqlite-only` skips it.
  * Latency is per `appendMemory` call as a door sees it: waiting for the row lock, the version row, the
- * search index update and the commit. Aim: p99 under 50 ms. `CPU/append` is this process's CPU time per
+ * outbox row of its search blocks and the commit (the blocks are written after it, decision 0020). Aim: p99 under 50 ms. `CPU/append` is this process's CPU time per
  * append (the server side of the work; PostgreSQL's own CPU is not in it), which stays meaningful when the
  * machine is shared and wall-clock latencies are inflated.
  */

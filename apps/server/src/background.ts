@@ -1,7 +1,8 @@
 import { embedPending, processPendingAssets, type Platform } from '@stoa/core';
 
 /**
- * The server's background pass, every `intervalMs`: files queued for understanding (new PDF and DOCX uploads,
+ * The server's background pass, every `intervalMs`: changes left in the derived-data outbox are indexed (a drain
+ * after their commit failed or was cut off), files queued for understanding (new PDF and DOCX uploads,
  * understood files that changed) are parsed, then whatever was indexed since (pages, memory, files, chunks) gets
  * its vectors where an embedding model is configured. One pass at a time; outside every request and write
  * transaction, so an upload is acknowledged before its document is parsed. Returns the function that stops it.
@@ -11,10 +12,15 @@ import { embedPending, processPendingAssets, type Platform } from '@stoa/core';
  */
 export function startBackgroundPasses(platform: Platform, opts: { onError: (e: unknown, what: string) => void; intervalMs?: number }): () => void {
   let running = false;
+  // Changes a crash left in the outbox (committed, not yet indexed) are indexed at once at start-up.
+  platform.outbox.wake();
   const timer = setInterval(() => {
     if (running) return;
     running = true;
-    processPendingAssets(platform)
+    platform.outbox
+      .drainAll()
+      .catch((e) => opts.onError(e, 'background indexing failed'))
+      .then(() => processPendingAssets(platform))
       .catch((e) => opts.onError(e, 'background parsing failed'))
       .then(() => embedPending(platform))
       .catch((e) => opts.onError(e, 'background embedding failed'))

@@ -1,12 +1,16 @@
 import { sql } from 'kysely';
 import type { Ctx, FileChange, FolderChange, Q } from './platform.js';
 import { below, rebased } from './files/subtree-sql.js';
+import { enqueueFile } from './outbox/outbox.js';
+import { isTextMime } from './files/mime.js';
+import { FILE_INDEX_MAX_BYTES } from './unified-search/file-index.js';
 
 export type { FileChange, FileChangeHandler, FolderChange, FolderChangeHandler, Hooks } from './platform.js';
 
 /**
- * Runs in the transaction of every file write, move and delete: records the change in the feed (B7), then runs the
- * platform's file-change hooks, in order.
+ * Runs in the transaction of every file write, move and delete: records the change in the feed (B7) and in the
+ * derived-data outbox (the search index of the file's contents is written after the commit, outbox/drain.ts),
+ * then runs the platform's file-change hooks, in order.
  */
 export async function runFileChangeHooks(trx: Q, ctx: Ctx, change: FileChange): Promise<void> {
   await trx
@@ -21,6 +25,17 @@ export async function runFileChangeHooks(trx: Q, ctx: Ctx, change: FileChange): 
       at: change.at,
     })
     .execute();
+  // Only a file that is, or was, a small text file has a search entry to write or remove.
+  const indexable = (mime: string, size: number) => isTextMime(mime) && size <= FILE_INDEX_MAX_BYTES;
+  if (indexable(change.mime, change.size) || (change.previous && indexable(change.previous.mime, change.previous.size)))
+    await enqueueFile(trx, {
+      projectId: change.projectId,
+      fileId: change.fileId,
+      version: change.version,
+      path: change.path,
+      at: change.at,
+      text: change.text,
+    });
   for (const h of ctx.platform.hooks.onFileChange) await h(trx, ctx, change);
 }
 

@@ -3,7 +3,8 @@ import { createFsBlobStore, openS3BlobStore, type BlobStore } from '@stoa/blob';
 import type { StoaConfig } from './config.js';
 import type { Hooks, Platform } from './platform.js';
 import { guardedDb } from './db-guard.js';
-import { fileIndexFolderHook, fileIndexHook } from './unified-search/file-index.js';
+import { fileIndexFolderHook } from './unified-search/file-index.js';
+import { createOutboxDrainer } from './outbox/drain.js';
 import { understandingFolderHook, understandingHook } from './understanding/hook.js';
 import { closeParsers } from './understanding/parsing.js';
 import { openAiCompatibleEmbeddings, type EmbeddingProvider } from './embeddings/provider.js';
@@ -17,11 +18,13 @@ export interface PlatformOptions {
 }
 
 /**
- * The hooks every door runs with: the search index of text files' contents, then the understood documents'
- * chunks. Fresh arrays each call, so one platform's hooks never leak into another's.
+ * The hooks every door runs with, inside the change's transaction: the understood documents' queue and chunks,
+ * and the search index of a moved or deleted folder (one statement by path prefix). The index of a file's
+ * contents is not a hook: the change enqueues it in the outbox (hooks.ts) and it is written after the commit.
+ * Fresh arrays each call, so one platform's hooks never leak into another's.
  */
 export function standardHooks(): Hooks {
-  return { onFileChange: [fileIndexHook, understandingHook], onFolderChange: [fileIndexFolderHook, understandingFolderHook] };
+  return { onFileChange: [understandingHook], onFolderChange: [fileIndexFolderHook, understandingFolderHook] };
 }
 
 /**
@@ -56,7 +59,10 @@ export function assemblePlatform(parts: { db: StoaDb; blobs: BlobStore; config: 
     clock: parts.clock ?? (() => new Date()),
     hooks: parts.hooks ?? standardHooks(),
     embeddings: embeddingProvider(config.embeddings),
+    outbox: createOutboxDrainer(() => platform),
     close: async () => {
+      // A drain in flight ends before the database closes; what it leaves pending is drained at the next start.
+      await platform.outbox.idle();
       // Parser workers first: a parse in flight ends before the database it reports to closes.
       await closeParsers(platform);
       await platform.embeddings?.close?.();

@@ -21,7 +21,32 @@ export interface Platform {
   hooks: Hooks;
   /** The embedding model of vector and hybrid search (from `config.embeddings`); null: search is lexical only. */
   embeddings: EmbeddingProvider | null;
+  /** The derived-data outbox's drainer (outbox/drain.ts): woken by every commit, waited for by every search. */
+  outbox: OutboxDrainer;
   close(): Promise<void>;
+}
+
+/**
+ * Writes the derived data (search index) of committed changes, after their commit (outbox/drain.ts). One per
+ * platform; `inTx` wakes it, searches wait for it, the background pass and start-up drain what a crash left.
+ */
+export interface OutboxDrainer {
+  /**
+   * A transaction committed: if it enqueued changes, drain them now in the background (with whatever else is
+   * pending); resolves once they are indexed or the drain failed (they stay pending then). Never rejects.
+   */
+  committed(trx: object): Promise<void>;
+  /** Starts a drain of everything pending in the background of this process (the server's start-up). */
+  wake(): void;
+  /** Returns once every change of the project committed before the call is indexed (read-your-writes). */
+  settle(projectId: string): Promise<void>;
+  /**
+   * Drains every pending change of every project (background pass, embedding), after the pass this process is
+   * running; returns how many rows it drained itself.
+   */
+  drainAll(): Promise<number>;
+  /** Returns once no drain of this process is running (before the database closes). */
+  idle(): Promise<void>;
 }
 
 /** What an operation runs with: `op(ctx, input)`. Built per request; never cached across requests. */
@@ -56,6 +81,8 @@ export interface FileChange {
   version: number;
   /** The new bytes when the change wrote a text file small enough to index (see files/put-file.ts). */
   text?: string;
+  /** A write over an existing file: the replaced version's type and size (was it in the search index?). */
+  previous?: { mime: string; size: number };
   at: string;
 }
 
@@ -91,7 +118,15 @@ export interface Hooks {
  */
 export async function inTx<T>(platform: Platform, fn: (trx: Q) => Promise<T>): Promise<T> {
   try {
-    return await platform.db.kysely.transaction().execute(fn);
+    let tx: object | undefined;
+    const r = await platform.db.kysely.transaction().execute((trx) => {
+      tx = trx;
+      return fn(trx);
+    });
+    // Committed: the derived data of what it changed is written now, outside the writer's locks, without making
+    // the writer wait — every search waits for what is pending in its project (read-your-writes).
+    void platform.outbox.committed(tx!);
+    return r;
   } catch (e) {
     throw refusalOfDbError(e) ?? e;
   }

@@ -70,6 +70,7 @@ export async function createTestPlatform(
       return contextFor(platform, { kind: 'agent', agentId, projectId: project.id }, { conversationId: conversationId ?? null });
     },
     cleanup: async () => {
+      await platform.outbox.idle();
       await closeParsers(platform);
       await platform.embeddings?.close?.();
       await dropDb();

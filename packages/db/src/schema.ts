@@ -279,6 +279,23 @@ export interface FileChangesTable {
   at: string;
 }
 
+/** A change whose derived data (search index) is written after its commit (migration 037, outbox-sql.ts). */
+export interface DerivedOutboxTable {
+  seq: Generated<number>;
+  project_id: string;
+  /** 'file' or 'memory'. */
+  kind: string;
+  /** The file's ID, or the memory file's ID. */
+  ref_id: string;
+  version: number;
+  first_block: Generated<number>;
+  old_blocks: Generated<number>;
+  path: string | null;
+  title: string | null;
+  visibility: string | null;
+  at: string;
+}
+
 export interface BlobDigestsTable {
   sha256: string;
   sha1: string;
@@ -317,6 +334,7 @@ export interface FoundationDB {
   upload_parts: UploadPartsTable;
   audit_log: AuditLogTable;
   file_changes: FileChangesTable;
+  derived_outbox: DerivedOutboxTable;
   blob_digests: BlobDigestsTable;
   installation_audit: InstallationAuditTable;
   installation_secrets: InstallationSecretsTable;

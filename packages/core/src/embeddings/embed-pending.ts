@@ -43,6 +43,8 @@ export async function embedPending(platform: Platform, opts: { max?: number; ass
   // provider itself decides when to try its files again.
   const model = await modelOrNull(provider);
   if (model === null) return { ...pass, backingOff: true };
+  // Vectors are made from the search index: what committed changes left in the outbox is indexed first.
+  await platform.outbox.drainAll();
   if (!opts.assetChunks) await fillPgvectorColumn(platform);
   const db = platform.db.kysely;
   const state = await db.selectFrom('embedding_state').selectAll().where('model', '=', model).executeTakeFirst();

@@ -57,7 +57,8 @@ export function assertVersion(path: string, current: number, expected: number): 
 
 /**
  * Makes a stored blob the new current version of a path, in the caller's transaction: file row, version row,
- * folder index, usage counter, retention, audit entry and index hooks commit together or not at all.
+ * folder index, usage counter, retention, audit entry, hooks and the outbox row of the search index commit
+ * together or not at all (the index itself is written right after the commit, outbox/drain.ts).
  */
 export async function commitVersion(trx: Q, ctx: Ctx, input: CommitInput): Promise<{ file: FileInfo; created: boolean; previousVersion: number | null }> {
   const now = ctx.platform.clock().toISOString();
@@ -146,13 +147,9 @@ export async function commitVersion(trx: Q, ctx: Ctx, input: CommitInput): Promi
   await pruneVersions(trx, ctx, row.id, row.version);
   if (input.auditAction !== null)
     await recordAudit(trx, ctx, { action: input.auditAction ?? 'file.upload', path: input.path, size: input.blob.size, details: { version: row.version } });
-  // Writers that streamed their bytes (copies, restores, direct uploads) did not hold the text; small text files
-  // are read back here so the index hooks always see the content they index.
-  const text =
-    input.text ??
-    (ctx.platform.hooks.onFileChange.length > 0 && isTextMime(input.mime) && input.blob.size <= INDEX_TEXT_BYTES
-      ? indexableText((await ctx.platform.blobs.read(input.blob.key)).toString('utf8'))
-      : undefined);
+  // The text goes to the outbox's drainer as a hint; writers that streamed their bytes did not hold it, and the
+  // drainer reads the blob after the commit instead of this transaction reading it back.
+  const text = input.text !== undefined && isTextMime(input.mime) && input.blob.size <= INDEX_TEXT_BYTES ? indexableText(input.text) : undefined;
   await runFileChangeHooks(trx, ctx, {
     kind: 'written',
     projectId: ctx.project.id,
@@ -162,6 +159,7 @@ export async function commitVersion(trx: Q, ctx: Ctx, input: CommitInput): Promi
     size: input.blob.size,
     version: row.version,
     text,
+    previous: existing ? { mime: existing.mime, size: Number(existing.size) } : undefined,
     at: now,
   });
   // Last: the project's row is every writer's shared counter, so its lock is held for one statement and the

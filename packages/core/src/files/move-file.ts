@@ -104,6 +104,7 @@ async function renameFile(
       mime,
       size: Number(row.size),
       version: row.version,
+      previous: { mime: row.mime, size: Number(row.size) },
       at: now,
     });
     return toFileInfo({ ...row, ...changes });

@@ -1,7 +1,5 @@
-import type { Ctx, Q } from '../platform.js';
-import { indexDoc, removeDoc } from '../search/index.js';
+import type { SearchDocInput } from '../search/index.js';
 import { splitLines } from './merge.js';
-import type { MemoryTarget } from './types.js';
 
 /**
  * Lines per search document. A memory file is indexed as consecutive blocks of this many lines
@@ -41,45 +39,50 @@ function blockCount(lines: number): number {
 }
 
 /**
- * Brings the index of one memory file in step with its new text, in the caller's transaction. `append`
- * means `next` is `previous` plus lines at the end (store.ts appendText), so blocks before the old last one
- * are untouched.
+ * Where a change to a memory file starts in its search blocks, and how many blocks it had before: what the
+ * outbox row of the change records (outbox/outbox.ts), so the drainer re-tokenises only from there. `append`
+ * means `next` is `previous` plus lines at the end (store.ts appendText), so blocks before the old last one are
+ * untouched.
  *
  * @example
- * await indexMemory(trx, ctx, target, { fileId, path: 'AGENTS.md', title: 'AGENTS.md', visibility: 'memory:workspace' }, old, next, 'set');
+ * memoryChangeSpan('a\n'.repeat(85), 'append') // { firstBlock: 2, oldBlocks: 3 }
  */
-export async function indexMemory(
-  trx: Q,
-  ctx: Ctx,
-  _target: MemoryTarget,
+export function memoryChangeSpan(previous: string, change: 'set' | 'append'): { firstBlock: number; oldBlocks: number } {
+  const lines = lineCount(previous);
+  return { firstBlock: change === 'append' ? Math.floor(lines / LINES_PER_BLOCK) : 0, oldBlocks: blockCount(lines) };
+}
+
+/**
+ * The search documents of one memory file's text from block `first` on, and the blocks past its end up to
+ * `oldBlocks` that must go: what the outbox drainer writes for a memory change.
+ *
+ * @example
+ * const { docs, gone } = memoryBlocks(projectId, { fileId, path: 'AGENTS.md', title: 'AGENTS.md', visibility: 'memory:workspace', updatedAt }, text, 0, 3);
+ */
+export function memoryBlocks(
+  projectId: string,
   doc: { fileId: string; path: string; title: string; visibility: string; updatedAt: string },
-  previous: string,
   next: string,
-  change: 'set' | 'append',
-): Promise<void> {
-  const dialect = ctx.platform.db.dialect;
+  first: number,
+  oldBlocks: number,
+): { docs: SearchDocInput[]; gone: string[] } {
   // Counted and sliced without splitting the whole file: an append to a long MEMORY.md touches only its tail.
-  const oldBlocks = blockCount(lineCount(previous));
-  const newCount = lineCount(next);
-  const newBlocks = blockCount(newCount);
-  const first = change === 'append' ? Math.floor(lineCount(previous) / LINES_PER_BLOCK) : 0;
+  const newBlocks = blockCount(lineCount(next));
   const tail = splitLines(next.slice(offsetOfLine(next, first * LINES_PER_BLOCK)));
+  const docs: SearchDocInput[] = [];
   for (let b = first; b < newBlocks; b++) {
-    const body = tail.slice((b - first) * LINES_PER_BLOCK, (b - first + 1) * LINES_PER_BLOCK).join('\n');
-    await indexDoc(
-      { kysely: trx, dialect },
-      {
-        projectId: ctx.project.id,
-        kind: 'memory',
-        refId: `${doc.fileId}:${b}`,
-        path: doc.path,
-        title: doc.title,
-        body,
-        visibility: doc.visibility,
-        updatedAt: doc.updatedAt,
-      },
-    );
+    docs.push({
+      projectId,
+      kind: 'memory',
+      refId: `${doc.fileId}:${b}`,
+      path: doc.path,
+      title: doc.title,
+      body: tail.slice((b - first) * LINES_PER_BLOCK, (b - first + 1) * LINES_PER_BLOCK).join('\n'),
+      visibility: doc.visibility,
+      updatedAt: doc.updatedAt,
+    });
   }
-  for (let b = newBlocks; b < oldBlocks; b++)
-    await removeDoc({ kysely: trx, dialect }, { projectId: ctx.project.id, kind: 'memory', refId: `${doc.fileId}:${b}` });
+  const gone: string[] = [];
+  for (let b = newBlocks; b < oldBlocks; b++) gone.push(`${doc.fileId}:${b}`);
+  return { docs, gone };
 }

@@ -62,6 +62,8 @@ export interface MemorySearchHit {
 export async function searchMemory(ctx: Ctx, input: { query: string; limit?: number }): Promise<MemorySearchHit[]> {
   const visibility = await memoryVisibility(ctx);
   const limit = Math.max(1, Math.min(50, input.limit ?? 20));
+  // Read-your-writes: the blocks of every change committed before this search are written first (outbox/drain.ts).
+  await ctx.platform.outbox.settle(ctx.project.id);
   // A file is indexed in blocks of lines (memory-index.ts): ask for more blocks than files wanted and keep
   // each file's best block, so one hit per file, best first.
   const blocks = await searchDocs(ctx.platform.db, {

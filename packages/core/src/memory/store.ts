@@ -3,7 +3,8 @@ import { sql } from 'kysely';
 import { attributionOf } from '../actors.js';
 import { newId } from '../ids.js';
 import type { Ctx, Q } from '../platform.js';
-import { indexMemory } from './memory-index.js';
+import { enqueueMemory } from '../outbox/outbox.js';
+import { memoryChangeSpan } from './memory-index.js';
 import type { MemoryAuthor, MemoryFilesTable, MemoryTarget, MemoryVersionsTable, MQ } from './types.js';
 
 /** The query handle of the memory modules (kept so call sites read alike; `DB` types every table). */
@@ -142,6 +143,11 @@ function titleOf(target: MemoryTarget): string {
   return `MEMORY.md of ${target.conversationName ? `#${target.conversationName}` : target.scopeId}`;
 }
 
+/** What a file's search blocks are indexed under. */
+function memoryDoc(target: MemoryTarget): { path: string; title: string; visibility: string } {
+  return { path: memoryPath(target), title: titleOf(target), visibility: memoryVisibilityOf(target) };
+}
+
 /** Author of a stored version or file row. */
 export function authorOf(kind: string | null, id: string | null, label: string | null, meta: string | null = null): MemoryAuthor | null {
   if (!kind) return null;
@@ -151,7 +157,8 @@ export function authorOf(kind: string | null, id: string | null, label: string |
 
 /**
  * Saves `content` as the next version of a locked file, in the caller's transaction: the version row, the new
- * current text and the search index entry commit together (docs/architecture.md "Consistency").
+ * current text and the outbox row of its search blocks commit together; the blocks are written right after the
+ * commit, outside the file's lock (outbox/drain.ts, docs/architecture.md "Consistency").
  */
 export async function writeMemoryVersion(
   trx: Q,
@@ -187,15 +194,14 @@ export async function writeMemoryVersion(
     .where('id', '=', locked.row.id)
     .execute();
   const change = op === 'append' || op === 'merge' ? 'append' : 'set';
-  await indexMemory(
-    trx,
-    ctx,
-    target,
-    { fileId: locked.row.id, path: memoryPath(target), title: titleOf(target), visibility: memoryVisibilityOf(target), updatedAt: now },
-    locked.version === 0 ? '' : locked.content,
-    content,
-    change,
-  );
+  await enqueueMemory(trx, ctx, {
+    ...memoryChangeSpan(locked.version === 0 ? '' : locked.content, change),
+    ...memoryDoc(target),
+    fileId: locked.row.id,
+    version,
+    at: now,
+    text: content,
+  });
   return v;
 }
 
@@ -213,8 +219,9 @@ function authorColumns(ctx: Ctx): Pick<MemoryVersionsTable, 'author_kind' | 'aut
 /**
  * `appendText` + `writeMemoryVersion` for PostgreSQL in two statements: one server-side function call locks the
  * row and writes the version (migration 011, stoa_memory_append: the same snapshot/delta rule, size limit and
- * attribution), then the changed search blocks are written — instead of seven statements under the row lock.
- * Runs in the caller's transaction, so the version and its index entry still commit together.
+ * attribution), then the outbox row of the changed search blocks is inserted — instead of seven statements under
+ * the row lock. Runs in the caller's transaction, so the version and its outbox row commit together; the blocks
+ * are written after the commit (outbox/drain.ts).
  */
 export async function pgAppendVersion(trx: Q, ctx: Ctx, target: MemoryTarget, text: string, op: string): Promise<MemoryVersionsTable & { text: string }> {
   const now = ctx.platform.clock().toISOString();
@@ -234,15 +241,14 @@ export async function pgAppendVersion(trx: Q, ctx: Ctx, target: MemoryTarget, te
     throw e;
   }
   const content = appendText(row.previous, text);
-  await indexMemory(
-    trx,
-    ctx,
-    target,
-    { fileId: row.file_id, path: memoryPath(target), title: titleOf(target), visibility: memoryVisibilityOf(target), updatedAt: now },
-    row.version === 1 ? '' : row.previous,
-    content,
-    'append',
-  );
+  await enqueueMemory(trx, ctx, {
+    ...memoryChangeSpan(row.version === 1 ? '' : row.previous, 'append'),
+    ...memoryDoc(target),
+    fileId: row.file_id,
+    version: row.version,
+    at: now,
+    text: content,
+  });
   return {
     file_id: row.file_id,
     project_id: ctx.project.id,

@@ -11,9 +11,6 @@ import { addToChain } from '../files/folder-index.js';
 import { lockPaths } from '../files/path-locks.js';
 import { assertUnlockedIn } from '../files/locks.js';
 import { chargeUsage } from '../files/usage-counter.js';
-import { INDEX_TEXT_BYTES } from '../files/commit-version.js';
-import { isTextMime } from '../files/mime.js';
-import { indexableText } from '../text-rules.js';
 import { dropContents } from './trash-rows.js';
 
 export interface RestoredItem {
@@ -92,10 +89,6 @@ async function restore(ctx: Ctx, id: string): Promise<RestoredItem> {
     await dropContents(trx, id);
     const at = ctx.platform.clock().toISOString();
     for (const f of files) {
-      const text =
-        ctx.platform.hooks.onFileChange.length > 0 && isTextMime(f.mime) && Number(f.size) <= INDEX_TEXT_BYTES
-          ? indexableText((await ctx.platform.blobs.read(f.blob_key)).toString('utf8'))
-          : undefined;
       const path = pathOf.get(f.id)!;
       await runFileChangeHooks(trx, ctx, {
         kind: 'written',
@@ -105,7 +98,6 @@ async function restore(ctx: Ctx, id: string): Promise<RestoredItem> {
         mime: f.mime,
         size: Number(f.size),
         version: f.version,
-        text,
         at,
       });
     }

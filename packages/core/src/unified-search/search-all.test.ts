@@ -205,6 +205,7 @@ describe.each(testDbKinds())('unified search on %s', (kind) => {
 
   it('reindex brings back files stored before the index existed (admins only)', async () => {
     const f = await putFile(alice, { path: 'legacy/manatee.md', source: 'The manatee grazes.' });
+    await t.platform.outbox.idle(); // its index is written after the commit (outbox): let that finish first
     await removeDoc({ kysely: t.platform.db.kysely, dialect: kind }, { projectId: admin.project.id, kind: 'file', refId: f.file.id }); // as if stored before the hook
     expect(await paths(bob, 'manatee')).toEqual([]);
     await expect(reindexFileContents(alice)).rejects.toMatchObject({ code: 'forbidden' });

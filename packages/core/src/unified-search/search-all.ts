@@ -185,6 +185,8 @@ export async function searchAll(ctx: Ctx, q: UnifiedQuery, opts: { snippets?: bo
   const kinds = (q.kinds && q.kinds.length > 0 ? q.kinds : [...UNIFIED_KINDS]).filter((k) => (UNIFIED_KINDS as readonly string[]).includes(k));
   const limit = Math.max(1, Math.min(MAX_SEARCH_LIMIT, Math.floor(q.limit ?? DEFAULT_SEARCH_LIMIT)));
   const offset = Math.min(SEARCH_OFFSET_MAX, Math.max(0, Math.floor(q.offset ?? 0)));
+  // Read-your-writes: the index of every change committed before this search is written first (outbox/drain.ts).
+  await ctx.platform.outbox.settle(ctx.project.id);
   const lanes: SearchLane[] = [];
   if (kinds.includes('wiki')) lanes.push({ kind: 'wiki', visibility: await safely(async () => (await wikiViewer(ctx)).visibility) });
   if (kinds.includes('memory')) {

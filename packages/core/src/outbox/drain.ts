@@ -1,0 +1,225 @@
+import { sql } from 'kysely';
+import type { Selectable } from 'kysely';
+import type { DerivedOutboxTable } from '@stoa/db';
+import { inTx, type OutboxDrainer, type Platform, type Q } from '../platform.js';
+import { indexDocs, removeDoc, type SearchDocInput, type SearchIndex } from '../search/index.js';
+import { isTextMime } from '../files/mime.js';
+import { baseName } from '../paths.js';
+import { indexableText } from '../text-rules.js';
+import { FILE_INDEX_MAX_BYTES, FILE_KIND, FILE_VISIBILITY } from '../unified-search/file-index.js';
+import { memoryBlocks } from '../memory/memory-index.js';
+import { versionText } from '../memory/store.js';
+import { hintKey, takeCommittedHints } from './outbox.js';
+
+type OutboxRow = Selectable<DerivedOutboxTable>;
+
+/** Rows claimed per drain transaction: enough to fold a burst of writes into one index statement. */
+const BATCH = 200;
+/**
+ * Characters of text one drain transaction indexes at most: past it the batch stops and its other rows go to the
+ * next one, so a backlog of large files never tokenises (and sends PostgreSQL) hundreds of megabytes at once.
+ */
+const BATCH_CHARS = 4 * 1024 * 1024;
+/** Characters of hinted text kept for the drainer at most; past it the oldest hints go (the blob is read instead). */
+const HINT_CHARS = 16 * 1024 * 1024;
+
+/** The text writers held, by hint key, until the drainer uses it; bounded, oldest first out. */
+class Hints {
+  private readonly texts = new Map<string, string>();
+  private chars = 0;
+
+  add(key: string, text: string): void {
+    this.take(key);
+    this.texts.set(key, text);
+    this.chars += text.length;
+    for (const [k] of this.texts) {
+      if (this.chars <= HINT_CHARS) break;
+      this.take(k);
+    }
+  }
+
+  take(key: string): string | undefined {
+    const t = this.texts.get(key);
+    if (t !== undefined) {
+      this.texts.delete(key);
+      this.chars -= t.length;
+    }
+    return t;
+  }
+}
+
+/** What one drain transaction writes: documents to index and documents to remove. */
+interface Writes {
+  docs: SearchDocInput[];
+  gone: { kind: string; refId: string; projectId: string }[];
+}
+
+/** The latest row of a target (highest seq): its path, title and time are the ones to index under. */
+function latest(rows: OutboxRow[]): OutboxRow {
+  return rows.reduce((a, b) => (b.seq > a.seq ? b : a));
+}
+
+/**
+ * A file's entry from its current row — whatever version the outbox rows name — so an older change drained
+ * late never overwrites a newer one: a text file up to FILE_INDEX_MAX_BYTES is indexed under its name and
+ * contents; a file that is gone, binary or larger has no entry.
+ */
+async function fileWrites(trx: Q, platform: Platform, hints: Hints, rows: OutboxRow[], out: Writes): Promise<void> {
+  const { project_id: projectId, ref_id: fileId, at } = latest(rows);
+  const f = await trx.selectFrom('files').select(['path', 'mime', 'size', 'blob_key', 'version']).where('id', '=', fileId).executeTakeFirst();
+  if (!f || !isTextMime(f.mime) || Number(f.size) > FILE_INDEX_MAX_BYTES) {
+    out.gone.push({ projectId, kind: FILE_KIND, refId: fileId });
+    return;
+  }
+  const text = hints.take(hintKey('file', fileId, f.version)) ?? (await platform.blobs.read(f.blob_key)).toString('utf8');
+  out.docs.push({
+    projectId,
+    kind: FILE_KIND,
+    refId: fileId,
+    path: f.path,
+    title: baseName(f.path),
+    body: indexableText(text),
+    visibility: FILE_VISIBILITY,
+    updatedAt: at,
+  });
+}
+
+/**
+ * A memory file's blocks from the lowest block its pending changes touched, from its current text; blocks past
+ * the text's end (it got shorter) go.
+ */
+async function memoryWrites(trx: Q, hints: Hints, rows: OutboxRow[], out: Writes): Promise<void> {
+  const last = latest(rows);
+  const first = Math.min(...rows.map((r) => r.first_block));
+  const oldBlocks = Math.max(...rows.map((r) => r.old_blocks));
+  const m = await trx.selectFrom('memory_files').select(['version', 'updated_at']).where('id', '=', last.ref_id).executeTakeFirst();
+  const text = !m || m.version === 0 ? '' : (hints.take(hintKey('memory', last.ref_id, m.version)) ?? (await versionText(trx, last.ref_id, m.version)) ?? '');
+  const doc = { fileId: last.ref_id, path: last.path ?? '', title: last.title ?? '', visibility: last.visibility ?? '', updatedAt: m?.updated_at ?? last.at };
+  const { docs, gone } = memoryBlocks(last.project_id, doc, text, Math.min(first, oldBlocks), oldBlocks);
+  out.docs.push(...docs);
+  for (const refId of gone) out.gone.push({ projectId: last.project_id, kind: 'memory', refId });
+}
+
+/**
+ * One drain transaction: claims up to BATCH pending rows (of one project, or of all), writes the index of each
+ * row's target from its current state, deletes the rows. On PostgreSQL, rows another server is draining are
+ * skipped (`for update skip locked`) or, with `wait`, waited for; the targets are locked by an advisory lock in
+ * key order, so two servers draining one file index it one after the other, each from what is current then, and
+ * the last to commit holds the newest version. Returns how many rows it drained, and whether more may be pending.
+ */
+async function drainBatch(platform: Platform, hints: Hints, opts: { projectId?: string; wait?: boolean }): Promise<{ drained: number; more: boolean }> {
+  const pg = platform.db.dialect === 'postgres';
+  return inTx(platform, async (trx) => {
+    let q = trx.selectFrom('derived_outbox').selectAll().orderBy('seq').limit(BATCH);
+    if (opts.projectId !== undefined) q = q.where('project_id', '=', opts.projectId);
+    if (pg) q = opts.wait ? q.forUpdate() : q.forUpdate().skipLocked();
+    const rows = await q.execute();
+    if (rows.length === 0) return { drained: 0, more: false };
+    const targets = new Map<string, OutboxRow[]>();
+    for (const r of rows) {
+      const key = `${r.kind}:${r.ref_id}`;
+      targets.set(key, [...(targets.get(key) ?? []), r]);
+    }
+    const out: Writes = { docs: [], gone: [] };
+    const done: OutboxRow[] = [];
+    let chars = 0;
+    for (const key of [...targets.keys()].sort()) {
+      if (chars > BATCH_CHARS) break;
+      const group = targets.get(key)!;
+      done.push(...group);
+      if (pg) await sql`select pg_advisory_xact_lock(hashtextextended(${`stoa.outbox:${key}`}, 0))`.execute(trx);
+      if (group[0]!.kind === 'memory') await memoryWrites(trx, hints, group, out);
+      else await fileWrites(trx, platform, hints, group, out);
+      chars = out.docs.reduce((n, d) => n + d.body.length, 0);
+    }
+    const index: SearchIndex = { kysely: trx, dialect: platform.db.dialect };
+    // Removals first: a memory file that shrank and grew again in one batch ends with its new blocks.
+    for (const g of out.gone) await removeDoc(index, g);
+    await indexDocs(index, out.docs);
+    await trx
+      .deleteFrom('derived_outbox')
+      .where(
+        'seq',
+        'in',
+        done.map((r) => r.seq),
+      )
+      .execute();
+    return { drained: done.length, more: done.length < rows.length || rows.length === BATCH };
+  });
+}
+
+/**
+ * The platform's drainer. After each commit that enqueued changes it drains everything pending, one pass at a
+ * time in the background of this process: the writer is answered at once, and the commits made during a pass
+ * share the next one (and one index statement), outside every lock the writes held. `committed` resolves after
+ * the first pass that starts after the commit. A search
+ * first settles its project: rows pending there are drained — or, being drained by another pass or server,
+ * waited for — so any search after an acknowledged write sees it. A failed pass leaves its rows pending for the
+ * next commit, search, background pass or start.
+ *
+ * @example
+ * platform.outbox = createOutboxDrainer(() => platform);
+ */
+export function createOutboxDrainer(platformOf: () => Platform): OutboxDrainer {
+  const hints = new Hints();
+  let running: Promise<void> | null = null;
+  let again = false;
+  // Passes started and passes finished: a commit waits for the first pass that starts after it, not for the
+  // passes later commits ask for (a steady stream of writes never keeps a writer waiting).
+  let started = 0;
+  let finished = 0;
+  const waiters: { pass: number; done: () => void }[] = [];
+  const drainRows = async (): Promise<number> => {
+    let total = 0;
+    for (let more = true; more;) {
+      const r = await drainBatch(platformOf(), hints, {});
+      total += r.drained;
+      more = r.more;
+    }
+    return total;
+  };
+  const loop = async (): Promise<void> => {
+    while (again) {
+      again = false;
+      started++;
+      // Left pending on failure: the next commit, search, background pass or start drains it again.
+      await drainRows().catch(() => undefined);
+      finished = started;
+      for (let i = waiters.length - 1; i >= 0; i--) if (waiters[i]!.pass <= finished) waiters.splice(i, 1)[0]!.done();
+    }
+  };
+  const wake = (): Promise<void> => {
+    const pass = started + 1;
+    again = true;
+    running ??= loop().finally(() => (running = null));
+    return new Promise<void>((done) => waiters.push({ pass, done }));
+  };
+  return {
+    committed(trx) {
+      const committed = takeCommittedHints(trx);
+      if (!committed) return Promise.resolve();
+      for (const [k, t] of committed) hints.add(k, t);
+      return wake();
+    },
+    wake: () => void wake(),
+    async settle(projectId) {
+      const platform = platformOf();
+      const pending = await platform.db.kysely.selectFrom('derived_outbox').select('seq').where('project_id', '=', projectId).limit(1).executeTakeFirst();
+      if (!pending) return;
+      // A search still answers if the drain fails (the index is then behind, as before the outbox).
+      try {
+        for (let more = true; more;) more = (await drainBatch(platform, hints, { projectId, wait: true })).more;
+      } catch {
+        return;
+      }
+    },
+    async drainAll() {
+      // A pass of this process holds rows (skipped below): what it is draining is done first.
+      if (running) await wake();
+      return drainRows();
+    },
+    async idle() {
+      while (running) await running;
+    },
+  };
+}

@@ -1,0 +1,81 @@
+import type { Ctx, Q } from '../platform.js';
+
+/**
+ * The writing half of the derived-data outbox (migration 037, docs/decisions/0037-derived-data-outbox.md): a
+ * change inserts one small row in its own transaction, and the search index is written after the commit by the
+ * drainer (drain.ts). The text a writer already holds travels with the transaction as a hint, handed to the
+ * drainer only once the transaction has committed (a rolled-back write leaves no hint behind).
+ */
+
+/** Hints of transactions still open: the text of a version a writer held, by `<kind>:<id>:<version>`. */
+const openHints = new WeakMap<object, Map<string, string>>();
+
+/** The hint key of one version of a file or memory file. */
+export function hintKey(kind: 'file' | 'memory', id: string, version: number): string {
+  return `${kind}:${id}:${version}`;
+}
+
+function hint(trx: Q, key: string, text: string | undefined): void {
+  let m = openHints.get(trx);
+  if (!m) openHints.set(trx, (m = new Map()));
+  // Marks the transaction even without text, so its commit wakes the drainer.
+  if (text !== undefined) m.set(key, text);
+}
+
+/**
+ * The hints a committed transaction left, once (inTx calls the platform's outbox with the transaction; the
+ * outbox takes them here). Undefined: the transaction enqueued nothing, so there is nothing to drain.
+ */
+export function takeCommittedHints(trx: object): Map<string, string> | undefined {
+  const m = openHints.get(trx);
+  openHints.delete(trx);
+  return m;
+}
+
+/**
+ * Records that a file's search entry must follow its current state (written, moved or deleted), in the change's
+ * transaction. `text` is the new version's text when the writer holds it (saves reading the blob back).
+ *
+ * @example
+ * await enqueueFile(trx, { projectId, fileId: row.id, version: row.version, path, at: now, text });
+ */
+export async function enqueueFile(
+  trx: Q,
+  change: { projectId: string; fileId: string; version: number; path: string; at: string; text?: string },
+): Promise<void> {
+  await trx
+    .insertInto('derived_outbox')
+    .values({ project_id: change.projectId, kind: 'file', ref_id: change.fileId, version: change.version, path: change.path, at: change.at })
+    .execute();
+  hint(trx, hintKey('file', change.fileId, change.version), change.text);
+}
+
+/**
+ * Records that a memory file's search blocks from `firstBlock` on must follow its text, in the change's
+ * transaction (see memory-index.ts memoryChangeSpan). `text` is the new version's whole text.
+ *
+ * @example
+ * await enqueueMemory(trx, ctx, { fileId, version, firstBlock: 2, oldBlocks: 3, path: 'AGENTS.md', title, visibility, at, text });
+ */
+export async function enqueueMemory(
+  trx: Q,
+  ctx: Ctx,
+  change: { fileId: string; version: number; firstBlock: number; oldBlocks: number; path: string; title: string; visibility: string; at: string; text: string },
+): Promise<void> {
+  await trx
+    .insertInto('derived_outbox')
+    .values({
+      project_id: ctx.project.id,
+      kind: 'memory',
+      ref_id: change.fileId,
+      version: change.version,
+      first_block: change.firstBlock,
+      old_blocks: change.oldBlocks,
+      path: change.path,
+      title: change.title,
+      visibility: change.visibility,
+      at: change.at,
+    })
+    .execute();
+  hint(trx, hintKey('memory', change.fileId, change.version), change.text);
+}
