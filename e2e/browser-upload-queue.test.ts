@@ -37,6 +37,21 @@ describe.skipIf(!hasChromium)('web UI: upload queue', { shuffle: false }, () => 
   let cdp: CDPSession;
   let admin: Ctx;
   let dir: string;
+  /** Until the returned function is called, the server's blob store reads no upload's bytes (they wait in the socket). */
+  const holdUploads = () => {
+    const blobs = s.t.platform.blobs;
+    const put = blobs.put;
+    let open!: () => void;
+    const gate = new Promise<void>((resolve) => (open = resolve));
+    blobs.put = async (...args) => {
+      await gate;
+      return put.apply(blobs, args);
+    };
+    return () => {
+      blobs.put = put;
+      open();
+    };
+  };
   const throttle = (bytesPerSecond: number) =>
     cdp.send('Network.emulateNetworkConditions', { offline: false, latency: 0, downloadThroughput: -1, uploadThroughput: bytesPerSecond });
 
@@ -89,6 +104,9 @@ describe.skipIf(!hasChromium)('web UI: upload queue', { shuffle: false }, () => 
   });
 
   it('cancels one file mid-upload: the server never has it, and the others arrive', async () => {
+    // The server reads no upload until the cancel is done: on a busy machine a click that lands after the server
+    // kept the file is too late (the retry below would then ask whether to replace it), whatever the throttle.
+    const release = holdUploads();
     await throttle(512 * 1024);
     await uploadViaUi(page, [
       { name: 'c1.bin', body: Buffer.alloc(2 * MB, 2) },
@@ -98,6 +116,7 @@ describe.skipIf(!hasChromium)('web UI: upload queue', { shuffle: false }, () => 
     await midway(page, 'c1.bin');
     await page.getByRole('button', { name: 'Cancel upload of c1.bin' }).click();
     await queued(page, 'c1.bin').locator('.upload-state', { hasText: 'Cancelled' }).waitFor();
+    release();
     await throttle(-1);
     await queued(page, 'c2.bin').locator('.upload-state', { hasText: 'Done' }).waitFor();
     await queued(page, 'c3.txt').locator('.upload-state', { hasText: 'Done' }).waitFor();
@@ -109,10 +128,13 @@ describe.skipIf(!hasChromium)('web UI: upload queue', { shuffle: false }, () => 
     // With everything finished the panel can be closed; a cancelled file can be sent again.
     await page.getByRole('button', { name: 'Close the upload list' }).click();
     await page.locator('.upload-queue').waitFor({ state: 'detached' });
+    const releaseC4 = holdUploads();
     await throttle(512 * 1024);
     await uploadViaUi(page, [{ name: 'c4.bin', body: Buffer.alloc(2 * MB, 2) }]);
     await midway(page, 'c4.bin');
     await page.getByRole('button', { name: 'Cancel upload of c4.bin' }).click();
+    await queued(page, 'c4.bin').locator('.upload-state', { hasText: 'Cancelled' }).waitFor();
+    releaseC4();
     await throttle(-1);
     await page.getByRole('button', { name: 'Retry upload of c4.bin' }).click();
     // Once all is well again the panel goes by itself, and the notice counts what arrived.

@@ -30,6 +30,8 @@ export interface PutFileInput {
   auditAction?: string | null;
   /** Metadata stored with the new version (checked by `fileMetadata`); a version written without it has none. */
   metadata?: Record<string, string> | null;
+  /** Aborted when the sender went away before the write was answered: then nothing is kept (see RawInput). */
+  signal?: AbortSignal;
 }
 
 /** Free space for a write that may replace `replacingBytes` of an existing file. */
@@ -87,8 +89,14 @@ async function writeFile(ctx: Ctx, input: PutFileInput): Promise<PutFileResult> 
   const blob = await storeBlob(ctx, input.source, cap, ownCap !== undefined && ownCap <= quotaCap ? ownCap : undefined);
   const mime = input.mime ?? (await mimeForBlob(ctx.platform.blobs, path, blob.key, blob.size));
   const attribution = input.attribution ?? attributionOf(ctx.actor);
+  const senderGone = () => {
+    if (input.signal?.aborted) throw new StoaError('unavailable', 'the upload was cancelled by its sender before it was kept; nothing was stored');
+  };
+  senderGone();
   return withWriteRetry(() =>
     inTx(ctx.platform, async (trx) => {
+      // Checked again in the transaction: the bytes may have taken a while to reach the store.
+      senderGone();
       await assertUnlockedIn(trx, ctx, [{ path, member: true }]);
       await countAgentChange(trx, ctx);
       return commitVersion(trx, ctx, {

@@ -83,6 +83,7 @@ export const fileOperations: Operation[] = [
     putFile(ctx, {
       path: i.path,
       source: needs(i.source, 'the request body'),
+      signal: i.signal,
       expectedVersion: i.expectedVersion,
       mode: i.create === 'true' ? 'create' : 'replace',
       metadata: fileMetadata(i.metadata),

@@ -51,6 +51,11 @@ export interface GlobalCall {
 /** Body of a raw operation: a byte stream (uploads) or the files of a form, which the JSON schema cannot carry. */
 export interface RawInput {
   source?: Readable;
+  /**
+   * Aborted when the sender went away before it was answered (a cancelled upload): what it sent is not kept, even
+   * when every byte had arrived — the sender was told it was cancelled.
+   */
+  signal?: AbortSignal;
   parts?: AsyncIterable<{ filename: string; file: Readable }>;
   range?: { start?: number; end?: number };
   /** The door can pass a redirect to object storage on to its client (downloads). */

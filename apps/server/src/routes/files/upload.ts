@@ -1,3 +1,4 @@
+import type { ServerResponse } from 'node:http';
 import type { FastifyInstance } from 'fastify';
 import { filesRoutes } from '@stoa/contract';
 import { callOperation, type Platform, type PutFileResult } from '@stoa/core';
@@ -9,6 +10,18 @@ import { asPreconditionFailure, contentEtag, httpDate } from '../../http/precond
 import { conditionalWrite } from './conditional-write.js';
 
 /**
+ * Aborted once the client closes the connection before its answer was sent (a cancelled upload in the web UI, a
+ * killed CLI): the write is then not kept, though every byte may already have arrived.
+ */
+function senderGone(res: ServerResponse): AbortSignal {
+  const ac = new AbortController();
+  res.once('close', () => {
+    if (!res.writableFinished) ac.abort();
+  });
+  return ac.signal;
+}
+
+/**
  * Raw-body uploads: the request stream goes straight to the blob store, never buffered whole. Mounted in a
  * scope whose only body parser leaves the body unread, so any Content-Type is stored as bytes.
  */
@@ -18,7 +31,7 @@ export function mountUploads(app: FastifyInstance, platform: Platform): void {
     try {
       const call = await requestCall(platform, req);
       const { input, pinned } = await conditionalWrite(call, req, { ...(req.query as Record<string, unknown>), ...(req.params as object) });
-      const result = (await callOperation(call, put.id, input, { source: req.raw }).catch((e: unknown) => {
+      const result = (await callOperation(call, put.id, input, { source: req.raw, signal: senderGone(reply.raw) }).catch((e: unknown) => {
         throw pinned ? asPreconditionFailure(e) : e;
       })) as PutFileResult;
       return reply
