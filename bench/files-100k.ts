@@ -14,37 +14,17 @@
 import { findFiles, listFolder, toFileInfo, type FileRow } from '@stoa/core/testing';
 import { createTestPlatform } from '@stoa/core/testing';
 import { sql } from 'kysely';
-import { baseName, fillProject, measure } from './lib/many-files.js';
+import { baseName, fillProject, manyFilesName, measure } from './lib/many-files.js';
 import { fmt, msSince } from './lib/stats.js';
 
 const N = Number(process.env.BENCH_100K_FILES ?? 100_000);
 const QUERIES = Number(process.env.BENCH_QUERIES ?? 200);
 const KINDS: Array<'sqlite' | 'postgres'> = process.env.BENCH_PG === '1' ? ['sqlite', 'postgres'] : ['sqlite'];
 
-const WORDS = [
-  'report',
-  'Отчёт',
-  '会议纪要',
-  'invoice',
-  'photo',
-  'Budget',
-  'notes',
-  'Протокол',
-  'design-spec',
-  'contract',
-  '设计稿',
-  'meeting',
-  'draft',
-  'summary',
-  'Résumé',
-  'data',
-];
-const EXTS = ['pdf', 'docx', 'md', 'jpg', 'xlsx', 'txt', 'png', 'csv'];
-
 /** The file layout: 50 files in the root, 20,000 in one big folder, the rest spread over 50 × 40 folders. */
 function layout(n: number): string[] {
   const paths: string[] = [];
-  const name = (i: number): string => `${WORDS[i % WORDS.length]} ${2000 + (i % 27)}-${String(i).padStart(6, '0')}.${EXTS[(i >> 4) % EXTS.length]}`;
+  const name = (i: number): string => manyFilesName(i, 6);
   for (let i = 0; paths.length < n; i++) {
     if (i < 50) paths.push(name(i));
     else if (i < 50 + Math.min(20_000, Math.floor(n / 5))) paths.push(`big/${name(i)}`);

@@ -19,7 +19,7 @@ import { statSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { sql } from 'kysely';
 import type { Readable } from 'node:stream';
-import { baseName, fillProject, measure, type Measured } from './lib/many-files.js';
+import { baseName, fillProject, manyFilesName, measure, type Measured } from './lib/many-files.js';
 import { fmt, msSince } from './lib/stats.js';
 
 const sizesAt = process.argv.indexOf('--sizes');
@@ -28,26 +28,7 @@ const ENGINES = (process.env.BENCH_SCALE_ENGINES ?? 'sqlite,postgres').split(','
 const QUERIES = Number(process.env.BENCH_QUERIES ?? 200);
 const BUDGET_MS = Number(process.env.BENCH_QUERY_BUDGET_MS ?? 15_000);
 
-const WORDS = [
-  'report',
-  'Отчёт',
-  '会议纪要',
-  'invoice',
-  'photo',
-  'Budget',
-  'notes',
-  'Протокол',
-  'design-spec',
-  'contract',
-  '设计稿',
-  'meeting',
-  'draft',
-  'summary',
-  'Résumé',
-  'data',
-];
-const EXTS = ['pdf', 'docx', 'md', 'jpg', 'xlsx', 'txt', 'png', 'csv'];
-const fileName = (i: number): string => `${WORDS[i % WORDS.length]} ${2000 + (i % 27)}-${String(i).padStart(7, '0')}.${EXTS[(i >> 4) % EXTS.length]}`;
+const fileName = (i: number): string => manyFilesName(i, 7);
 
 const PER_LEAF = 250;
 

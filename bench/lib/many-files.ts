@@ -31,3 +31,29 @@ export async function measure(label: string, run: (i: number) => Promise<unknown
   const s = summarize(lat, 1);
   return { label, n: lat.length, p50: s.p50, p99: s.p99, mean: s.mean };
 }
+
+// Names in three scripts and several extensions, as a team's folders hold them.
+const WORDS = [
+  'report',
+  'Отчёт',
+  '会议纪要',
+  'invoice',
+  'photo',
+  'Budget',
+  'notes',
+  'Протокол',
+  'design-spec',
+  'contract',
+  '设计稿',
+  'meeting',
+  'draft',
+  'summary',
+  'Résumé',
+  'data',
+];
+const EXTS = ['pdf', 'docx', 'md', 'jpg', 'xlsx', 'txt', 'png', 'csv'];
+
+/** The `i`th file's name (`digits` wide numbering): words, years and extensions repeat, every name is unique. */
+export function manyFilesName(i: number, digits: number): string {
+  return `${WORDS[i % WORDS.length]} ${2000 + (i % 27)}-${String(i).padStart(digits, '0')}.${EXTS[(i >> 4) % EXTS.length]}`;
+}
