@@ -20,6 +20,7 @@ const byProject = (p: string) => sql`project_id = ${p}`;
  * collects the ones no version references any more.
  */
 export const PROJECT_TABLES: readonly ProjectTable[] = [
+  { table: 'derived_outbox', where: byProject },
   { table: 'favourites', where: byProject },
   { table: 'recent_items', where: byProject },
   { table: 'search_vectors', where: byProject },
