@@ -21,7 +21,24 @@ for (const dialect of ['sqlite', 'pg']) {
  * Bundled in as well: pure-JavaScript libraries made of many small modules, which Node would otherwise resolve and
  * load one file at a time on every start (kysely alone costs about 0.2 s that way).
  */
-const BUNDLED = ['kysely', 'zod', '@modelcontextprotocol/sdk', 'commander', 'diff', 'picomatch', 'isbinaryfile', 'mime-types', 'mime-db', '@orama/stemmers'];
+const BUNDLED = [
+  'kysely',
+  'zod',
+  '@modelcontextprotocol/sdk',
+  'ajv',
+  'ajv-formats',
+  'fast-deep-equal',
+  'fast-uri',
+  'json-schema-traverse',
+  'zod-to-json-schema',
+  'commander',
+  'diff',
+  'picomatch',
+  'isbinaryfile',
+  'mime-types',
+  'mime-db',
+  '@orama/stemmers',
+];
 
 /** Workspace packages (@stoa/*), relative imports and BUNDLED are bundled; every other bare import stays a dependency. */
 const externalDependencies = {

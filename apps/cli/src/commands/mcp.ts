@@ -51,8 +51,10 @@ function deferred(opening: Promise<{ backend: McpBackend }>): McpBackend {
 }
 
 /** Local: the core in-process on the data folder, as the agent; each call gets a fresh context (R3). */
-async function localBackend(g: ReturnType<typeof globalsOf>, published: boolean): Promise<{ backend: McpBackend; close: () => Promise<void> }> {
-  if (!g.agent) throw new UsageError('stoa mcp in local mode needs --agent AGENT_ID (and usually --conversation CONV_ID)');
+async function localBackend(
+  g: ReturnType<typeof globalsOf> & { agent: string },
+  published: boolean,
+): Promise<{ backend: McpBackend; close: () => Promise<void> }> {
   // Loaded here, not at the top: other commands should not pay for loading the core (see commands/serve.ts).
   const { callOperation, contextFor, runOperation } = await import('@stoa/core');
   const { openLocalApi } = await import('../local-api.js');
@@ -78,12 +80,7 @@ async function localBackend(g: ReturnType<typeof globalsOf>, published: boolean)
 }
 
 /** Remote: every call goes to the server's tool route with the agent's token (`stoa mcp --url U --token T`). */
-async function remoteBackend(
-  url: string,
-  token: string | undefined,
-  g: ReturnType<typeof globalsOf>,
-): Promise<{ backend: McpBackend; close: () => Promise<void> }> {
-  if (!token) throw new UsageError('stoa mcp --url needs --token AGENT_TOKEN (or STOA_TOKEN)');
+async function remoteBackend(url: string, token: string, g: ReturnType<typeof globalsOf>): Promise<{ backend: McpBackend; close: () => Promise<void> }> {
   const [{ StoaClient }, { jsonFetch }] = await Promise.all([import('@stoa/sdk/client'), import('../json-http.js')]);
   // Every call here is JSON: no need for the global fetch (see json-http.ts).
   const client = new StoaClient({ url, token, conversationId: g.conversation, fetch: jsonFetch });
@@ -121,23 +118,37 @@ export function registerMcp(program: Command): void {
       try {
         refuseEmptyOptions(g);
         if (g.url && g.data) throw new UsageError('give either --url (remote mode) or --data (local mode), not both');
-        // The backend opens (the core, the database, migrations) while the client's `initialize` is answered:
-        // tool calls wait for it, and a wrong agent or conversation still ends the process at once with the error.
-        const opening = url && !g.data ? remoteBackend(url, g.token ?? process.env.STOA_TOKEN, g) : localBackend(g, !!o.published);
+        const remote = url && !g.data ? url : undefined;
+        const token = g.token ?? process.env.STOA_TOKEN;
+        if (remote && !token) throw new UsageError('stoa mcp --url needs --token AGENT_TOKEN (or STOA_TOKEN)');
+        const agent = g.agent;
+        if (!remote && !agent) throw new UsageError('stoa mcp in local mode needs --agent AGENT_ID (and usually --conversation CONV_ID)');
+        // `initialize` is answered from static facts (server info, capabilities), so the MCP server and its
+        // transport load and answer it first; the backend (the core, the database, migrations — or the remote
+        // server's first calls) opens just after, and tools/list, tools/call and resources wait for it. Loading both at
+        // once would make the client's first answer wait for the core too (bench/README.md, "MCP": start-up).
+        const [{ createStoaMcpServer }, { StdioServerTransport }] = await Promise.all([
+          import('@stoa/server/mcp-server'),
+          import('@modelcontextprotocol/sdk/server/stdio.js'),
+        ]);
+        let startOpening!: () => void;
+        const opening = new Promise<void>((resolve) => (startOpening = resolve)).then(() =>
+          remote ? remoteBackend(remote, token!, g) : localBackend({ ...g, agent: agent! }, !!o.published),
+        );
         let closing = false;
+        // A wrong agent, conversation or token still ends the process at once with the error.
         opening.catch((e: unknown) => {
           closing = true;
           process.exit(reportError(e));
         });
         const { backend, drained } = draining(deferred(opening));
         const close = () => opening.then((opened) => opened.close());
-        const { createStoaMcpServer } = await import('@stoa/server/mcp-server');
-        const { StdioServerTransport } = await import('@modelcontextprotocol/sdk/server/stdio.js');
         const server = createStoaMcpServer(backend);
         const transport = new StdioServerTransport();
         const stop = async (finishInFlight: boolean) => {
           if (closing) return;
           closing = true;
+          startOpening();
           if (finishInFlight) await drained();
           await server.close().catch(() => undefined);
           await close().catch(() => undefined);
@@ -148,6 +159,8 @@ export function registerMcp(program: Command): void {
         process.once('SIGINT', () => void stop(false));
         process.once('SIGTERM', () => void stop(true));
         await server.connect(transport);
+        // After one turn of the event loop: an `initialize` already waiting on stdin is read and answered first.
+        setImmediate(startOpening);
       } catch (e) {
         process.exitCode = reportError(e);
       }

@@ -1,4 +1,4 @@
-import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import {
   CallToolRequestSchema,
   ListResourcesRequestSchema,
@@ -59,24 +59,26 @@ export function toCallResult(r: McpCallOutcome): CallToolResult {
  * files as resources. The tool list, input and output schemas and
  * annotations are the contract's (the same as `stoa tools --format mcp`), so tools/list and tools/call are
  * answered directly rather than through `registerTool`, which would re-derive schemas and validate arguments with
- * messages of its own; the core's one runner validates strictly and names the nearest valid argument.
+ * messages of its own; the core's one runner validates strictly and names the nearest valid argument. Hence the
+ * SDK's low-level `Server`, not `McpServer`: nothing here uses what `McpServer` adds, and loading it (with
+ * zod-to-json-schema) costs `stoa mcp` a noticeable part of its start before `initialize` is answered.
  *
  * @example
  * const server = createStoaMcpServer({ listTools, callTool });
  * await server.connect(new StdioServerTransport());
  */
-export function createStoaMcpServer(backend: McpBackend): McpServer {
-  const mcp = new McpServer(
+export function createStoaMcpServer(backend: McpBackend): Server {
+  const server = new Server(
     { name: 'stoa', title: 'Stoa', version: '0.1.0' },
     { capabilities: { tools: { listChanged: false }, resources: { listChanged: false, subscribe: false } }, instructions: INSTRUCTIONS },
   );
-  mcp.server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: (await backend.listTools()) as Tool[] }));
-  mcp.server.setRequestHandler(CallToolRequestSchema, async (req) =>
+  server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: (await backend.listTools()) as Tool[] }));
+  server.setRequestHandler(CallToolRequestSchema, async (req) =>
     toCallResult(await backend.callTool(req.params.name, (req.params.arguments ?? {}) as Record<string, unknown>)),
   );
   // Resources: the caller's files, wiki pages and memory files, read through the same tool calls (resources.ts).
-  mcp.server.setRequestHandler(ListResourcesRequestSchema, (req) => listResources(backend, req.params?.cursor));
-  mcp.server.setRequestHandler(ListResourceTemplatesRequestSchema, () => resourceTemplates(backend));
-  mcp.server.setRequestHandler(ReadResourceRequestSchema, (req) => readResource(backend, req.params.uri));
-  return mcp;
+  server.setRequestHandler(ListResourcesRequestSchema, (req) => listResources(backend, req.params?.cursor));
+  server.setRequestHandler(ListResourceTemplatesRequestSchema, () => resourceTemplates(backend));
+  server.setRequestHandler(ReadResourceRequestSchema, (req) => readResource(backend, req.params.uri));
+  return server;
 }
