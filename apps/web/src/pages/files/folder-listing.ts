@@ -13,18 +13,9 @@ function joinPages(sofar: FolderPage, next: FolderPage): FolderPage {
 }
 
 /**
- * Resolves once what has been rendered is painted (a frame, then a task after it); at once in a tab not shown,
- * which gets no frames.
- */
-function afterPaint(): Promise<void> {
-  if (document.visibilityState === 'hidden') return Promise.resolve();
-  return new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve)));
-}
-
-/**
  * What the Files page shows of the storage: every folder (the tree), the open folder's files, and the usage;
  * loaded again when `epoch` moves. The folder comes a page at a time: the first (small) page is drawn at once,
- * and once it is painted the pages after it are fetched one after another in the background and appended, so a folder of
+ * and the pages after it are fetched one after another in the background and appended, so a folder of
  * thousands of files shows its first rows as fast as one of twenty. `complete` is true once every page is in,
  * and `whole()` waits for that ("select all" means every file of the folder, not the rows loaded so far).
  * `current` is null until the open folder's own answer is in (placeholders, never the last folder's rows), and
@@ -89,9 +80,6 @@ export function useFolderListing(pid: string, folder: string, epoch: number, set
         setUsage(u);
         setLoadError(null);
         show(pg);
-        // The later pages (1,000 files each) wait until the first rows are painted: asked for at once, their answer
-        // and its parsing took the server and the main thread from the first screen of a large folder.
-        if (pg.nextCursor) await afterPaint();
         settle((await rest(pg, show)).files);
       })
       .catch((e: unknown) => {
