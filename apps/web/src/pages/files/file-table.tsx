@@ -253,6 +253,8 @@ export function FileTable(props: {
   focusPath: string | null;
   checked: ReadonlySet<string>;
   onCheckAll: (checked: boolean) => void;
+  /** "Select all" was asked and the folder's later pages are still coming: the box stays ticked meanwhile. */
+  selectingAll?: boolean;
   /** Files in the folder, when more than `files` (its later pages are still loading): counted for screen readers. */
   total?: number;
   sort: Sort;
@@ -285,7 +287,7 @@ export function FileTable(props: {
   const rows = v.getVirtualItems();
   const before = rows.length ? rows[0]!.start - top : 0;
   const after = rows.length ? v.getTotalSize() - (rows[rows.length - 1]!.end - top) : 0;
-  const all = props.files.length > 0 && props.files.every((f) => props.checked.has(f.path));
+  const all = (props.selectingAll ?? false) || (props.files.length > 0 && props.files.every((f) => props.checked.has(f.path)));
   const some = !all && props.files.some((f) => props.checked.has(f.path));
   // A column header is a button that sorts by it; a second click turns the order round (aria-sort says which).
   const sortable = (key: SortKey, label: string, className?: string) => {

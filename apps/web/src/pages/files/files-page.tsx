@@ -65,6 +65,8 @@ export function FilesPage() {
   const [bulk, setBulk] = useState<'move' | 'delete' | null>(null);
   // Bumped by every click on "select all", so a late answer to an earlier click does not undo a later one.
   const checkAllAsked = useRef(0);
+  // "Select all" asked while later pages are still coming: the box shows ticked until they are all in and ticked.
+  const [selectingAll, setSelectingAll] = useState(false);
   const [toDelete, setToDelete] = useState<FileInfo | null>(null);
   const [toMove, setToMove] = useState<FileInfo | null>(null);
   // The file whose preview was just closed: its name gets focus back once its row is drawn.
@@ -116,6 +118,7 @@ export function FilesPage() {
       canEdit,
       onCheck: (f: FileInfo, on: boolean) => {
         checkAllAsked.current++;
+        setSelectingAll(false);
         setChecked((s) => {
           const n = new Set(s);
           if (on) n.add(f.path);
@@ -138,6 +141,7 @@ export function FilesPage() {
   const shownFiles = useMemo(() => sortFiles(searching ? results.files : (current?.files ?? []), sort), [searching, results, current, sort]);
   useEffect(() => {
     setChecked(new Set());
+    setSelectingAll(false);
     setFocusPath(null);
   }, [folder, searching, pid]);
   const checkedFiles = shownFiles.filter((f) => checked.has(f.path));
@@ -263,13 +267,18 @@ export function FilesPage() {
               selectedPath={preview?.path ?? null}
               focusPath={focusPath}
               checked={checked}
+              selectingAll={selectingAll}
               onCheckAll={(on) => {
                 const asked = ++checkAllAsked.current;
                 setChecked(on ? new Set(shownFiles.map((f) => f.path)) : new Set());
                 // "Select all" is every file of the folder: the rows loaded now at once, those of the pages still
                 // on their way as they come (unless the choice changed meanwhile).
-                if (on && !searching && !complete)
-                  void whole().then((files) => asked === checkAllAsked.current && setChecked(new Set(files.map((f) => f.path))));
+                const pending = on && !searching && !complete;
+                setSelectingAll(pending);
+                if (pending)
+                  void whole()
+                    .then((files) => asked === checkAllAsked.current && setChecked(new Set(files.map((f) => f.path))))
+                    .finally(() => asked === checkAllAsked.current && setSelectingAll(false));
               }}
               total={searching ? undefined : current?.total}
               sort={sort}
