@@ -23,6 +23,11 @@ export interface Platform {
   embeddings: EmbeddingProvider | null;
   /** The derived-data outbox's drainer (outbox/drain.ts): woken by every commit, waited for by every search. */
   outbox: OutboxDrainer;
+  /**
+   * Resolves once every transaction committed before the call is durable (decision 0022): the operation runner
+   * awaits it before answering a change. Concurrent callers share one sync of the database (durable.ts).
+   */
+  durable(): Promise<void>;
   close(): Promise<void>;
 }
 
