@@ -1,8 +1,8 @@
 import { open, stat, type FileHandle } from 'node:fs/promises';
 import { dirname } from 'node:path';
 
-/** One sync of the WAL file's handle; `fh.datasync()` unless a test instruments it (openDb's `syncWal`). */
-export type WalSync = (wal: FileHandle) => Promise<void>;
+/** One sync of the WAL file (its handle and path); `wal.datasync()` unless a test instruments it (openDb's `syncWal`). */
+export type WalSync = (wal: FileHandle, path: string) => Promise<void>;
 
 /**
  * Makes every SQLite transaction committed so far durable with one `fdatasync` of the database's WAL file, done
@@ -57,7 +57,7 @@ export function walSyncer(dbFile: string, syncOne: WalSync = (fh) => fh.datasync
       held = { fh, dev: opened.dev, ino: opened.ino };
       await syncFolder(dirname(path));
     }
-    await syncOne(held.fh);
+    await syncOne(held.fh, path);
   }
 
   return {
