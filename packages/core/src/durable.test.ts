@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { openDb, sql, type StoaDb, type WalSync } from '@stoa/db';
+import { openDb, sql, type WalSync } from '@stoa/db';
 import { durableCommits } from './durable.js';
 
 const cleanups: Array<() => Promise<void>> = [];
@@ -17,7 +17,6 @@ afterEach(async () => {
 async function heldSyncs() {
   const dir = mkdtempSync(join(tmpdir(), 'stoa-durable-'));
   const syncs: Array<{ covers: number; release: (err?: Error) => void; done: boolean }> = [];
-  let db: StoaDb | undefined;
   let committed = 0;
   const syncWal: WalSync = async (fh) => {
     const err = await new Promise<Error | undefined>((release) => syncs.push({ covers: committed, release, done: false }));
@@ -26,7 +25,7 @@ async function heldSyncs() {
     if (err) throw err;
     await fh.datasync();
   };
-  db = await openDb({ kind: 'sqlite', file: join(dir, 'stoa.db') }, { syncWal });
+  const db = await openDb({ kind: 'sqlite', file: join(dir, 'stoa.db') }, { syncWal });
   cleanups.push(async () => {
     await db.close();
     rmSync(dir, { recursive: true, force: true });
