@@ -6,7 +6,8 @@
  *
  *   node --import tsx bench/memory-append.ts [--writers 16] [--appends 50] [--json out.json]
  *
- * Needs PostgreSQL at 127.0.0.1:5432 (user postgres, trust) or STOA_TEST_PG_URL; `--sqlite-only` skips it.
+ * Needs PostgreSQL at 127.0.0.1:5432 (user postgres, trust) or STOA_TEST_PG_URL; `--sqlite-only` skips it,
+ * `--pg-only` runs only it.
  * Latency is per `appendMemory` call as a door sees it: waiting for the row lock, the version row, the
  * outbox row of its search blocks and the commit (the blocks are written after it, decision 0020). Aim: p99 under 50 ms. `CPU/append` is this process's CPU time per
  * append (the server side of the work; PostgreSQL's own CPU is not in it), which stays meaningful when the
@@ -21,6 +22,7 @@ interface Args {
   appends: number;
   json?: string;
   sqliteOnly: boolean;
+  pgOnly: boolean;
 }
 
 function parseArgs(argv: string[]): Args {
@@ -28,7 +30,13 @@ function parseArgs(argv: string[]): Args {
     const i = argv.indexOf(name);
     return i >= 0 ? argv[i + 1] : undefined;
   };
-  return { writers: Number(get('--writers') ?? 16), appends: Number(get('--appends') ?? 50), json: get('--json'), sqliteOnly: argv.includes('--sqlite-only') };
+  return {
+    writers: Number(get('--writers') ?? 16),
+    appends: Number(get('--appends') ?? 50),
+    json: get('--json'),
+    sqliteOnly: argv.includes('--sqlite-only'),
+    pgOnly: argv.includes('--pg-only'),
+  };
 }
 
 function percentile(sorted: number[], p: number): number {
@@ -109,7 +117,8 @@ async function run(kind: 'sqlite' | 'postgres', args: Args): Promise<Result[]> {
 
 const args = parseArgs(process.argv.slice(2));
 const results: Result[] = [];
-for (const kind of args.sqliteOnly ? (['sqlite'] as const) : (['sqlite', 'postgres'] as const)) results.push(...(await run(kind, args)));
+for (const kind of args.sqliteOnly ? (['sqlite'] as const) : args.pgOnly ? (['postgres'] as const) : (['sqlite', 'postgres'] as const))
+  results.push(...(await run(kind, args)));
 const ms = (n: number) => `${n.toFixed(1)} ms`;
 console.log(`memory append latency, ${args.writers} concurrent writers × ${args.appends} appends each (Node ${process.version})\n`);
 console.log(['backend   ', 'scenario  ', 'p50      ', 'p99      ', 'max      ', 'appends/s', 'CPU/append', 'all lines once'].join('  '));
