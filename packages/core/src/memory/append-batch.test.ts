@@ -81,7 +81,12 @@ describe.each(testDbKinds())('appends to one memory file at once on %s', (kind) 
     const d = await getMemory(alice, ref);
     expect(d.version).toBe(3);
     expect(d.content).not.toContain('b');
-    expect(d.content.split('\n').filter((l) => l.startsWith('small')).sort()).toEqual(['small one', 'small two']);
+    expect(
+      d.content
+        .split('\n')
+        .filter((l) => l.startsWith('small'))
+        .sort(),
+    ).toEqual(['small one', 'small two']);
     expect((await memoryHistory(alice, ref)).map((h) => h.version)).toEqual([3, 2, 1]);
   });
 });

@@ -35,7 +35,7 @@ interface Pending {
 }
 
 /** One append as written: its version row (without the stored delta) and the file's whole text after it. */
-export type AppendedVersion = MemoryVersionsTable & { text: string };
+type AppendedVersion = MemoryVersionsTable & { text: string };
 
 /** Per platform: the appends waiting for each file whose write is running (the key is there while one runs). */
 const waiting = new WeakMap<Platform, Map<string, Pending[]>>();
