@@ -35,7 +35,8 @@ describe.each(testDbKinds())('appends to one memory file at once on %s', (kind) 
       Array.from({ length: writers }, async (_, w) => {
         for (let i = 0; i < each; i++) {
           const before = acknowledged;
-          const line = `writer${w} note${i} word${w}x${i}`;
+          // Quotes, backslashes, braces, commas and NULL: the texts travel to PostgreSQL as arrays.
+          const line = `writer${w} note${i} word${w}x${i} "q" \\ {a,b} NULL ё`;
           const d = await appendMemory(w % 2 ? agent : alice, ref, line);
           // An append that began after another was acknowledged comes after it.
           expect(d.version).toBeGreaterThan(before);

@@ -71,54 +71,55 @@ async function writeAll(platform: Platform, files: Map<string, Pending[]>, key: 
   }
 }
 
-/** One statement for the batch; settles each of its appends (never throws). */
+/** One statement for the batch; settles each of its appends (never throws: a failure fails those not yet answered). */
 async function writeBatch(platform: Platform, batch: Pending[]): Promise<void> {
   const first = batch[0]!;
   const { target, ctx } = first;
   const max = platform.config.limits.agentWriteBytes;
   const doc = memoryDoc(target);
   const col = <K extends keyof Pending['author']>(k: K) => batch.map((p) => p.author[k]);
-  let row: { file_id: string; previous: string; versions: (number | null)[] };
   try {
-    ({
+    const {
       rows: [row],
-    } = (await sql<typeof row>`select * from stoa_memory_append_batch(${ctx.project.id}, ${target.kind}, ${target.scopeId}, ${newId('mem')},
-      ${target.kind === 'soul' ? (target.agentInstructions ?? '') : ''}, ${batch.map((p) => p.text)}, ${batch.map((p) => p.op)}, ${batch.map((p) => p.now)},
+    } = await sql<{ file_id: string; previous: string; versions: (number | null)[] }>`select * from stoa_memory_append_batch(${ctx.project.id},
+      ${target.kind}, ${target.scopeId}, ${newId('mem')}, ${target.kind === 'soul' ? (target.agentInstructions ?? '') : ''},
+      ${batch.map((p) => p.text)}, ${batch.map((p) => p.op)}, ${batch.map((p) => p.now)},
       ${col('author_kind')}, ${col('author_id')}, ${col('author_label')}, ${col('author_meta')}, ${max}, ${SNAPSHOT_EVERY},
-      ${doc.path}, ${doc.title}, ${doc.visibility}, ${LINES_PER_BLOCK})`.execute(platform.db.kysely)) as { rows: [typeof row] });
+      ${doc.path}, ${doc.title}, ${doc.visibility}, ${LINES_PER_BLOCK})`.execute(platform.db.kysely);
+    if (!row) throw new Error('stoa_memory_append_batch returned no row');
+    // Committed: each append's text is the text before the batch plus the appends written before it.
+    let text = row.previous;
+    let last: { version: number; text: string } | undefined;
+    for (const [i, p] of batch.entries()) {
+      const version = row.versions[i];
+      if (version === null || version === undefined) {
+        p.fail(new StoaError('too_large', `a memory file may hold at most ${max} bytes`));
+        continue;
+      }
+      text = appendText(text, p.text);
+      last = { version, text };
+      p.done({
+        file_id: row.file_id,
+        project_id: ctx.project.id,
+        version,
+        content: '',
+        delta: 0,
+        chars: codePoints(text),
+        op: p.op,
+        ...p.author,
+        created_at: p.now,
+        text,
+      });
+    }
+    if (last) {
+      // The search blocks are written after the commit by the drainer, from this text when it is still the newest.
+      const tx = {};
+      hintMemory(tx, row.file_id, last.version, last.text);
+      void platform.outbox.committed(tx);
+    }
   } catch (e) {
+    // Appends already answered stay answered (a promise settles once); the others get the error.
     const refusal = refusalOfDbError(e) ?? e;
     for (const p of batch) p.fail(refusal);
-    return;
-  }
-  // The statement committed: each append's text is the text before the batch plus the appends written before it.
-  let text = row.previous;
-  let last: { version: number; text: string } | undefined;
-  for (const [i, p] of batch.entries()) {
-    const version = row.versions[i];
-    if (version === null || version === undefined) {
-      p.fail(new StoaError('too_large', `a memory file may hold at most ${max} bytes`));
-      continue;
-    }
-    text = appendText(text, p.text);
-    last = { version, text };
-    p.done({
-      file_id: row.file_id,
-      project_id: ctx.project.id,
-      version,
-      content: '',
-      delta: 0,
-      chars: codePoints(text),
-      op: p.op,
-      ...p.author,
-      created_at: p.now,
-      text,
-    });
-  }
-  if (last) {
-    // The search blocks are written after the commit by the drainer, from this text when it is still the newest.
-    const tx = {};
-    hintMemory(tx, row.file_id, last.version, last.text);
-    void platform.outbox.committed(tx);
   }
 }

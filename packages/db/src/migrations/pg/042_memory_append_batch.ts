@@ -8,7 +8,8 @@ import { sql, type Kysely } from 'kysely';
  * version comes back null) when it would take the file over the size limit — then the file row and one outbox
  * row for the search blocks of the whole batch (first block and old block count from the text before it).
  * Concurrent appends to one file thus share one row lock and one WAL flush instead of queuing for one each.
- * It returns the file, the text before the batch and the version of each append.
+ * It returns the file, the text before the batch and the version of each append. stoa_memory_append (011) is no
+ * longer called but stays, so a server of the previous version keeps working during an upgrade (decision 0025).
  */
 export async function up(db: Kysely<any>): Promise<void> {
   await sql
