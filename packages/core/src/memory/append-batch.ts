@@ -12,7 +12,7 @@ import type { MemoryTarget, MemoryVersionsTable } from './types.js';
  * Appends to one memory file on PostgreSQL, written together (group commit). Every append must hold the file's
  * row from reading its newest text until the commit, and a PostgreSQL commit waits for the WAL flush — so one
  * append per transaction made 16 writers of one file queue for 16 lock-and-flush turns in a row (bench/README.md
- * "Memory", 2026-12-05 13:30). Here the appends to one file that arrive while a write of it is running wait for
+ * "Memory", 2026-12-05). Here the appends to one file that arrive while a write of it is running wait for
  * it and then go together in one statement (migration 042, `stoa_memory_append_batch`), run as its own
  * transaction: one round trip, one row lock, one flush for all of them. Each append is still a version of its
  * own with its own author, time and op, in arrival order; each is acknowledged only after the commit holding it;
