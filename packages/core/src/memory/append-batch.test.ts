@@ -69,25 +69,25 @@ describe.each(testDbKinds())('appends to one memory file at once on %s', (kind) 
   });
 
   it('an append that would take the file over the size limit is refused alone; those beside it are written', async () => {
-    const { alice, agent, conv } = await setup({ agentWriteBytes: 200 });
+    const { alice, agent, conv } = await setup({ agentWriteBytes: 400 });
     const ref = { file: 'MEMORY.md', conversation: conv };
-    await setMemory(alice, ref, `${'a'.repeat(99)}\n`);
-    const results = await Promise.allSettled([
-      appendMemory(alice, ref, 'small one'),
-      appendMemory(agent, ref, 'b'.repeat(120)),
-      appendMemory(agent, ref, 'small two'),
-    ]);
-    expect(results.map((r) => r.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
-    expect((results[1] as PromiseRejectedResult).reason.code).toBe('too_large');
+    await setMemory(alice, ref, `${'a'.repeat(199)}\n`);
+    // Fifteen at once, so on PostgreSQL the large ones share batches with small ones: 200 + 251 bytes is over
+    // the limit, 200 + 12 × 9 is not.
+    const texts = Array.from({ length: 15 }, (_, i) => (i % 4 === 3 ? 'b'.repeat(250) : `small ${String(i).padStart(2, '0')}`));
+    const results = await Promise.allSettled(texts.map((x, i) => appendMemory(i % 2 ? agent : alice, ref, x)));
+    expect(results.map((r) => r.status)).toEqual(texts.map((x) => (x.startsWith('b') ? 'rejected' : 'fulfilled')));
+    for (const r of results) if (r.status === 'rejected') expect((r.reason as { code: string }).code).toBe('too_large');
+    const smalls = texts.filter((x) => x.startsWith('small'));
     const d = await getMemory(alice, ref);
-    expect(d.version).toBe(3);
+    expect(d.version).toBe(1 + smalls.length);
     expect(d.content).not.toContain('b');
     expect(
       d.content
         .split('\n')
         .filter((l) => l.startsWith('small'))
         .sort(),
-    ).toEqual(['small one', 'small two']);
-    expect((await memoryHistory(alice, ref)).map((h) => h.version)).toEqual([3, 2, 1]);
+    ).toEqual(smalls);
+    expect((await memoryHistory(alice, ref)).map((h) => h.version)).toEqual(Array.from({ length: 1 + smalls.length }, (_, i) => smalls.length + 1 - i));
   });
 });
