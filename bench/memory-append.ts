@@ -6,8 +6,7 @@
  *
  *   node --import tsx bench/memory-append.ts [--writers 16] [--appends 50] [--json out.json]
  *
- * Needs PostgreSQL at 127.0.0.1:5432 (user postgres, trust) or STOA_TEST_PG_URL; `--sqlite-only` skips it,
- * `--pg-only` runs only it.
+ * Needs PostgreSQL at 127.0.0.1:5432 (user postgres, trust) or STOA_TEST_PG_URL; `--sqlite-only` skips it.
  * Latency is per `appendMemory` call as a door sees it: waiting for the row lock, the version row, the
  * outbox row of its search blocks and the commit (the blocks are written after it, decision 0020). Aim: p99 under 50 ms. `CPU/append` is this process's CPU time per
  * append (the server side of the work; PostgreSQL's own CPU is not in it), which stays meaningful when the
@@ -22,6 +21,7 @@ interface Args {
   appends: number;
   json?: string;
   sqliteOnly: boolean;
+  /** `--pg-only`: PostgreSQL alone (profiling, sampling its activity). */
   pgOnly: boolean;
 }
 
