@@ -22,6 +22,8 @@ interface Args {
   appends: number;
   json?: string;
   sqliteOnly: boolean;
+  /** `--pg-only`: PostgreSQL alone (profiling, sampling its activity). */
+  pgOnly: boolean;
 }
 
 function parseArgs(argv: string[]): Args {
@@ -29,7 +31,13 @@ function parseArgs(argv: string[]): Args {
     const i = argv.indexOf(name);
     return i >= 0 ? argv[i + 1] : undefined;
   };
-  return { writers: Number(get('--writers') ?? 16), appends: Number(get('--appends') ?? 50), json: get('--json'), sqliteOnly: argv.includes('--sqlite-only') };
+  return {
+    writers: Number(get('--writers') ?? 16),
+    appends: Number(get('--appends') ?? 50),
+    json: get('--json'),
+    sqliteOnly: argv.includes('--sqlite-only'),
+    pgOnly: argv.includes('--pg-only'),
+  };
 }
 
 function percentile(sorted: number[], p: number): number {
@@ -112,7 +120,8 @@ async function run(kind: 'sqlite' | 'postgres', args: Args): Promise<Result[]> {
 
 const args = parseArgs(process.argv.slice(2));
 const results: Result[] = [];
-for (const kind of args.sqliteOnly ? (['sqlite'] as const) : (['sqlite', 'postgres'] as const)) results.push(...(await run(kind, args)));
+for (const kind of args.sqliteOnly ? (['sqlite'] as const) : args.pgOnly ? (['postgres'] as const) : (['sqlite', 'postgres'] as const))
+  results.push(...(await run(kind, args)));
 const ms = (n: number) => `${n.toFixed(1)} ms`;
 console.log(`memory append latency, ${args.writers} concurrent writers × ${args.appends} appends each (Node ${process.version})\n`);
 console.log(['backend   ', 'scenario  ', 'p50      ', 'p99      ', 'max      ', 'appends/s', 'CPU/append', 'all lines once'].join('  '));
