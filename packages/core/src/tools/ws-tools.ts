@@ -2,9 +2,7 @@ import { StoaError, type ToolArgs } from '@stoa/contract';
 import { listFilesRecursive } from '../files/list-files.js';
 import { agentDelete, agentWrite } from './agent-write.js';
 import { binaryReadAnswer, cutForModel, readForAgent } from './read-text.js';
-import { readCandidates, underFolder } from './resolve-path.js';
-import { can } from '../policies/can.js';
-import { findFileRow } from '../files/read-file.js';
+import { underFolder } from './resolve-path.js';
 import { budget, checkWriteSize, type ToolAnswer, type ToolEnv } from './tool-env.js';
 
 /** The folder a list call covers (prefix relative to the read scope). */
@@ -34,15 +32,8 @@ export async function wsReadFile(env: ToolEnv, args: ToolArgs<'ws_read_file'>): 
   const r = await readForAgent(env.ctx, args.path, env.scopes);
   if ('binary' in r) return binaryReadAnswer(r);
   // The own copy shadows a shared file at the same path: say which one this is (issue 29).
-  const head = (await shadowsShared(env, args.path, r.row.path)) ? `[${r.row.path}]\n` : '';
+  const head = r.shadows ? `[${r.row.path}]\n` : '';
   return { text: head + cutForModel(r.text, env.limits.agentReadChars), path: r.row.path, version: r.row.version };
-}
-
-/** True when a file the agent may read sits at the root path it gave, behind the own-folder file it read. */
-async function shadowsShared(env: ToolEnv, asked: string, read: string): Promise<boolean> {
-  const root = readCandidates(asked, env.scopes).at(-1);
-  if (!root || root === read || can(env.ctx.actor, 'file.read', { kind: 'file', path: root })) return false;
-  return (await findFileRow(env.ctx, root)) !== null;
 }
 
 /** `ws_write_file(path, content, mode)`: overwrite or append (appends applied on the server, in the transaction). */
