@@ -1,9 +1,11 @@
 import type { Limits } from '@stoa/contract';
 import { assertWriteSize } from '../operations/agent-gate.js';
 import type { Attribution } from '../actors.js';
-import type { Ctx } from '../platform.js';
+import type { Ctx, Q } from '../platform.js';
 import type { ToolScopes } from './caller.js';
 import type { WindowKey } from './write-window.js';
+
+import type { ToolAnswer } from './area-tool.js';
 
 export type { ToolAnswer } from './area-tool.js';
 
@@ -15,6 +17,8 @@ export interface ToolEnv {
   callId: string;
   attribution: Attribution;
   window: WindowKey;
+  /** Records this call's trace entry in the change's transaction (see ToolCall.traceInTx); absent: the runner does. */
+  traceInTx?: (trx: Q, answer: ToolAnswer) => Promise<void>;
 }
 
 /** "change 3 of 20 in this conversation" — so the model knows its budget. */

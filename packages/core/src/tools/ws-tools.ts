@@ -1,6 +1,6 @@
 import { StoaError, type ToolArgs } from '@stoa/contract';
 import { listFilesRecursive } from '../files/list-files.js';
-import { agentDelete, agentWrite } from './agent-write.js';
+import { agentDelete, agentWrite, type AgentWriteResult } from './agent-write.js';
 import { binaryReadAnswer, cutForModel, readForAgent } from './read-text.js';
 import { underFolder } from './resolve-path.js';
 import { budget, checkWriteSize, type ToolAnswer, type ToolEnv } from './tool-env.js';
@@ -41,6 +41,18 @@ export async function wsWriteFile(env: ToolEnv, args: ToolArgs<'ws_write_file'>)
   checkWriteSize(env, args.content);
   const path = underFolder(args.path, env.scopes.write, env.scopes);
   const append = args.mode === 'append';
+  const n = Buffer.byteLength(args.content, 'utf8');
+  const answer = (r: AgentWriteResult): ToolAnswer => {
+    const what = append
+      ? r.created
+        ? `Created ${path} with ${n} bytes (append to a new file)`
+        : `Appended ${n} bytes to ${path} (now ${r.file.size} bytes)`
+      : r.created
+        ? `Created ${path} (${n} bytes)`
+        : `Overwrote ${path} (${n} bytes)`;
+    return { text: `${what}; version ${r.file.version}, type ${r.file.type}; ${budget(r.changes)}.`, path, version: r.file.version };
+  };
+  const traceInTx = env.traceInTx;
   const r = await agentWrite(env.ctx, {
     path,
     mode: 'replace',
@@ -48,16 +60,10 @@ export async function wsWriteFile(env: ToolEnv, args: ToolArgs<'ws_write_file'>)
     attribution: env.attribution,
     window: env.window,
     content: append ? (cur) => (cur?.text ?? '') + args.content : args.content,
+    // The trace entry commits with the write (one transaction, not two).
+    trace: traceInTx ? (trx, w) => traceInTx(trx, answer(w)) : undefined,
   });
-  const n = Buffer.byteLength(args.content, 'utf8');
-  const what = append
-    ? r.created
-      ? `Created ${path} with ${n} bytes (append to a new file)`
-      : `Appended ${n} bytes to ${path} (now ${r.file.size} bytes)`
-    : r.created
-      ? `Created ${path} (${n} bytes)`
-      : `Overwrote ${path} (${n} bytes)`;
-  return { text: `${what}; version ${r.file.version}, type ${r.file.type}; ${budget(r.changes)}.`, path, version: r.file.version };
+  return answer(r);
 }
 
 /** `ws_delete_file(path)`: only in the own folder; not available when both scopes are the whole project. */
