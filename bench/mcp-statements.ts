@@ -58,11 +58,25 @@ interface Tally {
   transactions: number;
   writes: number;
 }
-const tally = (sqls: string[]): Tally => ({
-  statements: sqls.filter((s) => !/^(begin|commit|rollback|savepoint|release)/i.test(s.trim())).length,
-  transactions: sqls.filter((s) => /^begin/i.test(s.trim())).length,
-  writes: sqls.filter((s) => /^\s*(insert|update|delete|replace)/i.test(s)).length,
-});
+/** Statements and write transactions of one call: a write outside BEGIN … COMMIT is a transaction of its own. */
+function tally(sqls: string[]): Tally {
+  const t: Tally = { statements: 0, transactions: 0, writes: 0 };
+  let open = false;
+  for (const s of sqls.map((x) => x.trim())) {
+    if (/^begin/i.test(s)) {
+      open = true;
+      t.transactions++;
+    } else if (/^(commit|rollback)/i.test(s)) open = false;
+    else if (!/^(savepoint|release)/i.test(s)) {
+      t.statements++;
+      if (/^(insert|update|delete|replace)/i.test(s)) {
+        t.writes++;
+        if (!open) t.transactions++;
+      }
+    }
+  }
+  return t;
+}
 
 async function main(): Promise<void> {
   const tmp = mkdtempSync(join(process.env.BENCH_MCP_DIR ?? tmpdir(), 'stoa-bench-mcpsql-'));
@@ -129,7 +143,7 @@ async function main(): Promise<void> {
 
   const mean = (ts: Tally[], k: keyof Tally) => (ts.reduce((a, t) => a + t[k], 0) / ts.length).toFixed(2);
   console.log(`\n${N} × (ws_write_file 4 KB, ws_read_file), in-process as \`stoa mcp\` calls them, under ${process.env.BENCH_MCP_DIR ?? tmpdir()}\n`);
-  console.log('| call | statements | of which writes | transactions |');
+  console.log('| call | statements | of which writes | write transactions (a lone write counts) |');
   console.log('|---|---|---|---|');
   for (const [name, ts] of [
     ['ws_write_file', sums.write],

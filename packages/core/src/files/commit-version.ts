@@ -162,6 +162,7 @@ export async function commitVersion(trx: Q, ctx: Ctx, input: CommitInput): Promi
     version: row.version,
     text,
     previous: existing ? { mime: existing.mime, size: Number(existing.size) } : undefined,
+    ...(existing ? {} : { fresh: true }),
     at: now,
   });
   // Last: the project's row is every writer's shared counter, so its lock is held for one statement and the
