@@ -21,6 +21,19 @@ export interface ToolEnv {
   traceInTx?: (trx: Q, answer: ToolAnswer) => Promise<void>;
 }
 
+/**
+ * A write's `trace` option (agentWrite): the call's trace entry, carrying the answer the tool will give, written
+ * last in the write's own transaction, so the change and its entry commit together (see ToolCall.traceInTx).
+ *
+ * @example
+ * const answer = (r: AgentWriteResult) => ({ text: `Wrote ${path}`, path, version: r.file.version });
+ * return answer(await agentWrite(env.ctx, { …, trace: traceWith(env, answer) }));
+ */
+export function traceWith<R>(env: ToolEnv, answer: (r: R) => ToolAnswer): ((trx: Q, r: R) => Promise<void>) | undefined {
+  const t = env.traceInTx;
+  return t ? (trx, r) => t(trx, answer(r)) : undefined;
+}
+
 /** "change 3 of 20 in this conversation" — so the model knows its budget. */
 export function budget(c: { used: number; max: number }): string {
   return `change ${c.used} of ${c.max} in this conversation`;

@@ -3,7 +3,7 @@ import { listFilesRecursive } from '../files/list-files.js';
 import { agentDelete, agentWrite, type AgentWriteResult } from './agent-write.js';
 import { binaryReadAnswer, cutForModel, readForAgent } from './read-text.js';
 import { underFolder } from './resolve-path.js';
-import { budget, checkWriteSize, type ToolAnswer, type ToolEnv } from './tool-env.js';
+import { budget, checkWriteSize, traceWith, type ToolAnswer, type ToolEnv } from './tool-env.js';
 
 /** The folder a list call covers (prefix relative to the read scope). */
 export function listFolderOf(env: ToolEnv, prefix: string | undefined): string {
@@ -52,7 +52,6 @@ export async function wsWriteFile(env: ToolEnv, args: ToolArgs<'ws_write_file'>)
         : `Overwrote ${path} (${n} bytes)`;
     return { text: `${what}; version ${r.file.version}, type ${r.file.type}; ${budget(r.changes)}.`, path, version: r.file.version };
   };
-  const traceInTx = env.traceInTx;
   const r = await agentWrite(env.ctx, {
     path,
     mode: 'replace',
@@ -61,7 +60,7 @@ export async function wsWriteFile(env: ToolEnv, args: ToolArgs<'ws_write_file'>)
     window: env.window,
     content: append ? (cur) => (cur?.text ?? '') + args.content : args.content,
     // The trace entry commits with the write (one transaction, not two).
-    trace: traceInTx ? (trx, w) => traceInTx(trx, answer(w)) : undefined,
+    trace: traceWith(env, answer),
   });
   return answer(r);
 }
