@@ -19,7 +19,8 @@
  * the time from starting the process to a completed `initialize` (median of BENCH_MCP_STARTS alternating starts).
  *
  * Prints Markdown tables: tool-list size, initialize time, iterations/s, p50 and p99 of one iteration (write +
- * read) in ms, and the ratios.
+ * read) in ms, and the ratios; on Linux also the CPU of each server process per iteration (from /proc). What one
+ * write and one read ask of the database: bench/mcp-statements.ts.
  */
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
