@@ -88,6 +88,8 @@ export interface FileChange {
   text?: string;
   /** A write over an existing file: the replaced version's type and size (was it in the search index?). */
   previous?: { mime: string; size: number };
+  /** The file's ID was made by this change (a new file): no derived data can refer to it yet. */
+  fresh?: boolean;
   at: string;
 }
 

@@ -66,8 +66,21 @@ function toLock(r: LockRow): WriteLock {
 
 /** Live locks that cover `path`, or (with `below`) that sit under it. */
 async function liveLocks(q: Q, ctx: Ctx, path: string, below = false): Promise<LockRow[]> {
+  return (await locksAtOrAbove(q, ctx, path, below)).filter((r) => covers(r, path, below));
+}
+
+/** Whether a live lock row at `path`, above it or (with `below`) under it applies to `path`. */
+function covers(r: LockRow, path: string, below = false): boolean {
+  return r.path === path || (below && isInside(r.path, path)) || (r.depth !== '0' && isInside(path, r.path));
+}
+
+/**
+ * The live lock rows at `path` and at every folder above it (or, with `below`, under it): a superset of those at
+ * and above any of its ancestors, which the caller filters.
+ */
+async function locksAtOrAbove(q: Q, ctx: Ctx, path: string, below = false): Promise<LockRow[]> {
   const now = ctx.platform.clock().toISOString();
-  const rows = (await q
+  return (await q
     .selectFrom('dav_locks')
     .selectAll()
     .where('project_id', '=', ctx.project.id)
@@ -79,7 +92,6 @@ async function liveLocks(q: Q, ctx: Ctx, path: string, below = false): Promise<L
       ]),
     )
     .execute()) as LockRow[];
-  return rows.filter((r) => r.path === path || (below && isInside(r.path, path)) || (r.depth !== '0' && isInside(path, r.path)));
 }
 
 /** The locks that apply to a path, for lockdiscovery. */
@@ -250,8 +262,13 @@ export type LockTarget = { path: string; member?: boolean; subtree?: boolean };
 export async function assertUnlocked(ctx: Ctx, targets: LockTarget[], tokens = ctx.lockTokens, q: Q = ctx.platform.db.kysely): Promise<void> {
   for (const t of targets) {
     const path = normalizePath(t.path, 'folder');
-    const found = [...(await liveLocks(q, ctx, path, t.subtree))];
-    if (t.member && path !== '') found.push(...(await liveLocks(q, ctx, dirOf(path))).filter((l) => l.path === dirOf(path) || l.depth !== '0'));
+    // One statement per target: the rows at and above the path hold those at and above its parent folder too.
+    const rows = await locksAtOrAbove(q, ctx, path, t.subtree);
+    const found = rows.filter((r) => covers(r, path, t.subtree));
+    if (t.member && path !== '') {
+      const dir = dirOf(path);
+      found.push(...rows.filter((l) => covers(l, dir) && (l.path === dir || l.depth !== '0')));
+    }
     if (found.length === 0) continue;
     // Any one held lock is enough: several shared locks each let their holder write.
     const held = found.some((l) => l.principal === principalOf(ctx) && (tokens === undefined || tokens.includes(l.token)));

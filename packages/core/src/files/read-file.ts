@@ -12,6 +12,16 @@ export async function findFileRow(ctx: Ctx, path: string): Promise<FileRow | nul
   return (row as FileRow | undefined) ?? null;
 }
 
+/** The rows of the files at `paths` that exist, in no particular order (one statement). */
+export async function findFileRows(ctx: Ctx, paths: string[]): Promise<FileRow[]> {
+  return (await ctx.platform.db.kysely
+    .selectFrom('files')
+    .selectAll()
+    .where('project_id', '=', ctx.project.id)
+    .where('path', 'in', paths)
+    .execute()) as FileRow[];
+}
+
 /**
  * Metadata of one file (§7 `files stat`).
  *
