@@ -158,3 +158,8 @@ export async function planNameSearch(platform: Platform, needle: string, limit: 
   }
   return { kind: 'probe', trigrams };
 }
+
+/** Test only: drops this database's sample, so the next search takes one of the names there are now. */
+export function forgetNameSample(platform: Platform): void {
+  samples.delete(platform.db);
+}
