@@ -193,10 +193,9 @@ export async function findFiles(ctx: Ctx, input: { text: string; limit?: number;
   let q = ctx.platform.db.kysely.selectFrom('files').selectAll();
   // With candidate IDs, `+project_id` keeps SQLite (which has no statistics to go by) from walking the path
   // index over the whole project instead of reading the few candidates by primary key.
-  // The IDs go in as one JSON array: up to PROBE_CANDIDATES_MAX of them, one parameter.
-  q = ids
-    ? q.where('id', 'in', sql<string>`(select value from json_each(${JSON.stringify(ids)}))`).where(sql`+project_id`, '=', ctx.project.id)
-    : q.where('project_id', '=', ctx.project.id);
+  // The IDs as a list of values, not a subquery: SQLite then reads each by primary key, where with a subquery
+  // it may walk the path index over the whole project for the ORDER BY and test each row against the list.
+  q = ids ? q.where('id', 'in', ids).where(sql`+project_id`, '=', ctx.project.id) : q.where('project_id', '=', ctx.project.id);
   if (needle) q = q.where(namePredicate(ctx, plan, needle));
   if (within) q = q.where('path', 'like', sql<string>`${likeEscape(within) + '/%'} escape '\\'`);
   const rows = (await q

@@ -23,8 +23,6 @@ const SAMPLE = 1000;
 const FRESH_MS = 5 * 60_000;
 /** A sample of fewer than half SAMPLE names (a young database) is retaken sooner. */
 const YOUNG_MS = 10_000;
-/** Trigrams to probe with: two rare ones cut the candidates to about the matches; more lists cost more to read. */
-const PROBES = 2;
 /**
  * A scan in path order is chosen without probing when the sample says it finds `limit` matches within this many
  * rows (a frequent needle such as "report": the path-ordered rows hold a match every few rows).
@@ -76,10 +74,11 @@ async function takeSample(platform: Platform): Promise<NameSample> {
   let names: string[];
   let unicodeWords = true;
   if (platform.db.dialect === 'sqlite') {
-    // Rows spread evenly over the rowid range: each is a lookup by rowid, so the sample costs SAMPLE lookups
-    // whatever the size of the table.
+    // Random rows of the rowid range (not evenly spaced ones: names often repeat with a period, and a stride
+    // can fall in step with it): each is a lookup by rowid, so the sample costs SAMPLE lookups whatever the
+    // size of the table. Rowids of deleted rows find nothing; the sample is a little smaller then.
     const top = Number((await sql<{ m: number | null }>`select max(rowid) as m from files`.execute(db)).rows[0]?.m ?? 0);
-    const ids = top <= SAMPLE ? null : Array.from({ length: SAMPLE }, (_, i) => Math.floor(((i + 0.5) * top) / SAMPLE));
+    const ids = top <= SAMPLE ? null : Array.from({ length: SAMPLE }, () => 1 + Math.floor(Math.random() * top));
     const rows = ids
       ? await sql<{
           n: string;
@@ -139,20 +138,25 @@ export async function planNameSearch(platform: Platform, needle: string, limit: 
   const usable = all.filter((t) => probeable(t, platform.db.dialect, s.unicodeWords));
   if (usable.length === 0) return { kind: 'scan' };
   const count = (t: string): number => s.counts.get(t) ?? 0;
-  // Stable: equally rare trigrams keep the needle's order, so a needle always gets the same probe.
-  const rarest = usable
-    .map((t, i) => ({ t, i, n: count(t) }))
-    .sort((a, b) => a.n - b.n || a.i - b.i)
-    .slice(0, PROBES);
-  const trigrams = rarest.map((r) => r.t);
-  if (rarest[0]!.n >= MIN_HITS) {
-    const share = (test: (n: string) => boolean): number => s.names.reduce((k, n) => k + (test(n) ? 1 : 0), 0);
-    const hits = share((n) => n.includes(needle));
+  // The rarest trigram first, then the one that the fewest of its holders also hold: trigrams of one needle are
+  // often found together ("003" and "03-" in every "2003-"), and a second one that always comes with the first
+  // narrows nothing. Ties go to the rarer, then to the needle's order, so a needle always gets the same probe.
+  const order = (t: string): number => usable.indexOf(t);
+  const first = usable.reduce((a, b) => (count(b) < count(a) ? b : a));
+  const holders = s.names.filter((n) => n.includes(first));
+  const both = (t: string): number => holders.reduce((k, n) => k + (n.includes(t) ? 1 : 0), 0);
+  const second = usable
+    .filter((t) => t !== first)
+    .map((t) => ({ t, kept: both(t) }))
+    .sort((a, b) => a.kept - b.kept || count(a.t) - count(b.t) || order(a.t) - order(b.t))[0];
+  const trigrams = second ? [first, second.t] : [first];
+  if (count(first) >= MIN_HITS) {
+    const hits = s.names.reduce((k, n) => k + (n.includes(needle) ? 1 : 0), 0);
     if (hits >= MIN_HITS && (limit * s.size) / hits <= SCAN_ROWS) return { kind: 'scan' };
     // Even the rarest trigrams are common. Probing with all of them (the whole needle) reads every list but
     // keeps only about the matches; probing with two reads two lists but keeps every name holding both, and
     // each candidate costs a row read (e.g. "2000-0": "200" and "000" are in most names).
-    const kept = share((n) => trigrams.every((t) => n.includes(t)));
+    const kept = second ? second.kept : holders.length;
     const lists = (ts: string[]): number => ts.reduce((k, t) => k + count(t), 0);
     if (lists(all) + ROW_COST * hits < lists(trigrams) + ROW_COST * kept) return { kind: 'whole' };
   }
