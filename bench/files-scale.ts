@@ -62,6 +62,37 @@ async function dbBytes(ctx: Ctx, file: string | undefined): Promise<number> {
   return statSync(file!).size;
 }
 
+/**
+ * Name search as it was before the trigram probe (issue 30 item 5), the query alone: SQLite probed the FTS5
+ * index with the whole needle as a phrase (up to 1,000 candidates read by ID, else a scan in path order);
+ * PostgreSQL ran `name_lower LIKE '%needle%'`, which pg_trgm takes with every trigram of the needle.
+ */
+async function oldFind(ctx: Ctx, text: string, limit: number): Promise<number> {
+  const db = ctx.platform.db.kysely;
+  const needle = text.toLowerCase();
+  const like = sql<string>`${'%' + needle.replace(/[\\%_]/g, (c) => '\\' + c) + '%'} escape '\\'`;
+  let ids: string[] | null = null;
+  if (ctx.platform.db.dialect === 'sqlite' && [...needle].length >= 3) {
+    const rows = await sql<{
+      rowid: number;
+    }>`select rowid from files_name_fts where files_name_fts match ${`"${needle.replace(/"/g, '""')}"`} limit 1001`.execute(db);
+    if (rows.rows.length <= 1000) {
+      if (rows.rows.length === 0) return 0;
+      ids = (await sql<{ file_id: string }>`select file_id from files_name_ids where id in (${sql.join(rows.rows.map((r) => r.rowid))})`.execute(db)).rows.map(
+        (r) => r.file_id,
+      );
+    }
+  }
+  let q = db.selectFrom('files').selectAll();
+  q = ids ? q.where('id', 'in', ids).where(sql`+project_id`, '=', ctx.project.id) : q.where('project_id', '=', ctx.project.id);
+  const rows = await q
+    .where('name_lower', 'like', like)
+    .orderBy('path')
+    .limit(limit + 1)
+    .execute();
+  return rows.length;
+}
+
 /** The count the old `usage` (folder null) and `listFolder` total ran, alone. */
 async function countFiles(ctx: Ctx, folder: string | null): Promise<number> {
   let q = ctx.platform.db.kysely
@@ -104,6 +135,7 @@ function operations(ctx: Ctx, paths: string[]): Array<{ label: string; run: (i: 
   // A fixed pseudo-random walk over the files, the same at every size relative to N.
   const pick = (i: number): string => paths[(i * 7919 + 13) % paths.length]!;
   const n = paths.length;
+  const baseline = process.env.BENCH_NO_BASELINE !== '1';
   return [
     { label: 'list: root, first page (100)', run: () => op('files.folder', { folder: '', limit: 100 }) },
     { label: 'list: "mid" (1,000 files), first page', run: () => op('files.folder', { folder: 'mid', limit: 100 }) },
@@ -111,9 +143,20 @@ function operations(ctx: Ctx, paths: string[]): Array<{ label: string; run: (i: 
     { label: 'list: "big" (N/10 files), first page', run: () => op('files.folder', { folder: 'big', limit: 100 }) },
     { label: 'list: "area-7" (subfolders only)', run: () => op('files.folder', { folder: 'area-7', limit: 100 }) },
     { label: 'find: one name, substring ("-0123456.")', run: (i) => find('one', `-${String((i * 7919 + 13) % n).padStart(7, '0')}.`, 100) },
+    ...(baseline
+      ? [
+          {
+            label: '&nbsp;&nbsp;before: one name, the whole needle probed',
+            run: (i: number) => oldFind(ctx, `-${String((i * 7919 + 13) % n).padStart(7, '0')}.`, 100),
+          },
+        ]
+      : []),
     { label: 'find: prefix "invoice 2003-" (0.23 % of names, limit 100)', run: () => find('prefix', 'invoice 2003-', 100) },
+    ...(baseline ? [{ label: '&nbsp;&nbsp;before: "invoice 2003-", the whole needle probed', run: () => oldFind(ctx, 'invoice 2003-', 100) }] : []),
     { label: 'find: frequent prefix "report" (6 %, limit 100)', run: () => find('frequent', 'report', 100) },
+    ...(baseline ? [{ label: '&nbsp;&nbsp;before: "report", the whole needle probed', run: () => oldFind(ctx, 'report', 100) }] : []),
     { label: 'find: absent ("zzqx")', run: () => find('absent', 'zzqx', 100) },
+    ...(baseline ? [{ label: '&nbsp;&nbsp;before: "zzqx", the whole needle probed', run: () => oldFind(ctx, 'zzqx', 100) }] : []),
     { label: 'stat: a file', run: (i) => op('files.stat', { path: pick(i) }) },
     {
       label: 'open + read: a file',

@@ -7,6 +7,7 @@ import { sql } from 'kysely';
 import { toFileInfo, type FileInfo, type FileRow } from './file-info.js';
 import { openCursor, sealCursor } from './change-cursor.js';
 import { StoaError } from '@stoa/contract';
+import { planNameSearch, type NamePlan } from './name-probe.js';
 
 export interface FolderEntry {
   path: string;
@@ -130,28 +131,51 @@ export async function foldersBelow(ctx: Ctx, input: string, limit: number): Prom
   return rows.map((r) => r.path);
 }
 
-/** Up to this many trigram candidates, name search reads them by ID; beyond, it scans names in path order. */
+/**
+ * Up to this many candidates of the whole needle, name search reads them by ID; beyond, it scans names in path
+ * order (a needle whose trigrams together are that frequent finds `limit` matches within a short scan).
+ */
 const NAME_CANDIDATES_MAX = 1000;
+/**
+ * Up to this many candidates of a probe by the needle's rarest trigrams, name search reads them by ID. More
+ * is rare (the probe trigrams are picked for being rare); then the scan in path order is the fallback.
+ */
+const PROBE_CANDIDATES_MAX = 5000;
+
+/** An FTS5 string: each trigram quoted (a quote doubled), the whole needle as one phrase. */
+const ftsString = (s: string): string => `"${s.replace(/"/g, '""')}"`;
 
 /**
  * SQLite: IDs of the files whose names may contain `needle`, from the trigram index of migration 006 — a
- * superset of the matches (trigram case folding is per character). Null when the index cannot help: needles
- * under 3 characters have no trigram; a needle with more than NAME_CANDIDATES_MAX candidates is frequent, and
- * the scan in path order stops after `limit` matches anyway. PostgreSQL uses its pg_trgm index for the LIKE
- * itself, so null there too.
+ * superset of the matches (trigram case folding is per character). Null when the scan in path order serves
+ * better: the plan says so (no trigram, or a frequent needle), or the probe has more candidates than its cap.
+ * PostgreSQL uses its pg_trgm index for LIKE itself (see `namePredicate`), so null there too.
  */
-async function nameCandidates(ctx: Ctx, needle: string): Promise<string[] | null> {
-  if (ctx.platform.db.dialect !== 'sqlite' || [...needle].length < 3) return null;
-  const phrase = `"${needle.replace(/"/g, '""')}"`;
-  const rows = await sql<{ rowid: number }>`select rowid from files_name_fts where files_name_fts match ${phrase} limit ${NAME_CANDIDATES_MAX + 1}`.execute(
+async function nameCandidates(ctx: Ctx, plan: NamePlan, needle: string): Promise<string[] | null> {
+  if (ctx.platform.db.dialect !== 'sqlite' || plan.kind === 'scan') return null;
+  const [query, max] = plan.kind === 'whole' ? [ftsString(needle), NAME_CANDIDATES_MAX] : [plan.trigrams.map(ftsString).join(' AND '), PROBE_CANDIDATES_MAX];
+  const rows = await sql<{ rowid: number }>`select rowid from files_name_fts where files_name_fts match ${query} limit ${max + 1}`.execute(
     ctx.platform.db.kysely,
   );
-  if (rows.rows.length > NAME_CANDIDATES_MAX) return null;
+  if (rows.rows.length > max) return null;
   if (rows.rows.length === 0) return [];
-  const ids = await sql<{ file_id: string }>`select file_id from files_name_ids where id in (${sql.join(rows.rows.map((r) => r.rowid))})`.execute(
+  const ids = await sql<{
+    file_id: string;
+  }>`select file_id from files_name_ids where id in (select value from json_each(${JSON.stringify(rows.rows.map((r) => r.rowid))}))`.execute(
     ctx.platform.db.kysely,
   );
   return ids.rows.map((r) => r.file_id);
+}
+
+/** The exact test of a name (always applied: candidates are only a superset), and on PostgreSQL the probe. */
+function namePredicate(ctx: Ctx, plan: NamePlan, needle: string) {
+  const like = (s: string) => sql<string>`${'%' + likeEscape(s) + '%'} escape '\\'`;
+  if (ctx.platform.db.dialect !== 'postgres' || plan.kind !== 'probe') return sql<boolean>`name_lower like ${like(needle)}`;
+  // pg_trgm takes each `LIKE '%abc%'` of three word characters as that one trigram: the index reads the rare
+  // trigrams' lists only. The exact test is `strpos`, which the index does not take (an indexable LIKE of the
+  // needle would bring all of its trigrams back into the index scan); for a plain substring it means the same.
+  const probes = plan.trigrams.map((t) => sql`name_lower like ${like(t)}`);
+  return sql<boolean>`${sql.join(probes, sql` and `)} and strpos(name_lower, ${needle}) > 0`;
 }
 
 /**
@@ -163,14 +187,16 @@ export async function findFiles(ctx: Ctx, input: { text: string; limit?: number;
   assertCan(ctx.actor, 'file.read', { kind: 'file', path: within });
   const limit = Math.min(Math.max(input.limit ?? 1000, 1), ctx.platform.config.limits.uiMaxFiles);
   const needle = input.text.normalize('NFC').toLowerCase();
-  const ids = await nameCandidates(ctx, needle);
+  const plan: NamePlan = needle ? await planNameSearch(ctx.platform, needle, limit) : { kind: 'scan' };
+  const ids = await nameCandidates(ctx, plan, needle);
   if (ids && ids.length === 0) return { files: [], truncated: false };
   let q = ctx.platform.db.kysely.selectFrom('files').selectAll();
   // With candidate IDs, `+project_id` keeps SQLite (which has no statistics to go by) from walking the path
   // index over the whole project instead of reading the few candidates by primary key.
+  // The IDs as a list of values, not a subquery: SQLite then reads each by primary key, where with a subquery
+  // it may walk the path index over the whole project for the ORDER BY and test each row against the list.
   q = ids ? q.where('id', 'in', ids).where(sql`+project_id`, '=', ctx.project.id) : q.where('project_id', '=', ctx.project.id);
-  // The exact test, always: the candidates are only a superset.
-  if (needle) q = q.where('name_lower', 'like', sql<string>`${'%' + likeEscape(needle) + '%'} escape '\\'`);
+  if (needle) q = q.where(namePredicate(ctx, plan, needle));
   if (within) q = q.where('path', 'like', sql<string>`${likeEscape(within) + '/%'} escape '\\'`);
   const rows = (await q
     .orderBy('path')
