@@ -21,6 +21,11 @@ export interface StoaConfig {
         redirectDownloads?: boolean;
       };
   limits: Limits;
+  /**
+   * `STOA_INLINE_BLOB_BYTES`: blobs up to this size are kept in the database instead of the blob store (default
+   * 64 KiB; 0 keeps every blob in the store). See docs/decisions/0021-small-blobs-in-the-database.md.
+   */
+  inlineBlobBytes?: number;
   adminToken?: string;
   /** Public base URL of the server, used in links it prints (login link, presigned fallbacks). */
   publicUrl?: string;
@@ -149,6 +154,14 @@ export interface TrashSettings {
   maxBytes: number;
 }
 
+/** Blobs up to this many bytes are kept in the database when the configuration names no size (decision 0021). */
+const DEFAULT_INLINE_BLOB_BYTES = 64 * 1024;
+
+/** The largest blob kept in the database (0: none), the default when the configuration names none. */
+export function inlineBlobBytesOf(config: StoaConfig): number {
+  return config.inlineBlobBytes ?? DEFAULT_INLINE_BLOB_BYTES;
+}
+
 /** The trash settings of a configuration (the defaults when it names none). */
 export function trashOf(config: StoaConfig): TrashSettings {
   return config.trash ?? { days: 30, maxBytes: 10 * 1024 ** 3 };
@@ -223,6 +236,7 @@ export function loadConfig(opts: { dataDir?: string; env: NodeJS.ProcessEnv }): 
     database,
     storage,
     limits,
+    inlineBlobBytes: nonNegativeSetting(env, 'STOA_INLINE_BLOB_BYTES', DEFAULT_INLINE_BLOB_BYTES),
     auth,
     trustProxy,
     housekeeping,

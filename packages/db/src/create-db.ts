@@ -6,6 +6,7 @@ import { ImmediateSqliteDialect, type Dialect } from './dialect.js';
 import { migrateToLatest } from './migrate.js';
 import { namedStatementsPool } from './pg-named-statements.js';
 import { cachingSqliteDatabase } from './statement-cache.js';
+import { pgInlineBlobRows, sqliteInlineBlobRows, type InlineBlobRows } from './inline-blobs.js';
 import type { DB } from './schema.js';
 
 export type { Dialect } from './dialect.js';
@@ -28,6 +29,8 @@ export interface StoaDb {
   publish(channel: string, payload: string): Promise<void>;
   /** Calls `handler` with every message on `channel` until the returned function is called. */
   subscribe(channel: string, handler: (payload: string) => void): Promise<() => Promise<void>>;
+  /** The table of small blobs kept in the database, on a handle of its own (see inline-blobs.ts). */
+  inlineBlobs: InlineBlobRows;
   close(): Promise<void>;
 }
 
@@ -83,14 +86,17 @@ export async function openDb(config: DbConfig): Promise<StoaDb> {
   } else {
     await migrateToLatest(kysely, dialect);
   }
+  const inlineBlobs = sqlite ? sqliteInlineBlobRows(sqlite) : pgInlineBlobRows((config as { url: string }).url);
   return {
     kysely,
     dialect,
     vectorFunctions: once(() => (sqlite ? loadSqliteVec(sqlite) : enablePgvector(kysely))),
     publish: messages.publish,
     subscribe: messages.subscribe,
+    inlineBlobs,
     close: async () => {
       await messages.close();
+      await inlineBlobs.close();
       await kysely.destroy();
     },
   };
