@@ -30,19 +30,19 @@ export interface InlineBlobRows {
   close(): Promise<void>;
 }
 
-/** Turns of the event loop a SQLite insert waits for a transaction on the connection to end. */
+/** Turns of the event loop a SQLite write waits for a transaction on the connection to end. */
 const WAIT_TURNS = 3;
 
 /**
  * SQLite: statements on the one connection, run synchronously beside Kysely (which serialises its own use of
  * the connection but not ours). So a read inside an operation's transaction sees that transaction, as it must
  * (the commit checks bytes the same connection holds), and never waits. A write outside any transaction commits
- * at once (WAL with `synchronous = NORMAL`: an append to the log, no fsync). A write while a transaction is open
- * waits a few turns of the event loop for it to end, then is refused (`insert` → false) rather than slipped into
- * a transaction that might roll back or that might be the caller's own, waiting for it —
- * except a delete: the only deleter inside a transaction is the sweeper, whose transaction it then joins (the
- * blob's `blobs` row and its bytes go together), and a delete undone by a rollback only leaves bytes for the next
- * sweep.
+ * at once (WAL with `synchronous = NORMAL`: an append to the log, no fsync). A write that finds a transaction
+ * open first waits a few turns of the event loop for it to end, so as not to slip into someone else's
+ * transaction, which might roll back. Then an insert is refused (`insert` → false: the caller keeps the bytes
+ * elsewhere), and a delete joins the transaction: the deleter inside a transaction is the sweeper, whose own
+ * transaction it is (the blob's `blobs` row and its bytes go together); were it another one that rolls back, the
+ * bytes would only wait for the next sweep.
  */
 export function sqliteInlineBlobRows(database: Database.Database): InlineBlobRows {
   let s: ReturnType<typeof prepare> | undefined;
@@ -55,18 +55,24 @@ export function sqliteInlineBlobRows(database: Database.Database): InlineBlobRow
     keysAfter: database.prepare<[string, number], { key: string }>('select key from inline_blobs where key > ? order by key limit ?'),
   });
   const st = () => (s ??= prepare());
+  // Another operation's transaction on the connection usually ends within a turn or two of the event loop; one
+  // that waits on us (the caller's own) never will. True when the connection is outside any transaction.
+  const idle = async (): Promise<boolean> => {
+    for (let turn = 0; database.inTransaction && turn < WAIT_TURNS; turn++) await new Promise((r) => setImmediate(r));
+    return !database.inTransaction;
+  };
   return {
     get: async (key) => st().get.get(key)?.content ?? null,
     size: async (key) => st().size.get(key)?.size ?? null,
     insert: async (key, content) => {
-      // Another operation's transaction usually ends within a turn or two of the event loop; one that waits on
-      // us (a tool storing inside its own transaction) never will, so after a few turns the store takes the bytes.
-      for (let turn = 0; database.inTransaction && turn < WAIT_TURNS; turn++) await new Promise((r) => setImmediate(r));
-      if (database.inTransaction) return false;
+      if (!(await idle())) return false;
       st().insert.run(key, content.length, content);
       return true;
     },
-    delete: async (key) => void st().delete.run(key),
+    delete: async (key) => {
+      await idle();
+      st().delete.run(key);
+    },
     keysAfter: async (after, limit) =>
       st()
         .keysAfter.all(after, limit)
