@@ -12,7 +12,7 @@ import { createTestDb, testDbKinds } from '@stoa/db/testing';
 import { createTestPlatform, type TestPlatform } from '../testing.js';
 import type { Ctx } from '../platform.js';
 import { loadConfig } from '../config.js';
-import { openPlatform } from '../open-platform.js';
+import { assemblePlatform, openPlatform } from '../open-platform.js';
 import { contextFor, localAdminPrincipal } from '../context.js';
 import { bootstrap } from '../projects/bootstrap.js';
 import { putFile } from './put-file.js';
@@ -99,9 +99,24 @@ describe.each(testDbKinds())('small blobs in the database on %s', (kind) => {
     expect(await storeViolations(ctx)).toEqual([]);
   });
 
-  it('an inline blob has no presigned download: the server serves its bytes', async () => {
-    const r = await t.platform.blobs.put('small');
-    expect(await t.platform.blobs.presignGet(r.key, 60, { filename: 'a.txt', contentType: 'text/plain' })).toBeNull();
+  it('STOA_INLINE_BLOB_BYTES=0 keeps every blob in the store', async () => {
+    expect(loadConfig({ dataDir: t.dataDir, env: { STOA_INLINE_BLOB_BYTES: '0' } }).inlineBlobBytes).toBe(0);
+    expect(loadConfig({ dataDir: t.dataDir, env: {} }).inlineBlobBytes).toBe(64 * KiB);
+    const config = { ...t.platform.config, inlineBlobBytes: 0 };
+    const off = assemblePlatform({ db: t.platform.db, blobs: createFsBlobStore({ root: join(t.dataDir, 'blobs') }), config });
+    const r = await off.blobs.put('kept as a file, as before');
+    expect([await inTable(r.key), onDisk(r.key)]).toEqual([false, true]);
+  });
+
+  it("an inline blob has no presigned download (the server serves its bytes); a large one keeps the bucket's", async () => {
+    const fs = createFsBlobStore({ root: join(t.dataDir, 'blobs') });
+    const bucket = { ...fs, presignGet: async (key: string) => `https://bucket.example/${key}?signed` };
+    const store = createTieredBlobStore({ store: bucket, table: t.platform.db.inlineBlobs, maxInlineBytes: 64 * KiB });
+    const small = await store.put('small');
+    const big = await store.put(Buffer.alloc(64 * KiB + 1, 'z'));
+    const as = { filename: 'a.txt', contentType: 'text/plain' };
+    expect(await store.presignGet(small.key, 60, as)).toBeNull();
+    expect(await store.presignGet(big.key, 60, as)).toBe(`https://bucket.example/${big.key}?signed`);
   });
 });
 
