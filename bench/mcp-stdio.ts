@@ -180,7 +180,11 @@ async function main(): Promise<void> {
     const ids = await baseSetup(baseRoot, baseData);
     base = {
       name: 'Stoa base (BENCH_MCP_BASE_ROOT)',
-      client: await connect(process.execPath, [...profile, join(baseRoot, 'apps/cli/bin/stoa.js'), 'mcp', '--data', baseData, '--agent', ids.agent, '--conversation', ids.conv], env),
+      client: await connect(
+        process.execPath,
+        [...profile, join(baseRoot, 'apps/cli/bin/stoa.js'), 'mcp', '--data', baseData, '--agent', ids.agent, '--conversation', ids.conv],
+        env,
+      ),
       write: async (path, c) => {
         const r = await base!.client.callTool({ name: 'ws_write_file', arguments: { path, content: c } });
         if (r.isError) throw new Error(textOf(r));
