@@ -157,6 +157,16 @@ export interface TrashSettings {
 /** Blobs up to this many bytes are kept in the database when the configuration names no size (decision 0021). */
 const DEFAULT_INLINE_BLOB_BYTES = 64 * 1024;
 
+/** Past this, a blob is no small blob: the put holds it in memory whole and the database stores it as one value. */
+const MAX_INLINE_BLOB_BYTES = 16 * 1024 * 1024;
+
+function inlineBlobSetting(env: NodeJS.ProcessEnv): number {
+  const n = nonNegativeSetting(env, 'STOA_INLINE_BLOB_BYTES', DEFAULT_INLINE_BLOB_BYTES);
+  if (n > MAX_INLINE_BLOB_BYTES)
+    throw new StoaError('bad_request', `STOA_INLINE_BLOB_BYTES must be at most ${MAX_INLINE_BLOB_BYTES} (16 MiB); larger files belong in the blob store`);
+  return n;
+}
+
 /** The largest blob kept in the database (0: none), the default when the configuration names none. */
 export function inlineBlobBytesOf(config: StoaConfig): number {
   return config.inlineBlobBytes ?? DEFAULT_INLINE_BLOB_BYTES;
@@ -236,7 +246,7 @@ export function loadConfig(opts: { dataDir?: string; env: NodeJS.ProcessEnv }): 
     database,
     storage,
     limits,
-    inlineBlobBytes: nonNegativeSetting(env, 'STOA_INLINE_BLOB_BYTES', DEFAULT_INLINE_BLOB_BYTES),
+    inlineBlobBytes: inlineBlobSetting(env),
     auth,
     trustProxy,
     housekeeping,

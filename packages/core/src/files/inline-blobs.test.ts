@@ -102,6 +102,7 @@ describe.each(testDbKinds())('small blobs in the database on %s', (kind) => {
   it('STOA_INLINE_BLOB_BYTES=0 keeps every blob in the store', async () => {
     expect(loadConfig({ dataDir: t.dataDir, env: { STOA_INLINE_BLOB_BYTES: '0' } }).inlineBlobBytes).toBe(0);
     expect(loadConfig({ dataDir: t.dataDir, env: {} }).inlineBlobBytes).toBe(64 * KiB);
+    expect(() => loadConfig({ dataDir: t.dataDir, env: { STOA_INLINE_BLOB_BYTES: String(1 << 30) } })).toThrow(/at most/);
     const config = { ...t.platform.config, inlineBlobBytes: 0 };
     const off = assemblePlatform({ db: t.platform.db, blobs: createFsBlobStore({ root: join(t.dataDir, 'blobs') }), config });
     const r = await off.blobs.put('kept as a file, as before');
