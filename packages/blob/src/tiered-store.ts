@@ -75,8 +75,12 @@ export function createTieredBlobStore(opts: { store: BlobStore; table: InlineBlo
       const bytes = await inline('read the blob', () => table.get(key));
       if (bytes === null) return store.get(key, range);
       const r = range === undefined ? { start: 0, end: bytes.length - 1 } : resolveRange(range, bytes.length);
+      // One push of the bytes in memory (Readable.from would hand them over through an async iterator).
       const slice = bytes.subarray(r.start, r.end + 1);
-      return Readable.from(slice.length > 0 ? [slice] : [], { objectMode: false });
+      const out = new Readable({ read: () => undefined });
+      if (slice.length > 0) out.push(slice);
+      out.push(null);
+      return out;
     },
 
     async read(key: string): Promise<Buffer> {
