@@ -8,6 +8,8 @@
  *   node --import tsx bench/mcp-stdio.ts                  # 1,000 iterations per server
  *   BENCH_MCP_N=200 node --import tsx bench/mcp-stdio.ts  # quicker
  *   BENCH_MCP_DIR=/dev/shm node --import tsx bench/mcp-stdio.ts  # both servers on tmpfs (fsync is free there)
+ *   BENCH_MCP_BASE_ROOT=../base node --import tsx bench/mcp-stdio.ts  # also the `stoa mcp` of a built base checkout,
+ *                                                                      # in the same alternating rounds
  *
  * Stoa runs with its full write path — scope checks, the per-conversation write counter in the database,
  * quota, a new version per write, "created by", the trace row per call, fsync'd content-addressed blobs. Only
@@ -97,6 +99,26 @@ async function startOnce(command: string, args: string[], env: Record<string, st
   return { ms, tools };
 }
 
+/**
+ * BENCH_MCP_BASE_ROOT: a data folder with an agent and a conversation made by the base checkout's own code (its
+ * migrations may differ from this checkout's), for its `stoa mcp`.
+ */
+async function baseSetup(root: string, dataDir: string): Promise<{ agent: string; conv: string }> {
+  const { execFileSync } = await import('node:child_process');
+  const core = join(root, 'packages/core/src/testing.ts');
+  const script = `
+    const { bootstrap, contextFor, createAgent, createConversation, loadConfig, localAdminPrincipal, openPlatform } = await import(${JSON.stringify(core)});
+    const platform = await openPlatform(loadConfig({ dataDir: ${JSON.stringify(dataDir)}, env: { STOA_AGENT_WRITES_PER_CONVERSATION: '1000000' } }));
+    await bootstrap(platform);
+    const admin = await contextFor(platform, await localAdminPrincipal(platform), {});
+    const agent = await createAgent(admin, { name: 'Bench', files: 'on' });
+    const conv = await createConversation(admin, { members: [agent.id] });
+    await platform.close();
+    console.log(JSON.stringify({ agent: agent.id, conv: conv.id }));`;
+  const out = execFileSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { cwd: root, encoding: 'utf8' });
+  return JSON.parse(out.trim().split('\n').at(-1)!) as { agent: string; conv: string };
+}
+
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 
 async function iterate(t: Target, from: number, to: number, prefix: string, record: boolean): Promise<void> {
@@ -171,6 +193,28 @@ async function main(): Promise<void> {
     wallMs: 0,
     cpuMs: 0,
   };
+  const baseRoot = process.env.BENCH_MCP_BASE_ROOT;
+  const profile = process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${join(process.env.BENCH_CPU_PROF, 'base')}`] : [];
+  let base: Target | undefined;
+  if (baseRoot) {
+    const baseData = join(tmp, 'stoa-base');
+    const ids = await baseSetup(baseRoot, baseData);
+    base = {
+      name: 'Stoa base (BENCH_MCP_BASE_ROOT)',
+      client: await connect(
+        process.execPath,
+        [...profile, join(baseRoot, 'apps/cli/bin/stoa.js'), 'mcp', '--data', baseData, '--agent', ids.agent, '--conversation', ids.conv],
+        env,
+      ),
+      write: async (path, c) => {
+        const r = await base!.client.callTool({ name: 'ws_write_file', arguments: { path, content: c } });
+        if (r.isError) throw new Error(textOf(r));
+      },
+      read: async (path) => textOf(await base!.client.callTool({ name: 'ws_read_file', arguments: { path } })),
+      latencies: [],
+      wallMs: 0,
+    };
+  }
   // server-filesystem needs the folders to exist; Stoa creates them (F2).
   for (const d of ['warm', 'run']) mkdirSync(join(fsRoot, d), { recursive: true });
 
@@ -185,16 +229,18 @@ async function main(): Promise<void> {
     lists = { stoa: a.tools, fs: b.tools };
   }
 
-  for (const t of [stoa, fsTarget]) await iterate(t, 0, WARMUP, 'warm', false);
+  const targets = [stoa, fsTarget, ...(base ? [base] : [])];
+  for (const t of targets) await iterate(t, 0, WARMUP, 'warm', false);
   const per = Math.ceil(N / ROUNDS);
   for (let r = 0; r < ROUNDS; r++) {
     const from = r * per;
     const to = Math.min(N, from + per);
-    const order = r % 2 === 0 ? [stoa, fsTarget] : [fsTarget, stoa];
+    const order = r % 2 === 0 ? targets : [...targets].reverse();
     for (const t of order) await iterate(t, from, to, 'run', true);
   }
   await stoa.client.close();
   await fsTarget.client.close();
+  await base?.client.close();
   rmSync(tmp, { recursive: true, force: true });
 
   const s: Summary = summarize(stoa.latencies, stoa.wallMs);
@@ -222,10 +268,16 @@ async function main(): Promise<void> {
   console.log('|---|---|---|---|---|');
   console.log(row(stoa.name, s));
   console.log(row(fsTarget.name, f));
+  const b = base ? summarize(base.latencies, base.wallMs) : undefined;
+  if (base && b) console.log(row(base.name, b));
   console.log(`\nThroughput ratio Stoa / server-filesystem: ${(s.opsPerSec / f.opsPerSec).toFixed(2)}×`);
   if (stoa.cpuMs > 0)
     console.log(
       `\nCPU of the server process per write + read pair: Stoa ${fmt(stoa.cpuMs / s.ops, 2)} ms, server-filesystem ${fmt(fsTarget.cpuMs / f.ops, 2)} ms (${(stoa.cpuMs / s.ops / (fsTarget.cpuMs / f.ops)).toFixed(2)}×)`,
+    );
+  if (b)
+    console.log(
+      `Base / server-filesystem: ${(b.opsPerSec / f.opsPerSec).toFixed(2)}×; this checkout ÷ base: throughput ${(s.opsPerSec / b.opsPerSec).toFixed(2)}×, p50 ${(s.p50 / b.p50).toFixed(2)}×`,
     );
 }
 

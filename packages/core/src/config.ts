@@ -21,6 +21,11 @@ export interface StoaConfig {
         redirectDownloads?: boolean;
       };
   limits: Limits;
+  /**
+   * `STOA_INLINE_BLOB_BYTES`: blobs up to this size are kept in the database instead of the blob store (0, the
+   * default, keeps every blob in the store; 65536 is the size measured). See docs/decisions/0021-small-blobs-in-the-database.md.
+   */
+  inlineBlobBytes?: number;
   adminToken?: string;
   /** Public base URL of the server, used in links it prints (login link, presigned fallbacks). */
   publicUrl?: string;
@@ -149,6 +154,28 @@ export interface TrashSettings {
   maxBytes: number;
 }
 
+/**
+ * Blobs up to this many bytes are kept in the database when the configuration names no size (decision 0021): none
+ * for now. Measured, one writer at a time gains (a put 5–10× faster), but 16 concurrent HTTP clients lose (PUT
+ * 0.7–0.8×, GET 0.55–0.6× of files; bench/README.md "Small blobs in the database"), so it stays a setting to turn on.
+ */
+const DEFAULT_INLINE_BLOB_BYTES = 0;
+
+/** Past this, a blob is no small blob: the put holds it in memory whole and the database stores it as one value. */
+const MAX_INLINE_BLOB_BYTES = 16 * 1024 * 1024;
+
+function inlineBlobSetting(env: NodeJS.ProcessEnv): number {
+  const n = nonNegativeSetting(env, 'STOA_INLINE_BLOB_BYTES', DEFAULT_INLINE_BLOB_BYTES);
+  if (n > MAX_INLINE_BLOB_BYTES)
+    throw new StoaError('bad_request', `STOA_INLINE_BLOB_BYTES must be at most ${MAX_INLINE_BLOB_BYTES} (16 MiB); larger files belong in the blob store`);
+  return n;
+}
+
+/** The largest blob kept in the database (0: none), the default when the configuration names none. */
+export function inlineBlobBytesOf(config: StoaConfig): number {
+  return config.inlineBlobBytes ?? DEFAULT_INLINE_BLOB_BYTES;
+}
+
 /** The trash settings of a configuration (the defaults when it names none). */
 export function trashOf(config: StoaConfig): TrashSettings {
   return config.trash ?? { days: 30, maxBytes: 10 * 1024 ** 3 };
@@ -223,6 +250,7 @@ export function loadConfig(opts: { dataDir?: string; env: NodeJS.ProcessEnv }): 
     database,
     storage,
     limits,
+    inlineBlobBytes: inlineBlobSetting(env),
     auth,
     trustProxy,
     housekeeping,

@@ -1,6 +1,6 @@
 import { openDb, type StoaDb } from '@stoa/db';
-import { createFsBlobStore, openS3BlobStore, type BlobStore } from '@stoa/blob';
-import type { StoaConfig } from './config.js';
+import { createFsBlobStore, createTieredBlobStore, openS3BlobStore, type BlobStore } from '@stoa/blob';
+import { inlineBlobBytesOf, type StoaConfig } from './config.js';
 import type { Hooks, Platform } from './platform.js';
 import { guardedDb } from './db-guard.js';
 import { durableCommits } from './durable.js';
@@ -46,13 +46,16 @@ export async function openPlatform(config: StoaConfig, opts: PlatformOptions = {
 }
 
 /**
- * Builds a platform from parts that are already open; `close` closes them.
+ * Builds a platform from parts that are already open; `close` closes them. Blobs up to `inlineBlobBytes` are
+ * kept in the database in front of `blobs` (the one place this rule lives: decision 0021).
  *
  * @example
  * const platform = assemblePlatform({ db, blobs: createFsBlobStore({ root }), config });
  */
 export function assemblePlatform(parts: { db: StoaDb; blobs: BlobStore; config: StoaConfig } & PlatformOptions): Platform {
-  const { db, blobs, config } = parts;
+  const { db, config } = parts;
+  const inlineBytes = inlineBlobBytesOf(config);
+  const blobs = inlineBytes > 0 ? createTieredBlobStore({ store: parts.blobs, table: db.inlineBlobs, maxInlineBytes: inlineBytes }) : parts.blobs;
   const platform: Platform = {
     db: guardedDb(db),
     blobs,

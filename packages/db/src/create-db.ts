@@ -7,6 +7,7 @@ import { migrateToLatest } from './migrate.js';
 import { namedStatementsPool } from './pg-named-statements.js';
 import { cachingSqliteDatabase } from './statement-cache.js';
 import { walSyncer, type WalSync } from './wal-sync.js';
+import { pgInlineBlobRows, sqliteInlineBlobRows, type InlineBlobRows } from './inline-blobs.js';
 import type { DB } from './schema.js';
 
 export type { Dialect } from './dialect.js';
@@ -36,6 +37,8 @@ export interface StoaDb {
    * Not shared between callers by itself: the platform's `durable()` groups concurrent callers onto one sync.
    */
   syncCommits: (() => Promise<void>) | null;
+  /** The table of small blobs kept in the database, on a handle of its own (see inline-blobs.ts). */
+  inlineBlobs: InlineBlobRows;
   close(): Promise<void>;
 }
 
@@ -102,6 +105,7 @@ export async function openDb(config: DbConfig, opts: DbOptions = {}): Promise<St
   } else {
     await migrateToLatest(kysely, dialect);
   }
+  const inlineBlobs = sqlite ? sqliteInlineBlobRows(sqlite) : pgInlineBlobRows((config as { url: string }).url);
   return {
     kysely,
     dialect,
@@ -109,9 +113,11 @@ export async function openDb(config: DbConfig, opts: DbOptions = {}): Promise<St
     publish: messages.publish,
     subscribe: messages.subscribe,
     syncCommits: wal ? wal.sync : null,
+    inlineBlobs,
     close: async () => {
       await messages.close();
       await wal?.close();
+      await inlineBlobs.close();
       await kysely.destroy();
     },
   };

@@ -101,6 +101,12 @@ export interface BlobsTable {
   size: number;
   created_at: string;
 }
+/** Small blobs kept in the database instead of the blob store (migration 041, decision 0021). */
+export interface InlineBlobsTable {
+  key: string;
+  size: number;
+  content: Buffer;
+}
 export interface FilesTable {
   id: string;
   project_id: string;
@@ -322,6 +328,7 @@ export interface FoundationDB {
   conversations: ConversationsTable;
   conversation_members: ConversationMembersTable;
   blobs: BlobsTable;
+  inline_blobs: InlineBlobsTable;
   files: FilesTable;
   file_versions: FileVersionsTable;
   dirs: DirsTable;
