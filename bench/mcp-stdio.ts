@@ -213,6 +213,7 @@ async function main(): Promise<void> {
       read: async (path) => textOf(await base!.client.callTool({ name: 'ws_read_file', arguments: { path } })),
       latencies: [],
       wallMs: 0,
+      cpuMs: 0,
     };
   }
   // server-filesystem needs the folders to exist; Stoa creates them (F2).
