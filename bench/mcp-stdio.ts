@@ -145,6 +145,8 @@ async function main(): Promise<void> {
   const dataDir = join(tmp, 'stoa');
   const fsRoot = join(tmp, 'fs');
   const env: Record<string, string> = { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? tmp, STOA_AGENT_WRITES_PER_CONVERSATION: '1000000' };
+  // Settings given to the bench (STOA_INLINE_BLOB_BYTES=…) reach the Stoa processes too.
+  for (const [k, v] of Object.entries(process.env)) if (k.startsWith('STOA_') && v !== undefined && !(k in env)) env[k] = v;
   // Set up an agent with file access and a dialog, in-process, on the data folder `stoa mcp` will serve.
   const platform = await openPlatform(loadConfig({ dataDir, env }));
   await bootstrap(platform);
