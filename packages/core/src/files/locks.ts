@@ -66,8 +66,17 @@ function toLock(r: LockRow): WriteLock {
 
 /** Live locks that cover `path`, or (with `below`) that sit under it. */
 async function liveLocks(q: Q, ctx: Ctx, path: string, below = false): Promise<LockRow[]> {
+  return applying(await lockRowsAround(q, ctx, path, below), path, below);
+}
+
+/**
+ * The live lock rows on `path` and on every folder above it (with `below`, also under it): a superset of the
+ * locks that apply to `path` or to any folder above it, so one query serves a path and its parent (see
+ * `applying`).
+ */
+async function lockRowsAround(q: Q, ctx: Ctx, path: string, below = false): Promise<LockRow[]> {
   const now = ctx.platform.clock().toISOString();
-  const rows = (await q
+  return (await q
     .selectFrom('dav_locks')
     .selectAll()
     .where('project_id', '=', ctx.project.id)
@@ -79,6 +88,10 @@ async function liveLocks(q: Q, ctx: Ctx, path: string, below = false): Promise<L
       ]),
     )
     .execute()) as LockRow[];
+}
+
+/** Of rows from {@link lockRowsAround}, the locks that cover `path` (on it, or above it with depth infinity), or (with `below`) sit under it. */
+function applying(rows: LockRow[], path: string, below = false): LockRow[] {
   return rows.filter((r) => r.path === path || (below && isInside(r.path, path)) || (r.depth !== '0' && isInside(path, r.path)));
 }
 
@@ -250,8 +263,10 @@ export type LockTarget = { path: string; member?: boolean; subtree?: boolean };
 export async function assertUnlocked(ctx: Ctx, targets: LockTarget[], tokens = ctx.lockTokens, q: Q = ctx.platform.db.kysely): Promise<void> {
   for (const t of targets) {
     const path = normalizePath(t.path, 'folder');
-    const found = [...(await liveLocks(q, ctx, path, t.subtree))];
-    if (t.member && path !== '') found.push(...(await liveLocks(q, ctx, dirOf(path))).filter((l) => l.path === dirOf(path) || l.depth !== '0'));
+    // One query for the path and its parent folder: the rows around the path hold every lock above it (issue 30).
+    const rows = await lockRowsAround(q, ctx, path, t.subtree);
+    const found = applying(rows, path, t.subtree);
+    if (t.member && path !== '') found.push(...applying(rows, dirOf(path)).filter((l) => l.path === dirOf(path) || l.depth !== '0'));
     if (found.length === 0) continue;
     // Any one held lock is enough: several shared locks each let their holder write.
     const held = found.some((l) => l.principal === principalOf(ctx) && (tokens === undefined || tokens.includes(l.token)));

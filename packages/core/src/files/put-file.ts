@@ -1,19 +1,22 @@
-import type { Readable } from 'node:stream';
+import { Readable } from 'node:stream';
 import { StoaError } from '@stoa/contract';
-import { BlobTooLargeError, type PutResult } from '@stoa/blob';
+import { BlobTooLargeError, readHead, type PutResult } from '@stoa/blob';
 import { attributionOf, type Attribution } from '../actors.js';
 import { normalizePath } from '../paths.js';
 import { inTx, type Ctx } from '../platform.js';
 import { assertCan } from '../policies/can.js';
 import { quotaOf } from '../projects/projects.js';
 import { commitVersion } from './commit-version.js';
-import { mimeForBlob } from './mime.js';
+import { mimeByName, mimeForBlob, mimeForContent } from './mime.js';
 import type { FileInfo } from './file-info.js';
 import { withWriteRetry } from './write-retry.js';
 import { agentWriteCap, countAgentChange, tracedChange } from '../operations/agent-gate.js';
 import { assertUnlockedIn } from './locks.js';
 
 export { INDEX_TEXT_BYTES } from './commit-version.js';
+
+/** Uploads up to this size whose type only their bytes can tell are read whole before they are stored (the fs blob store reads this much whole too). */
+const SMALL_UPLOAD_BYTES = 256 * 1024;
 
 export interface PutFileInput {
   path: string;
@@ -86,8 +89,23 @@ async function writeFile(ctx: Ctx, input: PutFileInput): Promise<PutFileResult> 
   const own = [input.maxBytes, agentWriteCap(ctx)].filter((n): n is number => n !== undefined);
   const ownCap = own.length ? Math.min(...own) : undefined;
   const cap = ownCap !== undefined ? Math.min(ownCap, quotaCap) : quotaCap;
-  const blob = await storeBlob(ctx, input.source, cap, ownCap !== undefined && ownCap <= quotaCap ? ownCap : undefined);
-  const mime = input.mime ?? (await mimeForBlob(ctx.platform.blobs, path, blob.key, blob.size));
+  const ownLimit = ownCap !== undefined && ownCap <= quotaCap ? ownCap : undefined;
+  // A type the name cannot tell comes from the first bytes: a small upload is read whole here and its type taken
+  // from the bytes in memory, instead of opening the stored blob again to read them back (issue 30).
+  let source = input.source;
+  let mime = input.mime ?? mimeByName(path);
+  if (mime === undefined && source instanceof Readable) {
+    const stream = source;
+    const head = await refusingOversize(() => readHead(stream, SMALL_UPLOAD_BYTES, cap), cap, ownLimit);
+    source = head.whole ?? head.rest;
+    if (head.whole) mime = mimeForContent(path, head.whole);
+  } else if (mime === undefined) {
+    const bytes = typeof source === 'string' ? Buffer.from(source, 'utf8') : (source as Buffer);
+    source = bytes;
+    mime = mimeForContent(path, bytes);
+  }
+  const blob = await storeBlob(ctx, source, cap, ownLimit);
+  mime ??= await mimeForBlob(ctx.platform.blobs, path, blob.key, blob.size);
   const attribution = input.attribution ?? attributionOf(ctx.actor);
   const senderGone = () => {
     if (input.signal?.aborted) throw new StoaError('unavailable', 'the upload was cancelled by its sender before it was kept; nothing was stored');
@@ -119,8 +137,13 @@ async function writeFile(ctx: Ctx, input: PutFileInput): Promise<PutFileResult> 
  * limit, quota_exceeded when it is the free space.
  */
 export async function storeBlob(ctx: Ctx, source: Readable | Buffer | string, cap: number, ownLimit?: number): Promise<PutResult> {
+  return refusingOversize(() => ctx.platform.blobs.put(source, { maxBytes: cap }), cap, ownLimit);
+}
+
+/** Runs a step that reads the upload under `cap`, with storeBlob's refusals when the bytes exceed it. */
+async function refusingOversize<T>(step: () => Promise<T>, cap: number, ownLimit?: number): Promise<T> {
   try {
-    return await ctx.platform.blobs.put(source, { maxBytes: cap });
+    return await step();
   } catch (e) {
     if (e instanceof BlobTooLargeError) {
       if (ownLimit !== undefined && ownLimit <= cap)
