@@ -37,14 +37,19 @@ export interface PutFileInput {
   signal?: AbortSignal;
 }
 
-/** Free space for a write that may replace `replacingBytes` of an existing file. */
-export async function freeBytes(ctx: Ctx): Promise<number> {
+/**
+ * The project's free space and the size of the file now at `path` (null: none), in one statement: what a write
+ * may use is the free space plus what it replaces.
+ */
+async function spaceFor(ctx: Ctx, path: string): Promise<{ free: number; existingSize: number | null }> {
   const p = await ctx.platform.db.kysely
     .selectFrom('projects')
     .select(['used_bytes', 'reserved_bytes'])
+    .select((eb) => eb.selectFrom('files').select('size').where('project_id', '=', ctx.project.id).where('path', '=', path).as('existing_size'))
     .where('id', '=', ctx.project.id)
     .executeTakeFirstOrThrow();
-  return Math.max(0, quotaOf(ctx.platform, ctx.project) - Number(p.used_bytes) - Number(p.reserved_bytes));
+  const free = Math.max(0, quotaOf(ctx.platform, ctx.project) - Number(p.used_bytes) - Number(p.reserved_bytes));
+  return { free, existingSize: p.existing_size === null ? null : Number(p.existing_size) };
 }
 
 /**
@@ -77,14 +82,9 @@ async function writeFile(ctx: Ctx, input: PutFileInput): Promise<PutFileResult> 
   if (input.expectedVersion !== undefined && input.expectedVersion !== null && (!Number.isInteger(input.expectedVersion) || input.expectedVersion < 0)) {
     throw new StoaError('bad_request', 'expected version must be a non-negative integer');
   }
-  const existing = await ctx.platform.db.kysely
-    .selectFrom('files')
-    .select(['size'])
-    .where('project_id', '=', ctx.project.id)
-    .where('path', '=', path)
-    .executeTakeFirst();
-  if (existing && input.mode === 'create') throw new StoaError('already_exists', `file "${path}" already exists`);
-  const quotaCap = (await freeBytes(ctx)) + Number(existing?.size ?? 0);
+  const { free, existingSize } = await spaceFor(ctx, path);
+  if (existingSize !== null && input.mode === 'create') throw new StoaError('already_exists', `file "${path}" already exists`);
+  const quotaCap = free + (existingSize ?? 0);
   // An agent's writes are capped at STOA_AGENT_WRITE_BYTES whatever door they come through.
   const own = [input.maxBytes, agentWriteCap(ctx)].filter((n): n is number => n !== undefined);
   const ownCap = own.length ? Math.min(...own) : undefined;
