@@ -1,4 +1,7 @@
+import type { Kysely } from 'kysely';
 import { StoaError } from '@stoa/contract';
+import type { DB } from '@stoa/db';
+import { hotQuery } from './hot-query.js';
 import type { Role, UserActor } from './actors.js';
 import type { Ctx, Platform } from './platform.js';
 import { liveProjectById } from './projects/projects.js';
@@ -53,13 +56,21 @@ export async function contextFor(platform: Platform, principal: Principal, opts:
  * The projects with the person's role in each (null where they are not a member), read in the same statement as
  * the project: one statement fewer on every request (issue 30), and still read afresh each time (R3).
  */
-function projectsWithRole(platform: Platform, userId: string) {
-  return platform.db.kysely
+function projectsWithRole(db: Kysely<DB>, userId: string) {
+  return db
     .selectFrom('projects')
     .leftJoin('members', (join) => join.onRef('members.project_id', '=', 'projects.id').on('members.user_id', '=', userId))
     .selectAll('projects')
     .select('members.role as member_role');
 }
+
+/** As findProject — by ID or name, a project (not a volume), not being deleted — with the role: every request runs it, so it is built once. */
+const projectByNameWithRole = hotQuery((db, a: { user: string; nameOrId: string }) =>
+  projectsWithRole(db, a.user)
+    .where((eb) => eb.or([eb('projects.id', '=', a.nameOrId), eb('projects.name', '=', a.nameOrId)]))
+    .where('projects.catalog', '=', 'projects')
+    .where('projects.deleting_at', 'is', null),
+);
 
 /**
  * The project a person's request acts on, with their role there: the one a project-scoped token is confined to
@@ -73,24 +84,19 @@ async function projectOfUser(
   const withRole = (row: Parameters<typeof toProjectRow>[0] & { member_role: string | null }) => ({ project: toProjectRow(row), role: row.member_role });
   if (principal.projectId) {
     // A token minted inside a project reaches only that project; elsewhere it sees nothing.
-    const row = await projectsWithRole(platform, principal.userId)
+    const row = await projectsWithRole(platform.db.kysely, principal.userId)
       .where('projects.id', '=', principal.projectId)
       .where('projects.deleting_at', 'is', null)
       .executeTakeFirst();
     if (!row || (wanted && wanted !== row.id && wanted !== row.name)) throw new StoaError('not_found', `project "${wanted ?? DEFAULT_PROJECT}" does not exist`);
     return withRole(row);
   }
-  // As findProject: by ID or name, a project (not a volume), not being deleted.
   const nameOrId = wanted ?? DEFAULT_PROJECT;
-  const row = await projectsWithRole(platform, principal.userId)
-    .where((eb) => eb.or([eb('projects.id', '=', nameOrId), eb('projects.name', '=', nameOrId)]))
-    .where('projects.catalog', '=', 'projects')
-    .where('projects.deleting_at', 'is', null)
-    .executeTakeFirst();
+  const [row] = await projectByNameWithRole(platform.db.kysely, { user: principal.userId, nameOrId });
   if (row) return withRole(row);
   const missing = new StoaError('not_found', `project "${nameOrId}" does not exist`);
   if (wanted || principal.superuser) throw missing;
-  const first = await projectsWithRole(platform, principal.userId)
+  const first = await projectsWithRole(platform.db.kysely, principal.userId)
     .where('members.user_id', '=', principal.userId)
     .where('projects.catalog', '=', 'projects')
     .where('projects.deleting_at', 'is', null)

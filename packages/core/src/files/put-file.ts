@@ -10,6 +10,7 @@ import { commitVersion } from './commit-version.js';
 import { mimeByName, mimeForBlob, mimeForContent } from './mime.js';
 import type { FileInfo } from './file-info.js';
 import { withWriteRetry } from './write-retry.js';
+import { hotQuery } from '../hot-query.js';
 import { agentWriteCap, countAgentChange, tracedChange } from '../operations/agent-gate.js';
 import { assertUnlockedIn } from './locks.js';
 
@@ -37,17 +38,22 @@ export interface PutFileInput {
   signal?: AbortSignal;
 }
 
+/** Built once: every write asks it (issue 30). */
+const spaceQuery = hotQuery((db, a: { project: string; path: string }) =>
+  db
+    .selectFrom('projects')
+    .select(['used_bytes', 'reserved_bytes'])
+    .select((eb) => eb.selectFrom('files').select('size').where('project_id', '=', a.project).where('path', '=', a.path).as('existing_size'))
+    .where('id', '=', a.project),
+);
+
 /**
  * The project's free space and the size of the file now at `path` (null: none), in one statement: what a write
  * may use is the free space plus what it replaces.
  */
 async function spaceFor(ctx: Ctx, path: string): Promise<{ free: number; existingSize: number | null }> {
-  const p = await ctx.platform.db.kysely
-    .selectFrom('projects')
-    .select(['used_bytes', 'reserved_bytes'])
-    .select((eb) => eb.selectFrom('files').select('size').where('project_id', '=', ctx.project.id).where('path', '=', path).as('existing_size'))
-    .where('id', '=', ctx.project.id)
-    .executeTakeFirstOrThrow();
+  const [p] = await spaceQuery(ctx.platform.db.kysely, { project: ctx.project.id, path });
+  if (!p) throw new StoaError('not_found', 'this project does not exist');
   const free = Math.max(0, quotaOf(ctx.platform, ctx.project) - Number(p.used_bytes) - Number(p.reserved_bytes));
   return { free, existingSize: p.existing_size === null ? null : Number(p.existing_size) };
 }

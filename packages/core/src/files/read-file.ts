@@ -3,14 +3,20 @@ import { StoaError } from '@stoa/contract';
 import { normalizePath } from '../paths.js';
 import type { Ctx, Platform } from '../platform.js';
 import { assertCan } from '../policies/can.js';
+import { hotQuery } from '../hot-query.js';
 import { assertAgentReadSize } from '../operations/agent-gate.js';
 import { toFileInfo, type FileInfo, type FileRow } from './file-info.js';
 
 /** The row of a path, or null; no rights check (callers check first). */
 export async function findFileRow(ctx: Ctx, path: string): Promise<FileRow | null> {
-  const row = await ctx.platform.db.kysely.selectFrom('files').selectAll().where('project_id', '=', ctx.project.id).where('path', '=', path).executeTakeFirst();
+  const [row] = await fileByPath(ctx.platform.db.kysely, { project: ctx.project.id, path });
   return (row as FileRow | undefined) ?? null;
 }
+
+/** Every read of a file starts here: built once (issue 30). */
+const fileByPath = hotQuery((db, a: { project: string; path: string }) =>
+  db.selectFrom('files').selectAll().where('project_id', '=', a.project).where('path', '=', a.path),
+);
 
 /**
  * Metadata of one file (§7 `files stat`).
