@@ -1,4 +1,4 @@
-import { createQueryId, type Compilable, type CompiledQuery, type Kysely } from 'kysely';
+import { createQueryId, type Compilable, type CompiledQuery, type Kysely, type QueryResult } from 'kysely';
 import type { DB } from '@stoa/db';
 import { refuseNul } from './db-guard.js';
 
@@ -33,9 +33,23 @@ type Args = Record<string, unknown>;
 export function hotQuery<A extends Args, R>(
   build: (db: Kysely<DB>, a: A, shape: number) => Compilable<R>,
 ): (db: Kysely<DB>, args: A, shape?: number) => Promise<R[]> {
+  const run = hotStatement(build);
+  return async (db, args, shape) => (await run(db, args, shape)).rows;
+}
+
+/**
+ * {@link hotQuery} for a change whose caller needs how many rows it changed (`numAffectedRows`).
+ *
+ * @example
+ * const r = await charge(trx, { project: ctx.project.id, delta: 10 });
+ * if (Number(r.numAffectedRows) === 0) throw new StoaError('quota_exceeded', '…');
+ */
+export function hotStatement<A extends Args, R>(
+  build: (db: Kysely<DB>, a: A, shape: number) => Compilable<R>,
+): (db: Kysely<DB>, args: A, shape?: number) => Promise<QueryResult<R>> {
   // By engine (the SQL differs: `?` or `$1`, `for update`), then by shape.
   const built = new Map<unknown, Map<number, Built>>();
-  return async (db, args, shape = 0) => {
+  return (db, args, shape = 0) => {
     const engine = db.getExecutor().adapter.constructor;
     let shapes = built.get(engine);
     if (!shapes) built.set(engine, (shapes = new Map()));
@@ -43,8 +57,7 @@ export function hotQuery<A extends Args, R>(
     if (!b) shapes.set(shape, (b = compile(db, build, shape)));
     const parameters = b.slots.map((s) => ('arg' in s ? args[s.arg] : s.value));
     refuseNul(parameters);
-    const r = await db.executeQuery<R>({ sql: b.sql, parameters, query: b.query, queryId: createQueryId() });
-    return r.rows;
+    return db.executeQuery<R>({ sql: b.sql, parameters, query: b.query, queryId: createQueryId() });
   };
 }
 
