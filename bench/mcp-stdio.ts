@@ -19,9 +19,10 @@
  * the time from starting the process to a completed `initialize` (median of BENCH_MCP_STARTS alternating starts).
  *
  * Prints Markdown tables: tool-list size, initialize time, iterations/s, p50 and p99 of one iteration (write +
- * read) in ms, and the ratios.
+ * read) in ms, and the ratios; on Linux also the CPU of each server process per iteration (from /proc). What one
+ * write and one read ask of the database: bench/mcp-statements.ts.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -45,7 +46,21 @@ interface Target {
   read: (path: string) => Promise<string>;
   latencies: number[];
   wallMs: number;
+  /** CPU ms of the server process over the recorded iterations (Linux /proc; 0 elsewhere). */
+  cpuMs: number;
 }
+
+/** utime + stime of a process in ms (Linux /proc), or 0 when it cannot be read. */
+function cpuOf(pid: number | null | undefined): number {
+  try {
+    const f = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+    return ((Number(f[11]) + Number(f[12])) * 1000) / 100; // clock ticks of 10 ms
+  } catch {
+    return 0;
+  }
+}
+
+const pidOf = (c: Client): number | null | undefined => (c.transport as StdioClientTransport | undefined)?.pid;
 
 const textOf = (r: any): string => (r.content as Array<{ text: string }>)[0]!.text;
 
@@ -86,6 +101,7 @@ const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.len
 
 async function iterate(t: Target, from: number, to: number, prefix: string, record: boolean): Promise<void> {
   const started = performance.now();
+  const cpu0 = cpuOf(pidOf(t.client));
   for (let i = from; i < to; i++) {
     const path = `${prefix}/f${i}.md`;
     const body = content(i);
@@ -96,7 +112,10 @@ async function iterate(t: Target, from: number, to: number, prefix: string, reco
     if (back !== body) throw new Error(`${t.name}: read back differs for ${path}: ${back.slice(0, 120)}`);
     if (record) t.latencies.push(ms);
   }
-  if (record) t.wallMs += performance.now() - started;
+  if (record) {
+    t.wallMs += performance.now() - started;
+    t.cpuMs += cpuOf(pidOf(t.client)) - cpu0;
+  }
 }
 
 async function main(): Promise<void> {
@@ -138,6 +157,7 @@ async function main(): Promise<void> {
     read: async (path) => textOf(await stoa.client.callTool({ name: 'ws_read_file', arguments: { path } })),
     latencies: [],
     wallMs: 0,
+    cpuMs: 0,
   };
   const fsTarget: Target = {
     name: '@modelcontextprotocol/server-filesystem',
@@ -149,6 +169,7 @@ async function main(): Promise<void> {
     read: async (path) => textOf(await fsTarget.client.callTool({ name: 'read_text_file', arguments: { path: join(fsRoot, path) } })),
     latencies: [],
     wallMs: 0,
+    cpuMs: 0,
   };
   // server-filesystem needs the folders to exist; Stoa creates them (F2).
   for (const d of ['warm', 'run']) mkdirSync(join(fsRoot, d), { recursive: true });
@@ -202,6 +223,10 @@ async function main(): Promise<void> {
   console.log(row(stoa.name, s));
   console.log(row(fsTarget.name, f));
   console.log(`\nThroughput ratio Stoa / server-filesystem: ${(s.opsPerSec / f.opsPerSec).toFixed(2)}×`);
+  if (stoa.cpuMs > 0)
+    console.log(
+      `\nCPU of the server process per write + read pair: Stoa ${fmt(stoa.cpuMs / s.ops, 2)} ms, server-filesystem ${fmt(fsTarget.cpuMs / f.ops, 2)} ms (${(stoa.cpuMs / s.ops / (fsTarget.cpuMs / f.ops)).toFixed(2)}×)`,
+    );
 }
 
 main().catch((e) => {

@@ -17,6 +17,7 @@ export type { BlobSource } from './hashing-stream.js';
 /** Reads the start of an upload (a small one whole): the file mutator sniffs a type from bytes it holds (issue 30). */
 export { readHead } from './hashing-stream.js';
 export { createFsBlobStore, type FsBlobStore } from './fs-store.js';
+export { createGroupSync } from './fs-group-sync.js';
 export type { S3BlobStore, S3BlobStoreOptions } from './s3-store.js';
 export type { LazyS3BlobStore } from './s3-lazy.js';
 

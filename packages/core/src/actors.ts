@@ -39,6 +39,11 @@ export interface AgentActor {
   nodeId?: string;
   /** Tool call that acts (B9 attribution). */
   toolCallId?: string;
+  /**
+   * The conversation this agent was found to take part in when its context was built, and in which project: the
+   * runner's membership step (chain.ts) reads it instead of asking the database again within the same request.
+   */
+  memberOf?: { conversationId: string; projectId: string };
 }
 
 export type Actor = UserActor | AgentActor;

@@ -32,14 +32,19 @@ export async function loadAgentActor(platform: Platform, agentId: string, opts: 
     instructions = frozen.instructions;
   }
   const conversationId = opts.conversationId ?? null;
+  let memberOf: AgentActor['memberOf'];
   if (conversationId) {
+    // One statement for both questions of every agent request: does the conversation exist here, and does the
+    // agent take part in it (the runner's membership step, chain.ts, then asks nothing more).
     const conv = await platform.db.kysely
       .selectFrom('conversations')
-      .select('id')
-      .where('id', '=', conversationId)
-      .where('project_id', '=', a.project_id)
+      .leftJoin('conversation_members as m', (j) => j.onRef('m.conversation_id', '=', 'conversations.id').on('m.member_id', '=', a.id))
+      .select(['conversations.id', 'm.member_id'])
+      .where('conversations.id', '=', conversationId)
+      .where('conversations.project_id', '=', a.project_id)
       .executeTakeFirst();
     if (!conv) throw new StoaError('not_found', `conversation "${conversationId}" does not exist in this project`);
+    if (conv.member_id !== null) memberOf = { conversationId, projectId: a.project_id };
   }
   return {
     kind: 'agent',
@@ -51,5 +56,6 @@ export async function loadAgentActor(platform: Platform, agentId: string, opts: 
     conversationId,
     processId: opts.processId,
     nodeId: opts.nodeId,
+    ...(memberOf ? { memberOf } : {}),
   };
 }

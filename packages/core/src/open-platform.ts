@@ -3,6 +3,7 @@ import { createFsBlobStore, openS3BlobStore, type BlobStore } from '@stoa/blob';
 import type { StoaConfig } from './config.js';
 import type { Hooks, Platform } from './platform.js';
 import { guardedDb } from './db-guard.js';
+import { durableCommits } from './durable.js';
 import { fileIndexFolderHook } from './unified-search/file-index.js';
 import { createOutboxDrainer } from './outbox/drain.js';
 import { understandingFolderHook, understandingHook } from './understanding/hook.js';
@@ -60,6 +61,7 @@ export function assemblePlatform(parts: { db: StoaDb; blobs: BlobStore; config: 
     hooks: parts.hooks ?? standardHooks(),
     embeddings: embeddingProvider(config.embeddings),
     outbox: createOutboxDrainer(() => platform),
+    durable: durableCommits(db),
     close: async () => {
       // A drain in flight ends before the database closes; what it leaves pending is drained at the next start.
       await platform.outbox.idle();

@@ -23,6 +23,11 @@ export interface Platform {
   embeddings: EmbeddingProvider | null;
   /** The derived-data outbox's drainer (outbox/drain.ts): woken by every commit, waited for by every search. */
   outbox: OutboxDrainer;
+  /**
+   * Resolves once every transaction committed before the call is durable (decision 0022): the operation runner
+   * awaits it before answering a change. Concurrent callers share one sync of the database (durable.ts).
+   */
+  durable(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -83,6 +88,8 @@ export interface FileChange {
   text?: string;
   /** A write over an existing file: the replaced version's type and size (was it in the search index?). */
   previous?: { mime: string; size: number };
+  /** The file's ID was made by this change (a new file): no derived data can refer to it yet. */
+  fresh?: boolean;
   at: string;
 }
 

@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createTestDb } from '@stoa/db/testing';
+import type { WalSync } from '@stoa/db';
 import { createFsBlobStore } from '@stoa/blob';
 import { limitSettings, type Limits } from '@stoa/contract';
 import { defaultParsingLimits, type EmbeddingsConfig, type ParsingLimits, type StoaConfig } from './config.js';
@@ -38,10 +39,10 @@ export interface TestPlatform {
 export async function createTestPlatform(
   kind: 'sqlite' | 'postgres' = 'sqlite',
   limits: Partial<Limits> = {},
-  opts: PlatformOptions & { parsing?: Partial<ParsingLimits>; embeddings?: EmbeddingsConfig } = {},
+  opts: PlatformOptions & { parsing?: Partial<ParsingLimits>; embeddings?: EmbeddingsConfig; syncWal?: WalSync } = {},
 ): Promise<TestPlatform> {
   const dataDir = mkdtempSync(join(tmpdir(), 'stoa-test-'));
-  const { db, cleanup: dropDb, url, file } = await createTestDb(kind);
+  const { db, cleanup: dropDb, url, file } = await createTestDb(kind, { syncWal: opts.syncWal });
   const all = Object.fromEntries(Object.entries(limitSettings).map(([k, s]) => [k, s.default])) as Limits;
   const config: StoaConfig = {
     dataDir,

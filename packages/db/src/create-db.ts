@@ -6,6 +6,7 @@ import { ImmediateSqliteDialect, type Dialect } from './dialect.js';
 import { migrateToLatest } from './migrate.js';
 import { namedStatementsPool } from './pg-named-statements.js';
 import { cachingSqliteDatabase } from './statement-cache.js';
+import { walSyncer, type WalSync } from './wal-sync.js';
 import type { DB } from './schema.js';
 
 export type { Dialect } from './dialect.js';
@@ -28,10 +29,23 @@ export interface StoaDb {
   publish(channel: string, payload: string): Promise<void>;
   /** Calls `handler` with every message on `channel` until the returned function is called. */
   subscribe(channel: string, handler: (payload: string) => void): Promise<() => Promise<void>>;
+  /**
+   * Makes every transaction committed before the call durable (decision 0022): on a SQLite file, one `fdatasync`
+   * of its WAL off the event loop (wal-sync.ts) — a COMMIT at `synchronous = NORMAL` does not sync. Null where
+   * there is nothing to do: PostgreSQL, whose COMMIT returns once its WAL is flushed, and SQLite in memory.
+   * Not shared between callers by itself: the platform's `durable()` groups concurrent callers onto one sync.
+   */
+  syncCommits: (() => Promise<void>) | null;
   close(): Promise<void>;
 }
 
 export type DbConfig = { kind: 'sqlite'; file: string } | { kind: 'postgres'; url: string; poolSize?: number };
+
+/** What a caller may choose beyond the configuration. */
+export interface DbOptions {
+  /** The sync of the SQLite WAL file (`fh.datasync()` by default); tests instrument it to see when it runs. */
+  syncWal?: WalSync;
+}
 
 /**
  * Opens the database, applies pending migrations and returns the handle.
@@ -39,19 +53,24 @@ export type DbConfig = { kind: 'sqlite'; file: string } | { kind: 'postgres'; ur
  * @example
  * const db = await openDb({ kind: 'sqlite', file: './stoa-data/stoa.db' });
  */
-export async function openDb(config: DbConfig): Promise<StoaDb> {
+export async function openDb(config: DbConfig, opts: DbOptions = {}): Promise<StoaDb> {
   let kysely: Kysely<DB>;
   let dialect: Dialect;
   let sqlite: Database.Database | undefined;
+  let wal: ReturnType<typeof walSyncer> | undefined;
   let messages: Pick<StoaDb, 'publish' | 'subscribe'> & { close(): Promise<void> } = localMessages();
   if (config.kind === 'sqlite') {
     if (config.file !== ':memory:') mkdirSync(dirname(config.file), { recursive: true });
     const database = new Database(config.file);
     database.pragma('journal_mode = WAL');
+    // A COMMIT does not sync (FULL would, on the event loop, stalling every other request); an acknowledged write
+    // is made durable by `syncCommits` after its commit, one sync shared by the commits of that moment (0022).
     database.pragma('synchronous = NORMAL');
     database.pragma('busy_timeout = 30000');
     database.pragma('foreign_keys = ON');
     sqlite = database;
+    // A database in memory (or SQLite's private temporary one, '') has no file to sync.
+    if (config.file !== ':memory:' && config.file !== '' && !database.memory) wal = walSyncer(config.file, opts.syncWal);
     kysely = new Kysely<DB>({ dialect: new ImmediateSqliteDialect({ database: cachingSqliteDatabase(database) }) });
     dialect = 'sqlite';
   } else {
@@ -89,8 +108,10 @@ export async function openDb(config: DbConfig): Promise<StoaDb> {
     vectorFunctions: once(() => (sqlite ? loadSqliteVec(sqlite) : enablePgvector(kysely))),
     publish: messages.publish,
     subscribe: messages.subscribe,
+    syncCommits: wal ? wal.sync : null,
     close: async () => {
       await messages.close();
+      await wal?.close();
       await kysely.destroy();
     },
   };

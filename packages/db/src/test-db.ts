@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
-import { openDb, type StoaDb } from './create-db.js';
+import { openDb, type DbOptions, type StoaDb } from './create-db.js';
 
 /** The back ends a database test runs on: SQLite always, PostgreSQL too when STOA_TEST_PG=1 (as in .ci/run). */
 export function testDbKinds(env: NodeJS.ProcessEnv = process.env): Array<'sqlite' | 'postgres'> {
@@ -14,11 +14,14 @@ export function testDbKinds(env: NodeJS.ProcessEnv = process.env): Array<'sqlite
  * A fresh, empty, migrated database for one test: a temp SQLite file, or a new PostgreSQL database that
  * `cleanup()` drops, so runs never see each other's data.
  */
-export async function createTestDb(kind: 'sqlite' | 'postgres'): Promise<{ db: StoaDb; cleanup: () => Promise<void>; url?: string; file?: string }> {
+export async function createTestDb(
+  kind: 'sqlite' | 'postgres',
+  opts: DbOptions = {},
+): Promise<{ db: StoaDb; cleanup: () => Promise<void>; url?: string; file?: string }> {
   if (kind === 'sqlite') {
     const dir = mkdtempSync(join(tmpdir(), 'stoa-db-'));
     const file = join(dir, 'stoa.db');
-    const db = await openDb({ kind: 'sqlite', file });
+    const db = await openDb({ kind: 'sqlite', file }, opts);
     return {
       db,
       file,

@@ -29,7 +29,7 @@ describe('the operation table', () => {
       .map((f) => readFileSync(new URL(`../../../../packages/core/src/operations/${f}`, import.meta.url), 'utf8'))
       .join('\n');
     const keys = new Set([...operations, ...toolOperations, ...webdavOperations].flatMap((o) => Object.keys(o.traits)));
-    expect([...keys].sort()).toEqual(['agent', 'audit', 'charges', 'mutates', 'policy', 'touches', 'window']);
+    expect([...keys].sort()).toEqual(['agent', 'audit', 'charges', 'mutates', 'mutatesWith', 'policy', 'touches', 'window']);
     for (const key of keys) expect(runner, key).toMatch(new RegExp(`traits\\.${key}\\b`));
   });
 

@@ -110,23 +110,31 @@ export async function findConversation(ctx: Ctx, ref: string): Promise<{ id: str
   return { id: row.id, kind: row.kind as ConversationKind, name: row.name };
 }
 
+/** How the caller sees conversation `id`: as an admin of the project, as a participant, or not at all. */
+async function sightOf(ctx: Ctx, id: string): Promise<'admin' | 'participant' | null> {
+  const a = ctx.actor;
+  if (a.kind === 'user' && (a.superuser === true || a.role === 'admin')) return 'admin';
+  return (await isParticipant(ctx, id)) ? 'participant' : null;
+}
+
 /** Whether the caller may see conversation `id`: a participant, or an admin of the project. */
 export async function seesConversation(ctx: Ctx, id: string): Promise<boolean> {
-  const a = ctx.actor;
-  return (a.kind === 'user' && (a.superuser === true || a.role === 'admin')) || isParticipant(ctx, id);
+  return (await sightOf(ctx, id)) !== null;
 }
 
 /**
  * The conversation `ref` names, when the caller may see it; one it may not see answers exactly as a missing one —
  * same code, same message — so nobody confirms a conversation or channel they are not in (issue 27).
+ * `participant` is true when the caller's participation was looked up on the way (saves the caller asking again).
  *
  * @example
  * const conv = await findVisibleConversation(ctx, '#launch'); // not_found unless a participant or an admin
  */
-export async function findVisibleConversation(ctx: Ctx, ref: string): Promise<{ id: string; kind: ConversationKind; name: string | null }> {
+export async function findVisibleConversation(ctx: Ctx, ref: string): Promise<{ id: string; kind: ConversationKind; name: string | null; participant?: true }> {
   const conv = await findConversation(ctx, ref);
-  if (!(await seesConversation(ctx, conv.id))) throw new StoaError('not_found', `conversation "${ref}" does not exist`);
-  return conv;
+  const sight = await sightOf(ctx, conv.id);
+  if (!sight) throw new StoaError('not_found', `conversation "${ref}" does not exist`);
+  return sight === 'participant' ? { ...conv, participant: true } : conv;
 }
 
 /**

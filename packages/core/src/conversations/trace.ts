@@ -1,4 +1,4 @@
-import type { Ctx } from '../platform.js';
+import type { Ctx, Q } from '../platform.js';
 import type { Actor } from '../actors.js';
 import { assertCan } from '../policies/can.js';
 import { findVisibleConversation } from './conversations.js';
@@ -72,12 +72,13 @@ export function shortResult(text: string, max = 300): string {
  *
  * @example
  * await recordToolCall(ctx, { id: 'call_…', tool: 'ws_write_file', args: '{"path":"a.md"}', result: 'Wrote …', refused: false, durationMs: 3.2 });
+ * await recordToolCall(ctx, entry, trx); // inside the change's own transaction (ToolEnv.traceInTx)
  */
 export async function recordToolCall(
   ctx: Ctx,
   e: Omit<TraceEntry, 'at' | 'agentId' | 'agentName' | 'fileSettings'> & { conversationId: string | null },
+  db: Q = ctx.platform.db.kysely,
 ): Promise<void> {
-  const db = ctx.platform.db.kysely;
   const a = ctx.actor;
   const settings = fileSettingsOf(a);
   await db

@@ -36,6 +36,8 @@ export interface CommitInput {
   reservedBytes?: number;
   /** Metadata of the new version (R5), or null: it belongs to the version, so a version without it clears it. */
   metadata?: Record<string, string> | null;
+  /** The path's row as the caller already read and locked it in this transaction (lockFileRow): not read again. */
+  locked?: { row: FileRow | undefined };
 }
 
 /**
@@ -143,7 +145,7 @@ export function assertVersion(path: string, current: number, expected: number): 
  */
 export async function commitVersion(trx: Q, ctx: Ctx, input: CommitInput): Promise<{ file: FileInfo; created: boolean; previousVersion: number | null }> {
   const now = ctx.platform.clock().toISOString();
-  const existing = await lockFileRow(trx, ctx, input.path);
+  const existing = input.locked ? input.locked.row : await lockFileRow(trx, ctx, input.path);
   if (input.expectedVersion !== undefined && input.expectedVersion !== null) assertVersion(input.path, existing?.version ?? 0, input.expectedVersion);
   if (existing && input.mode === 'create') throw new StoaError('already_exists', `file "${input.path}" already exists`);
   // Touch the blob's row (its sweeper grace starts again), then check the bytes: a sweeper deleting identical
@@ -234,6 +236,7 @@ export async function commitVersion(trx: Q, ctx: Ctx, input: CommitInput): Promi
     version: row.version,
     text,
     previous: existing ? { mime: existing.mime, size: Number(existing.size) } : undefined,
+    ...(existing ? {} : { fresh: true }),
     at: now,
   });
   // Last: the project's row is every writer's shared counter, so its lock is held for one statement and the

@@ -11,13 +11,14 @@ import { ancestorDirs, baseName, dirOf } from '../paths.js';
  */
 export async function addToDirs(trx: Q, projectId: string, filePath: string): Promise<void> {
   await refusePathClash(trx, projectId, filePath);
-  for (const d of ancestorDirs(filePath)) {
-    await trx
-      .insertInto('dirs')
-      .values({ project_id: projectId, path: d, parent: dirOf(d), name: baseName(d), file_count: 1 })
-      .onConflict((oc) => oc.columns(['project_id', 'path']).doUpdateSet({ file_count: sql`dirs.file_count + 1` }))
-      .execute();
-  }
+  const dirs = ancestorDirs(filePath);
+  if (dirs.length === 0) return;
+  // Every folder above the file in one statement, outermost first (the order writers lock them in).
+  await trx
+    .insertInto('dirs')
+    .values(dirs.map((d) => ({ project_id: projectId, path: d, parent: dirOf(d), name: baseName(d), file_count: 1 })))
+    .onConflict((oc) => oc.columns(['project_id', 'path']).doUpdateSet({ file_count: sql`dirs.file_count + 1` }))
+    .execute();
 }
 
 export async function removeFromDirs(trx: Q, projectId: string, filePath: string): Promise<void> {

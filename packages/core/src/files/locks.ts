@@ -67,19 +67,24 @@ function toLock(r: LockRow): WriteLock {
 
 /** Live locks that cover `path`, or (with `below`) that sit under it. */
 async function liveLocks(q: Q, ctx: Ctx, path: string, below = false): Promise<LockRow[]> {
-  return applying(await lockRowsAround(q, ctx, path, below), path, below);
+  return (await locksAtOrAbove(q, ctx, path, below)).filter((r) => covers(r, path, below));
+}
+
+/** Whether a live lock row at `path`, above it or (with `below`) under it applies to `path`. */
+function covers(r: LockRow, path: string, below = false): boolean {
+  return r.path === path || (below && isInside(r.path, path)) || (r.depth !== '0' && isInside(path, r.path));
 }
 
 /**
- * The live lock rows on `path` and on every folder above it (with `below`, also under it): a superset of the
- * locks that apply to `path` or to any folder above it, so one query serves a path and its parent (see
- * `applying`).
+ * The live lock rows at `path` and at every folder above it (or, with `below`, under it): a superset of those at
+ * and above any of its ancestors, which the caller filters.
  */
-async function lockRowsAround(q: Q, ctx: Ctx, path: string, below = false): Promise<LockRow[]> {
+async function locksAtOrAbove(q: Q, ctx: Ctx, path: string, below = false): Promise<LockRow[]> {
   const now = ctx.platform.clock().toISOString();
   const around = ['', ...ancestorDirs(path === '' ? 'x' : `${path}/x`)];
   if (!below) {
-    // Every write asks this, twice: a statement built once per list length, the list padded with the root.
+    // Every write asks this, twice (runner and mutator): a statement built once per list length (issue 30), the
+    // list padded with the root.
     const shape = Math.ceil(around.length / 4) * 4;
     const args: Record<string, string> = { project: ctx.project.id, now };
     for (let i = 0; i < shape; i++) args[`p${i}`] = around[i] ?? '';
@@ -107,11 +112,6 @@ const liveLockRowsOn = hotQuery((db, a: Record<string, string>, shape) =>
       Array.from({ length: shape }, (_, i) => a[`p${i}`]!),
     ),
 );
-
-/** Of rows from {@link lockRowsAround}, the locks that cover `path` (on it, or above it with depth infinity), or (with `below`) sit under it. */
-function applying(rows: LockRow[], path: string, below = false): LockRow[] {
-  return rows.filter((r) => r.path === path || (below && isInside(r.path, path)) || (r.depth !== '0' && isInside(path, r.path)));
-}
 
 /** The locks that apply to a path, for lockdiscovery. */
 export async function locksOn(ctx: Ctx, rawPath: string): Promise<WriteLock[]> {
@@ -281,10 +281,13 @@ export type LockTarget = { path: string; member?: boolean; subtree?: boolean };
 export async function assertUnlocked(ctx: Ctx, targets: LockTarget[], tokens = ctx.lockTokens, q: Q = ctx.platform.db.kysely): Promise<void> {
   for (const t of targets) {
     const path = normalizePath(t.path, 'folder');
-    // One query for the path and its parent folder: the rows around the path hold every lock above it (issue 30).
-    const rows = await lockRowsAround(q, ctx, path, t.subtree);
-    const found = applying(rows, path, t.subtree);
-    if (t.member && path !== '') found.push(...applying(rows, dirOf(path)).filter((l) => l.path === dirOf(path) || l.depth !== '0'));
+    // One statement per target: the rows at and above the path hold those at and above its parent folder too.
+    const rows = await locksAtOrAbove(q, ctx, path, t.subtree);
+    const found = rows.filter((r) => covers(r, path, t.subtree));
+    if (t.member && path !== '') {
+      const dir = dirOf(path);
+      found.push(...rows.filter((l) => covers(l, dir) && (l.path === dir || l.depth !== '0')));
+    }
     if (found.length === 0) continue;
     // Any one held lock is enough: several shared locks each let their holder write.
     const held = found.some((l) => l.principal === principalOf(ctx) && (tokens === undefined || tokens.includes(l.token)));

@@ -18,6 +18,16 @@ const fileByPath = hotQuery((db, a: { project: string; path: string }) =>
   db.selectFrom('files').selectAll().where('project_id', '=', a.project).where('path', '=', a.path),
 );
 
+/** The rows of the files at `paths` that exist, in no particular order (one statement). */
+export async function findFileRows(ctx: Ctx, paths: string[]): Promise<FileRow[]> {
+  return (await ctx.platform.db.kysely
+    .selectFrom('files')
+    .selectAll()
+    .where('project_id', '=', ctx.project.id)
+    .where('path', 'in', paths)
+    .execute()) as FileRow[];
+}
+
 /**
  * Metadata of one file (§7 `files stat`).
  *

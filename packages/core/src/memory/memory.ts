@@ -1,6 +1,7 @@
 import { StoaError } from '@stoa/contract';
 import { inTx, type Ctx } from '../platform.js';
-import { appendText, authorOf, lockMemoryState, pgAppendVersion, mq, readMemoryState, versionText, writeMemoryVersion, type MemoryState } from './store.js';
+import { pgAppend } from './append-batch.js';
+import { appendText, authorOf, lockMemoryState, mq, readMemoryState, versionText, writeMemoryVersion, type MemoryState } from './store.js';
 import { memoryRefusal, memoryTarget, type MemoryRef } from './target.js';
 import type { MemoryDoc, MemoryTarget, MemoryVersionInfo } from './types.js';
 import { assertNoNul } from '../text-rules.js';
@@ -99,7 +100,8 @@ function conflict(target: MemoryTarget, current: MemoryState, base: number): Sto
 
 /**
  * Adds text at the end of the newest version, on the server, inside one transaction holding the file's row:
- * it never conflicts and never loses a line, however many write at once (M5).
+ * it never conflicts and never loses a line, however many write at once (M5). On PostgreSQL the appends to one
+ * file that arrive while it is being written are written together, each as a version of its own.
  *
  * @example
  * await appendMemory(agentCtx, { file: 'MEMORY.md' }, 'The ACME renewal moved to 2 November');
@@ -108,15 +110,16 @@ export async function appendMemory(ctx: Ctx, ref: MemoryRef, text: string, opts:
   if (text === '') throw new StoaError('bad_request', 'nothing to append: the text is empty');
   assertNoNul(text, 'memory text');
   const target = await memoryTarget(ctx, ref, 'memory.write');
+  if (ctx.platform.db.dialect === 'postgres') {
+    // Concurrent appends to one file share one statement, row lock and commit (append-batch.ts).
+    const v = await pgAppend(ctx, target, text, opts.op ?? 'append');
+    return docOf(
+      target,
+      { version: v.version, content: v.text, modified: v.created_at, author: authorOf(v.author_kind, v.author_id, v.author_label, v.author_meta) },
+      true,
+    );
+  }
   return inTx(ctx.platform, async (trx) => {
-    if (ctx.platform.db.dialect === 'postgres') {
-      const v = await pgAppendVersion(trx, ctx, target, text, opts.op ?? 'append');
-      return docOf(
-        target,
-        { version: v.version, content: v.text, modified: v.created_at, author: authorOf(v.author_kind, v.author_id, v.author_label, v.author_meta) },
-        true,
-      );
-    }
     const locked = await lockMemoryState(trx, ctx, target);
     const content = appendText(locked.content, text);
     const v = await writeMemoryVersion(trx, ctx, target, locked, content, opts.op ?? 'append');

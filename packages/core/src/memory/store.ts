@@ -1,5 +1,4 @@
 import { StoaError } from '@stoa/contract';
-import { sql } from 'kysely';
 import { attributionOf } from '../actors.js';
 import { newId } from '../ids.js';
 import type { Ctx, Q } from '../platform.js';
@@ -83,7 +82,7 @@ export async function lockMemoryState(trx: Q, ctx: Ctx, target: MemoryTarget): P
 }
 
 /** Length in Unicode code points, without building an array of them. */
-function codePoints(s: string): number {
+export function codePoints(s: string): number {
   let n = s.length;
   for (let i = 0; i < s.length; i++) {
     const c = s.charCodeAt(i);
@@ -93,7 +92,7 @@ function codePoints(s: string): number {
 }
 
 /** Versions between full snapshots in `memory_versions` (see writeMemoryVersion). */
-const SNAPSHOT_EVERY = 50;
+export const SNAPSHOT_EVERY = 50;
 
 /**
  * The whole text of a saved version: the newest full snapshot at or before it, plus the appends after it.
@@ -144,7 +143,7 @@ function titleOf(target: MemoryTarget): string {
 }
 
 /** What a file's search blocks are indexed under. */
-function memoryDoc(target: MemoryTarget): { path: string; title: string; visibility: string } {
+export function memoryDoc(target: MemoryTarget): { path: string; title: string; visibility: string } {
   return { path: memoryPath(target), title: titleOf(target), visibility: memoryVisibilityOf(target) };
 }
 
@@ -206,60 +205,13 @@ export async function writeMemoryVersion(
 }
 
 /** The author columns of a version and file row written by `ctx.actor`. */
-function authorColumns(ctx: Ctx): Pick<MemoryVersionsTable, 'author_kind' | 'author_id' | 'author_label' | 'author_meta'> {
+export function authorColumns(ctx: Ctx): Pick<MemoryVersionsTable, 'author_kind' | 'author_id' | 'author_label' | 'author_meta'> {
   const a = attributionOf(ctx.actor);
   return {
     author_kind: a.kind,
     author_id: a.id,
     author_label: a.label,
     author_meta: a.meta ? JSON.stringify({ conversationId: a.meta.conversationId ?? null, toolCallId: a.meta.toolCallId ?? null }) : null,
-  };
-}
-
-/**
- * `appendText` + `writeMemoryVersion` for PostgreSQL in two statements: one server-side function call locks the
- * row and writes the version (migration 011, stoa_memory_append: the same snapshot/delta rule, size limit and
- * attribution), then the outbox row of the changed search blocks is inserted — instead of seven statements under
- * the row lock. Runs in the caller's transaction, so the version and its outbox row commit together; the blocks
- * are written after the commit (outbox/drain.ts).
- */
-export async function pgAppendVersion(trx: Q, ctx: Ctx, target: MemoryTarget, text: string, op: string): Promise<MemoryVersionsTable & { text: string }> {
-  const now = ctx.platform.clock().toISOString();
-  const a = authorColumns(ctx);
-  const max = ctx.platform.config.limits.agentWriteBytes;
-  const initial = target.kind === 'soul' ? (target.agentInstructions ?? '') : '';
-  let row: { file_id: string; version: number; previous: string };
-  try {
-    ({
-      rows: [row],
-    } = (await sql<typeof row>`select * from stoa_memory_append(${ctx.project.id}, ${target.kind}, ${target.scopeId}, ${newId('mem')},
-      ${initial}, ${text}, ${op}, ${now}, ${a.author_kind}, ${a.author_id}, ${a.author_label}, ${a.author_meta}, ${max}, ${SNAPSHOT_EVERY})`.execute(trx)) as {
-      rows: [typeof row];
-    });
-  } catch (e) {
-    if ((e as { code?: string }).code === 'ST413') throw new StoaError('too_large', `a memory file may hold at most ${max} bytes`);
-    throw e;
-  }
-  const content = appendText(row.previous, text);
-  await enqueueMemory(trx, ctx, {
-    ...memoryChangeSpan(row.version === 1 ? '' : row.previous, 'append'),
-    ...memoryDoc(target),
-    fileId: row.file_id,
-    version: row.version,
-    at: now,
-    text: content,
-  });
-  return {
-    file_id: row.file_id,
-    project_id: ctx.project.id,
-    version: row.version,
-    content: '',
-    delta: 0,
-    chars: codePoints(content),
-    op,
-    ...a,
-    created_at: now,
-    text: content,
   };
 }
 

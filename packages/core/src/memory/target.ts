@@ -42,9 +42,14 @@ export function memoryFileName(file: string): MemoryFileName {
  * await resolveMemoryTarget(adminCtx, { file: 'MEMORY.md' }) // bad_request: there is no workspace-wide MEMORY.md
  */
 export async function resolveMemoryTarget(ctx: Ctx, ref: MemoryRef): Promise<MemoryTarget> {
+  return (await resolve(ctx, ref)).target;
+}
+
+/** The target, and whether the caller takes part in its conversation when that was looked up on the way. */
+async function resolve(ctx: Ctx, ref: MemoryRef): Promise<{ target: MemoryTarget; participant?: true }> {
   const file = memoryFileName(ref.file);
   const db = ctx.platform.db.kysely;
-  if (file === 'AGENTS.md') return { file, kind: 'agents', scopeId: '' };
+  if (file === 'AGENTS.md') return { target: { file, kind: 'agents', scopeId: '' } };
   if (file === 'SOUL.md') {
     const agentId = ref.agent?.trim() || (ctx.actor.kind === 'agent' ? ctx.actor.agentId : undefined);
     if (!agentId) throw new StoaError('bad_request', 'SOUL.md belongs to one agent: name it with --agent AGENT_ID');
@@ -56,7 +61,9 @@ export async function resolveMemoryTarget(ctx: Ctx, ref: MemoryRef): Promise<Mem
       .where('deleted_at', 'is', null)
       .executeTakeFirst();
     if (!a) throw new StoaError('not_found', `agent "${agentId}" does not exist in this project`);
-    return { file, kind: KIND_OF[file], scopeId: a.id, agentId: a.id, agentName: a.name, agentOwnerId: a.owner_id, agentInstructions: a.instructions };
+    return {
+      target: { file, kind: KIND_OF[file], scopeId: a.id, agentId: a.id, agentName: a.name, agentOwnerId: a.owner_id, agentInstructions: a.instructions },
+    };
   }
   const convRef = ref.conversation?.trim() || (ctx.actor.kind === 'agent' ? (ctx.actor.conversationId ?? undefined) : undefined);
   if (!convRef) {
@@ -67,12 +74,17 @@ export async function resolveMemoryTarget(ctx: Ctx, ref: MemoryRef): Promise<Mem
   }
   // A conversation the caller is not in answers as a missing one, not as a refusal (issue 27).
   const conv = await findVisibleConversation(ctx, convRef);
-  return { file, kind: 'memory', scopeId: conv.id, conversationId: conv.id, conversationName: conv.name };
+  return { target: { file, kind: 'memory', scopeId: conv.id, conversationId: conv.id, conversationName: conv.name }, participant: conv.participant };
 }
 
 /** The policy's answer for this actor and file (participation looked up first). Null = allowed. */
 export async function memoryRefusal(ctx: Ctx, target: MemoryTarget, action: MemoryAction): Promise<StoaError | null> {
-  const participant = target.conversationId ? await isParticipant(ctx, target.conversationId) : undefined;
+  return refusalOf(ctx, target, action, undefined);
+}
+
+/** memoryRefusal, given the caller's participation when it is already known (for this very ctx). */
+async function refusalOf(ctx: Ctx, target: MemoryTarget, action: MemoryAction, known: true | undefined): Promise<StoaError | null> {
+  const participant = target.conversationId ? (known ?? (await isParticipant(ctx, target.conversationId))) : undefined;
   return can(ctx.actor, action, {
     kind: 'memory',
     file: target.file,
@@ -96,7 +108,9 @@ export async function authorizeMemory(ctx: Ctx, target: MemoryTarget, action: Me
 
 /** Resolve + authorize in one step, the way every operation starts. */
 export async function memoryTarget(ctx: Ctx, ref: MemoryRef, action: MemoryAction): Promise<MemoryTarget> {
-  const t = await resolveMemoryTarget(ctx, ref);
-  await authorizeMemory(ctx, t, action);
-  return t;
+  const { target, participant } = await resolve(ctx, ref);
+  // Participation found while resolving is this caller's, just read: not asked again (one query less per call).
+  const e = await refusalOf(ctx, target, action, participant);
+  if (e) throw e;
+  return target;
 }

@@ -6,7 +6,7 @@ import { conversationChanges } from '../conversations/conversation-changes.js';
 import { revertConversation } from '../conversations/revert-conversation.js';
 import { withConversation } from '../tools/audience.js';
 import { allToolsIn } from '../tools/all-tools.js';
-import { callTool } from './tool-ops.js';
+import { callTool, findTool } from './tool-ops.js';
 import { changes, projectOperation, reads, type Operation } from './operation.js';
 
 const a = agentRoutes;
@@ -39,18 +39,22 @@ export const agentOperations: Operation[] = [
   projectOperation(c.revert, changes('file.write', 'conversation.revert', 'none'), (ctx, i) => revertConversation(ctx, { conversation: i.id, items: i.items })),
   projectOperation(toolRoutes.list, reads('project.read'), async (ctx, i) => allToolsIn(ctx, i.format ?? 'mcp', { strict: i.strict === 'true' })),
   // The tool is an entry of the table of its own (tool-ops.ts): callTool applies its traits, the tool runner traces it.
-  projectOperation(toolRoutes.call, changes('project.read', null, 'none'), async (ctx, i) => {
-    const withConv = await withConversation(ctx, { conversationId: i.conversation, processId: i.process, nodeId: i.node });
-    const t = await callTool(withConv, i.name, i.arguments, { runtime: { processId: i.process, nodeId: i.node, conversationId: i.conversation } });
-    return {
-      text: t.text,
-      refused: t.refused,
-      callId: t.callId,
-      path: t.path,
-      version: t.version,
-      ...(t.code ? { code: t.code } : {}),
-      ...(t.data ? { data: t.data } : {}),
-      ...(t.content ? { content: t.content } : {}),
-    };
-  }),
+  projectOperation(
+    toolRoutes.call,
+    { ...changes('project.read', null, 'none'), mutatesWith: (ctx, i: { name: string }) => findTool(ctx, i.name)?.traits.mutates ?? false },
+    async (ctx, i) => {
+      const withConv = await withConversation(ctx, { conversationId: i.conversation, processId: i.process, nodeId: i.node });
+      const t = await callTool(withConv, i.name, i.arguments, { runtime: { processId: i.process, nodeId: i.node, conversationId: i.conversation } });
+      return {
+        text: t.text,
+        refused: t.refused,
+        callId: t.callId,
+        path: t.path,
+        version: t.version,
+        ...(t.code ? { code: t.code } : {}),
+        ...(t.data ? { data: t.data } : {}),
+        ...(t.content ? { content: t.content } : {}),
+      };
+    },
+  ),
 ];

@@ -72,6 +72,8 @@ export async function assertInConversation(ctx: Ctx): Promise<void> {
   if (a.kind !== 'agent' || !a.conversationId) return;
   // In a volume beyond projects (R1) the agent's conversations are those of the project the volume belongs to.
   const project = ctx.project.volume?.parentProjectId;
+  // Found with the context, for this request (context-agent.ts): the same answer, without a second statement.
+  if (a.memberOf?.conversationId === a.conversationId && a.memberOf.projectId === (project ?? ctx.project.id)) return;
   if (await isParticipant(project ? { ...ctx, project: { ...ctx.project, id: project } } : ctx, a.conversationId)) return;
   throw new StoaError('not_in_conversation', `this agent does not take part in conversation "${a.conversationId}"; it acts only in its own conversations`, {
     conversation: a.conversationId,

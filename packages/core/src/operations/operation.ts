@@ -21,7 +21,13 @@ export interface OperationTraits {
    * project (any valid token); `public` for those that need no token (the core throttles and checks their codes).
    */
   policy: Action | 'signed-in' | 'public';
+  /** The operation may change something: the runner answers it only once what it committed is durable (0022). */
   mutates: boolean;
+  /**
+   * Whether one call changes something, for an operation where that depends on the input (the tool call: the
+   * tool's own traits decide, so a read tool is answered without waiting for a sync). Absent: `mutates` decides.
+   */
+  mutatesWith?: (ctx: Ctx, input: any) => boolean;
   /** Audit action written for people's changes (F15), or null when the operation is not audited. */
   audit: string | null;
   agent: AgentUse;

@@ -36,7 +36,9 @@ function outcomeOf(op: Operation | DoorOperation, r: unknown): { path: string | 
  * already validated by the operation's route. The runner applies what the operation declares, in one fixed
  * order (chain.ts): volume gate and policy by role → the agent's conversation membership → locks on what the
  * change touches → the agent's write window and the quota → the operation (its function runs the
- * transaction) → trace (agents) or audit (people). Hooks run inside the operation's transaction.
+ * transaction) → trace (agents) or audit (people) → for a change, the durability barrier: the answer waits for
+ * a sync of the database that began after all of that committed, shared with the changes committed meanwhile
+ * (decision 0022; reads never wait). Hooks run inside the operation's transaction.
  *
  * @example
  * const info = await runOperation(ctx, 'files.stat', { project: 'default', path: 'reports/summary.md' });
@@ -60,20 +62,25 @@ export async function runOperation(ctx: Ctx, id: string, input: Record<string, u
       throw e;
     }
   };
-  if (ctx.actor.kind === 'agent' && op.traits.agent === 'change') {
-    return tracedChange(ctx, op.id, traceArgs(input), run, (r) => outcomeOf(op, r));
-  }
-  return run(ctx);
+  const r =
+    ctx.actor.kind === 'agent' && op.traits.agent === 'change'
+      ? await tracedChange(ctx, op.id, traceArgs(input), run, (r) => outcomeOf(op, r))
+      : await run(ctx);
+  if (op.traits.mutatesWith ? op.traits.mutatesWith(ctx, input) : op.traits.mutates) await ctx.platform.durable();
+  return r;
 }
 
 /** Runs an operation outside any project (who am I, my projects, create a project; public ones with or without a caller). */
 export async function runGlobalOperation(call: PublicCall, id: string, input: Record<string, unknown>): Promise<unknown> {
   const op = operation(id);
-  if (op.scope === 'public' || op.scope === 'public-door') return op.run(call, input);
-  if (op.scope === 'door') throw new StoaError('bad_request', `operation "${id}" acts in a project`);
-  if (op.scope !== 'global') throw new StoaError('bad_request', `operation "${id}" acts in a project`);
-  if (!call.principal) throw new StoaError('unauthorized');
-  return op.run({ platform: call.platform, principal: call.principal, client: call.client, origin: call.origin }, input);
+  let r: unknown;
+  if (op.scope === 'public' || op.scope === 'public-door') r = await op.run(call, input);
+  else if (op.scope !== 'global') throw new StoaError('bad_request', `operation "${id}" acts in a project`);
+  else if (!call.principal) throw new StoaError('unauthorized');
+  else r = await op.run({ platform: call.platform, principal: call.principal, client: call.client, origin: call.origin }, input);
+  // Sign-in, sessions, tokens, projects, OAuth grants: what the caller is told exists must still exist after a crash.
+  if (op.traits.mutates) await call.platform.durable();
+  return r;
 }
 
 /** What a door knows about one call: who calls, and the context options it carries (conversation, runtime). */

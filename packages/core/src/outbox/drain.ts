@@ -191,7 +191,9 @@ export function createOutboxDrainer(platformOf: () => Platform): OutboxDrainer {
   const wake = (): Promise<void> => {
     const pass = started + 1;
     again = true;
-    running ??= loop().finally(() => (running = null));
+    // On the next turn of the event loop, not in the committing writer's own chain of promises: its answer (an MCP
+    // tool result, an HTTP response) is sent first, and the client reads it while the index is written.
+    running ??= new Promise<void>((next) => setImmediate(next)).then(loop).finally(() => (running = null));
     return new Promise<void>((done) => waiters.push({ pass, done }));
   };
   return {

@@ -15,7 +15,7 @@ export function hintKey(kind: 'file' | 'memory', id: string, version: number): s
   return `${kind}:${id}:${version}`;
 }
 
-function hint(trx: Q, key: string, text: string | undefined): void {
+function hint(trx: object, key: string, text: string | undefined): void {
   let m = openHints.get(trx);
   if (!m) openHints.set(trx, (m = new Map()));
   // Marks the transaction even without text, so its commit wakes the drainer.
@@ -48,6 +48,18 @@ export async function enqueueFile(
     .values({ project_id: change.projectId, kind: 'file', ref_id: change.fileId, version: change.version, path: change.path, at: change.at })
     .execute();
   hint(trx, hintKey('file', change.fileId, change.version), change.text);
+}
+
+/**
+ * The hint of a memory version whose outbox row the database wrote itself (the batched append on PostgreSQL,
+ * memory/append-batch.ts): `tx` stands for that statement's transaction and is handed to the drainer's
+ * `committed` once it has committed.
+ *
+ * @example
+ * hintMemory(tx, fileId, version, text); void platform.outbox.committed(tx);
+ */
+export function hintMemory(tx: object, fileId: string, version: number, text: string): void {
+  hint(tx, hintKey('memory', fileId, version), text);
 }
 
 /**

@@ -1,11 +1,35 @@
 import { describe, expect, it } from 'vitest';
-import { foldWord, normalizeTerm, tokenize } from './tokenize.js';
+import { foldWord, normalizeTerm, tokenize, wordSegments } from './tokenize.js';
 import { fts5Expression, indexTerms, queryTerms } from './terms.js';
 import { DEFAULT_TUNING } from './tuning.js';
 
 const terms = (text: string, opts = {}) => tokenize(text, opts).map((t) => t.term);
 
 describe('tokenize', () => {
+  it('finds the same words in ASCII text as Intl.Segmenter, which it skips there', () => {
+    const icu = new Intl.Segmenter('und', { granularity: 'word' });
+    const viaIcu = (t: string) => [...icu.segment(t)].filter((s) => s.isWordLike).map((s) => [s.segment, s.index]);
+    const ours = (t: string) => [...wordSegments(t)].map((s) => [s.segment, s.index]);
+    // Every ASCII character between letters, between digits, alone and beside `_`.
+    for (let c = 0; c < 128; c++)
+      for (const around of ['a%b', '1%2', '%', 'a%', '%1', '_%_', 'a%1', '1%a']) {
+        const t = around.replace('%', String.fromCharCode(c));
+        expect([t, ours(t)]).toEqual([t, viaIcu(t)]);
+      }
+    // Random strings over the characters the rules treat apart (a fixed seed: a failure can be replayed).
+    const alphabet = 'aZb09_.:\',;- \t\n\r@$\u0000\u000b\u007f"!?/\\()[]{}#%&*+=<>|~`^';
+    let seed = 42;
+    const next = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31) * alphabet.length;
+    for (let i = 0; i < 20_000; i++) {
+      let t = '';
+      for (let n = 1 + (i % 16); n > 0; n--) t += alphabet[Math.floor(next())];
+      expect([t, ours(t)]).toEqual([t, viaIcu(t)]);
+    }
+    expect(terms("e.g. 1,000 don't a:b x_y 3.14 _ __")).toEqual(['e.g', 'e', 'g', '1,000', 'dont', 'a:b', 'x_y', 'x', 'y', '3.14', '__']);
+    // Text with one non-ASCII character goes through the segmenter.
+    expect(terms('naïve e.g.')).toEqual(['naiv', 'e.g', 'e', 'g']);
+  });
+
   it('folds case, width and accents, but keeps CJK marks and Cyrillic letters', () => {
     expect(foldWord('Naïve')).toBe('naive');
     expect(foldWord('ＡＢＣ')).toBe('abc');

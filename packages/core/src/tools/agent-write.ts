@@ -36,9 +36,14 @@ interface AgentWriteInput {
   window: WindowKey;
   /** Called in the transaction after the commit (e.g. to store the create_file description). */
   after?: (trx: Q, file: FileInfo) => Promise<void>;
+  /**
+   * Called last in the transaction with the outcome: the tool records its trace entry there (ToolEnv.traceInTx),
+   * so the change and the entry that tells of it commit together, in one transaction.
+   */
+  trace?: (trx: Q, r: AgentWriteResult) => Promise<void>;
 }
 
-interface AgentWriteResult {
+export interface AgentWriteResult {
   file: FileInfo;
   created: boolean;
   previousVersion: number | null;
@@ -109,9 +114,12 @@ export async function agentWrite(ctx: Ctx, input: AgentWriteInput): Promise<Agen
         permissions: input.permissions,
         auditAction: null,
         text: isTextMime(mime) && blob.size <= INDEX_TEXT_BYTES ? text : undefined,
+        locked: { row },
       });
       if (input.after) await input.after(trx, r.file);
-      return { ...r, changes: { used: changes.used, max: changes.max } };
+      const result = { ...r, changes: { used: changes.used, max: changes.max } };
+      await input.trace?.(trx, result);
+      return result;
     }),
   );
 }

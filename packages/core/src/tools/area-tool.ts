@@ -1,7 +1,7 @@
 import type { z } from 'zod';
 import { isStoaError, StoaError } from '@stoa/contract';
 import { newId } from '../ids.js';
-import type { Ctx } from '../platform.js';
+import type { Ctx, Q } from '../platform.js';
 import { recordToolCall, shortArgs, shortResult } from '../conversations/trace.js';
 import { refusalOfDbError } from '../db-guard.js';
 import { conversationOf, type RuntimeInfo } from './caller.js';
@@ -35,6 +35,12 @@ export interface ToolMedia {
 export interface ToolCall {
   callId: string;
   runtime?: RuntimeInfo;
+  /**
+   * Records the call's trace entry with its answer inside the change's own transaction, so a change and the entry
+   * telling of it commit together (one transaction per write instead of two); the runner then writes none after
+   * the tool. A tool whose change commits calls it last in that transaction; the others leave it to the runner.
+   */
+  traceInTx?: (trx: Q, answer: ToolAnswer) => Promise<void>;
 }
 
 /**
@@ -89,23 +95,37 @@ export async function runToolCall<S extends Record<string, z.ZodType>>(
   opts: ToolCallOptions = {},
 ): Promise<ToolResult> {
   const started = performance.now();
-  const call: ToolCall = { callId: newId('call'), runtime: opts.runtime };
-  const result = await runUntraced(ctx, table, name, args, call, opts.gate);
-  if (result.path === null && table.pathArg && args && typeof args === 'object') {
+  const pathOf = (path: string | null): string | null => {
+    if (path !== null || !table.pathArg || !args || typeof args !== 'object') return path;
     const p = (args as Record<string, unknown>)[table.pathArg];
-    if (typeof p === 'string') result.path = p;
-  }
-  await recordToolCall(ctx, {
+    return typeof p === 'string' ? p : null;
+  };
+  const entry = (r: { text: string; refused: boolean; path: string | null; version: number | null }) => ({
     id: call.callId,
     conversationId: conversationOf(ctx, opts.runtime),
     tool: name,
     args: shortArgs(args),
-    result: shortResult(result.text),
-    refused: result.refused,
+    result: shortResult(r.text),
+    refused: r.refused,
     durationMs: Math.round((performance.now() - started) * 100) / 100,
-    path: result.path,
-    version: result.version,
-  }).catch((e) => console.error('could not record the tool call in the trace:', e));
+    path: pathOf(r.path),
+    version: r.version,
+  });
+  // Set when the tool's transaction wrote the entry; a transaction that then rolled back ends in a refusal, which
+  // is recorded below as always.
+  let inTx = false;
+  const call: ToolCall = {
+    callId: newId('call'),
+    runtime: opts.runtime,
+    traceInTx: async (trx, answer) => {
+      await recordToolCall(ctx, entry({ text: answer.text, refused: false, path: answer.path ?? null, version: answer.version ?? null }), trx);
+      inTx = true;
+    },
+  };
+  const result = await runUntraced(ctx, table, name, args, call, opts.gate);
+  result.path = pathOf(result.path);
+  if (inTx && !result.refused) return result;
+  await recordToolCall(ctx, entry(result)).catch((e) => console.error('could not record the tool call in the trace:', e));
   return result;
 }
 

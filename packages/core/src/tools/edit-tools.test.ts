@@ -164,11 +164,24 @@ describe.each(testDbKinds())('file tools (%s)', (kind) => {
     const { agent, admin, conv } = await setup();
     await callTool(agent, 'ws_write_file', { path: 'a.md', content: 'x'.repeat(500) });
     await callTool(agent, 'ws_read_file', { path: 'missing.md' });
+    // Refused inside the write's transaction (its entry is written there on success): traced once, as refused.
+    expect((await callTool(agent, 'ws_write_file', { path: 'a.md', content: 'y', expected_version: 7 })).code).toBe('version_conflict');
     const { entries } = await listTrace(admin, conv.id);
     expect(entries.map((e) => [e.tool, e.refused])).toEqual([
       ['ws_write_file', false],
       ['ws_read_file', true],
+      ['ws_write_file', true],
     ]);
+    expect(entries[2]!.result).toMatch(/^Refused: .*is at version 1, not 7/);
+    // The entry written in the change's transaction carries the answer the model got.
+    const made = await callTool(agent, 'create_file', { file_path: 'b.md', file_contents: 'one\ntwo\n' });
+    const edited = await callTool(agent, 'str_replace', { file_path: 'b.md', old_str: 'two', new_str: 'three' });
+    const later = (await listTrace(admin, conv.id)).entries.slice(3);
+    expect(later.map((e) => [e.tool, e.result, e.path, e.version])).toEqual([
+      ['create_file', made.text, made.path, 1],
+      ['str_replace', edited.text, edited.path, 2],
+    ]);
+    expect(edited.text).toMatch(/^Replaced 1 occurrence at line 2 of /);
     expect(entries[0]!.args).toMatch(/"content":"x{120}…\(500 chars\)"/);
     expect(entries[0]!.version).toBe(1);
     expect(entries[1]!.result).toMatch(/^Refused: file "missing\.md" was not found/);

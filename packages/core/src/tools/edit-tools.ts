@@ -4,11 +4,11 @@ import { createTwoFilesPatch } from 'diff';
 import { assertCan } from '../policies/can.js';
 import { findFileRow } from '../files/read-file.js';
 import { isTextContent } from '../files/mime.js';
-import { agentWrite, type CurrentFile } from './agent-write.js';
+import { agentWrite, type AgentWriteResult, type CurrentFile } from './agent-write.js';
 import { binaryReadAnswer, cutForModel, readForAgent } from './read-text.js';
 import { underFolder } from './resolve-path.js';
 import { replaceOnce } from './replace-once.js';
-import { budget, checkWriteSize, type ToolAnswer, type ToolEnv } from './tool-env.js';
+import { budget, checkWriteSize, traceWith, type ToolAnswer, type ToolEnv } from './tool-env.js';
 import { listFolderOf, wsDeleteFile } from './ws-tools.js';
 
 /**
@@ -63,6 +63,11 @@ export async function readFileLines(env: ToolEnv, args: ToolArgs<'read_file'>): 
 export async function createFile(env: ToolEnv, args: ToolArgs<'create_file'>): Promise<ToolAnswer> {
   checkWriteSize(env, args.file_contents);
   const path = underFolder(args.file_path, env.scopes.write, env.scopes);
+  const answer = (r: AgentWriteResult): ToolAnswer => ({
+    text: `Created ${path} (${r.file.size} bytes, type ${r.file.type}, permissions ${r.file.permissions}); version ${r.file.version}; ${budget(r.changes)}.`,
+    path,
+    version: r.file.version,
+  });
   const r = await agentWrite(env.ctx, {
     path,
     mode: 'create',
@@ -76,12 +81,9 @@ export async function createFile(env: ToolEnv, args: ToolArgs<'create_file'>): P
           await trx.insertInto('file_notes').values({ file_id: file.id, description: args.file_description! }).execute();
         }
       : undefined,
+    trace: traceWith(env, answer),
   });
-  return {
-    text: `Created ${path} (${r.file.size} bytes, type ${r.file.type}, permissions ${r.file.permissions}); version ${r.file.version}; ${budget(r.changes)}.`,
-    path,
-    version: r.file.version,
-  };
+  return answer(r);
 }
 
 /**
@@ -123,6 +125,11 @@ export async function strReplace(env: ToolEnv, args: ToolArgs<'str_replace'>): P
   };
   if (args.dry_run) return previewEdit(env, path, args.expected_version, (cur) => edit(cur).text);
   let line = 0;
+  const answer = (r: AgentWriteResult): ToolAnswer => ({
+    text: `Replaced 1 occurrence at line ${line} of ${path}; version ${r.file.version}; ${budget(r.changes)}.`,
+    path,
+    version: r.file.version,
+  });
   const r = await agentWrite(env.ctx, {
     path,
     mode: 'replace',
@@ -134,8 +141,9 @@ export async function strReplace(env: ToolEnv, args: ToolArgs<'str_replace'>): P
       line = e.line;
       return e.text;
     },
+    trace: traceWith(env, answer),
   });
-  return { text: `Replaced 1 occurrence at line ${line} of ${path}; version ${r.file.version}; ${budget(r.changes)}.`, path, version: r.file.version };
+  return answer(r);
 }
 
 /**
@@ -169,6 +177,14 @@ export async function editFile(env: ToolEnv, args: ToolArgs<'edit_file'>): Promi
   };
   if (args.dry_run) return previewEdit(env, path, args.expected_version, (cur) => edit(cur).text);
   let lines: number[] = [];
+  const answer = (r: AgentWriteResult): ToolAnswer => {
+    const n = lines.length;
+    return {
+      text: `Applied ${n} edit${n === 1 ? '' : 's'} to ${path} (at line${n === 1 ? '' : 's'} ${lines.join(', ')}); version ${r.file.version}; ${budget(r.changes)}.`,
+      path,
+      version: r.file.version,
+    };
+  };
   const r = await agentWrite(env.ctx, {
     path,
     mode: 'replace',
@@ -180,13 +196,9 @@ export async function editFile(env: ToolEnv, args: ToolArgs<'edit_file'>): Promi
       lines = e.lines;
       return e.text;
     },
+    trace: traceWith(env, answer),
   });
-  const n = lines.length;
-  return {
-    text: `Applied ${n} edit${n === 1 ? '' : 's'} to ${path} (at line${n === 1 ? '' : 's'} ${lines.join(', ')}); version ${r.file.version}; ${budget(r.changes)}.`,
-    path,
-    version: r.file.version,
-  };
+  return answer(r);
 }
 
 /** `full_file_rewrite` (X4): the whole content replaced (created if missing). */
@@ -194,6 +206,11 @@ export async function fullFileRewrite(env: ToolEnv, args: ToolArgs<'full_file_re
   checkWriteSize(env, args.file_contents);
   const path = underFolder(args.file_path, env.scopes.write, env.scopes);
   if (args.dry_run) return previewEdit(env, path, args.expected_version, () => args.file_contents);
+  const answer = (r: AgentWriteResult): ToolAnswer => ({
+    text: `${r.created ? 'Created' : 'Rewrote'} ${path} (${r.file.size} bytes, permissions ${r.file.permissions}); version ${r.file.version}; ${budget(r.changes)}.`,
+    path,
+    version: r.file.version,
+  });
   const r = await agentWrite(env.ctx, {
     path,
     mode: 'replace',
@@ -202,12 +219,9 @@ export async function fullFileRewrite(env: ToolEnv, args: ToolArgs<'full_file_re
     expectedVersion: args.expected_version,
     attribution: env.attribution,
     window: env.window,
+    trace: traceWith(env, answer),
   });
-  return {
-    text: `${r.created ? 'Created' : 'Rewrote'} ${path} (${r.file.size} bytes, permissions ${r.file.permissions}); version ${r.file.version}; ${budget(r.changes)}.`,
-    path,
-    version: r.file.version,
-  };
+  return answer(r);
 }
 
 /** `delete_file` (X5): same rules as ws_delete_file. */

@@ -1,7 +1,7 @@
 import { StoaError } from '@stoa/contract';
 import type { Ctx } from '../platform.js';
 import { can } from '../policies/can.js';
-import { findFileRow } from '../files/read-file.js';
+import { findFileRows } from '../files/read-file.js';
 import { isKnownBinary, isPreviewImage, isTextContent, isTextMime } from '../files/mime.js';
 import type { FileRow } from '../files/file-info.js';
 import { describeScope, readCandidates } from './resolve-path.js';
@@ -9,7 +9,11 @@ import type { ToolScopes } from './caller.js';
 import { assertReadSize } from '../operations/agent-gate.js';
 import type { ToolMedia } from './area-tool.js';
 
-type ReadOutcome = { row: FileRow; text: string } | { row: FileRow; binary: true; image?: ToolMedia };
+/**
+ * What a read tool found. `shadows`: the row is the agent's own copy and a file it may read sits at the root path
+ * it gave too (the answer says which one it is, issue 29).
+ */
+type ReadOutcome = { row: FileRow; text: string; shadows: boolean } | { row: FileRow; binary: true; image?: ToolMedia };
 
 /**
  * The image type the bytes themselves declare (PNG, JPEG, GIF, WebP), or null: a model is never handed
@@ -35,7 +39,7 @@ export function imageTypeOf(b: Buffer): string | null {
  * const r = await readForAgent(ctx, 'reports/summary.md', scopes); // own file agents/<ID>/reports/summary.md
  */
 export async function readForAgent(ctx: Ctx, raw: string, scopes: ToolScopes): Promise<ReadOutcome> {
-  const row = await findForAgent(ctx, raw, scopes);
+  const { row, shadows } = await locateForAgent(ctx, raw, scopes);
   const max = ctx.platform.config.limits.agentReadBytes;
   if (isPreviewImage(row.mime) && Number(row.size) <= max) {
     const bytes = await ctx.platform.blobs.read(row.blob_key);
@@ -47,7 +51,7 @@ export async function readForAgent(ctx: Ctx, raw: string, scopes: ToolScopes): P
   const bytes = await ctx.platform.blobs.read(row.blob_key);
   // An unknown extension says nothing: the content decides (a Makefile or README is text).
   if (!isTextContent(row.mime, bytes)) return { row, binary: true };
-  return { row, text: bytes.toString('utf8') };
+  return { row, text: bytes.toString('utf8'), shadows };
 }
 
 /**
@@ -55,11 +59,19 @@ export async function readForAgent(ctx: Ctx, raw: string, scopes: ToolScopes): P
  * refused with not_found otherwise (a file outside the scope is not told apart from a missing one).
  */
 export async function findForAgent(ctx: Ctx, raw: string, scopes: ToolScopes): Promise<FileRow> {
+  return (await locateForAgent(ctx, raw, scopes)).row;
+}
+
+/** {@link findForAgent}, and whether a readable file at the root path is behind the own copy it found. */
+async function locateForAgent(ctx: Ctx, raw: string, scopes: ToolScopes): Promise<{ row: FileRow; shadows: boolean }> {
   const candidates = readCandidates(raw, scopes);
-  for (const path of candidates) {
-    if (can(ctx.actor, 'file.read', { kind: 'file', path })) continue;
-    const row = await findFileRow(ctx, path);
-    if (row) return row;
+  const readable = candidates.filter((path) => !can(ctx.actor, 'file.read', { kind: 'file', path }));
+  // Every candidate in one statement (an own copy and the root file are both looked up on most reads).
+  const rows = new Map((readable.length > 0 ? await findFileRows(ctx, readable) : []).map((r) => [r.path, r]));
+  const root = candidates.at(-1)!;
+  for (const path of readable) {
+    const row = rows.get(path);
+    if (row) return { row, shadows: path !== root && rows.has(root) };
   }
   const where = candidates.length > 1 ? `in ${describeScope(scopes.own)} nor from the storage root` : `in ${describeScope(scopes.read)}`;
   throw new StoaError(

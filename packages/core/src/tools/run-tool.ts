@@ -46,6 +46,7 @@ function envOf(callerCtx: Ctx, call: ToolCall): ToolEnv {
     callId: call.callId,
     attribution: toolAttribution(ctx, call.callId, call.runtime),
     window: { conversation: conversationOf(ctx, call.runtime), agent: ctx.actor.kind === 'agent' ? ctx.actor.agentId : '' },
+    traceInTx: call.traceInTx,
   };
 }
 

@@ -1,9 +1,11 @@
 import type { Limits } from '@stoa/contract';
 import { assertWriteSize } from '../operations/agent-gate.js';
 import type { Attribution } from '../actors.js';
-import type { Ctx } from '../platform.js';
+import type { Ctx, Q } from '../platform.js';
 import type { ToolScopes } from './caller.js';
 import type { WindowKey } from './write-window.js';
+
+import type { ToolAnswer } from './area-tool.js';
 
 export type { ToolAnswer } from './area-tool.js';
 
@@ -15,6 +17,21 @@ export interface ToolEnv {
   callId: string;
   attribution: Attribution;
   window: WindowKey;
+  /** Records this call's trace entry in the change's transaction (see ToolCall.traceInTx); absent: the runner does. */
+  traceInTx?: (trx: Q, answer: ToolAnswer) => Promise<void>;
+}
+
+/**
+ * A write's `trace` option (agentWrite): the call's trace entry, carrying the answer the tool will give, written
+ * last in the write's own transaction, so the change and its entry commit together (see ToolCall.traceInTx).
+ *
+ * @example
+ * const answer = (r: AgentWriteResult) => ({ text: `Wrote ${path}`, path, version: r.file.version });
+ * return answer(await agentWrite(env.ctx, { …, trace: traceWith(env, answer) }));
+ */
+export function traceWith<R>(env: ToolEnv, answer: (r: R) => ToolAnswer): ((trx: Q, r: R) => Promise<void>) | undefined {
+  const t = env.traceInTx;
+  return t ? (trx, r) => t(trx, answer(r)) : undefined;
 }
 
 /** "change 3 of 20 in this conversation" — so the model knows its budget. */

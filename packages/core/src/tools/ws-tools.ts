@@ -1,11 +1,9 @@
 import { StoaError, type ToolArgs } from '@stoa/contract';
 import { listFilesRecursive } from '../files/list-files.js';
-import { agentDelete, agentWrite } from './agent-write.js';
+import { agentDelete, agentWrite, type AgentWriteResult } from './agent-write.js';
 import { binaryReadAnswer, cutForModel, readForAgent } from './read-text.js';
-import { readCandidates, underFolder } from './resolve-path.js';
-import { can } from '../policies/can.js';
-import { findFileRow } from '../files/read-file.js';
-import { budget, checkWriteSize, type ToolAnswer, type ToolEnv } from './tool-env.js';
+import { underFolder } from './resolve-path.js';
+import { budget, checkWriteSize, traceWith, type ToolAnswer, type ToolEnv } from './tool-env.js';
 
 /** The folder a list call covers (prefix relative to the read scope). */
 export function listFolderOf(env: ToolEnv, prefix: string | undefined): string {
@@ -34,15 +32,8 @@ export async function wsReadFile(env: ToolEnv, args: ToolArgs<'ws_read_file'>): 
   const r = await readForAgent(env.ctx, args.path, env.scopes);
   if ('binary' in r) return binaryReadAnswer(r);
   // The own copy shadows a shared file at the same path: say which one this is (issue 29).
-  const head = (await shadowsShared(env, args.path, r.row.path)) ? `[${r.row.path}]\n` : '';
+  const head = r.shadows ? `[${r.row.path}]\n` : '';
   return { text: head + cutForModel(r.text, env.limits.agentReadChars), path: r.row.path, version: r.row.version };
-}
-
-/** True when a file the agent may read sits at the root path it gave, behind the own-folder file it read. */
-async function shadowsShared(env: ToolEnv, asked: string, read: string): Promise<boolean> {
-  const root = readCandidates(asked, env.scopes).at(-1);
-  if (!root || root === read || can(env.ctx.actor, 'file.read', { kind: 'file', path: root })) return false;
-  return (await findFileRow(env.ctx, root)) !== null;
 }
 
 /** `ws_write_file(path, content, mode)`: overwrite or append (appends applied on the server, in the transaction). */
@@ -50,6 +41,17 @@ export async function wsWriteFile(env: ToolEnv, args: ToolArgs<'ws_write_file'>)
   checkWriteSize(env, args.content);
   const path = underFolder(args.path, env.scopes.write, env.scopes);
   const append = args.mode === 'append';
+  const n = Buffer.byteLength(args.content, 'utf8');
+  const answer = (r: AgentWriteResult): ToolAnswer => {
+    const what = append
+      ? r.created
+        ? `Created ${path} with ${n} bytes (append to a new file)`
+        : `Appended ${n} bytes to ${path} (now ${r.file.size} bytes)`
+      : r.created
+        ? `Created ${path} (${n} bytes)`
+        : `Overwrote ${path} (${n} bytes)`;
+    return { text: `${what}; version ${r.file.version}, type ${r.file.type}; ${budget(r.changes)}.`, path, version: r.file.version };
+  };
   const r = await agentWrite(env.ctx, {
     path,
     mode: 'replace',
@@ -57,16 +59,10 @@ export async function wsWriteFile(env: ToolEnv, args: ToolArgs<'ws_write_file'>)
     attribution: env.attribution,
     window: env.window,
     content: append ? (cur) => (cur?.text ?? '') + args.content : args.content,
+    // The trace entry commits with the write (one transaction, not two).
+    trace: traceWith(env, answer),
   });
-  const n = Buffer.byteLength(args.content, 'utf8');
-  const what = append
-    ? r.created
-      ? `Created ${path} with ${n} bytes (append to a new file)`
-      : `Appended ${n} bytes to ${path} (now ${r.file.size} bytes)`
-    : r.created
-      ? `Created ${path} (${n} bytes)`
-      : `Overwrote ${path} (${n} bytes)`;
-  return { text: `${what}; version ${r.file.version}, type ${r.file.type}; ${budget(r.changes)}.`, path, version: r.file.version };
+  return answer(r);
 }
 
 /** `ws_delete_file(path)`: only in the own folder; not available when both scopes are the whole project. */
