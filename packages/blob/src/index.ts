@@ -14,6 +14,8 @@ import { createLazyS3BlobStore, type LazyS3BlobStore } from './s3-lazy.js';
 export type { BlobStore, PartSpan, PutOptions, PutResult, PresignedPut, PromoteExpectation } from './types.js';
 export type { ByteRange } from './range.js';
 export type { BlobSource } from './hashing-stream.js';
+/** Reads the start of an upload (a small one whole): the file mutator sniffs a type from bytes it holds (issue 30). */
+export { readHead } from './hashing-stream.js';
 export { createFsBlobStore, type FsBlobStore } from './fs-store.js';
 export { createGroupSync } from './fs-group-sync.js';
 export { createTieredBlobStore, type InlineBlobTable } from './tiered-store.js';

@@ -11,6 +11,15 @@ function holdsNul(node: unknown, depth = 0): boolean {
   return false;
 }
 
+/** The NUL rule for the values of a statement run without the plugin below (hot-query.ts): the same refusal. */
+export function refuseNul(values: readonly unknown[]): void {
+  if (holdsNul(values)) throw nulRefusal();
+}
+
+function nulRefusal(): StoaError {
+  return new StoaError('invalid_text', 'text contains U+0000 (NUL), which is not allowed in text');
+}
+
 /**
  * The NUL rule's safety net below every operation: a query that would store or compare text holding U+0000 is
  * refused with `invalid_text` before it reaches the database, on SQLite exactly as on PostgreSQL (which cannot
@@ -18,7 +27,7 @@ function holdsNul(node: unknown, depth = 0): boolean {
  */
 class RefuseNulPlugin implements KyselyPlugin {
   transformQuery(args: PluginTransformQueryArgs): RootOperationNode {
-    if (holdsNul(args.node)) throw new StoaError('invalid_text', 'text contains U+0000 (NUL), which is not allowed in text');
+    if (holdsNul(args.node)) throw nulRefusal();
     return args.node;
   }
   transformResult(args: PluginTransformResultArgs): Promise<QueryResult<UnknownRow>> {

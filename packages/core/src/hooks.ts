@@ -1,11 +1,26 @@
 import { sql } from 'kysely';
 import type { Ctx, FileChange, FolderChange, Q } from './platform.js';
 import { below, rebased } from './files/subtree-sql.js';
+import { hotQuery } from './hot-query.js';
 import { enqueueFile } from './outbox/outbox.js';
 import { isTextMime } from './files/mime.js';
 import { FILE_INDEX_MAX_BYTES } from './unified-search/file-index.js';
 
 export type { FileChange, FileChangeHandler, FolderChange, FolderChangeHandler, Hooks } from './platform.js';
+
+/** Every file change writes one: built once (issue 30). */
+const insertChange = hotQuery(
+  (db, a: { project_id: string; kind: string; path: string; from_path: string | null; version: number; size: number; at: string }) =>
+    db.insertInto('file_changes').values({
+      project_id: a.project_id,
+      kind: a.kind,
+      path: a.path,
+      from_path: a.from_path,
+      version: a.version,
+      size: a.size,
+      at: a.at,
+    }),
+);
 
 /**
  * Runs in the transaction of every file write, move and delete: records the change in the feed (B7) and in the
@@ -13,18 +28,15 @@ export type { FileChange, FileChangeHandler, FolderChange, FolderChangeHandler, 
  * then runs the platform's file-change hooks, in order.
  */
 export async function runFileChangeHooks(trx: Q, ctx: Ctx, change: FileChange): Promise<void> {
-  await trx
-    .insertInto('file_changes')
-    .values({
-      project_id: change.projectId,
-      kind: change.kind,
-      path: change.path,
-      from_path: change.fromPath ?? null,
-      version: change.version,
-      size: change.size,
-      at: change.at,
-    })
-    .execute();
+  await insertChange(trx, {
+    project_id: change.projectId,
+    kind: change.kind,
+    path: change.path,
+    from_path: change.fromPath ?? null,
+    version: change.version,
+    size: change.size,
+    at: change.at,
+  });
   // Only a file that is, or was, a small text file has a search entry to write or remove.
   const indexable = (mime: string, size: number) => isTextMime(mime) && size <= FILE_INDEX_MAX_BYTES;
   if (indexable(change.mime, change.size) || (change.previous && indexable(change.previous.mime, change.previous.size)))

@@ -43,17 +43,18 @@ function hostOf(origin: string): string | null {
  */
 export function refuseCrossSiteChanges(app: FastifyInstance, platform: Platform): void {
   const configured = platform.config.publicUrl ? hostOf(platform.config.publicUrl) : null;
-  app.addHook('onRequest', async (req, reply) => {
-    if (SAFE_METHODS.has(req.method) || !ambientlyAuthenticated(req)) return;
+  // A callback hook (no promise per request, issue 30); a refusal answers and does not go on.
+  app.addHook('onRequest', (req, reply, done) => {
+    if (SAFE_METHODS.has(req.method) || !ambientlyAuthenticated(req)) return done();
     const site = req.headers['sec-fetch-site'];
     const origin = req.headers.origin;
     const host = typeof req.headers.host === 'string' ? req.headers.host.toLowerCase() : null;
     const badSite = typeof site === 'string' && site !== 'same-origin' && site !== 'none';
     const originHost = typeof origin === 'string' ? hostOf(origin) : undefined;
     const badOrigin = originHost !== undefined && (originHost === null || (originHost !== host && originHost !== configured));
-    if (!badSite && !badOrigin) return;
+    if (!badSite && !badOrigin) return done();
     endRefusedBody(req, reply);
-    return sendProblem(
+    sendProblem(
       reply,
       req,
       new StoaError('cross_site', 'this change came from another site; changes made with the session cookie must come from the Stoa web UI itself'),

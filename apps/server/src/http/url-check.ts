@@ -18,12 +18,13 @@ function isWellEncoded(url: string): boolean {
 
 /** Refuses requests whose path or query string is not well percent-encoded, before any route sees them. */
 export function refuseBadlyEncodedUrls(app: FastifyInstance): void {
-  app.addHook('onRequest', async (req, reply) => {
-    if (!isWellEncoded(req.url))
-      return sendProblem(
-        reply,
-        req,
-        new StoaError('bad_request', 'the URL holds a malformed percent-encoding (a "%" not followed by two hex digits, or bytes that are not UTF-8)'),
-      );
+  // A callback hook (no promise per request, issue 30); a refusal answers and does not go on.
+  app.addHook('onRequest', (req, reply, done) => {
+    if (isWellEncoded(req.url)) return done();
+    sendProblem(
+      reply,
+      req,
+      new StoaError('bad_request', 'the URL holds a malformed percent-encoding (a "%" not followed by two hex digits, or bytes that are not UTF-8)'),
+    );
   });
 }

@@ -1,6 +1,7 @@
 import type { AuditActionName } from '@stoa/contract';
 import type { Q, Ctx } from '../platform.js';
 import { assertCan } from '../policies/can.js';
+import { hotQuery } from '../hot-query.js';
 
 /**
  * An action of the audit log: one of `auditActions` (packages/contract/src/audit-actions.ts), which the UI names.
@@ -31,23 +32,49 @@ export async function recordAudit(
 ): Promise<void> {
   if (ctx.actor.kind !== 'user') return;
   ctx.audited?.push(e.action);
-  await trx
-    .insertInto('audit_log')
-    .values({
-      project_id: ctx.project.id,
-      at: ctx.platform.clock().toISOString(),
-      actor_kind: 'user',
-      actor_id: ctx.actor.userId,
-      actor_label: ctx.actor.name,
-      action: e.action,
-      path: e.path ?? null,
-      from_path: e.from ?? null,
-      to_path: e.to ?? null,
-      size: e.size ?? null,
-      details: e.details ? JSON.stringify(e.details) : null,
-    })
-    .execute();
+  await insertAudit(trx, {
+    project_id: ctx.project.id,
+    at: ctx.platform.clock().toISOString(),
+    actor_id: ctx.actor.userId,
+    actor_label: ctx.actor.name,
+    action: e.action,
+    path: e.path ?? null,
+    from_path: e.from ?? null,
+    to_path: e.to ?? null,
+    size: e.size ?? null,
+    details: e.details ? JSON.stringify(e.details) : null,
+  });
 }
+
+type AuditRow = {
+  project_id: string;
+  at: string;
+  actor_id: string;
+  actor_label: string;
+  action: string;
+  path: string | null;
+  from_path: string | null;
+  to_path: string | null;
+  size: number | null;
+  details: string | null;
+};
+
+/** Every person's change writes one: built once (issue 30). */
+const insertAudit = hotQuery((db, a: AuditRow) =>
+  db.insertInto('audit_log').values({
+    project_id: a.project_id,
+    at: a.at,
+    actor_kind: 'user',
+    actor_id: a.actor_id,
+    actor_label: a.actor_label,
+    action: a.action,
+    path: a.path,
+    from_path: a.from_path,
+    to_path: a.to_path,
+    size: a.size,
+    details: a.details,
+  }),
+);
 
 /**
  * The project's audit log, newest first, for admins. `before` is the cursor (an entry id).

@@ -14,6 +14,7 @@ import { pruneVersions } from './prune-versions.js';
 import { isTextMime } from './mime.js';
 import { indexableText } from '../text-rules.js';
 import { isLockNull } from './lock-null.js';
+import { hotQuery } from '../hot-query.js';
 
 /** Text files up to this size hand their text to the index hooks (search over file contents). */
 export const INDEX_TEXT_BYTES = 1_048_576;
@@ -45,10 +46,90 @@ export interface CommitInput {
  */
 export async function lockFileRow(trx: Q, ctx: Ctx, path: string): Promise<FileRow | undefined> {
   await lockPaths(trx, ctx, [path]);
-  let q = trx.selectFrom('files').selectAll().where('project_id', '=', ctx.project.id).where('path', '=', path);
-  if (ctx.platform.db.dialect === 'postgres') q = q.forUpdate();
-  return (await q.executeTakeFirst()) as FileRow | undefined;
+  const [row] = await fileRowForUpdate(trx, { project: ctx.project.id, path }, ctx.platform.db.dialect === 'postgres' ? 1 : 0);
+  return row as FileRow | undefined;
 }
+
+/** Every write reads its file's row so (shape 1: locked, on PostgreSQL): built once (issue 30). */
+const fileRowForUpdate = hotQuery((db, a: { project: string; path: string }, locked) => {
+  const q = db.selectFrom('files').selectAll().where('project_id', '=', a.project).where('path', '=', a.path);
+  return locked ? q.forUpdate() : q;
+});
+
+/** Touches a blob's row (its sweeper grace starts again), making it when it is new. */
+const touchBlob = hotQuery((db, a: { key: string; size: number; now: string }) =>
+  db
+    .insertInto('blobs')
+    .values({ key: a.key, size: a.size, created_at: a.now })
+    .onConflict((oc) => oc.column('key').doUpdateSet({ created_at: a.now })),
+);
+
+/** A new file's row. */
+const insertFile = hotQuery((db, a: FileRow) =>
+  db.insertInto('files').values({
+    id: a.id,
+    project_id: a.project_id,
+    path: a.path,
+    dir: a.dir,
+    name: a.name,
+    name_lower: a.name_lower,
+    size: a.size,
+    mime: a.mime,
+    sha256: a.sha256,
+    blob_key: a.blob_key,
+    version: a.version,
+    permissions: a.permissions,
+    created_by_kind: a.created_by_kind,
+    created_by_id: a.created_by_id,
+    created_by_label: a.created_by_label,
+    created_by_meta: a.created_by_meta,
+    created_at: a.created_at,
+    modified_at: a.modified_at,
+    modified_by_kind: a.modified_by_kind,
+    modified_by_id: a.modified_by_id,
+    modified_by_label: a.modified_by_label,
+    metadata: a.metadata,
+  }),
+);
+
+type VersionRow = {
+  id: string;
+  file_id: string;
+  project_id: string;
+  path: string;
+  version: number;
+  size: number;
+  mime: string;
+  sha256: string;
+  blob_key: string;
+  author_kind: string;
+  author_id: string | null;
+  author_label: string | null;
+  author_meta: string | null;
+  created_at: string;
+  metadata: string | null;
+};
+
+/** Every write's version row. */
+const insertVersion = hotQuery((db, a: VersionRow) =>
+  db.insertInto('file_versions').values({
+    id: a.id,
+    file_id: a.file_id,
+    project_id: a.project_id,
+    path: a.path,
+    version: a.version,
+    size: a.size,
+    mime: a.mime,
+    sha256: a.sha256,
+    blob_key: a.blob_key,
+    author_kind: a.author_kind,
+    author_id: a.author_id,
+    author_label: a.author_label,
+    author_meta: a.author_meta,
+    created_at: a.created_at,
+    metadata: a.metadata,
+  }),
+);
 
 /** Refuses (`version_conflict`) unless a file is at `expected` (0: it does not exist). */
 export function assertVersion(path: string, current: number, expected: number): void {
@@ -69,11 +150,7 @@ export async function commitVersion(trx: Q, ctx: Ctx, input: CommitInput): Promi
   if (existing && input.mode === 'create') throw new StoaError('already_exists', `file "${input.path}" already exists`);
   // Touch the blob's row (its sweeper grace starts again), then check the bytes: a sweeper deleting identical
   // old bytes holds this row's lock while it removes them, so after the touch the check tells the truth.
-  await trx
-    .insertInto('blobs')
-    .values({ key: input.blob.key, size: input.blob.size, created_at: now })
-    .onConflict((oc) => oc.column('key').doUpdateSet({ created_at: now }))
-    .execute();
+  await touchBlob(trx, { key: input.blob.key, size: input.blob.size, now });
   if (!(await ctx.platform.blobs.stat(input.blob.key))) throw new StoaError('unavailable', 'the stored content was just collected as unused; please retry');
   const a = input.attribution;
   const meta = a.meta ? JSON.stringify(a.meta) : null;
@@ -123,29 +200,26 @@ export async function commitVersion(trx: Q, ctx: Ctx, input: CommitInput): Promi
       modified_by_label: a.label,
       metadata,
     };
-    await trx.insertInto('files').values(row).execute();
+    await insertFile(trx, row);
     await addToDirs(trx, ctx.project.id, input.path);
   }
-  await trx
-    .insertInto('file_versions')
-    .values({
-      id: newId('ver'),
-      file_id: row.id,
-      project_id: ctx.project.id,
-      path: input.path,
-      version: row.version,
-      size: input.blob.size,
-      mime: input.mime,
-      sha256: input.blob.sha256,
-      blob_key: input.blob.key,
-      author_kind: a.kind,
-      author_id: a.id,
-      author_label: a.label,
-      author_meta: meta,
-      created_at: now,
-      metadata,
-    })
-    .execute();
+  await insertVersion(trx, {
+    id: newId('ver'),
+    file_id: row.id,
+    project_id: ctx.project.id,
+    path: input.path,
+    version: row.version,
+    size: input.blob.size,
+    mime: input.mime,
+    sha256: input.blob.sha256,
+    blob_key: input.blob.key,
+    author_kind: a.kind,
+    author_id: a.id,
+    author_label: a.label,
+    author_meta: meta,
+    created_at: now,
+    metadata,
+  });
   await pruneVersions(trx, ctx, row.id, row.version);
   if (input.auditAction !== null)
     await recordAudit(trx, ctx, { action: input.auditAction ?? 'file.upload', path: input.path, size: input.blob.size, details: { version: row.version } });

@@ -46,6 +46,33 @@ describe.each(testDbKinds())('file store on %s', (kind) => {
     expect((await statFile(editor, 'bin/photo.PNG')).type).toBe('image/png');
   });
 
+  it('types a name that does not tell by its bytes, streamed or not, small or large; a name that tells wins over the bytes', async () => {
+    const text = (n: number) => Buffer.from('all:\n\tcc main.c\n'.repeat(Math.ceil(n / 16)).slice(0, n));
+    const cases: Array<[string, Readable | Buffer | string, string, number]> = [
+      ['src/Makefile', Readable.from([text(16)]), 'text/plain', 16],
+      ['notes.org', '* TODO ship\n', 'text/plain', 12],
+      ['big/LICENSE', Readable.from([text(200_000), text(200_000)]), 'text/plain', 400_000],
+      ['raw/dump', Readable.from([Buffer.from([0, 1, 2, 0, 255, 0])]), 'application/octet-stream', 6],
+      ['raw/big-dump', Readable.from([Buffer.alloc(300_000, 0)]), 'application/octet-stream', 300_000],
+      ['raw/empty', Readable.from([]), 'application/octet-stream', 0],
+      ['text-in.bin', Readable.from([text(100)]), 'application/octet-stream', 100],
+    ];
+    for (const [path, source, type, size] of cases) {
+      await putFile(editor, { path, source });
+      expect(await statFile(editor, path), path).toMatchObject({ type, size });
+    }
+    expect(await readText(editor, 'big/LICENSE')).toBe(text(200_000).toString() + text(200_000).toString());
+    // Over the quota while the head is read: the same refusal as from the store, and nothing kept.
+    const tight = await createTestPlatform(kind, { quotaBytes: 1000 });
+    try {
+      const ctx = await tight.admin();
+      await expect(putFile(ctx, { path: 'Makefile', source: Readable.from([text(5000)]) })).rejects.toMatchObject({ code: 'quota_exceeded' });
+      await expect(statFile(ctx, 'Makefile')).rejects.toMatchObject({ code: 'not_found' });
+    } finally {
+      await tight.cleanup();
+    }
+  });
+
   it('an overwrite keeps the previous version; versions are listed newest first', async () => {
     await putFile(editor, { path: 'v/notes.txt', source: 'one' });
     const r = await putFile(admin, { path: 'v/notes.txt', source: 'two!' });

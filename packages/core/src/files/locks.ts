@@ -4,6 +4,7 @@ import { ancestorDirs, dirOf, isInside, normalizePath } from '../paths.js';
 import { inTx, type Ctx, type Q } from '../platform.js';
 import { assertCan, can } from '../policies/can.js';
 import { recordAudit } from '../audit/audit.js';
+import { hotQuery } from '../hot-query.js';
 
 /**
  * WebDAV write locks (RFC 4918 class 2), kept in the database so every server of an installation sees them.
@@ -80,19 +81,37 @@ function covers(r: LockRow, path: string, below = false): boolean {
  */
 async function locksAtOrAbove(q: Q, ctx: Ctx, path: string, below = false): Promise<LockRow[]> {
   const now = ctx.platform.clock().toISOString();
+  const around = ['', ...ancestorDirs(path === '' ? 'x' : `${path}/x`)];
+  if (!below) {
+    // Every write asks this, twice (runner and mutator): a statement built once per list length (issue 30), the
+    // list padded with the root.
+    const shape = Math.ceil(around.length / 4) * 4;
+    const args: Record<string, string> = { project: ctx.project.id, now };
+    for (let i = 0; i < shape; i++) args[`p${i}`] = around[i] ?? '';
+    return (await liveLockRowsOn(q, args, shape)) as LockRow[];
+  }
   return (await q
     .selectFrom('dav_locks')
     .selectAll()
     .where('project_id', '=', ctx.project.id)
     .where('expires_at', '>', now)
-    .where((eb) =>
-      eb.or([
-        eb('path', 'in', ['', ...ancestorDirs(path === '' ? 'x' : `${path}/x`)]),
-        ...(below ? [eb('path', 'like', `${path.replace(/[\\%_]/g, (c) => '\\' + c)}/%`)] : []),
-      ]),
-    )
+    .where((eb) => eb.or([eb('path', 'in', around), eb('path', 'like', `${path.replace(/[\\%_]/g, (c) => '\\' + c)}/%`)]))
     .execute()) as LockRow[];
 }
+
+/** Live locks of a project on any of the paths `p0` … `p<shape - 1>`. */
+const liveLockRowsOn = hotQuery((db, a: Record<string, string>, shape) =>
+  db
+    .selectFrom('dav_locks')
+    .selectAll()
+    .where('project_id', '=', a.project!)
+    .where('expires_at', '>', a.now!)
+    .where(
+      'path',
+      'in',
+      Array.from({ length: shape }, (_, i) => a[`p${i}`]!),
+    ),
+);
 
 /** The locks that apply to a path, for lockdiscovery. */
 export async function locksOn(ctx: Ctx, rawPath: string): Promise<WriteLock[]> {

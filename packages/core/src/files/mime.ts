@@ -155,10 +155,24 @@ export function isKnownBinary(mime: string): boolean {
   return (knownBinary ??= new Set(Object.values(byExt).filter((m) => m !== OCTET && !isTextMime(m)))).has(mime);
 }
 
-/** {@link mimeForContent} for a stored blob: only the first bytes are fetched. */
-export async function mimeForBlob(blobs: BlobStore, path: string, key: string, size: number): Promise<string> {
+/**
+ * The type when the name alone decides it — an extension in Stoa's table, or a type known as text or as binary —
+ * the same as {@link mimeForContent} would give for any bytes; undefined when only the bytes can tell.
+ *
+ * @example
+ * mimeByName('a.md') // 'text/markdown'
+ * mimeByName('Makefile') // undefined
+ */
+export function mimeByName(path: string): string | undefined {
   const byName = mimeForPath(path);
-  if (isTextMime(byName) || isKnownBinary(byName) || size === 0) return byName;
+  return stoaType(path.slice(path.lastIndexOf('/') + 1)) !== undefined || isTextMime(byName) || isKnownBinary(byName) ? byName : undefined;
+}
+
+/** {@link mimeForContent} for a stored blob: only the first bytes are fetched, and only when the name does not decide. */
+export async function mimeForBlob(blobs: BlobStore, path: string, key: string, size: number): Promise<string> {
+  const byName = mimeByName(path);
+  if (byName !== undefined) return byName;
+  if (size === 0) return mimeForPath(path);
   const chunks: Buffer[] = [];
   for await (const c of await blobs.get(key, { start: 0, end: Math.min(size, SNIFF_BYTES) - 1 })) chunks.push(c as Buffer);
   return mimeForContent(path, Buffer.concat(chunks));

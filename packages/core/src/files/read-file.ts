@@ -3,14 +3,20 @@ import { StoaError } from '@stoa/contract';
 import { normalizePath } from '../paths.js';
 import type { Ctx, Platform } from '../platform.js';
 import { assertCan } from '../policies/can.js';
+import { hotQuery } from '../hot-query.js';
 import { assertAgentReadSize } from '../operations/agent-gate.js';
 import { toFileInfo, type FileInfo, type FileRow } from './file-info.js';
 
 /** The row of a path, or null; no rights check (callers check first). */
 export async function findFileRow(ctx: Ctx, path: string): Promise<FileRow | null> {
-  const row = await ctx.platform.db.kysely.selectFrom('files').selectAll().where('project_id', '=', ctx.project.id).where('path', '=', path).executeTakeFirst();
+  const [row] = await fileByPath(ctx.platform.db.kysely, { project: ctx.project.id, path });
   return (row as FileRow | undefined) ?? null;
 }
+
+/** Every read of a file starts here: built once (issue 30). */
+const fileByPath = hotQuery((db, a: { project: string; path: string }) =>
+  db.selectFrom('files').selectAll().where('project_id', '=', a.project).where('path', '=', a.path),
+);
 
 /** The rows of the files at `paths` that exist, in no particular order (one statement). */
 export async function findFileRows(ctx: Ctx, paths: string[]): Promise<FileRow[]> {
@@ -29,11 +35,16 @@ export async function findFileRows(ctx: Ctx, paths: string[]): Promise<FileRow[]
  * const info = await statFile(ctx, 'reports/summary.md');
  */
 export async function statFile(ctx: Ctx, rawPath: string): Promise<FileInfo> {
+  return toFileInfo(await readableRow(ctx, rawPath));
+}
+
+/** The row of a file the actor may read; not_found when there is none. */
+async function readableRow(ctx: Ctx, rawPath: string): Promise<FileRow> {
   const path = normalizePath(rawPath);
   assertCan(ctx.actor, 'file.read', { kind: 'file', path });
   const row = await findFileRow(ctx, path);
   if (!row) throw new StoaError('not_found', `file "${path}" does not exist`);
-  return toFileInfo(row);
+  return row;
 }
 
 export interface OpenedFile {
@@ -90,8 +101,13 @@ export async function openFile(
   rawPath: string,
   opts: { version?: number | undefined; range?: { start?: number; end?: number } | undefined } = {},
 ): Promise<OpenedFile> {
-  const info = await statFile(ctx, rawPath);
-  const stored = await storedVersion(ctx.platform, info, opts.version);
+  const row = await readableRow(ctx, rawPath);
+  const info = toFileInfo(row);
+  // The current version's bytes are named by the row just read: no second read of it (issue 30).
+  const stored =
+    opts.version === undefined || opts.version === info.version
+      ? { blobKey: row.blob_key, size: info.size, sha256: info.sha256, version: info.version }
+      : await storedVersion(ctx.platform, info, opts.version);
   if (!stored) throw new StoaError('not_found', `version ${opts.version} of "${info.path}" does not exist`);
   const { blobKey, size, sha256, version } = stored;
   assertAgentReadSize(ctx, info.path, size);

@@ -2,6 +2,7 @@ import { sql } from 'kysely';
 import { StoaError } from '@stoa/contract';
 import type { Ctx, Q } from '../platform.js';
 import { quotaOf } from '../projects/projects.js';
+import { hotStatement } from '../hot-query.js';
 
 /**
  * The project's storage counters, `used_bytes` and `reserved_bytes`, and their only writers (issue 26; the doctor's
@@ -21,16 +22,21 @@ import { quotaOf } from '../projects/projects.js';
 export async function chargeUsage(trx: Q, ctx: Ctx, delta: number, releaseReserved = 0): Promise<void> {
   if (delta === 0 && releaseReserved === 0) return;
   const quota = quotaOf(ctx.platform, ctx.project);
-  let q = trx
-    .updateTable('projects')
-    .set({ used_bytes: sql`used_bytes + ${delta}`, reserved_bytes: sql`reserved_bytes - ${releaseReserved}` })
-    .where('id', '=', ctx.project.id);
-  if (delta > 0) q = q.where(sql<boolean>`used_bytes + reserved_bytes - ${releaseReserved} + ${delta} <= ${quota}`);
-  const r = await q.executeTakeFirst();
-  if (Number(r.numUpdatedRows) === 0) {
+  // Growth is checked against the quota in the same statement (shape 1); shrinking never is (shape 0).
+  const r = await charge(trx, { project: ctx.project.id, delta, release: releaseReserved, quota }, delta > 0 ? 1 : 0);
+  if (Number(r.numAffectedRows) === 0) {
     throw new StoaError('quota_exceeded', `not enough storage space: this needs ${delta} more bytes than the ${quota}-byte quota has free`);
   }
 }
+
+/** Every write's last statement: built once per shape (issue 30). */
+const charge = hotStatement((db, a: { project: string; delta: number; release: number; quota: number }, checked) => {
+  const q = db
+    .updateTable('projects')
+    .set({ used_bytes: sql`used_bytes + ${a.delta}`, reserved_bytes: sql`reserved_bytes - ${a.release}` })
+    .where('id', '=', a.project);
+  return checked ? q.where(sql<boolean>`used_bytes + reserved_bytes - ${a.release} + ${a.delta} <= ${a.quota}`) : q;
+});
 
 /**
  * Reserves space for a direct upload in flight (B8), refused with quota_exceeded when used plus reserved space

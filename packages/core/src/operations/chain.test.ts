@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
+import { Readable } from 'node:stream';
 import { testDbKinds } from '@stoa/db/testing';
 import type { Limits } from '@stoa/contract';
 import { createTestPlatform, type TestPlatform } from '../testing.js';
@@ -48,6 +49,15 @@ describe.each(testDbKinds())('the operation runner (%s)', (kind) => {
     // A lock on the folder (depth infinity) keeps new files out of it too.
     await lockPath(admin, { path: 'locked-folder', scope: 'exclusive', depth: 'infinity', owner: null });
     expect((await callTool(agent, 'create_file', { file_path: 'locked-folder/new.md', file_contents: 'x' })).code).toBe('locked');
+    // A lock on the folder alone (depth 0) keeps its list of members: a new file is refused at once, by the runner
+    // and by the mutator, while the folders beside and below it stay open.
+    await lockPath(admin, { path: 'held', scope: 'exclusive', depth: '0', owner: null });
+    await expect(runOperation(agent, 'files.upload', { path: 'held/new.md', source: Readable.from(['x']) })).rejects.toMatchObject({ code: 'locked' });
+    expect((await callTool(agent, 'create_file', { file_path: 'held/new.md', file_contents: 'x' })).code).toBe('locked');
+    for (const file_path of ['held-not/new.md', 'held/deeper/new.md']) {
+      const r = await callTool(agent, 'create_file', { file_path, file_contents: 'x' });
+      expect(r.refused, r.text).toBe(false);
+    }
   });
 
   it("refuses an agent's delete under a lock, and its delete takes the file's lock and properties with it", async () => {

@@ -1,3 +1,4 @@
+import { hotQuery } from '../hot-query.js';
 import { timingSafeEqual } from 'node:crypto';
 import { StoaError } from '@stoa/contract';
 import { newId, newToken } from '../ids.js';
@@ -171,6 +172,30 @@ function sameHash(a: string, b: string): boolean {
   return x.length === y.length && timingSafeEqual(x, y);
 }
 
+/** The token row of a hash, with its person and agent: every request's first statement, built once (issue 30). */
+const tokenByHash = hotQuery((db, a: { hash: string }) =>
+  db
+    .selectFrom('tokens')
+    .leftJoin('users', 'users.id', 'tokens.user_id')
+    .leftJoin('agents', 'agents.id', 'tokens.agent_id')
+    .select([
+      'tokens.id',
+      'tokens.token_hash',
+      'tokens.user_id',
+      'tokens.agent_id',
+      'tokens.revoked_at',
+      'tokens.project_id',
+      'tokens.superuser',
+      'users.name as user_name',
+      'agents.project_id as agent_project',
+      'agents.deleted_at as agent_deleted',
+      'agents.suspended_at as agent_suspended',
+      'tokens.expires_at',
+      'tokens.published',
+    ])
+    .where('tokens.token_hash', '=', a.hash),
+);
+
 /**
  * Resolves a bearer token. Unknown, revoked or malformed tokens give `unauthorized` (one message for all,
  * so a caller learns nothing about which tokens exist); each such failure counts against the client address,
@@ -186,27 +211,7 @@ export async function authenticate(platform: Platform, token: string | undefined
   if (!token) throw new StoaError('unauthorized', 'a valid token is required');
   return throttled(platform, opts.client, async () => {
     const hash = hashToken(token);
-    const row = await platform.db.kysely
-      .selectFrom('tokens')
-      .leftJoin('users', 'users.id', 'tokens.user_id')
-      .leftJoin('agents', 'agents.id', 'tokens.agent_id')
-      .select([
-        'tokens.id',
-        'tokens.token_hash',
-        'tokens.user_id',
-        'tokens.agent_id',
-        'tokens.revoked_at',
-        'tokens.project_id',
-        'tokens.superuser',
-        'users.name as user_name',
-        'agents.project_id as agent_project',
-        'agents.deleted_at as agent_deleted',
-        'agents.suspended_at as agent_suspended',
-        'tokens.expires_at',
-        'tokens.published',
-      ])
-      .where('tokens.token_hash', '=', hash)
-      .executeTakeFirst();
+    const [row] = await tokenByHash(platform.db.kysely, { hash });
     // Not an API token: perhaps an OAuth access token, which works only at the resource it was issued for.
     if (!row) {
       const oauth = await oauthAccessPrincipal(platform, token, opts.resource);
