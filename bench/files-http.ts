@@ -68,7 +68,7 @@ async function startTarget(name: string, dir: string): Promise<Target> {
       // stoa-base: the same server from another checkout (BENCH_BASE_ROOT, built), to compare a change with its base in one run.
       root: name.startsWith('stoa-base') ? baseRoot() : undefined,
       nodeArgs: prof ? ['--cpu-prof', '--cpu-prof-dir', prof] : [],
-      env: db ? { STOA_DATABASE_URL: db.url! } : {},
+      env: { ...(name.startsWith('stoa-base') ? {} : stoaSettings()), ...(db ? { STOA_DATABASE_URL: db.url! } : {}) },
     });
     return {
       name,
@@ -90,6 +90,13 @@ async function startTarget(name: string, dir: string): Promise<Target> {
   const s = await startProcess({ args, ready: /listening on (http:\/\/\S+)/ });
   const base = name === 's3rver' ? `${s.url}/bench/` : `${s.url}/`;
   return { name, server: s, url: (k) => base + k.split('/').map(encodeURIComponent).join('/'), headers: {} };
+}
+
+/** BENCH_STOA_ENV="STOA_X=1,STOA_Y=2": settings for this checkout's servers only (not stoa-base), so a setting can be
+ *  compared with the default in one run (BENCH_BASE_ROOT=. runs this checkout as the base). */
+function stoaSettings(): Record<string, string> {
+  const pairs = (process.env.BENCH_STOA_ENV ?? '').split(',').filter(Boolean);
+  return Object.fromEntries(pairs.map((p) => [p.slice(0, p.indexOf('=')), p.slice(p.indexOf('=') + 1)]));
 }
 
 /** stoa, stoa-pg, and stoa-base / stoa-base-pg: the same from the checkout in BENCH_BASE_ROOT. */
