@@ -9,6 +9,7 @@ import { indexableText } from '../text-rules.js';
 import { FILE_INDEX_MAX_BYTES, FILE_KIND, FILE_VISIBILITY } from '../unified-search/file-index.js';
 import { memoryBlocks } from '../memory/memory-index.js';
 import { versionText } from '../memory/store.js';
+import { WIKI_KIND, wikiPageDoc } from '../wiki/page-store.js';
 import { hintKey, takeCommittedHints } from './outbox.js';
 
 type OutboxRow = Selectable<DerivedOutboxTable>;
@@ -101,6 +102,21 @@ async function memoryWrites(trx: Q, hints: Hints, rows: OutboxRow[], out: Writes
 }
 
 /**
+ * A wiki page's entry from its current row (path, title, text, channel), whatever the outbox rows say: a page
+ * saved twice is indexed once, with its last text; a page that is gone (deleted) has no entry.
+ */
+async function wikiWrites(trx: Q, rows: OutboxRow[], out: Writes): Promise<void> {
+  const { project_id: projectId, ref_id: pageId } = latest(rows);
+  const page = await trx
+    .selectFrom('wiki_pages')
+    .select(['id', 'project_id', 'path', 'title', 'body', 'channel_id', 'updated_at'])
+    .where('id', '=', pageId)
+    .executeTakeFirst();
+  if (!page) out.gone.push({ projectId, kind: WIKI_KIND, refId: pageId });
+  else out.docs.push(wikiPageDoc(page));
+}
+
+/**
  * One drain transaction: claims up to BATCH pending rows (of one project, or of all), writes the index of each
  * row's target from its current state, deletes the rows. On PostgreSQL, rows another server is draining are
  * skipped (`for update skip locked`) or, with `wait`, waited for; the targets are locked by an advisory lock in
@@ -128,7 +144,9 @@ async function drainBatch(platform: Platform, hints: Hints, opts: { projectId?: 
       const group = targets.get(key)!;
       done.push(...group);
       if (pg) await sql`select pg_advisory_xact_lock(hashtextextended(${`stoa.outbox:${key}`}, 0))`.execute(trx);
-      if (group[0]!.kind === 'memory') await memoryWrites(trx, hints, group, out);
+      const kind = group[0]!.kind;
+      if (kind === 'memory') await memoryWrites(trx, hints, group, out);
+      else if (kind === 'wiki') await wikiWrites(trx, group, out);
       else await fileWrites(trx, platform, hints, group, out);
       chars = out.docs.reduce((n, d) => n + d.body.length, 0);
     }
