@@ -36,7 +36,14 @@ describe.each(testDbKinds())('wiki search index through the outbox on %s', (kind
     );
   const pending = async () => (await t.platform.db.kysely.selectFrom('derived_outbox').select('seq').where('kind', '=', 'wiki').execute()).length;
   const pageId = async (path: string) =>
-    (await t.platform.db.kysely.selectFrom('wiki_pages').select('id').where('project_id', '=', alice.project.id).where('path', '=', path).executeTakeFirstOrThrow()).id;
+    (
+      await t.platform.db.kysely
+        .selectFrom('wiki_pages')
+        .select('id')
+        .where('project_id', '=', alice.project.id)
+        .where('path', '=', path)
+        .executeTakeFirstOrThrow()
+    ).id;
   /** A change committed whose drain never ran (the process died right after the commit). */
   const leavePending = async (id: string, path: string) =>
     t.platform.db.kysely
@@ -73,11 +80,10 @@ describe.each(testDbKinds())('wiki search index through the outbox on %s', (kind
   });
 
   it('two quick edits leave the last text only, even with a stale change drained last', async () => {
-    await Promise.all([
-      putPage(alice, { path: 'race/one', text: 'the aardvark wins' }),
-      putPage(alice, { path: 'race/one', text: 'the bonobo wins' }),
-    ]);
-    const last = (await t.platform.db.kysely.selectFrom('wiki_pages').select('body').where('path', '=', 'race/one').executeTakeFirstOrThrow()).body.split(' ')[1]!;
+    await Promise.all([putPage(alice, { path: 'race/one', text: 'the aardvark wins' }), putPage(alice, { path: 'race/one', text: 'the bonobo wins' })]);
+    const last = (await t.platform.db.kysely.selectFrom('wiki_pages').select('body').where('path', '=', 'race/one').executeTakeFirstOrThrow()).body.split(
+      ' ',
+    )[1]!;
     for (const w of ['aardvark', 'bonobo']) expect(await wiki(alice, w)).toEqual(w === last ? ['race/one|One'] : []);
 
     await putPage(alice, { path: 'race/one', text: 'the caracal wins' });

@@ -5,6 +5,7 @@
  * left behind is drained at the next start or background pass.
  *
  * - `kind` 'file': `ref_id` is a file ID (`files.id`); the file's current row decides what is indexed.
+ * - `kind` 'wiki' (since decision 0020's "wiki pages too"): `ref_id` is a wiki page ID; its current row decides.
  * - `kind` 'memory': `ref_id` is a memory file ID; `first_block` is the first search block the change touched
  *   (an append touches only the tail) and `old_blocks` how many blocks the file had before it, so a shorter
  *   text drops the blocks past its end; `path`, `title` and `visibility` are what the blocks are indexed under.
