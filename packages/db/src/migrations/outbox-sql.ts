@@ -29,3 +29,16 @@ export function outboxStatements(dialect: 'sqlite' | 'postgres'): string[] {
     'create index derived_outbox_project_seq on derived_outbox (project_id, seq)',
   ];
 }
+
+/**
+ * Migration 045: a row whose target fails to index is kept, never dropped, and retried later: `attempts` counts
+ * its failed drains, `retry_at` (ISO time) is when a drain may claim it again (null: at once), `last_error` says
+ * why the last one failed. Both engines take the same statements.
+ */
+export function outboxRetryStatements(): string[] {
+  return [
+    'alter table derived_outbox add column attempts integer not null default 0',
+    'alter table derived_outbox add column retry_at text',
+    'alter table derived_outbox add column last_error text',
+  ];
+}
