@@ -289,9 +289,9 @@ export interface FileChangesTable {
 export interface DerivedOutboxTable {
   seq: Generated<number>;
   project_id: string;
-  /** 'file' or 'memory'. */
+  /** 'file', 'wiki' or 'memory'. */
   kind: string;
-  /** The file's ID, or the memory file's ID. */
+  /** The file's ID, the wiki page's ID, or the memory file's ID. */
   ref_id: string;
   version: number;
   first_block: Generated<number>;
@@ -300,6 +300,12 @@ export interface DerivedOutboxTable {
   title: string | null;
   visibility: string | null;
   at: string;
+  /** Failed drains of this row so far (migration 045). */
+  attempts: Generated<number>;
+  /** When a drain may claim the row again after a failure (ISO time); null: at once. */
+  retry_at: string | null;
+  /** Why the last drain of the row failed. */
+  last_error: string | null;
 }
 
 export interface BlobDigestsTable {

@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
-import type { Selectable } from 'kysely';
-import type { DerivedOutboxTable } from '@stoa/db';
+import type { ExpressionBuilder, Selectable } from 'kysely';
+import type { DB, DerivedOutboxTable } from '@stoa/db';
 import { inTx, type OutboxDrainer, type Platform, type Q } from '../platform.js';
 import { indexDocs, removeDoc, type SearchDocInput, type SearchIndex } from '../search/index.js';
 import { isTextMime } from '../files/mime.js';
@@ -9,6 +9,7 @@ import { indexableText } from '../text-rules.js';
 import { FILE_INDEX_MAX_BYTES, FILE_KIND, FILE_VISIBILITY } from '../unified-search/file-index.js';
 import { memoryBlocks } from '../memory/memory-index.js';
 import { versionText } from '../memory/store.js';
+import { WIKI_KIND, wikiPageDoc } from '../wiki/page-store.js';
 import { hintKey, takeCommittedHints } from './outbox.js';
 
 type OutboxRow = Selectable<DerivedOutboxTable>;
@@ -22,6 +23,25 @@ const BATCH = 200;
 const BATCH_CHARS = 4 * 1024 * 1024;
 /** Characters of hinted text kept for the drainer at most; past it the oldest hints go (the blob is read instead). */
 const HINT_CHARS = 16 * 1024 * 1024;
+/** Longest wait before a failing row is tried again (its backoff doubles per failure, from one second). */
+const RETRY_MAX_MS = 3_600_000;
+
+/** How long a row waits after its `attempts`-th failed drain: 1 s, 2 s, 4 s … at most RETRY_MAX_MS. */
+function retryDelayMs(attempts: number): number {
+  return Math.min(RETRY_MAX_MS, 1000 * 2 ** Math.min(Math.max(0, attempts - 1), 22));
+}
+
+/** Which rows a drain claims: of one project or all, waiting for rows other drains hold or not, of one target. */
+interface Claim {
+  projectId?: string;
+  wait?: boolean;
+  target?: { kind: string; refId: string };
+}
+
+/** Rows a drain may claim at `now`: never failed, or past their backoff (migration 045). */
+function due(now: string) {
+  return (eb: ExpressionBuilder<DB, 'derived_outbox'>) => eb.or([eb('retry_at', 'is', null), eb('retry_at', '<=', now)]);
+}
 
 /** The text writers held, by hint key, until the drainer uses it; bounded, oldest first out. */
 class Hints {
@@ -101,17 +121,33 @@ async function memoryWrites(trx: Q, hints: Hints, rows: OutboxRow[], out: Writes
 }
 
 /**
+ * A wiki page's entry from its current row (path, title, text, channel), whatever the outbox rows say: a page
+ * saved twice is indexed once, with its last text; a page that is gone (deleted) has no entry.
+ */
+async function wikiWrites(trx: Q, rows: OutboxRow[], out: Writes): Promise<void> {
+  const { project_id: projectId, ref_id: pageId } = latest(rows);
+  const page = await trx
+    .selectFrom('wiki_pages')
+    .select(['id', 'project_id', 'path', 'title', 'body', 'channel_id', 'updated_at'])
+    .where('id', '=', pageId)
+    .executeTakeFirst();
+  if (!page) out.gone.push({ projectId, kind: WIKI_KIND, refId: pageId });
+  else out.docs.push(wikiPageDoc(page));
+}
+
+/**
  * One drain transaction: claims up to BATCH pending rows (of one project, or of all), writes the index of each
  * row's target from its current state, deletes the rows. On PostgreSQL, rows another server is draining are
  * skipped (`for update skip locked`) or, with `wait`, waited for; the targets are locked by an advisory lock in
  * key order, so two servers draining one file index it one after the other, each from what is current then, and
  * the last to commit holds the newest version. Returns how many rows it drained, and whether more may be pending.
  */
-async function drainBatch(platform: Platform, hints: Hints, opts: { projectId?: string; wait?: boolean }): Promise<{ drained: number; more: boolean }> {
+async function drainBatch(platform: Platform, hints: Hints, opts: Claim): Promise<{ drained: number; more: boolean }> {
   const pg = platform.db.dialect === 'postgres';
   return inTx(platform, async (trx) => {
-    let q = trx.selectFrom('derived_outbox').selectAll().orderBy('seq').limit(BATCH);
+    let q = trx.selectFrom('derived_outbox').selectAll().where(due(platform.clock().toISOString())).orderBy('seq').limit(BATCH);
     if (opts.projectId !== undefined) q = q.where('project_id', '=', opts.projectId);
+    if (opts.target) q = q.where('kind', '=', opts.target.kind).where('ref_id', '=', opts.target.refId);
     if (pg) q = opts.wait ? q.forUpdate() : q.forUpdate().skipLocked();
     const rows = await q.execute();
     if (rows.length === 0) return { drained: 0, more: false };
@@ -128,7 +164,9 @@ async function drainBatch(platform: Platform, hints: Hints, opts: { projectId?: 
       const group = targets.get(key)!;
       done.push(...group);
       if (pg) await sql`select pg_advisory_xact_lock(hashtextextended(${`stoa.outbox:${key}`}, 0))`.execute(trx);
-      if (group[0]!.kind === 'memory') await memoryWrites(trx, hints, group, out);
+      const kind = group[0]!.kind;
+      if (kind === 'memory') await memoryWrites(trx, hints, group, out);
+      else if (kind === 'wiki') await wikiWrites(trx, group, out);
       else await fileWrites(trx, platform, hints, group, out);
       chars = out.docs.reduce((n, d) => n + d.body.length, 0);
     }
@@ -149,18 +187,76 @@ async function drainBatch(platform: Platform, hints: Hints, opts: { projectId?: 
 }
 
 /**
+ * Keeps a target whose indexing failed on its own: its due rows count one more attempt and wait out a backoff
+ * (they are never dropped: the index of an acknowledged write must follow it one day), and a log line says so.
+ */
+async function markFailed(platform: Platform, target: { kind: string; refId: string }, error: unknown, log: (line: string) => void): Promise<void> {
+  const now = platform.clock();
+  const db = platform.db.kysely;
+  const rows = await db
+    .selectFrom('derived_outbox')
+    .select(['project_id', 'attempts'])
+    .where('kind', '=', target.kind)
+    .where('ref_id', '=', target.refId)
+    .where(due(now.toISOString()))
+    .execute();
+  if (rows.length === 0) return;
+  const attempts = Math.max(...rows.map((r) => Number(r.attempts))) + 1;
+  const delay = retryDelayMs(attempts);
+  const message = (error instanceof Error ? error.message : String(error)).slice(0, 500);
+  await db
+    .updateTable('derived_outbox')
+    .set({ attempts, retry_at: new Date(now.getTime() + delay).toISOString(), last_error: message })
+    .where('kind', '=', target.kind)
+    .where('ref_id', '=', target.refId)
+    .where(due(now.toISOString()))
+    .execute();
+  log(
+    `search outbox: indexing ${target.kind} ${target.refId} (project ${rows[0]!.project_id}) failed ${attempts} time(s); kept, next try in ${delay / 1000} s: ${message}`,
+  );
+}
+
+/**
+ * One drain step: a batch, and if the batch fails, each of its targets alone, in a transaction of its own, so
+ * one target whose indexing always fails (a poison row) holds back nothing claimed with it; a target that fails
+ * alone is marked (markFailed) and skipped until its backoff is over. A failure of the database itself still
+ * fails the step: its rows stay pending as they were.
+ */
+async function drainStep(platform: Platform, hints: Hints, opts: Claim, log: (line: string) => void): Promise<{ drained: number; more: boolean }> {
+  try {
+    return await drainBatch(platform, hints, opts);
+  } catch {
+    let q = platform.db.kysely.selectFrom('derived_outbox').select(['kind', 'ref_id']).where(due(platform.clock().toISOString())).orderBy('seq').limit(BATCH);
+    if (opts.projectId !== undefined) q = q.where('project_id', '=', opts.projectId);
+    const rows = await q.execute();
+    const targets = new Map(rows.map((r) => [`${r.kind}:${r.ref_id}`, { kind: r.kind, refId: r.ref_id }]));
+    let drained = 0;
+    for (const target of targets.values()) {
+      try {
+        drained += (await drainBatch(platform, hints, { ...opts, target })).drained;
+      } catch (e) {
+        await markFailed(platform, target, e, log);
+      }
+    }
+    return { drained, more: rows.length === BATCH };
+  }
+}
+
+/**
  * The platform's drainer. After each commit that enqueued changes it drains everything pending, one pass at a
  * time in the background of this process: the writer is answered at once, and the commits made during a pass
  * share the next one (and one index statement), outside every lock the writes held. `committed` resolves after
  * the first pass that starts after the commit. A search
  * first settles its project: rows pending there are drained — or, being drained by another pass or server,
  * waited for — so any search after an acknowledged write sees it. A failed pass leaves its rows pending for the
- * next commit, search, background pass or start.
+ * next commit, search, background pass or start; a row whose target fails alone is kept, counts its attempts and
+ * waits out a growing backoff (1 s doubling to an hour), and each failure is logged with `log`.
  *
  * @example
  * platform.outbox = createOutboxDrainer(() => platform);
  */
-export function createOutboxDrainer(platformOf: () => Platform): OutboxDrainer {
+export function createOutboxDrainer(platformOf: () => Platform, opts: { log?: (line: string) => void } = {}): OutboxDrainer {
+  const log = opts.log ?? ((line: string) => console.error(line));
   const hints = new Hints();
   let running: Promise<void> | null = null;
   let again = false;
@@ -172,7 +268,7 @@ export function createOutboxDrainer(platformOf: () => Platform): OutboxDrainer {
   const drainRows = async (): Promise<number> => {
     let total = 0;
     for (let more = true; more;) {
-      const r = await drainBatch(platformOf(), hints, {});
+      const r = await drainStep(platformOf(), hints, {}, log);
       total += r.drained;
       more = r.more;
     }
@@ -206,11 +302,18 @@ export function createOutboxDrainer(platformOf: () => Platform): OutboxDrainer {
     wake: () => void wake(),
     async settle(projectId) {
       const platform = platformOf();
-      const pending = await platform.db.kysely.selectFrom('derived_outbox').select('seq').where('project_id', '=', projectId).limit(1).executeTakeFirst();
+      // Rows waiting out a backoff after failures are not waited for: the search answers without them.
+      const pending = await platform.db.kysely
+        .selectFrom('derived_outbox')
+        .select('seq')
+        .where('project_id', '=', projectId)
+        .where(due(platform.clock().toISOString()))
+        .limit(1)
+        .executeTakeFirst();
       if (!pending) return;
       // A search still answers if the drain fails (the index is then behind, as before the outbox).
       try {
-        for (let more = true; more;) more = (await drainBatch(platform, hints, { projectId, wait: true })).more;
+        for (let more = true; more;) more = (await drainStep(platform, hints, { projectId, wait: true }, log)).more;
       } catch {
         return;
       }

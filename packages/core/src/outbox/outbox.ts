@@ -1,4 +1,5 @@
 import type { Ctx, Q } from '../platform.js';
+import { sqlBatches } from '../db-batches.js';
 
 /**
  * The writing half of the derived-data outbox (migration 037, docs/decisions/0037-derived-data-outbox.md): a
@@ -11,7 +12,7 @@ import type { Ctx, Q } from '../platform.js';
 const openHints = new WeakMap<object, Map<string, string>>();
 
 /** The hint key of one version of a file or memory file. */
-export function hintKey(kind: 'file' | 'memory', id: string, version: number): string {
+export function hintKey(kind: 'file' | 'memory' | 'wiki', id: string, version: number): string {
   return `${kind}:${id}:${version}`;
 }
 
@@ -90,4 +91,19 @@ export async function enqueueMemory(
     })
     .execute();
   hint(trx, hintKey('memory', change.fileId, change.version), change.text);
+}
+
+/**
+ * Records that wiki pages' search entries must follow their current state (saved, renamed, moved or deleted), in
+ * the change's transaction: one row per page. The drainer reads the page row itself (its text is in it), so no
+ * text travels as a hint; a page that is gone by then is removed from the index.
+ *
+ * @example
+ * await enqueueWikiPages(trx, ctx, [{ id: row.id, version: row.version, path: row.path }], now);
+ */
+export async function enqueueWikiPages(trx: Q, ctx: Ctx, pages: { id: string; version: number; path: string }[], at: string): Promise<void> {
+  const values = pages.map((p) => ({ project_id: ctx.project.id, kind: 'wiki', ref_id: p.id, version: p.version, path: p.path, at }));
+  for (const batch of sqlBatches(ctx.platform.db.dialect, values, 6)) await trx.insertInto('derived_outbox').values(batch).execute();
+  // Marks the transaction, so its commit wakes the drainer.
+  if (pages.length > 0) hint(trx, hintKey('wiki', pages[0]!.id, pages[0]!.version), undefined);
 }

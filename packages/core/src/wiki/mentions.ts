@@ -61,6 +61,8 @@ export async function unlinkedMentions(ctx: Ctx, page: PageRow, visibility: stri
   let words = 0;
   for (const w of WORDS.segment(title)) if (w.isWordLike && ++words > MENTION_MAX_TITLE_WORDS) return [];
   const needle = title.toLowerCase();
+  // The candidates come from the index: page saves committed before this view are indexed first (outbox/drain.ts).
+  await ctx.platform.outbox.settle(ctx.project.id);
   const hits = await searchDocs(ctx.platform.db, { projectId: ctx.project.id, query: title, kinds: [WIKI_KIND], visibility, limit: CANDIDATES });
   const ids = hits.map((h) => h.refId).filter((id) => id !== page.id);
   if (ids.length === 0) return [];

@@ -1,10 +1,8 @@
 import { StoaError } from '@stoa/contract';
-import { renameDocPath } from '../search/index.js';
+import { enqueueWikiPages } from '../outbox/outbox.js';
 import { inTx, type Ctx } from '../platform.js';
 import { assertCan } from '../policies/can.js';
-import { indexPage, WIKI_KIND } from './page-store.js';
 import { visibleOnly } from './read-page.js';
-import type { PageRow } from './schema.js';
 import { wikiViewer } from './visibility.js';
 import { effectiveTitle, isAtOrBelow, normalizeWikiPath, subtreeRange } from './wiki-paths.js';
 
@@ -84,9 +82,13 @@ export async function movePage(ctx: Ctx, input: { from: string; to: string; dryR
     for (const p of [...plan].sort((a, b) => a.row.path.length - b.row.path.length)) {
       await db.updateTable('wiki_pages').set({ path: p.to }).where('id', '=', p.row.id).execute();
     }
-    await renameDocPath({ kysely: trx, dialect: ctx.platform.db.dialect }, { projectId: ctx.project.id, kind: WIKI_KIND, from, to, nested: true });
-    // Pages without a title show one derived from the path, so their index entry changes title too.
-    for (const p of plan) if (p.row.title.trim() === '') await indexPage(trx, ctx, { ...p.row, path: p.to } as PageRow);
+    // Every moved page's search entry (path, and the title derived from it) follows after the commit, hidden ones too.
+    await enqueueWikiPages(
+      trx,
+      ctx,
+      plan.map((p) => ({ id: p.row.id, version: p.row.version, path: p.to })),
+      ctx.platform.clock().toISOString(),
+    );
     return result;
   });
 }

@@ -1,4 +1,5 @@
-import { indexDoc, removeDoc } from '../search/index.js';
+import type { SearchDocInput } from '../search/index.js';
+import { enqueueWikiPages } from '../outbox/outbox.js';
 import type { Attribution } from '../actors.js';
 import { newId } from '../ids.js';
 import type { Ctx, Q } from '../platform.js';
@@ -28,8 +29,8 @@ export async function lockPage(trx: Q, ctx: Ctx, path: string): Promise<PageRow 
 }
 
 /**
- * Writes what derives from a page's content, in the caller's transaction: its outgoing links (replaced) and
- * its search-index entry, so both commit or roll back with the save.
+ * Writes what derives from a page's content, in the caller's transaction: its outgoing links (replaced), and the
+ * outbox row that has its search-index entry written right after the commit (outbox/drain.ts, decision 0020).
  */
 export async function syncDerived(trx: Q, ctx: Ctx, row: PageRow): Promise<void> {
   const db = trx;
@@ -37,29 +38,27 @@ export async function syncDerived(trx: Q, ctx: Ctx, row: PageRow): Promise<void>
   const links = parseLinks(row.body);
   const values = links.map((l) => ({ project_id: row.project_id, from_page_id: row.id, to_path: l.path, label: l.label, heading: l.heading }));
   for (const batch of sqlBatches(ctx.platform.db.dialect, values, 5)) await db.insertInto('wiki_links').values(batch).execute();
-  await indexPage(trx, ctx, row);
+  await enqueueWikiPages(trx, ctx, [row], row.updated_at);
 }
 
-/** (Re-)indexes one page for search: effective title, text, and the visibility of its channel. */
-export async function indexPage(trx: Q, ctx: Ctx, row: PageRow): Promise<void> {
-  await indexDoc(
-    { kysely: trx, dialect: ctx.platform.db.dialect },
-    {
-      projectId: row.project_id,
-      kind: WIKI_KIND,
-      refId: row.id,
-      path: row.path,
-      title: effectiveTitle(row.title, row.path),
-      body: row.body,
-      visibility: pageVisibility(row),
-      updatedAt: row.updated_at,
-    },
-  );
-}
-
-/** Removes a page from the search index. */
-export async function unindexPage(trx: Q, ctx: Ctx, pageId: string): Promise<void> {
-  await removeDoc({ kysely: trx, dialect: ctx.platform.db.dialect }, { projectId: ctx.project.id, kind: WIKI_KIND, refId: pageId });
+/**
+ * The search-index entry of a page as it is now: effective title, text, and the visibility of its channel (the
+ * drainer writes it from the page's current row).
+ *
+ * @example
+ * await indexDocs(index, [wikiPageDoc(row)]);
+ */
+export function wikiPageDoc(row: Pick<PageRow, 'id' | 'project_id' | 'path' | 'title' | 'body' | 'channel_id' | 'updated_at'>): SearchDocInput {
+  return {
+    projectId: row.project_id,
+    kind: WIKI_KIND,
+    refId: row.id,
+    path: row.path,
+    title: effectiveTitle(row.title, row.path),
+    body: row.body,
+    visibility: pageVisibility(row),
+    updatedAt: row.updated_at,
+  };
 }
 
 /** Appends a version row that records the page as it is now. */

@@ -4,7 +4,8 @@ import { withWriteRetry } from '../files/write-retry.js';
 import { newId } from '../ids.js';
 import { inTx, type Ctx, type Q } from '../platform.js';
 import { assertCan } from '../policies/can.js';
-import { lockPage, recordVersion, syncDerived, unindexPage, WIKI_MAX_TEXT_BYTES, authorName } from './page-store.js';
+import { lockPage, recordVersion, syncDerived, WIKI_MAX_TEXT_BYTES, authorName } from './page-store.js';
+import { enqueueWikiPages } from '../outbox/outbox.js';
 import type { PageRow } from './schema.js';
 import { resolveChannel, wikiViewer } from './visibility.js';
 import { effectiveTitle, normalizeWikiPath } from './wiki-paths.js';
@@ -62,7 +63,7 @@ export async function pageForChange(trx: Q, ctx: Ctx, path: string): Promise<Pag
 
 /**
  * Creates a page or saves a new version of it (W3, W7): one transaction writes the page, its version
- * row, its links and its search entry. With `base`, a save on an outdated version is refused with
+ * row, its links and the outbox row of its search entry (written right after the commit, outbox/drain.ts). With `base`, a save on an outdated version is refused with
  * version_conflict (HTTP 409) and the current version in `details.currentVersion`. Saving the same title, text
  * and visibility again makes no new version.
  *
@@ -196,7 +197,8 @@ export async function deletePage(ctx: Ctx, input: { path: string; base?: number 
     await trx.deleteFrom('wiki_links').where('from_page_id', '=', row.id).execute();
     await trx.deleteFrom('wiki_versions').where('page_id', '=', row.id).execute();
     await trx.deleteFrom('wiki_pages').where('id', '=', row.id).execute();
-    await unindexPage(trx, ctx, row.id);
+    // The drainer finds the page gone and removes its search entry, after the commit.
+    await enqueueWikiPages(trx, ctx, [row], ctx.platform.clock().toISOString());
     return toSummary(row);
   });
 }

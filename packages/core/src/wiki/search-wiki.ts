@@ -30,6 +30,8 @@ export function toWikiHit(h: SearchHit): WikiSearchHit {
  */
 export async function searchWiki(ctx: Ctx, input: { query: string; prefix?: string; limit?: number; offset?: number }): Promise<WikiSearchHit[]> {
   const viewer = await wikiViewer(ctx);
+  // Read-your-writes: the index of every page change committed before this search is written first (outbox/drain.ts).
+  await ctx.platform.outbox.settle(ctx.project.id);
   const pathPrefix = input.prefix && input.prefix.trim() !== '' ? normalizeWikiPath(input.prefix) : undefined;
   const hits = await searchDocs(ctx.platform.db, {
     projectId: ctx.project.id,

@@ -5,6 +5,7 @@
  * left behind is drained at the next start or background pass.
  *
  * - `kind` 'file': `ref_id` is a file ID (`files.id`); the file's current row decides what is indexed.
+ * - `kind` 'wiki' (since decision 0020's "wiki pages too"): `ref_id` is a wiki page ID; its current row decides.
  * - `kind` 'memory': `ref_id` is a memory file ID; `first_block` is the first search block the change touched
  *   (an append touches only the tail) and `old_blocks` how many blocks the file had before it, so a shorter
  *   text drops the blocks past its end; `path`, `title` and `visibility` are what the blocks are indexed under.
@@ -26,5 +27,18 @@ export function outboxStatements(dialect: 'sqlite' | 'postgres'): string[] {
       at text not null
     )`,
     'create index derived_outbox_project_seq on derived_outbox (project_id, seq)',
+  ];
+}
+
+/**
+ * Migration 045: a row whose target fails to index is kept, never dropped, and retried later: `attempts` counts
+ * its failed drains, `retry_at` (ISO time) is when a drain may claim it again (null: at once), `last_error` says
+ * why the last one failed. Both engines take the same statements.
+ */
+export function outboxRetryStatements(): string[] {
+  return [
+    'alter table derived_outbox add column attempts integer not null default 0',
+    'alter table derived_outbox add column retry_at text',
+    'alter table derived_outbox add column last_error text',
   ];
 }
