@@ -48,7 +48,7 @@ describe.each(testDbKinds())('small blobs in the database on %s', (kind) => {
   const inTable = async (key: string) => (await t.platform.db.inlineBlobs.size(key)) !== null;
   beforeAll(async () => {
     t = await createTestPlatform(kind);
-    // The tier as STOA_INLINE_BLOB_BYTES=65536 wires it (assemblePlatform); it is off by default.
+    // The tier as STOA_INLINE_BLOB_BYTES=65536, the default, wires it (assemblePlatform).
     t.platform.config = { ...t.platform.config, inlineBlobBytes: 64 * KiB };
     t.platform.blobs = createTieredBlobStore({ store: t.platform.blobs, table: t.platform.db.inlineBlobs, maxInlineBytes: 64 * KiB });
     ctx = await t.admin();
@@ -103,9 +103,10 @@ describe.each(testDbKinds())('small blobs in the database on %s', (kind) => {
     expect(await storeViolations(ctx)).toEqual([]);
   });
 
-  it('STOA_INLINE_BLOB_BYTES=0 (the default) keeps every blob in the store', async () => {
+  it('64 KiB by default; STOA_INLINE_BLOB_BYTES=0 keeps every blob in the store', async () => {
     expect(loadConfig({ dataDir: t.dataDir, env: { STOA_INLINE_BLOB_BYTES: '65536' } }).inlineBlobBytes).toBe(64 * KiB);
-    expect(loadConfig({ dataDir: t.dataDir, env: {} }).inlineBlobBytes).toBe(0);
+    expect(loadConfig({ dataDir: t.dataDir, env: {} }).inlineBlobBytes).toBe(64 * KiB);
+    expect(loadConfig({ dataDir: t.dataDir, env: { STOA_INLINE_BLOB_BYTES: '0' } }).inlineBlobBytes).toBe(0);
     expect(() => loadConfig({ dataDir: t.dataDir, env: { STOA_INLINE_BLOB_BYTES: String(1 << 30) } })).toThrow(/at most/);
     const config = { ...t.platform.config, inlineBlobBytes: 0 };
     const off = assemblePlatform({ db: t.platform.db, blobs: createFsBlobStore({ root: join(t.dataDir, 'blobs') }), config });
