@@ -1,5 +1,7 @@
 import { StoaError } from '@stoa/contract';
 import type { PutResult } from '@stoa/blob';
+import type { FileVersionsTable } from '@stoa/db';
+import type { Selectable } from 'kysely';
 import type { Attribution } from '../actors.js';
 import { newId } from '../ids.js';
 import { baseName, dirOf } from '../paths.js';
@@ -92,23 +94,8 @@ const insertFile = hotQuery((db, a: FileRow) =>
   }),
 );
 
-type VersionRow = {
-  id: string;
-  file_id: string;
-  project_id: string;
-  path: string;
-  version: number;
-  size: number;
-  mime: string;
-  sha256: string;
-  blob_key: string;
-  author_kind: string;
-  author_id: string | null;
-  author_label: string | null;
-  author_meta: string | null;
-  created_at: string;
-  metadata: string | null;
-};
+/** A version row whole: every column given, so the prebuilt insert always has one shape. */
+type VersionRow = Selectable<FileVersionsTable>;
 
 /** Every write's version row. */
 const insertVersion = hotQuery((db, a: VersionRow) =>
