@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { sql } from 'kysely';
 import { StoaError } from '@stoa/contract';
 import type { Platform } from './platform.js';
+import { inlineBlobBytesOf } from './config.js';
 
 /**
  * Checks, before a server says it is listening, that the database answers and that the blob store takes a
@@ -19,7 +20,8 @@ export async function checkStores(platform: Platform): Promise<void> {
     throw new StoaError('unavailable', `the database does not answer: ${reasonOf(e)}`);
   }
   const where = platform.config.storage.kind === 'fs' ? 'the local blob folder' : 'object storage';
-  const probe = Buffer.concat([Buffer.from('stoa start-up probe '), randomBytes(16)]);
+  // Larger than the blobs kept in the database (decision 0021), so the probe reaches the blob store itself.
+  const probe = Buffer.concat([Buffer.from('stoa start-up probe '), randomBytes(Math.max(16, inlineBlobBytesOf(platform.config) + 1))]);
   let step = 'a write';
   try {
     const { key } = await platform.blobs.put(probe);
