@@ -36,9 +36,18 @@ describe.skipIf(!hasChromium)('web UI: a folder of thousands of files', () => {
     expect(await fileRow(page, 'big/f-1.txt').getAttribute('aria-rowindex')).toBe('2');
     expect(await drawnRows(page)).toBeLessThanOrEqual(100);
 
-    await page.evaluate(() => window.scrollTo(0, document.documentElement.scrollHeight));
+    // As a person does: scroll to the end until the last file shows (the folder's later pages keep arriving, forty
+    // of them, and on a loaded machine the last may come after the first scroll).
     const last = fileRow(page, `big/f-${BIG}.txt`);
-    await last.waitFor();
+    await expect
+      .poll(
+        async () => {
+          await page.evaluate(() => window.scrollTo(0, document.documentElement.scrollHeight));
+          return last.isVisible();
+        },
+        { timeout: 60_000 },
+      )
+      .toBe(true);
     await last.scrollIntoViewIfNeeded();
     expect(await last.getAttribute('aria-rowindex')).toBe(String(BIG + 1));
     expect(await last.isVisible()).toBe(true);
