@@ -4,11 +4,10 @@ import type { DB } from '@stoa/db';
 import { hotQuery } from './hot-query.js';
 import type { Role, UserActor } from './actors.js';
 import type { Ctx, Platform } from './platform.js';
-import { liveProjectById } from './projects/projects.js';
 import { DEFAULT_PROJECT } from './projects/bootstrap.js';
 import type { Principal } from './projects/tokens.js';
 import { toProjectRow, type ProjectRow } from './projects/project-row.js';
-import { loadAgentActor, type ContextOptions } from './context-agent.js';
+import { loadAgentContext, type ContextOptions } from './context-agent.js';
 import { isVolumeId, liveVolumeById } from './volumes/volume-row.js';
 import { noSuchVolume, volumeActor } from './volumes/volume-access.js';
 
@@ -29,8 +28,10 @@ export async function contextFor(platform: Platform, principal: Principal, opts:
     return { platform, actor: await volumeActor(platform, principal, volume.volume, opts), project: volume };
   }
   if (principal.kind === 'agent') {
-    const actor = await loadAgentActor(platform, principal.agentId, { ...opts, published: principal.published ?? opts.published });
-    const project = await liveProjectById(platform, principal.projectId);
+    const { actor, project } = await loadAgentContext(platform, principal.agentId, principal.projectId, {
+      ...opts,
+      published: principal.published ?? opts.published,
+    });
     if (!project) throw new StoaError('not_found', "this agent's project does not exist");
     if (opts.project && opts.project !== project.id && opts.project !== project.name) {
       throw new StoaError('forbidden', 'this agent belongs to another project');

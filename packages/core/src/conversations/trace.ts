@@ -1,4 +1,7 @@
+import type { Insertable } from 'kysely';
+import type { ToolCallsTable } from '@stoa/db';
 import type { Ctx, Q } from '../platform.js';
+import { hotQuery } from '../hot-query.js';
 import type { Actor } from '../actors.js';
 import { assertCan } from '../policies/can.js';
 import { findVisibleConversation } from './conversations.js';
@@ -81,26 +84,43 @@ export async function recordToolCall(
 ): Promise<void> {
   const a = ctx.actor;
   const settings = fileSettingsOf(a);
-  await db
-    .insertInto('tool_calls')
-    .values({
-      id: e.id,
-      project_id: ctx.project.id,
-      conversation_id: e.conversationId || null,
-      agent_id: a.kind === 'agent' ? a.agentId : null,
-      agent_name: a.kind === 'agent' ? a.name : `runtime via ${a.name}`,
-      tool: e.tool,
-      args: e.args,
-      result: e.result,
-      refused: e.refused ? 1 : 0,
-      duration_ms: e.durationMs,
-      path: e.path,
-      version: e.version,
-      at: ctx.platform.clock().toISOString(),
-      file_settings: settings ? JSON.stringify(settings) : null,
-    })
-    .execute();
+  await insertCall(db, {
+    id: e.id,
+    project_id: ctx.project.id,
+    conversation_id: e.conversationId || null,
+    agent_id: a.kind === 'agent' ? a.agentId : null,
+    agent_name: a.kind === 'agent' ? a.name : `runtime via ${a.name}`,
+    tool: e.tool,
+    args: e.args,
+    result: e.result,
+    refused: e.refused ? 1 : 0,
+    duration_ms: e.durationMs,
+    path: e.path ?? null,
+    version: e.version ?? null,
+    at: ctx.platform.clock().toISOString(),
+    file_settings: settings ? JSON.stringify(settings) : null,
+  });
 }
+
+/** Every tool call writes one: built once (issue 30). */
+const insertCall = hotQuery((db, a: Insertable<ToolCallsTable> & Record<string, unknown>) =>
+  db.insertInto('tool_calls').values({
+    id: a.id,
+    project_id: a.project_id,
+    conversation_id: a.conversation_id,
+    agent_id: a.agent_id,
+    agent_name: a.agent_name,
+    tool: a.tool,
+    args: a.args,
+    result: a.result,
+    refused: a.refused,
+    duration_ms: a.duration_ms,
+    path: a.path,
+    version: a.version,
+    at: a.at,
+    file_settings: a.file_settings,
+  }),
+);
 
 /**
  * The tool calls of a conversation, oldest first, for its participants and the project's admins.

@@ -40,6 +40,11 @@ export interface CommitInput {
   metadata?: Record<string, string> | null;
   /** The path's row as the caller already read and locked it in this transaction (lockFileRow): not read again. */
   locked?: { row: FileRow | undefined };
+  /**
+   * The blob's bytes, when the caller still holds them: should the sweeper have collected identical old bytes
+   * between the caller's put and this commit, they are stored again instead of the write being refused.
+   */
+  bytes?: Buffer;
 }
 
 /**
@@ -138,7 +143,11 @@ export async function commitVersion(trx: Q, ctx: Ctx, input: CommitInput): Promi
   // Touch the blob's row (its sweeper grace starts again), then check the bytes: a sweeper deleting identical
   // old bytes holds this row's lock while it removes them, so after the touch the check tells the truth.
   await touchBlob(trx, { key: input.blob.key, size: input.blob.size, now });
-  if (!(await ctx.platform.blobs.stat(input.blob.key))) throw new StoaError('unavailable', 'the stored content was just collected as unused; please retry');
+  if (!(await ctx.platform.blobs.stat(input.blob.key))) {
+    if (!input.bytes) throw new StoaError('unavailable', 'the stored content was just collected as unused; please retry');
+    // The row is touched, so the sweeper leaves what is put now (the same key: the same bytes).
+    await ctx.platform.blobs.put(input.bytes);
+  }
   const a = input.attribution;
   const meta = a.meta ? JSON.stringify(a.meta) : null;
   const metadata = input.metadata ? JSON.stringify(input.metadata) : null;

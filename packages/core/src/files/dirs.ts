@@ -2,6 +2,7 @@ import { sql } from 'kysely';
 import { StoaError } from '@stoa/contract';
 import type { Q } from '../platform.js';
 import { ancestorDirs, baseName, dirOf } from '../paths.js';
+import { hotQuery } from '../hot-query.js';
 
 /**
  * The folder table, kept in the same transaction as the file rows: how many files each folder holds
@@ -14,12 +15,22 @@ export async function addToDirs(trx: Q, projectId: string, filePath: string): Pr
   const dirs = ancestorDirs(filePath);
   if (dirs.length === 0) return;
   // Every folder above the file in one statement, outermost first (the order writers lock them in).
-  await trx
-    .insertInto('dirs')
-    .values(dirs.map((d) => ({ project_id: projectId, path: d, parent: dirOf(d), name: baseName(d), file_count: 1 })))
-    .onConflict((oc) => oc.columns(['project_id', 'path']).doUpdateSet({ file_count: sql`dirs.file_count + 1` }))
-    .execute();
+  const args: Record<string, string> = { project: projectId };
+  dirs.forEach((d, i) => {
+    args[`p${i}`] = d;
+    args[`u${i}`] = dirOf(d);
+    args[`n${i}`] = baseName(d);
+  });
+  await countInDirs(trx, args, dirs.length);
 }
+
+/** The folders above a new file count it, made when new (`p<i>`, `u<i>` its parent, `n<i>` its name): every new file runs it, so it is built once per depth. */
+const countInDirs = hotQuery((db, a: Record<string, string>, depth) =>
+  db
+    .insertInto('dirs')
+    .values(Array.from({ length: depth }, (_, i) => ({ project_id: a.project!, path: a[`p${i}`]!, parent: a[`u${i}`]!, name: a[`n${i}`]!, file_count: 1 })))
+    .onConflict((oc) => oc.columns(['project_id', 'path']).doUpdateSet({ file_count: sql`dirs.file_count + 1` })),
+);
 
 export async function removeFromDirs(trx: Q, projectId: string, filePath: string): Promise<void> {
   const dirs = ancestorDirs(filePath);
@@ -39,14 +50,38 @@ export async function removeFromDirs(trx: Q, projectId: string, filePath: string
  * that is a file. Runs in the writer's transaction, before the file's row counts in its folders.
  */
 export async function refusePathClash(trx: Q, projectId: string, filePath: string): Promise<void> {
-  const folder = await trx.selectFrom('dirs').select('path').where('project_id', '=', projectId).where('path', '=', filePath).executeTakeFirst();
-  if (folder) throw new StoaError('already_exists', `"${filePath}" is a folder; a file cannot have the same path as a folder — choose another name`);
   const dirs = ancestorDirs(filePath);
-  if (dirs.length === 0) return;
-  const file = await trx.selectFrom('files').select('path').where('project_id', '=', projectId).where('path', 'in', dirs).executeTakeFirst();
+  const args: Record<string, string> = { project: projectId, path: filePath };
+  dirs.forEach((d, i) => (args[`p${i}`] = d));
+  // Both questions in one statement: is the path a folder (k = 0), is a folder above it a file (k = 1).
+  const rows = await clashes(trx, args, dirs.length);
+  if (rows.some((r) => Number(r.k) === 0))
+    throw new StoaError('already_exists', `"${filePath}" is a folder; a file cannot have the same path as a folder — choose another name`);
+  const file = rows[0];
   if (file)
     throw new StoaError('already_exists', `"${file.path}" is a file, so "${filePath}" cannot be created inside it; a file and a folder cannot share a path`);
 }
+
+/** A folder at `path` (k = 0) and files at the folders above it (`p0` … `p<depth - 1>`, k = 1): built once per depth. */
+const clashes = hotQuery((db, a: Record<string, string>, depth) => {
+  const folder = db
+    .selectFrom('dirs')
+    .select([sql<number>`0`.as('k'), 'path'])
+    .where('project_id', '=', a.project!)
+    .where('path', '=', a.path!);
+  if (depth === 0) return folder;
+  return folder.unionAll(
+    db
+      .selectFrom('files')
+      .select([sql<number>`1`.as('k'), 'path'])
+      .where('project_id', '=', a.project!)
+      .where(
+        'path',
+        'in',
+        Array.from({ length: depth }, (_, i) => a[`p${i}`]!),
+      ),
+  );
+});
 
 /**
  * How many files lie directly in `folder` (not below its subfolders), read from the folder index rather than

@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import type { Ctx, Q } from '../platform.js';
+import { hotQuery } from '../hot-query.js';
 
 /**
  * Version retention (X8): keep at most `versionsPerFile` versions, and drop a version once it has been
@@ -16,22 +17,26 @@ export async function pruneVersions(trx: Q, ctx: Ctx, fileId: string, currentVer
   const { versionsPerFile, versionsMaxAgeDays } = ctx.platform.config.limits;
   const keepFrom = currentVersion - Math.max(versionsPerFile, 1) + 1;
   const cutoff = new Date(ctx.platform.clock().getTime() - versionsMaxAgeDays * 86400_000).toISOString();
-  await trx
+  await prune(trx, { file: fileId, current: currentVersion, keepFrom, cutoff });
+}
+
+/** Every write runs it: built once (issue 30). */
+const prune = hotQuery((db, a: { file: string; current: number; keepFrom: number; cutoff: string }) =>
+  db
     .deleteFrom('file_versions')
-    .where('file_id', '=', fileId)
-    .where('version', '<', currentVersion)
+    .where('file_id', '=', a.file)
+    .where('version', '<', a.current)
     .where((eb) =>
       eb.or([
-        eb('version', '<', keepFrom),
+        eb('version', '<', a.keepFrom),
         eb.exists(
           eb
             .selectFrom('file_versions as next')
             .select('next.version')
             .whereRef('next.file_id', '=', 'file_versions.file_id')
             .where('next.version', '=', sql<number>`file_versions.version + 1`)
-            .where('next.created_at', '<', cutoff),
+            .where('next.created_at', '<', a.cutoff),
         ),
       ]),
-    )
-    .execute();
-}
+    ),
+);

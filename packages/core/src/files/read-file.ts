@@ -20,13 +20,32 @@ const fileByPath = hotQuery((db, a: { project: string; path: string }) =>
 
 /** The rows of the files at `paths` that exist, in no particular order (one statement). */
 export async function findFileRows(ctx: Ctx, paths: string[]): Promise<FileRow[]> {
-  return (await ctx.platform.db.kysely
+  if (paths.length === 0) return [];
+  if (paths.length > 4)
+    return (await ctx.platform.db.kysely
+      .selectFrom('files')
+      .selectAll()
+      .where('project_id', '=', ctx.project.id)
+      .where('path', 'in', paths)
+      .execute()) as FileRow[];
+  // A read tool's own copy and root file (one or two paths): built once per count (issue 30).
+  const args: Record<string, string> = { project: ctx.project.id };
+  paths.forEach((p, i) => (args[`p${i}`] = p));
+  return (await filesByPaths(ctx.platform.db.kysely, args, paths.length)) as FileRow[];
+}
+
+/** The files at `p0` … `p<n - 1>`. */
+const filesByPaths = hotQuery((db, a: Record<string, string>, n) =>
+  db
     .selectFrom('files')
     .selectAll()
-    .where('project_id', '=', ctx.project.id)
-    .where('path', 'in', paths)
-    .execute()) as FileRow[];
-}
+    .where('project_id', '=', a.project!)
+    .where(
+      'path',
+      'in',
+      Array.from({ length: n }, (_, i) => a[`p${i}`]!),
+    ),
+);
 
 /**
  * Metadata of one file (§7 `files stat`).

@@ -11,6 +11,7 @@ import { memoryBlocks } from '../memory/memory-index.js';
 import { versionText } from '../memory/store.js';
 import { WIKI_KIND, wikiPageDoc } from '../wiki/page-store.js';
 import { hintKey, takeCommittedHints } from './outbox.js';
+import { hotQuery } from '../hot-query.js';
 
 type OutboxRow = Selectable<DerivedOutboxTable>;
 
@@ -30,6 +31,45 @@ const RETRY_MAX_MS = 3_600_000;
 function retryDelayMs(attempts: number): number {
   return Math.min(RETRY_MAX_MS, 1000 * 2 ** Math.min(Math.max(0, attempts - 1), 22));
 }
+
+/**
+ * The rows a drain claims (shape: 1 of one project, 2 of one target; on PostgreSQL 4 waiting for rows other drains
+ * hold, 8 skipping them): every write's drain runs it, so it is built once per shape (issue 30).
+ */
+const claimRows = hotQuery((db, a: { now: string; project: string; kind: string; ref: string }, shape) => {
+  let q = db
+    .selectFrom('derived_outbox')
+    .selectAll()
+    .where((eb) => eb.or([eb('retry_at', 'is', null), eb('retry_at', '<=', a.now)]))
+    .orderBy('seq')
+    .limit(BATCH);
+  if (shape & 1) q = q.where('project_id', '=', a.project);
+  if (shape & 2) q = q.where('kind', '=', a.kind).where('ref_id', '=', a.ref);
+  if (shape & 4) q = q.forUpdate();
+  if (shape & 8) q = q.forUpdate().skipLocked();
+  return q;
+});
+
+/** What the index of a file is written from. */
+const fileById = hotQuery((db, a: { id: string }) => db.selectFrom('files').select(['path', 'mime', 'size', 'blob_key', 'version']).where('id', '=', a.id));
+
+/** The drained rows go: built once per count up to 8 rows (one write, a few), else built as they come. */
+async function deleteRows(trx: Q, done: OutboxRow[]): Promise<void> {
+  const seqs = done.map((r) => r.seq);
+  if (seqs.length === 0) return;
+  if (seqs.length > 8) return void (await trx.deleteFrom('derived_outbox').where('seq', 'in', seqs).execute());
+  const args: Record<string, number> = {};
+  seqs.forEach((q, i) => (args[`s${i}`] = q));
+  await deleteSeqs(trx, args, seqs.length);
+}
+
+const deleteSeqs = hotQuery((db, a: Record<string, number>, n) =>
+  db.deleteFrom('derived_outbox').where(
+    'seq',
+    'in',
+    Array.from({ length: n }, (_, i) => a[`s${i}`]!),
+  ),
+);
 
 /** Which rows a drain claims: of one project or all, waiting for rows other drains hold or not, of one target. */
 interface Claim {
@@ -86,7 +126,7 @@ function latest(rows: OutboxRow[]): OutboxRow {
  */
 async function fileWrites(trx: Q, platform: Platform, hints: Hints, rows: OutboxRow[], out: Writes): Promise<void> {
   const { project_id: projectId, ref_id: fileId, at } = latest(rows);
-  const f = await trx.selectFrom('files').select(['path', 'mime', 'size', 'blob_key', 'version']).where('id', '=', fileId).executeTakeFirst();
+  const [f] = await fileById(trx, { id: fileId });
   if (!f || !isTextMime(f.mime) || Number(f.size) > FILE_INDEX_MAX_BYTES) {
     out.gone.push({ projectId, kind: FILE_KIND, refId: fileId });
     return;
@@ -145,11 +185,12 @@ async function wikiWrites(trx: Q, rows: OutboxRow[], out: Writes): Promise<void>
 async function drainBatch(platform: Platform, hints: Hints, opts: Claim): Promise<{ drained: number; more: boolean }> {
   const pg = platform.db.dialect === 'postgres';
   return inTx(platform, async (trx) => {
-    let q = trx.selectFrom('derived_outbox').selectAll().where(due(platform.clock().toISOString())).orderBy('seq').limit(BATCH);
-    if (opts.projectId !== undefined) q = q.where('project_id', '=', opts.projectId);
-    if (opts.target) q = q.where('kind', '=', opts.target.kind).where('ref_id', '=', opts.target.refId);
-    if (pg) q = opts.wait ? q.forUpdate() : q.forUpdate().skipLocked();
-    const rows = await q.execute();
+    const shape = (opts.projectId !== undefined ? 1 : 0) | (opts.target ? 2 : 0) | (pg ? (opts.wait ? 4 : 8) : 0);
+    const rows = await claimRows(
+      trx,
+      { now: platform.clock().toISOString(), project: opts.projectId ?? '', kind: opts.target?.kind ?? '', ref: opts.target?.refId ?? '' },
+      shape,
+    );
     if (rows.length === 0) return { drained: 0, more: false };
     const targets = new Map<string, OutboxRow[]>();
     for (const r of rows) {
@@ -174,14 +215,7 @@ async function drainBatch(platform: Platform, hints: Hints, opts: Claim): Promis
     // Removals first: a memory file that shrank and grew again in one batch ends with its new blocks.
     for (const g of out.gone) await removeDoc(index, g);
     await indexDocs(index, out.docs);
-    await trx
-      .deleteFrom('derived_outbox')
-      .where(
-        'seq',
-        'in',
-        done.map((r) => r.seq),
-      )
-      .execute();
+    await deleteRows(trx, done);
     return { drained: done.length, more: done.length < rows.length || rows.length === BATCH };
   });
 }

@@ -1,5 +1,6 @@
 import type { Ctx, Q } from '../platform.js';
 import { sqlBatches } from '../db-batches.js';
+import { hotQuery } from '../hot-query.js';
 
 /**
  * The writing half of the derived-data outbox (migration 037, docs/decisions/0037-derived-data-outbox.md): a
@@ -33,6 +34,11 @@ export function takeCommittedHints(trx: object): Map<string, string> | undefined
   return m;
 }
 
+/** Every file write enqueues its search entry so: built once (issue 30). */
+const enqueueFileRow = hotQuery((db, a: { project: string; file: string; version: number; path: string; at: string }) =>
+  db.insertInto('derived_outbox').values({ project_id: a.project, kind: 'file', ref_id: a.file, version: a.version, path: a.path, at: a.at }),
+);
+
 /**
  * Records that a file's search entry must follow its current state (written, moved or deleted), in the change's
  * transaction. `text` is the new version's text when the writer holds it (saves reading the blob back).
@@ -44,10 +50,7 @@ export async function enqueueFile(
   trx: Q,
   change: { projectId: string; fileId: string; version: number; path: string; at: string; text?: string },
 ): Promise<void> {
-  await trx
-    .insertInto('derived_outbox')
-    .values({ project_id: change.projectId, kind: 'file', ref_id: change.fileId, version: change.version, path: change.path, at: change.at })
-    .execute();
+  await enqueueFileRow(trx, { project: change.projectId, file: change.fileId, version: change.version, path: change.path, at: change.at });
   hint(trx, hintKey('file', change.fileId, change.version), change.text);
 }
 

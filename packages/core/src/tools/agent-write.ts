@@ -1,5 +1,4 @@
 import { StoaError } from '@stoa/contract';
-import type { PutResult } from '@stoa/blob';
 import type { Attribution } from '../actors.js';
 import { inTx, type Ctx, type Q } from '../platform.js';
 import { assertCan } from '../policies/can.js';
@@ -50,20 +49,6 @@ export interface AgentWriteResult {
   changes: { used: number; max: number };
 }
 
-/** Stores bytes as a blob and marks its row in use, in the transaction (so the sweeper cannot take it meanwhile). */
-async function storeInTx(trx: Q, ctx: Ctx, text: string, stored?: PutResult): Promise<PutResult> {
-  const buf = Buffer.from(text, 'utf8');
-  const blob = stored ?? (await ctx.platform.blobs.put(buf));
-  const now = ctx.platform.clock().toISOString();
-  await trx
-    .insertInto('blobs')
-    .values({ key: blob.key, size: blob.size, created_at: now })
-    .onConflict((oc) => oc.column('key').doUpdateSet({ created_at: now }))
-    .execute();
-  if (!(await ctx.platform.blobs.stat(blob.key))) return ctx.platform.blobs.put(buf);
-  return blob;
-}
-
 /**
  * One change by a file tool, in one transaction: lock the file's row, compute the content from the newest
  * version, count the change against the conversation's limit, store and commit. Anything refused rolls back,
@@ -76,7 +61,8 @@ export async function agentWrite(ctx: Ctx, input: AgentWriteInput): Promise<Agen
   assertCan(ctx.actor, 'file.write', { kind: 'file', path: input.path });
   // Content that does not depend on the current file is stored before the transaction, so the (fsync'd) blob
   // write does not hold the database's write lock; append and str_replace must store inside it.
-  const early = typeof input.content === 'string' ? await ctx.platform.blobs.put(Buffer.from(input.content, 'utf8')) : undefined;
+  const earlyBytes = typeof input.content === 'string' ? Buffer.from(input.content, 'utf8') : undefined;
+  const early = earlyBytes ? await ctx.platform.blobs.put(earlyBytes) : undefined;
   return withWriteRetry(() =>
     inTx(ctx.platform, async (trx) => {
       // Locks the path also while the file does not exist yet, so parallel appends to a new file queue up.
@@ -103,7 +89,10 @@ export async function agentWrite(ctx: Ctx, input: AgentWriteInput): Promise<Agen
       }
       const mime = mimeForContent(input.path, Buffer.from(text.slice(0, 8192), 'utf8'));
       const changes = (await countAgentChange(trx, ctx, input.window))!;
-      const blob = await storeInTx(trx, ctx, text, early);
+      // commitVersion marks the blob's row in use and checks the bytes are there (storing them again if the
+      // sweeper took identical old ones meanwhile), so the blob is only put here.
+      const bytes = earlyBytes ?? Buffer.from(text, 'utf8');
+      const blob = early ?? (await ctx.platform.blobs.put(bytes));
       const r = await commitVersion(trx, ctx, {
         path: input.path,
         blob,
@@ -115,6 +104,7 @@ export async function agentWrite(ctx: Ctx, input: AgentWriteInput): Promise<Agen
         auditAction: null,
         text: isTextMime(mime) && blob.size <= INDEX_TEXT_BYTES ? text : undefined,
         locked: { row },
+        bytes,
       });
       if (input.after) await input.after(trx, r.file);
       const result = { ...r, changes: { used: changes.used, max: changes.max } };

@@ -1,6 +1,7 @@
 import { StoaError } from '@stoa/contract';
 import { sql } from 'kysely';
 import type { Ctx, Q } from '../platform.js';
+import { hotQuery } from '../hot-query.js';
 
 /** The counter's key: one budget per agent per conversation (a dialog has one agent, so "per dialog"). */
 export interface WindowKey {
@@ -8,6 +9,23 @@ export interface WindowKey {
   /** Agent ID, or '' for a runtime that is not an agent of the project. */
   agent: string;
 }
+
+/** Every agent change counts itself with this one statement: built once (issue 30). */
+const countOne = hotQuery((db, a: { project: string; conversation: string; agent: string; now: string; cutoff: string; max: number }) =>
+  db
+    .insertInto('agent_write_windows')
+    .values({ project_id: a.project, conversation_key: a.conversation, agent_id: a.agent, window_start: a.now, writes: 1 })
+    .onConflict((oc) =>
+      oc
+        .columns(['project_id', 'conversation_key', 'agent_id'])
+        .doUpdateSet({
+          window_start: sql<string>`case when agent_write_windows.window_start <= ${a.cutoff} then ${a.now} else agent_write_windows.window_start end`,
+          writes: sql<number>`case when agent_write_windows.window_start <= ${a.cutoff} then 1 else agent_write_windows.writes + 1 end`,
+        })
+        .where(sql<boolean>`agent_write_windows.window_start <= ${a.cutoff} or agent_write_windows.writes < ${a.max}`),
+    )
+    .returning(['writes', 'window_start']),
+);
 
 /**
  * Counts one change against the per-conversation limit (A4: STOA_AGENT_WRITES_PER_CONVERSATION changes in a
@@ -24,23 +42,7 @@ export async function countWrite(trx: Q, ctx: Ctx, key: WindowKey): Promise<{ us
   const nowIso = now.toISOString();
   // A window that started at or before `cutoff` is over; ISO-8601 UTC strings compare like the times they name.
   const cutoff = new Date(now.getTime() - seconds * 1000).toISOString();
-  const row =
-    max < 1
-      ? undefined
-      : await trx
-          .insertInto('agent_write_windows')
-          .values({ project_id: ctx.project.id, conversation_key: key.conversation, agent_id: key.agent, window_start: nowIso, writes: 1 })
-          .onConflict((oc) =>
-            oc
-              .columns(['project_id', 'conversation_key', 'agent_id'])
-              .doUpdateSet({
-                window_start: sql<string>`case when agent_write_windows.window_start <= ${cutoff} then ${nowIso} else agent_write_windows.window_start end`,
-                writes: sql<number>`case when agent_write_windows.window_start <= ${cutoff} then 1 else agent_write_windows.writes + 1 end`,
-              })
-              .where(sql<boolean>`agent_write_windows.window_start <= ${cutoff} or agent_write_windows.writes < ${max}`),
-          )
-          .returning(['writes', 'window_start'])
-          .executeTakeFirst();
+  const [row] = max < 1 ? [] : await countOne(trx, { project: ctx.project.id, conversation: key.conversation, agent: key.agent, now: nowIso, cutoff, max });
   if (row) return { used: Number(row.writes), max, resetsAt: new Date(new Date(row.window_start).getTime() + seconds * 1000).toISOString() };
   // One statement counted the change in the common case; only a refusal reads the row again for its message.
   const cur = await trx
