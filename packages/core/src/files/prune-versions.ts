@@ -14,6 +14,8 @@ import { hotQuery } from '../hot-query.js';
  * await pruneVersions(trx, ctx, fileId, 7); // after version 7 was written
  */
 export async function pruneVersions(trx: Q, ctx: Ctx, fileId: string, currentVersion: number): Promise<void> {
+  // Version 1 replaced none: no version below it exists to drop (every new file's write asks nothing).
+  if (currentVersion <= 1) return;
   const { versionsPerFile, versionsMaxAgeDays } = ctx.platform.config.limits;
   const keepFrom = currentVersion - Math.max(versionsPerFile, 1) + 1;
   const cutoff = new Date(ctx.platform.clock().getTime() - versionsMaxAgeDays * 86400_000).toISOString();

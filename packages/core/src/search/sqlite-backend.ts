@@ -1,4 +1,5 @@
-import { sql, type Kysely } from 'kysely';
+import { sql, type Kysely, type RawBuilder } from 'kysely';
+import { hotQuery } from '../hot-query.js';
 import type { DB } from '@stoa/db';
 import { fts5Expression, type IndexTerms } from './terms.js';
 import type { SearchTuning } from './tuning.js';
@@ -14,21 +15,44 @@ import { docFilters } from './doc-filters.js';
  */
 export async function sqliteUpsert(db: Kysely<DB>, doc: SearchDocInput, terms: IndexTerms, embedHash: string): Promise<void> {
   const ntokens = terms.title.length + terms.body.length;
-  const { rows } = await sql<{ id: number }>`
+  const [row] = await upsertDoc(db, { ...doc, ntokens });
+  const id = row!.id;
+  await upsertBody(db, { id, body: doc.body });
+  // A contentless table cannot UPDATE a row in place from new text; delete (a no-op for a new id) and insert.
+  await deleteTerms(db, { id });
+  await insertTerms(db, { id, title: terms.title.join(' '), body: terms.body.join(' ') });
+  // A vector made from other text is stale: dropped here, so the embedder makes it again.
+  await dropStaleVector(db, { id, hash: embedHash });
+}
+
+/** A raw statement as hotQuery builds it: compiled once per engine (every indexed write runs these, issue 30). */
+const raw =
+  <R>(q: (db: Kysely<DB>) => RawBuilder<R>) =>
+  (db: Kysely<DB>) => ({ compile: () => q(db).compile(db) });
+
+const upsertDoc = hotQuery((db, a: Omit<SearchDocInput, 'body'> & { ntokens: number }) =>
+  raw(
+    () => sql<{ id: number }>`
     insert into search_docs (project_id, kind, ref_id, path, title, visibility, updated_at, ntokens)
-    values (${doc.projectId}, ${doc.kind}, ${doc.refId}, ${doc.path}, ${doc.title}, ${doc.visibility}, ${doc.updatedAt}, ${ntokens})
+    values (${a.projectId}, ${a.kind}, ${a.refId}, ${a.path}, ${a.title}, ${a.visibility}, ${a.updatedAt}, ${a.ntokens})
     on conflict (project_id, kind, ref_id) do update set path = excluded.path, title = excluded.title,
       visibility = excluded.visibility, updated_at = excluded.updated_at, ntokens = excluded.ntokens
-    returning id`.execute(db);
-  const id = rows[0]!.id;
-  await sql`insert into search_bodies (doc_id, body) values (${id}, ${doc.body})
-    on conflict (doc_id) do update set body = excluded.body`.execute(db);
-  // A contentless table cannot UPDATE a row in place from new text; delete (a no-op for a new id) and insert.
-  await sql`delete from search_fts where rowid = ${id}`.execute(db);
-  await sql`insert into search_fts (rowid, title, body) values (${id}, ${terms.title.join(' ')}, ${terms.body.join(' ')})`.execute(db);
-  // A vector made from other text is stale: dropped here, so the embedder makes it again.
-  await sql`delete from search_vectors where doc_id = ${id} and text_hash <> ${embedHash}`.execute(db);
-}
+    returning id`,
+  )(db),
+);
+const upsertBody = hotQuery((db, a: { id: number; body: string }) =>
+  raw(
+    () => sql`insert into search_bodies (doc_id, body) values (${a.id}, ${a.body})
+    on conflict (doc_id) do update set body = excluded.body`,
+  )(db),
+);
+const deleteTerms = hotQuery((db, a: { id: number }) => raw(() => sql`delete from search_fts where rowid = ${a.id}`)(db));
+const insertTerms = hotQuery((db, a: { id: number; title: string; body: string }) =>
+  raw(() => sql`insert into search_fts (rowid, title, body) values (${a.id}, ${a.title}, ${a.body})`)(db),
+);
+const dropStaleVector = hotQuery((db, a: { id: number; hash: string }) =>
+  raw(() => sql`delete from search_vectors where doc_id = ${a.id} and text_hash <> ${a.hash}`)(db),
+);
 
 /**
  * Ranks the documents matching all (AND) or any (OR) of the terms with FTS5 bm25() (negated, so higher is
