@@ -22,6 +22,21 @@ export interface InlineBlobTable {
   which(keys: string[]): Promise<Set<string>>;
 }
 
+/** The bytes behind each stream `get` made from a row in memory (weakly: gone with the stream). */
+const held = new WeakMap<Readable, Buffer>();
+
+/**
+ * The bytes a stream from `get` will deliver, when the store already holds them all in memory (a small blob kept
+ * in the database), else null. A server may then write them in one piece, headers included, instead of piping the
+ * stream (issue 30); the stream is then to be destroyed unread.
+ *
+ * @example
+ * const bytes = heldBytes(await blobs.get(key)); // a Buffer for a small blob, null for one on disk
+ */
+export function heldBytes(stream: Readable): Buffer | null {
+  return held.get(stream) ?? null;
+}
+
 /** Keys listed or checked per database statement. */
 const PAGE = 500;
 
@@ -80,6 +95,7 @@ export function createTieredBlobStore(opts: { store: BlobStore; table: InlineBlo
       const out = new Readable({ read: () => undefined });
       if (slice.length > 0) out.push(slice);
       out.push(null);
+      held.set(out, slice);
       return out;
     },
 
