@@ -90,11 +90,15 @@ export function createTieredBlobStore(opts: { store: BlobStore; table: InlineBlo
       const bytes = await inline('read the blob', () => table.get(key));
       if (bytes === null) return store.get(key, range);
       const r = range === undefined ? { start: 0, end: bytes.length - 1 } : resolveRange(range, bytes.length);
-      // One push of the bytes in memory (Readable.from would hand them over through an async iterator).
+      // One push of the bytes in memory (Readable.from would hand them over through an async iterator), made when
+      // the stream is first read: a server that sends the held bytes itself (heldBytes) lets it go unread, at no cost.
       const slice = bytes.subarray(r.start, r.end + 1);
-      const out = new Readable({ read: () => undefined });
-      if (slice.length > 0) out.push(slice);
-      out.push(null);
+      const out = new Readable({
+        read() {
+          if (slice.length > 0) this.push(slice);
+          this.push(null);
+        },
+      });
       held.set(out, slice);
       return out;
     },
