@@ -18,7 +18,7 @@ export type { BlobSource } from './hashing-stream.js';
 export { readHead } from './hashing-stream.js';
 export { createFsBlobStore, type FsBlobStore } from './fs-store.js';
 export { createGroupSync } from './fs-group-sync.js';
-export { createTieredBlobStore, type InlineBlobTable } from './tiered-store.js';
+export { createTieredBlobStore, heldBytes, type InlineBlobTable } from './tiered-store.js';
 export type { S3BlobStore, S3BlobStoreOptions } from './s3-store.js';
 export type { LazyS3BlobStore } from './s3-lazy.js';
 

@@ -22,6 +22,21 @@ export interface InlineBlobTable {
   which(keys: string[]): Promise<Set<string>>;
 }
 
+/** The bytes behind each stream `get` made from a row in memory (weakly: gone with the stream). */
+const held = new WeakMap<Readable, Buffer>();
+
+/**
+ * The bytes a stream from `get` will deliver, when the store already holds them all in memory (a small blob kept
+ * in the database), else null. A server may then write them in one piece, headers included, instead of piping the
+ * stream (issue 30); the stream is then to be destroyed unread.
+ *
+ * @example
+ * const bytes = heldBytes(await blobs.get(key)); // a Buffer for a small blob, null for one on disk
+ */
+export function heldBytes(stream: Readable): Buffer | null {
+  return held.get(stream) ?? null;
+}
+
 /** Keys listed or checked per database statement. */
 const PAGE = 500;
 
@@ -75,11 +90,16 @@ export function createTieredBlobStore(opts: { store: BlobStore; table: InlineBlo
       const bytes = await inline('read the blob', () => table.get(key));
       if (bytes === null) return store.get(key, range);
       const r = range === undefined ? { start: 0, end: bytes.length - 1 } : resolveRange(range, bytes.length);
-      // One push of the bytes in memory (Readable.from would hand them over through an async iterator).
+      // One push of the bytes in memory (Readable.from would hand them over through an async iterator), made when
+      // the stream is first read: a server that sends the held bytes itself (heldBytes) lets it go unread, at no cost.
       const slice = bytes.subarray(r.start, r.end + 1);
-      const out = new Readable({ read: () => undefined });
-      if (slice.length > 0) out.push(slice);
-      out.push(null);
+      const out = new Readable({
+        read() {
+          if (slice.length > 0) this.push(slice);
+          this.push(null);
+        },
+      });
+      held.set(out, slice);
       return out;
     },
 

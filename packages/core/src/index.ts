@@ -62,6 +62,8 @@ export type { OAuthClientRecord, OAuthTokenSet } from './oauth/index.js';
 export type { FileInfo } from './files/file-info.js';
 export type { FolderEntry } from './files/list-files.js';
 export type { OpenedFile, RedirectedFile } from './files/read-file.js';
+// A download's bytes when the store holds them in memory (small blobs in the database): written in one piece (issue 30).
+export { heldBytes } from '@stoa/blob';
 export type { PutFileResult } from './files/put-file.js';
 export type { Archive } from './files/archive.js';
 export type { Preview } from './files/preview.js';

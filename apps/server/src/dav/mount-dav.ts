@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { StoaError, errorCodes } from '@stoa/contract';
-import { normalizePath, type Ctx, type Platform } from '@stoa/core';
+import { heldBytes, normalizePath, type Ctx, type Platform } from '@stoa/core';
 import { setRetryAfter, toStoaError } from '../http/problem.js';
 import { contentDisposition, parseRange } from '../routes/files/content-disposition.js';
 import { USER_CONTENT_CSP } from '../http/security-headers.js';
@@ -60,9 +60,11 @@ async function get(ctx: Ctx, req: FastifyRequest, reply: FastifyReply, t: Target
       .header('Content-Range', `bytes ${opened.range.start}-${opened.range.end}/${opened.size}`)
       .header('Content-Length', String(opened.range.end - opened.range.start + 1));
   else reply.header('Content-Length', String(opened.size));
-  if (head) {
+  // Bytes already in memory (a small blob kept in the database) go out in one write with the headers (issue 30).
+  const bytes = heldBytes(opened.stream);
+  if (head || bytes !== null) {
     opened.stream.destroy();
-    return reply.send();
+    return reply.send(head ? undefined : bytes);
   }
   return reply.send(opened.stream);
 }

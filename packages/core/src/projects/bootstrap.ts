@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import { newId, newToken } from '../ids.js';
 import { inTx, type Platform } from '../platform.js';
 
@@ -6,7 +6,8 @@ export const DEFAULT_PROJECT = 'default';
 export const ADMIN_USER = 'admin';
 
 export function hashToken(token: string): string {
-  return createHash('sha256').update(token).digest('hex');
+  // One call, no Hash object: every request hashes its token (issue 30).
+  return hash('sha256', token, 'hex');
 }
 
 /**

@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { filesRoutes, shareRoutes, StoaError, systemRoutes } from '@stoa/contract';
-import { callOperation, runGlobalOperation, type OpenedFile, type Platform, type RedirectedFile } from '@stoa/core';
+import { callOperation, heldBytes, runGlobalOperation, type OpenedFile, type Platform, type RedirectedFile } from '@stoa/core';
 import { requestCall } from '../../http/auth.js';
 import { fastifyPath } from '../../http/mount.js';
 import { contentEtag, evaluatePreconditions, httpDate, ifRangeHolds, type Representation } from '../../http/preconditions.js';
@@ -95,7 +95,12 @@ function sendDownload(
   } else {
     reply.header('Content-Length', String(opened.size));
   }
-  return reply.send(opened.stream);
+  // Bytes already in memory (a small blob kept in the database) go out with the headers in one write, without a
+  // stream to pipe (issue 30); the stream holding them is let go unread.
+  const bytes = heldBytes(opened.stream);
+  if (bytes === null) return reply.send(opened.stream);
+  opened.stream.destroy();
+  return reply.send(bytes);
 }
 
 /**
