@@ -278,10 +278,16 @@ async function main(): Promise<void> {
     console.log(
       `\nCPU of the server process per write + read pair: Stoa ${fmt(stoa.cpuMs / s.ops, 2)} ms, server-filesystem ${fmt(fsTarget.cpuMs / f.ops, 2)} ms (${(stoa.cpuMs / s.ops / (fsTarget.cpuMs / f.ops)).toFixed(2)}×)`,
     );
-  if (b)
+  console.log(`p50 ratio (speed) server-filesystem ÷ Stoa: ${(f.p50 / s.p50).toFixed(2)}×`);
+  if (base && b) {
     console.log(
       `Base / server-filesystem: ${(b.opsPerSec / f.opsPerSec).toFixed(2)}×; this checkout ÷ base: throughput ${(s.opsPerSec / b.opsPerSec).toFixed(2)}×, p50 ${(s.p50 / b.p50).toFixed(2)}×`,
     );
+    if (base.cpuMs > 0)
+      console.log(
+        `CPU per pair: base ${fmt(base.cpuMs / b.ops, 2)} ms, this checkout ${fmt(stoa.cpuMs / s.ops, 2)} ms (${(stoa.cpuMs / s.ops / (base.cpuMs / b.ops)).toFixed(2)}×); p50 ratio server-filesystem ÷ base ${(f.p50 / b.p50).toFixed(2)}×`,
+      );
+  }
 }
 
 main().catch((e) => {
