@@ -11,6 +11,7 @@
  *   BENCH_SQL=1 node --import tsx bench/mcp-statements.ts        # also print the statements of one write and one read
  */
 import Database from 'better-sqlite3';
+import { DefaultQueryCompiler } from 'kysely';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -44,6 +45,17 @@ const sqlMs = new Map<string, number>();
   }
 }
 
+/** Statements Kysely built and compiled (not prebuilt, hot-query.ts) while `log` is set. */
+let built = 0;
+{
+  const proto = DefaultQueryCompiler.prototype as unknown as { compileQuery: (...a: unknown[]) => unknown };
+  const orig = proto.compileQuery;
+  proto.compileQuery = function (this: unknown, ...a: unknown[]) {
+    if (log) built++;
+    return orig.apply(this, a);
+  };
+}
+
 /** 4,096 bytes of text, different for every iteration (as bench/mcp-stdio.ts writes). */
 function content(i: number): string {
   const head = `file ${i} ${'-'.repeat(20)}\n`;
@@ -55,12 +67,14 @@ function content(i: number): string {
 
 interface Tally {
   statements: number;
+  /** Of them built and compiled by Kysely on this call (the rest were prebuilt or are the blob tier's own). */
+  built: number;
   transactions: number;
   writes: number;
 }
 /** Statements and write transactions of one call: a write outside BEGIN … COMMIT is a transaction of its own. */
-function tally(sqls: string[]): Tally {
-  const t: Tally = { statements: 0, transactions: 0, writes: 0 };
+function tally(sqls: string[], builtNow = 0): Tally {
+  const t: Tally = { statements: 0, built: builtNow, transactions: 0, writes: 0 };
   let open = false;
   for (const s of sqls.map((x) => x.trim())) {
     if (/^begin/i.test(s)) {
@@ -110,24 +124,33 @@ async function main(): Promise<void> {
     const record = i >= WARMUP;
     const c0 = process.cpuUsage();
     const t0 = performance.now();
+    const b: number[] = [];
     const w: string[] = (log = []);
+    built = 0;
     await call('ws_write_file', { path, content: body });
+    b.push(built);
     const wa: string[] = (log = []);
+    built = 0;
     await settle();
+    b.push(built);
     const r: string[] = (log = []);
+    built = 0;
     const back = await call('ws_read_file', { path });
+    b.push(built);
     const ra: string[] = (log = []);
+    built = 0;
     await settle();
+    b.push(built);
     log = null;
     const c = process.cpuUsage(c0);
     if (!back.includes(body.slice(0, 40))) throw new Error(`read back differs for ${path}: ${back.slice(0, 120)}`);
     if (!record) continue;
     wallMs += performance.now() - t0;
     cpuMs += (c.user + c.system) / 1000;
-    sums.write.push(tally(w));
-    sums.writeAfter.push(tally(wa));
-    sums.read.push(tally(r));
-    sums.readAfter.push(tally(ra));
+    sums.write.push(tally(w, b[0]));
+    sums.writeAfter.push(tally(wa, b[1]));
+    sums.read.push(tally(r, b[2]));
+    sums.readAfter.push(tally(ra, b[3]));
     sample ??= { write: w, writeAfter: wa, read: r };
   }
   // The written text is found by search (it reads its outbox first).
@@ -143,15 +166,15 @@ async function main(): Promise<void> {
 
   const mean = (ts: Tally[], k: keyof Tally) => (ts.reduce((a, t) => a + t[k], 0) / ts.length).toFixed(2);
   console.log(`\n${N} × (ws_write_file 4 KB, ws_read_file), in-process as \`stoa mcp\` calls them, under ${process.env.BENCH_MCP_DIR ?? tmpdir()}\n`);
-  console.log('| call | statements | of which writes | write transactions (a lone write counts) |');
-  console.log('|---|---|---|---|');
+  console.log('| call | statements | of which writes | built by Kysely on the call | write transactions (a lone write counts) |');
+  console.log('|---|---|---|---|---|');
   for (const [name, ts] of [
     ['ws_write_file', sums.write],
     ['  after its answer (outbox drain)', sums.writeAfter],
     ['ws_read_file', sums.read],
     ['  after its answer', sums.readAfter],
   ] as const)
-    console.log(`| ${name} | ${mean(ts, 'statements')} | ${mean(ts, 'writes')} | ${mean(ts, 'transactions')} |`);
+    console.log(`| ${name} | ${mean(ts, 'statements')} | ${mean(ts, 'writes')} | ${mean(ts, 'built')} | ${mean(ts, 'transactions')} |`);
   console.log(
     `\nCPU per write + read pair (this process): ${(cpuMs / N).toFixed(2)} ms; wall ${(wallMs / N).toFixed(2)} ms (2 ms of settling per call included)`,
   );
