@@ -7,6 +7,7 @@
  *   npm run bench:sqlite-memory                                        # base and new, SQLite, 10k 100k 1M
  *   npm run bench:sqlite-memory -- --sizes 10000,100000 --explore      # also other settings (env overrides)
  *   BENCH_MEM_ENGINES=postgres npm run bench:sqlite-memory -- --sizes 100000   # PostgreSQL: unaffected?
+ *   BENCH_MEM_ONLY='base,new,map 2 GiB' npm run bench:sqlite-memory -- --explore   # some of them
  *   BENCH_BASE_ROOT=/work/main (default)
  *
  * The database of each size is built once, by this checkout (bench/lib/many-files.ts `fillProject`, the tree of
@@ -51,9 +52,14 @@ if (process.argv.includes('--explore')) {
   setups.push(
     { label: 'map 256 MiB', root: ROOT, env: { STOA_SQLITE_MMAP_BYTES: String(256 * MiB) } },
     { label: 'map 2 GiB', root: ROOT, env: { STOA_SQLITE_MMAP_BYTES: String(2048 * MiB) } },
-    { label: 'no map, cache 256 MiB', root: ROOT, env: { STOA_SQLITE_MMAP_BYTES: '0', STOA_SQLITE_CACHE_BYTES: String(256 * MiB) } },
-    { label: 'no map, cache 16 MiB', root: ROOT, env: { STOA_SQLITE_MMAP_BYTES: '0', STOA_SQLITE_CACHE_BYTES: String(16 * MiB) } },
+    { label: 'no map + cache 256 MiB', root: ROOT, env: { STOA_SQLITE_MMAP_BYTES: '0', STOA_SQLITE_CACHE_BYTES: String(256 * MiB) } },
+    { label: 'no map + cache 16 MiB', root: ROOT, env: { STOA_SQLITE_MMAP_BYTES: '0', STOA_SQLITE_CACHE_BYTES: String(16 * MiB) } },
   );
+}
+// BENCH_MEM_ONLY=base,new,…: only these setups (the first must be base).
+if (process.env.BENCH_MEM_ONLY) {
+  const only = process.env.BENCH_MEM_ONLY.split(',');
+  setups.splice(0, setups.length, ...setups.filter((s) => only.includes(s.label)));
 }
 
 interface ChildResult {

@@ -79,6 +79,8 @@ const operations: Array<[string, (i: number) => Promise<unknown>]> = [
   ['list: "big" (N/10 files), first page', () => op('files.folder', { folder: 'big', limit: 100 })],
   ['find: one name ("-0123456.")', (i) => find('one', oneName(i))],
   ['find: "invoice 2003-" (0.23 %, limit 100)', () => find('prefix', 'invoice 2003-')],
+  // The same share of the names, but other rows each call: what a page cache of the rows one needle reads cannot hold.
+  ['find: "invoice 20YY-", a year of 27 per call (0.23 % each)', (i) => find('years', `invoice ${2000 + ((i * 7) % 27)}-`)],
   ['find: "report" (6 %, limit 100)', () => find('frequent', 'report')],
   ['find: absent ("zzqx")', () => find('absent', 'zzqx')],
   ['stat: a file', (i) => op('files.stat', { path: pick(i) })],
