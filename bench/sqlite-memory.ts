@@ -72,7 +72,11 @@ interface ChildResult {
 }
 
 /** Builds the project of `n` files in a fresh data folder (SQLite) or database (PostgreSQL); returns its env. */
-async function build(kind: 'sqlite' | 'postgres', n: number, dataDir: string): Promise<{ env: Record<string, string>; mb: number; s: number; drop: () => Promise<void> }> {
+async function build(
+  kind: 'sqlite' | 'postgres',
+  n: number,
+  dataDir: string,
+): Promise<{ env: Record<string, string>; mb: number; s: number; drop: () => Promise<void> }> {
   let env: Record<string, string> = {};
   let drop = async (): Promise<void> => undefined;
   if (kind === 'postgres') {
@@ -139,7 +143,13 @@ for (const kind of ENGINES) {
       const byLabel = new Map<string, ChildResult>();
       for (const s of kind === 'sqlite' ? setups : setups.slice(0, 2)) byLabel.set(s.label, runChild(s, dataDir, n, db.env));
       results.set(n, byLabel);
-      built.set(n, { mb: db.mb, s: db.s, load: loadavg().map((x) => x.toFixed(1)).join(' ') });
+      built.set(n, {
+        mb: db.mb,
+        s: db.s,
+        load: loadavg()
+          .map((x) => x.toFixed(1))
+          .join(' '),
+      });
     } finally {
       await db.drop();
       rmSync(dataDir, { recursive: true, force: true });
@@ -151,7 +161,10 @@ for (const kind of ENGINES) {
   out.push(`### ${title}: p50 / p99 in ms (CPU ms per call), ${labels.join(' vs ')}`, '');
   const head = ['operation', 'size', ...labels.map((l) => `${l} p50 / p99 (CPU)`), ...labels.slice(1).map((l) => `${l} ÷ base p50`)];
   out.push(`| ${head.join(' | ')} |`, `|${head.map(() => '---').join('|')}|`);
-  const opLabels = results.get(SIZES[0]!)!.get('base')!.ops.map((o) => o.label);
+  const opLabels = results
+    .get(SIZES[0]!)!
+    .get('base')!
+    .ops.map((o) => o.label);
   opLabels.forEach((label, i) => {
     for (const n of SIZES) {
       const byLabel = results.get(n)!;
@@ -164,7 +177,13 @@ for (const kind of ENGINES) {
       out.push(`| ${[label, k(n), ...cells, ...ratios].join(' | ')} |`);
     }
   });
-  out.push('', `Growth of p50 per ×10 files (${SIZES.slice(1).map((n, i) => `${k(n)}÷${k(SIZES[i]!)}`).join(', ')}):`, '');
+  out.push(
+    '',
+    `Growth of p50 per ×10 files (${SIZES.slice(1)
+      .map((n, i) => `${k(n)}÷${k(SIZES[i]!)}`)
+      .join(', ')}):`,
+    '',
+  );
   out.push(`| operation | ${labels.join(' | ')} |`, `|---|${labels.map(() => '---').join('|')}|`);
   opLabels.forEach((label, i) => {
     const cells = labels.map((l) =>
@@ -186,6 +205,10 @@ for (const kind of ENGINES) {
     });
     out.push(`| ${k(n)} | ${fmt(built.get(n)!.mb, 0)} | ${cells.join(' | ')} |`);
   }
-  out.push('', `Build (this checkout) and load average after each size: ${SIZES.map((n) => `${k(n)} ${fmt(built.get(n)!.s, 0)} s, ${built.get(n)!.load}`).join('; ')}.`, '');
+  out.push(
+    '',
+    `Build (this checkout) and load average after each size: ${SIZES.map((n) => `${k(n)} ${fmt(built.get(n)!.s, 0)} s, ${built.get(n)!.load}`).join('; ')}.`,
+    '',
+  );
 }
 process.stdout.write(out.join('\n') + '\n');

@@ -6,4 +6,3 @@
 export { baseName, fillProject } from '@stoa/core/testing';
 export { manyFilesName } from './file-names.js';
 export { measure, type Measured } from './measure.js';
-

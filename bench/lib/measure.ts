@@ -25,4 +25,3 @@ export async function measure(label: string, run: (i: number) => Promise<unknown
   const s = summarize(lat, 1);
   return { label, n: lat.length, p50: s.p50, p99: s.p99, mean: s.mean };
 }
-

@@ -8,7 +8,7 @@ import { manyFilesName } from './file-names.js';
 const PER_LEAF = 250;
 
 /** The `i`th file's name in these trees (7-digit numbering). */
-export const scaleFileName = (i: number): string => manyFilesName(i, 7);
+const scaleFileName = (i: number): string => manyFilesName(i, 7);
 
 /** The path of the `i`th file of the tree of `n` files (each on its own, so a caller needs no array of all). */
 export function scalePath(n: number, i: number): string {

@@ -22,7 +22,7 @@ interface Args {
 }
 
 const args = JSON.parse(process.env.BENCH_CHILD!) as Args;
-const from = (rel: string): Promise<any> => import(pathToFileURL(join(args.root, rel)).href); // eslint-disable-line @typescript-eslint/no-explicit-any
+const from = (rel: string): Promise<any> => import(pathToFileURL(join(args.root, rel)).href);
 const core = await from('packages/core/src/index.ts');
 const { sql } = await from('packages/db/src/index.ts');
 
@@ -62,12 +62,19 @@ const find = async (kind: string, q: string): Promise<void> => {
   const want: string[] = [];
   for (let i = 0; i < args.n; i++) {
     const p = scalePath(args.n, i);
-    if (p.slice(p.lastIndexOf('/') + 1).toLowerCase().includes(q.toLowerCase())) want.push(p);
+    if (
+      p
+        .slice(p.lastIndexOf('/') + 1)
+        .toLowerCase()
+        .includes(q.toLowerCase())
+    )
+      want.push(p);
   }
   want.sort();
   want.length = Math.min(want.length, 100);
   const got = r.files.map((f) => f.path).sort();
-  if (got.length !== want.length || got.some((p, k) => p !== want[k])) throw new Error(`files.find "${q}": ${got.length} results, a plain match has ${want.length}`);
+  if (got.length !== want.length || got.some((p, k) => p !== want[k]))
+    throw new Error(`files.find "${q}": ${got.length} results, a plain match has ${want.length}`);
 };
 const pick = (i: number): string => scalePath(args.n, (i * 7919 + 13) % args.n);
 const oneName = (i: number): string => `-${String((i * 7919 + 13) % args.n).padStart(7, '0')}.`;
