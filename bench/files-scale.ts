@@ -19,7 +19,8 @@ import { statSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { sql } from 'kysely';
 import type { Readable } from 'node:stream';
-import { baseName, fillProject, manyFilesName, measure, type Measured } from './lib/many-files.js';
+import { baseName, fillProject, measure, type Measured } from './lib/many-files.js';
+import { scaleLayout } from './lib/scale-tree.js';
 import { fmt, msSince } from './lib/stats.js';
 
 const sizesAt = process.argv.indexOf('--sizes');
@@ -27,25 +28,6 @@ const SIZES = (sizesAt > 0 ? process.argv[sizesAt + 1]! : (process.env.BENCH_SCA
 const ENGINES = (process.env.BENCH_SCALE_ENGINES ?? 'sqlite,postgres').split(',') as Array<'sqlite' | 'postgres'>;
 const QUERIES = Number(process.env.BENCH_QUERIES ?? 200);
 const BUDGET_MS = Number(process.env.BENCH_QUERY_BUDGET_MS ?? 15_000);
-
-const fileName = (i: number): string => manyFilesName(i, 7);
-
-const PER_LEAF = 250;
-
-function layout(n: number): string[] {
-  const paths: string[] = [];
-  const big = Math.floor(n / 10);
-  for (let i = 0; i < n; i++) {
-    if (i < 50) paths.push(fileName(i));
-    else if (i < 50 + big) paths.push(`big/${fileName(i)}`);
-    else if (i < 1050 + big) paths.push(`mid/${fileName(i)}`);
-    else {
-      const leaf = Math.floor((i - 1050 - big) / PER_LEAF);
-      paths.push(`area-${leaf % 50}/sub-${Math.floor(leaf / 50)}/${fileName(i)}`);
-    }
-  }
-  return paths;
-}
 
 async function consume(stream: Readable): Promise<number> {
   let n = 0;
@@ -181,7 +163,7 @@ async function runSize(kind: 'sqlite' | 'postgres', n: number): Promise<SizeRun>
   const t = await createTestPlatform(kind, { quotaBytes: 2 ** 50 });
   try {
     const ctx = await t.admin();
-    const paths = layout(n);
+    const paths = scaleLayout(n);
     const t0 = process.hrtime.bigint();
     let shown = 0;
     await fillProject(ctx, paths, (done) => {

@@ -1,5 +1,5 @@
 import { createHash, hash, type Hash } from 'node:crypto';
-import { finished, Readable, Transform, Writable, type TransformCallback } from 'node:stream';
+import { Readable, Transform, Writable, type TransformCallback } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { BlobHashMismatchError, BlobTooLargeError } from './errors.js';
 
@@ -129,62 +129,39 @@ export async function hashStream(source: Readable): Promise<{ bytes: number; sha
  * const head = await readHead(req, 256 * 1024, maxBytes);
  * if (head.whole) await writeTempBuffer(tmpDir, head.whole); else await writeTemp(tmpDir, head.rest, hasher);
  */
-export function readHead(
+export async function readHead(
   source: Readable,
   limit: number,
   maxBytes: number | undefined,
 ): Promise<{ whole: Buffer; rest?: never } | { whole?: never; rest: Readable }> {
-  // Read with 'data' listeners, not the stream's async iterator: a small upload is one or two chunks, and the
-  // iterator costs a promise and a turn per chunk (issue 30). The rest of a longer one is then read by the iterator.
-  return new Promise((resolve, reject) => {
-    const head: Buffer[] = [];
-    let bytes = 0;
-    const stop = (): void => {
-      source.off('data', onData);
-      stopWatching();
-    };
-    const onData = (chunk: Uint8Array | string): void => {
-      const b = asBuffer(chunk);
-      bytes += b.length;
-      if (maxBytes !== undefined && bytes > maxBytes) {
-        stop();
-        source.destroy();
-        reject(new BlobTooLargeError(maxBytes));
-        return;
-      }
-      head.push(b);
-      if (bytes <= limit) return;
-      stop();
-      source.pause();
-      // The iterator takes over at once, so a failure of the source from here on has a listener (it is asked for
-      // its first chunk now; the rejection, if any, is seen when that chunk is awaited).
-      const it = source[Symbol.asyncIterator]() as AsyncIterator<Uint8Array | string>;
-      const first = it.next();
-      first.catch(() => undefined);
-      resolve({ rest: Readable.from(rest(it, first, head), { objectMode: false }) });
-    };
-    // Ended (the whole content is in `head`), failed, or closed before its end (a sender gone): destroyed then, as pipeline would.
-    const stopWatching = finished(source, { writable: false }, (err) => {
-      stop();
-      if (!err) return resolve({ whole: head.length === 1 ? head[0]! : Buffer.concat(head, bytes) });
-      source.destroy();
-      reject(err);
-    });
-    source.on('data', onData);
-  });
-}
-
-/** The bytes already read, then the rest of the source; the source is destroyed when the reader stops early. */
-async function* rest(it: AsyncIterator<Uint8Array | string>, first: Promise<IteratorResult<Uint8Array | string>>, head: Buffer[]): AsyncGenerator<Buffer> {
-  let done = false;
+  const it = source[Symbol.asyncIterator]() as AsyncIterator<Uint8Array | string>;
+  const head: Buffer[] = [];
+  let bytes = 0;
   try {
-    yield* head.splice(0);
-    for (let r = await first; !r.done; r = await it.next()) yield asBuffer(r.value);
-    done = true;
-  } finally {
-    // Stopped early (a failed write downstream): the source is destroyed, as pipeline would.
-    if (!done) await it.return?.().catch(() => undefined);
+    while (bytes <= limit) {
+      const r = await it.next();
+      if (r.done) return { whole: head.length === 1 ? head[0]! : Buffer.concat(head, bytes) };
+      const chunk = asBuffer(r.value);
+      bytes += chunk.length;
+      if (maxBytes !== undefined && bytes > maxBytes) throw new BlobTooLargeError(maxBytes);
+      head.push(chunk);
+    }
+  } catch (err) {
+    await it.return?.().catch(() => undefined);
+    throw err;
   }
+  async function* all(): AsyncGenerator<Buffer> {
+    let done = false;
+    try {
+      yield* head.splice(0);
+      for (let r = await it.next(); !r.done; r = await it.next()) yield asBuffer(r.value);
+      done = true;
+    } finally {
+      // Stopped early (a failed write downstream): the source is destroyed, as pipeline would.
+      if (!done) await it.return?.().catch(() => undefined);
+    }
+  }
+  return { rest: Readable.from(all(), { objectMode: false }) };
 }
 
 /** A chunk of a byte stream as a Buffer (strings as UTF-8; a plain Uint8Array shares its memory). */

@@ -1,11 +1,16 @@
 import { resolve, join } from 'node:path';
 import { limitSettings, StoaError, type Limits } from '@stoa/contract';
+import { SQLITE_MEMORY_DEFAULTS, type SqliteConfig } from '@stoa/db';
 
 /** Everything Stoa reads from its environment, parsed once at start-up and passed in (never read at import). */
 export interface StoaConfig {
   dataDir: string;
-  /** PostgreSQL: `poolSize` connections per server process (STOA_DB_POOL_SIZE, default 10). */
-  database: { kind: 'sqlite'; file: string } | { kind: 'postgres'; url: string; poolSize?: number };
+  /**
+   * PostgreSQL: `poolSize` connections per server process (STOA_DB_POOL_SIZE, default 10). SQLite: the bytes of
+   * the file read through a memory map and of SQLite's own page cache (STOA_SQLITE_MMAP_BYTES, default 1 GiB;
+   * STOA_SQLITE_CACHE_BYTES, default 16 MiB; decision 0028).
+   */
+  database: SqliteConfig | { kind: 'postgres'; url: string; poolSize?: number };
   storage:
     | { kind: 'fs'; root: string }
     | {
@@ -213,7 +218,12 @@ export function loadConfig(opts: { dataDir?: string; env: NodeJS.ProcessEnv }): 
   const database: StoaConfig['database'] =
     dbUrl && /^postgres(ql)?:\/\//.test(dbUrl)
       ? { kind: 'postgres', url: dbUrl, poolSize: poolSizeOf(env.STOA_DB_POOL_SIZE) }
-      : { kind: 'sqlite', file: join(dataDir, 'stoa.db') };
+      : {
+          kind: 'sqlite',
+          file: join(dataDir, 'stoa.db'),
+          mmapBytes: nonNegativeSetting(env, 'STOA_SQLITE_MMAP_BYTES', SQLITE_MEMORY_DEFAULTS.mmapBytes),
+          cacheBytes: positiveInt(env, 'STOA_SQLITE_CACHE_BYTES', SQLITE_MEMORY_DEFAULTS.cacheBytes),
+        };
   const storageUrl = env.STOA_STORAGE_URL;
   let storage: StoaConfig['storage'] = { kind: 'fs', root: join(dataDir, 'blobs') };
   if (storageUrl) {

@@ -20,6 +20,7 @@ describe('the public entry of @stoa/core', () => {
         'createLoginCode',
         'embedPending',
         'findOperation',
+        'heldBytes',
         'housekeepingOf',
         'isStoaError',
         'loadConfig',

@@ -42,7 +42,18 @@ export interface StoaDb {
   close(): Promise<void>;
 }
 
-export type DbConfig = { kind: 'sqlite'; file: string } | { kind: 'postgres'; url: string; poolSize?: number };
+/**
+ * SQLite's memory for reading the database file (decision 0028), when the configuration names none:
+ * - `mmapBytes`: how much of the file SQLite reads through a memory map (`PRAGMA mmap_size`) instead of copying
+ *   each page into its own cache with a `read()`; the pages are the kernel's page cache, shared and reclaimable,
+ *   not the process's heap. Writes still go through the pager and the WAL (https://sqlite.org/mmap.html).
+ *   Capped by this SQLite build at 2 GiB − 64 KiB; 0 turns it off.
+ * - `cacheBytes`: SQLite's own page cache for the pages it does not map (`PRAGMA cache_size`), heap memory.
+ */
+export const SQLITE_MEMORY_DEFAULTS = { mmapBytes: 1024 * 2 ** 20, cacheBytes: 16 * 2 ** 20 } as const;
+
+export type SqliteConfig = { kind: 'sqlite'; file: string; mmapBytes?: number; cacheBytes?: number };
+export type DbConfig = SqliteConfig | { kind: 'postgres'; url: string; poolSize?: number };
 
 /** What a caller may choose beyond the configuration. */
 export interface DbOptions {
@@ -71,6 +82,13 @@ export async function openDb(config: DbConfig, opts: DbOptions = {}): Promise<St
     database.pragma('synchronous = NORMAL');
     database.pragma('busy_timeout = 30000');
     database.pragma('foreign_keys = ON');
+    // Both are read-side memory only (decision 0028): a database past the page cache reads each row of a scan
+    // or a lookup through `read()` into a 16 MB heap cache; mapped, it reads the kernel's pages where they lie.
+    const mmapBytes = config.mmapBytes ?? SQLITE_MEMORY_DEFAULTS.mmapBytes;
+    const cacheBytes = config.cacheBytes ?? SQLITE_MEMORY_DEFAULTS.cacheBytes;
+    database.pragma(`mmap_size = ${Math.floor(mmapBytes)}`);
+    // A negative cache_size is in KiB (a positive one would be in pages).
+    database.pragma(`cache_size = ${-Math.max(1, Math.floor(cacheBytes / 1024))}`);
     sqlite = database;
     // A database in memory (or SQLite's private temporary one, '') has no file to sync.
     if (config.file !== ':memory:' && config.file !== '' && !database.memory) wal = walSyncer(config.file, opts.syncWal);
