@@ -1,13 +1,25 @@
 import { afterEach, describe, expect, it } from 'vitest';
+import { execFile } from 'node:child_process';
+import { createRequire } from 'node:module';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { promisify } from 'node:util';
 import { testDbKinds } from '@stoa/db/testing';
 import type { Limits } from '@stoa/contract';
 import { createTestPlatform, type TestPlatform } from '../testing.js';
 import { createAgent } from '../agents/agents.js';
 import { createConversation } from '../conversations/conversations.js';
 import { putFile } from '../files/put-file.js';
-import { openPlatform } from '../open-platform.js';
-import { contextFor } from '../context.js';
 import { callTool } from '../operations/tool-ops.js';
+
+const sourceUrl = (p: string) => pathToFileURL(join(import.meta.dirname, p)).href;
+
+/** Runs an ES module's body in a new Node process with the TypeScript sources; what it printed. */
+async function inAnotherProcess(body: string): Promise<string> {
+  const tsx = pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href;
+  const { stdout } = await promisify(execFile)(process.execPath, ['--import', tsx, '--input-type=module', '-e', body]);
+  return stdout;
+}
 
 /** Limits of A4 with small settings, so each is reached in a few calls. */
 describe.each(testDbKinds())('tool limits (%s)', (kind) => {
@@ -79,18 +91,22 @@ describe.each(testDbKinds())('tool limits (%s)', (kind) => {
     // Another conversation has its own budget.
     const conv2 = await createConversation(admin, { members: [a.id] });
     expect((await callTool(await t.agentCtx(a.id, conv2.id), 'ws_write_file', { path: 'c.md', content: 'c' })).refused).toBe(false);
-    // The counter is in the database: a second process on the same database sees it.
-    const other = await openPlatform(t.platform.config, { clock: () => now });
-    try {
-      const ctx2 = await contextFor(
-        other,
-        { kind: 'agent', agentId: a.id, projectId: agent.project.id },
-        { conversationId: agent.actor.kind === 'agent' ? agent.actor.conversationId : null },
-      );
-      expect((await callTool(ctx2, 'ws_write_file', { path: 'b.md', content: '3' })).code).toBe('rate_limited');
-    } finally {
+    // The counter is in the database: a second process on the same database sees it. A real process: two
+    // platforms in one process would share one event loop, and on SQLite a statement of one waiting on the
+    // other's transaction would stall it until the busy timeout.
+    await t.platform.outbox.idle();
+    const code = await inAnotherProcess(`
+      const { openPlatform } = await import(${JSON.stringify(sourceUrl('../open-platform.ts'))});
+      const { contextFor } = await import(${JSON.stringify(sourceUrl('../context.ts'))});
+      const { callTool } = await import(${JSON.stringify(sourceUrl('../operations/tool-ops.ts'))});
+      const other = await openPlatform(${JSON.stringify(t.platform.config)}, { clock: () => new Date(${JSON.stringify(now.toISOString())}) });
+      const ctx = await contextFor(other, ${JSON.stringify({ kind: 'agent', agentId: a.id, projectId: agent.project.id })}, ${JSON.stringify({
+        conversationId: agent.actor.kind === 'agent' ? agent.actor.conversationId : null,
+      })});
+      const r = await callTool(ctx, 'ws_write_file', { path: 'b.md', content: '3' });
       await other.close();
-    }
+      process.stdout.write(String(r.code));`);
+    expect(code).toBe('rate_limited');
     // One window after the first change, the counter starts again.
     now = new Date('2026-10-01T10:01:00Z');
     expect((await callTool(agent, 'ws_write_file', { path: 'b.md', content: '3' })).text).toMatch(/change 1 of 3/);
