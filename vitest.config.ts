@@ -11,6 +11,9 @@ export default defineConfig({
     // Acceptance tests run the real binary many times; on a loaded 2-core machine one run can take seconds.
     testTimeout: 300_000,
     hookTimeout: 60_000,
+    // What a test waits to see (a browser's next render, a background job's result) may take seconds on a busy
+    // machine; a poll still ends as soon as it holds.
+    expect: { poll: { timeout: 15_000 } },
     pool: 'forks',
     maxWorkers: 2,
     // Each worker process runs file after file without reloading the modules: loading them afresh for each of the
