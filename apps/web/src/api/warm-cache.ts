@@ -28,7 +28,7 @@ function tagOf(token: string): string {
   // FNV-1a over two lanes: an equality check, not a secret (the token sits beside it in the same store).
   let a = 0x811c9dc5;
   let b = 0x01000193;
-  for (const c of `${location.origin} ${token}`) {
+  for (const c of `${globalThis.location?.origin} ${token}`) {
     a = Math.imul(a ^ c.charCodeAt(0), 16777619);
     b = Math.imul(b ^ c.charCodeAt(0), 2246822519);
   }
