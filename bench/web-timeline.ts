@@ -63,7 +63,10 @@ const readSteps = `(() => {
   };
 })()`;
 
-type Steps = Record<'scripts' | 'me' | 'projectsIn' | 'folderAsked' | 'folderIn' | 'firstRow' | 'painted' | 'shown' | 'apiRequests' | 'apiBeforeRow' | 'apiBytes', number>;
+type Steps = Record<
+  'scripts' | 'me' | 'projectsIn' | 'folderAsked' | 'folderIn' | 'firstRow' | 'painted' | 'shown' | 'apiRequests' | 'apiBeforeRow' | 'apiBytes',
+  number
+>;
 /** The tab of each side that `--again` loads the page in again; its first load (not counted) filled the cache. */
 const tabs = new Map<SeededServer, Page>();
 
