@@ -138,6 +138,8 @@ export function call<R>(ref: RouteRef<R>, input: RouteInput<R>, signal?: AbortSi
     // The first screen's answers are kept for the next visit (warm-cache.ts), and so is every later answer to
     // the same call in this visit (a folder reloaded after a change), so the next visit starts from the latest.
     kept.add(key);
+    const token = getToken();
+    if (token) keepWarm(token, url);
     const p = fetchJson(ref, input);
     const entry: Primed = { at: Date.now(), answer: p };
     // Nobody waits on it yet: a failure is reported to whoever asks for it, by asking again.

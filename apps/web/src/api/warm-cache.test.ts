@@ -10,10 +10,13 @@ let server: Server;
 let base = '';
 let answer = { status: 200, body: '{"id":"usr_1","name":"alice"}' };
 let hold: Promise<void> = Promise.resolve();
+/** A URL the server never answers (a page left before that answer came). */
+let unanswered = '';
 const store = new Map<string, string>();
 
 beforeAll(async () => {
-  server = createServer((_req, res) => {
+  server = createServer((req, res) => {
+    if (req.url === unanswered) return;
     void hold.then(() => {
       res.statusCode = answer.status;
       res.setHeader('content-type', 'application/json');
@@ -31,6 +34,7 @@ beforeEach(() => {
   store.set('stoa.token', 'tok_alice');
   answer = { status: 200, body: '{"id":"usr_1","name":"alice"}' };
   hold = Promise.resolve();
+  unanswered = '';
   vi.stubGlobal('localStorage', {
     getItem: (k: string) => store.get(k) ?? null,
     setItem: (k: string, v: string) => store.set(k, v),
@@ -119,6 +123,31 @@ describe("last visit's first screen", () => {
     answer = { status: 401, body: '{"code":"unauthorized"}' };
     await expect(w.filesApi.projects()).rejects.toMatchObject({ status: 401 });
     expect(store.has('stoa.warm')).toBe(false);
+  });
+
+  it("keeps last visit's answer to a call this visit asked but left before it was answered", async () => {
+    const v = await visit();
+    let both!: Promise<unknown>;
+    v.prime(() => {
+      both = Promise.all([v.filesApi.me(), v.filesApi.projects()]);
+    });
+    await both;
+    vi.advanceTimersByTime(1_000);
+    unanswered = '/api/v1/projects';
+    answer = { status: 200, body: '{"id":"usr_1","name":"alice b."}' };
+    const next = await visit();
+    let me!: Promise<unknown>;
+    next.prime(() => {
+      me = next.filesApi.me();
+      void next.filesApi.projects();
+    });
+    await me;
+    vi.advanceTimersByTime(1_000);
+    const third = await visit();
+    third.prime(() => void Promise.all([third.filesApi.me(), third.filesApi.projects()]));
+    expect(third.allWarm()).toBe(true);
+    expect(third.arrived(() => third.filesApi.me())).toEqual({ id: 'usr_1', name: 'alice b.' });
+    expect(third.arrived(() => third.filesApi.projects())).toEqual({ id: 'usr_1', name: 'alice' });
   });
 
   it('keeps nothing asked under a token that has changed since', async () => {

@@ -74,9 +74,13 @@ export function warmText(token: string, url: string): string | undefined {
  * @example
  * keepWarm(token, '/api/v1/me', text);
  */
-export function keepWarm(token: string, url: string, text: string): void {
+export function keepWarm(token: string, url: string, text?: string): void {
   if (visit?.token !== token) visit = { token, answers: {} };
-  visit.answers[url] = text;
+  // Asked, not answered yet: last visit's answer stays kept until this one comes, so a page left before its
+  // answers are in (a quick reload) still leaves a whole first screen for the next visit.
+  const now = text ?? visit.answers[url] ?? stored(token)[url];
+  if (now === undefined) return;
+  visit.answers[url] = now;
   unwritten = true;
   clearTimeout(writeTimer);
   writeTimer = setTimeout(writeWarm, 1_000);
