@@ -66,6 +66,9 @@ export function App() {
   // The token stopped working while a page was open: ask again over the page instead of leaving it.
   const [expired, setExpired] = useState(false);
   const signedIn = useRef(false);
+  // The server has answered this sign-in's load: until then the screen may be last visit's (warm-cache.ts), and a
+  // 401 means signed out (to the sign-in page), not "sign in again" over what was on screen.
+  const confirmed = useRef(false);
   const lastProject = useRef<Project | null>(null);
   signedIn.current = session !== null;
 
@@ -80,6 +83,7 @@ export function App() {
         const opened = wanted === MY_FILES ? myFilesSession(me, projects) : volumesApi.get(wanted).then((v) => volumeSession(me, projects, v));
         const inVolume = await opened.catch((e: unknown) => (e instanceof Error ? e : new Error(String(e))));
         if (!(inVolume instanceof Error)) {
+          confirmed.current = true;
           setSession(inVolume);
           setVolumeInUrl(inVolume.project.id);
           setError(null);
@@ -92,6 +96,7 @@ export function App() {
       }
       const project = chooseProject(projects, wanted);
       if (!project) throw new Error('no project');
+      confirmed.current = true;
       // Remembered even when nobody picked it, so that the next visit asks for its folder at once (first-load.ts);
       // a volume picked before stays remembered even when it could not be opened this time.
       if (!linked && wanted !== MY_FILES && !wanted?.startsWith('vol_')) localStorage.setItem(PROJECT_KEY, project.id);
@@ -111,7 +116,7 @@ export function App() {
   useEffect(
     () =>
       onUnauthorized(() => {
-        if (signedIn.current) return setExpired(true);
+        if (signedIn.current && confirmed.current) return setExpired(true);
         // A refused invitation code is the join page's own error to show, not a reason to leave it.
         if (location.pathname === '/join') return;
         setToken(null);

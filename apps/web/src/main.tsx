@@ -14,9 +14,11 @@ const FIRST_RENDER_WAIT_MS = 300;
 // (preloaded by index.html, see vite.config.ts) are still arriving and being evaluated.
 // The chosen colours before the first paint, so a dark choice never flashes light.
 applyTheme(savedTheme());
-const answersIn = startFirstLoad();
+const { answersIn, warm } = startFirstLoad();
 warmIntl();
-const waited = Promise.race([answersIn, new Promise((done) => setTimeout(done, FIRST_RENDER_WAIT_MS))]);
+// With last visit's answers to draw from (warm-cache.ts), the first render waits for nothing: the fresh answers
+// replace them when they come.
+const waited = warm ? null : Promise.race([answersIn, new Promise((done) => setTimeout(done, FIRST_RENDER_WAIT_MS))]);
 void import('./render-app.js').then(async (m) => {
   await waited;
   m.renderApp(document.getElementById('root')!);

@@ -1,5 +1,6 @@
 import type { RouteInput, RouteOutput } from '@stoa/contract';
 import { routeRequest, type RouteRef } from '@stoa/contract/route-ref';
+import { clearWarm, keepWarm, warmText } from './warm-cache.js';
 
 /**
  * The one HTTP client of the web UI. Every call names a route of the table (`routeIndex` from
@@ -47,6 +48,8 @@ export function getToken(): string | null {
  * setToken(r.token); // after POST /auth/login
  */
 export function setToken(token: string | null): void {
+  // A new sign-in or a sign-out: the last one's kept first screen is never shown again.
+  clearWarm();
   if (token) localStorage.setItem(TOKEN_KEY, token);
   else localStorage.removeItem(TOKEN_KEY);
 }
@@ -98,6 +101,11 @@ export async function open<R>(ref: RouteRef<R>, input: RouteInput<R>, signal?: A
   return res;
 }
 
+function unauthorized(): void {
+  clearWarm();
+  for (const fn of unauthorizedListeners) fn();
+}
+
 async function toApiError(res: Response): Promise<ApiError> {
   let problem: Record<string, unknown> = {};
   try {
@@ -106,7 +114,7 @@ async function toApiError(res: Response): Promise<ApiError> {
     /* not JSON: keep the status only */
   }
   const code = typeof problem.code === 'string' ? problem.code : `http_${res.status}`;
-  if (res.status === 401) for (const fn of unauthorizedListeners) fn();
+  if (res.status === 401) unauthorized();
   const message = typeof problem.detail === 'string' ? problem.detail : typeof problem.title === 'string' ? problem.title : res.statusText;
   return new ApiError(code, res.status, message, problem);
 }
@@ -119,13 +127,19 @@ async function toApiError(res: Response): Promise<ApiError> {
  */
 export function call<R>(ref: RouteRef<R>, input: RouteInput<R>, signal?: AbortSignal): Promise<RouteOutput<R>> {
   // By token too: an answer asked for one sign-in is never handed to another.
-  const key = `${getToken()} ${routeUrl(ref, input)}`;
+  const url = routeUrl(ref, input);
+  const key = `${getToken()} ${url}`;
   if (peeking) {
     peeked = ref.method === 'GET' ? key : null;
     return new Promise<never>(() => undefined);
   }
   if (ref.method !== 'GET') return fetchJson(ref, input, signal);
   if (priming) {
+    // The first screen's answers are kept for the next visit (warm-cache.ts), and so is every later answer to
+    // the same call in this visit (a folder reloaded after a change), so the next visit starts from the latest.
+    kept.add(key);
+    const token = getToken();
+    if (token) keepWarm(token, url);
     const p = fetchJson(ref, input);
     const entry: Primed = { at: Date.now(), answer: p };
     // Nobody waits on it yet: a failure is reported to whoever asks for it, by asking again.
@@ -143,10 +157,25 @@ export function call<R>(ref: RouteRef<R>, input: RouteInput<R>, signal?: AbortSi
 }
 
 async function fetchJson<R>(ref: RouteRef<R>, input: RouteInput<R>, signal?: AbortSignal): Promise<RouteOutput<R>> {
+  const token = getToken();
   const res = await open(ref, input, signal);
   if (res.status === 204) return undefined as RouteOutput<R>;
-  return (await res.json()) as RouteOutput<R>;
+  const url = routeUrl(ref, input);
+  if (!token || !kept.has(`${token} ${url}`)) return (await res.json()) as RouteOutput<R>;
+  const text = await res.text();
+  // The token changed while this was on the wire: its answer is not kept under the new one.
+  if (getToken() !== token) return JSON.parse(text) as RouteOutput<R>;
+  keepWarm(token, url, text);
+  // Unchanged since the last visit: the very object the first render drew, so state setters see no change and
+  // nothing renders again.
+  const shown = warmShown.get(url);
+  return (shown && shown.text === text ? shown.value : JSON.parse(text)) as RouteOutput<R>;
 }
+
+/** The calls whose answers are kept for the next visit (by token and URL): those the first load asked for early. */
+const kept = new Set<string>();
+/** Last visit's answers a first render drew (`arrived`), parsed once, by URL. */
+const warmShown = new Map<string, { text: string; value: unknown }>();
 
 interface Primed {
   at: number;
@@ -195,9 +224,42 @@ export function arrived<T>(fn: () => Promise<T>): T | undefined {
   } finally {
     peeking = false;
   }
-  const early = peeked === null ? undefined : primed.get(peeked);
-  if (!early?.arrived || Date.now() - early.at > PRIMED_FOR_MS) return undefined;
-  return early.arrived.value as T;
+  const key = peeked as string | null;
+  const early = key === null ? undefined : primed.get(key);
+  if (!early || Date.now() - early.at > PRIMED_FOR_MS) return undefined;
+  if (early.arrived) return early.arrived.value as T;
+  return warmAnswer(key!) as T | undefined;
+}
+
+/**
+ * Last visit's answer to a call asked for early and still on the wire (warm-cache.ts): the first render draws it,
+ * and the page's own call takes the fresh answer, which replaces it.
+ */
+function warmAnswer(key: string): unknown {
+  const token = getToken();
+  const url = key.slice(key.indexOf(' ') + 1);
+  if (!token || !key.startsWith(`${token} `)) return undefined;
+  const seen = warmShown.get(url);
+  if (seen) return seen.value;
+  const text = warmText(token, url);
+  if (text === undefined) return undefined;
+  const value: unknown = JSON.parse(text);
+  warmShown.set(url, { text, value });
+  return value;
+}
+
+/**
+ * Whether every call asked for early so far has last visit's answer to draw from: the first render need not wait
+ * for the server (main.tsx).
+ *
+ * @example
+ * const waitForAnswers = !allWarm();
+ */
+export function allWarm(): boolean {
+  const token = getToken();
+  if (!token || primed.size === 0) return false;
+  for (const key of primed.keys()) if (!key.startsWith(`${token} `) || warmText(token, key.slice(token.length + 1)) === undefined) return false;
+  return true;
 }
 
 /**
@@ -239,7 +301,7 @@ export function sendWithProgress<T>(
         /* object storage answers XML or nothing */
       }
       if (xhr.status >= 200 && xhr.status < 300) return resolve(json as T);
-      if (xhr.status === 401 && !absolute) for (const fn of unauthorizedListeners) fn();
+      if (xhr.status === 401 && !absolute) unauthorized();
       const code = typeof json.code === 'string' ? json.code : `http_${xhr.status}`;
       reject(new ApiError(code, xhr.status, typeof json.detail === 'string' ? json.detail : xhr.statusText, json));
     };
