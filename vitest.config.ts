@@ -7,7 +7,6 @@ export default defineConfig({
   resolve: { alias: preactAliases },
   test: {
     globalSetup: ['./vitest.global-setup.ts'],
-    include: ['packages/*/src/**/*.test.ts', 'apps/*/src/**/*.test.ts', 'e2e/**/*.test.ts', 'bench/*.test.ts'],
     // Acceptance tests run the real binary many times; on a loaded 2-core machine one run can take seconds.
     testTimeout: 300_000,
     hookTimeout: 60_000,
@@ -16,10 +15,29 @@ export default defineConfig({
     expect: { poll: { timeout: 15_000 } },
     pool: 'forks',
     maxWorkers: 2,
-    // Each worker process runs file after file without reloading the modules: loading them afresh for each of the
-    // 200-odd files took a fifth of the suite's time. It holds because modules have no import-time side effects
-    // and tests leave no global state behind (CONTRIBUTING.md).
-    isolate: false,
     server: { deps: { inline: ['react-markdown'] } },
+    projects: [
+      {
+        extends: true,
+        test: {
+          name: 'unit',
+          include: ['packages/*/src/**/*.test.ts', 'apps/*/src/**/*.test.ts', 'bench/*.test.ts'],
+          // Each worker process runs file after file without reloading the modules: loading them afresh for each
+          // of the 200-odd files took a fifth of the suite's time. It holds because modules have no import-time
+          // side effects and tests leave no global state behind (CONTRIBUTING.md).
+          isolate: false,
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'e2e',
+          include: ['e2e/**/*.test.ts'],
+          // Acceptance and browser tests each in a fresh process: they start servers, browsers and commands, and
+          // two of them, run after others in one process, once waited for ever to close their server.
+          isolate: true,
+        },
+      },
+    ],
   },
 });

@@ -90,8 +90,15 @@ export function keepWarm(token: string, url: string, text?: string): void {
 function writeWarm(): void {
   clearTimeout(writeTimer);
   unwritten = false;
-  // Signed out, or someone else signed in, since these were asked: they are not kept.
-  if (!visit || localStorage.getItem('stoa.token') !== visit.token) return;
+  // Signed out, or someone else signed in, since these were asked: they are not kept. Storage a browser refuses
+  // (a private mode, blocked site data) throws on access: then nothing is kept, as on a first visit.
+  let token: string | null;
+  try {
+    token = localStorage.getItem('stoa.token');
+  } catch {
+    return;
+  }
+  if (!visit || token !== visit.token) return;
   const answers: Record<string, string> = {};
   let size = 0;
   for (const [url, text] of Object.entries(visit.answers)) {
@@ -104,7 +111,11 @@ function writeWarm(): void {
     localStorage.setItem(WARM_KEY, JSON.stringify({ tag, answers } satisfies Stored));
   } catch {
     /* over the browser's quota: nothing kept, the next visit asks as before */
-    localStorage.removeItem(WARM_KEY);
+    try {
+      localStorage.removeItem(WARM_KEY);
+    } catch {
+      /* storage refused altogether */
+    }
   }
 }
 
