@@ -22,6 +22,7 @@ import { mountArchive } from './routes/files/archive.js';
 import { mountUploads } from './routes/files/upload.js';
 import { mountUploadForm } from './routes/files/upload-form.js';
 import { serverExtensions } from './extensions.js';
+import { boundClose } from './http/close-deadline.js';
 
 export interface AppOptions {
   platform: Platform;
@@ -29,6 +30,8 @@ export interface AppOptions {
   webRoot?: string | null;
   /** true: every request; 'errors': only unexpected errors (500s), on stderr, as `stoa serve` runs; false: nothing. */
   logger?: boolean | 'errors';
+  /** How long closing waits for requests in flight before it cuts their connections (close-deadline.ts). */
+  closeGraceMs?: number;
 }
 
 /**
@@ -72,6 +75,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
       sendProblem(reply, req, err.code === 'FST_ERR_BAD_URL' ? new StoaError('bad_request', 'the URL holds a malformed percent-encoding') : err),
   };
   const app = Fastify(options);
+  boundClose(app, opts.closeGraceMs);
   addSecurityHeaders(app);
   refuseCrossSiteChanges(app, platform);
   app.setErrorHandler((err, req, reply) => sendProblem(reply, req, err));
