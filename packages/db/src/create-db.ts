@@ -2,7 +2,7 @@ import Database from 'better-sqlite3';
 import { Kysely, PostgresDialect, sql } from 'kysely';
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { ImmediateSqliteDialect, type Dialect } from './dialect.js';
+import { GroupCommitSqliteDriver, ImmediateSqliteDialect, type Dialect } from './dialect.js';
 import { migrateToLatest } from './migrate.js';
 import { namedStatementsPool } from './pg-named-statements.js';
 import { cachingSqliteDatabase } from './statement-cache.js';
@@ -72,6 +72,7 @@ export async function openDb(config: DbConfig, opts: DbOptions = {}): Promise<St
   let dialect: Dialect;
   let sqlite: Database.Database | undefined;
   let wal: ReturnType<typeof walSyncer> | undefined;
+  let driver: GroupCommitSqliteDriver | undefined;
   let messages: Pick<StoaDb, 'publish' | 'subscribe'> & { close(): Promise<void> } = localMessages();
   if (config.kind === 'sqlite') {
     if (config.file !== ':memory:') mkdirSync(dirname(config.file), { recursive: true });
@@ -82,6 +83,7 @@ export async function openDb(config: DbConfig, opts: DbOptions = {}): Promise<St
     database.pragma('synchronous = NORMAL');
     database.pragma('busy_timeout = 30000');
     database.pragma('foreign_keys = ON');
+    database.pragma('temp_store = MEMORY');
     // Both are read-side memory only (decision 0028): a database past the page cache reads each row of a scan
     // or a lookup through `read()` into a 16 MB heap cache; mapped, it reads the kernel's pages where they lie.
     const mmapBytes = config.mmapBytes ?? SQLITE_MEMORY_DEFAULTS.mmapBytes;
@@ -92,7 +94,9 @@ export async function openDb(config: DbConfig, opts: DbOptions = {}): Promise<St
     sqlite = database;
     // A database in memory (or SQLite's private temporary one, '') has no file to sync.
     if (config.file !== ':memory:' && config.file !== '' && !database.memory) wal = walSyncer(config.file, opts.syncWal);
-    kysely = new Kysely<DB>({ dialect: new ImmediateSqliteDialect({ database: cachingSqliteDatabase(database) }) });
+    const sqliteDialect = new ImmediateSqliteDialect({ database: cachingSqliteDatabase(database) });
+    driver = sqliteDialect.driver;
+    kysely = new Kysely<DB>({ dialect: sqliteDialect });
     dialect = 'sqlite';
   } else {
     // Loaded only for PostgreSQL: a SQLite installation never pays for the driver at start-up.
@@ -123,14 +127,25 @@ export async function openDb(config: DbConfig, opts: DbOptions = {}): Promise<St
   } else {
     await migrateToLatest(kysely, dialect);
   }
-  const inlineBlobs = sqlite ? sqliteInlineBlobRows(sqlite) : pgInlineBlobRows((config as { url: string }).url);
+  const inlineBlobs = sqlite && driver ? sqliteInlineBlobRows(sqlite, driver) : pgInlineBlobRows((config as { url: string }).url);
+  // A statement outside a transaction may have run inside a group of transactions still open (dialect.ts): the
+  // sync waits for that group's COMMIT, so what it makes durable includes every change made before the call.
+  const walFile = wal;
+  const group = driver;
+  const syncCommits =
+    walFile && group
+      ? async () => {
+          await group.settled();
+          await walFile.sync();
+        }
+      : null;
   return {
     kysely,
     dialect,
     vectorFunctions: once(() => (sqlite ? loadSqliteVec(sqlite) : enablePgvector(kysely))),
     publish: messages.publish,
     subscribe: messages.subscribe,
-    syncCommits: wal ? wal.sync : null,
+    syncCommits,
     inlineBlobs,
     close: async () => {
       await messages.close();

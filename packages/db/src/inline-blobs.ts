@@ -1,5 +1,6 @@
 import type Database from 'better-sqlite3';
 import type pg from 'pg';
+import type { GroupCommitSqliteDriver } from './dialect.js';
 
 /**
  * The rows of small blobs kept in the database (migration 041, docs/decisions/0021-small-blobs-in-the-database.md):
@@ -30,21 +31,23 @@ export interface InlineBlobRows {
   close(): Promise<void>;
 }
 
-/** Turns of the event loop a SQLite write waits for a transaction on the connection to end. */
+/** Turns of the event loop a SQLite write waits for the connection to be free. */
 const WAIT_TURNS = 3;
 
 /**
- * SQLite: statements on the one connection, run synchronously beside Kysely (which serialises its own use of
- * the connection but not ours). So a read inside an operation's transaction sees that transaction, as it must
- * (the commit checks bytes the same connection holds), and never waits. A write outside any transaction commits
- * at once (WAL with `synchronous = NORMAL`: an append to the log, no fsync). A write that finds a transaction
- * open first waits a few turns of the event loop for it to end, so as not to slip into someone else's
- * transaction, which might roll back. Then an insert is refused (`insert` → false: the caller keeps the bytes
- * elsewhere), and a delete joins the transaction: the deleter inside a transaction is the sweeper, whose own
- * transaction it is (the blob's `blobs` row and its bytes go together); were it another one that rolls back, the
- * bytes would only wait for the next sweep.
+ * SQLite: statements on the one connection, run synchronously beside Kysely, when the driver finds the connection
+ * free: at once when nobody uses it, else the moment it changes hands (`whenFree`, dialect.ts). So a read inside an
+ * operation's transaction sees that transaction, as it must (the commit checks bytes the same connection holds),
+ * and never waits. A write never slips into someone else's transaction, which might roll back: it commits at
+ * once (WAL with `synchronous = NORMAL`: an append to the log, no fsync), or with the group of transactions
+ * the connection is between (the version that references the bytes commits with it or after it). When the
+ * connection stays taken for a few turns of the event loop — perhaps by the caller's own transaction, which
+ * waits on us — an insert is refused (`insert` → false: the caller keeps the bytes elsewhere), and a delete joins
+ * the transaction: the deleter inside a transaction is the sweeper, whose own transaction it is (the blob's
+ * `blobs` row and its bytes go together); were it another one that rolls back, the bytes would only wait for the
+ * next sweep.
  */
-export function sqliteInlineBlobRows(database: Database.Database): InlineBlobRows {
+export function sqliteInlineBlobRows(database: Database.Database, connection: Pick<GroupCommitSqliteDriver, 'whenFree'>): InlineBlobRows {
   let s: ReturnType<typeof prepare> | undefined;
   // Prepared on first use: the table exists only once the migrations ran.
   const prepare = () => ({
@@ -55,23 +58,13 @@ export function sqliteInlineBlobRows(database: Database.Database): InlineBlobRow
     keysAfter: database.prepare<[string, number], { key: string }>('select key from inline_blobs where key > ? order by key limit ?'),
   });
   const st = () => (s ??= prepare());
-  // Another operation's transaction on the connection usually ends within a turn or two of the event loop; one
-  // that waits on us (the caller's own) never will. True when the connection is outside any transaction.
-  const idle = async (): Promise<boolean> => {
-    for (let turn = 0; database.inTransaction && turn < WAIT_TURNS; turn++) await new Promise((r) => setImmediate(r));
-    return !database.inTransaction;
-  };
   return {
     get: async (key) => st().get.get(key)?.content ?? null,
     size: async (key) => st().size.get(key)?.size ?? null,
-    insert: async (key, content) => {
-      if (!(await idle())) return false;
-      st().insert.run(key, content.length, content);
-      return true;
-    },
+    insert: (key, content) => connection.whenFree(() => void st().insert.run(key, content.length, content), WAIT_TURNS),
     delete: async (key) => {
-      await idle();
-      st().delete.run(key);
+      const run = () => void st().delete.run(key);
+      if (!(await connection.whenFree(run, WAIT_TURNS))) run();
     },
     keysAfter: async (after, limit) =>
       st()

@@ -46,7 +46,7 @@ describe('SQLite prepared statement cache', () => {
           .execute(),
       );
     expect((await byId(1))?.name).toBe('m2');
-    expect(stats().prepared - before.prepared).toBe(4); // + begin immediate, the update, commit
+    expect(stats().prepared - before.prepared).toBe(6); // + begin immediate, savepoint, the update, release, commit (dialect.ts)
   });
 
   it('holds at most its bound, evicting the least recently used', async () => {

@@ -22,7 +22,10 @@ interface StatementCacheStats {
  * const database = new Database(file);
  * const kysely = new Kysely<DB>({ dialect: new ImmediateSqliteDialect({ database: cachingSqliteDatabase(database) }) });
  */
-export function cachingSqliteDatabase(database: SqliteDatabase, max = 1000): SqliteDatabase & { stats(): StatementCacheStats } {
+export function cachingSqliteDatabase(
+  database: SqliteDatabase & { readonly inTransaction: boolean },
+  max = 1000,
+): SqliteDatabase & { readonly inTransaction: boolean; stats(): StatementCacheStats } {
   const cache = new Map<string, SqliteStatement & { busy?: boolean }>();
   let hits = 0;
   let prepared = 0;
@@ -43,6 +46,9 @@ export function cachingSqliteDatabase(database: SqliteDatabase, max = 1000): Sql
         if (cache.size > max) cache.delete(cache.keys().next().value!);
       }
       return stmt;
+    },
+    get inTransaction() {
+      return database.inTransaction;
     },
     close(): void {
       cache.clear();
