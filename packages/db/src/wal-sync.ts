@@ -1,4 +1,5 @@
-import { open, stat, type FileHandle } from 'node:fs/promises';
+import { statSync } from 'node:fs';
+import { open, type FileHandle } from 'node:fs/promises';
 import { dirname } from 'node:path';
 
 /** One sync of the WAL file (its handle and path); `wal.datasync()` unless a test instruments it (openDb's `syncWal`). */
@@ -13,7 +14,7 @@ export type WalSync = (wal: FileHandle, path: string) => Promise<void>;
  * start (https://sqlite.org/pragma.html#pragma_synchronous). So what a checkpoint moved into the database file is
  * already durable, and flushing the WAL makes the rest durable (https://sqlite.org/forum/forumpost/d1a6bc7c4cd2baca).
  *
- * The handle is kept open between syncs. Before each sync the path is looked up: when the WAL was deleted (the
+ * The handle is kept open between syncs. Before each sync the path is looked up (synchronously): when the WAL was deleted (the
  * last connection closed, which checkpoints first) there is nothing left to sync; when it was recreated (a new
  * inode), the new file is opened. The first sync of each WAL file also syncs its folder, since at NORMAL SQLite
  * syncs the folder holding a new WAL only at the first checkpoint. Syncs run one after another.
@@ -35,11 +36,10 @@ export function walSyncer(dbFile: string, syncOne: WalSync = (fh) => fh.datasync
   }
 
   async function syncNow(): Promise<void> {
-    let seen;
-    try {
-      seen = await stat(path);
-    } catch (e) {
-      if ((e as NodeJS.ErrnoException).code !== 'ENOENT') throw e;
+    // Looked up on the event loop: one `stat` system call costs less than handing it to libuv's threads and
+    // waking for its answer, which on a busy machine waits for a turn on a core (issue 30).
+    const seen = statSync(path, { throwIfNoEntry: false });
+    if (!seen) {
       await release();
       return;
     }
