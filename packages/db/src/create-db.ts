@@ -84,7 +84,6 @@ export async function openDb(config: DbConfig, opts: DbOptions = {}): Promise<St
     database.pragma('busy_timeout = 30000');
     database.pragma('foreign_keys = ON');
     database.pragma('temp_store = MEMORY');
-    if (process.env.STOA_X_WAL_AUTOCHECKPOINT) database.pragma(`wal_autocheckpoint = ${Number(process.env.STOA_X_WAL_AUTOCHECKPOINT)}`);
     // Both are read-side memory only (decision 0028): a database past the page cache reads each row of a scan
     // or a lookup through `read()` into a 16 MB heap cache; mapped, it reads the kernel's pages where they lie.
     const mmapBytes = config.mmapBytes ?? SQLITE_MEMORY_DEFAULTS.mmapBytes;
