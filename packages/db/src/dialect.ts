@@ -65,10 +65,11 @@ interface Group {
 /**
  * SQLite's one connection, with group commit at the SQL level (issue 30, decision 0033).
  *
- * Kysely runs SQLite on one connection, one user at a time. Here a transaction that ends while others wait for the
- * connection does not COMMIT: its work is kept inside a SAVEPOINT of one shared `BEGIN IMMEDIATE`, and the
- * connection goes to the next waiter; the last of them (nobody waiting any more, or {@link MAX_GROUP} of them)
- * commits them all with one COMMIT. Each one's `commit` returns only after that COMMIT, so an operation never
+ * Kysely runs SQLite on one connection, one user at a time. Here a transaction that ends does not COMMIT: its work
+ * is kept inside a SAVEPOINT of one shared `BEGIN IMMEDIATE`, and the connection goes to the next waiter; once
+ * nobody waits and the event loop has run what else was ready at that moment (`setImmediate`: the transactions of
+ * requests that arrived together), or after {@link MAX_GROUP} transactions, one COMMIT commits them all. Each
+ * one's `commit` returns only after that COMMIT, so an operation never
  * answers before its change is committed; a transaction that fails rolls back to its own savepoint and leaves the
  * others' work in place; a COMMIT that fails (an I/O error, a full disk) fails every transaction it held. What a
  * COMMIT costs — a WAL frame for each page changed, an index page or the projects row once for all of them, and
@@ -108,6 +109,7 @@ export class GroupCommitSqliteDriver implements Driver {
 
   async beginTransaction(connection: DatabaseConnection): Promise<void> {
     const use = connection as SqliteUse;
+    this.#lost();
     if (!this.#group) {
       if (this.#db.inTransaction) {
         use.foreign = true;
@@ -137,10 +139,10 @@ export class GroupCommitSqliteDriver implements Driver {
     if (this.#db.inTransaction) {
       this.#exec(`rollback to ${MEMBER}`);
       this.#exec(`release ${MEMBER}`);
-    } else if (this.#group) {
+    } else {
       // SQLite rolled the whole transaction back by itself (an I/O error, a full disk, …): the work of the
       // transactions that ended before this one in the group is gone with it.
-      this.#fail(new Error('the database rolled back a shared transaction after an error; nothing of it was kept'));
+      this.#lost();
     }
   }
 
@@ -186,6 +188,7 @@ export class GroupCommitSqliteDriver implements Driver {
     if (!this.#held) {
       // A group of its own, which the transactions of this moment join (the version that references a small
       // blob, most often): one COMMIT for both instead of one each.
+      this.#lost();
       if (!this.#group && !this.#db.inTransaction) this.#open();
       work();
       this.#commitLater();
@@ -223,6 +226,11 @@ export class GroupCommitSqliteDriver implements Driver {
     if (next) return next();
     this.#held = false;
     this.#commitLater();
+  }
+
+  /** A group whose transaction SQLite rolled back by itself (after an I/O error, say) fails before anything joins it. */
+  #lost(): void {
+    if (this.#group && !this.#db.inTransaction) this.#fail(new Error('the database rolled back a shared transaction after an error; nothing of it was kept'));
   }
 
   #open(): void {
