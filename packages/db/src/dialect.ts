@@ -16,7 +16,7 @@ import {
 } from 'kysely';
 
 /** The SQLite connection as this driver needs it: Kysely's statements, and whether a transaction is open. */
-export type SqliteHandle = SqliteDatabase & { readonly inTransaction: boolean };
+type SqliteHandle = SqliteDatabase & { readonly inTransaction: boolean };
 
 /** The two back ends Stoa runs on. */
 export type Dialect = 'sqlite' | 'postgres';
