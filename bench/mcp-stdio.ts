@@ -8,6 +8,7 @@
  *   node --import tsx bench/mcp-stdio.ts                  # 1,000 iterations per server
  *   BENCH_MCP_N=200 node --import tsx bench/mcp-stdio.ts  # quicker
  *   BENCH_MCP_DIR=/dev/shm node --import tsx bench/mcp-stdio.ts  # both servers on tmpfs (fsync is free there)
+ *   BENCH_STOA_NODE_ARGS='--trace-deopt' node --import tsx bench/mcp-stdio.ts  # Node options of the measured `stoa mcp`
  *   BENCH_MCP_BASE_ROOT=../base node --import tsx bench/mcp-stdio.ts  # also the `stoa mcp` of a built base checkout,
  *                                                                      # in the same alternating rounds
  *
@@ -47,18 +48,24 @@ interface Target {
   write: (path: string, content: string) => Promise<void>;
   read: (path: string) => Promise<string>;
   latencies: number[];
+  /** The write's and the read's own times, ms. */
+  writeMs: number[];
+  readMs: number[];
   wallMs: number;
   /** CPU ms of the server process over the recorded iterations (Linux /proc; 0 elsewhere). */
   cpuMs: number;
+  /** Of it, in the kernel (system time). */
+  sysMs: number;
 }
 
-/** utime + stime of a process in ms (Linux /proc), or 0 when it cannot be read. */
-function cpuOf(pid: number | null | undefined): number {
+/** utime + stime and stime alone of a process in ms (Linux /proc), or zeros when it cannot be read. */
+function cpuSplit(pid: number | null | undefined): { total: number; sys: number } {
   try {
     const f = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-    return ((Number(f[11]) + Number(f[12])) * 1000) / 100; // clock ticks of 10 ms
+    // clock ticks of 10 ms
+    return { total: ((Number(f[11]) + Number(f[12])) * 1000) / 100, sys: (Number(f[12]) * 1000) / 100 };
   } catch {
-    return 0;
+    return { total: 0, sys: 0 };
   }
 }
 
@@ -123,20 +130,27 @@ const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.len
 
 async function iterate(t: Target, from: number, to: number, prefix: string, record: boolean): Promise<void> {
   const started = performance.now();
-  const cpu0 = cpuOf(pidOf(t.client));
+  const cpu0 = cpuSplit(pidOf(t.client));
   for (let i = from; i < to; i++) {
     const path = `${prefix}/f${i}.md`;
     const body = content(i);
     const t0 = performance.now();
     await t.write(path, body);
+    const t1 = performance.now();
     const back = await t.read(path);
     const ms = performance.now() - t0;
     if (back !== body) throw new Error(`${t.name}: read back differs for ${path}: ${back.slice(0, 120)}`);
-    if (record) t.latencies.push(ms);
+    if (record) {
+      t.latencies.push(ms);
+      t.writeMs.push(t1 - t0);
+      t.readMs.push(t0 + ms - t1);
+    }
   }
   if (record) {
     t.wallMs += performance.now() - started;
-    t.cpuMs += cpuOf(pidOf(t.client)) - cpu0;
+    const cpu1 = cpuSplit(pidOf(t.client));
+    t.cpuMs += cpu1.total - cpu0.total;
+    t.sysMs += cpu1.sys - cpu0.sys;
   }
 }
 
@@ -163,6 +177,7 @@ async function main(): Promise<void> {
       process.execPath,
       [
         ...(process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : []),
+        ...(process.env.BENCH_STOA_NODE_ARGS?.split(' ').filter(Boolean) ?? []),
         STOA_BIN,
         'mcp',
         '--data',
@@ -180,8 +195,11 @@ async function main(): Promise<void> {
     },
     read: async (path) => textOf(await stoa.client.callTool({ name: 'ws_read_file', arguments: { path } })),
     latencies: [],
+    writeMs: [],
+    readMs: [],
     wallMs: 0,
     cpuMs: 0,
+    sysMs: 0,
   };
   const fsTarget: Target = {
     name: '@modelcontextprotocol/server-filesystem',
@@ -192,8 +210,11 @@ async function main(): Promise<void> {
     },
     read: async (path) => textOf(await fsTarget.client.callTool({ name: 'read_text_file', arguments: { path: join(fsRoot, path) } })),
     latencies: [],
+    writeMs: [],
+    readMs: [],
     wallMs: 0,
     cpuMs: 0,
+    sysMs: 0,
   };
   const baseRoot = process.env.BENCH_MCP_BASE_ROOT;
   const profile = process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${join(process.env.BENCH_CPU_PROF, 'base')}`] : [];
@@ -214,8 +235,11 @@ async function main(): Promise<void> {
       },
       read: async (path) => textOf(await base!.client.callTool({ name: 'ws_read_file', arguments: { path } })),
       latencies: [],
+      writeMs: [],
+      readMs: [],
       wallMs: 0,
       cpuMs: 0,
+      sysMs: 0,
     };
   }
   // server-filesystem needs the folders to exist; Stoa creates them (F2).
@@ -278,6 +302,13 @@ async function main(): Promise<void> {
     console.log(
       `\nCPU of the server process per write + read pair: Stoa ${fmt(stoa.cpuMs / s.ops, 2)} ms, server-filesystem ${fmt(fsTarget.cpuMs / f.ops, 2)} ms (${(stoa.cpuMs / s.ops / (fsTarget.cpuMs / f.ops)).toFixed(2)}×)`,
     );
+  if (stoa.cpuMs > 0)
+    console.log(
+      `Of it in the kernel (system time): Stoa ${fmt(stoa.sysMs / s.ops, 2)} ms, server-filesystem ${fmt(fsTarget.sysMs / f.ops, 2)} ms${base && b ? `, base ${fmt(base.sysMs / b.ops, 2)} ms` : ''}`,
+    );
+  console.log(
+    `p50 of the write alone / the read alone, ms: ${targets.map((t) => `${t === stoa ? 'Stoa' : t === fsTarget ? 'server-filesystem' : 'base'} ${fmt(median(t.writeMs))} / ${fmt(median(t.readMs))}`).join(', ')}`,
+  );
   console.log(`p50 ratio (speed) server-filesystem ÷ Stoa: ${(f.p50 / s.p50).toFixed(2)}×`);
   if (base && b) {
     console.log(

@@ -321,8 +321,11 @@ export function createOutboxDrainer(platformOf: () => Platform, opts: { log?: (l
   const wake = (): Promise<void> => {
     const pass = started + 1;
     again = true;
-    // On the next turn of the event loop, not in the committing writer's own chain of promises: its answer (an MCP
-    // tool result, an HTTP response) is sent first, and the client reads it while the index is written.
+    // On the next turn of the event loop, not in the committing writer's own chain of promises. A change the
+    // runner answers only after its WAL sync (decision 0022) is answered after this pass: the sync's callers are
+    // gathered on that same turn, after it. Running the pass after the answer, or during the sync, was measured
+    // (bench/README.md, "Work after the answer"): the next call of a client that answers at once then waited for
+    // the pass, and on a disk its WAL writes slowed the sync in flight; neither made a write + read pair faster.
     running ??= new Promise<void>((next) => setImmediate(next)).then(loop).finally(() => (running = null));
     return new Promise<void>((done) => waiters.push({ pass, done }));
   };

@@ -225,6 +225,18 @@ export function tokenize(text: string, opts: TokenizeOptions = {}): Token[] {
     return out;
   }
   const wantWords = cjk.includes('words');
+  if (ASCII.test(text)) {
+    // The common case (a text file in English, code): the regex of wordSegments straight, in the same pieces —
+    // no segment objects, and no CJK to look for (issue 30: this runs for every text file written).
+    for (let from = 0; from < text.length;) {
+      const to = pieceEnd(text, from);
+      ASCII_WORD.lastIndex = 0;
+      const piece = text.slice(from, to);
+      for (let m = ASCII_WORD.exec(piece); m; m = ASCII_WORD.exec(piece)) if (m[0] !== '_') pushWord(out, m[0], from + m.index, stem);
+      from = to;
+    }
+    return out;
+  }
   for (let from = 0; from < text.length;) {
     const to = pieceEnd(text, from);
     for (const seg of wordSegments(text.slice(from, to))) {
