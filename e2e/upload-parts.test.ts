@@ -243,9 +243,11 @@ describe('direct uploads in parts', () => {
  * A proxy with a request body limit (nginx's client_max_body_size, a load balancer's): bodies over `limit` bytes
  * get 413 with a plain-text body, the rest pass to `target` unchanged.
  */
-async function bodyLimitProxy(target: string, limit: number): Promise<{ url: string; close(): Promise<void> }> {
+async function bodyLimitProxy(target: string, limit: number, refusal: 'answer' | 'cut' = 'answer'): Promise<{ url: string; close(): Promise<void> }> {
   const server = createServer((req, res) => {
     if (Number(req.headers['content-length'] ?? 0) > limit) {
+      // Some proxies drop the connection of a body over their limit without an answer the client gets to read.
+      if (refusal === 'cut') return void req.once('data', () => req.socket.destroy());
       req.resume();
       res.writeHead(413, { 'content-type': 'text/html', connection: 'close' }).end('<html><body>413 Request Entity Too Large</body></html>');
       return;
@@ -340,6 +342,20 @@ describe('parts a store refuses as too large (issue 28)', () => {
       const usage = await stoa.call(filesRoutes.usage, { project: 'default' });
       expect(usage.reserved).toBe(0);
       await expect(stoa.call(filesRoutes.stat, { project: 'default', path: 'limits/proxied.bin' })).rejects.toMatchObject({ code: 'not_found' });
+    } finally {
+      await proxy.close();
+    }
+  });
+
+  it('behind a proxy that cuts the connection of a body over its limit, parts cut twice are sent again at half the size', async () => {
+    const url = await serve({ STOA_UPLOAD_PART_BYTES: String(1024 * 1024) });
+    const proxy = await bodyLimitProxy(url, 700 * 1024, 'cut');
+    try {
+      const stoa = new StoaClient({ url: proxy.url, token: TOKEN });
+      const data = randomBytes(2500 * 1024);
+      const file = await upload(stoa, 'limits/cut.bin', data, []);
+      expect(file).toMatchObject({ path: 'limits/cut.bin', size: data.length, sha256: sha(data), version: 1 });
+      expect((await stoa.call(filesRoutes.usage, { project: 'default' })).reserved).toBe(0);
     } finally {
       await proxy.close();
     }

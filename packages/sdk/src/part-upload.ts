@@ -50,6 +50,20 @@ class PartTooLargeError extends Error {
   }
 }
 
+/**
+ * The connection was cut while the body was still going out (EPIPE, a reset). A store or proxy that refuses a body
+ * as too large often answers 413 at once and closes, and the client may see the cut before it reads the answer;
+ * when that happens to one part twice in a row while the server still answers, the part is taken as refused for its
+ * size (the upload starts again in smaller parts).
+ */
+function cutWhileSending(e: unknown): boolean {
+  for (let c: unknown = e, depth = 0; c && depth < 4; c = (c as { cause?: unknown }).cause, depth++) {
+    const code = (c as { code?: unknown }).code;
+    if (code === 'EPIPE' || code === 'ECONNRESET' || code === 'UND_ERR_SOCKET') return true;
+  }
+  return false;
+}
+
 /** Counts bytes as they leave, for progress; a retried part counts from zero again. */
 function counted(stream: Readable, onBytes: (n: number) => void): Readable {
   stream.on('data', (c: Buffer) => onBytes(c.length));
@@ -160,13 +174,21 @@ async function sendMissing(client: StoaClient, opts: PartUploadOptions, status: 
   if (missing.length > 0) await fetchTargets(missing.slice(0, 1000));
 
   let stopped = false;
+  const serverAnswers = () =>
+    client.call(routeIndex.files.uploadStatus, { project, uploadId }).then(
+      () => true,
+      () => false,
+    );
   const sendPart = async (n: number): Promise<void> => {
     const tries = opts.tries ?? 4;
+    let cuts = 0;
     for (let attempt = 1; ; attempt++) {
       underway.set(n, 0);
+      let size = Infinity;
       try {
         if (!targets.has(n)) await fetchTargets([n]);
         const t = targets.get(n)!;
+        size = t.size;
         const body = counted(opts.openPart(t.offset, t.size), (b) => {
           underway.set(n, (underway.get(n) ?? 0) + b);
           progress();
@@ -200,6 +222,9 @@ async function sendMissing(client: StoaClient, opts: PartUploadOptions, status: 
       } catch (e) {
         underway.delete(n);
         targets.delete(n);
+        cuts = cutWhileSending(e) ? cuts + 1 : 0;
+        // Cut twice while the server still answers (a restart or a dropped network would fail this call too).
+        if (cuts >= 2 && size !== Infinity && (await serverAnswers())) throw new PartTooLargeError(n, status.partSize ?? size);
         if (isFinal(e) || attempt >= tries) throw e;
         await new Promise((r) => setTimeout(r, 200 * 2 ** attempt));
       }
