@@ -7,6 +7,7 @@
  *
  * --pg also indexes the pages into a fresh PostgreSQL database and times the same queries there;
  * --pg-batch=N writes N pages per statement there (default 1).
+ * --no-minisearch leaves MiniSearch out; --pg-jit-ab then runs the queries again with the ranking's JIT as the server sets it and off, in turns.
  * --keep leaves the SQLite file in place (its path is printed); --db=FILE reuses such a file (built with the
  * same page count: pages are generated from a fixed seed) instead of indexing again.
  */
@@ -30,6 +31,13 @@ const PAGES = Number(args[0] ?? 100_000);
  */
 const PG_PER_TRANSACTION = Number(process.argv.find((a) => a.startsWith('--pg-batch='))?.slice(11) ?? 1);
 const QUERIES = Number(args[1] ?? 1_000);
+/**
+ * `--pg-jit-ab`: after the PostgreSQL run, the same queries again on the same database, the ranking function with
+ * the server's JIT setting and without JIT (migration 048) in turns, two rounds each.
+ */
+const JIT_AB = process.argv.includes('--pg-jit-ab');
+/** `--no-minisearch`: leave MiniSearch out (its index takes minutes at 100k pages). */
+const MINI = !process.argv.includes('--no-minisearch');
 
 const rand = rng(42);
 const int = (lo: number, hi: number) => lo + Math.floor(rand() * (hi - lo + 1));
@@ -113,7 +121,7 @@ const size = (f: string) => {
 const dbBytes = size(stoa.file) + size(`${stoa.file}-wal`);
 console.error(`Stoa indexed in ${stoaIndexS.toFixed(1)} s; building MiniSearch…`);
 t0 = performance.now();
-const mini = miniIndex(docs);
+const mini = MINI ? miniIndex(docs) : undefined;
 const miniIndexS = (performance.now() - t0) / 1000;
 const heapMb = process.memoryUsage().heapUsed / 1e6;
 
@@ -159,10 +167,26 @@ if (PG) {
     await q(`select avg(pg_column_size(p)) p, avg(pg_column_size(bnd)) bnd from search_blocks where n = 128`);
   }
   const p = await run((q) => searchDocs(pgIndex.db, { projectId: PROJECT, query: q, visibility: ['project'], limit: 10 }));
+  if (JIT_AB) {
+    // Altering the function makes PL/pgSQL compile it again on its next call, so its statements are planned anew.
+    const fn =
+      'stoa_search_rank(text, text[], text[], text[], int8[], text, text, text, int, int, int, float8, float8, float8, float8, float8, float8, boolean)';
+    const jit = await sql<{ on: string }>`select current_setting('jit') as on`.execute(pgIndex.db.kysely);
+    for (let round = 1; round <= 2; round++) {
+      for (const mode of ['server', 'off'] as const) {
+        await sql.raw(`alter function ${fn} ${mode === 'off' ? 'set jit = off' : 'reset jit'}`).execute(pgIndex.db.kysely);
+        const r = await run((q) => searchDocs(pgIndex.db, { projectId: PROJECT, query: q, visibility: ['project'], limit: 10 }));
+        console.error(
+          `JIT ${mode === 'off' ? 'off' : `as the server (jit = ${jit.rows[0]!.on})`}, round ${round}: p50 / p99 ${ms(pct(r.all, 50))} / ${ms(pct(r.all, 99))} ms, ` +
+            `frequent-word ${ms(pct(r.frequent, 50))} / ${ms(pct(r.frequent, 99))}, rare-word ${ms(pct(r.rare, 50))} / ${ms(pct(r.rare, 99))}`,
+        );
+      }
+    }
+  }
   await pgIndex.close();
   pgRow = ['Stoa (PostgreSQL postings, with snippets)', p, `${pgIndexS.toFixed(0)} s, ${rows[0]!.mb.toFixed(0)} MB database`];
 }
-const m = await run((q) => mini.search(q).slice(0, 10));
+const m = mini ? await run((q) => mini.search(q).slice(0, 10)) : undefined;
 if (KEEP || REUSE) {
   await stoa.db.close();
   console.error(`kept ${stoa.file}`);
@@ -174,7 +198,7 @@ console.log('| --- | --- | --- | --- | --- | --- | --- |');
 for (const [name, r, build] of [
   ['Stoa (SQLite FTS5, with snippets)', s, `${REUSE ? 'reused' : `${stoaIndexS.toFixed(0)} s`}, ${(dbBytes / 1e6).toFixed(0)} MB on disk`],
   ...(pgRow ? [pgRow] : []),
-  ['MiniSearch (in memory, ids only)', m, `${miniIndexS.toFixed(0)} s, ~${heapMb.toFixed(0)} MB heap (both indexes' docs incl.)`],
+  ...(m ? [['MiniSearch (in memory, ids only)', m, `${miniIndexS.toFixed(0)} s, ~${heapMb.toFixed(0)} MB heap (both indexes' docs incl.)`] as const] : []),
 ] as const) {
   console.log(
     `| ${name} | ${ms(pct(r.all, 50))} | ${ms(pct(r.all, 99))} | ${ms(pct(r.cpu, 50))} / ${ms(pct(r.cpu, 99))} | ` +
