@@ -2,7 +2,7 @@ import { sql, type Kysely } from 'kysely';
 
 /**
  * Search postings packed per term and block, and a ranking that skips the blocks that cannot reach the page
- * (issue 30, item 4; packages/core/src/search/pg-backend.ts, docs/decisions/0031-pg-search-blocks.md).
+ * (issue 30, item 4; packages/core/src/search/pg-backend.ts, docs/decisions/0019-pg-search-blocks-and-pruning.md).
  *
  * `search_postings` (migration 011) held a row per (document, term): ≈ 70 bytes of heap and B-tree each, 14×
  * SQLite's FTS5 file, and a common word's search scored every one of its postings. Now:
