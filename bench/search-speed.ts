@@ -119,7 +119,7 @@ const size = (f: string) => {
   }
 };
 const dbBytes = size(stoa.file) + size(`${stoa.file}-wal`);
-console.error(`Stoa indexed in ${stoaIndexS.toFixed(1)} s; building MiniSearch…`);
+console.error(`Stoa indexed in ${stoaIndexS.toFixed(1)} s${MINI ? '; building MiniSearch…' : ''}`);
 t0 = performance.now();
 const mini = MINI ? miniIndex(docs) : undefined;
 const miniIndexS = (performance.now() - t0) / 1000;
