@@ -169,12 +169,10 @@ if (PG) {
   const p = await run((q) => searchDocs(pgIndex.db, { projectId: PROJECT, query: q, visibility: ['project'], limit: 10 }));
   if (JIT_AB) {
     // Altering the function makes PL/pgSQL compile it again on its next call, so its statements are planned anew.
-    const fn =
-      'stoa_search_rank(text, text[], text[], text[], int8[], text, text, text, int, int, int, float8, float8, float8, float8, float8, float8, boolean)';
     const jit = await sql<{ on: string }>`select current_setting('jit') as on`.execute(pgIndex.db.kysely);
     for (let round = 1; round <= 2; round++) {
       for (const mode of ['server', 'off'] as const) {
-        await sql.raw(`alter function ${fn} ${mode === 'off' ? 'set jit = off' : 'reset jit'}`).execute(pgIndex.db.kysely);
+        await sql.raw(`alter function stoa_search_rank ${mode === 'off' ? 'set jit = off' : 'reset jit'}`).execute(pgIndex.db.kysely);
         const r = await run((q) => searchDocs(pgIndex.db, { projectId: PROJECT, query: q, visibility: ['project'], limit: 10 }));
         console.error(
           `JIT ${mode === 'off' ? 'off' : `as the server (jit = ${jit.rows[0]!.on})`}, round ${round}: p50 / p99 ${ms(pct(r.all, 50))} / ${ms(pct(r.all, 99))} ms, ` +
