@@ -407,8 +407,9 @@ export interface SearchDocsTable {
   terms?: Generated<string[]>;
 }
 /**
- * PostgreSQL only (migration 040): the postings of one term in a block of up to 128 documents, as parallel
- * arrays sorted by document, with the bound points the ranking prunes by.
+ * PostgreSQL only (migrations 040, 049): the postings of one term in a block of up to 128 documents, a row
+ * [document − first_doc, title frequency, body frequency, length] each, sorted by document, with the bound points
+ * the ranking prunes by. A term's document count is the sum of its blocks' `n` (in all projects).
  */
 export interface SearchBlocksTable {
   id: Generated<number>;
@@ -417,19 +418,8 @@ export interface SearchBlocksTable {
   first_doc: number;
   last_doc: number;
   n: number;
-  btt: number[];
-  btb: number[];
-  bdl: number[];
-  docs: number[];
-  tt: number[];
-  tb: number[];
-  dl: number[];
-}
-/** PostgreSQL only (migration 011): documents per term and documents/tokens in all, in slots summed on read. */
-export interface SearchTermDfTable {
-  term: string;
-  slot: number;
-  ndocs: number;
+  bnd: number[][] | null;
+  p: number[][];
 }
 export interface SearchStatsTable {
   slot: number;
@@ -473,7 +463,6 @@ export interface SearchDB {
   search_docs: SearchDocsTable;
   search_bodies: SearchBodiesTable;
   search_blocks: SearchBlocksTable;
-  search_term_df: SearchTermDfTable;
   search_stats: SearchStatsTable;
   files_name_ids: FilesNameIdsTable;
 }

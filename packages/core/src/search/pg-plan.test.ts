@@ -9,7 +9,7 @@ import { seededRandom as rng, seedProject } from './test-helpers.js';
 const INDEXED_DOCS = 300;
 const BULK_DOCS = 20_000;
 const VOCAB = Array.from({ length: 3_000 }, (_, i) => `w${i.toString(16)}x`);
-const TABLES = new Set(['search_docs', 'search_blocks', 'search_bodies', 'search_term_df']);
+const TABLES = new Set(['search_docs', 'search_blocks', 'search_bodies']);
 
 interface PlanNode {
   'Node Type': string;
