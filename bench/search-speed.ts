@@ -160,10 +160,14 @@ if (PG) {
     await q(
       `select count(*) blocks, sum(n) postings, avg(n) avg_n, avg(pg_column_size(b.*)) row_bytes, count(*) filter (where n = 128) full_blocks from search_blocks b`,
     );
-    await q(
-      `select pg_relation_size('search_blocks') heap, pg_indexes_size('search_blocks') idx, pg_total_relation_size('search_blocks') total, pg_relation_size('search_term_df') df_heap, (select count(*) from search_term_df) df_rows`,
-    );
-    await q(`select n_live_tup, n_dead_tup from pg_stat_user_tables where relname = 'search_blocks'`);
+    await q(`select n_live_tup, n_dead_tup, n_tup_upd, n_tup_hot_upd from pg_stat_user_tables where relname = 'search_blocks'`);
+    // Live rows against free space in each part of each search table (pgstattuple, shipped with PostgreSQL).
+    await q(`create extension if not exists pgstattuple`);
+    await q(`select c.relname as table, p.relname as part, (s.table_len / 1e6)::numeric(8, 1) as mb, (s.tuple_len / 1e6)::numeric(8, 1) as live_mb,
+      (s.dead_tuple_len / 1e6)::numeric(8, 1) as dead_mb, (s.free_space / 1e6)::numeric(8, 1) as free_mb
+      from pg_class c cross join lateral (select c.oid, c.relname union all select c.reltoastrelid, 'toast' where c.reltoastrelid <> 0
+        union all select i.indexrelid, i.indexrelid::regclass::text from pg_index i where i.indrelid = c.oid) p(oid, relname)
+      cross join lateral pgstattuple(p.oid) s where c.relkind = 'r' and c.relname like 'search%' and s.table_len > 0 order by s.table_len desc`);
     await q(`select avg(pg_column_size(p)) p, avg(pg_column_size(bnd)) bnd from search_blocks where n = 128`);
   }
   const p = await run((q) => searchDocs(pgIndex.db, { projectId: PROJECT, query: q, visibility: ['project'], limit: 10 }));

@@ -58,7 +58,9 @@ describe.skipIf(!testDbKinds().includes('postgres'))('Migration 049 on an existi
     const admin = new pg.Client({ connectionString: ADMIN_URL });
     await admin.connect();
     await admin.query(`create database ${name}`);
-    const old = new Kysely<DB>({ dialect: new PostgresDialect({ pool: new pg.Pool({ connectionString: ADMIN_URL.replace(/\/[^/]*$/, `/${name}`), max: 2 }) }) });
+    const old = new Kysely<DB>({
+      dialect: new PostgresDialect({ pool: new pg.Pool({ connectionString: ADMIN_URL.replace(/\/[^/]*$/, `/${name}`), max: 2 }) }),
+    });
     cleanups.push(async () => {
       await old.destroy();
       await admin.query(`drop database if exists ${name} with (force)`);
