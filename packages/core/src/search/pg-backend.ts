@@ -37,7 +37,7 @@ interface PgIndexEntry {
  * Writes documents into `search_docs`, `search_bodies` and the packed postings of `search_blocks` (PostgreSQL) in
  * one statement, replacing earlier versions with the same (project, kind, ref): the documents' rows are locked
  * and their previous terms read (the newest committed ones), their old postings removed and the new ones added by
- * `stoa_search_replace` (migration 040), and triggers keep the term and table statistics once per statement. A
+ * `stoa_search_replace` (migration 040; 049), and triggers keep the table statistics once per statement. A
  * ref given twice keeps its last entry. Runs on whatever `db` is (a transaction, if the caller is in one).
  *
  * @example
