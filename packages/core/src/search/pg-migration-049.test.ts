@@ -95,4 +95,39 @@ describe.skipIf(!testDbKinds().includes('postgres'))('Migration 049 on an existi
       }
     }
   }, 300_000);
+
+  it('keeps a block within int4 offsets of its first document when ids jump past 2^31', async () => {
+    const words = (i: number) => `${VOCAB[0]} ${VOCAB[1 + (i % 3)]} ${VOCAB[100 + i]}`;
+    const docs = Array.from({ length: 24 }, (_, i) => ({ ...pages()[i]!, projectId: 'prj_a', title: `t${i}`, body: words(i) }));
+    const built: Array<Kysely<DB>> = [];
+    for (const jump of [false, true]) {
+      const t = await createTestDb('postgres');
+      cleanups.push(t.cleanup);
+      const db = t.db.kysely;
+      await seedProject(db, 'prj_a');
+      const idx = { kysely: db, dialect: 'postgres' } as const;
+      await indexDocs(idx, docs.slice(0, 6));
+      // The next documents' ids are more than 2^31 above the first blocks' first_doc.
+      if (jump) await sql`select setval(pg_get_serial_sequence('search_docs', 'id'), ${2 ** 31 + 100})`.execute(db);
+      await indexDocs(idx, docs.slice(6, 20));
+      // Low and high ids in one batch: old documents re-indexed beside new ones.
+      await indexDocs(idx, [...docs.slice(0, 3).map((d) => ({ ...d, body: `${d.body} ${VOCAB[1]}` })), ...docs.slice(20)]);
+      await removeDoc(idx, { projectId: 'prj_a', kind: 'wiki', refId: docs[4]!.refId });
+      built.push(db);
+    }
+    const [low, high] = built as [Kysely<DB>, Kysely<DB>];
+    const span = await sql<{ lo: string; hi: string; wide: number }>`
+      select (select min(id) from search_docs)::text as lo, (select max(id) from search_docs)::text as hi,
+        (select count(*)::int from search_blocks where last_doc - first_doc >= 2147483648) as wide`.execute(high);
+    expect(BigInt(span.rows[0]!.hi) - BigInt(span.rows[0]!.lo)).toBeGreaterThan(2n ** 31n);
+    expect(span.rows[0]!.wide).toBe(0);
+    for (const query of [VOCAB[0]!, VOCAB[1]!, `${VOCAB[2]} ${VOCAB[105]}`]) {
+      const q = { projectId: 'prj_a', query, visibility: ['project'], limit: 30 };
+      const [a, b] = [await searchDocs({ kysely: low, dialect: 'postgres' }, q), await searchDocs({ kysely: high, dialect: 'postgres' }, q)];
+      expect(a.length).toBeGreaterThan(0);
+      expect(b.map((h) => [h.refId, h.score.toFixed(9)])).toEqual(a.map((h) => [h.refId, h.score.toFixed(9)]));
+    }
+    const all = await searchDocs({ kysely: high, dialect: 'postgres' }, { projectId: 'prj_a', query: VOCAB[0]!, visibility: ['project'], limit: 30 });
+    expect(all.length).toBe(23);
+  }, 120_000);
 });
