@@ -29,7 +29,7 @@ const COUNT = Number(process.env.BENCH_FILES ?? 2000);
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 16);
 const PHASE_MAX_MS = Number(process.env.BENCH_PHASE_MAX_MS ?? 45_000);
 const WARMUP = 100;
-const SIZES = [4096, 65536];
+const SIZES = (process.env.BENCH_SIZES ?? '4096,65536').split(',').map(Number);
 const SERVERS = (process.env.BENCH_SERVERS ?? 'stoa,s3rver,bare,bare-fsync').split(',');
 /** BENCH_TEXT=1: text files (what Stoa indexes for search) instead of binary ones (which it does not). */
 const TEXT = process.env.BENCH_TEXT === '1';

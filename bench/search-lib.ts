@@ -135,7 +135,7 @@ export async function stoaIndex(
   kind: 'sqlite' | 'postgres' = 'sqlite',
   /** Documents per transaction (and per statement on PostgreSQL). */
   perTransaction = 1000,
-): Promise<{ db: StoaDb; file: string; close: () => Promise<void> }> {
+): Promise<{ db: StoaDb; file: string; close: () => Promise<void>; url?: string; keep: () => Promise<void> }> {
   // PostgreSQL: a database of its own, created and dropped as the tests do.
   const pg = kind === 'postgres' ? await createTestDb('postgres') : undefined;
   const dir = mkdtempSync(join(tmpdir(), 'stoa-bench-search-'));
@@ -174,11 +174,14 @@ export async function stoaIndex(
   return {
     db,
     file,
+    url: pg?.url,
     close: async () => {
       if (pg) await pg.cleanup();
       else await db.close();
       rmSync(dir, { recursive: true, force: true });
     },
+    /** Closes the connection and leaves the database (a PostgreSQL one; a SQLite file stays where `file` says). */
+    keep: () => db.close(),
   };
 }
 

@@ -10,6 +10,7 @@
  * --no-minisearch leaves MiniSearch out; --pg-jit-ab then runs the queries again with the ranking's JIT as the server sets it and off, in turns.
  * --keep leaves the SQLite file in place (its path is printed); --db=FILE reuses such a file (built with the
  * same page count: pages are generated from a fixed seed) instead of indexing again.
+ * --pg-keep leaves the PostgreSQL database in place (its URL is printed); --pg-db=URL reuses such a database.
  */
 import { statSync } from 'node:fs';
 import { sql } from 'kysely';
@@ -36,6 +37,8 @@ const QUERIES = Number(args[1] ?? 1_000);
  * the server's JIT setting and without JIT (migration 048) in turns, two rounds each.
  */
 const JIT_AB = process.argv.includes('--pg-jit-ab');
+const PG_KEEP = process.argv.includes('--pg-keep');
+const PG_REUSE = process.argv.find((a) => a.startsWith('--pg-db='))?.slice(8);
 /** `--no-minisearch`: leave MiniSearch out (its index takes minutes at 100k pages). */
 const MINI = !process.argv.includes('--no-minisearch');
 
@@ -147,7 +150,9 @@ let pgRow: [string, typeof s, string] | undefined;
 if (PG) {
   console.error('building the PostgreSQL index…');
   t0 = performance.now();
-  const pgIndex = await stoaIndex(docs, undefined, 'postgres', PG_PER_TRANSACTION);
+  const pgIndex = PG_REUSE
+    ? { db: await openDb({ kind: 'postgres', url: PG_REUSE, poolSize: 5 }), url: PG_REUSE, close: () => Promise.resolve(), keep: () => Promise.resolve() }
+    : await stoaIndex(docs, undefined, 'postgres', PG_PER_TRANSACTION);
   const pgIndexS = (performance.now() - t0) / 1000;
   const { rows } = await sql<{ mb: number }>`select (pg_database_size(current_database()) / 1e6)::float8 as mb`.execute(pgIndex.db.kysely);
   // Where the database's bytes are: the index's own tables (with their indexes and TOAST) first.
@@ -185,8 +190,11 @@ if (PG) {
       }
     }
   }
-  await pgIndex.close();
-  pgRow = ['Stoa (PostgreSQL postings, with snippets)', p, `${pgIndexS.toFixed(0)} s, ${rows[0]!.mb.toFixed(0)} MB database`];
+  if (PG_KEEP || PG_REUSE) {
+    await (PG_REUSE ? pgIndex.db.close() : pgIndex.keep());
+    console.error(`kept ${pgIndex.url}`);
+  } else await pgIndex.close();
+  pgRow = ['Stoa (PostgreSQL postings, with snippets)', p, `${PG_REUSE ? 'reused' : `${pgIndexS.toFixed(0)} s`}, ${rows[0]!.mb.toFixed(0)} MB database`];
 }
 const m = mini ? await run((q) => mini.search(q).slice(0, 10)) : undefined;
 if (KEEP || REUSE) {
