@@ -11,10 +11,12 @@
  * --keep leaves the SQLite file in place (its path is printed); --db=FILE reuses such a file (built with the
  * same page count: pages are generated from a fixed seed) instead of indexing again.
  * --pg-keep leaves the PostgreSQL database in place (its URL is printed); --pg-db=URL reuses such a database.
+ * --pg-ab=BASE_URL,CHANGE_URL times only the queries on two such databases in turns (see PG_AB below).
  */
 import { statSync } from 'node:fs';
-import { sql } from 'kysely';
-import { openDb } from '@stoa/db';
+import { Kysely, PostgresDialect, sql } from 'kysely';
+import pg from 'pg';
+import { openDb, type DB } from '@stoa/db';
 import { searchDocs } from '../packages/core/src/search/index.js';
 import { STOPWORDS } from '../packages/core/src/search/stopwords.js';
 import { seededRandom as rng } from '../packages/core/src/search/test-helpers.js';
@@ -39,6 +41,16 @@ const QUERIES = Number(args[1] ?? 1_000);
 const JIT_AB = process.argv.includes('--pg-jit-ab');
 const PG_KEEP = process.argv.includes('--pg-keep');
 const PG_REUSE = process.argv.find((a) => a.startsWith('--pg-db='))?.slice(8);
+/**
+ * `--pg-ab=BASE_URL,CHANGE_URL`: only the queries, on two kept PostgreSQL databases in turns (three rounds), after
+ * checking that both give the same hits and scores. BASE is used as it is; CHANGE is opened by this checkout, which
+ * applies its migrations: keep a database built by the base checkout (`--pg-keep`), copy it
+ * (`create database b template a`), and run this from the changed checkout.
+ */
+const PG_AB = process.argv
+  .find((a) => a.startsWith('--pg-ab='))
+  ?.slice(8)
+  .split(',');
 /** `--no-minisearch`: leave MiniSearch out (its index takes minutes at 100k pages). */
 const MINI = !process.argv.includes('--no-minisearch');
 
@@ -110,24 +122,7 @@ const ms = (x: number) => x.toFixed(2);
 
 const docs = [...pages()];
 const chars = docs.reduce((s, d) => s + d.title.length + d.text.length, 0);
-console.error(`${docs.length} pages, ${(chars / 1e6).toFixed(1)} M chars (mean ${Math.round(chars / docs.length)}), building Stoa index…`);
-let t0 = performance.now();
-const stoa = REUSE ? { db: await openDb({ kind: 'sqlite', file: REUSE }), file: REUSE, close: async () => {} } : await stoaIndex(docs);
-const stoaIndexS = (performance.now() - t0) / 1000;
-const size = (f: string) => {
-  try {
-    return statSync(f).size;
-  } catch {
-    return 0;
-  }
-};
-const dbBytes = size(stoa.file) + size(`${stoa.file}-wal`);
-console.error(`Stoa indexed in ${stoaIndexS.toFixed(1)} s${MINI ? '; building MiniSearch…' : ''}`);
-t0 = performance.now();
-const mini = MINI ? miniIndex(docs) : undefined;
-const miniIndexS = (performance.now() - t0) / 1000;
-const heapMb = process.memoryUsage().heapUsed / 1e6;
-
+console.error(`${docs.length} pages, ${(chars / 1e6).toFixed(1)} M chars (mean ${Math.round(chars / docs.length)})`);
 const qs = queries();
 /** Wall-clock and CPU time per query (CPU time is what the machine's other load cannot inflate). */
 const run = async (search: (q: string) => Promise<unknown> | unknown) => {
@@ -145,6 +140,56 @@ const run = async (search: (q: string) => Promise<unknown> | unknown) => {
   }
   return r;
 };
+if (PG_AB) {
+  // Base as it was built (no migration run on it); change opened by this checkout, which migrates it.
+  const [baseUrl, changeUrl] = PG_AB;
+  const base = new Kysely<DB>({ dialect: new PostgresDialect({ pool: new pg.Pool({ connectionString: baseUrl, max: 5 }) }) });
+  const change = await openDb({ kind: 'postgres', url: changeUrl!, poolSize: 5 });
+  const dbs = [
+    ['base', { kysely: base, dialect: 'postgres' as const }],
+    ['change', change],
+  ] as const;
+  const search = (db: (typeof dbs)[number][1], q: string) => searchDocs(db, { projectId: PROJECT, query: q, visibility: ['project'], limit: 10 });
+  let differ = 0;
+  for (const q of qs) {
+    const [a, b] = [await search(dbs[0][1], q.text), await search(dbs[1][1], q.text)];
+    const key = (hits: typeof a) => JSON.stringify(hits.map((h) => [h.refId, h.score.toFixed(9)]));
+    if (key(a) !== key(b)) differ++;
+  }
+  console.log(`${qs.length} queries, ${differ} with different hits or scores; base = ${baseUrl}, change = ${changeUrl}\n`);
+  console.log('| round | database | p50 ms | p99 ms | frequent-word p50 / p99 | rare-word p50 / p99 |');
+  console.log('| --- | --- | --- | --- | --- | --- |');
+  for (let round = 1; round <= 3; round++) {
+    for (const [name, db] of round % 2 ? dbs : [...dbs].reverse()) {
+      const r = await run((q) => search(db, q));
+      console.log(
+        `| ${round} | ${name} | ${ms(pct(r.all, 50))} | ${ms(pct(r.all, 99))} | ${ms(pct(r.frequent, 50))} / ${ms(pct(r.frequent, 99))} | ${ms(pct(r.rare, 50))} / ${ms(pct(r.rare, 99))} |`,
+      );
+    }
+  }
+  await base.destroy();
+  await change.close();
+  process.exit(0);
+}
+console.error('building the Stoa index…');
+
+let t0 = performance.now();
+const stoa = REUSE ? { db: await openDb({ kind: 'sqlite', file: REUSE }), file: REUSE, close: async () => {} } : await stoaIndex(docs);
+const stoaIndexS = (performance.now() - t0) / 1000;
+const size = (f: string) => {
+  try {
+    return statSync(f).size;
+  } catch {
+    return 0;
+  }
+};
+const dbBytes = size(stoa.file) + size(`${stoa.file}-wal`);
+console.error(`Stoa indexed in ${stoaIndexS.toFixed(1)} s${MINI ? '; building MiniSearch…' : ''}`);
+t0 = performance.now();
+const mini = MINI ? miniIndex(docs) : undefined;
+const miniIndexS = (performance.now() - t0) / 1000;
+const heapMb = process.memoryUsage().heapUsed / 1e6;
+
 const s = await run((q) => searchDocs(stoa.db, { projectId: PROJECT, query: q, visibility: ['project'], limit: 10 }));
 let pgRow: [string, typeof s, string] | undefined;
 if (PG) {
