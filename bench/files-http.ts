@@ -11,6 +11,7 @@
  *   BENCH_BASE_ROOT=../base BENCH_SERVERS=stoa,stoa-base,bare,bare-fsync npm run bench:files   # a change beside its base checkout
  *   (stoa-base-pg: the base checkout on PostgreSQL; with a base, a table of this checkout ÷ base is added)
  *   BENCH_TEXT=1 npm run bench:files         # Markdown files of words instead of random bytes: each PUT is search-indexed
+ *   BENCH_SIZES=65536 npm run bench:files    # one size only (bytes, comma-separated; default 4096,65536)
  *
  * Prints a Markdown table of ops/s, p50 and p99 (ms) and the ratios Stoa/s3rver and Stoa/bare.
  */
