@@ -179,7 +179,7 @@ export async function up(db: Kysely<any>): Promise<void> {
   for (const s of statements) await sql.raw(s).execute(db);
 }
 
-const PARAMS = [
+export const PARAMS = [
   'p_project text',
   'p_terms text[]',
   'p_visibility text[]',

@@ -1,4 +1,6 @@
 import { sql, type Kysely } from 'kysely';
+// The ranking's parameters are those of migration 040's function, which this one replaces.
+import { PARAMS } from './040_search_blocks.js';
 
 /**
  * Migration 049: the PostgreSQL search index in fewer bytes (issue 30, item 4;
@@ -120,27 +122,6 @@ export async function up(db: Kysely<any>): Promise<void> {
   ];
   for (const s of statements) await sql.raw(s).execute(db);
 }
-
-const PARAMS = [
-  'p_project text',
-  'p_terms text[]',
-  'p_visibility text[]',
-  'p_kinds text[]',
-  'p_exclude int8[]',
-  'p_exact text',
-  'p_lo text',
-  'p_hi text',
-  'p_need int',
-  'p_limit int',
-  'p_offset int',
-  'p_title_w float8',
-  'p_body_w float8',
-  'p_k1 float8',
-  'p_k1_plus_1 float8',
-  'p_b float8',
-  'p_one_minus_b float8',
-  'p_with_body boolean',
-];
 
 /**
  * Migration 040's ranking (its steps and arithmetic unchanged; 048's `jit = off` kept), with two differences: a
