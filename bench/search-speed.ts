@@ -124,6 +124,11 @@ const docs = [...pages()];
 const chars = docs.reduce((s, d) => s + d.title.length + d.text.length, 0);
 console.error(`${docs.length} pages, ${(chars / 1e6).toFixed(1)} M chars (mean ${Math.round(chars / docs.length)})`);
 const qs = queries();
+/** The bench's search: the project's pages, a page of 10, as a user's search asks. */
+const searchOn = (index: Parameters<typeof searchDocs>[0], q: string) =>
+  searchDocs(index, { projectId: PROJECT, query: q, visibility: ['project'], limit: 10 });
+/** "p50 / p99" of one kind of query, ms. */
+const p50p99 = (xs: number[]) => `${ms(pct(xs, 50))} / ${ms(pct(xs, 99))}`;
 /** Wall-clock and CPU time per query (CPU time is what the machine's other load cannot inflate). */
 const run = async (search: (q: string) => Promise<unknown> | unknown) => {
   for (const q of qs.slice(0, 50)) await search(q.text); // warm-up
@@ -149,10 +154,9 @@ if (PG_AB) {
     ['base', { kysely: base, dialect: 'postgres' as const }],
     ['change', change],
   ] as const;
-  const search = (db: (typeof dbs)[number][1], q: string) => searchDocs(db, { projectId: PROJECT, query: q, visibility: ['project'], limit: 10 });
   let differ = 0;
   for (const q of qs) {
-    const [a, b] = [await search(dbs[0][1], q.text), await search(dbs[1][1], q.text)];
+    const [a, b] = [await searchOn(dbs[0][1], q.text), await searchOn(dbs[1][1], q.text)];
     const key = (hits: typeof a) => JSON.stringify(hits.map((h) => [h.refId, h.score.toFixed(9)]));
     if (key(a) !== key(b)) differ++;
   }
@@ -161,10 +165,8 @@ if (PG_AB) {
   console.log('| --- | --- | --- | --- | --- | --- |');
   for (let round = 1; round <= 3; round++) {
     for (const [name, db] of round % 2 ? dbs : [...dbs].reverse()) {
-      const r = await run((q) => search(db, q));
-      console.log(
-        `| ${round} | ${name} | ${ms(pct(r.all, 50))} | ${ms(pct(r.all, 99))} | ${ms(pct(r.frequent, 50))} / ${ms(pct(r.frequent, 99))} | ${ms(pct(r.rare, 50))} / ${ms(pct(r.rare, 99))} |`,
-      );
+      const r = await run((q) => searchOn(db, q));
+      console.log(`| ${round} | ${name} | ${ms(pct(r.all, 50))} | ${ms(pct(r.all, 99))} | ${p50p99(r.frequent)} | ${p50p99(r.rare)} |`);
     }
   }
   await base.destroy();
@@ -190,13 +192,16 @@ const mini = MINI ? miniIndex(docs) : undefined;
 const miniIndexS = (performance.now() - t0) / 1000;
 const heapMb = process.memoryUsage().heapUsed / 1e6;
 
-const s = await run((q) => searchDocs(stoa.db, { projectId: PROJECT, query: q, visibility: ['project'], limit: 10 }));
+const s = await run((q) => searchOn(stoa.db, q));
 let pgRow: [string, typeof s, string] | undefined;
 if (PG) {
   console.error('building the PostgreSQL index…');
   t0 = performance.now();
   const pgIndex = PG_REUSE
-    ? { db: await openDb({ kind: 'postgres', url: PG_REUSE, poolSize: 5 }), url: PG_REUSE, close: () => Promise.resolve(), keep: () => Promise.resolve() }
+    ? await (async () => {
+        const db = await openDb({ kind: 'postgres', url: PG_REUSE, poolSize: 5 });
+        return { db, url: PG_REUSE, close: () => db.close(), keep: () => db.close() };
+      })()
     : await stoaIndex(docs, undefined, 'postgres', PG_PER_TRANSACTION);
   const pgIndexS = (performance.now() - t0) / 1000;
   const { rows } = await sql<{ mb: number }>`select (pg_database_size(current_database()) / 1e6)::float8 as mb`.execute(pgIndex.db.kysely);
@@ -220,23 +225,23 @@ if (PG) {
       cross join lateral pgstattuple(p.oid) s where c.relkind = 'r' and c.relname like 'search%' and s.table_len > 0 order by s.table_len desc`);
     await q(`select avg(pg_column_size(p)) p, avg(pg_column_size(bnd)) bnd from search_blocks where n = 128`);
   }
-  const p = await run((q) => searchDocs(pgIndex.db, { projectId: PROJECT, query: q, visibility: ['project'], limit: 10 }));
+  const p = await run((q) => searchOn(pgIndex.db, q));
   if (JIT_AB) {
     // Altering the function makes PL/pgSQL compile it again on its next call, so its statements are planned anew.
     const jit = await sql<{ on: string }>`select current_setting('jit') as on`.execute(pgIndex.db.kysely);
     for (let round = 1; round <= 2; round++) {
       for (const mode of ['server', 'off'] as const) {
         await sql.raw(`alter function stoa_search_rank ${mode === 'off' ? 'set jit = off' : 'reset jit'}`).execute(pgIndex.db.kysely);
-        const r = await run((q) => searchDocs(pgIndex.db, { projectId: PROJECT, query: q, visibility: ['project'], limit: 10 }));
+        const r = await run((q) => searchOn(pgIndex.db, q));
         console.error(
-          `JIT ${mode === 'off' ? 'off' : `as the server (jit = ${jit.rows[0]!.on})`}, round ${round}: p50 / p99 ${ms(pct(r.all, 50))} / ${ms(pct(r.all, 99))} ms, ` +
-            `frequent-word ${ms(pct(r.frequent, 50))} / ${ms(pct(r.frequent, 99))}, rare-word ${ms(pct(r.rare, 50))} / ${ms(pct(r.rare, 99))}`,
+          `JIT ${mode === 'off' ? 'off' : `as the server (jit = ${jit.rows[0]!.on})`}, round ${round}: p50 / p99 ${p50p99(r.all)} ms, ` +
+            `frequent-word ${p50p99(r.frequent)}, rare-word ${p50p99(r.rare)}`,
         );
       }
     }
   }
   if (PG_KEEP || PG_REUSE) {
-    await (PG_REUSE ? pgIndex.db.close() : pgIndex.keep());
+    await pgIndex.keep();
     console.error(`kept ${pgIndex.url}`);
   } else await pgIndex.close();
   pgRow = ['Stoa (PostgreSQL postings, with snippets)', p, `${PG_REUSE ? 'reused' : `${pgIndexS.toFixed(0)} s`}, ${rows[0]!.mb.toFixed(0)} MB database`];
@@ -255,8 +260,5 @@ for (const [name, r, build] of [
   ...(pgRow ? [pgRow] : []),
   ...(m ? [['MiniSearch (in memory, ids only)', m, `${miniIndexS.toFixed(0)} s, ~${heapMb.toFixed(0)} MB heap (both indexes' docs incl.)`] as const] : []),
 ] as const) {
-  console.log(
-    `| ${name} | ${ms(pct(r.all, 50))} | ${ms(pct(r.all, 99))} | ${ms(pct(r.cpu, 50))} / ${ms(pct(r.cpu, 99))} | ` +
-      `${ms(pct(r.frequent, 50))} / ${ms(pct(r.frequent, 99))} | ${ms(pct(r.rare, 50))} / ${ms(pct(r.rare, 99))} | ${build} |`,
-  );
+  console.log(`| ${name} | ${ms(pct(r.all, 50))} | ${ms(pct(r.all, 99))} | ${p50p99(r.cpu)} | ` + `${p50p99(r.frequent)} | ${p50p99(r.rare)} | ${build} |`);
 }
