@@ -31,42 +31,16 @@ describe.skipIf(!hasChromium)('web UI: accessibility (axe-core)', () => {
   });
   afterAll(async () => s?.close());
 
-  it.each(langs)('has no violations on any page in $lang', async ({ lang, locale, files, history }) => {
+  // The pages and dialogs of the tour (login, join, files, preview, delete dialog, wiki, editor, memory, agents,
+  // token dialog, members, invite, audit, account, search, consent) are checked in every language at 1280×800 by
+  // browser-a11y-desktop.test.ts and at 360×740 by browser-a11y-phone.test.ts; here, the states the tour does not
+  // reach, in each language.
+  it.each(langs)('has no violations in the states beyond the tour in $lang', async ({ lang, locale, files, history }) => {
     const found: string[] = [];
     const context = await newTestContext(s.browser, { locale, viewport: { width: 1400, height: 900 } });
     const page = await context.newPage();
-    await page.goto(`${s.url}/login`);
-    await page.locator('input[name=password]').waitFor();
-    found.push(...(await violations(page, `${lang} login`)));
-    // An invitation link's page (issue 31), with an error showing.
-    await page.goto(`${s.url}/join?code=inv_unknown&user=someone`);
-    await page.locator('input[name=new-password]').waitFor();
-    found.push(...(await violations(page, `${lang} join`)));
     await page.goto(await s.loginLink());
     await page.waitForURL(/\/files$/);
-    await page.goto(`${s.url}/account`);
-    await page.locator('.account-page section').first().waitFor();
-    found.push(...(await violations(page, `${lang} account`)));
-    await page.goto(`${s.url}/members`);
-    await page.locator('.members-page table').waitFor();
-    await page.locator('.members-page > p > button').click();
-    await page.locator('.invite-dialog select').waitFor();
-    found.push(...(await violations(page, `${lang} invite dialog`)));
-
-    await page.goto(`${s.url}/files/reports`);
-    await fileRow(page, 'reports/plan.txt').waitFor();
-    await page.getByRole('heading', { name: files, level: 1 }).waitFor();
-    found.push(...(await violations(page, `${lang} files`)));
-    await fileRow(page, 'reports/plan.txt').locator('button.file-name').click();
-    await page.locator('pre.preview-text').waitFor();
-    await page.locator('.versions tr, .versions li').first().waitFor();
-    found.push(...(await violations(page, `${lang} file preview`)));
-
-    await page.goto(`${s.url}/memory`);
-    await page.locator('nav.side li a').first().click();
-    await page.locator('.memory-page textarea').waitFor();
-    await page.locator('table.history').waitFor();
-    found.push(...(await violations(page, `${lang} memory`)));
 
     await page.goto(`${s.url}/wiki/handbook/refunds`);
     await page.locator('.markdown').waitFor();
@@ -80,9 +54,6 @@ describe.skipIf(!hasChromium)('web UI: accessibility (axe-core)', () => {
     await page.locator('.wiki-diff').waitFor();
     found.push(...(await violations(page, `${lang} wiki diff`)));
     expect(await page.getByRole('heading', { name: history }).count()).toBeGreaterThan(0);
-    await page.locator('.wiki-view > .row button').first().click();
-    await page.locator('.wiki-editor textarea').waitFor();
-    found.push(...(await violations(page, `${lang} wiki editor`)));
 
     // A refused save: yours and theirs side by side, and the merge.
     const admin = await s.t.admin();
@@ -96,31 +67,14 @@ describe.skipIf(!hasChromium)('web UI: accessibility (axe-core)', () => {
     found.push(...(await violations(page, `${lang} wiki conflict`)));
 
     await page.goto(`${s.url}/agents`);
-    await page.locator('tr[data-agent]').waitFor();
-    found.push(...(await violations(page, `${lang} agents`)));
     await page.locator('tr[data-agent] a.agent-name').click();
     await page.locator('.agent-detail').waitFor();
     await page.locator('.agent-tokens [data-token-id], .agent-tokens .empty').first().waitFor();
-    await page.locator('.agent-conversations p').first().waitFor();
-    found.push(...(await violations(page, `${lang} agent`)));
     await page.locator('.agent-tokens .row button').click();
     await page.locator('.token-dialog').waitFor();
-    found.push(...(await violations(page, `${lang} new token dialog`)));
     await page.locator('.token-dialog .modal-actions button').last().click();
     await page.locator('.agent-tokens [data-token-id]').first().waitFor();
     found.push(...(await violations(page, `${lang} agent with a token`)));
-
-    await page.goto(`${s.url}/members`);
-    await page.locator('tr[data-member]').first().waitFor();
-    found.push(...(await violations(page, `${lang} members`)));
-
-    await page.goto(`${s.url}/audit`);
-    await page.locator('.audit-page table').waitFor();
-    found.push(...(await violations(page, `${lang} audit`)));
-
-    await page.goto(`${s.url}/search?q=refunds`);
-    await page.locator('.search-page li').first().waitFor();
-    found.push(...(await violations(page, `${lang} search`)));
 
     // Files ticked for a bulk action, sorted by size.
     await page.goto(`${s.url}/files/reports?sort=size&dir=desc`);
@@ -145,12 +99,6 @@ describe.skipIf(!hasChromium)('web UI: accessibility (axe-core)', () => {
     await page.locator('.upload-row[data-state=uploading], .upload-row[data-state=waiting]').first().waitFor({ state: 'detached' });
     found.push(...(await violations(page, `${lang} upload queue cancelled`)));
     await page.locator('.upload-head button').click();
-
-    // A dialog over a page is a page of its own for a screen reader.
-    await page.goto(`${s.url}/files/reports`);
-    await fileRow(page, 'reports/plan.txt').locator('button.danger').click();
-    await page.getByRole('dialog').waitFor();
-    found.push(...(await violations(page, `${lang} confirm dialog`)));
 
     // Volumes (R1): the dialog that makes a knowledge base, then the Files page inside it with the picker's groups.
     await page.goto(`${s.url}/files`);
