@@ -195,6 +195,9 @@ describe.skipIf(!hasChromium)(
       expect(await auth(client, { serverUrl: mcpUrl, authorizationCode: (await arrived).get('code')! })).toBe('AUTHORIZED');
       expect(await toolsStatus(client.saved!.access_token)).toBe(200);
 
+      // The client's callback may see the request before the browser has finished loading its answer; a new
+      // navigation before then is refused as interrupted.
+      await page.waitForURL(/\/callback\?/);
       await page.goto(`${s.url}/agents/${agentId}`);
       const grants = page.locator('section.agent-grants');
       const live = grants.locator('li', { hasText: 'Inspector-like client' }).filter({ has: page.getByRole('button', { name: 'Revoke' }) });
