@@ -55,12 +55,15 @@ describe.skipIf(!testDbKinds().includes('postgres'))('Migration 049 on an existi
 
   it('keeps hits, order and scores', async () => {
     const name = `stoa_test_049_${Date.now()}_${randomBytes(4).toString('hex')}`;
+    // A connection that the server ends (a database dropped "with (force)" sends 57P01 to every session in it)
+    // emits 'error'; without a listener that is an uncaught exception, which fails the whole run (CI saw it here).
     const admin = new pg.Client({ connectionString: ADMIN_URL });
+    admin.on('error', () => undefined);
     await admin.connect();
     await admin.query(`create database ${name}`);
-    const old = new Kysely<DB>({
-      dialect: new PostgresDialect({ pool: new pg.Pool({ connectionString: ADMIN_URL.replace(/\/[^/]*$/, `/${name}`), max: 2 }) }),
-    });
+    const oldPool = new pg.Pool({ connectionString: ADMIN_URL.replace(/\/[^/]*$/, `/${name}`), max: 2 });
+    oldPool.on('error', () => undefined);
+    const old = new Kysely<DB>({ dialect: new PostgresDialect({ pool: oldPool }) });
     cleanups.push(async () => {
       await old.destroy();
       await admin.query(`drop database if exists ${name} with (force)`);
