@@ -260,5 +260,5 @@ for (const [name, r, build] of [
   ...(pgRow ? [pgRow] : []),
   ...(m ? [['MiniSearch (in memory, ids only)', m, `${miniIndexS.toFixed(0)} s, ~${heapMb.toFixed(0)} MB heap (both indexes' docs incl.)`] as const] : []),
 ] as const) {
-  console.log(`| ${name} | ${ms(pct(r.all, 50))} | ${ms(pct(r.all, 99))} | ${p50p99(r.cpu)} | ` + `${p50p99(r.frequent)} | ${p50p99(r.rare)} | ${build} |`);
+  console.log(`| ${name} | ${ms(pct(r.all, 50))} | ${ms(pct(r.all, 99))} | ${p50p99(r.cpu)} | ${p50p99(r.frequent)} | ${p50p99(r.rare)} | ${build} |`);
 }
