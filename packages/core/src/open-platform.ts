@@ -1,6 +1,6 @@
 import { openDb, type StoaDb } from '@stoa/db';
 import { createFsBlobStore, createTieredBlobStore, openS3BlobStore, type BlobStore } from '@stoa/blob';
-import { inlineBlobBytesOf, type StoaConfig } from './config.js';
+import { indexDelayOf, inlineBlobBytesOf, type StoaConfig } from './config.js';
 import type { Hooks, Platform } from './platform.js';
 import { guardedDb } from './db-guard.js';
 import { durableCommits } from './durable.js';
@@ -63,7 +63,7 @@ export function assemblePlatform(parts: { db: StoaDb; blobs: BlobStore; config: 
     clock: parts.clock ?? (() => new Date()),
     hooks: parts.hooks ?? standardHooks(),
     embeddings: embeddingProvider(config.embeddings),
-    outbox: createOutboxDrainer(() => platform),
+    outbox: createOutboxDrainer(() => platform, { delayMs: indexDelayOf(config) }),
     durable: durableCommits(db),
     close: async () => {
       // A drain in flight ends before the database closes; what it leaves pending is drained at the next start.

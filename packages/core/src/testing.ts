@@ -39,7 +39,7 @@ export interface TestPlatform {
 export async function createTestPlatform(
   kind: 'sqlite' | 'postgres' = 'sqlite',
   limits: Partial<Limits> = {},
-  opts: PlatformOptions & { parsing?: Partial<ParsingLimits>; embeddings?: EmbeddingsConfig; syncWal?: WalSync } = {},
+  opts: PlatformOptions & { parsing?: Partial<ParsingLimits>; embeddings?: EmbeddingsConfig; syncWal?: WalSync; indexDelayMs?: number } = {},
 ): Promise<TestPlatform> {
   const dataDir = mkdtempSync(join(tmpdir(), 'stoa-test-'));
   const { db, cleanup: dropDb, url, file } = await createTestDb(kind, { syncWal: opts.syncWal });
@@ -51,6 +51,7 @@ export async function createTestPlatform(
     limits: { ...all, ...limits },
     parsing: defaultParsingLimits(opts.parsing),
     embeddings: opts.embeddings,
+    ...(opts.indexDelayMs !== undefined ? { indexDelayMs: opts.indexDelayMs } : {}),
   };
   // `cleanup` owns the database (it drops it), so closing the platform — as a server stopping does — leaves it open.
   const wired = assemblePlatform({ db, blobs: createFsBlobStore({ root: join(dataDir, 'blobs') }), config, clock: opts.clock, hooks: opts.hooks });

@@ -278,9 +278,12 @@ async function drainStep(platform: Platform, hints: Hints, opts: Claim, log: (li
 
 /**
  * The platform's drainer. After each commit that enqueued changes it drains everything pending, one pass at a
- * time in the background of this process: the writer is answered at once, and the commits made during a pass
- * share the next one (and one index statement), outside every lock the writes held. `committed` resolves after
- * the first pass that starts after the commit. A search
+ * time in the background of this process: the writer is answered at once, and the commits made during a pass or
+ * in the `delayMs` before it (STOA_INDEX_DELAY_MS) share it (and one index statement, one transaction, one COMMIT),
+ * outside every lock the writes held. `committed` resolves after the first pass that starts after the commit. The
+ * wait costs no search its freshness, since every search settles first; it folds a burst of writes — an agent's
+ * write, read, write — into one pass (bench/README.md, "Derived data a burst at a time"). `idle` and `drainAll`
+ * start a waiting pass at once, so a closing process never sits out the delay. A search
  * first settles its project: rows pending there are drained — or, being drained by another pass or server,
  * waited for — so any search after an acknowledged write sees it. A failed pass leaves its rows pending for the
  * next commit, search, background pass or start; a row whose target fails alone is kept, counts its attempts and
@@ -289,8 +292,9 @@ async function drainStep(platform: Platform, hints: Hints, opts: Claim, log: (li
  * @example
  * platform.outbox = createOutboxDrainer(() => platform);
  */
-export function createOutboxDrainer(platformOf: () => Platform, opts: { log?: (line: string) => void } = {}): OutboxDrainer {
+export function createOutboxDrainer(platformOf: () => Platform, opts: { log?: (line: string) => void; delayMs?: number } = {}): OutboxDrainer {
   const log = opts.log ?? ((line: string) => console.error(line));
+  const delayMs = opts.delayMs ?? 0;
   const hints = new Hints();
   let running: Promise<void> | null = null;
   let again = false;
@@ -308,6 +312,30 @@ export function createOutboxDrainer(platformOf: () => Platform, opts: { log?: (l
     }
     return total;
   };
+  // Callers that want a waiting pass to start now (`idle`, `drainAll`), and how to start the one waiting.
+  let hurried = 0;
+  let startWaiting: (() => void) | null = null;
+  /** The wait before a pass: its delay, or the next turn of the event loop when it is 0 or someone is waiting on it. */
+  const beforePass = (): Promise<void> =>
+    new Promise<void>((next) => {
+      if (delayMs <= 0 || hurried > 0) return void setImmediate(next);
+      const start = () => {
+        clearTimeout(timer);
+        startWaiting = null;
+        next();
+      };
+      const timer = setTimeout(start, delayMs);
+      startWaiting = start;
+    });
+  const hurry = async <T>(fn: () => Promise<T>): Promise<T> => {
+    hurried++;
+    try {
+      startWaiting?.();
+      return await fn();
+    } finally {
+      hurried--;
+    }
+  };
   const loop = async (): Promise<void> => {
     while (again) {
       again = false;
@@ -316,17 +344,21 @@ export function createOutboxDrainer(platformOf: () => Platform, opts: { log?: (l
       await drainRows().catch(() => undefined);
       finished = started;
       for (let i = waiters.length - 1; i >= 0; i--) if (waiters[i]!.pass <= finished) waiters.splice(i, 1)[0]!.done();
+      // The commits made during this pass wait for the next one as the first did: a steady stream of writes is
+      // drained a batch at a time, not a pass per write.
+      if (again) await beforePass();
     }
   };
   const wake = (): Promise<void> => {
     const pass = started + 1;
     again = true;
-    // On the next turn of the event loop, not in the committing writer's own chain of promises. A change the
-    // runner answers only after its WAL sync (decision 0022) is answered after this pass: the sync's callers are
-    // gathered on that same turn, after it. Running the pass after the answer, or during the sync, was measured
-    // (bench/README.md, "Work after the answer"): the next call of a client that answers at once then waited for
-    // the pass, and on a disk its WAL writes slowed the sync in flight; neither made a write + read pair faster.
-    running ??= new Promise<void>((next) => setImmediate(next)).then(loop).finally(() => (running = null));
+    // Never in the committing writer's own chain of promises. With no delay, on the next turn of the event loop: a
+    // change the runner answers only after its WAL sync (decision 0022) is then answered after this pass, the
+    // sync's callers being gathered on that same turn. With a delay the answer goes first, and the writes of the
+    // next moments join the pass (bench/README.md, "Work after the answer" and "Derived data a burst at a time").
+    running ??= beforePass()
+      .then(loop)
+      .finally(() => (running = null));
     return new Promise<void>((done) => waiters.push({ pass, done }));
   };
   return {
@@ -357,11 +389,12 @@ export function createOutboxDrainer(platformOf: () => Platform, opts: { log?: (l
     },
     async drainAll() {
       // A pass of this process holds rows (skipped below): what it is draining is done first.
-      if (running) await wake();
+      if (running) await hurry(wake);
       return drainRows();
     },
-    async idle() {
-      while (running) await running;
-    },
+    idle: () =>
+      hurry(async () => {
+        while (running) await running;
+      }),
   };
 }

@@ -13,6 +13,7 @@ import { searchAll } from '../unified-search/search-all.js';
 import { removeDoc, searchDocs } from '../search/index.js';
 import { FILE_KIND, FILE_VISIBILITY } from '../unified-search/file-index.js';
 import { createOutboxDrainer } from './drain.js';
+import { indexDelayOf, loadConfig } from '../config.js';
 
 describe.each(testDbKinds())('derived-data outbox on %s', (kind) => {
   let t: TestPlatform;
@@ -111,5 +112,49 @@ describe.each(testDbKinds())('derived-data outbox on %s', (kind) => {
     expect((await searchMemory(alice, { query: 'margay' })).length).toBe(0);
     expect((await searchMemory(alice, { query: 'narwhal' })).map((h) => h.file)).toEqual(['AGENTS.md']);
     expect(await pending()).toBe(0);
+  });
+});
+
+describe.each(testDbKinds())('derived data a burst at a time on %s', (kind) => {
+  let t: TestPlatform;
+  let alice: Ctx;
+
+  // Ten minutes: were any step below to sit out the delay, the test would time out instead of passing.
+  beforeAll(async () => {
+    t = await createTestPlatform(kind, {}, { indexDelayMs: 600_000 });
+    alice = await t.userCtx('alice', 'editor');
+  });
+  afterAll(() => t.cleanup());
+
+  const indexed = async (word: string) =>
+    (await searchDocs(t.platform.db, { projectId: alice.project.id, query: word, kinds: [FILE_KIND], visibility: [FILE_VISIBILITY] })).map((h) => h.path);
+  const pending = async () => (await t.platform.db.kysely.selectFrom('derived_outbox').select('seq').execute()).length;
+
+  it('writes wait for the delay together; a search does not wait, and neither does a closing platform', async () => {
+    for (const w of ['puffin', 'tapir', 'zorilla']) await putFile(alice, { path: `burst/${w}.md`, source: `the ${w} rests` });
+    // Acknowledged, not indexed yet: the pass waits out the delay for the writes that follow.
+    expect(await pending()).toBe(3);
+    expect(await indexed('tapir')).toEqual([]);
+    // A search indexes what is pending in its project first.
+    expect((await searchAll(alice, { query: 'tapir', kinds: ['file'] })).map((h) => h.path)).toEqual(['burst/tapir.md']);
+    expect(await indexed('puffin')).toEqual(['burst/puffin.md']);
+    expect(await pending()).toBe(0);
+    // What waits when the platform closes (`idle`) is drained at once.
+    await putFile(alice, { path: 'burst/quoll.md', source: 'the quoll hunts' });
+    expect(await pending()).toBe(1);
+    await t.platform.outbox.idle();
+    expect(await indexed('quoll')).toEqual(['burst/quoll.md']);
+    expect(await pending()).toBe(0);
+  });
+});
+
+describe('STOA_INDEX_DELAY_MS', () => {
+  it('is 50 ms by default, 0 drains on the next turn, and more than a minute is refused', () => {
+    const config = (env: Record<string, string>) => loadConfig({ dataDir: '/nowhere', env });
+    expect(indexDelayOf(config({}))).toBe(50);
+    expect(indexDelayOf(config({ STOA_INDEX_DELAY_MS: '0' }))).toBe(0);
+    expect(indexDelayOf(config({ STOA_INDEX_DELAY_MS: '250' }))).toBe(250);
+    expect(() => config({ STOA_INDEX_DELAY_MS: '600000' })).toThrow(/at most/);
+    expect(() => config({ STOA_INDEX_DELAY_MS: 'soon' })).toThrow();
   });
 });
