@@ -60,7 +60,9 @@ interface Result {
 
 async function run(kind: 'sqlite' | 'postgres', args: Args): Promise<Result[]> {
   // The agent's appends count in its write window like at every door; raised so the run fits in it.
-  const t = await createTestPlatform(kind, { agentWritesPerConversation: 1_000_000 });
+  // STOA_INDEX_DELAY_MS as a server reads it (decision 0035), to compare a setting with the default in one session.
+  const delay = process.env.STOA_INDEX_DELAY_MS;
+  const t = await createTestPlatform(kind, { agentWritesPerConversation: 1_000_000 }, delay ? { indexDelayMs: Number(delay) } : {});
   try {
     const admin = await t.admin();
     const people: Ctx[] = [];

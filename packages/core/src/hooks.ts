@@ -47,6 +47,7 @@ export async function runFileChangeHooks(trx: Q, ctx: Ctx, change: FileChange): 
       path: change.path,
       at: change.at,
       text: change.text,
+      size: change.size,
     });
   for (const h of ctx.platform.hooks.onFileChange) await h(trx, ctx, change);
 }

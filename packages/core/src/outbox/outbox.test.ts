@@ -146,6 +146,12 @@ describe.each(testDbKinds())('derived data a burst at a time on %s', (kind) => {
     expect(await indexed('quoll')).toEqual(['burst/quoll.md']);
     expect(await pending()).toBe(0);
   });
+
+  it('a large text is indexed as it comes, without the delay: waiting pays only for small writes', async () => {
+    await putFile(alice, { path: 'burst/large.md', source: 'the serval leaps\n' + 'filler words to index\n'.repeat(16_000) });
+    await expect.poll(() => indexed('serval')).toEqual(['burst/large.md']);
+    expect(await pending()).toBe(0);
+  });
 });
 
 describe('STOA_INDEX_DELAY_MS', () => {

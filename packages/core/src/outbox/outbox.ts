@@ -24,6 +24,16 @@ function hint(trx: object, key: string, text: string | undefined): void {
   if (text !== undefined) m.set(key, text);
 }
 
+/** Bytes of file contents the open transactions enqueued for indexing: how much work their commits ask of the drainer. */
+const openWork = new WeakMap<object, number>();
+
+/** The bytes of file contents a committed transaction enqueued for indexing, once (0: none). */
+export function takeCommittedWork(trx: object): number {
+  const n = openWork.get(trx) ?? 0;
+  openWork.delete(trx);
+  return n;
+}
+
 /**
  * The hints a committed transaction left, once (inTx calls the platform's outbox with the transaction; the
  * outbox takes them here). Undefined: the transaction enqueued nothing, so there is nothing to drain.
@@ -44,14 +54,15 @@ const enqueueFileRow = hotQuery((db, a: { project: string; file: string; version
  * transaction. `text` is the new version's text when the writer holds it (saves reading the blob back).
  *
  * @example
- * await enqueueFile(trx, { projectId, fileId: row.id, version: row.version, path, at: now, text });
+ * await enqueueFile(trx, { projectId, fileId: row.id, version: row.version, path, at: now, text, size: row.size });
  */
 export async function enqueueFile(
   trx: Q,
-  change: { projectId: string; fileId: string; version: number; path: string; at: string; text?: string },
+  change: { projectId: string; fileId: string; version: number; path: string; at: string; text?: string; size?: number },
 ): Promise<void> {
   await enqueueFileRow(trx, { project: change.projectId, file: change.fileId, version: change.version, path: change.path, at: change.at });
   hint(trx, hintKey('file', change.fileId, change.version), change.text);
+  if (change.size) openWork.set(trx, (openWork.get(trx) ?? 0) + change.size);
 }
 
 /**
