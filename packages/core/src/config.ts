@@ -190,8 +190,8 @@ export function inlineBlobBytesOf(config: StoaConfig): number {
 
 /**
  * How long derived data waits after a commit when the configuration names no delay. 50 ms folds an agent's write,
- * read, write … into one index pass: MCP write + read pairs took 0.80–0.85× the CPU of a pass per write, and 40,
- * 100 and 250 ms measured alike (bench/README.md, "Derived data a burst at a time").
+ * read, write … into one index pass: MCP write + read pairs took 0.83–0.99× (median 0.87×) the CPU of a pass per
+ * write, and 40, 100 and 250 ms measured alike (bench/README.md, "Derived data a burst at a time").
  */
 const DEFAULT_INDEX_DELAY_MS = 50;
 
