@@ -37,7 +37,8 @@ import { fmt, summarize, type Summary } from './lib/stats.js';
 const N = Number(process.env.BENCH_MCP_N ?? 1000);
 const ROUNDS = Number(process.env.BENCH_MCP_ROUNDS ?? 4);
 const STARTS = Number(process.env.BENCH_MCP_STARTS ?? 5);
-const WARMUP = 20;
+/** Pairs each server runs before the measured rounds (not measured): 20 by default; a few thousand give its steady state. */
+const WARMUP = Number(process.env.BENCH_MCP_WARMUP ?? 20);
 const REPO = fileURLToPath(new URL('..', import.meta.url));
 const STOA_BIN = join(REPO, 'apps/cli/bin/stoa.js');
 const FS_BIN = join(REPO, 'node_modules/@modelcontextprotocol/server-filesystem/dist/index.js');
