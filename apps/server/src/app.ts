@@ -23,6 +23,7 @@ import { mountUploads } from './routes/files/upload.js';
 import { mountUploadForm } from './routes/files/upload-form.js';
 import { serverExtensions } from './extensions.js';
 import { boundClose } from './http/close-deadline.js';
+import { answerClientError } from './http/client-errors.js';
 
 export interface AppOptions {
   platform: Platform;
@@ -73,6 +74,8 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
     // A path the router cannot decode (bad percent-encoding) gets a problem answer like any other refusal.
     frameworkErrors: (err, req, reply) =>
       sendProblem(reply, req, err.code === 'FST_ERR_BAD_URL' ? new StoaError('bad_request', 'the URL holds a malformed percent-encoding') : err),
+    // And so does a request the HTTP parser refuses before any route (headers too large, malformed, late).
+    clientErrorHandler: answerClientError,
   };
   const app = Fastify(options);
   boundClose(app, opts.closeGraceMs);

@@ -20,6 +20,8 @@ export const errorCodes = {
   not_a_text_file: { status: 415, title: 'Not a text file' },
   preview_unavailable: { status: 415, title: 'No preview for this type; download it instead' },
   too_large: { status: 413, title: 'Too large' },
+  headers_too_large: { status: 431, title: 'The request line or headers are too large' },
+  request_timeout: { status: 408, title: 'The request did not arrive in time' },
   quota_exceeded: { status: 413, title: 'Not enough storage space' },
   range_not_satisfiable: { status: 416, title: 'Range not satisfiable' },
   precondition_failed: { status: 412, title: 'The file changed' },

@@ -135,6 +135,20 @@ describe('malformed HTTP gets a 4xx with a stable code (issue 9 §4)', () => {
     expect((await req('GET', '/api/v1/health', {})).status).toBe(200);
   });
 
+  it('a request line or headers past 16 KB, or a request that is not HTTP, get problem+json with a stable code', async () => {
+    const long = await rawExchange(port, `GET /api/v1/projects/default/search?q=${'a'.repeat(20_000)} HTTP/1.1\r\nHost: x\r\n${auth}\r\n`);
+    expect(statusOf(long.text)).toBe(431);
+    expect(long.text).toMatch(/content-type: application\/problem\+json/i);
+    expect(codeOf(long.text)).toBe('headers_too_large');
+    expect(long.closed).toBe(true);
+    const header = await rawExchange(port, `GET /api/v1/health HTTP/1.1\r\nHost: x\r\nX-Filler: ${'b'.repeat(20_000)}\r\n\r\n`);
+    expect([statusOf(header.text), codeOf(header.text)]).toEqual([431, 'headers_too_large']);
+    const garbage = await rawExchange(port, 'NOT HTTP AT ALL\r\n\r\n');
+    expect([statusOf(garbage.text), codeOf(garbage.text)]).toEqual([400, 'bad_request']);
+    // The server still answers everyone else.
+    expect((await req('GET', '/api/v1/health', {})).status).toBe(200);
+  });
+
   it('a chunked upload refused at the quota ends too', async () => {
     const head = `PUT /api/v1/projects/default/files/content?path=big2.bin HTTP/1.1\r\nHost: x\r\n${auth}Transfer-Encoding: chunked\r\n\r\n`;
     const chunk = Buffer.concat([Buffer.from((64 * 1024).toString(16) + '\r\n'), Buffer.alloc(64 * 1024, 2), Buffer.from('\r\n')]);

@@ -506,6 +506,8 @@ export const en = {
   'error.not_a_text_file': 'Not a text file',
   'error.precondition_failed': 'The file changed meanwhile; reload and try again',
   'error.range_not_satisfiable': 'That part of the file does not exist',
+  'error.headers_too_large': 'The request line or headers are too large',
+  'error.request_timeout': 'The request took too long to arrive; try again',
   'error.other': 'Something went wrong',
   'volumes.projects': 'Projects',
   'volumes.knowledges': 'Knowledge bases',

@@ -509,6 +509,8 @@ export const ru: Dict = {
   'error.not_a_text_file': 'Это не текстовый файл',
   'error.precondition_failed': 'Файл тем временем изменился; обновите и повторите',
   'error.range_not_satisfiable': 'Такой части файла нет',
+  'error.headers_too_large': 'Строка запроса или заголовки слишком велики',
+  'error.request_timeout': 'Запрос шёл слишком долго; попробуйте ещё раз',
   'error.other': 'Что-то пошло не так',
   'volumes.projects': 'Проекты',
   'volumes.knowledges': 'Базы знаний',

@@ -501,6 +501,8 @@ export const zh: Dict = {
   'error.not_a_text_file': '不是文本文件',
   'error.precondition_failed': '文件在此期间已更改；请刷新后重试',
   'error.range_not_satisfiable': '文件中不存在该部分',
+  'error.headers_too_large': '请求行或请求头过大',
+  'error.request_timeout': '请求到达超时，请重试',
   'error.other': '出现错误',
   'volumes.projects': '项目',
   'volumes.knowledges': '知识库',
