@@ -176,13 +176,6 @@ const DEFAULT_INLINE_BLOB_BYTES = 64 * 1024;
 /** Past this, a blob is no small blob: the put holds it in memory whole and the database stores it as one value. */
 const MAX_INLINE_BLOB_BYTES = 16 * 1024 * 1024;
 
-function inlineBlobSetting(env: NodeJS.ProcessEnv): number {
-  const n = nonNegativeSetting(env, 'STOA_INLINE_BLOB_BYTES', DEFAULT_INLINE_BLOB_BYTES);
-  if (n > MAX_INLINE_BLOB_BYTES)
-    throw new StoaError('bad_request', `STOA_INLINE_BLOB_BYTES must be at most ${MAX_INLINE_BLOB_BYTES} (16 MiB); larger files belong in the blob store`);
-  return n;
-}
-
 /** The largest blob kept in the database (0: none), the default when the configuration names none. */
 export function inlineBlobBytesOf(config: StoaConfig): number {
   return config.inlineBlobBytes ?? DEFAULT_INLINE_BLOB_BYTES;
@@ -197,12 +190,6 @@ const DEFAULT_INDEX_DELAY_MS = 50;
 
 /** Longer than this, derived data would lag behind for no gain (a pass then holds every change of a minute). */
 const MAX_INDEX_DELAY_MS = 60_000;
-
-function indexDelaySetting(env: NodeJS.ProcessEnv): number {
-  const n = nonNegativeSetting(env, 'STOA_INDEX_DELAY_MS', DEFAULT_INDEX_DELAY_MS);
-  if (n > MAX_INDEX_DELAY_MS) throw new StoaError('bad_request', `STOA_INDEX_DELAY_MS must be at most ${MAX_INDEX_DELAY_MS} (one minute)`);
-  return n;
-}
 
 /** The delay before derived data is written (0: the next turn), the default when the configuration names none. */
 export function indexDelayOf(config: StoaConfig): number {
@@ -288,8 +275,14 @@ export function loadConfig(opts: { dataDir?: string; env: NodeJS.ProcessEnv }): 
     database,
     storage,
     limits,
-    inlineBlobBytes: inlineBlobSetting(env),
-    indexDelayMs: indexDelaySetting(env),
+    inlineBlobBytes: cappedSetting(
+      env,
+      'STOA_INLINE_BLOB_BYTES',
+      DEFAULT_INLINE_BLOB_BYTES,
+      MAX_INLINE_BLOB_BYTES,
+      '16 MiB; larger files belong in the blob store',
+    ),
+    indexDelayMs: cappedSetting(env, 'STOA_INDEX_DELAY_MS', DEFAULT_INDEX_DELAY_MS, MAX_INDEX_DELAY_MS, 'one minute'),
     auth,
     trustProxy,
     housekeeping,
@@ -368,6 +361,13 @@ function positiveInt(env: NodeJS.ProcessEnv, name: string, fallback: number): nu
 function nonNegativeSetting(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
   const raw = env[name];
   return raw === undefined || raw === '' ? fallback : nonNegativeInt(name, raw);
+}
+
+/** A non-negative setting with an upper bound; past it the message says the bound (`what`: it in words, and why). */
+function cappedSetting(env: NodeJS.ProcessEnv, name: string, fallback: number, max: number, what: string): number {
+  const n = nonNegativeSetting(env, name, fallback);
+  if (n > max) throw new StoaError('bad_request', `${name} must be at most ${max} (${what})`);
+  return n;
 }
 
 /**

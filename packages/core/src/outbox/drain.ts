@@ -10,7 +10,7 @@ import { FILE_INDEX_MAX_BYTES, FILE_KIND, FILE_VISIBILITY } from '../unified-sea
 import { memoryBlocks } from '../memory/memory-index.js';
 import { versionText } from '../memory/store.js';
 import { WIKI_KIND, wikiPageDoc } from '../wiki/page-store.js';
-import { hintKey, takeCommittedHints, takeCommittedWork } from './outbox.js';
+import { hintKey, takeCommitted } from './outbox.js';
 import { hotQuery } from '../hot-query.js';
 
 type OutboxRow = Selectable<DerivedOutboxTable>;
@@ -372,10 +372,10 @@ export function createOutboxDrainer(platformOf: () => Platform, opts: { log?: (l
   };
   return {
     committed(trx) {
-      const committed = takeCommittedHints(trx);
+      const committed = takeCommitted(trx);
       if (!committed) return Promise.resolve();
-      for (const [k, t] of committed) hints.add(k, t);
-      work += takeCommittedWork(trx);
+      for (const [k, t] of committed.texts) hints.add(k, t);
+      work += committed.bytes;
       const passDone = wake();
       if (work >= START_NOW_BYTES) startWaiting?.();
       return passDone;

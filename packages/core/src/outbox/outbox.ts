@@ -9,39 +9,38 @@ import { hotQuery } from '../hot-query.js';
  * drainer only once the transaction has committed (a rolled-back write leaves no hint behind).
  */
 
-/** Hints of transactions still open: the text of a version a writer held, by `<kind>:<id>:<version>`. */
-const openHints = new WeakMap<object, Map<string, string>>();
+/**
+ * What an open transaction enqueued for the drainer: the text of each version a writer held (by
+ * `<kind>:<id>:<version>`), and the bytes of file contents to index (how much work its commit asks for).
+ */
+interface Enqueued {
+  texts: Map<string, string>;
+  bytes: number;
+}
+
+const open = new WeakMap<object, Enqueued>();
 
 /** The hint key of one version of a file or memory file. */
 export function hintKey(kind: 'file' | 'memory' | 'wiki', id: string, version: number): string {
   return `${kind}:${id}:${version}`;
 }
 
-function hint(trx: object, key: string, text: string | undefined): void {
-  let m = openHints.get(trx);
-  if (!m) openHints.set(trx, (m = new Map()));
+function hint(trx: object, key: string, text: string | undefined, bytes = 0): void {
+  let e = open.get(trx);
+  if (!e) open.set(trx, (e = { texts: new Map(), bytes: 0 }));
   // Marks the transaction even without text, so its commit wakes the drainer.
-  if (text !== undefined) m.set(key, text);
-}
-
-/** Bytes of file contents the open transactions enqueued for indexing: how much work their commits ask of the drainer. */
-const openWork = new WeakMap<object, number>();
-
-/** The bytes of file contents a committed transaction enqueued for indexing, once (0: none). */
-export function takeCommittedWork(trx: object): number {
-  const n = openWork.get(trx) ?? 0;
-  openWork.delete(trx);
-  return n;
+  if (text !== undefined) e.texts.set(key, text);
+  e.bytes += bytes;
 }
 
 /**
- * The hints a committed transaction left, once (inTx calls the platform's outbox with the transaction; the
- * outbox takes them here). Undefined: the transaction enqueued nothing, so there is nothing to drain.
+ * What a committed transaction enqueued, once (inTx calls the platform's outbox with the transaction; the
+ * outbox takes it here). Undefined: the transaction enqueued nothing, so there is nothing to drain.
  */
-export function takeCommittedHints(trx: object): Map<string, string> | undefined {
-  const m = openHints.get(trx);
-  openHints.delete(trx);
-  return m;
+export function takeCommitted(trx: object): Enqueued | undefined {
+  const e = open.get(trx);
+  open.delete(trx);
+  return e;
 }
 
 /** Every file write enqueues its search entry so: built once (issue 30). */
@@ -61,8 +60,7 @@ export async function enqueueFile(
   change: { projectId: string; fileId: string; version: number; path: string; at: string; text?: string; size?: number },
 ): Promise<void> {
   await enqueueFileRow(trx, { project: change.projectId, file: change.fileId, version: change.version, path: change.path, at: change.at });
-  hint(trx, hintKey('file', change.fileId, change.version), change.text);
-  if (change.size) openWork.set(trx, (openWork.get(trx) ?? 0) + change.size);
+  hint(trx, hintKey('file', change.fileId, change.version), change.text, change.size ?? 0);
 }
 
 /**

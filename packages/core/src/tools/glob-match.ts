@@ -127,14 +127,14 @@ function closures(steps: Step[]): Int32Array[] {
   const out: Int32Array[] = [];
   for (let start = 0; start <= steps.length; start++) {
     const seen = new Set<number>();
-    const todo = [start];
-    while (todo.length > 0) {
-      const state = todo.pop()!;
+    const toVisit = [start];
+    while (toVisit.length > 0) {
+      const state = toVisit.pop()!;
       if (seen.has(state)) continue;
       seen.add(state);
       const step = steps[state];
-      if (step?.kind === 'star' || step?.kind === 'globstar') todo.push(state + 1);
-      else if (step?.kind === 'optional') todo.push(state + 1, state + step.skip);
+      if (step?.kind === 'star' || step?.kind === 'globstar') toVisit.push(state + 1);
+      else if (step?.kind === 'optional') toVisit.push(state + 1, state + step.skip);
     }
     out.push(Int32Array.from(seen));
   }
