@@ -17,9 +17,13 @@ describe.skipIf(!hasChromium)('web UI: sorting and bulk actions', () => {
 
   it('sorts by name, size and modified; the order is in the URL, survives a reload and a change of folder, and Back restores it', async () => {
     const admin = await s.t.admin();
-    // Written in this order, so "modified" differs from both name and size order.
+    // Written in this order, so "modified" differs from both name and size order; a few milliseconds apart, since
+    // two writes in one millisecond share a time and then sort by name.
+    const apart = () => new Promise((r) => setTimeout(r, 5));
     await putFile(admin, { path: 'sorting/b-medium.txt', source: 'x'.repeat(200) });
+    await apart();
     await putFile(admin, { path: 'sorting/file 10.txt', source: 'x'.repeat(10) });
+    await apart();
     await putFile(admin, { path: 'sorting/file 2.txt', source: 'x'.repeat(3000) });
     await putFile(admin, { path: 'sorting/sub/inner.txt', source: 'x' });
     const { context, page } = await s.signedIn();
