@@ -164,11 +164,27 @@ export async function stoaIndex(
       ),
     );
   };
+  // The server's database upkeep (decision 0036) beside the build, as `stoa serve` runs it: every 10 s, on a
+  // connection of its own. STOA_PG_VACUUM=off leaves it out, as an installation that turned it off would.
+  let upkeepRunning: Promise<unknown> | undefined;
+  let vacuums = 0;
+  const upkeep =
+    pg && process.env.STOA_PG_VACUUM !== 'off'
+      ? setInterval(() => {
+          upkeepRunning ??= db
+            .maintain()
+            .then((done) => (vacuums += done.vacuumed.length))
+            .finally(() => (upkeepRunning = undefined));
+        }, 10_000)
+      : undefined;
   for (const d of docs) {
     batch.push(d);
     if (batch.length >= perTransaction) await flush();
   }
   await flush();
+  clearInterval(upkeep);
+  await upkeepRunning;
+  if (upkeep) console.error(`database upkeep during the build: ${vacuums} table vacuums`);
   // As autovacuum leaves a table that has settled: statistics, and the visibility map index-only scans rely on.
   if (pg) await sql`vacuum analyze`.execute(k);
   return {

@@ -29,3 +29,27 @@ export function startBackgroundPasses(platform: Platform, opts: { onError: (e: u
   timer.unref();
   return () => clearInterval(timer);
 }
+
+/**
+ * Database upkeep every `intervalMs` (10 s by default): tables the PostgreSQL server's autovacuum would have
+ * vacuumed or analyzed by now, where it is off (decision 0036; nothing on SQLite). A loop of its own, so that a
+ * long vacuum never holds back indexing. Returns the function that stops it (after a pass under way).
+ *
+ * @example
+ * const stop = startDatabaseUpkeep(platform, { onError: (e) => log.error({ err: e }, 'database upkeep failed') });
+ */
+export function startDatabaseUpkeep(platform: Platform, opts: { onError: (e: unknown) => void; intervalMs?: number }): () => Promise<void> {
+  let running: Promise<void> | undefined;
+  const timer = setInterval(() => {
+    running ??= platform.db
+      .maintain()
+      .then(() => undefined, opts.onError)
+      .finally(() => (running = undefined));
+  }, opts.intervalMs ?? 10_000);
+  timer.unref();
+  // A vacuum under way finishes before the database closes, rather than failing on a closed pool.
+  return async () => {
+    clearInterval(timer);
+    await running;
+  };
+}

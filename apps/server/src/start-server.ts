@@ -11,7 +11,7 @@ import {
 } from '@stoa/core';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from './app.js';
-import { startBackgroundPasses } from './background.js';
+import { startBackgroundPasses, startDatabaseUpkeep } from './background.js';
 
 interface RunningServer {
   app: FastifyInstance;
@@ -55,6 +55,7 @@ export async function startServer(config: StoaConfig, opts: { port: number; host
   });
   // New PDF and DOCX files and understood files that changed are parsed in the background, then embedded.
   const stopBackground = startBackgroundPasses(platform, { onError: (e, what) => app.log.error({ err: e }, what) });
+  const stopUpkeep = startDatabaseUpkeep(platform, { onError: (e) => app.log.error({ err: e }, 'database upkeep failed') });
   return {
     app,
     platform,
@@ -64,6 +65,7 @@ export async function startServer(config: StoaConfig, opts: { port: number; host
     close: async () => {
       stopSweeping();
       stopBackground();
+      await stopUpkeep();
       await stopSharing();
       await app.close();
       await platform.close();

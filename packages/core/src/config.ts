@@ -1,16 +1,17 @@
 import { resolve, join } from 'node:path';
 import { limitSettings, StoaError, type Limits } from '@stoa/contract';
-import { SQLITE_MEMORY_DEFAULTS, type SqliteConfig } from '@stoa/db';
+import { SQLITE_MEMORY_DEFAULTS, type SqliteConfig, type VacuumMode } from '@stoa/db';
 
 /** Everything Stoa reads from its environment, parsed once at start-up and passed in (never read at import). */
 export interface StoaConfig {
   dataDir: string;
   /**
-   * PostgreSQL: `poolSize` connections per server process (STOA_DB_POOL_SIZE, default 10). SQLite: the bytes of
+   * PostgreSQL: `poolSize` connections per server process (STOA_DB_POOL_SIZE, default 10) and whether Stoa
+   * vacuums its tables where the server does not (STOA_PG_VACUUM, decision 0036). SQLite: the bytes of
    * the file read through a memory map and of SQLite's own page cache (STOA_SQLITE_MMAP_BYTES, default 1 GiB;
    * STOA_SQLITE_CACHE_BYTES, default 16 MiB; decision 0028).
    */
-  database: SqliteConfig | { kind: 'postgres'; url: string; poolSize?: number };
+  database: SqliteConfig | { kind: 'postgres'; url: string; poolSize?: number; vacuum?: VacuumMode };
   storage:
     | { kind: 'fs'; root: string }
     | {
@@ -231,7 +232,7 @@ export function loadConfig(opts: { dataDir?: string; env: NodeJS.ProcessEnv }): 
   const dbUrl = env.STOA_DATABASE_URL;
   const database: StoaConfig['database'] =
     dbUrl && /^postgres(ql)?:\/\//.test(dbUrl)
-      ? { kind: 'postgres', url: dbUrl, poolSize: poolSizeOf(env.STOA_DB_POOL_SIZE) }
+      ? { kind: 'postgres', url: dbUrl, poolSize: poolSizeOf(env.STOA_DB_POOL_SIZE), vacuum: vacuumModeOf(env.STOA_PG_VACUUM) }
       : {
           kind: 'sqlite',
           file: join(dataDir, 'stoa.db'),
@@ -380,6 +381,16 @@ function poolSizeOf(raw: string | undefined): number {
   if (!Number.isInteger(n) || n < 1 || n > 1000)
     throw new StoaError('bad_request', `setting STOA_DB_POOL_SIZE must be an integer from 1 to 1000, got "${raw}"`);
   return n;
+}
+
+/**
+ * `STOA_PG_VACUUM`: `auto` (default) vacuums Stoa's tables where the PostgreSQL server's autovacuum is off
+ * (decision 0036); `off` leaves vacuuming to the operator.
+ */
+function vacuumModeOf(raw: string | undefined): VacuumMode {
+  if (raw === undefined || raw === '' || raw === 'auto') return 'auto';
+  if (raw === 'off') return 'off';
+  throw new StoaError('bad_request', `setting STOA_PG_VACUUM must be "auto" or "off", got "${raw}"`);
 }
 
 /**

@@ -8,6 +8,7 @@ import { namedStatementsPool } from './pg-named-statements.js';
 import { cachingSqliteDatabase } from './statement-cache.js';
 import { walSyncer, type WalSync } from './wal-sync.js';
 import { pgInlineBlobRows, sqliteInlineBlobRows, type InlineBlobRows } from './inline-blobs.js';
+import { vacuumWhereDue, type Maintenance, type VacuumMode } from './pg-vacuum.js';
 import type { DB } from './schema.js';
 
 export type { Dialect } from './dialect.js';
@@ -39,6 +40,11 @@ export interface StoaDb {
   syncCommits: (() => Promise<void>) | null;
   /** The table of small blobs kept in the database, on a handle of its own (see inline-blobs.ts). */
   inlineBlobs: InlineBlobRows;
+  /**
+   * Vacuums and analyzes the tables that are due where the PostgreSQL server's autovacuum is off (pg-vacuum.ts,
+   * decision 0036); nothing on SQLite, where a write reuses a deleted row's pages at once, or with `vacuum: 'off'`.
+   */
+  maintain(): Promise<Maintenance>;
   close(): Promise<void>;
 }
 
@@ -53,7 +59,7 @@ export interface StoaDb {
 export const SQLITE_MEMORY_DEFAULTS = { mmapBytes: 1024 * 2 ** 20, cacheBytes: 16 * 2 ** 20 } as const;
 
 export type SqliteConfig = { kind: 'sqlite'; file: string; mmapBytes?: number; cacheBytes?: number };
-export type DbConfig = SqliteConfig | { kind: 'postgres'; url: string; poolSize?: number };
+export type DbConfig = SqliteConfig | { kind: 'postgres'; url: string; poolSize?: number; vacuum?: VacuumMode };
 
 /** What a caller may choose beyond the configuration. */
 export interface DbOptions {
@@ -147,6 +153,7 @@ export async function openDb(config: DbConfig, opts: DbOptions = {}): Promise<St
     subscribe: messages.subscribe,
     syncCommits,
     inlineBlobs,
+    maintain: async () => (config.kind === 'postgres' && config.vacuum !== 'off' ? vacuumWhereDue(kysely) : { vacuumed: [], analyzed: [] }),
     close: async () => {
       await messages.close();
       await wal?.close();
