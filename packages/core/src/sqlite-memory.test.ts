@@ -49,7 +49,7 @@ describe('SQLite memory settings (decision 0028)', () => {
 
   it('leaves a PostgreSQL configuration as it was', () => {
     const config = loadConfig({ dataDir: '/tmp/x', env: { STOA_DATABASE_URL: 'postgres://h/db', STOA_SQLITE_MMAP_BYTES: '0' } });
-    expect(config.database).toEqual({ kind: 'postgres', url: 'postgres://h/db', poolSize: 10 });
+    expect(config.database).toEqual({ kind: 'postgres', url: 'postgres://h/db', poolSize: 10, vacuum: 'auto' });
   });
 
   it('reads through the map what was written, also what another connection wrote and a checkpoint moved into the file', async () => {

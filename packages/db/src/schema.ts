@@ -403,8 +403,6 @@ export interface SearchDocsTable {
   visibility: string;
   updated_at: string;
   ntokens: Generated<number>;
-  /** PostgreSQL only (migration 040): the document's distinct terms, to find its postings when it goes. */
-  terms?: Generated<string[]>;
 }
 /**
  * PostgreSQL only (migrations 040, 049): the postings of one term in a block of up to 128 documents, a row

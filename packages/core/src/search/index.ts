@@ -8,7 +8,7 @@
  */
 import { sql, type Kysely } from 'kysely';
 import type { DB } from '@stoa/db';
-import { pgRank, pgUpsert } from './pg-backend.js';
+import { pgRank, pgRemove, pgUpsert } from './pg-backend.js';
 import { headingBefore, makeSnippet } from './snippet.js';
 import { sqliteRank, sqliteUpsert } from './sqlite-backend.js';
 import { indexTerms, queryTerms } from './terms.js';
@@ -76,7 +76,7 @@ export async function indexDocs(index: SearchIndex, docs: readonly SearchDocInpu
     terms: indexTerms(doc.title, doc.body, index.tuning ?? DEFAULT_TUNING),
     embedHash: embedInput(doc.title, doc.body).hash,
   }));
-  if (index.dialect === 'postgres') return pgUpsert(index.kysely, entries);
+  if (index.dialect === 'postgres') return pgUpsert(index.kysely, entries, index.tuning ?? DEFAULT_TUNING);
   for (const e of entries) await sqliteUpsert(index.kysely, e.doc, e.terms, e.embedHash);
 }
 
@@ -87,8 +87,10 @@ export async function indexDocs(index: SearchIndex, docs: readonly SearchDocInpu
  * await removeDoc({ kysely: trx, dialect: 'postgres' }, { projectId, kind: 'wiki', refId: page.id });
  */
 export async function removeDoc(index: SearchIndex, { projectId, kind, refId }: DocScope & { refId: string }): Promise<void> {
+  const where = sql`project_id = ${projectId} and kind = ${kind} and ref_id = ${refId}`;
+  if (index.dialect === 'postgres') await pgRemove(index.kysely, where, index.tuning ?? DEFAULT_TUNING);
   // On SQLite the search_docs_fts_delete trigger removes the FTS row in the same statement.
-  await sql`delete from search_docs where project_id = ${projectId} and kind = ${kind} and ref_id = ${refId}`.execute(index.kysely);
+  else await sql`delete from search_docs where ${where}`.execute(index.kysely);
 }
 
 /**
@@ -104,8 +106,9 @@ export async function removeDocsByPath(
 ): Promise<number> {
   const below = `${path}/`;
   const nested = withNested ? sql`or substr(path, 1, ${Array.from(below).length}) = ${below}` : sql``;
-  const result = await sql`delete from search_docs
-    where project_id = ${projectId} and kind = ${kind} and (path = ${path} ${nested})`.execute(index.kysely);
+  const where = sql`project_id = ${projectId} and kind = ${kind} and (path = ${path} ${nested})`;
+  if (index.dialect === 'postgres') return pgRemove(index.kysely, where, index.tuning ?? DEFAULT_TUNING);
+  const result = await sql`delete from search_docs where ${where}`.execute(index.kysely);
   return Number(result.numAffectedRows ?? 0);
 }
 

@@ -1,6 +1,6 @@
-import { sql, type Kysely } from 'kysely';
+import { sql, type Kysely, type RawBuilder } from 'kysely';
 import type { DB } from '@stoa/db';
-import type { IndexTerms } from './terms.js';
+import { indexTerms, type IndexTerms } from './terms.js';
 import { BM25_B, BM25_K1, type SearchTuning } from './tuning.js';
 import type { RankRequest, RankedRow, SearchDocInput } from './types.js';
 
@@ -33,17 +33,48 @@ interface PgIndexEntry {
   embedHash: string;
 }
 
+/** Runs `work` in the caller's transaction, or in one of its own: the rows it locks stay locked until its writes. */
+function inTransaction<T>(db: Kysely<DB>, work: (trx: Kysely<DB>) => Promise<T>): Promise<T> {
+  return db.isTransaction ? work(db) : db.transaction().execute(work);
+}
+
+/** Stored documents, locked, with what they were indexed from. */
+interface StoredDoc {
+  id: number;
+  project_id: string;
+  title: string;
+  body: string | null;
+}
+
 /**
- * Writes documents into `search_docs`, `search_bodies` and the packed postings of `search_blocks` (PostgreSQL) in
- * one statement, replacing earlier versions with the same (project, kind, ref): the documents' rows are locked
- * and their previous terms read (the newest committed ones), their old postings removed and the new ones added by
- * `stoa_search_replace` (migration 040; 049), and triggers keep the table statistics once per statement. A
- * ref given twice keeps its last entry. Runs on whatever `db` is (a transaction, if the caller is in one).
+ * The postings of stored documents, as (project, document, term) columns for `stoa_search_remove`: each
+ * document's distinct terms derived again from the title and body the index stores, by the tokenizer that indexed
+ * them (migration 050; decision 0037). A change of the tokenizer therefore comes with a migration that rebuilds the
+ * PostgreSQL index, as it must anyway for queries to meet the stored terms.
+ */
+function postingsToRemove(docs: readonly StoredDoc[], tuning: SearchTuning): { project: string[]; doc: number[]; term: string[] } {
+  const out = { project: [] as string[], doc: [] as number[], term: [] as string[] };
+  for (const d of docs) {
+    for (const term of postingsOf(indexTerms(d.title, d.body ?? '', tuning)).term) {
+      out.project.push(d.project_id);
+      out.doc.push(Number(d.id));
+      out.term.push(term);
+    }
+  }
+  return out;
+}
+
+/**
+ * Writes documents into `search_docs`, `search_bodies` and the packed postings of `search_blocks` (PostgreSQL),
+ * replacing earlier versions with the same (project, kind, ref): the documents' rows are locked and read first
+ * (the newest committed ones), then one statement writes them, removes the old versions' postings and adds the
+ * new ones by `stoa_search_replace` (migration 040; 049). A ref given twice keeps its last entry. Runs in the
+ * caller's transaction, or in one of its own, so the rows stay locked from the read to the write.
  *
  * @example
- * await pgUpsert(trx, [{ doc, terms: indexTerms(doc.title, doc.body, DEFAULT_TUNING), embedHash }]);
+ * await pgUpsert(trx, [{ doc, terms: indexTerms(doc.title, doc.body, DEFAULT_TUNING), embedHash }], DEFAULT_TUNING);
  */
-export async function pgUpsert(db: Kysely<DB>, entries: readonly PgIndexEntry[]): Promise<void> {
+export async function pgUpsert(db: Kysely<DB>, entries: readonly PgIndexEntry[], tuning: SearchTuning): Promise<void> {
   const last = new Map<string, PgIndexEntry>();
   for (const e of entries) last.set(JSON.stringify([e.doc.projectId, e.doc.kind, e.doc.refId]), e);
   const docs = [...last.values()];
@@ -59,43 +90,66 @@ export async function pgUpsert(db: Kysely<DB>, entries: readonly PgIndexEntry[])
       post.body.push(p.body[i]!);
     }
   });
-  await sql`
-    with input as (
-      select * from unnest(cast(${col((e) => e.doc.projectId)} as text[]), cast(${col((e) => e.doc.kind)} as text[]),
-        cast(${col((e) => e.doc.refId)} as text[]), cast(${col((e) => e.doc.path)} as text[]), cast(${col((e) => e.doc.title)} as text[]),
-        cast(${col((e) => e.doc.visibility)} as text[]), cast(${col((e) => e.doc.updatedAt)} as text[]),
-        cast(${col((e) => e.terms.title.length + e.terms.body.length)} as int4[]), cast(${col((e) => e.doc.body)} as text[]),
-        cast(${col((e) => e.embedHash)} as text[]))
-        with ordinality as i(project_id, kind, ref_id, path, title, visibility, updated_at, ntokens, body, hash, n)),
-    post as (
-      select t.n + 1 as n, t.term, t.a, t.b
-      from unnest(cast(${post.n} as int8[]), cast(${post.term} as text[]), cast(${post.title} as int4[]), cast(${post.body} as int4[])) as t(n, term, a, b)),
-    terms as (select n, array_agg(term order by term collate "C") as terms from post group by n),
-    -- Locked, so a concurrent re-index of the same document is waited for and its terms (not older ones) removed.
-    old as (
-      select s.id, s.project_id, s.terms from search_docs s join input i using (project_id, kind, ref_id)
-      order by s.id for update of s),
-    d as (
-      insert into search_docs (project_id, kind, ref_id, path, title, visibility, updated_at, ntokens, terms)
-      select i.project_id, i.kind, i.ref_id, i.path, i.title, i.visibility, i.updated_at, i.ntokens, coalesce(t.terms, '{}')
-      from input i left join terms t on t.n = i.n order by i.n
-      on conflict (project_id, kind, ref_id) do update set path = excluded.path, title = excluded.title,
-        visibility = excluded.visibility, updated_at = excluded.updated_at, ntokens = excluded.ntokens, terms = excluded.terms
-      returning id, project_id, kind, ref_id),
-    di as (select d.id, i.* from d join input i using (project_id, kind, ref_id)),
-    b as (
-      insert into search_bodies (doc_id, body) select id, body from di
-      on conflict (doc_id) do update set body = excluded.body),
-    stale as (
-      delete from search_vectors x using di where x.doc_id = di.id and x.text_hash <> di.hash),
-    rm as (select o.project_id, o.id, t.term from old o cross join unnest(o.terms) as t(term)),
-    add as (select di.project_id, di.id, p.term, p.a, p.b, di.ntokens from post p join di on di.n = p.n)
-    select stoa_search_replace(
-      coalesce((select array_agg(project_id) from rm), '{}'), coalesce((select array_agg(id) from rm), '{}'),
-      coalesce((select array_agg(term) from rm), '{}'),
-      coalesce((select array_agg(project_id) from add), '{}'), coalesce((select array_agg(id) from add), '{}'),
-      coalesce((select array_agg(term) from add), '{}'), coalesce((select array_agg(a) from add), '{}'),
-      coalesce((select array_agg(b) from add), '{}'), coalesce((select array_agg(ntokens) from add), '{}'))`.execute(db);
+  await inTransaction(db, async (trx) => {
+    // Locked, so a concurrent re-index of the same document is waited for and its postings (not older ones) removed.
+    const { rows: old } = await sql<StoredDoc>`
+      select s.id, s.project_id, s.title, b.body from search_docs s
+      join unnest(cast(${col((e) => e.doc.projectId)} as text[]), cast(${col((e) => e.doc.kind)} as text[]),
+        cast(${col((e) => e.doc.refId)} as text[])) as i(project_id, kind, ref_id) using (project_id, kind, ref_id)
+      left join search_bodies b on b.doc_id = s.id
+      order by s.id for update of s`.execute(trx);
+    const rm = postingsToRemove(old, tuning);
+    await sql`
+      with input as (
+        select * from unnest(cast(${col((e) => e.doc.projectId)} as text[]), cast(${col((e) => e.doc.kind)} as text[]),
+          cast(${col((e) => e.doc.refId)} as text[]), cast(${col((e) => e.doc.path)} as text[]), cast(${col((e) => e.doc.title)} as text[]),
+          cast(${col((e) => e.doc.visibility)} as text[]), cast(${col((e) => e.doc.updatedAt)} as text[]),
+          cast(${col((e) => e.terms.title.length + e.terms.body.length)} as int4[]), cast(${col((e) => e.doc.body)} as text[]),
+          cast(${col((e) => e.embedHash)} as text[]))
+          with ordinality as i(project_id, kind, ref_id, path, title, visibility, updated_at, ntokens, body, hash, n)),
+      post as (
+        select t.n + 1 as n, t.term, t.a, t.b
+        from unnest(cast(${post.n} as int8[]), cast(${post.term} as text[]), cast(${post.title} as int4[]), cast(${post.body} as int4[])) as t(n, term, a, b)),
+      d as (
+        insert into search_docs (project_id, kind, ref_id, path, title, visibility, updated_at, ntokens)
+        select i.project_id, i.kind, i.ref_id, i.path, i.title, i.visibility, i.updated_at, i.ntokens from input i order by i.n
+        on conflict (project_id, kind, ref_id) do update set path = excluded.path, title = excluded.title,
+          visibility = excluded.visibility, updated_at = excluded.updated_at, ntokens = excluded.ntokens
+        returning id, project_id, kind, ref_id),
+      di as (select d.id, i.* from d join input i using (project_id, kind, ref_id)),
+      b as (
+        insert into search_bodies (doc_id, body) select id, body from di
+        on conflict (doc_id) do update set body = excluded.body),
+      stale as (
+        delete from search_vectors x using di where x.doc_id = di.id and x.text_hash <> di.hash),
+      add as (select di.project_id, di.id, p.term, p.a, p.b, di.ntokens from post p join di on di.n = p.n)
+      select stoa_search_replace(cast(${rm.project} as text[]), cast(${rm.doc} as int8[]), cast(${rm.term} as text[]),
+        coalesce((select array_agg(project_id) from add), '{}'), coalesce((select array_agg(id) from add), '{}'),
+        coalesce((select array_agg(term) from add), '{}'), coalesce((select array_agg(a) from add), '{}'),
+        coalesce((select array_agg(b) from add), '{}'), coalesce((select array_agg(ntokens) from add), '{}'))`.execute(trx);
+  });
+}
+
+/**
+ * Removes the documents `where` selects (a condition on `search_docs`) with their postings: the rows are locked
+ * and read, their postings removed by `stoa_search_remove`, then the rows deleted (their bodies and vectors
+ * follow by cascade). Returns how many went.
+ *
+ * @example
+ * await pgRemove(trx, sql`project_id = ${projectId} and kind = 'wiki' and ref_id = ${refId}`, DEFAULT_TUNING);
+ */
+export async function pgRemove(db: Kysely<DB>, where: RawBuilder<unknown>, tuning: SearchTuning): Promise<number> {
+  return inTransaction(db, async (trx) => {
+    const { rows } = await sql<StoredDoc>`
+      select s.id, s.project_id, s.title, b.body from search_docs s left join search_bodies b on b.doc_id = s.id
+      where ${where} order by s.id for update of s`.execute(trx);
+    if (rows.length === 0) return 0;
+    const rm = postingsToRemove(rows, tuning);
+    if (rm.doc.length > 0)
+      await sql`select stoa_search_remove(cast(${rm.project} as text[]), cast(${rm.doc} as int8[]), cast(${rm.term} as text[]))`.execute(trx);
+    await sql`delete from search_docs where id = any(cast(${rows.map((r) => Number(r.id))} as int8[]))`.execute(trx);
+    return rows.length;
+  });
 }
 
 /**
