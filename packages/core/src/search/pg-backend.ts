@@ -130,25 +130,32 @@ export async function pgUpsert(db: Kysely<DB>, entries: readonly PgIndexEntry[],
   });
 }
 
+/** Documents whose stored text is read at once when removing many (a folder of thousands): memory stays bounded. */
+const REMOVE_CHUNK = 32;
+
 /**
- * Removes the documents `where` selects (a condition on `search_docs`) with their postings: the rows are locked
- * and read, their postings removed by `stoa_search_remove`, then the rows deleted (their bodies and vectors
- * follow by cascade). Returns how many went.
+ * Removes the documents `where` selects (a condition on `search_docs`) with their postings: the rows are locked,
+ * then, a few at a time, their stored text read, their postings removed by `stoa_search_remove` and the rows
+ * deleted (their bodies and vectors follow by cascade). Returns how many went.
  *
  * @example
  * await pgRemove(trx, sql`project_id = ${projectId} and kind = 'wiki' and ref_id = ${refId}`, DEFAULT_TUNING);
  */
 export async function pgRemove(db: Kysely<DB>, where: RawBuilder<unknown>, tuning: SearchTuning): Promise<number> {
   return inTransaction(db, async (trx) => {
-    const { rows } = await sql<StoredDoc>`
-      select s.id, s.project_id, s.title, b.body from search_docs s left join search_bodies b on b.doc_id = s.id
-      where ${where} order by s.id for update of s`.execute(trx);
-    if (rows.length === 0) return 0;
-    const rm = postingsToRemove(rows, tuning);
-    if (rm.doc.length > 0)
-      await sql`select stoa_search_remove(cast(${rm.project} as text[]), cast(${rm.doc} as int8[]), cast(${rm.term} as text[]))`.execute(trx);
-    await sql`delete from search_docs where id = any(cast(${rows.map((r) => Number(r.id))} as int8[]))`.execute(trx);
-    return rows.length;
+    const { rows: locked } = await sql<{ id: number }>`select id from search_docs where ${where} order by id for update`.execute(trx);
+    const ids = locked.map((r) => Number(r.id));
+    for (let i = 0; i < ids.length; i += REMOVE_CHUNK) {
+      const chunk = ids.slice(i, i + REMOVE_CHUNK);
+      const { rows } = await sql<StoredDoc>`
+        select s.id, s.project_id, s.title, b.body from search_docs s left join search_bodies b on b.doc_id = s.id
+        where s.id = any(cast(${chunk} as int8[]))`.execute(trx);
+      const rm = postingsToRemove(rows, tuning);
+      if (rm.doc.length > 0)
+        await sql`select stoa_search_remove(cast(${rm.project} as text[]), cast(${rm.doc} as int8[]), cast(${rm.term} as text[]))`.execute(trx);
+      await sql`delete from search_docs where id = any(cast(${chunk} as int8[]))`.execute(trx);
+    }
+    return ids.length;
   });
 }
 

@@ -53,6 +53,12 @@ describe.skipIf(!testDbKinds().includes('postgres'))('PostgreSQL search statisti
     await indexDoc({ kysely: churned, dialect: 'postgres' }, doc('prj_a', 'd1', 'Heat', 'Heat transfer in the laminar boundary layer of a heated plate.'));
     await indexDoc({ kysely: churned, dialect: 'postgres' }, doc('prj_a', 'gone', 'Temporary', 'boundary boundary speed layer bread'));
     await indexDoc({ kysely: churned, dialect: 'postgres' }, { ...doc('prj_a', 'old', 'Old', 'heated bread layer'), path: 'old/one' });
+    // More pages in one folder than a removal reads at once (pgRemove's chunks).
+    for (let i = 0; i < 40; i++)
+      await indexDoc(
+        { kysely: churned, dialect: 'postgres' },
+        { ...doc('prj_a', `many${i}`, `Many ${i}`, `layer ${i} of bread and speed`), path: `old/many/${i}` },
+      );
     await seedProject(churned, 'prj_c');
     await indexDoc({ kysely: churned, dialect: 'postgres' }, doc('prj_c', 'x', 'Speed', 'speed of the boundary layer over flutter panels'));
     for (const d of FINAL) await indexDoc({ kysely: churned, dialect: 'postgres' }, d);
