@@ -6,7 +6,7 @@
  * blocks, migration 040), ranked by the same BM25 formula on both. Every write runs on the Kysely instance it
  * is given, so callers index inside the transaction that changes the document.
  */
-import { sql, type Kysely } from 'kysely';
+import { sql, type Kysely, type RawBuilder } from 'kysely';
 import type { DB } from '@stoa/db';
 import { pgRank, pgRemove, pgUpsert } from './pg-backend.js';
 import { headingBefore, makeSnippet } from './snippet.js';
@@ -87,10 +87,15 @@ export async function indexDocs(index: SearchIndex, docs: readonly SearchDocInpu
  * await removeDoc({ kysely: trx, dialect: 'postgres' }, { projectId, kind: 'wiki', refId: page.id });
  */
 export async function removeDoc(index: SearchIndex, { projectId, kind, refId }: DocScope & { refId: string }): Promise<void> {
-  const where = sql`project_id = ${projectId} and kind = ${kind} and ref_id = ${refId}`;
-  if (index.dialect === 'postgres') await pgRemove(index.kysely, where, index.tuning ?? DEFAULT_TUNING);
+  await removeWhere(index, sql`project_id = ${projectId} and kind = ${kind} and ref_id = ${refId}`);
+}
+
+/** Removes the documents `where` selects, with their postings; returns how many went. */
+async function removeWhere(index: SearchIndex, where: RawBuilder<unknown>): Promise<number> {
+  if (index.dialect === 'postgres') return pgRemove(index.kysely, where, index.tuning ?? DEFAULT_TUNING);
   // On SQLite the search_docs_fts_delete trigger removes the FTS row in the same statement.
-  else await sql`delete from search_docs where ${where}`.execute(index.kysely);
+  const result = await sql`delete from search_docs where ${where}`.execute(index.kysely);
+  return Number(result.numAffectedRows ?? 0);
 }
 
 /**
@@ -106,10 +111,7 @@ export async function removeDocsByPath(
 ): Promise<number> {
   const below = `${path}/`;
   const nested = withNested ? sql`or substr(path, 1, ${Array.from(below).length}) = ${below}` : sql``;
-  const where = sql`project_id = ${projectId} and kind = ${kind} and (path = ${path} ${nested})`;
-  if (index.dialect === 'postgres') return pgRemove(index.kysely, where, index.tuning ?? DEFAULT_TUNING);
-  const result = await sql`delete from search_docs where ${where}`.execute(index.kysely);
-  return Number(result.numAffectedRows ?? 0);
+  return removeWhere(index, sql`project_id = ${projectId} and kind = ${kind} and (path = ${path} ${nested})`);
 }
 
 /**

@@ -47,6 +47,19 @@ interface StoredDoc {
 }
 
 /**
+ * What documents locked by the caller were indexed from. Read in a statement of its own after the lock: a
+ * statement that waited for a row lock sees the locked row as committed, but the rows it joins (the body) as they
+ * were when it began, so a body read with the lock could be the version a concurrent writer just replaced.
+ */
+async function storedDocs(trx: Kysely<DB>, ids: readonly number[]): Promise<StoredDoc[]> {
+  if (ids.length === 0) return [];
+  const { rows } = await sql<StoredDoc>`
+    select s.id, s.project_id, s.title, b.body from search_docs s left join search_bodies b on b.doc_id = s.id
+    where s.id = any(cast(${ids} as int8[]))`.execute(trx);
+  return rows;
+}
+
+/**
  * The postings of stored documents, as (project, document, term) columns for `stoa_search_remove`: each
  * document's distinct terms derived again from the title and body the index stores, by the tokenizer that indexed
  * them (migration 050; decision 0037). A change of the tokenizer therefore comes with a migration that rebuilds the
@@ -80,6 +93,9 @@ export async function pgUpsert(db: Kysely<DB>, entries: readonly PgIndexEntry[],
   const docs = [...last.values()];
   if (docs.length === 0) return;
   const col = <T>(f: (e: PgIndexEntry) => T) => docs.map(f);
+  const projects = col((e) => e.doc.projectId);
+  const kinds = col((e) => e.doc.kind);
+  const refs = col((e) => e.doc.refId);
   const post = { n: [] as number[], term: [] as string[], title: [] as number[], body: [] as number[] };
   docs.forEach((e, n) => {
     const p = postingsOf(e.terms);
@@ -92,17 +108,19 @@ export async function pgUpsert(db: Kysely<DB>, entries: readonly PgIndexEntry[],
   });
   await inTransaction(db, async (trx) => {
     // Locked, so a concurrent re-index of the same document is waited for and its postings (not older ones) removed.
-    const { rows: old } = await sql<StoredDoc>`
-      select s.id, s.project_id, s.title, b.body from search_docs s
-      join unnest(cast(${col((e) => e.doc.projectId)} as text[]), cast(${col((e) => e.doc.kind)} as text[]),
-        cast(${col((e) => e.doc.refId)} as text[])) as i(project_id, kind, ref_id) using (project_id, kind, ref_id)
-      left join search_bodies b on b.doc_id = s.id
+    const { rows: locked } = await sql<{ id: number }>`
+      select s.id from search_docs s
+      join unnest(cast(${projects} as text[]), cast(${kinds} as text[]), cast(${refs} as text[])) as i(project_id, kind, ref_id)
+        using (project_id, kind, ref_id)
       order by s.id for update of s`.execute(trx);
+    const old = await storedDocs(
+      trx,
+      locked.map((r) => Number(r.id)),
+    );
     const rm = postingsToRemove(old, tuning);
     await sql`
       with input as (
-        select * from unnest(cast(${col((e) => e.doc.projectId)} as text[]), cast(${col((e) => e.doc.kind)} as text[]),
-          cast(${col((e) => e.doc.refId)} as text[]), cast(${col((e) => e.doc.path)} as text[]), cast(${col((e) => e.doc.title)} as text[]),
+        select * from unnest(cast(${projects} as text[]), cast(${kinds} as text[]), cast(${refs} as text[]), cast(${col((e) => e.doc.path)} as text[]), cast(${col((e) => e.doc.title)} as text[]),
           cast(${col((e) => e.doc.visibility)} as text[]), cast(${col((e) => e.doc.updatedAt)} as text[]),
           cast(${col((e) => e.terms.title.length + e.terms.body.length)} as int4[]), cast(${col((e) => e.doc.body)} as text[]),
           cast(${col((e) => e.embedHash)} as text[]))
@@ -147,10 +165,7 @@ export async function pgRemove(db: Kysely<DB>, where: RawBuilder<unknown>, tunin
     const ids = locked.map((r) => Number(r.id));
     for (let i = 0; i < ids.length; i += REMOVE_CHUNK) {
       const chunk = ids.slice(i, i + REMOVE_CHUNK);
-      const { rows } = await sql<StoredDoc>`
-        select s.id, s.project_id, s.title, b.body from search_docs s left join search_bodies b on b.doc_id = s.id
-        where s.id = any(cast(${chunk} as int8[]))`.execute(trx);
-      const rm = postingsToRemove(rows, tuning);
+      const rm = postingsToRemove(await storedDocs(trx, chunk), tuning);
       if (rm.doc.length > 0)
         await sql`select stoa_search_remove(cast(${rm.project} as text[]), cast(${rm.doc} as int8[]), cast(${rm.term} as text[]))`.execute(trx);
       await sql`delete from search_docs where id = any(cast(${chunk} as int8[]))`.execute(trx);

@@ -77,6 +77,21 @@ describe.skipIf(!testDbKinds().includes('postgres'))('PostgreSQL search statisti
     expect(await postings(churned)).toEqual(await postings(clean));
   });
 
+  it('leave the postings of one version when two writers re-index the same page at once', async () => {
+    const racing = await fresh();
+    await indexDoc({ kysely: racing, dialect: 'postgres' }, FINAL[0]!);
+    const versions = ['turbulent flutter of the boundary layer', 'heated bread at speed', 'laminar panels and bread'];
+    // Each writer reads the page's stored text (locked) and then writes; neither may remove the other's postings.
+    await Promise.all(versions.map((body) => racing.transaction().execute((trx) => indexDoc({ kysely: trx, dialect: 'postgres' }, { ...FINAL[0]!, body }))));
+    const { rows } = await sql<{ body: string }>`select b.body from search_bodies b join search_docs d on d.id = b.doc_id`.execute(racing);
+    expect(rows).toHaveLength(1);
+    const clean = await fresh();
+    await indexDoc({ kysely: clean, dialect: 'postgres' }, { ...FINAL[0]!, body: rows[0]!.body });
+    const postings = async (db: Kysely<DB>) =>
+      (await sql<{ term: string; n: number }>`select term, sum(n)::int as n from search_blocks group by term order by term`.execute(db)).rows;
+    expect(await postings(racing)).toEqual(await postings(clean));
+  });
+
   it('let writers of one project index the same words at once, neither waiting for the other', async () => {
     // Each page shares the common words of FINAL; a writer holding the last block of those words until its commit
     // must not make the other queue behind it (migration 040 skips a held block).
