@@ -12,6 +12,7 @@
  * same page count: pages are generated from a fixed seed) instead of indexing again.
  * --pg-keep leaves the PostgreSQL database in place (its URL is printed); --pg-db=URL reuses such a database.
  * --pg-ab=BASE_URL,CHANGE_URL times only the queries on two such databases in turns (see PG_AB below).
+ * --slowest=N prints each run's N slowest queries.
  */
 import { statSync } from 'node:fs';
 import { Kysely, PostgresDialect, sql } from 'kysely';
@@ -53,6 +54,8 @@ const PG_AB = process.argv
   .split(',');
 /** `--no-minisearch`: leave MiniSearch out (its index takes minutes at 100k pages). */
 const MINI = !process.argv.includes('--no-minisearch');
+/** `--slowest=N`: after each engine's run, its N slowest queries with their times (where a tail comes from). */
+const SLOWEST = Number(process.argv.find((a) => a.startsWith('--slowest='))?.slice(10) ?? 0);
 
 const rand = rng(42);
 const int = (lo: number, hi: number) => lo + Math.floor(rand() * (hi - lo + 1));
@@ -130,7 +133,7 @@ const searchOn = (index: Parameters<typeof searchDocs>[0], q: string) =>
 /** "p50 / p99" of one kind of query, ms. */
 const p50p99 = (xs: number[]) => `${ms(pct(xs, 50))} / ${ms(pct(xs, 99))}`;
 /** Wall-clock and CPU time per query (CPU time is what the machine's other load cannot inflate). */
-const run = async (search: (q: string) => Promise<unknown> | unknown) => {
+const run = async (search: (q: string) => Promise<unknown> | unknown, name = '') => {
   for (const q of qs.slice(0, 50)) await search(q.text); // warm-up
   const r = { all: [] as number[], frequent: [] as number[], rare: [] as number[], cpu: [] as number[] };
   for (const q of qs) {
@@ -142,6 +145,10 @@ const run = async (search: (q: string) => Promise<unknown> | unknown) => {
     r.all.push(d);
     r[q.kind].push(d);
     r.cpu.push((cpu.user + cpu.system) / 1000);
+  }
+  if (SLOWEST > 0) {
+    const slow = qs.map((q, i) => [q.text, r.all[i]!] as const).sort((a, b) => b[1] - a[1]);
+    console.error(`${name} slowest: ${slow.slice(0, SLOWEST).map(([q, d]) => `"${q}" ${ms(d)}`).join(', ')}`);
   }
   return r;
 };
@@ -165,7 +172,7 @@ if (PG_AB) {
   console.log('| --- | --- | --- | --- | --- | --- |');
   for (let round = 1; round <= 3; round++) {
     for (const [name, db] of round % 2 ? dbs : [...dbs].reverse()) {
-      const r = await run((q) => searchOn(db, q));
+      const r = await run((q) => searchOn(db, q), `${name}, round ${round}`);
       console.log(`| ${round} | ${name} | ${ms(pct(r.all, 50))} | ${ms(pct(r.all, 99))} | ${p50p99(r.frequent)} | ${p50p99(r.rare)} |`);
     }
   }
@@ -192,7 +199,7 @@ const mini = MINI ? miniIndex(docs) : undefined;
 const miniIndexS = (performance.now() - t0) / 1000;
 const heapMb = process.memoryUsage().heapUsed / 1e6;
 
-const s = await run((q) => searchOn(stoa.db, q));
+const s = await run((q) => searchOn(stoa.db, q), 'SQLite');
 let pgRow: [string, typeof s, string] | undefined;
 if (PG) {
   console.error('building the PostgreSQL index…');
@@ -225,7 +232,7 @@ if (PG) {
       cross join lateral pgstattuple(p.oid) s where c.relkind = 'r' and c.relname like 'search%' and s.table_len > 0 order by s.table_len desc`);
     await q(`select avg(pg_column_size(p)) p, avg(pg_column_size(bnd)) bnd from search_blocks where n = 128`);
   }
-  const p = await run((q) => searchOn(pgIndex.db, q));
+  const p = await run((q) => searchOn(pgIndex.db, q), 'PostgreSQL');
   if (JIT_AB) {
     // Altering the function makes PL/pgSQL compile it again on its next call, so its statements are planned anew.
     const jit = await sql<{ on: string }>`select current_setting('jit') as on`.execute(pgIndex.db.kysely);
