@@ -148,7 +148,12 @@ const run = async (search: (q: string) => Promise<unknown> | unknown, name = '')
   }
   if (SLOWEST > 0) {
     const slow = qs.map((q, i) => [q.text, r.all[i]!] as const).sort((a, b) => b[1] - a[1]);
-    console.error(`${name} slowest: ${slow.slice(0, SLOWEST).map(([q, d]) => `"${q}" ${ms(d)}`).join(', ')}`);
+    console.error(
+      `${name} slowest: ${slow
+        .slice(0, SLOWEST)
+        .map(([q, d]) => `"${q}" ${ms(d)}`)
+        .join(', ')}`,
+    );
   }
   return r;
 };
