@@ -193,7 +193,8 @@ function prefixBounds(pre: string | undefined): { exact: string | null; lo: stri
  * `bm25()` — same k1, b, idf (with its 1e-6 floor), column weights and whole-table statistics — so both back
  * ends return the same order and scores.
  *
- * One call of `stoa_search_rank` (migration 040; its plans are kept per connection): it bounds every block of the
+ * One call of `stoa_search_rank` (migration 040, now 051; its plans are kept per connection): for AND it first keeps
+ * only the blocks whose documents' range holds one of the rarest term's documents, then it bounds every block of the
  * query's terms, takes a threshold from the best-bounded blocks, scores only the blocks that can reach it, and
  * checks visibility, kinds and the folder in `search_docs` for the candidates in score order until the page and
  * the rows tied with its last are found, so the path / ref tie-break is the same as SQLite's. Nothing a filter

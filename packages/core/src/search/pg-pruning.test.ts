@@ -18,7 +18,8 @@ function pages(): SearchDocInput[] {
     refId: `d${i}`,
     path: `dir${i % 10}/p${i}`,
     title: Array.from({ length: 1 + (i % 3) }, word).join(' '),
-    body: Array.from({ length: 10 + Math.floor(rand() * 120) }, word).join(' '),
+    // A word in three pages only: a search for every word beside it reads few of the common words' blocks.
+    body: `${Array.from({ length: 10 + Math.floor(rand() * 120) }, word).join(' ')}${i % 500 === 7 ? ' zrareq' : ''}`,
     visibility: i % 6 === 0 ? 'channel:hidden' : 'project',
     updatedAt: '2024-01-01T00:00:00.000Z',
   }));
@@ -29,6 +30,10 @@ const QUERIES: Array<[string, Omit<SearchQuery, 'projectId'>]> = [
   ['a common word, later page', { query: VOCAB[1]!, visibility: ['project'], offset: 30, limit: 20 }],
   ['a common word, hidden pages allowed', { query: VOCAB[2]!, visibility: ['project', 'channel:hidden'] }],
   ['two common words', { query: `${VOCAB[0]} ${VOCAB[3]}`, visibility: ['project'] }],
+  ['three common words', { query: `${VOCAB[0]} ${VOCAB[1]} ${VOCAB[2]}`, visibility: ['project'] }],
+  ['two common words, third page', { query: `${VOCAB[1]} ${VOCAB[2]}`, visibility: ['project'], offset: 20 }],
+  ['two common words and one in three pages', { query: `${VOCAB[0]} zrareq ${VOCAB[1]}`, visibility: ['project', 'channel:hidden'] }],
+  ['a common word and a word in no page', { query: `${VOCAB[0]} znowhereq`, visibility: ['project'] }],
   ['common and rare', { query: `${VOCAB[0]} ${VOCAB[150]}`, visibility: ['project'] }],
   ['three words, deep page', { query: `${VOCAB[1]} ${VOCAB[5]} ${VOCAB[40]}`, visibility: ['project'], offset: 100, limit: 50 }],
   ['a kind', { query: VOCAB[0]!, visibility: ['project'], kinds: ['memory'] }],

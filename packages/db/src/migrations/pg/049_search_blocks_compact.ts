@@ -137,7 +137,7 @@ const candidates = (blocks: string) => `
         where b.id = any(${blocks}) and (p_exclude is null or b.first_doc + u.d <> all(p_exclude))
         group by b.first_doc + u.d having count(*) >= p_need
         order by score desc, b.first_doc + u.d`;
-const visible = `exists (select 1 from search_docs d where d.id = r.doc and d.visibility = any(p_visibility)
+export const visible = `exists (select 1 from search_docs d where d.id = r.doc and d.visibility = any(p_visibility)
             and (p_kinds is null or d.kind = any(p_kinds))
             and (p_lo is null or d.path = p_exact or (d.path ~>=~ p_lo and d.path ~<~ p_hi)))`;
 const RANK_BODY = `

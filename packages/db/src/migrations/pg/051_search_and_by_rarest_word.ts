@@ -1,0 +1,130 @@
+import { sql, type Kysely } from 'kysely';
+// The ranking's parameters are those of migration 040's function; its visibility check is migration 049's.
+import { PARAMS } from './040_search_blocks.js';
+import { visible } from './049_search_blocks_compact.js';
+
+/**
+ * Migration 051: a search for every word reads the other words' blocks only where the rarest word can be, and
+ * a document's score is summed in the order of the query's words (issue 30, item 4;
+ * docs/decisions/0038-pg-search-and-by-rarest-word.md).
+ *
+ * A document with every word has the rarest one. Where that word has few postings (at most 1,024 in all
+ * projects), its documents are read first, sorted; a block of another word whose range of documents
+ * (`first_doc` … `last_doc`) holds none of them cannot hold a document with every word, and is left out before
+ * the bounds and θ are computed. So a word of a few dozen pages beside one in every fifth page scores a few
+ * dozen of the common word's blocks, not all of them; a word with no page in the project ends the search at once.
+ * What is left out holds no document the search could return, so hits and scores are unchanged; a search for
+ * any word (the OR that fills a page) reads what it read before.
+ */
+export async function up(db: Kysely<any>): Promise<void> {
+  await sql
+    .raw(
+      `create or replace function stoa_search_rank(${PARAMS.join(', ')})
+    returns table (id bigint, kind text, ref_id text, path text, title text, updated_at text, score float8, body text)
+    language plpgsql stable set plan_cache_mode = force_generic_plan set jit = off as $$${RANK_BODY}$$`,
+    )
+    .execute(db);
+}
+
+/**
+ * The documents of some blocks with their scores, best first. A document's terms are added in the query's order,
+ * as FTS5's bm25() adds its phrases: summed in the order rows happened to arrive, two documents with the same
+ * frequencies and lengths could differ in the last bit and leave the path tie-break (bench/README.md,
+ * "Searches for every word driven by the rarest"). The sorted subquery fixes the order each document's rows reach
+ * `sum`, under a hash or a sorted grouping alike.
+ */
+const candidates = (blocks: string) => `
+        select x.doc, sum(x.score) as score from (
+          select b.first_doc + u.d as doc, i.o, i.idf * ((u.tt * p_title_w + u.tb * p_body_w) * p_k1_plus_1)
+            / ((u.tt * p_title_w + u.tb * p_body_w) + p_k1 * (p_one_minus_b + p_b * u.dl / v_avgdl)) as score
+          from search_blocks b join unnest(v_terms, v_idf) with ordinality as i(term, idf, o) on i.term = b.term
+          cross join lateral unnest(b.p[:][1:1], b.p[:][2:2], b.p[:][3:3], b.p[:][4:4]) as u(d, tt, tb, dl)
+          where b.id = any(${blocks}) and (p_exclude is null or b.first_doc + u.d <> all(p_exclude))
+          order by 1, 2) x
+        group by x.doc having count(*) >= p_need
+        order by score desc, x.doc`;
+
+/** The most postings the rarest word may have in all projects for its documents to be read first. */
+const RARE_POSTINGS = 1024;
+
+/**
+ * Migration 049's ranking with its first step changed: for a search of every word (`p_need` = the number of
+ * words) the blocks are those the rarest word's documents allow. `width_bucket(x, v_docs)` is how many of the
+ * sorted documents are ≤ x, so a range [f, l] holds one where it differs at l and f − 1.
+ */
+const RANK_BODY = `
+    #variable_conflict use_column
+    declare
+      v_avgdl float8; v_n float8; v_k int := p_offset + p_limit;
+      v_terms text[]; v_idf float8[]; v_nhit float8[]; v_ids int8[]; v_bound float8[]; v_cnt int[];
+      v_rare text; v_docs int8[];
+      v_first int8[]; v_theta float8 := 0; v_got int := 0; v_kth float8;
+      v_hits int8[] := '{}'; v_scores float8[] := '{}'; r record; v_sum int := 0; v_i int := 0;
+    begin
+      select coalesce(sum(ndocs), 0)::float8, coalesce(sum(ntokens), 0)::float8 / greatest(coalesce(sum(ndocs), 0), 1)
+        into v_n, v_avgdl from search_stats;
+      select array_agg(q.term order by q.o), array_agg(greatest(ln((v_n - h.nhit + 0.5) / (h.nhit + 0.5)), 1e-6) order by q.o),
+          array_agg(h.nhit order by q.o)
+        into v_terms, v_idf, v_nhit
+        from unnest(p_terms) with ordinality as q(term, o)
+        cross join lateral (select coalesce(sum(x.n), 0)::float8 as nhit from search_blocks x where x.term = q.term collate "C") h;
+      if p_need > 1 and p_need >= cardinality(v_terms) then
+        select x.term into v_rare from unnest(v_terms, v_nhit) as x(term, nhit) where x.nhit <= ${RARE_POSTINGS}
+          order by x.nhit, x.term limit 1;
+        if v_rare is not null then
+          select coalesce(array_agg(b.first_doc + u.d order by b.first_doc + u.d), '{}') into v_docs
+            from search_blocks b cross join lateral unnest(b.p[:][1:1]) as u(d)
+            where b.term = v_rare collate "C" and b.project_id = p_project;
+          if cardinality(v_docs) = 0 then return; end if;
+        end if;
+      end if;
+      with blk as (
+        select b.id, b.term, b.n, i.idf * (select max(((bp.tt * p_title_w + bp.tb * p_body_w) * p_k1_plus_1)
+            / ((bp.tt * p_title_w + bp.tb * p_body_w) + p_k1 * (p_one_minus_b + p_b * bp.dl / v_avgdl)))
+          from unnest((coalesce(b.bnd, b.p[:][2:4]))[:][1:1], (coalesce(b.bnd, b.p[:][2:4]))[:][2:2],
+            (coalesce(b.bnd, b.p[:][2:4]))[:][3:3]) as bp(tt, tb, dl)) as ub
+        from unnest(v_terms, v_idf) as i(term, idf)
+        join search_blocks b on b.term = i.term collate "C" and b.project_id = p_project
+        where v_docs is null or b.term = v_rare or width_bucket(b.last_doc, v_docs) > width_bucket(b.first_doc - 1, v_docs)),
+      mx as (select term, max(ub) as m from blk group by term),
+      tot as (select coalesce(sum(m), 0) as s from mx)
+      select array_agg(blk.id order by blk.ub + (tot.s - mx.m) desc), array_agg(blk.ub + (tot.s - mx.m) order by blk.ub + (tot.s - mx.m) desc),
+        array_agg(blk.n order by blk.ub + (tot.s - mx.m) desc)
+        into v_ids, v_bound, v_cnt
+        from blk join mx on mx.term = blk.term cross join tot;
+      if v_ids is null then return; end if;
+      -- Step 2: the best-bounded blocks holding 4× the page give θ.
+      while v_i < cardinality(v_ids) and v_sum < 4 * v_k loop
+        v_i := v_i + 1;
+        v_sum := v_sum + v_cnt[v_i];
+      end loop;
+      if v_i < cardinality(v_ids) then
+        v_first := v_ids[1:v_i];
+        for r in ${candidates('v_first')} loop
+          if ${visible} then
+            v_got := v_got + 1;
+            if v_got = v_k then v_theta := r.score; exit; end if;
+          end if;
+        end loop;
+        v_got := 0;
+        if v_theta > 0 then
+          select array_agg(x.id) into v_ids from unnest(v_ids, v_bound) as x(id, bound) where x.bound >= v_theta * (1 - 1e-9);
+        end if;
+      end if;
+      -- Step 3: the blocks that can reach θ, candidates in score order until the page and its ties are found.
+      for r in ${candidates('v_ids')} loop
+        exit when v_got >= v_k and r.score < v_kth;
+        if ${visible} then
+          v_got := v_got + 1;
+          v_hits := v_hits || r.doc;
+          v_scores := v_scores || r.score;
+          if v_got = v_k then v_kth := r.score; end if;
+        end if;
+      end loop;
+      return query
+        select d.id, d.kind, d.ref_id, d.path, d.title, d.updated_at, s.score, case when p_with_body then bd.body end
+        from unnest(v_hits, v_scores) as s(id, score) join search_docs d on d.id = s.id
+        left join search_bodies bd on p_with_body and bd.doc_id = d.id
+        order by s.score desc, d.path collate "C", d.ref_id collate "C"
+        limit p_limit offset p_offset;
+    end`;
