@@ -137,7 +137,7 @@ const candidates = (blocks: string) => `
         where b.id = any(${blocks}) and (p_exclude is null or b.first_doc + u.d <> all(p_exclude))
         group by b.first_doc + u.d having count(*) >= p_need
         order by score desc, b.first_doc + u.d`;
-export const visible = `exists (select 1 from search_docs d where d.id = r.doc and d.visibility = any(p_visibility)
+const visible = `exists (select 1 from search_docs d where d.id = r.doc and d.visibility = any(p_visibility)
             and (p_kinds is null or d.kind = any(p_kinds))
             and (p_lo is null or d.path = p_exact or (d.path ~>=~ p_lo and d.path ~<~ p_hi)))`;
 const RANK_BODY = `
@@ -166,7 +166,15 @@ const RANK_BODY = `
         array_agg(blk.n order by blk.ub + (tot.s - mx.m) desc)
         into v_ids, v_bound, v_cnt
         from blk join mx on mx.term = blk.term cross join tot;
-      if v_ids is null then return; end if;
+${rankSteps2And3(candidates)}`;
+
+/**
+ * Steps 2 and 3 of the ranking, and its answer: θ from the best-bounded blocks, then the candidates of the blocks
+ * that can reach it in score order until the page and its ties are found. Migration 051 runs them with its own
+ * `candidates`.
+ */
+export function rankSteps2And3(candidates: (blocks: string) => string): string {
+  return `      if v_ids is null then return; end if;
       -- Step 2: the best-bounded blocks holding 4× the page give θ.
       while v_i < cardinality(v_ids) and v_sum < 4 * v_k loop
         v_i := v_i + 1;
@@ -202,3 +210,4 @@ const RANK_BODY = `
         order by s.score desc, d.path collate "C", d.ref_id collate "C"
         limit p_limit offset p_offset;
     end`;
+}

@@ -1,7 +1,8 @@
 import { sql, type Kysely } from 'kysely';
-// The ranking's parameters are those of migration 040's function; its visibility check is migration 049's.
+// The ranking's parameters are those of migration 040's function; its steps 2 and 3 are migration 049's, run with
+// this migration's candidates.
 import { PARAMS } from './040_search_blocks.js';
-import { visible } from './049_search_blocks_compact.js';
+import { rankSteps2And3 } from './049_search_blocks_compact.js';
 
 /**
  * Migration 051: a search for every word reads the other words' blocks only where the rarest word can be, and
@@ -48,7 +49,7 @@ const candidates = (blocks: string) => `
 const RARE_POSTINGS = 1024;
 
 /**
- * Migration 049's ranking with its first step changed: for a search of every word (`p_need` = the number of
+ * Migration 049's ranking with its first step changed, and its candidates summed in order: for a search of every word (`p_need` = the number of
  * words) the blocks are those the rarest word's documents allow. `width_bucket(x, v_docs)` is how many of the
  * sorted documents are ≤ x, so a range [f, l] holds one where it differs at l and f − 1.
  */
@@ -92,39 +93,4 @@ const RANK_BODY = `
         array_agg(blk.n order by blk.ub + (tot.s - mx.m) desc)
         into v_ids, v_bound, v_cnt
         from blk join mx on mx.term = blk.term cross join tot;
-      if v_ids is null then return; end if;
-      -- Step 2: the best-bounded blocks holding 4× the page give θ.
-      while v_i < cardinality(v_ids) and v_sum < 4 * v_k loop
-        v_i := v_i + 1;
-        v_sum := v_sum + v_cnt[v_i];
-      end loop;
-      if v_i < cardinality(v_ids) then
-        v_first := v_ids[1:v_i];
-        for r in ${candidates('v_first')} loop
-          if ${visible} then
-            v_got := v_got + 1;
-            if v_got = v_k then v_theta := r.score; exit; end if;
-          end if;
-        end loop;
-        v_got := 0;
-        if v_theta > 0 then
-          select array_agg(x.id) into v_ids from unnest(v_ids, v_bound) as x(id, bound) where x.bound >= v_theta * (1 - 1e-9);
-        end if;
-      end if;
-      -- Step 3: the blocks that can reach θ, candidates in score order until the page and its ties are found.
-      for r in ${candidates('v_ids')} loop
-        exit when v_got >= v_k and r.score < v_kth;
-        if ${visible} then
-          v_got := v_got + 1;
-          v_hits := v_hits || r.doc;
-          v_scores := v_scores || r.score;
-          if v_got = v_k then v_kth := r.score; end if;
-        end if;
-      end loop;
-      return query
-        select d.id, d.kind, d.ref_id, d.path, d.title, d.updated_at, s.score, case when p_with_body then bd.body end
-        from unnest(v_hits, v_scores) as s(id, score) join search_docs d on d.id = s.id
-        left join search_bodies bd on p_with_body and bd.doc_id = d.id
-        order by s.score desc, d.path collate "C", d.ref_id collate "C"
-        limit p_limit offset p_offset;
-    end`;
+${rankSteps2And3(candidates)}`;
