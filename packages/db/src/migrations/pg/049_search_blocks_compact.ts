@@ -153,20 +153,29 @@ const RANK_BODY = `
       select array_agg(q.term), array_agg(greatest(ln((v_n - h.nhit + 0.5) / (h.nhit + 0.5)), 1e-6)) into v_terms, v_idf
         from unnest(p_terms) as q(term)
         cross join lateral (select coalesce(sum(x.n), 0)::float8 as nhit from search_blocks x where x.term = q.term collate "C") h;
-      with blk as (
+${rankStep1('')}${rankSteps2And3(candidates)}`;
+
+/**
+ * Step 1 of the ranking: every block of the query's terms in the project (those `blockFilter`, a `where` clause or
+ * nothing, keeps) with its bound and the sum of the other terms' best, best-bounded first, into `v_ids`, `v_bound`
+ * and `v_cnt`. Migration 051 adds its filter.
+ */
+export function rankStep1(blockFilter: string): string {
+  return `      with blk as (
         select b.id, b.term, b.n, i.idf * (select max(((bp.tt * p_title_w + bp.tb * p_body_w) * p_k1_plus_1)
             / ((bp.tt * p_title_w + bp.tb * p_body_w) + p_k1 * (p_one_minus_b + p_b * bp.dl / v_avgdl)))
           from unnest((coalesce(b.bnd, b.p[:][2:4]))[:][1:1], (coalesce(b.bnd, b.p[:][2:4]))[:][2:2],
             (coalesce(b.bnd, b.p[:][2:4]))[:][3:3]) as bp(tt, tb, dl)) as ub
         from unnest(v_terms, v_idf) as i(term, idf)
-        join search_blocks b on b.term = i.term collate "C" and b.project_id = p_project),
+        join search_blocks b on b.term = i.term collate "C" and b.project_id = p_project${blockFilter}),
       mx as (select term, max(ub) as m from blk group by term),
       tot as (select coalesce(sum(m), 0) as s from mx)
       select array_agg(blk.id order by blk.ub + (tot.s - mx.m) desc), array_agg(blk.ub + (tot.s - mx.m) order by blk.ub + (tot.s - mx.m) desc),
         array_agg(blk.n order by blk.ub + (tot.s - mx.m) desc)
         into v_ids, v_bound, v_cnt
         from blk join mx on mx.term = blk.term cross join tot;
-${rankSteps2And3(candidates)}`;
+`;
+}
 
 /**
  * Steps 2 and 3 of the ranking, and its answer: θ from the best-bounded blocks, then the candidates of the blocks

@@ -1,8 +1,8 @@
 import { sql, type Kysely } from 'kysely';
-// The ranking's parameters are those of migration 040's function; its steps 2 and 3 are migration 049's, run with
-// this migration's candidates.
+// The ranking's parameters are those of migration 040's function; its steps are migration 049's, step 1 with a filter
+// and steps 2 and 3 with this migration's candidates.
 import { PARAMS } from './040_search_blocks.js';
-import { rankSteps2And3 } from './049_search_blocks_compact.js';
+import { rankStep1, rankSteps2And3 } from './049_search_blocks_compact.js';
 
 /**
  * Migration 051: a search for every word reads the other words' blocks only where the rarest word can be, and
@@ -79,18 +79,5 @@ const RANK_BODY = `
           if cardinality(v_docs) = 0 then return; end if;
         end if;
       end if;
-      with blk as (
-        select b.id, b.term, b.n, i.idf * (select max(((bp.tt * p_title_w + bp.tb * p_body_w) * p_k1_plus_1)
-            / ((bp.tt * p_title_w + bp.tb * p_body_w) + p_k1 * (p_one_minus_b + p_b * bp.dl / v_avgdl)))
-          from unnest((coalesce(b.bnd, b.p[:][2:4]))[:][1:1], (coalesce(b.bnd, b.p[:][2:4]))[:][2:2],
-            (coalesce(b.bnd, b.p[:][2:4]))[:][3:3]) as bp(tt, tb, dl)) as ub
-        from unnest(v_terms, v_idf) as i(term, idf)
-        join search_blocks b on b.term = i.term collate "C" and b.project_id = p_project
-        where v_docs is null or b.term = v_rare or width_bucket(b.last_doc, v_docs) > width_bucket(b.first_doc - 1, v_docs)),
-      mx as (select term, max(ub) as m from blk group by term),
-      tot as (select coalesce(sum(m), 0) as s from mx)
-      select array_agg(blk.id order by blk.ub + (tot.s - mx.m) desc), array_agg(blk.ub + (tot.s - mx.m) order by blk.ub + (tot.s - mx.m) desc),
-        array_agg(blk.n order by blk.ub + (tot.s - mx.m) desc)
-        into v_ids, v_bound, v_cnt
-        from blk join mx on mx.term = blk.term cross join tot;
-${rankSteps2And3(candidates)}`;
+${rankStep1(`
+        where v_docs is null or b.term = v_rare or width_bucket(b.last_doc, v_docs) > width_bucket(b.first_doc - 1, v_docs)`)}${rankSteps2And3(candidates)}`;
