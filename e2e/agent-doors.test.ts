@@ -1,7 +1,7 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { FastifyInstance } from 'fastify';
@@ -123,7 +123,9 @@ describe.each(kinds)('an agent token at every door on %s', (kind) => {
     expect((await httpPut(`${own}/n1.md`, 'one')).status).toBe(201);
     expect((await davPut(`${own}/n2.md`, 'two')).status).toBe(201);
     const env = { STOA_URL: base, STOA_TOKEN: token };
-    const local = join(mkdtempSync(join(tmpdir(), 'stoa-doors-')), 'note.md');
+    const folder = mkdtempSync(join(tmpdir(), 'stoa-doors-'));
+    onTestFinished(() => rmSync(folder, { recursive: true, force: true }));
+    const local = join(folder, 'note.md');
     writeFileSync(local, 'three');
     if (withCli) {
       const cli = await runStoa(['files', 'put', local, `${own}/n3.md`, '--json'], { env });

@@ -2,14 +2,23 @@
  * The CLI as a daily tool (§7, issue 14): no data folder appears where `stoa` was run by mistake, `--json`
  * errors a script can parse, shell completion generated from the command tree, and pipes closed early.
  */
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runStoa, STOA_BIN } from './helpers/run-stoa.js';
 
-const fresh = () => mkdtempSync(join(tmpdir(), 'stoa-daily-'));
+const made: string[] = [];
+/** A new temporary folder, removed after the file's tests. */
+const fresh = () => {
+  const dir = mkdtempSync(join(tmpdir(), 'stoa-daily-'));
+  made.push(dir);
+  return dir;
+};
+afterAll(() => {
+  for (const dir of made) rmSync(dir, { recursive: true, force: true });
+});
 
 describe('stoa as a daily tool', () => {
   it('uploads and downloads whole folders with -r, keeping the layout and the history of files already there', async () => {
