@@ -49,9 +49,10 @@ const candidates = (blocks: string) => `
 const RARE_POSTINGS = 1024;
 
 /**
- * Migration 049's ranking with its first step changed, and its candidates summed in order: for a search of every word (`p_need` = the number of
- * words) the blocks are those the rarest word's documents allow. `width_bucket(x, v_docs)` is how many of the
- * sorted documents are ≤ x, so a range [f, l] holds one where it differs at l and f − 1.
+ * Migration 049's ranking with its first step changed and its candidates summed in order: for a search of every
+ * word (`p_need` = the number of words) the blocks are those the rarest word's documents allow.
+ * `width_bucket(x, v_docs)` is how many of the sorted documents are ≤ x, so a range [f, l] holds one where it
+ * differs at l and f − 1.
  */
 const RANK_BODY = `
     #variable_conflict use_column
