@@ -419,6 +419,19 @@ export interface SearchBlocksTable {
   bnd: number[][] | null;
   p: number[][];
 }
+/**
+ * PostgreSQL only (migration 052): a word's only posting in a project, in place of a block of one. The ranking reads
+ * blocks and singles together through the view `search_all_blocks`.
+ */
+export interface SearchSinglesTable {
+  id: Generated<number>;
+  doc: number;
+  tt: number;
+  tb: number;
+  dl: number;
+  project_id: string;
+  term: string;
+}
 export interface SearchStatsTable {
   slot: number;
   ndocs: number;
@@ -461,6 +474,7 @@ export interface SearchDB {
   search_docs: SearchDocsTable;
   search_bodies: SearchBodiesTable;
   search_blocks: SearchBlocksTable;
+  search_singles: SearchSinglesTable;
   search_stats: SearchStatsTable;
   files_name_ids: FilesNameIdsTable;
 }

@@ -19,8 +19,10 @@ const kinds = process.env.STOA_TEST_PG === '1' ? (['sqlite', 'postgres'] as cons
 /** Tables of the schema that have a project_id column. */
 async function tablesWithProjectId(platform: Platform): Promise<string[]> {
   if (platform.db.dialect === 'postgres') {
-    const r = await sql<{ table_name: string }>`select table_name from information_schema.columns
-      where column_name = 'project_id' and table_schema = current_schema()`.execute(platform.db.kysely);
+    // Tables only: a view (search_all_blocks) holds no rows of its own.
+    const r = await sql<{ table_name: string }>`select c.table_name from information_schema.columns c
+      join information_schema.tables t on t.table_schema = c.table_schema and t.table_name = c.table_name and t.table_type = 'BASE TABLE'
+      where c.column_name = 'project_id' and c.table_schema = current_schema()`.execute(platform.db.kysely);
     return r.rows.map((x) => x.table_name).sort();
   }
   const r = await sql<{ name: string }>`select m.name from sqlite_master m, pragma_table_info(m.name) c

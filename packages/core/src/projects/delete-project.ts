@@ -26,6 +26,7 @@ export const PROJECT_TABLES: readonly ProjectTable[] = [
   { table: 'search_vectors', where: byProject },
   { table: 'search_bodies', where: (p) => sql`doc_id in (select id from search_docs where project_id = ${p})` },
   { table: 'search_blocks', where: byProject, only: 'postgres' },
+  { table: 'search_singles', where: byProject, only: 'postgres' },
   { table: 'search_docs', where: byProject },
   { table: 'doc_chunks', where: byProject },
   { table: 'doc_assets', where: byProject },

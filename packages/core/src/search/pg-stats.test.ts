@@ -73,8 +73,61 @@ describe.skipIf(!testDbKinds().includes('postgres'))('PostgreSQL search statisti
     expect(await scores(churned)).toEqual(expected);
     // No posting outlives its page (migration 050 finds a page's postings from its stored title and body).
     const postings = async (db: Kysely<DB>) =>
-      (await sql<{ term: string; n: number }>`select term, sum(n)::int as n from search_blocks group by term order by term`.execute(db)).rows;
+      (await sql<{ term: string; n: number }>`select term, sum(n)::int as n from search_all_blocks group by term order by term`.execute(db)).rows;
     expect(await postings(churned)).toEqual(await postings(clean));
+  });
+
+  it("keep a word's only posting in a single row, moved into a block when the word gains a page", async () => {
+    const db = await fresh();
+    const pg = { kysely: db, dialect: 'postgres' as const };
+    const where = async (term: string) =>
+      (
+        await sql<{ singles: number; blocks: number; postings: number }>`select
+          (select count(*)::int from search_singles where term = ${term}) as singles,
+          (select count(*)::int from search_blocks where term = ${term}) as blocks,
+          (select coalesce(sum(n), 0)::int from search_all_blocks where term = ${term}) as postings`.execute(db)
+      ).rows[0];
+    const found = async (query: string) => (await searchDocs(pg, { projectId: 'prj_a', query, visibility: ['project'] })).map((h) => h.refId).sort();
+    await indexDoc(pg, doc('prj_a', 'x1', 'Zephyr', 'a zephyr over the marsh'));
+    expect(await where('marsh')).toEqual({ singles: 1, blocks: 0, postings: 1 });
+    expect(await found('marsh zephyr')).toEqual(['x1']);
+    await indexDoc(pg, doc('prj_a', 'x2', 'Marsh', 'the marsh at dawn'));
+    expect(await where('marsh')).toEqual({ singles: 0, blocks: 1, postings: 2 });
+    expect(await found('marsh')).toEqual(['x1', 'x2']);
+    await removeDoc(pg, { projectId: 'prj_a', kind: 'wiki', refId: 'x1' });
+    await removeDoc(pg, { projectId: 'prj_a', kind: 'wiki', refId: 'x2' });
+    expect(await where('marsh')).toEqual({ singles: 0, blocks: 0, postings: 0 });
+    expect(await where('zephyr')).toEqual({ singles: 0, blocks: 0, postings: 0 });
+    expect(await found('marsh')).toEqual([]);
+
+    // A word with a single gains two pages at once: the first writer takes the single into a block and holds it, the
+    // second must neither wait for it nor count the single again. Every page is found once, with the scores of an
+    // index written one page at a time.
+    const held: Array<() => void> = [];
+    const writer = (d: SearchDocInput) =>
+      db.transaction().execute(async (trx) => {
+        await indexDoc({ kysely: trx, dialect: 'postgres' }, d);
+        await new Promise<void>((resolve) => held.push(resolve));
+      });
+    const pages = ['y1', 'y2', 'y3'].map((ref) => doc('prj_a', ref, `Quagga ${ref}`, `the quagga grazed near ${ref}`));
+    await indexDoc(pg, pages[0]!);
+    expect(await where('quagga')).toEqual({ singles: 1, blocks: 0, postings: 1 });
+    const first = writer(pages[1]!);
+    await expect.poll(() => held.length).toBe(1);
+    const second = writer(pages[2]!);
+    await expect.poll(() => held.length, { timeout: 10_000 }).toBe(2);
+    for (const release of held) release();
+    await Promise.all([first, second]);
+    expect(await where('quagga')).toEqual({ singles: 0, blocks: 2, postings: 3 });
+    const clean = await fresh();
+    for (const d of pages) await indexDoc({ kysely: clean, dialect: 'postgres' }, d);
+    const ranked = async (k: Kysely<DB>) =>
+      (await searchDocs({ kysely: k, dialect: 'postgres' }, { projectId: 'prj_a', query: 'quagga grazed', visibility: ['project'] })).map((h) => [
+        h.refId,
+        h.score.toFixed(9),
+      ]);
+    expect(await ranked(db)).toEqual(await ranked(clean));
+    expect((await ranked(db)).length).toBe(3);
   });
 
   it('leave the postings of one version when two writers re-index the same page at once', async () => {
@@ -88,7 +141,7 @@ describe.skipIf(!testDbKinds().includes('postgres'))('PostgreSQL search statisti
     const clean = await fresh();
     await indexDoc({ kysely: clean, dialect: 'postgres' }, { ...FINAL[0]!, body: rows[0]!.body });
     const postings = async (db: Kysely<DB>) =>
-      (await sql<{ term: string; n: number }>`select term, sum(n)::int as n from search_blocks group by term order by term`.execute(db)).rows;
+      (await sql<{ term: string; n: number }>`select term, sum(n)::int as n from search_all_blocks group by term order by term`.execute(db)).rows;
     expect(await postings(racing)).toEqual(await postings(clean));
   });
 

@@ -158,16 +158,16 @@ ${rankStep1('')}${rankSteps2And3(candidates)}`;
 /**
  * Step 1 of the ranking: every block of the query's terms in the project (those `blockFilter`, a `where` clause or
  * nothing, keeps) with its bound and the sum of the other terms' best, best-bounded first, into `v_ids`, `v_bound`
- * and `v_cnt`. Migration 051 adds its filter.
+ * and `v_cnt`. Migration 051 adds its filter; migration 052 reads the blocks from a view (`blocks`).
  */
-export function rankStep1(blockFilter: string): string {
+export function rankStep1(blockFilter: string, blocks = 'search_blocks'): string {
   return `      with blk as (
         select b.id, b.term, b.n, i.idf * (select max(((bp.tt * p_title_w + bp.tb * p_body_w) * p_k1_plus_1)
             / ((bp.tt * p_title_w + bp.tb * p_body_w) + p_k1 * (p_one_minus_b + p_b * bp.dl / v_avgdl)))
           from unnest((coalesce(b.bnd, b.p[:][2:4]))[:][1:1], (coalesce(b.bnd, b.p[:][2:4]))[:][2:2],
             (coalesce(b.bnd, b.p[:][2:4]))[:][3:3]) as bp(tt, tb, dl)) as ub
         from unnest(v_terms, v_idf) as i(term, idf)
-        join search_blocks b on b.term = i.term collate "C" and b.project_id = p_project${blockFilter}),
+        join ${blocks} b on b.term = i.term collate "C" and b.project_id = p_project${blockFilter}),
       mx as (select term, max(ub) as m from blk group by term),
       tot as (select coalesce(sum(m), 0) as s from mx)
       select array_agg(blk.id order by blk.ub + (tot.s - mx.m) desc), array_agg(blk.ub + (tot.s - mx.m) order by blk.ub + (tot.s - mx.m) desc),

@@ -18,13 +18,17 @@ import { rankStep1, rankSteps2And3 } from './049_search_blocks_compact.js';
  * any word (the OR that fills a page) reads what it read before.
  */
 export async function up(db: Kysely<any>): Promise<void> {
-  await sql
-    .raw(
-      `create or replace function stoa_search_rank(${PARAMS.join(', ')})
+  await sql.raw(createRank('search_blocks')).execute(db);
+}
+
+/**
+ * The statement that (re)creates `stoa_search_rank` with this migration's steps over `blocks`, a relation with
+ * `search_blocks`' columns: the table here, migration 052's view of blocks and single postings.
+ */
+export function createRank(blocks: string): string {
+  return `create or replace function stoa_search_rank(${PARAMS.join(', ')})
     returns table (id bigint, kind text, ref_id text, path text, title text, updated_at text, score float8, body text)
-    language plpgsql stable set plan_cache_mode = force_generic_plan set jit = off as $$${RANK_BODY}$$`,
-    )
-    .execute(db);
+    language plpgsql stable set plan_cache_mode = force_generic_plan set jit = off as $$${rankBody(blocks)}$$`;
 }
 
 /**
@@ -34,11 +38,11 @@ export async function up(db: Kysely<any>): Promise<void> {
  * "Searches for every word driven by the rarest"). The sorted subquery fixes the order each document's rows reach
  * `sum`, under a hash or a sorted grouping alike.
  */
-const candidates = (blocks: string) => `
+const candidates = (relation: string) => (blocks: string) => `
         select x.doc, sum(x.score) as score from (
           select b.first_doc + u.d as doc, i.o, i.idf * ((u.tt * p_title_w + u.tb * p_body_w) * p_k1_plus_1)
             / ((u.tt * p_title_w + u.tb * p_body_w) + p_k1 * (p_one_minus_b + p_b * u.dl / v_avgdl)) as score
-          from search_blocks b join unnest(v_terms, v_idf) with ordinality as i(term, idf, o) on i.term = b.term
+          from ${relation} b join unnest(v_terms, v_idf) with ordinality as i(term, idf, o) on i.term = b.term
           cross join lateral unnest(b.p[:][1:1], b.p[:][2:2], b.p[:][3:3], b.p[:][4:4]) as u(d, tt, tb, dl)
           where b.id = any(${blocks}) and (p_exclude is null or b.first_doc + u.d <> all(p_exclude))
           order by 1, 2) x
@@ -54,7 +58,7 @@ const RARE_POSTINGS = 1024;
  * `width_bucket(x, v_docs)` is how many of the sorted documents are ≤ x, so a range [f, l] holds one where it
  * differs at l and f − 1.
  */
-const RANK_BODY = `
+const rankBody = (blocks: string) => `
     #variable_conflict use_column
     declare
       v_avgdl float8; v_n float8; v_k int := p_offset + p_limit;
@@ -69,16 +73,19 @@ const RANK_BODY = `
           array_agg(h.nhit order by q.o)
         into v_terms, v_idf, v_nhit
         from unnest(p_terms) with ordinality as q(term, o)
-        cross join lateral (select coalesce(sum(x.n), 0)::float8 as nhit from search_blocks x where x.term = q.term collate "C") h;
+        cross join lateral (select coalesce(sum(x.n), 0)::float8 as nhit from ${blocks} x where x.term = q.term collate "C") h;
       if p_need > 1 and p_need >= cardinality(v_terms) then
         select x.term into v_rare from unnest(v_terms, v_nhit) as x(term, nhit) where x.nhit <= ${RARE_POSTINGS}
           order by x.nhit, x.term limit 1;
         if v_rare is not null then
           select coalesce(array_agg(b.first_doc + u.d order by b.first_doc + u.d), '{}') into v_docs
-            from search_blocks b cross join lateral unnest(b.p[:][1:1]) as u(d)
+            from ${blocks} b cross join lateral unnest(b.p[:][1:1]) as u(d)
             where b.term = v_rare collate "C" and b.project_id = p_project;
           if cardinality(v_docs) = 0 then return; end if;
         end if;
       end if;
-${rankStep1(`
-        where v_docs is null or b.term = v_rare or width_bucket(b.last_doc, v_docs) > width_bucket(b.first_doc - 1, v_docs)`)}${rankSteps2And3(candidates)}`;
+${rankStep1(
+  `
+        where v_docs is null or b.term = v_rare or width_bucket(b.last_doc, v_docs) > width_bucket(b.first_doc - 1, v_docs)`,
+  blocks,
+)}${rankSteps2And3(candidates(blocks))}`;
