@@ -21,14 +21,18 @@ export async function up(db: Kysely<any>): Promise<void> {
   await sql.raw(createRank('search_blocks')).execute(db);
 }
 
+/** How the candidates of steps 2 and 3 are read: from `relation`, the postings of the blocks whose ids `blocks` holds. */
+export type Candidates = (relation: string) => (blocks: string) => string;
+
 /**
  * The statement that (re)creates `stoa_search_rank` with this migration's steps over `blocks`, a relation with
- * `search_blocks`' columns: the table here, migration 052's view of blocks and single postings.
+ * `search_blocks`' columns (the table here, migration 052's view of blocks and single postings), its candidates
+ * read by `candidatesOf` (this migration's, or migration 053's).
  */
-export function createRank(blocks: string): string {
+export function createRank(blocks: string, candidatesOf: Candidates = candidates): string {
   return `create or replace function stoa_search_rank(${PARAMS.join(', ')})
     returns table (id bigint, kind text, ref_id text, path text, title text, updated_at text, score float8, body text)
-    language plpgsql stable set plan_cache_mode = force_generic_plan set jit = off as $$${rankBody(blocks)}$$`;
+    language plpgsql stable set plan_cache_mode = force_generic_plan set jit = off as $$${rankBody(blocks, candidatesOf)}$$`;
 }
 
 /**
@@ -38,7 +42,7 @@ export function createRank(blocks: string): string {
  * "Searches for every word driven by the rarest"). The sorted subquery fixes the order each document's rows reach
  * `sum`, under a hash or a sorted grouping alike.
  */
-const candidates = (relation: string) => (blocks: string) => `
+const candidates: Candidates = (relation) => (blocks) => `
         select x.doc, sum(x.score) as score from (
           select b.first_doc + u.d as doc, i.o, i.idf * ((u.tt * p_title_w + u.tb * p_body_w) * p_k1_plus_1)
             / ((u.tt * p_title_w + u.tb * p_body_w) + p_k1 * (p_one_minus_b + p_b * u.dl / v_avgdl)) as score
@@ -58,7 +62,7 @@ const RARE_POSTINGS = 1024;
  * `width_bucket(x, v_docs)` is how many of the sorted documents are ≤ x, so a range [f, l] holds one where it
  * differs at l and f − 1.
  */
-const rankBody = (blocks: string) => `
+const rankBody = (blocks: string, candidatesOf: Candidates) => `
     #variable_conflict use_column
     declare
       v_avgdl float8; v_n float8; v_k int := p_offset + p_limit;
@@ -88,4 +92,4 @@ ${rankStep1(
   `
         where v_docs is null or b.term = v_rare or width_bucket(b.last_doc, v_docs) > width_bucket(b.first_doc - 1, v_docs)`,
   blocks,
-)}${rankSteps2And3(candidates(blocks))}`;
+)}${rankSteps2And3(candidatesOf(blocks))}`;
