@@ -78,10 +78,10 @@ function postingsToRemove(docs: readonly StoredDoc[], tuning: SearchTuning): { p
 }
 
 /**
- * Writes documents into `search_docs`, `search_bodies` and the packed postings of `search_blocks` (PostgreSQL),
- * replacing earlier versions with the same (project, kind, ref): the documents' rows are locked and read first
- * (the newest committed ones), then one statement writes them, removes the old versions' postings and adds the
- * new ones by `stoa_search_replace` (migration 040; 049). A ref given twice keeps its last entry. Runs in the
+ * Writes documents into `search_docs`, `search_bodies` and the postings of `search_blocks` and `search_singles`
+ * (PostgreSQL), replacing earlier versions with the same (project, kind, ref): the documents' rows are locked and
+ * read first (the newest committed ones), then one statement writes them, removes the old versions' postings and
+ * adds the new ones by `stoa_search_replace` (migrations 040, 049, 052). A ref given twice keeps its last entry. Runs in the
  * caller's transaction, or in one of its own, so the rows stay locked from the read to the write.
  *
  * @example
@@ -193,12 +193,13 @@ function prefixBounds(pre: string | undefined): { exact: string | null; lo: stri
  * `bm25()` — same k1, b, idf (with its 1e-6 floor), column weights and whole-table statistics — so both back
  * ends return the same order and scores.
  *
- * One call of `stoa_search_rank` (migration 040, now 051; its plans are kept per connection): for AND it first keeps
- * only the blocks whose documents' range holds one of the rarest term's documents, then it bounds every block of the
- * query's terms, takes a threshold from the best-bounded blocks, scores only the blocks that can reach it, and
- * checks visibility, kinds and the folder in `search_docs` for the candidates in score order until the page and
- * the rows tied with its last are found, so the path / ref tie-break is the same as SQLite's. Nothing a filter
- * rejects takes a place, and the hits and scores are those of scoring every posting.
+ * One call of `stoa_search_rank` (migration 040, now 053, over the blocks and single postings of 052; its plans
+ * are kept per connection): for AND it first keeps only the blocks whose documents' range holds one of the rarest
+ * term's documents, then it bounds every block of the query's terms, takes a threshold from the best-bounded
+ * blocks, scores only the blocks that can reach it, and checks visibility, kinds and the folder in `search_docs`
+ * for the candidates in score order until the page and the rows tied with its last are found, so the path / ref
+ * tie-break is the same as SQLite's. Nothing a filter rejects takes a place, and the hits and scores are those of
+ * scoring every posting.
  *
  * @example
  * const rows = await pgRank(db, { projectId, terms: ['refund'], visibility: ['project'], limit: 10, offset: 0, op: 'OR' }, DEFAULT_TUNING);

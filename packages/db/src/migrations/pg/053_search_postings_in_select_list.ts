@@ -10,8 +10,8 @@ import { createRank, type Candidates } from './051_search_and_by_rarest_word.js'
  * function and reads back before the first row moves on; the same four `unnest` calls in a select list run in
  * step, a row at a time (a ProjectSet node), with nothing stored. The rows, their order before `sum` (by document,
  * then the word's place in the query) and every score are the same; a search for every word of two or three
- * common words, which reads every posting of each, spends ≈ 15–20 % less (bench/README.md, "Postings unnested in
- * the select list").
+ * common words, which reads every posting of each, spends ≈ 15–20 % less (bench/README.md, "Single postings in
+ * narrow rows, and postings unnested in the select list").
  */
 export async function up(db: Kysely<any>): Promise<void> {
   await sql.raw(createRank('search_all_blocks', candidates)).execute(db);
