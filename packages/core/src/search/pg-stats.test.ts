@@ -3,7 +3,7 @@ import { sql, type Kysely } from 'kysely';
 import type { DB } from '@stoa/db';
 import { createTestDb, testDbKinds } from '@stoa/db/testing';
 import { indexDoc, removeDoc, removeDocsByPath, searchDocs, type SearchDocInput } from './index.js';
-import { seedProject } from './test-helpers.js';
+import { seededRandom, seedProject } from './test-helpers.js';
 
 const doc = (projectId: string, refId: string, title: string, body: string): SearchDocInput => ({
   projectId,
@@ -128,6 +128,56 @@ describe.skipIf(!testDbKinds().includes('postgres'))('PostgreSQL search statisti
       ]);
     expect(await ranked(db)).toEqual(await ranked(clean));
     expect((await ranked(db)).length).toBe(3);
+  });
+
+  it('keep every posting once when many writers add, replace and remove pages of shared rare words at once', async () => {
+    // Words in a few pages each, so writers meet on singles (taking, skipping and making them) and on small blocks.
+    const rand = seededRandom(11);
+    const words = Array.from({ length: 30 }, (_, i) => `qx${i.toString(36)}z`);
+    const page = (ref: string) =>
+      doc('prj_a', ref, `Page ${ref}`, Array.from({ length: 2 + Math.floor(rand() * 4) }, () => words[Math.floor(rand() * words.length)]).join(' '));
+    const db = await fresh();
+    const writers = 6;
+    let pages = Array.from({ length: writers * 8 }, (_, i) => page(`s${i}`));
+    const idx = { kysely: db, dialect: 'postgres' } as const;
+    // Each writer's pages one after another, a transaction each (as the drain's passes are), the writers at once.
+    await Promise.all(
+      Array.from({ length: writers }, async (_, w) => {
+        for (const d of pages.filter((_, i) => i % writers === w)) await indexDoc(idx, d);
+      }),
+    );
+    // Then half the pages rewritten and a quarter removed, by the same writers at once.
+    const next = pages.map((d, i) => (i % 2 === 0 ? page(d.refId) : d));
+    const gone = new Set(pages.filter((_, i) => i % 4 === 1).map((d) => d.refId));
+    await Promise.all(
+      Array.from({ length: writers }, async (_, w) => {
+        for (const [i, d] of next.entries()) {
+          if (i % writers !== w) continue;
+          if (gone.has(d.refId)) await removeDoc(idx, { projectId: 'prj_a', kind: 'wiki', refId: d.refId });
+          else if (i % 2 === 0) await indexDoc(idx, d);
+        }
+      }),
+    );
+    pages = next.filter((d) => !gone.has(d.refId));
+    const clean = await fresh();
+    for (const d of pages) await indexDoc({ kysely: clean, dialect: 'postgres' }, d);
+    const postings = async (k: Kysely<DB>) =>
+      (
+        await sql<{ term: string; doc: string; n: number }>`select b.term, d.ref_id as doc, count(*)::int as n
+          from search_all_blocks b cross join lateral unnest(b.p[:][1:1]) as u(o) join search_docs d on d.id = b.first_doc + u.o
+          group by 1, 2 order by 1, 2`.execute(k)
+      ).rows;
+    const got = await postings(db);
+    expect(got.filter((r) => r.n !== 1)).toEqual([]);
+    expect(got).toEqual(await postings(clean));
+    for (const query of [words[0]!, `${words[1]} ${words[2]}`, words.slice(3, 6).join(' ')]) {
+      const ranked = async (k: Kysely<DB>) =>
+        (await searchDocs({ kysely: k, dialect: 'postgres' }, { projectId: 'prj_a', query, visibility: ['project'], limit: 50 })).map((h) => [
+          h.refId,
+          h.score.toFixed(9),
+        ]);
+      expect(await ranked(db)).toEqual(await ranked(clean));
+    }
   });
 
   it('leave the postings of one version when two writers re-index the same page at once', async () => {
