@@ -106,8 +106,12 @@ function pgTemplate(): Promise<string> {
         const url = pgAdminUrl().replace(/\/[^/]*$/, `/${building}`);
         await (await openDb({ kind: 'postgres', url, poolSize: 1 })).close();
         await admin.query(`alter database ${building} rename to ${name}`);
-        // Templates of earlier migrations are of no further use.
-        const stale = await admin.query<{ datname: string }>(`select datname from pg_database where datname like 'stoa\\_tpl\\_%' and datname <> $1`, [name]);
+        // Templates of earlier migrations are of no further use, except the newest of them: another checkout's
+        // run, testing other migrations against this server at the same time, may be copying it (OIDs grow).
+        const stale = await admin.query<{ datname: string }>(
+          `select datname from pg_database where datname like 'stoa\\_tpl\\_%' and datname <> $1 order by oid desc offset 1`,
+          [name],
+        );
         for (const { datname } of stale.rows) await admin.query(`drop database if exists ${datname}`).catch(() => undefined);
       } finally {
         await admin.query('select pg_advisory_unlock(74301)');
