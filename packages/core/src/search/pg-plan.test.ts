@@ -3,7 +3,7 @@ import { Kysely, PostgresDialect, sql } from 'kysely';
 import type { DB } from '@stoa/db';
 import pg from 'pg';
 import { createTestDb, testDbKinds } from '@stoa/db/testing';
-import { indexDoc, searchDocs, type SearchQuery } from './index.js';
+import { indexDoc, removeDoc, searchDocs, type SearchQuery } from './index.js';
 import { seededRandom as rng, seedProject } from './test-helpers.js';
 
 const INDEXED_DOCS = 300;
@@ -93,21 +93,49 @@ describe.skipIf(!testDbKinds().includes('postgres'))('PostgreSQL search plans', 
     ['a later page', { query: VOCAB[2], offset: 40, limit: 20 }],
   ];
 
-  // The ranking runs inside stoa_search_rank (migration 027), so EXPLAIN of the statement the client sends would
-  // show only a function call. auto_explain reports the plan of every statement actually run, the function's
-  // inner ones included, as a notice to this session.
-  it.each(cases)('no sequential scan over the index tables: %s', async (_name, q) => {
+  /** The plans of every statement `work` runs on the logged connection, the functions' inner ones included. */
+  const plansOf = async (work: () => Promise<unknown>) => {
     await sql`load 'auto_explain'`.execute(logged);
     for (const set of ['log_min_duration = 0', 'log_nested_statements = on', "log_format = 'json'", "log_level = 'notice'"])
       await sql.raw(`set auto_explain.${set}`).execute(logged);
     notices.length = 0;
-    const hits = await searchDocs({ kysely: logged, dialect: 'postgres' }, { projectId: 'prj_plan', query: '', visibility: ['project', 'channel:c1'], ...q });
+    await work();
     await sql`set auto_explain.log_min_duration = -1`.execute(logged);
+    return notices.filter((m) => m.includes('plan:')).map((m) => JSON.parse(m.slice(m.indexOf('plan:') + 5)) as { 'Query Text': string; Plan: PlanNode });
+  };
+  const relations = (n: PlanNode): string[] => [...(n['Relation Name'] ? [n['Relation Name']] : []), ...(n.Plans ?? []).flatMap(relations)];
+
+  it("no sequential scan over the index tables when a page takes a word's single, makes one, and goes", async () => {
+    const idx = { kysely: logged, dialect: 'postgres' } as const;
+    const page = (body: string) => ({
+      projectId: 'prj_plan',
+      kind: 'wiki',
+      refId: 'singles',
+      path: 'dir1/singles',
+      title: 'singles',
+      body,
+      visibility: 'project',
+      updatedAt: '2024-01-01T00:00:00.000Z',
+    });
+    // 'u1' is a bulk page's own word (a single); 'zzsolitary' is in no page.
+    const plans = await plansOf(async () => {
+      await indexDoc(idx, page(`u1 ${VOCAB[0]}`));
+      await indexDoc(idx, page(`zzsolitary ${VOCAB[0]}`));
+      await removeDoc(idx, { projectId: 'prj_plan', kind: 'wiki', refId: 'singles' });
+    });
+    expect(plans.some((p) => relations(p.Plan).includes('search_singles'))).toBe(true);
+    for (const p of plans) expect({ sql: p['Query Text'], scans: seqScans(p.Plan) }).toEqual({ sql: p['Query Text'], scans: [] });
+  });
+
+  // The ranking runs inside stoa_search_rank (migration 027), so EXPLAIN of the statement the client sends would
+  // show only a function call. auto_explain reports the plan of every statement actually run, the function's
+  // inner ones included, as a notice to this session.
+  it.each(cases)('no sequential scan over the index tables: %s', async (_name, q) => {
+    let hits: unknown[] = [];
+    const plans = await plansOf(async () => {
+      hits = await searchDocs({ kysely: logged, dialect: 'postgres' }, { projectId: 'prj_plan', query: '', visibility: ['project', 'channel:c1'], ...q });
+    });
     expect(hits.length).toBeGreaterThan(0);
-    const plans = notices
-      .filter((m) => m.includes('plan:'))
-      .map((m) => JSON.parse(m.slice(m.indexOf('plan:') + 5)) as { 'Query Text': string; Plan: PlanNode });
-    const relations = (n: PlanNode): string[] => [...(n['Relation Name'] ? [n['Relation Name']] : []), ...(n.Plans ?? []).flatMap(relations)];
     // The ranking itself was seen (the test cannot pass by seeing no plan at all).
     expect(plans.some((p) => relations(p.Plan).includes('search_blocks'))).toBe(true);
     for (const p of plans) expect({ sql: p['Query Text'], scans: seqScans(p.Plan) }).toEqual({ sql: p['Query Text'], scans: [] });

@@ -55,11 +55,13 @@ export async function up(db: Kysely<any>): Promise<void> {
     begin
       with a as (select * from unnest(p_project, p_term, p_doc, p_tt, p_tb, p_dl) as a(project_id, term, doc, tt, tb, dl)),
       t as (select project_id, term, count(*) as k from a group by project_id, term),
+      -- Deleted by the row version locked here (ctid: singles are never updated, and the lock holds it): the table
+      -- has no index on id, and a join on id would scan it.
       held as (
-        select s.id from search_singles s join t on s.term = t.term collate "C" and s.project_id = t.project_id
+        select s.ctid as row from search_singles s join t on s.term = t.term collate "C" and s.project_id = t.project_id
         order by s.id for update of s skip locked),
       taken as (
-        delete from search_singles s using held where s.id = held.id
+        delete from search_singles s using held where s.ctid = held.row
         returning s.project_id, s.term, s.doc, s.tt, s.tb, s.dl),
       lone as (
         insert into search_singles (doc, tt, tb, dl, project_id, term)
