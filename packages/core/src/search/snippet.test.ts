@@ -41,6 +41,17 @@ describe('makeSnippet', () => {
   it('finds words the fast path cannot (full-width letters, accents)', () => {
     expect(marked('Ｃｏｎｎｅｃｔｉｏｎ lost', 'connection')).toBe('«Ｃｏｎｎｅｃｔｉｏｎ» lost');
     expect(marked('a naïve approach', 'naive')).toBe('a «naïve» approach');
+    // Amid Chinese text, which the slow path leaves out for a word that is not Chinese.
+    expect(marked('数据库连接Ｃｏｎｎｅｃｔｉｏｎ失败了', 'connection')).toBe('数据库连接«Ｃｏｎｎｅｃｔｉｏｎ»失败了');
+    expect(marked('我们的数据库 a naïve 方法', '图书 naive')).toBe('我们的数据库 a «naïve» 方法');
+    // Letters of other scripts are left out only for terms of Latin, Cyrillic or Greek: a stress mark, digits.
+    expect(marked('Мы читали кни\u0301ги вчера, 数据库', 'книги')).toBe('Мы читали «кни\u0301ги» вчера, 数据库');
+    expect(marked('数据库 версия ０.０１ здесь', '0.01')).toBe('数据库 версия «０.０１» здесь');
+    expect(marked('Ｃｏｎｎｅｃｔｉｏｎ потеряно', 'connection')).toBe('«Ｃｏｎｎｅｃｔｉｏｎ» потеряно');
+  });
+
+  it('looks no further for a Chinese word the text does not hold', () => {
+    expect(snip('我们的数据库很大', '图书馆', 40)).toEqual({ snippet: '我们的数据库很大', highlights: [] });
   });
 
   it('accepts a plain query string and custom markers', () => {

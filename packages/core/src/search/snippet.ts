@@ -54,11 +54,51 @@ const CJK_TERM = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script
 const WORD_CHAR = /[\p{L}\p{N}\p{M}\p{Pc}'’.:]/u;
 const LETTER = /[\p{L}\p{N}\p{M}]/u;
 
-/** Every match by segmenting the whole text (bounded): the slow path, when the fast one finds nothing. */
+/** The scripts whose letters the slow path keeps for the terms written in them; any other script keeps the text. */
+const SCRIPTS: ReadonlyArray<{ name: string; test: RegExp }> = [
+  { name: 'Latin', test: /\p{Script=Latin}/u },
+  { name: 'Cyrillic', test: /\p{Script=Cyrillic}/u },
+  { name: 'Greek', test: /\p{Script=Greek}/u },
+];
+const ANY_LETTER = /\p{L}/u;
+const outsideCache = new Map<string, RegExp>();
+/** Runs of letters written in none of the named scripts. */
+function lettersOutside(names: readonly string[]): RegExp {
+  const key = names.join(',');
+  let re = outsideCache.get(key);
+  if (!re) {
+    re = new RegExp(`(?:(?!${names.map((n) => `\\p{Script=${n}}`).join('|')})\\p{L})+`, 'gu');
+    outsideCache.set(key, re);
+  }
+  return re;
+}
+
+/** Every match by segmenting the whole text (bounded): the slow path, when the fast one cannot be used. */
 function scanAll(text: string, wanted: Set<string>, opts: TokenizeOptions): Token[] {
   return tokenize(text.slice(0, SCAN_LIMIT_CHARS), opts)
     .filter((t) => wanted.has(t.term))
     .slice(0, MAX_MATCHES * 4);
+}
+
+/**
+ * The slow path after the fast one found nothing. CJK terms are found by the fast path as exact substrings, so only
+ * the other terms are looked for, and the letters of scripts none of them is written in are blanked out first (same
+ * length, so offsets hold): segmenting a 100,000-character Chinese body that matched only in its title took ≈ 115
+ * ms, a Russian one ≈ 23 ms, for a Latin word that could not be there. A term with letters of another script keeps
+ * the whole text.
+ */
+function scanOthers(text: string, wanted: Set<string>, opts: TokenizeOptions): Token[] {
+  const others = [...wanted].filter((t) => !CJK_TERM.test(t));
+  if (others.length === 0) return [];
+  const head = text.slice(0, SCAN_LIMIT_CHARS);
+  const known = others.every((t) => [...t].every((c) => !ANY_LETTER.test(c) || SCRIPTS.some((sc) => sc.test.test(c))));
+  if (!known) return scanAll(head, new Set(others), opts);
+  const names = SCRIPTS.filter((sc) => others.some((t) => sc.test.test(t))).map((sc) => sc.name);
+  return scanAll(
+    head.replace(lettersOutside(names), (run) => ' '.repeat(run.length)),
+    new Set(others),
+    opts,
+  );
 }
 
 /**
@@ -97,7 +137,7 @@ function findMatches(text: string, wanted: Set<string>, opts: TokenizeOptions): 
     }
     doneUpTo = end;
   }
-  if (out.length === 0) return scanAll(text, wanted, opts);
+  if (out.length === 0) return scanOthers(text, wanted, opts);
   return out.sort((a, b) => a.start - b.start || a.end - b.end);
 }
 
