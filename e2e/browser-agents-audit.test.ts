@@ -178,9 +178,18 @@ describe.skipIf(!hasChromium)('web UI: media, direct uploads, agents, audit, sea
     await page.getByRole('tree').getByRole('treeitem', { name: 'bulk' }).click();
     await fileRow(page, 'bulk/f000.txt').waitFor();
     expect(await page.locator('table.files tbody tr[data-path]').count()).toBeLessThan(260);
-    // The table is virtualised: scrolling to the end draws the last files, and still not all of them at once.
-    await page.evaluate(() => window.scrollTo(0, document.body.scrollHeight));
-    await fileRow(page, 'bulk/f259.txt').waitFor();
+    // The table is virtualised: scrolling to the end draws the last files, and still not all of them at once. The
+    // listing arrives a page at a time, and a page that lands after a scroll lengthens the table under it, so the
+    // test scrolls to the end again until the last file is there, as a person would.
+    await expect
+      .poll(
+        async () => {
+          await page.evaluate(() => window.scrollTo(0, document.body.scrollHeight));
+          return fileRow(page, 'bulk/f259.txt').count();
+        },
+        { timeout: 15_000 },
+      )
+      .toBe(1);
     expect(await page.locator('table.files tbody tr[data-path]').count()).toBeLessThan(260);
     expect(await fileRow(page, 'bulk/f000.txt').count()).toBe(0);
   });
