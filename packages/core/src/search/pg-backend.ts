@@ -81,8 +81,8 @@ function postingsToRemove(docs: readonly StoredDoc[], tuning: SearchTuning): { p
  * Writes documents into `search_docs`, `search_bodies` and the postings of `search_blocks` and `search_singles`
  * (PostgreSQL), replacing earlier versions with the same (project, kind, ref): the documents' rows are locked and
  * read first (the newest committed ones), then one statement writes them, removes the old versions' postings and
- * adds the new ones by `stoa_search_replace` (migrations 040, 049, 052). A ref given twice keeps its last entry. Runs in the
- * caller's transaction, or in one of its own, so the rows stay locked from the read to the write.
+ * adds the new ones by `stoa_search_replace` (migrations 040, 049, 052). A ref given twice keeps its last entry.
+ * Runs in the caller's transaction, or in one of its own, so the rows stay locked from the read to the write.
  *
  * @example
  * await pgUpsert(trx, [{ doc, terms: indexTerms(doc.title, doc.body, DEFAULT_TUNING), embedHash }], DEFAULT_TUNING);

@@ -88,15 +88,16 @@ function scanAll(text: string, wanted: Set<string>, opts: TokenizeOptions): Toke
  * the whole text.
  */
 function scanOthers(text: string, wanted: Set<string>, opts: TokenizeOptions): Token[] {
-  const others = [...wanted].filter((t) => !CJK_TERM.test(t));
-  if (others.length === 0) return [];
+  const others = new Set([...wanted].filter((t) => !CJK_TERM.test(t)));
+  if (others.size === 0) return [];
   const head = text.slice(0, SCAN_LIMIT_CHARS);
-  const known = others.every((t) => [...t].every((c) => !ANY_LETTER.test(c) || SCRIPTS.some((sc) => sc.test.test(c))));
-  if (!known) return scanAll(head, new Set(others), opts);
-  const names = SCRIPTS.filter((sc) => others.some((t) => sc.test.test(t))).map((sc) => sc.name);
+  const letters = [...others].flatMap((t) => [...t].filter((c) => ANY_LETTER.test(c)));
+  const names = SCRIPTS.filter((sc) => letters.some((c) => sc.test.test(c))).map((sc) => sc.name);
+  // Digits only, or a letter of a script not listed: the whole text is segmented.
+  if (names.length === 0 || !letters.every((c) => SCRIPTS.some((sc) => sc.test.test(c)))) return scanAll(head, others, opts);
   return scanAll(
     head.replace(lettersOutside(names), (run) => ' '.repeat(run.length)),
-    new Set(others),
+    others,
     opts,
   );
 }
