@@ -57,7 +57,16 @@ async function finishedMeanwhile(ctx: Ctx, uploadId: string): Promise<FileInfo> 
 }
 
 async function commitUpload(ctx: Ctx, uploadId: string): Promise<FileInfo> {
-  const r = await pendingReservation(ctx, uploadId);
+  let r;
+  try {
+    r = await pendingReservation(ctx, uploadId);
+  } catch (e) {
+    // Another finish of the same upload committed between finishUpload's first look and this read (the
+    // reservation is then done for good): answer what it made.
+    const other = await finishedFile(ctx, uploadId);
+    if (other) return other;
+    throw e;
+  }
   if (r.parts_token !== null && !(await joinParts(ctx, r))) return finishedMeanwhile(ctx, uploadId);
   crashPoint(ctx.platform.config, 'upload.finish.joined');
   let blob;
