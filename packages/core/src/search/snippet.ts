@@ -61,6 +61,12 @@ const SCRIPTS: ReadonlyArray<{ name: string; test: RegExp }> = [
   { name: 'Greek', test: /\p{Script=Greek}/u },
 ];
 const ANY_LETTER = /\p{L}/u;
+/**
+ * Characters that segmenting folds (NFKC) into CJK words but that the fast path's exact search does not find:
+ * radicals, enclosed and compatibility CJK, compatibility ideographs, half-width katakana and Hangul, Hangul
+ * compatibility jamo.
+ */
+const CJK_COMPAT = /[\u2E80-\u2FDF\u3130-\u318F\u3200-\u33FF\uF900-\uFAFF\uFF65-\uFFDC\u{1F200}-\u{1F2FF}\u{2F800}-\u{2FA1F}]/u;
 const outsideCache = new Map<string, RegExp>();
 /** Runs of letters written in none of the named scripts. */
 function lettersOutside(names: readonly string[]): RegExp {
@@ -85,12 +91,14 @@ function scanAll(text: string, wanted: Set<string>, opts: TokenizeOptions): Toke
  * the other terms are looked for, and the letters of scripts none of them is written in are blanked out first (same
  * length, so offsets hold): segmenting a 100,000-character Chinese body that matched only in its title took ≈ 115
  * ms, a Russian one ≈ 23 ms, for a Latin word that could not be there. A term with letters of another script keeps
- * the whole text.
+ * the whole text, and so do CJK terms where the text holds compatibility forms of CJK characters.
  */
 function scanOthers(text: string, wanted: Set<string>, opts: TokenizeOptions): Token[] {
-  const others = new Set([...wanted].filter((t) => !CJK_TERM.test(t)));
-  if (others.size === 0) return [];
   const head = text.slice(0, SCAN_LIMIT_CHARS);
+  const others = new Set([...wanted].filter((t) => !CJK_TERM.test(t)));
+  // A CJK word written in a compatibility form ("ｶﾀｶﾅ", "豈") is found only by segmenting: every term, all the text.
+  if (others.size < wanted.size && CJK_COMPAT.test(head)) return scanAll(head, wanted, opts);
+  if (others.size === 0) return [];
   const letters = [...others].flatMap((t) => [...t].filter((c) => ANY_LETTER.test(c)));
   const names = SCRIPTS.filter((sc) => letters.some((c) => sc.test.test(c))).map((sc) => sc.name);
   // Digits only, or a letter of a script not listed: the whole text is segmented.
