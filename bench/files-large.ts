@@ -12,6 +12,7 @@
  */
 import { execFileSync } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
+import { createReadStream } from 'node:fs';
 import { mkdtemp, open, readFile, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -29,6 +30,13 @@ function freeBytes(dir: string): number {
   // `df -B1 --output=avail DIR` → "Avail\n123456\n"
   const out = execFileSync('df', ['-B1', '--output=avail', dir], { encoding: 'utf8' });
   return Number(out.trim().split('\n').pop());
+}
+
+/** The SHA-256 of a file, hex. */
+async function sha256Of(file: string): Promise<string> {
+  const hash = createHash('sha256');
+  for await (const chunk of createReadStream(file)) hash.update(chunk as Buffer);
+  return hash.digest('hex');
 }
 
 /** Writes `size` bytes of distinct 1 MiB blocks, fsynced; returns their sha256. */
@@ -151,7 +159,9 @@ try {
     `${api}/files/content?path=${encodeURIComponent('big/large.bin')}`,
   ]);
   const etag = /^etag:\s*(\S+)/im.exec(await readFile(headers, 'utf8'))?.[1];
-  if ((await stat(dst)).size !== SIZE || etag !== `"${sha}"`) throw new Error(`download failed: etag ${etag}`);
+  // The ETag is the first 128 bits of the content's SHA-256 (openapi.ts); the bytes are checked whole too.
+  if ((await stat(dst)).size !== SIZE || etag !== `"${sha.slice(0, 32)}"`) throw new Error(`download failed: etag ${etag}`);
+  if ((await sha256Of(dst)) !== sha) throw new Error('download failed: the bytes differ from the upload');
   await rm(dst);
 
   // Moves: the first one, then back and forth for a distribution.
