@@ -19,6 +19,24 @@ export function newId(prefix: 'org' | 'prj' | 'usr' | 'agt' | 'conv' | 'fil' | '
   return `${prefix}_${randomAlnum(prefix === 'agt' ? 8 : 16)}`;
 }
 
+/** Digits and lowercase letters: a number written with them sorts as the number does, byte-wise and in any collation. */
+const BASE36_TIME_CHARS = 9;
+
+/**
+ * An opaque prefixed ID like {@link newId}'s (16 characters after the prefix) whose first 9 characters are the
+ * time in milliseconds (base 36, zero-padded; enough until the year 5138) and the other 7 random letters and digits
+ * (62^7 ≈ 3.5 × 10^12 a millisecond). For the rows every file write adds (files, versions): an index on a random
+ * key takes each new row into a leaf page of its own, which the commit then writes whole; ordered by time, the rows
+ * of one moment share the last page (bench/README.md, "Files and versions keyed in time order";
+ * docs/decisions/0041-time-ordered-file-and-version-ids.md). Not for anything whose ID is a secret or a capability.
+ *
+ * @example
+ * newOrderedId('ver') // 'ver_mia3k8t2hQ7xK2p'
+ */
+export function newOrderedId(prefix: 'fil' | 'ver', nowMs: number = Date.now()): string {
+  return `${prefix}_${Math.floor(nowMs).toString(36).padStart(BASE36_TIME_CHARS, '0')}${randomAlnum(7)}`;
+}
+
 /** A bearer token: `stoa_` + 40 random base62-ish characters (shown once, stored hashed). */
 export function newToken(): string {
   return 'stoa_' + randomBytes(30).toString('base64url');

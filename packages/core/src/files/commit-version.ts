@@ -3,7 +3,7 @@ import type { PutResult } from '@stoa/blob';
 import type { FileVersionsTable } from '@stoa/db';
 import type { Selectable } from 'kysely';
 import type { Attribution } from '../actors.js';
-import { newId } from '../ids.js';
+import { newOrderedId } from '../ids.js';
 import { baseName, dirOf } from '../paths.js';
 import type { Ctx, Q } from '../platform.js';
 import { recordAudit } from '../audit/audit.js';
@@ -173,7 +173,7 @@ export async function commitVersion(trx: Q, ctx: Ctx, input: CommitInput): Promi
     row = { ...existing, ...changes };
   } else {
     row = {
-      id: newId('fil'),
+      id: newOrderedId('fil'),
       project_id: ctx.project.id,
       path: input.path,
       dir: dirOf(input.path),
@@ -200,7 +200,7 @@ export async function commitVersion(trx: Q, ctx: Ctx, input: CommitInput): Promi
     await addToDirs(trx, ctx.project.id, input.path);
   }
   await insertVersion(trx, {
-    id: newId('ver'),
+    id: newOrderedId('ver'),
     file_id: row.id,
     project_id: ctx.project.id,
     path: input.path,
