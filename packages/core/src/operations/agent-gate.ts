@@ -1,5 +1,5 @@
 import { isStoaError, StoaError } from '@stoa/contract';
-import { newId } from '../ids.js';
+import { newOrderedId } from '../ids.js';
 import type { Ctx, Q } from '../platform.js';
 import { recordToolCall, shortArgs, shortResult } from '../conversations/trace.js';
 import { countWrite, type WindowKey } from '../tools/write-window.js';
@@ -88,7 +88,7 @@ export async function tracedChange<T>(ctx: Ctx, op: string, args: unknown, run: 
   if (a.kind !== 'agent' || a.toolCallId) return run(ctx);
   const started = performance.now();
   // The entry's ID is the change's tool call ID (B9 attribution), and marks the change as traced for what it calls.
-  const id = newId('call');
+  const id = newOrderedId('call');
   const record = (o: ChangeOutcome & { refused: boolean }) =>
     recordToolCall(ctx, {
       id,

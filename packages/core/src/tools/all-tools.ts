@@ -22,7 +22,7 @@ import { toolAudience } from './audience.js';
 import type { ToolCallOptions, ToolResult } from './area-tool.js';
 import { nearestName } from './near-miss.js';
 import { runTool } from './run-tool.js';
-import { newId } from '../ids.js';
+import { newOrderedId } from '../ids.js';
 
 /** A tool as every door lists it (MCP tools/list shape). */
 export type AnyToolDef = Omit<McpToolDef, 'name'> & { name: string };
@@ -68,5 +68,5 @@ export async function dispatchTool(ctx: Ctx, name: string, rawArgs: unknown, opt
     allTools(ctx).map((t) => t.name),
   );
   const e = new StoaError('not_found', `there is no tool "${name}"${near ? ` — did you mean "${near}"?` : ''}`);
-  return { text: `Refused: ${e.message}`, refused: true, code: e.code, callId: newId('call'), path: null, version: null };
+  return { text: `Refused: ${e.message}`, refused: true, code: e.code, callId: newOrderedId('call'), path: null, version: null };
 }

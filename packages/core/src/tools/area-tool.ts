@@ -1,6 +1,6 @@
 import type { z } from 'zod';
 import { isStoaError, StoaError } from '@stoa/contract';
-import { newId } from '../ids.js';
+import { newOrderedId } from '../ids.js';
 import type { Ctx, Q } from '../platform.js';
 import { recordToolCall, shortArgs, shortResult } from '../conversations/trace.js';
 import { refusalOfDbError } from '../db-guard.js';
@@ -115,7 +115,7 @@ export async function runToolCall<S extends Record<string, z.ZodType>>(
   // is recorded below as always.
   let inTx = false;
   const call: ToolCall = {
-    callId: newId('call'),
+    callId: newOrderedId('call'),
     runtime: opts.runtime,
     traceInTx: async (trx, answer) => {
       await recordToolCall(ctx, entry({ text: answer.text, refused: false, path: answer.path ?? null, version: answer.version ?? null }), trx);

@@ -1,7 +1,7 @@
 import type { SearchDocInput } from '../search/index.js';
 import { enqueueWikiPages } from '../outbox/outbox.js';
 import type { Attribution } from '../actors.js';
-import { newId } from '../ids.js';
+import { newOrderedId } from '../ids.js';
 import type { Ctx, Q } from '../platform.js';
 import { parseLinks } from './links.js';
 import type { PageRow } from './schema.js';
@@ -66,7 +66,7 @@ export async function recordVersion(trx: Q, row: PageRow, action: 'create' | 'ed
   await trx
     .insertInto('wiki_versions')
     .values({
-      id: newId('wv'),
+      id: newOrderedId('wv'),
       page_id: row.id,
       project_id: row.project_id,
       version: row.version,

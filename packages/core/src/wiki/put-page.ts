@@ -1,7 +1,7 @@
 import { StoaError } from '@stoa/contract';
 import { attributionOf } from '../actors.js';
 import { withWriteRetry } from '../files/write-retry.js';
-import { newId } from '../ids.js';
+import { newOrderedId } from '../ids.js';
 import { inTx, type Ctx, type Q } from '../platform.js';
 import { assertCan } from '../policies/can.js';
 import { lockPage, recordVersion, syncDerived, WIKI_MAX_TEXT_BYTES, authorName } from './page-store.js';
@@ -96,7 +96,7 @@ export async function putPage(ctx: Ctx, input: PutPageInput): Promise<WikiPageSu
       checkBase(path, input.base, existing?.version ?? 0);
       if (!existing) {
         const row: PageRow = {
-          id: newId('wpg'),
+          id: newOrderedId('wpg'),
           project_id: ctx.project.id,
           path,
           title: title ?? '',
