@@ -19,7 +19,10 @@ export function newId(prefix: 'org' | 'prj' | 'usr' | 'agt' | 'conv' | 'fil' | '
   return `${prefix}_${randomAlnum(prefix === 'agt' ? 8 : 16)}`;
 }
 
-/** Digits and lowercase letters: a number written with them sorts as the number does, byte-wise and in any collation. */
+/**
+ * The time's width in an ordered ID. Base 36 uses digits and lowercase letters only, so a zero-padded number sorts
+ * as the number does, byte-wise and in any collation.
+ */
 const BASE36_TIME_CHARS = 9;
 
 /**
