@@ -21,7 +21,7 @@ export default defineConfig({
         extends: true,
         test: {
           name: 'unit',
-          include: ['packages/*/src/**/*.test.ts', 'apps/*/src/**/*.test.ts', 'bench/*.test.ts'],
+          include: ['packages/*/src/**/*.test.ts', 'apps/*/src/**/*.test.ts', 'bench/**/*.test.ts'],
           // Each worker process runs file after file without reloading the modules: loading them afresh for each
           // of the 200-odd files took a fifth of the suite's time. It holds because modules have no import-time
           // side effects and tests leave no global state behind (CONTRIBUTING.md).

@@ -22,6 +22,7 @@ import { join } from 'node:path';
 import { createTestDb } from '@stoa/db/testing';
 import { httpRequest, keepAliveAgent } from './lib/http-client.js';
 import { runConcurrent } from './lib/runner.js';
+import { reportAims, type Aim } from './lib/aims.js';
 import { fmt, ratio, summarize, type Summary } from './lib/stats.js';
 import { startProcess, startStoa, type StartedServer } from './lib/stoa-server.js';
 import { cpuTimeMs, peakRssBytes } from './lib/rss.js';
@@ -305,3 +306,31 @@ if (SERVERS.includes('stoa') && SERVERS.includes('stoa-pg')) {
   }
 }
 process.stdout.write(out.join('\n') + '\n');
+// Issue 30 item 1: PUT ≥ 0.8× the bare server that fsyncs once per file, GET ≥ 0.8× the bare server, with 16
+// clients. Only a run of Stoa on SQLite beside those servers, at the issue's concurrency, measures them.
+if (CONCURRENCY === 16 && !TEXT && SERVERS.includes('stoa')) {
+  const aims: Aim[] = [];
+  const getPeer = SERVERS.includes('bare') ? 'bare' : 'bare-fsync';
+  for (const size of SIZES) {
+    const st = find('stoa', size);
+    if (SERVERS.includes('bare-fsync'))
+      aims.push({
+        aim: `files: PUT ${size / 1024} KB ÷ bare-fsync`,
+        value: (st?.put.opsPerSec ?? Number.NaN) / (find('bare-fsync', size)?.put.opsPerSec ?? Number.NaN),
+        line: 0.8,
+        unit: '×',
+        better: 'higher',
+        note: '16 clients',
+      });
+    if (SERVERS.includes(getPeer))
+      aims.push({
+        aim: `files: GET ${size / 1024} KB ÷ ${getPeer}`,
+        value: (st?.get.opsPerSec ?? Number.NaN) / (find(getPeer, size)?.get.opsPerSec ?? Number.NaN),
+        line: 0.8,
+        unit: '×',
+        better: 'higher',
+        note: '16 clients',
+      });
+  }
+  reportAims(aims);
+}

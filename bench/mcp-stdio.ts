@@ -32,6 +32,7 @@ import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { bootstrap, contextFor, createAgent, createConversation, loadConfig, localAdminPrincipal, openPlatform } from '@stoa/core/testing';
+import { reportAims } from './lib/aims.js';
 import { fmt, summarize, type Summary } from './lib/stats.js';
 
 const N = Number(process.env.BENCH_MCP_N ?? 1000);
@@ -320,6 +321,25 @@ async function main(): Promise<void> {
         `CPU per pair: base ${fmt(base.cpuMs / b.ops, 2)} ms, this checkout ${fmt(stoa.cpuMs / s.ops, 2)} ms (${(stoa.cpuMs / s.ops / (base.cpuMs / b.ops)).toFixed(2)}×); p50 ratio server-filesystem ÷ base ${(f.p50 / b.p50).toFixed(2)}×`,
       );
   }
+  // Issue 30 item 2: write + read at least as fast as the official filesystem server; `initialize` within its time.
+  reportAims([
+    {
+      aim: 'MCP: 4 KB write + read, Stoa ÷ server-filesystem',
+      value: s.opsPerSec / f.opsPerSec,
+      line: 1,
+      unit: '×',
+      better: 'higher',
+      note: `pairs/s, files under ${process.env.BENCH_MCP_DIR ?? tmpdir()}`,
+    },
+    {
+      aim: 'MCP: start → initialize, Stoa ÷ server-filesystem',
+      value: ms.stoa / ms.fs,
+      line: 1,
+      unit: '×',
+      better: 'lower',
+      note: `median of ${STARTS} starts`,
+    },
+  ]);
 }
 
 main().catch((e) => {

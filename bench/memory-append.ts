@@ -16,6 +16,7 @@
 import { writeFileSync } from 'node:fs';
 import { appendMemory, createAgent, createConversation, getMemory, runOperation, type Ctx } from '@stoa/core/testing';
 import { createTestPlatform } from '@stoa/core/testing';
+import { reportAims, type Aim } from './lib/aims.js';
 
 interface Args {
   writers: number;
@@ -141,5 +142,22 @@ for (const r of results) {
     ].join('  '),
   );
 }
+// Issue 30 item 4: one shared memory file appended by 16 writers, p99 under 50 ms on each engine.
+if (args.writers === 16)
+  reportAims(
+    results
+      .filter((r) => r.scenario === 'same-file')
+      .map(
+        (r) =>
+          ({
+            aim: `memory: one file appended by 16 writers, p99, ${r.backend === 'sqlite' ? 'SQLite' : 'PostgreSQL'}`,
+            value: r.p99,
+            line: 50,
+            unit: 'ms',
+            better: 'lower',
+            strict: true,
+          }) satisfies Aim,
+      ),
+  );
 if (args.json) writeFileSync(args.json, JSON.stringify({ at: new Date().toISOString(), node: process.version, results }, null, 2));
 if (results.some((r) => !r.linesOk)) process.exitCode = 1;

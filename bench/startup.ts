@@ -15,6 +15,7 @@ import { execFileSync, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { reportAims } from './lib/aims.js';
 import { currentRssBytes } from './lib/rss.js';
 import { fmt, msSince, percentile } from './lib/stats.js';
 import { REPO_ROOT, startStoa } from './lib/stoa-server.js';
@@ -178,6 +179,12 @@ try {
     console.log(`| ${what} | ${fmt(ms, 0)} | ${peerName} | ${fmt(peer, 0)} | ${fmt(peer / ms, 2)}× | < ${budget} ms | ${ms < budget ? 'yes' : 'no'} |`);
   const rss = med(r.rss[0]!) / 1024 / 1024;
   console.log(`| idle \`stoa serve\` RSS | ${fmt(rss, 0)} MB | – | – | – | < 100 MB | ${rss < 100 ? 'yes' : 'no'} |`);
+  // Issue 30 item 3: the listing a person types, and what a server holds while nobody uses it.
+  reportAims([
+    { aim: '`stoa files ls`, local mode', value: med(r.ls[0]!), line: 300, unit: 'ms', better: 'lower', strict: true, note: `median of ${ROUNDS}` },
+    { aim: '`stoa files ls`, remote mode', value: med(r.lsRemote[0]!), line: 300, unit: 'ms', better: 'lower', strict: true, note: `median of ${ROUNDS}` },
+    { aim: 'idle `stoa serve` RSS', value: rss, line: 100, unit: 'MB', better: 'lower', strict: true },
+  ]);
   if (AGAINST) {
     console.log(`\nThis checkout beside ${AGAINST} (same rounds, by turns), medians:\n`);
     console.log(`| what | this checkout | ${AGAINST} | ratio (this ÷ other) | this ÷ \`node -e 0\` | other ÷ \`node -e 0\` |`);
