@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import { StoaError } from '@stoa/contract';
-import { inTx, type Ctx } from '../platform.js';
+import type { Ctx } from '../platform.js';
 import { can, type Action } from '../policies/can.js';
 import type { Actor } from '../actors.js';
 import { isParticipant } from '../conversations/conversations.js';
@@ -114,7 +114,10 @@ async function uncount(ctx: Ctx, key: WindowKey): Promise<void> {
  */
 export async function countChange(ctx: Ctx, traits: OperationTraits, key: WindowKey | null = windowOf(ctx)): Promise<(() => Promise<void>) | null> {
   if (!traits.mutates || traits.window !== 'runner' || !key || ctx.actor.kind !== 'agent') return null;
-  await inTx(ctx.platform, (trx) => countWrite(trx, ctx, key));
+  // One statement, atomic alone, so no transaction: on PostgreSQL the counter's row is then locked only while the
+  // statement runs and commits, not across the round trips of a BEGIN … COMMIT, behind which every other change
+  // of the same agent in the conversation queued (16 writers appending to one memory file, bench/README.md).
+  await countWrite(ctx.platform.db.kysely, ctx, key);
   return () => uncount(ctx, key);
 }
 

@@ -111,4 +111,20 @@ describe.each(testDbKinds())('tool limits (%s)', (kind) => {
     now = new Date('2026-10-01T10:01:00Z');
     expect((await callTool(agent, 'ws_write_file', { path: 'b.md', content: '3' })).text).toMatch(/change 1 of 3/);
   });
+
+  it('counts changes made at once exactly: as many as the limit succeed, the rest are refused and not counted', async () => {
+    const { agent } = await setup({ agentWritesPerConversation: 5, agentWriteWindowSeconds: 60 });
+    // Memory appends are counted by the operation runner (its write-window step), each as a statement of its own.
+    const results = await Promise.all(Array.from({ length: 12 }, (_, i) => callTool(agent, 'memory_append', { file: 'MEMORY.md', text: `line ${i}` })));
+    const done = results.filter((r) => !r.refused);
+    expect(done).toHaveLength(5);
+    expect(results.filter((r) => r.code === 'rate_limited')).toHaveLength(7);
+    const memory = await callTool(agent, 'memory_get', { file: 'MEMORY.md' });
+    expect(memory.text.match(/line \d+/g)).toHaveLength(5);
+    // The refused ones gave nothing back that was not theirs: one window later the budget is whole again.
+    now = new Date('2026-10-01T10:01:00Z');
+    const again = await Promise.all(Array.from({ length: 5 }, (_, i) => callTool(agent, 'memory_append', { file: 'MEMORY.md', text: `later ${i}` })));
+    expect(again.filter((r) => r.refused)).toHaveLength(0);
+    expect((await callTool(agent, 'memory_append', { file: 'MEMORY.md', text: 'one too many' })).code).toBe('rate_limited');
+  });
 });
