@@ -2,6 +2,7 @@ import { StoaError } from '@stoa/contract';
 import { newId } from '../ids.js';
 import { inTx, type Ctx } from '../platform.js';
 import { assertCan } from '../policies/can.js';
+import { hotQuery } from '../hot-query.js';
 import type { Actor } from '../actors.js';
 
 export type ConversationKind = 'channel' | 'dm' | 'dialog';
@@ -131,11 +132,34 @@ export async function seesConversation(ctx: Ctx, id: string): Promise<boolean> {
  * const conv = await findVisibleConversation(ctx, '#launch'); // not_found unless a participant or an admin
  */
 export async function findVisibleConversation(ctx: Ctx, ref: string): Promise<{ id: string; kind: ConversationKind; name: string | null; participant?: true }> {
-  const conv = await findConversation(ctx, ref);
-  const sight = await sightOf(ctx, conv.id);
-  if (!sight) throw new StoaError('not_found', `conversation "${ref}" does not exist`);
-  return sight === 'participant' ? { ...conv, participant: true } : conv;
+  const a = ctx.actor;
+  const row = (
+    await conversationWithMember(ctx.platform.db.kysely, {
+      project: ctx.project.id,
+      ref,
+      name: ref.replace(/^#/, ''),
+      member: a.kind === 'user' ? a.userId : a.agentId,
+    })
+  )[0];
+  const admin = a.kind === 'user' && (a.superuser === true || a.role === 'admin');
+  if (!row || (row.member_id === null && !admin)) throw new StoaError('not_found', `conversation "${ref}" does not exist`);
+  const conv = { id: row.id, kind: row.kind as ConversationKind, name: row.name };
+  return row.member_id !== null ? { ...conv, participant: true } : conv;
 }
+
+/**
+ * The conversation a reference names (ID or channel name) and whether `member` takes part in it, in one statement:
+ * every memory operation starts with it (issue 30), so it is built once — and read afresh each time.
+ */
+const conversationWithMember = hotQuery((db, a: { project: string; ref: string; name: string; member: string }) =>
+  db
+    .selectFrom('conversations as c')
+    .leftJoin('conversation_members as m', (j) => j.onRef('m.conversation_id', '=', 'c.id').on('m.member_id', '=', a.member))
+    .select(['c.id', 'c.kind', 'c.name', 'm.member_id'])
+    .where('c.project_id', '=', a.project)
+    .where((eb) => eb.or([eb('c.id', '=', a.ref), eb('c.name', '=', a.name)]))
+    .limit(1),
+);
 
 /**
  * Conversations the actor takes part in (admins: all of the project). With `agent`: only those that agent takes
