@@ -73,6 +73,9 @@ describe.each(testDbKinds())('small blobs in the database on %s', (kind) => {
     const disk = createFsBlobStore({ root: join(t.dataDir, 'blobs') });
     const old = await disk.put('written before small blobs moved into the database');
     expect(await t.platform.blobs.read(old.key)).toEqual(Buffer.from('written before small blobs moved into the database'));
+    // The previous test's files are indexed a moment after their commit: a drain's transaction still open would send
+    // this put to the disk (correct, as in the next test, but not what this one asks about).
+    await t.platform.outbox.idle();
     const again = await t.platform.blobs.put('written before small blobs moved into the database');
     expect(again.key).toBe(old.key);
     expect([await inTable(old.key), onDisk(old.key)]).toEqual([true, true]);
