@@ -16,7 +16,7 @@ export default defineConfig({
     pool: 'forks',
     // Three test files at a time on two cores: acceptance tests wait on the processes, servers and browsers they
     // start, and a third file fills those waits. Measured on a 2-core machine where a CI run took 1,360 s with two:
-    // 1,215 s with three (the main suite 1,106 → 1,034 s), every test passing in both.
+    // 1,215 s with three (the main suite 1,106 → 1,034 s); the one failure it showed was a race in a test, fixed.
     maxWorkers: 3,
     server: { deps: { inline: ['react-markdown'] } },
     projects: [
