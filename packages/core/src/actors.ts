@@ -48,6 +48,19 @@ export interface AgentActor {
 
 export type Actor = UserActor | AgentActor;
 
+/** The user's or the agent's ID: who a membership row or a lock names. */
+export function actorIdOf(actor: Actor): string {
+  return actor.kind === 'user' ? actor.userId : actor.agentId;
+}
+
+/**
+ * A project admin or the installation's superuser: sees every conversation of the project, every MEMORY.md and
+ * every channel's wiki pages; editors, viewers and agents see those of the conversations they take part in.
+ */
+export function isProjectAdmin(actor: Actor): boolean {
+  return actor.kind === 'user' && (actor.superuser === true || actor.role === 'admin');
+}
+
 /** Who a version, audit entry or "created by" tag names. */
 export interface Attribution {
   kind: 'user' | 'agent' | 'unmapped_agent' | 'system';

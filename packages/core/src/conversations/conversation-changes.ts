@@ -1,4 +1,5 @@
 import { StoaError } from '@stoa/contract';
+import { isProjectAdmin } from '../actors.js';
 import type { Ctx } from '../platform.js';
 import { can } from '../policies/can.js';
 import { findConversation, isParticipant } from './conversations.js';
@@ -26,8 +27,7 @@ export async function conversationForUndo(ctx: Ctx, ref: string): Promise<{ id: 
   const e = can(a, 'file.write', { kind: 'project' });
   if (e) throw new StoaError('forbidden', 'only editors and admins may review or undo a conversation');
   const conv = await findConversation(ctx, ref);
-  const admin = a.superuser === true || a.role === 'admin';
-  if (!admin && !(await isParticipant(ctx, conv.id))) throw new StoaError('not_found', `conversation "${ref}" does not exist`);
+  if (!isProjectAdmin(a) && !(await isParticipant(ctx, conv.id))) throw new StoaError('not_found', `conversation "${ref}" does not exist`);
   return { id: conv.id, name: conv.name };
 }
 

@@ -3,7 +3,7 @@ import { newId } from '../ids.js';
 import { inTx, type Ctx } from '../platform.js';
 import { assertCan } from '../policies/can.js';
 import { hotQuery } from '../hot-query.js';
-import type { Actor } from '../actors.js';
+import { actorIdOf, isProjectAdmin, type Actor } from '../actors.js';
 
 export type ConversationKind = 'channel' | 'dm' | 'dialog';
 
@@ -86,7 +86,7 @@ export async function createConversation(ctx: Ctx, input: { channel?: string; me
 
 /** Whether the actor takes part in a conversation (admins see every conversation of their project). */
 export async function isParticipant(ctx: Ctx, conversationId: string, actor: Actor = ctx.actor): Promise<boolean> {
-  const id = actor.kind === 'user' ? actor.userId : actor.agentId;
+  const id = actorIdOf(actor);
   const row = await ctx.platform.db.kysely
     .selectFrom('conversation_members')
     .innerJoin('conversations', 'conversations.id', 'conversation_members.conversation_id')
@@ -114,7 +114,7 @@ export async function findConversation(ctx: Ctx, ref: string): Promise<{ id: str
 /** How the caller sees conversation `id`: as an admin of the project, as a participant, or not at all. */
 async function sightOf(ctx: Ctx, id: string): Promise<'admin' | 'participant' | null> {
   const a = ctx.actor;
-  if (a.kind === 'user' && (a.superuser === true || a.role === 'admin')) return 'admin';
+  if (isProjectAdmin(a)) return 'admin';
   return (await isParticipant(ctx, id)) ? 'participant' : null;
 }
 
@@ -138,11 +138,10 @@ export async function findVisibleConversation(ctx: Ctx, ref: string): Promise<{ 
       project: ctx.project.id,
       ref,
       name: ref.replace(/^#/, ''),
-      member: a.kind === 'user' ? a.userId : a.agentId,
+      member: actorIdOf(a),
     })
   )[0];
-  const admin = a.kind === 'user' && (a.superuser === true || a.role === 'admin');
-  if (!row || (row.member_id === null && !admin)) throw new StoaError('not_found', `conversation "${ref}" does not exist`);
+  if (!row || (row.member_id === null && !isProjectAdmin(a))) throw new StoaError('not_found', `conversation "${ref}" does not exist`);
   const conv = { id: row.id, kind: row.kind as ConversationKind, name: row.name };
   return row.member_id !== null ? { ...conv, participant: true } : conv;
 }
@@ -169,8 +168,8 @@ const conversationWithMember = hotQuery((db, a: { project: string; ref: string; 
 export async function listConversations(ctx: Ctx, opts: { agent?: string } = {}): Promise<ConversationInfo[]> {
   assertCan(ctx.actor, 'project.read', { kind: 'project' });
   const db = ctx.platform.db.kysely;
-  const admin = ctx.actor.kind === 'user' && (ctx.actor.superuser || ctx.actor.role === 'admin');
-  const me = ctx.actor.kind === 'user' ? ctx.actor.userId : ctx.actor.agentId;
+  const admin = isProjectAdmin(ctx.actor);
+  const me = actorIdOf(ctx.actor);
   let q = db.selectFrom('conversations').selectAll().where('project_id', '=', ctx.project.id);
   if (!admin) q = q.where('id', 'in', db.selectFrom('conversation_members').select('conversation_id').where('member_id', '=', me));
   if (opts.agent !== undefined) q = q.where('id', 'in', db.selectFrom('conversation_members').select('conversation_id').where('member_id', '=', opts.agent));

@@ -1,12 +1,9 @@
+import { actorIdOf, isProjectAdmin } from '../actors.js';
 import type { Ctx } from '../platform.js';
 import { searchDocs } from '../search/index.js';
 import { mq } from './store.js';
 import { fileIdOfRef } from './memory-index.js';
 import { FILE_OF, type MemoryFileName, type MemoryKind } from './types.js';
-
-function isAdmin(ctx: Ctx): boolean {
-  return ctx.actor.kind === 'user' && (ctx.actor.superuser === true || ctx.actor.role === 'admin');
-}
 
 /**
  * The search visibility values of the memory files the caller may read, by the rules of policies/memory.ts:
@@ -28,9 +25,8 @@ export async function memoryVisibility(ctx: Ctx): Promise<string[]> {
     for (const g of agents) out.push(`memory:soul:${g.id}`);
   }
   let convs = db.selectFrom('conversations').select('id').where('project_id', '=', ctx.project.id);
-  if (!isAdmin(ctx)) {
-    const me = a.kind === 'user' ? a.userId : a.agentId;
-    convs = convs.where('id', 'in', db.selectFrom('conversation_members').select('conversation_id').where('member_id', '=', me));
+  if (!isProjectAdmin(a)) {
+    convs = convs.where('id', 'in', db.selectFrom('conversation_members').select('conversation_id').where('member_id', '=', actorIdOf(a)));
   }
   for (const c of await convs.execute()) out.push(`memory:conversation:${c.id}`);
   return out;

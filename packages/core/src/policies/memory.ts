@@ -1,5 +1,5 @@
 import { StoaError } from '@stoa/contract';
-import type { Actor } from '../actors.js';
+import { isProjectAdmin, type Actor } from '../actors.js';
 
 /** The three memory files of M1. There is no workspace-wide MEMORY.md. */
 export type MemoryFileName = 'SOUL.md' | 'AGENTS.md' | 'MEMORY.md';
@@ -21,10 +21,6 @@ export interface MemoryResource {
   conversationId?: string;
   /** MEMORY.md: whether the actor is one of the conversation's participants. */
   participant?: boolean;
-}
-
-function isAdmin(actor: Actor): boolean {
-  return actor.kind === 'user' && (actor.superuser === true || actor.role === 'admin');
 }
 
 function isMember(actor: Actor): boolean {
@@ -59,19 +55,19 @@ export function memoryDecision(actor: Actor, action: MemoryAction, r: MemoryReso
         if (actor.agentId === r.agentId) return null;
         return new StoaError('forbidden', write ? 'you may edit only your own SOUL.md' : 'you may read only your own SOUL.md');
       }
-      if (!write || isAdmin(actor)) return null;
+      if (!write || isProjectAdmin(actor)) return null;
       if (isViewer(actor)) return new StoaError('forbidden', 'viewers may read memory files but not edit them');
       if (r.agentOwnerId && r.agentOwnerId === actor.userId) return null;
       return new StoaError('forbidden', "only the agent's owner, an admin or the agent itself may edit this SOUL.md");
     }
     case 'AGENTS.md':
-      if (!write || isAdmin(actor)) return null;
+      if (!write || isProjectAdmin(actor)) return null;
       return new StoaError(
         'forbidden',
         actor.kind === 'agent' ? 'AGENTS.md is edited by workspace admins; agents only read it' : 'only workspace admins may edit AGENTS.md',
       );
     case 'MEMORY.md': {
-      if (isAdmin(actor)) return null;
+      if (isProjectAdmin(actor)) return null;
       if (!r.participant) return new StoaError('forbidden', 'you are not a participant of this conversation, so you may not use its MEMORY.md');
       if (write && isViewer(actor)) return new StoaError('forbidden', 'viewers may read memory files but not edit them');
       return null;

@@ -1,5 +1,5 @@
 import { StoaError } from '@stoa/contract';
-import type { Actor } from '../actors.js';
+import { actorIdOf, isProjectAdmin } from '../actors.js';
 import { findConversation } from '../conversations/conversations.js';
 import type { Ctx, Q } from '../platform.js';
 import { assertCan } from '../policies/can.js';
@@ -19,20 +19,6 @@ export function pageVisibility(row: Pick<PageRow, 'channel_id'>): string {
 }
 
 /**
- * Whether the actor sees every channel of the project: project admins and the installation's superuser.
- * W5 shows a channel page "only to those who can see the channel"; admins see every conversation of their
- * project (conversations.listConversations) and every MEMORY.md (policies/memory.ts), so they see its pages
- * too. Editors, viewers and agents see the pages of the conversations they take part in.
- */
-function seesAllChannels(actor: Actor): boolean {
-  return actor.kind === 'user' && (actor.superuser === true || actor.role === 'admin');
-}
-
-function actorId(actor: Actor): string {
-  return actor.kind === 'user' ? actor.userId : actor.agentId;
-}
-
-/**
  * IDs of the conversations whose wiki pages the actor may see: those it participates in (all of the project
  * for admins).
  *
@@ -40,7 +26,9 @@ function actorId(actor: Actor): string {
  * await visibleChannelIds(ctx) // ['conv_ab12…']
  */
 export async function visibleChannelIds(ctx: Ctx, q: Q = ctx.platform.db.kysely): Promise<string[]> {
-  if (seesAllChannels(ctx.actor)) {
+  // W5 shows a channel page "only to those who can see the channel": admins see every conversation of their
+  // project, so every channel's pages; editors, viewers and agents those of the conversations they take part in.
+  if (isProjectAdmin(ctx.actor)) {
     const rows = await q.selectFrom('conversations').select('id').where('project_id', '=', ctx.project.id).execute();
     return rows.map((r) => r.id);
   }
@@ -49,7 +37,7 @@ export async function visibleChannelIds(ctx: Ctx, q: Q = ctx.platform.db.kysely)
     .innerJoin('conversations', 'conversations.id', 'conversation_members.conversation_id')
     .select('conversations.id')
     .where('conversations.project_id', '=', ctx.project.id)
-    .where('conversation_members.member_id', '=', actorId(ctx.actor))
+    .where('conversation_members.member_id', '=', actorIdOf(ctx.actor))
     .execute();
   return rows.map((r) => r.id);
 }
