@@ -4,7 +4,9 @@
  * again), and to a rendered wiki page; the bytes the browser transferred on a first visit and on a repeat visit,
  * against the same assets uncompressed. The floor for the times is a static HTML page that is only one file row,
  * served by the same server (the web root's static files) to the same browser, cold and warm alike: what the
- * browser and the loopback cost before any of Stoa's JavaScript runs.
+ * browser and the loopback cost before any of Stoa's JavaScript runs. Each time is read in the page: from the
+ * navigation to the frame that showed the row (its Element Timing), as `bench/web-timeline.ts` reads it — not from
+ * Playwright's waiting, which polls at growing intervals and reports up to 100 ms late.
  *
  *   npm run build:web && npm run build && node --import tsx bench/web.ts [--rounds 5]
  */
@@ -13,12 +15,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
 import { reportAims, type Aim } from './lib/aims.js';
-import { chromiumIdle } from './lib/first-load.js';
+import { chromiumIdle, FIRST_ROW, waitForShown, watchFirst } from './lib/first-load.js';
 import { percentile } from './lib/stats.js';
 import { REPO_ROOT, startStoa } from './lib/stoa-server.js';
 
 const roundsAt = process.argv.indexOf('--rounds');
 const ROUNDS = roundsAt >= 0 ? Number(process.argv[roundsAt + 1]) : 5;
+/** `--no-service-worker`: browser contexts that never start the UI's service worker (what it costs a load). */
+const NO_SW = process.argv.includes('--no-service-worker');
 const work = mkdtempSync(join(tmpdir(), 'stoa-bench-web-'));
 // The floor page must exist before the server starts: the web root's files are routed when it starts.
 const FLOOR_FILE = join(REPO_ROOT, 'apps/web/dist/bench-floor.html');
@@ -60,16 +64,16 @@ async function meter(page: Page, context: BrowserContext): Promise<() => number>
   return () => bytes;
 }
 
-/** One visit: ms from navigation to `ready` being visible, and the bytes transferred. */
-async function visit(context: BrowserContext, url: string, ready: string): Promise<{ ms: number; bytes: number }> {
+/**
+ * One visit: ms from the navigation to the frame that showed the element `key` watches (its Element Timing, read
+ * in the page, see `watchFirst`), and the bytes transferred.
+ */
+async function visit(context: BrowserContext, url: string, key: string): Promise<{ ms: number; bytes: number }> {
   const page = await context.newPage();
   const bytes = await meter(page, context);
   // A tab that has started, as a person's has before they type the address (see bench/lib/first-load.ts).
   await chromiumIdle();
-  const t = performance.now();
-  await page.goto(url, { waitUntil: 'commit' });
-  await page.locator(ready).first().waitFor();
-  const ms = performance.now() - t;
+  const ms = await waitForShown(page, key, () => page.goto(url, { waitUntil: 'commit' }));
   await page.waitForLoadState('networkidle');
   const b = bytes();
   await page.close();
@@ -77,12 +81,13 @@ async function visit(context: BrowserContext, url: string, ready: string): Promi
 }
 
 async function signedInContext(): Promise<BrowserContext> {
-  const context = await browser.newContext({ viewport: { width: 1400, height: 900 } });
+  const context = await browser.newContext({ viewport: { width: 1400, height: 900 }, serviceWorkers: NO_SW ? 'block' : 'allow' });
   await context.addInitScript((token) => localStorage.setItem('stoa.token', token), server.token);
+  await context.addInitScript(watchFirst(FIRST_ROW, 'firstRow'));
+  await context.addInitScript(watchFirst('.wiki-view h1', 'heading'));
   return context;
 }
 
-const ROW = 'table.files tr[data-path]';
 const results: Record<string, number[]> = { wiki: [], firstBytes: [], repeatBytes: [] };
 const add = (k: string, v: number) => (results[k] ??= []).push(v);
 for (let r = 0; r < ROUNDS; r++) {
@@ -90,14 +95,14 @@ for (let r = 0; r < ROUNDS; r++) {
   for (const what of ['floor', ...SIZES.map(String)]) {
     const context = await signedInContext();
     const url = what === 'floor' ? `${server.url}/bench-floor.html` : `${server.url}/files/folder-${what}`;
-    const cold = await visit(context, url, ROW);
-    const warm = await visit(context, url, ROW);
+    const cold = await visit(context, url, 'firstRow');
+    const warm = await visit(context, url, 'firstRow');
     add(`${what} cold`, cold.ms);
     add(`${what} warm`, warm.ms);
     if (what === '20') {
       results.firstBytes!.push(cold.bytes);
       results.repeatBytes!.push(warm.bytes);
-      results.wiki!.push((await visit(context, `${server.url}/wiki/handbook/finance`, '.wiki-view h1')).ms);
+      results.wiki!.push((await visit(context, `${server.url}/wiki/handbook/finance`, 'heading')).ms);
     }
     await context.close();
   }

@@ -60,25 +60,69 @@ function launchChromium(): Promise<Browser> {
 }
 
 // Plain strings, not functions: tsx would add helpers to a function's text that the page does not have.
-// The page says on its console when the row is painted and shown: the driver waits for those lines instead of
+// The page says on its console when the element is painted and shown: the driver waits for those lines instead of
 // polling the page, which would load the driver's own script into the page and run it on the main thread
-// during the very load it measures.
-const PAINTED = 'stoa-bench: first row painted';
-const SHOWN = 'stoa-bench: first row shown';
-const watchRow = `new MutationObserver((_, o) => {
-  if (document.querySelector('table.files tr[data-path]')) {
-    window.firstRowAt = performance.now();
+// during the very load it measures — and Playwright's own waiting (`locator.waitFor`) polls at 0, 20, 50, 100,
+// 100, 500 ms, so what it reports is the next poll after the element came, up to 100 ms late.
+const painted = (key: string) => `stoa-bench: ${key} painted`;
+const shown = (key: string) => `stoa-bench: ${key} shown`;
+
+/**
+ * An init script that watches each page of a context for the first element matching `selector` and records, in
+ * ms from the navigation: `window[key + 'At']` (in the DOM), `window[key + 'PaintedAt']` (after the frame that
+ * painted it) and `window[key + 'ShownAt']` (its Element Timing: the frame's own time). {@link waitForShown}
+ * waits for the last two.
+ *
+ * @example
+ * await context.addInitScript(watchFirst('.wiki-view h1', 'heading'));
+ */
+export function watchFirst(selector: string, key: string): string {
+  const sel = JSON.stringify(selector);
+  return `new MutationObserver((_, o) => {
+  const el = document.querySelector(${sel});
+  if (el) {
+    window.${key}At = performance.now();
     o.disconnect();
-    // A frame callback runs just before the browser paints the row; a task queued from it runs after that paint.
-    requestAnimationFrame(() => setTimeout(() => { window.firstRowPaintedAt = performance.now(); console.debug('${PAINTED}'); }));
-    // Marked before its first paint, so the browser reports when the row's text was shown.
-    for (const el of document.querySelector('table.files tr[data-path]').querySelectorAll('*')) el.setAttribute('elementtiming', 'row');
+    // A frame callback runs just before the browser paints the element; a task queued from it runs after that paint.
+    requestAnimationFrame(() => setTimeout(() => { window.${key}PaintedAt = performance.now(); console.debug('${painted(key)}'); }));
+    // Marked before its first paint, so the browser reports when its text was shown.
+    for (const part of [el, ...el.querySelectorAll('*')]) part.setAttribute('elementtiming', '${key}');
   }
 }).observe(document, { subtree: true, childList: true });
 new PerformanceObserver((list) => {
-  for (const e of list.getEntries()) window.firstRowShownAt = Math.min(window.firstRowShownAt ?? Infinity, e.renderTime || e.loadTime);
-  console.debug('${SHOWN}');
+  const mine = list.getEntries().filter((e) => e.identifier === '${key}');
+  if (!mine.length) return;
+  for (const e of mine) window.${key}ShownAt = Math.min(window.${key}ShownAt ?? Infinity, e.renderTime || e.loadTime);
+  console.debug('${shown(key)}');
 }).observe({ type: 'element', buffered: true });`;
+}
+
+/** The Files page's first file row, as {@link openFiles} and `bench/web.ts` watch for it (`window.firstRowShownAt`…). */
+export const FIRST_ROW = 'table.files tr[data-path]';
+const watchRow = watchFirst(FIRST_ROW, 'firstRow');
+
+/**
+ * Runs `navigate` on `page` (whose context has the {@link watchFirst} script of `key`) and resolves once the page
+ * has said that element was painted and shown, with the time it was shown (ms from the navigation).
+ *
+ * @example
+ * const ms = await waitForShown(page, 'firstRow', () => page.goto(url, { waitUntil: 'commit' }));
+ */
+export async function waitForShown(page: Page, key: string, navigate: () => Promise<unknown>): Promise<number> {
+  const seen = (line: string) =>
+    new Promise<void>((done) => {
+      const listener = (m: ConsoleMessage) => {
+        if (m.text() !== line) return;
+        page.off('console', listener);
+        done();
+      };
+      page.on('console', listener);
+    });
+  const both = Promise.all([seen(painted(key)), seen(shown(key))]);
+  await navigate();
+  await both;
+  return (await page.evaluate(`window.${key}ShownAt`)) as number;
+}
 
 /** A Files page opened until its first file row was painted and shown; the caller reads it, then closes `context`. */
 interface OpenedFiles {
@@ -163,18 +207,7 @@ export async function chromiumIdle(): Promise<void> {
  * await loadFiles(page, side);
  */
 export async function loadFiles(page: Page, side: SeededServer): Promise<void> {
-  const seen = (line: string) =>
-    new Promise<void>((done) => {
-      const listener = (m: ConsoleMessage) => {
-        if (m.text() !== line) return;
-        page.off('console', listener);
-        done();
-      };
-      page.on('console', listener);
-    });
-  const both = Promise.all([seen(PAINTED), seen(SHOWN)]);
-  await page.goto(`${side.server.url}/files`, { waitUntil: 'commit' });
-  await both;
+  await waitForShown(page, 'firstRow', () => page.goto(`${side.server.url}/files`, { waitUntil: 'commit' }));
 }
 
 /**
