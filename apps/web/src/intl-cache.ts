@@ -37,13 +37,14 @@ export function comparePaths(a: string, b: string, lang?: string): number {
 }
 
 /**
- * Builds the collator when the page is next idle (the first load waits on the network then).
+ * Builds the collator in a task of its own right after the entry's: the main thread then waits for the app's
+ * script (a warm load, whose first render waits for no answer) or the first answers (a cold one), and the first
+ * render sorts its rows without building it. An idle callback came too late on a warm load: the render found no
+ * collator and built it in the middle of drawing (≈ 20 ms on these machines, bench/README.md).
  *
  * @example
  * warmIntl();
  */
 export function warmIntl(): void {
-  const warm = () => nameCollator().compare('a', 'b');
-  if (typeof requestIdleCallback === 'function') requestIdleCallback(warm, { timeout: 1000 });
-  else setTimeout(warm, 0);
+  setTimeout(() => nameCollator().compare('a', 'b'), 0);
 }

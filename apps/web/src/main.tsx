@@ -24,8 +24,15 @@ void import('./render-app.js').then(async (m) => {
   m.renderApp(document.getElementById('root')!);
 });
 
-// The service worker keeps the shell for an offline reload (service-worker.ts). Registered once the page has
-// loaded, so it never competes with the first load's requests (the dev server has none: the registration fails).
+// The service worker keeps the shell for an offline reload (service-worker.ts). Registered once the page has loaded,
+// the first screen's answers are in and the page is idle: installing it fetches every asset of the build, which
+// during the first load took the server and the network from the first screen's requests (a cold first screen
+// ≈ 90 ms later, bench/README.md). The dev server has none: the registration fails.
 if ('serviceWorker' in navigator) {
-  addEventListener('load', () => void navigator.serviceWorker.register('/sw.js', { scope: '/' }).catch(() => undefined), { once: true });
+  const loaded = new Promise((done) => addEventListener('load', done, { once: true }));
+  void Promise.all([loaded, answersIn]).then(() => {
+    const register = () => void navigator.serviceWorker.register('/sw.js', { scope: '/' }).catch(() => undefined);
+    if (typeof requestIdleCallback === 'function') requestIdleCallback(register, { timeout: 2000 });
+    else setTimeout(register, 0);
+  });
 }

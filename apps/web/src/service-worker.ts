@@ -18,8 +18,12 @@ interface FetchEventLike {
 }
 interface ExtendableEventLike {
   waitUntil(done: Promise<unknown>): void;
-  /** The static routing API (Chromium 123+): requests it names never reach the worker. */
-  addRoutes?: (rules: Array<{ condition: { urlPattern: unknown }; source: 'network' }>) => Promise<void>;
+  /** The static routing API (Chromium 123+): requests it names are served without running the worker's script. */
+  addRoutes?: (rules: RouterRule[]) => Promise<void>;
+}
+interface RouterRule {
+  condition: { urlPattern?: unknown; requestMode?: 'navigate' };
+  source: 'network' | 'race-network-and-fetch-handler' | { cacheName: string };
 }
 interface WorkerScope {
   addEventListener(type: 'install' | 'activate', fn: (e: ExtendableEventLike) => void): void;
@@ -36,14 +40,21 @@ const SHELL = '/';
 const NEVER = ['/api/', '/dav/', '/dav', '/mcp', '/sw.js'];
 
 scope.addEventListener('install', (e) => {
-  // Where the browser can, the API and the file doors bypass the worker altogether: it is not even woken for
-  // them, and an upload's body goes straight to the network (its progress stays true).
+  // Where the browser can, most requests are served without waking the worker (starting it costs a reload
+  // ≈ 25 ms, bench/README.md): the API and the file doors go to the network (an upload's body goes straight there,
+  // its progress stays true); the build's assets come from the kept copy (from the network while it has none);
+  // a page races the network against the worker, whose answer is used only when the network fails (offline).
   const Pattern = (globalThis as { URLPattern?: new (init: { pathname: string }) => unknown }).URLPattern;
   if (e.addRoutes && Pattern)
     void e
-      .addRoutes(
-        ['/api/*', '/dav', '/dav/*', '/mcp', '/mcp/*'].map((pathname) => ({ condition: { urlPattern: new Pattern({ pathname }) }, source: 'network' })),
-      )
+      .addRoutes([
+        ...['/api/*', '/dav', '/dav/*', '/mcp', '/mcp/*'].map((pathname): RouterRule => ({
+          condition: { urlPattern: new Pattern({ pathname }) },
+          source: 'network',
+        })),
+        { condition: { urlPattern: new Pattern({ pathname: '/assets/*' }) }, source: { cacheName: CACHE } },
+        { condition: { requestMode: 'navigate' }, source: 'race-network-and-fetch-handler' },
+      ])
       .catch(() => undefined);
   e.waitUntil(
     caches
