@@ -72,6 +72,27 @@ describe.skipIf(!testDbKinds().includes('postgres'))('database upkeep on Postgre
     expect(await off.maintain()).toEqual({ vacuumed: [], analyzed: [] });
     expect((await t.db.maintain()).vacuumed).toContain('churn');
   });
+
+  it('follows a table’s own autovacuum settings over the server’s, and leaves a table with autovacuum disabled alone', async () => {
+    const t = await createTestDb('postgres');
+    cleanups.push(t.cleanup);
+    const k = await churnTable(t.db);
+    expect((await t.db.maintain()).vacuumed).toContain('churn');
+    const touchTen = () =>
+      k.connection().execute(async (c) => {
+        await sql`update churn set body = 'z' where id <= 10`.execute(c);
+        await sql`select pg_stat_force_next_flush()`.execute(c);
+      });
+    // Ten changed rows of 3,000 are under the server's thresholds (previous test), not under the table's own.
+    await sql`alter table churn set (autovacuum_vacuum_scale_factor = 0, autovacuum_vacuum_threshold = 5)`.execute(k);
+    await touchTen();
+    const { rows } = await sql<{ on: string }>`select current_setting('autovacuum') as on`.execute(k);
+    if (rows[0]!.on === 'on') return;
+    expect((await t.db.maintain()).vacuumed).toContain('churn');
+    await sql`alter table churn set (autovacuum_enabled = false)`.execute(k);
+    await rewriteAll(k, 1);
+    expect(await t.db.maintain()).toEqual({ vacuumed: [], analyzed: [] });
+  });
 });
 
 it('database upkeep is a no-op on SQLite, which reuses a deleted row’s pages at once', async () => {

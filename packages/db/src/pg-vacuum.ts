@@ -23,9 +23,10 @@ interface DueTable {
  * every search block, outbox row and file row, so the files grow without bound and the planner works from
  * statistics of the day the tables were empty. Where autovacuum is on, this does nothing.
  *
- * The thresholds are the server's own autovacuum settings (a table is due once its dead rows pass
- * `autovacuum_vacuum_threshold + autovacuum_vacuum_scale_factor × rows`, or its inserted rows the insert
- * thresholds, or its changed rows the analyze thresholds), read from the statistics PostgreSQL keeps anyway.
+ * The thresholds are the server's own autovacuum settings, or the table's where it sets its own (a table is due
+ * once its dead rows pass `autovacuum_vacuum_threshold + autovacuum_vacuum_scale_factor × rows`, or its inserted
+ * rows the insert thresholds, or its changed rows the analyze thresholds), read from the statistics PostgreSQL
+ * keeps anyway.
  * `VACUUM` takes a lock that reads and writes do not wait for; `skip_locked` passes over a table another server
  * (or a migration) is holding, so several servers on one database never queue behind each other.
  *
@@ -46,11 +47,22 @@ export async function vacuumWhereDue(kysely: Kysely<DB>): Promise<Maintenance> {
           current_setting('autovacuum_analyze_scale_factor')::float8 as "as"),
       d as (
         select s.relname::text as name,
-          s.n_dead_tup > t.vt + t.vs * greatest(c.reltuples, 0)
-            or (t.it >= 0 and s.n_ins_since_vacuum > t.it + t."is" * greatest(c.reltuples, 0)) as vacuum,
-          s.n_mod_since_analyze > t.at + t."as" * greatest(c.reltuples, 0) as "analyze"
+          s.n_dead_tup > r.vt + r.vs * greatest(c.reltuples, 0)
+            or (r.it >= 0 and s.n_ins_since_vacuum > r.it + r."is" * greatest(c.reltuples, 0)) as vacuum,
+          s.n_mod_since_analyze > r.at + r."as" * greatest(c.reltuples, 0) as "analyze"
         from pg_stat_user_tables s join pg_class c on c.oid = s.relid cross join t
-        where s.schemaname = current_schema() and current_setting('autovacuum') = 'off')
+          -- A table's own storage parameters (ALTER TABLE … SET (autovacuum_…)) override the server's, as they do
+          -- for autovacuum; a table with autovacuum_enabled = false is left alone.
+          cross join lateral (
+            select coalesce(max(o.option_value) filter (where o.option_name = 'autovacuum_vacuum_threshold')::float8, t.vt) as vt,
+              coalesce(max(o.option_value) filter (where o.option_name = 'autovacuum_vacuum_scale_factor')::float8, t.vs) as vs,
+              coalesce(max(o.option_value) filter (where o.option_name = 'autovacuum_vacuum_insert_threshold')::float8, t.it) as it,
+              coalesce(max(o.option_value) filter (where o.option_name = 'autovacuum_vacuum_insert_scale_factor')::float8, t."is") as "is",
+              coalesce(max(o.option_value) filter (where o.option_name = 'autovacuum_analyze_threshold')::float8, t.at) as at,
+              coalesce(max(o.option_value) filter (where o.option_name = 'autovacuum_analyze_scale_factor')::float8, t."as") as "as",
+              coalesce(max(o.option_value) filter (where o.option_name = 'autovacuum_enabled')::boolean, true) as enabled
+            from pg_options_to_table(c.reloptions) o) r
+        where s.schemaname = current_schema() and current_setting('autovacuum') = 'off' and r.enabled)
       select * from d where vacuum or "analyze" order by name`.execute(db);
     const done: Maintenance = { vacuumed: [], analyzed: [] };
     if (due.rows.length === 0) return done;
