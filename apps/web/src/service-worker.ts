@@ -40,8 +40,8 @@ const SHELL = '/';
 const NEVER = ['/api/', '/dav/', '/dav', '/mcp', '/sw.js'];
 
 scope.addEventListener('install', (e) => {
-  // Where the browser can, most requests are served without waking the worker (starting it costs a reload
-  // ≈ 25 ms, bench/README.md): the API and the file doors go to the network (an upload's body goes straight there,
+  // Where the browser can, most requests are served without waking the worker (a reload would wait for it to
+  // start, bench/README.md): the API and the file doors go to the network (an upload's body goes straight there,
   // its progress stays true); the build's assets come from the kept copy (from the network while it has none);
   // a page races the network against the worker, whose answer is used only when the network fails (offline).
   const Pattern = (globalThis as { URLPattern?: new (init: { pathname: string }) => unknown }).URLPattern;
