@@ -6,7 +6,7 @@
  * driver on its console when the row is in, so nothing polls the page. Medians of the loads, ms from navigation.
  * `bench/web-cpu.ts` counts the main thread's CPU time of the same load, which the machine's load moves less.
  *
- *   npm run build:web && npm run build && node --import tsx bench/web-timeline.ts [--loads 5] [--files 200] [--returning | --again] [--no-settle] [--against DIR]
+ *   npm run build:web && npm run build && node --import tsx bench/web-timeline.ts [--loads 5] [--files 200] [--returning | --again | --new-tab] [--no-settle] [--against DIR]
  *
  * `--files N` puts N files in the folder opened (200 by default; issue 30 measures 20 and 5,000).
  *
@@ -23,13 +23,15 @@
  *
  * `--again` loads the page again in a tab that has loaded it once (that first load is not counted): the scripts
  * come from the browser's cache, compiled code from V8's cache, and the tab's renderer is running — Stoa opened
- * again in a browser that has opened it before. Without it every load is a first visit in a new browser context.
+ * again in a browser that has opened it before. `--new-tab` loads it in a new tab of such a browser (the first tab,
+ * not counted, closed): a renderer process of its own, the browser's caches and the service worker shared — what
+ * `bench/web.ts` calls warm. Without either every load is a first visit in a new browser context.
  */
 import { mkdtempSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Browser, Page } from 'playwright-core';
-import { loadFiles, openFiles, takeTurns, type SeededServer } from './lib/first-load.js';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { chromiumIdle, loadFiles, openFiles, takeTurns, type SeededServer } from './lib/first-load.js';
 import { percentile } from './lib/stats.js';
 
 const arg = (name: string) => {
@@ -39,6 +41,7 @@ const arg = (name: string) => {
 const LOADS = Number(arg('--loads') ?? 5);
 const RETURNING = process.argv.includes('--returning');
 const AGAIN = process.argv.includes('--again');
+const NEW_TAB = process.argv.includes('--new-tab');
 const SETTLE = !process.argv.includes('--no-settle');
 const AGAINST = arg('--against');
 const FILES = Number(arg('--files') ?? 200);
@@ -70,8 +73,31 @@ type Steps = Record<
 /** The tab of each side that `--again` loads the page in again; its first load (not counted) filled the cache. */
 const tabs = new Map<SeededServer, Page>();
 
-/** One load, read step by step: a first load in a fresh browser context (nothing cached), or with `--again` a later one. */
+/** The browser context of each side that `--new-tab` opens new tabs in; its first load (not counted) filled the caches. */
+const contexts = new Map<SeededServer, BrowserContext>();
+
+/**
+ * One load, read step by step: a first load in a fresh browser context (nothing cached), with `--again` a later
+ * one in the same tab, with `--new-tab` a later one in a new tab of the same browser context.
+ */
 async function load(browser: Browser, side: SeededServer): Promise<Steps> {
+  if (NEW_TAB) {
+    let context = contexts.get(side);
+    if (!context) {
+      const first = await openFiles(browser, side, { returning: false });
+      // Its requests done (the service worker installed) before the tab closes, as a visit that was read.
+      await first.page.waitForLoadState('networkidle');
+      await first.page.close();
+      contexts.set(side, (context = first.context));
+    }
+    const page = await context.newPage();
+    await chromiumIdle();
+    await loadFiles(page, side);
+    const steps = (await page.evaluate(readSteps)) as Steps;
+    await page.waitForLoadState('networkidle');
+    await page.close();
+    return steps;
+  }
   if (AGAIN) {
     let tab = tabs.get(side);
     if (!tab) tabs.set(side, (tab = (await openFiles(browser, side, { returning: false })).page));
@@ -91,7 +117,11 @@ const med = (n: number, k: keyof Steps) => {
   const values = runs[n]!.map((r) => r[k]).filter((v) => !Number.isNaN(v));
   return values.length ? percentile(values, 50) : NaN;
 };
-const how = AGAIN ? ' (again, in a tab that has loaded it)' : `${RETURNING ? ' (returning user)' : ''}${SETTLE ? '' : ' (the tab still starting)'}`;
+const how = NEW_TAB
+  ? ' (again, each in a new tab of a browser that has loaded it)'
+  : AGAIN
+    ? ' (again, in a tab that has loaded it)'
+    : `${RETURNING ? ' (returning user)' : ''}${SETTLE ? '' : ' (the tab still starting)'}`;
 console.log(`\n${FILES} files in the folder, ${LOADS} loads each${how}, medians, ms from navigation; load average ${loadavg()[0]!.toFixed(2)}\n`);
 // The ratio is this checkout's over the other one's, or without one over the limit's.
 console.log(`| step | ${labels.join(' | ')} | ${AGAINST ? 'ratio' : '× the limit'} |`);
