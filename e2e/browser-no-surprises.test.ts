@@ -121,4 +121,30 @@ describe.skipIf(!hasChromium)('web UI: no surprises', () => {
     await notice.waitFor({ state: 'detached' });
     await context.close();
   });
+
+  it("still loads once the browser has dropped the service worker's kept assets: they come from the network", async () => {
+    const { context, page } = await s.signedIn({ serviceWorkers: 'allow' });
+    await page.getByRole('tree').getByText('Project files').waitFor();
+    await page.evaluate(async () => {
+      await navigator.serviceWorker.ready;
+      if (!navigator.serviceWorker.controller) await new Promise((r) => navigator.serviceWorker.addEventListener('controllerchange', r, { once: true }));
+    });
+    // As a browser short of storage may do: every kept script and style gone from the worker's cache.
+    const dropped = await page.evaluate(async () => {
+      let n = 0;
+      for (const name of await caches.keys()) {
+        const cache = await caches.open(name);
+        for (const r of await cache.keys()) if (new URL(r.url).pathname.startsWith('/assets/') && (await cache.delete(r))) n++;
+      }
+      return n;
+    });
+    expect(dropped).toBeGreaterThan(0);
+    const failed: string[] = [];
+    page.on('requestfailed', (r) => failed.push(r.url()));
+    await page.reload();
+    await page.getByRole('tree').getByText('Project files').waitFor();
+    expect(await page.evaluate(() => !!navigator.serviceWorker.controller)).toBe(true);
+    expect(failed).toEqual([]);
+    await context.close();
+  });
 });
