@@ -12,6 +12,17 @@ describe.skipIf(!hasChromium)('web UI: no surprises', () => {
   });
   afterAll(async () => s?.close());
 
+  /** A signed-in tab whose first visit installed the service worker, which has taken the page over (clients.claim) once it kept the shell. */
+  async function underTheWorker() {
+    const { context, page } = await s.signedIn({ serviceWorkers: 'allow' });
+    await page.getByRole('tree').getByText('Project files').waitFor();
+    await page.evaluate(async () => {
+      await navigator.serviceWorker.ready;
+      if (!navigator.serviceWorker.controller) await new Promise((r) => navigator.serviceWorker.addEventListener('controllerchange', r, { once: true }));
+    });
+    return { context, page };
+  }
+
   it('a keystroke is in the draft before its handler returns, and comes back after the tab is closed', async () => {
     const admin = await s.t.admin();
     await putPage(admin, { path: 'handbook/drafts', title: 'Drafts', text: 'Old.' });
@@ -85,13 +96,7 @@ describe.skipIf(!hasChromium)('web UI: no surprises', () => {
   });
 
   it('a reload while offline shows the shell, "You are offline" and Retry, which loads the page once the network is back', async () => {
-    const { context, page } = await s.signedIn({ serviceWorkers: 'allow' });
-    await page.getByRole('tree').getByText('Project files').waitFor();
-    // The first visit installs the service worker; it takes the page over (clients.claim) once it has kept the shell.
-    await page.evaluate(async () => {
-      await navigator.serviceWorker.ready;
-      if (!navigator.serviceWorker.controller) await new Promise((r) => navigator.serviceWorker.addEventListener('controllerchange', r, { once: true }));
-    });
+    const { context, page } = await underTheWorker();
     // Under the worker, uploads and the API go to the network as before.
     await uploadViaUi(page, [{ name: 'under-the-worker.txt', body: 'sent' }]);
     await fileRow(page, 'under-the-worker.txt').waitFor();
@@ -123,12 +128,7 @@ describe.skipIf(!hasChromium)('web UI: no surprises', () => {
   });
 
   it("still loads once the browser has dropped the service worker's kept assets: they come from the network", async () => {
-    const { context, page } = await s.signedIn({ serviceWorkers: 'allow' });
-    await page.getByRole('tree').getByText('Project files').waitFor();
-    await page.evaluate(async () => {
-      await navigator.serviceWorker.ready;
-      if (!navigator.serviceWorker.controller) await new Promise((r) => navigator.serviceWorker.addEventListener('controllerchange', r, { once: true }));
-    });
+    const { context, page } = await underTheWorker();
     // As a browser short of storage may do: every kept script and style gone from the worker's cache.
     const dropped = await page.evaluate(async () => {
       let n = 0;
