@@ -1,6 +1,6 @@
 import { StoaError } from '@stoa/contract';
 import { newId } from '../ids.js';
-import { inTx, type Ctx } from '../platform.js';
+import { inTx, type Ctx, type Q } from '../platform.js';
 import { assertCan } from '../policies/can.js';
 import { hotQuery } from '../hot-query.js';
 import { actorIdOf, isProjectAdmin, type Actor } from '../actors.js';
@@ -109,6 +109,29 @@ export async function findConversation(ctx: Ctx, ref: string): Promise<{ id: str
     .executeTakeFirst();
   if (!row) throw new StoaError('not_found', `conversation "${ref}" does not exist`);
   return { id: row.id, kind: row.kind as ConversationKind, name: row.name };
+}
+
+/**
+ * IDs of the project's conversations the actor sees: every one for a project admin or the superuser, those it
+ * takes part in for editors, viewers and agents — what a channel's wiki pages (W5) and a conversation's MEMORY.md
+ * are shown by.
+ *
+ * @example
+ * await visibleConversationIds(ctx) // ['conv_ab12…']
+ */
+export async function visibleConversationIds(ctx: Ctx, q: Q = ctx.platform.db.kysely): Promise<string[]> {
+  if (isProjectAdmin(ctx.actor)) {
+    const rows = await q.selectFrom('conversations').select('id').where('project_id', '=', ctx.project.id).execute();
+    return rows.map((r) => r.id);
+  }
+  const rows = await q
+    .selectFrom('conversation_members')
+    .innerJoin('conversations', 'conversations.id', 'conversation_members.conversation_id')
+    .select('conversations.id')
+    .where('conversations.project_id', '=', ctx.project.id)
+    .where('conversation_members.member_id', '=', actorIdOf(ctx.actor))
+    .execute();
+  return rows.map((r) => r.id);
 }
 
 /** How the caller sees conversation `id`: as an admin of the project, as a participant, or not at all. */

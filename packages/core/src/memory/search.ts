@@ -1,4 +1,4 @@
-import { actorIdOf, isProjectAdmin } from '../actors.js';
+import { visibleConversationIds } from '../conversations/conversations.js';
 import type { Ctx } from '../platform.js';
 import { searchDocs } from '../search/index.js';
 import { mq } from './store.js';
@@ -24,11 +24,7 @@ export async function memoryVisibility(ctx: Ctx): Promise<string[]> {
     const agents = await db.selectFrom('agents').select('id').where('project_id', '=', ctx.project.id).where('deleted_at', 'is', null).execute();
     for (const g of agents) out.push(`memory:soul:${g.id}`);
   }
-  let convs = db.selectFrom('conversations').select('id').where('project_id', '=', ctx.project.id);
-  if (!isProjectAdmin(a)) {
-    convs = convs.where('id', 'in', db.selectFrom('conversation_members').select('conversation_id').where('member_id', '=', actorIdOf(a)));
-  }
-  for (const c of await convs.execute()) out.push(`memory:conversation:${c.id}`);
+  for (const id of await visibleConversationIds(ctx)) out.push(`memory:conversation:${id}`);
   return out;
 }
 

@@ -1,6 +1,5 @@
 import { StoaError } from '@stoa/contract';
-import { actorIdOf, isProjectAdmin } from '../actors.js';
-import { findConversation } from '../conversations/conversations.js';
+import { findConversation, visibleConversationIds } from '../conversations/conversations.js';
 import type { Ctx, Q } from '../platform.js';
 import { assertCan } from '../policies/can.js';
 import type { PageRow } from './schema.js';
@@ -19,30 +18,6 @@ export function pageVisibility(row: Pick<PageRow, 'channel_id'>): string {
 }
 
 /**
- * IDs of the conversations whose wiki pages the actor may see: those it participates in (all of the project
- * for admins).
- *
- * @example
- * await visibleChannelIds(ctx) // ['conv_ab12…']
- */
-export async function visibleChannelIds(ctx: Ctx, q: Q = ctx.platform.db.kysely): Promise<string[]> {
-  // W5 shows a channel page "only to those who can see the channel": admins see every conversation of their
-  // project, so every channel's pages; editors, viewers and agents those of the conversations they take part in.
-  if (isProjectAdmin(ctx.actor)) {
-    const rows = await q.selectFrom('conversations').select('id').where('project_id', '=', ctx.project.id).execute();
-    return rows.map((r) => r.id);
-  }
-  const rows = await q
-    .selectFrom('conversation_members')
-    .innerJoin('conversations', 'conversations.id', 'conversation_members.conversation_id')
-    .select('conversations.id')
-    .where('conversations.project_id', '=', ctx.project.id)
-    .where('conversation_members.member_id', '=', actorIdOf(ctx.actor))
-    .execute();
-  return rows.map((r) => r.id);
-}
-
-/**
  * What the actor may read of the wiki, resolved once per operation: a predicate for page rows and the list of
  * search-index visibility values.
  *
@@ -55,7 +30,7 @@ export async function wikiViewer(
   q: Q = ctx.platform.db.kysely,
 ): Promise<{ sees: (row: Pick<PageRow, 'channel_id'>) => boolean; visibility: string[]; channels: Set<string> }> {
   assertCan(ctx.actor, 'wiki.read', { kind: 'project' });
-  const channels = new Set(await visibleChannelIds(ctx, q));
+  const channels = new Set(await visibleConversationIds(ctx, q));
   return {
     channels,
     sees: (row) => row.channel_id === null || channels.has(row.channel_id),
@@ -77,7 +52,7 @@ export async function resolveChannel(ctx: Ctx, ref: string): Promise<string> {
   } catch {
     throw new StoaError('not_found', `channel "${ref}" does not exist or you are not in it`);
   }
-  const mine = await visibleChannelIds(ctx);
+  const mine = await visibleConversationIds(ctx);
   if (!mine.includes(id)) throw new StoaError('not_found', `channel "${ref}" does not exist or you are not in it`);
   return id;
 }
